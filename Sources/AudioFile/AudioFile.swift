@@ -1,0 +1,2 @@
+/// The `AudioFile` module; its contents arrive with its own issue.
+public enum AudioFileModule {}

@@ -1,0 +1,46 @@
+#ifndef DETENT_CREALTIME_H
+#define DETENT_CREALTIME_H
+
+/// Floating-point environment control for the render path. Denormal numbers are up to a
+/// hundred times slower on x86; a decaying filter tail produces them. The engine switches
+/// flush-to-zero and denormals-are-zero on for the duration of each block and restores the
+/// caller's mode afterwards, so live and offline rendering run the same arithmetic.
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+static inline unsigned int detent_denormals_off(void) {
+    unsigned int saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x8040u); /* FTZ (bit 15) | DAZ (bit 6) */
+    return saved;
+}
+static inline void detent_denormals_restore(unsigned int saved) { _mm_setcsr(saved); }
+#elif defined(__aarch64__)
+static inline unsigned int detent_denormals_off(void) {
+    unsigned long fpcr;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+    __asm__ __volatile__("msr fpcr, %0" ::"r"(fpcr | (1UL << 24)));
+    return (unsigned int)fpcr;
+}
+static inline void detent_denormals_restore(unsigned int saved) {
+    unsigned long fpcr = saved;
+    __asm__ __volatile__("msr fpcr, %0" ::"r"(fpcr));
+}
+#else
+static inline unsigned int detent_denormals_off(void) { return 0; }
+static inline void detent_denormals_restore(unsigned int saved) { (void)saved; }
+#endif
+
+/// RealtimeSanitizer hooks. They are weak so a normal build links without the sanitizer
+/// runtime; under `-fsanitize=realtime` they resolve and mark the audio callback as a
+/// real-time context, where any malloc, lock or blocking syscall is reported.
+void __rtsan_realtime_enter(void) __attribute__((weak));
+void __rtsan_realtime_exit(void) __attribute__((weak));
+
+static inline void detent_rtsan_enter(void) {
+    if (__rtsan_realtime_enter) __rtsan_realtime_enter();
+}
+static inline void detent_rtsan_exit(void) {
+    if (__rtsan_realtime_exit) __rtsan_realtime_exit();
+}
+
+#endif

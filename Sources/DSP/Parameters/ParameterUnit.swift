@@ -1,0 +1,116 @@
+/// The unit of a parameter: how its values are written and read by people.
+public enum ParameterUnit: String, Sendable, Hashable, Codable {
+    /// Frequency; shown as `850 Hz` or `1.20 kHz`, typed as `800`, `800 Hz`, `1.2k`, `1.2 kHz`.
+    case hertz
+    /// Filter quality; shown as `0.71`, typed as `0.707` or `0.707 Q`.
+    case quality
+    /// Level; shown as `−6.0 dB`, typed as `-6`, `-6 dB`, `−6dB`.
+    case decibels
+
+    /// The unit's symbol as shown in tables (`Hz`, `Q`, `dB`).
+    public var symbol: String {
+        switch self {
+        case .hertz: "Hz"
+        case .quality: "Q"
+        case .decibels: "dB"
+        }
+    }
+
+    /// What a person may type, for error messages.
+    public var expectation: String {
+        switch self {
+        case .hertz: "a frequency in Hz (800, 800 Hz, 1.2k, 1.2 kHz)"
+        case .quality: "a Q value (0.707, 4)"
+        case .decibels: "a level in dB (-6, -6 dB, +3 dB, -inf)"
+        }
+    }
+
+    /// Words that mean "silence" for a parameter whose minimum is silence.
+    static let silenceWords: Set<String> = [
+        "-inf", "-inf db", "-infdb", "-∞", "−∞", "-∞ db", "−∞ db", "off", "mute", "silence",
+    ]
+
+    /// Formats `value` with a precision that adapts to its magnitude.
+    func format(_ value: Double, ascii: Bool) -> String {
+        switch self {
+        case .hertz:
+            // Three significant digits; switch to kHz where the rounded value reaches 1000.
+            if Decimal3.rounded(value, decimals: 0) >= 1000 {
+                let k = value / 1000
+                let decimals = Decimal3.rounded(k, decimals: 2) < 10 ? 2 : (Decimal3.rounded(k, decimals: 1) < 100 ? 1 : 0)
+                return Decimal3.fixed(k, decimals: decimals, ascii: ascii) + " kHz"
+            }
+            let decimals = Decimal3.rounded(value, decimals: 1) < 100 ? 1 : 0
+            return Decimal3.fixed(value, decimals: decimals, ascii: ascii) + " Hz"
+        case .quality:
+            return Decimal3.fixed(value, decimals: 2, ascii: ascii)
+        case .decibels:
+            let text = Decimal3.fixed(value, decimals: 1, ascii: ascii)
+            let positive = Decimal3.rounded(value, decimals: 1) > 0
+            return (positive ? "+" : "") + text + " dB"
+        }
+    }
+
+    /// The text shown for a silent minimum.
+    func formatSilence(ascii: Bool) -> String {
+        ascii ? "-inf dB" : "−∞ dB"
+    }
+
+    /// Parses a number with this unit's optional suffix; nil when it is not one.
+    func parse(_ text: String) -> Double? {
+        var s = text.lowercased().replacingMinusSign.filter { $0 != " " && $0 != "\t" }
+        var scale = 1.0
+        switch self {
+        case .hertz:
+            if s.hasSuffix("khz") { s.removeLast(3); scale = 1000 }
+            else if s.hasSuffix("hz") { s.removeLast(2) }
+            else if s.hasSuffix("k") { s.removeLast(1); scale = 1000 }
+        case .quality:
+            if s.hasSuffix("q") { s.removeLast(1) }
+        case .decibels:
+            if s.hasSuffix("db") { s.removeLast(2) }
+        }
+        if s.hasPrefix("+") { s.removeFirst() }
+        guard !s.isEmpty, s.first != "+", let number = Double(s) else { return nil }
+        // `Double("nan")` and `Double("inf")` parse; a typed value must be a plain number.
+        guard number.isFinite else { return nil }
+        return number * scale
+    }
+}
+
+extension String {
+    /// The string with the typographic minus (U+2212) replaced by ASCII `-`.
+    var replacingMinusSign: String {
+        String(map { $0 == "\u{2212}" ? "-" : $0 })
+    }
+}
+
+/// Fixed-point decimal formatting without Foundation.
+enum Decimal3 {
+    /// `value` rounded to `decimals` places (half away from zero).
+    static func rounded(_ value: Double, decimals: Int) -> Double {
+        let scale = power10(decimals)
+        return (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+    }
+
+    /// `value` written with exactly `decimals` places; `−` (or `-` when `ascii`) for negatives.
+    static func fixed(_ value: Double, decimals: Int, ascii: Bool) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? (ascii ? "-inf" : "−∞") : (ascii ? "inf" : "∞")) }
+        let scale = power10(decimals)
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        let units = UInt64(scaled)
+        let whole = units / UInt64(scale)
+        var text = String(whole)
+        if decimals > 0 {
+            let frac = String(units % UInt64(scale))
+            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        }
+        return (value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : "") + text
+    }
+
+    private static func power10(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+}

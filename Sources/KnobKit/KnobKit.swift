@@ -1,0 +1,2 @@
+/// The `KnobKit` module; its contents arrive with its own issue.
+public enum KnobKitModule {}

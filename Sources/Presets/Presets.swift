@@ -1,0 +1,2 @@
+/// The `Presets` module; its contents arrive with its own issue.
+public enum PresetsModule {}

@@ -1,0 +1,116 @@
+import Testing
+@testable import DSP
+
+@Suite("Parameter table")
+struct ParameterTableTests {
+    @Test("formats values with units and adaptive precision")
+    func formatting() {
+        let cutoff = ParameterID.cutoff.spec
+        #expect(cutoff.format(1200) == "1.20 kHz")
+        #expect(cutoff.format(850) == "850 Hz")
+        #expect(cutoff.format(20) == "20.0 Hz")
+        #expect(cutoff.format(999.7) == "1.00 kHz")
+        #expect(cutoff.format(12_345) == "12.3 kHz")
+        #expect(cutoff.format(20_000) == "20.0 kHz")
+        let gain = ParameterID.gain.spec
+        #expect(gain.format(-6) == "\u{2212}6.0 dB")
+        #expect(gain.format(-6, ascii: true) == "-6.0 dB")
+        #expect(gain.format(3) == "+3.0 dB")
+        #expect(gain.format(-0.04) == "0.0 dB")
+        #expect(gain.format(-60) == "\u{2212}∞ dB")
+        #expect(ParameterID.resonance.spec.format(0.707) == "0.71")
+    }
+
+    @Test("parses what people type", arguments: [
+        ("cutoff", "1.2k", 1200.0), ("cutoff", "800 Hz", 800), ("cutoff", "1.2 kHz", 1200),
+        ("cutoff", "800hz", 800), ("cutoff", " 440 ", 440), ("gain", "-6 dB", -6), ("gain", "-6", -6),
+        ("gain", "\u{2212}6dB", -6), ("gain", "+3 dB", 3), ("gain", "-inf", -60), ("gain", "off", -60),
+        ("resonance", "0.707", 0.707), ("resonance", "4 Q", 4),
+    ])
+    func parsing(id: String, text: String, expected: Double) throws {
+        let spec = try ParameterID(parsing: id).spec
+        #expect(try spec.parse(text) == expected)
+    }
+
+    @Test("refuses bad values with a message naming the parameter", arguments: [
+        ("cutoff", "5 dB"), ("cutoff", "abc"), ("cutoff", ""), ("cutoff", "nan"), ("cutoff", "50k"),
+        ("gain", "13"), ("gain", "1k"), ("resonance", "0.1"), ("resonance", "inf"),
+    ])
+    func refusing(id: String, text: String) throws {
+        let spec = try ParameterID(parsing: id).spec
+        #expect {
+            _ = try spec.parse(text)
+        } throws: { error in
+            String(describing: error).contains(id) && String(describing: error).contains("'\(text)'")
+        }
+    }
+
+    @Test("an unknown id names the valid ids")
+    func unknownID() {
+        #expect(throws: ParameterError.unknownID("freq")) { _ = try ParameterID(parsing: "freq") }
+        #expect(ParameterError.unknownID("freq").description == "unknown parameter 'freq' (valid ids: cutoff, resonance, gain)")
+        #expect(throws: ParameterError.notAnAssignment("cutoff800")) { _ = try ParameterID.parseAssignment("cutoff800") }
+    }
+
+    @Test("ID=VALUE assignments use the row's parser")
+    func assignments() throws {
+        let (id, value) = try ParameterID.parseAssignment("Cutoff=1.5k")
+        #expect(id == .cutoff && value == 1500)
+        let (g, v) = try ParameterID.parseAssignment("gain=-6dB")
+        #expect(g == .gain && v == -6)
+    }
+
+    @Test("formatted values parse back to the same text for every parameter")
+    func textRoundTrip() throws {
+        for id in ParameterID.allCases {
+            let spec = id.spec
+            for i in 0...200 {
+                let value = spec.value(atNormalized: Double(i) / 200)
+                let text = spec.format(value)
+                let back = try spec.parse(text)
+                #expect(spec.format(back) == text, "\(id) \(value) → \(text) → \(back)")
+            }
+        }
+    }
+
+    @Test("taper round trips and is monotonic")
+    func taper() {
+        for id in ParameterID.allCases {
+            let spec = id.spec
+            var previous = -Double.infinity
+            for i in 0...1000 {
+                let p = Double(i) / 1000
+                let v = spec.value(atNormalized: p)
+                #expect(v >= previous)
+                #expect(spec.range.contains(v))
+                #expect(abs(spec.normalized(v) - p) < 1e-12)
+                previous = v
+            }
+        }
+        // Log taper: the middle of the cutoff knob is the geometric mean of its range.
+        #expect(abs(ParameterID.cutoff.spec.value(atNormalized: 0.5) - (20.0 * 20_000).squareRoot()) < 1e-9)
+        // Linear-in-dB taper: the middle of gain is the arithmetic middle in dB.
+        #expect(ParameterID.gain.spec.value(atNormalized: 0.5) == -24)
+    }
+
+    @Test("decibels map to amplitude, the minimum to silence")
+    func engineDomain() {
+        let gain = ParameterID.gain.spec
+        #expect(gain.engineValue(-60) == 0)
+        #expect(gain.engineValue(0) == 1)
+        #expect(abs(gain.engineValue(-6) - 0.501187233627272) < 1e-14)
+        #expect(abs(gain.engineValue(12) - 3.981071705534972) < 1e-13)
+        #expect(abs(gain.value(fromEngine: gain.engineValue(-6)) + 6) < 1e-12)
+        #expect(gain.value(fromEngine: 0) == -60)
+        #expect(ParameterID.cutoff.spec.engineValue(440) == 440)
+    }
+
+    @Test("the text table lists every row")
+    func table() {
+        let text = ParameterTableText.table()
+        for id in ParameterID.allCases {
+            #expect(text.contains(id.spec.id) && text.contains(id.spec.name))
+        }
+        #expect(text.contains("\u{2212}60.0 dB (silence) … +12.0 dB"))
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import DSP
+
+/// The render path's own math against the C library, over the domains the engine uses.
+@Suite("Realtime math")
+struct RealtimeMathTests {
+    /// Relative error, with an absolute floor for values near zero.
+    func close(_ a: Double, _ b: Double, _ tolerance: Double = 4e-16) -> Bool {
+        abs(a - b) <= tolerance * max(abs(b), 1e-300) * 4
+    }
+
+    @Test("exp2 matches libm from -1074 to 1023")
+    func exp2Accuracy() {
+        var x = -1000.0
+        while x < 1023 {
+            #expect(close(RealtimeMath.exp2(x), Glibc.exp2(x)), "x = \(x)")
+            x += 0.37
+        }
+        #expect(RealtimeMath.exp2(0) == 1)
+        #expect(RealtimeMath.exp2(10) == 1024)
+        #expect(RealtimeMath.exp2(-3) == 0.125)
+        #expect(RealtimeMath.exp2(1024) == .infinity)
+        #expect(RealtimeMath.exp2(-2000) == 0)
+        #expect(RealtimeMath.exp2(.nan).isNaN)
+    }
+
+    @Test("log2 matches libm over many magnitudes")
+    func log2Accuracy() {
+        var x = 1e-300
+        while x < 1e300 {
+            #expect(abs(RealtimeMath.log2(x) - Glibc.log2(x)) <= 1e-15 * max(1, abs(Glibc.log2(x))), "x = \(x)")
+            x *= 1.731
+        }
+        #expect(RealtimeMath.log2(1) == 0)
+        #expect(RealtimeMath.log2(1024) == 10)
+        #expect(RealtimeMath.log2(0) == -.infinity)
+        #expect(RealtimeMath.log2(-1).isNaN)
+    }
+
+    @Test("tan matches libm up to 0.4999·π")
+    func tanAccuracy() {
+        var x = 0.0
+        while x < 0.4999 * Double.pi {
+            #expect(close(RealtimeMath.tan(x), Glibc.tan(x), 2e-15), "x = \(x)")
+            #expect(close(RealtimeMath.tan(-x), Glibc.tan(-x), 2e-15), "x = \(-x)")
+            x += 0.000_731
+        }
+    }
+}
