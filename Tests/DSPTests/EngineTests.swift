@@ -1,0 +1,131 @@
+import Testing
+@testable import DSP
+
+@Suite("Engine")
+struct EngineTests {
+    /// A busy timeline: glides of every parameter, jumps, explicit ramps, changes at block edges.
+    static let timeline: [ParameterChange] = [
+        ParameterChange(.cutoff, 300, frame: 0),
+        ParameterChange(.gain, -12, frame: 63),
+        ParameterChange(.resonance, 6, frame: 64, rampFrames: 1_000),
+        ParameterChange(.cutoff, 12_000, frame: 1_000),
+        ParameterChange(.cutoff, 80, frame: 1_500),  // retarget mid-glide
+        ParameterChange(.gain, 6, frame: 4_095, rampFrames: 0),
+        ParameterChange(.gain, -60, frame: 4_096, rampFrames: 333),
+        ParameterChange(.cutoff, 5_000, frame: 7_777, rampFrames: 0),
+        ParameterChange(.resonance, 0.5, frame: 9_000, rampFrames: 7),
+        ParameterChange(.gain, 0, frame: 9_001),
+    ]
+
+    @Test("output is identical for blocks of 1, 64, 256 and 4096 frames")
+    func blockSizeIndependence() {
+        let input = [Signal.noise(frames: 12_000, seed: 3), Signal.noise(frames: 12_000, seed: 4)]
+        func render(_ block: Int) -> [[Float]] {
+            EngineHarness(channels: 2, maxFrames: 4096).run(input, blockSize: block, changes: Self.timeline)
+        }
+        let reference = render(4096)
+        for block in [1, 64, 256] {
+            #expect(render(block) == reference, "block size \(block)")
+        }
+        // Blocks longer than maxFrames are processed in pieces, with the same result.
+        #expect(EngineHarness(channels: 2, maxFrames: 100).run(input, blockSize: 4096, changes: Self.timeline) == reference)
+    }
+
+    @Test("a change at frame N first affects sample N")
+    func sampleAccurate() {
+        for n in [0, 1, 255, 256, 1_000] {
+            let dc = [Float](repeating: 1, count: 2_000)
+            let y = EngineHarness(values: [.cutoff: 20_000]).run(
+                dc, blockSize: 256, changes: [ParameterChange(.gain, -60, frame: Int64(n), rampFrames: 0)])
+            if n > 0 { #expect(y[n - 1] != 0, "frame \(n)") }
+            #expect(y[n...].allSatisfy { $0 == 0 }, "frame \(n)")
+        }
+    }
+
+    @Test("initial values apply from the first sample, with no glide from the defaults")
+    func initialValues() {
+        let harness = EngineHarness(values: [.gain: -60])
+        #expect(harness.run(Signal.noise(frames: 512)).allSatisfy { $0 == 0 })
+        let engine = Engine()
+        engine.jump(.cutoff, to: 250)
+        engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
+        #expect(engine.currentValue(.cutoff) == 250)
+        #expect(engine.telemetry.snapshot().framesProcessed == 0)
+    }
+
+    @Test("every channel count processes each channel like a mono engine", arguments: [1, 2, 3, 4, 5, 8, 9])
+    func channelCounts(channels: Int) {
+        let input = (0..<channels).map { Signal.noise(frames: 3_000, seed: UInt64($0 + 10)) }
+        let multi = EngineHarness(channels: channels).run(input, blockSize: 128, changes: Self.timeline)
+        for c in 0..<channels {
+            let mono = EngineHarness(channels: 1).run([input[c]], blockSize: 128, changes: Self.timeline)[0]
+            #expect(multi[c] == mono, "channel \(c) of \(channels)")
+        }
+    }
+
+    @Test("NaN and infinity in the input never reach the output, and the filter recovers")
+    func nonFiniteRecovery() {
+        let fs = 48_000.0
+        var x = Signal.sine(frequency: 440, sampleRate: fs, frames: 8_192)
+        for i in 1_000..<1_100 { x[i] = i % 2 == 0 ? .nan : .infinity }
+        x[3_000] = -.infinity
+        x[3_001] = 3e38  // finite but overflows the filter state
+        let harness = EngineHarness(sampleRate: fs, values: [.resonance: 10])
+        let y = harness.run(x, blockSize: 256)
+        #expect(y.allSatisfy { $0.isFinite })
+        // Blocks of 256: samples 1000…1099 span blocks 3 and 4; sample 3000 is in block 11.
+        #expect(harness.engine.telemetry.snapshot().nonFiniteBlocks == 3)
+        // The engine promises exactly this: non-finite samples become silence, huge ones are
+        // limited to ±65536. So the output equals a clean render of that input, bit for bit.
+        let clean = x.map { $0.isFinite ? min(max($0, -65_536), 65_536) : 0 }
+        let reference = EngineHarness(sampleRate: fs, values: [.resonance: 10]).run(clean, blockSize: 256)
+        #expect(y == reference)
+        // And the overload has died away well within the rest of the signal.
+        let ideal = EngineHarness(sampleRate: fs, values: [.resonance: 10])
+            .run(x.map { $0.isFinite && abs($0) < 1 ? $0 : 0 }, blockSize: 256)
+        #expect(zip(y[7_000...], ideal[7_000...]).allSatisfy { abs($0 - $1) < 1e-3 })
+    }
+
+    @Test("reset clears the filter and restarts the timeline")
+    func reset() {
+        let harness = EngineHarness()
+        let first = harness.run(Signal.noise(frames: 1_000))
+        harness.engine.reset()
+        #expect(harness.engine.framePosition == 0)
+        #expect(harness.run(Signal.noise(frames: 1_000)) == first)
+    }
+
+    @Test("processing in place gives the same output")
+    func inPlace() {
+        let x = Signal.noise(frames: 1_024)
+        let expected = EngineHarness().run(x)
+        let engine = EngineHarness().engine
+        var buffer = x
+        buffer.withUnsafeMutableBufferPointer { b in
+            var ins = [UnsafePointer(b.baseAddress!)]
+            var outs = [b.baseAddress!]
+            engine.process(input: &ins, output: &outs, frames: 1_024)
+        }
+        #expect(buffer == expected)
+    }
+
+    @Test("telemetry reports values, peaks and RMS")
+    func telemetry() {
+        let fs = 48_000.0
+        let harness = EngineHarness(sampleRate: fs, channels: 2, values: [.cutoff: 20_000, .gain: -6])
+        let x = Signal.sine(frequency: 1_000, sampleRate: fs, frames: 48_000, amplitude: 0.5)
+        _ = harness.run([x, [Float](repeating: 0, count: x.count)], blockSize: 512)
+        let snap = harness.engine.telemetry.snapshot()
+        let g = ParameterID.gain.spec.engineValue(-6)
+        #expect(abs(snap.values[.gain]! + 6) < 1e-9)
+        #expect(snap.values[.cutoff] == 20_000)
+        #expect(snap.framesProcessed == 48_000)
+        #expect(abs(Double(snap.peaks[0]) - 0.5 * g) < 0.01)
+        #expect(snap.peaks[1] == 0)
+        let rms = snap.rms(since: nil)
+        #expect(abs(rms[0] - 0.5 * g / 2.0.squareRoot()) < 0.005)
+        #expect(rms[1] == 0)
+        // Peaks are taken by the reader: the next snapshot starts again from zero.
+        #expect(harness.engine.telemetry.snapshot().peaks[0] == 0)
+    }
+}

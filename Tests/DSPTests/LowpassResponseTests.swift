@@ -1,0 +1,82 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import DSP
+
+/// The filter's magnitude response against the analytic bilinear-transformed 2-pole
+/// lowpass with prewarping at the cutoff (the RBJ cookbook lowpass).
+@Suite("Lowpass magnitude response")
+struct LowpassResponseTests {
+    /// |H(e^jω)| in dB of the cookbook lowpass, computed in Double from its formula.
+    static func analyticDB(frequency f: Double, cutoff: Double, q: Double, sampleRate fs: Double) -> Double {
+        let w0 = 2 * Double.pi * cutoff / fs
+        let alpha = sin(w0) / (2 * q)
+        let cw = cos(w0)
+        let b0 = (1 - cw) / 2, b1 = 1 - cw, b2 = (1 - cw) / 2
+        let a0 = 1 + alpha, a1 = -2 * cw, a2 = 1 - alpha
+        let w = 2 * Double.pi * f / fs
+        func mag(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
+            let re = c0 + c1 * cos(w) + c2 * cos(2 * w)
+            let im = -(c1 * sin(w) + c2 * sin(2 * w))
+            return (re * re + im * im).squareRoot()
+        }
+        return 20 * log10(mag(b0, b1, b2) / mag(a0, a1, a2))
+    }
+
+    /// |DTFT| in dB of an impulse response at frequency `f`.
+    static func measuredDB(_ h: [Float], frequency f: Double, sampleRate fs: Double) -> Double {
+        let w = 2 * Double.pi * f / fs
+        var re = 0.0, im = 0.0
+        for (n, x) in h.enumerated() {
+            re += Double(x) * cos(w * Double(n))
+            im -= Double(x) * sin(w * Double(n))
+        }
+        return 20 * log10((re * re + im * im).squareRoot())
+    }
+
+    @Test("matches the analytic response within 0.05 dB", arguments: [44_100.0, 48_000, 96_000], [0.707, 4.0])
+    func response(sampleRate: Double, q: Double) {
+        for cutoff in [100.0, 1_000, 10_000] {
+            let harness = EngineHarness(sampleRate: sampleRate, values: [.cutoff: cutoff, .resonance: q, .gain: 0])
+            // Long enough for the slowest (100 Hz, Q 4) response to decay below float noise.
+            let h = harness.run(Signal.impulse(frames: 1 << 16), blockSize: 4096)
+            var checked = 0
+            for i in 0..<24 {
+                // Log-spaced from 20 Hz to 0.45·fs.
+                let f = 20 * pow(0.45 * sampleRate / 20, Double(i) / 23)
+                let expected = Self.analyticDB(frequency: f, cutoff: cutoff, q: q, sampleRate: sampleRate)
+                guard expected > -100 else { continue }
+                let measured = Self.measuredDB(h, frequency: f, sampleRate: sampleRate)
+                #expect(abs(measured - expected) < 0.05, "fs \(sampleRate) fc \(cutoff) Q \(q) f \(f): \(measured) vs \(expected)")
+                checked += 1
+            }
+            #expect(checked >= 20)
+        }
+    }
+
+    @Test("a cutoff far above Nyquist is clamped just below it, at any sample rate",
+          arguments: [8_000.0, 22_050, 44_100, 192_000, 384_000])
+    func clampedBelowNyquist(sampleRate: Double) {
+        let c = Lowpass.Coefficients(cutoff: 20_000, q: 0.707, sampleRate: sampleRate)
+        let limit = Lowpass.Coefficients(cutoff: Lowpass.maximumCutoffRatio * sampleRate, q: 0.707, sampleRate: sampleRate)
+        if 20_000 > Lowpass.maximumCutoffRatio * sampleRate {
+            #expect(c == limit)
+        }
+        for a in [c.a1[0], c.a2[0], c.a3[0]] { #expect(a.isFinite && a > 0) }
+        // The filter stays stable: white noise in, bounded output.
+        let harness = EngineHarness(sampleRate: sampleRate, values: [.cutoff: 20_000, .resonance: 10])
+        let y = harness.run(Signal.noise(frames: 20_000))
+        #expect(y.allSatisfy { $0.isFinite && abs($0) < 50 })
+    }
+
+    @Test("DC passes at unity gain; resonance peaks by Q at the cutoff")
+    func dcAndPeak() {
+        let fs = 48_000.0
+        let harness = EngineHarness(sampleRate: fs, values: [.cutoff: 1_000, .resonance: 4])
+        let h = harness.run(Signal.impulse(frames: 1 << 15), blockSize: 4096)
+        #expect(abs(Self.measuredDB(h, frequency: 0, sampleRate: fs)) < 0.001)
+        // At the cutoff the analog prototype's gain is exactly Q (bilinear with prewarping keeps it).
+        #expect(abs(Self.measuredDB(h, frequency: 1_000, sampleRate: fs) - 20 * log10(4)) < 0.01)
+    }
+}

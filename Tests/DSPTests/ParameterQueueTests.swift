@@ -1,0 +1,107 @@
+import Testing
+import Foundation
+import Synchronization
+@testable import DSP
+
+/// A thread-safe tally for producer threads.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+@Suite("Parameter queue")
+struct ParameterQueueTests {
+    /// Runs `body` on a new thread; the returned closure waits for it to finish.
+    func spawn(_ body: @escaping @Sendable () -> Void) -> () -> Void {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        return { done.wait() }
+    }
+
+    @Test("two threads, two million changes: none lost or duplicated, order kept")
+    func lossless() {
+        let queue = ParameterQueue(capacity: 256)
+        let count = 2_000_000
+        let join = spawn {
+            for i in 0..<count {
+                let change = ParameterChange(.cutoff, Double(i), frame: Int64(i))
+                while !queue.trySend(change) {}
+            }
+        }
+        var expected = 0
+        while expected < count {
+            if let c = queue.storage.peek() {
+                queue.storage.pop()
+                #expect(c.frame == Int64(expected) && c.value == Double(expected))
+                if c.value != Double(expected) { break }
+                expected += 1
+            }
+        }
+        join()
+        #expect(expected == count)
+        #expect(queue.storage.peek() == nil)
+    }
+
+    @Test("under overflow the final value of every parameter still arrives, never older after newer")
+    func overflowKeepsFinalValues() {
+        // Gain starts at the bottom, so every value the producer sends is a step up.
+        let engine = Engine(initialValues: [.gain: -60], queueCapacity: 16)
+        engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
+        let rounds = 200_000
+        let coalesced = Counter()
+        let join = spawn {
+            for i in 1...rounds {
+                if !engine.controls.send(ParameterChange(.cutoff, 20 + Double(i % 19_000), rampFrames: 0)) {
+                    coalesced.increment()
+                }
+                if !engine.controls.send(ParameterChange(.gain, -60 + Double(i) * 72 / Double(rounds), rampFrames: 0)) {
+                    coalesced.increment()
+                }
+            }
+            engine.controls.send(ParameterChange(.cutoff, 4_321, rampFrames: 0))
+            engine.controls.send(ParameterChange(.resonance, 3, rampFrames: 0))
+        }
+        var buffer = [Float](repeating: 0, count: 64)
+        var lastGain = -Double.infinity
+        var monotonic = true
+        func block() {
+            buffer.withUnsafeMutableBufferPointer { b in
+                var ins = [UnsafePointer(b.baseAddress!)]
+                var outs = [b.baseAddress!]
+                engine.process(input: &ins, output: &outs, frames: 64)
+            }
+            let g = engine.currentValue(.gain)
+            if g < lastGain - 1e-9 { monotonic = false }
+            lastGain = g
+        }
+        // The audio side runs slower than the producer, so the ring overflows constantly.
+        var blocks = 0
+        while engine.controls.pendingCount > 0 || blocks < 2_000 {
+            block()
+            blocks += 1
+        }
+        join()
+        block()
+        block()
+        #expect(coalesced.value > 0, "the ring must have overflowed for this test to mean anything")
+        #expect(monotonic, "gain values went backwards")
+        #expect(engine.currentValue(.cutoff) == 4_321)
+        #expect(engine.currentValue(.resonance) == 3)
+        #expect(abs(engine.currentValue(.gain) - 12) < 1e-9)
+    }
+
+    @Test("send reports whether the change kept its frame or was coalesced")
+    func coalescingIsReported() {
+        let queue = ParameterQueue(capacity: 2)
+        #expect(queue.send(ParameterChange(.gain, 1)))
+        #expect(queue.send(ParameterChange(.gain, 2)))
+        #expect(!queue.send(ParameterChange(.gain, 3)))
+        #expect(!queue.trySend(ParameterChange(.gain, 4)))   // the slot is pending: later changes wait
+        #expect(queue.trySend(ParameterChange(.cutoff, 100)) == false)  // ring still full
+        #expect(queue.storage.takeSlot(ParameterID.gain.rawValue)?.value == 3)
+    }
+}
