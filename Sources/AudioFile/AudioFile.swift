@@ -1,2 +1,0 @@
-/// The `AudioFile` module; its contents arrive with its own issue.
-public enum AudioFileModule {}

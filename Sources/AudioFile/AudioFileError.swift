@@ -1,0 +1,75 @@
+/// Why a render could not be done, as one line a person can act on.
+///
+/// Every case names the file it is about, so the command line prints `detent: <description>`
+/// and nothing else. The exit status follows the BSD `sysexits.h` convention that shell
+/// scripts already know: 64 for a usage mistake, 65 for bad data, 74 for an I/O failure.
+///
+/// ```swift
+/// AudioFileError.isDirectory(path: "takes").description
+/// // "takes: is a folder, not an audio file"
+/// ```
+public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file cannot be opened (missing, no permission): the system's reason.
+    case cannotOpen(path: String, reason: String)
+    /// A folder was given where an audio file was expected.
+    case isDirectory(path: String)
+    /// libsndfile recognises no audio format in the file.
+    case notAudio(path: String)
+    /// The file looks like audio but cannot be decoded: malformed header, unsupported
+    /// encoding, impossible header values.
+    case unreadable(path: String, reason: String)
+    /// The file ends before the audio its header promises.
+    case truncated(path: String, reason: String)
+    /// Decoding failed part-way through the data.
+    case corrupt(path: String, afterFrames: Int64, reason: String)
+    /// The output exists and `--force` was not given.
+    case outputExists(path: String)
+    /// The output would replace the input it is rendered from.
+    case outputIsInput(path: String, input: String)
+    /// Two inputs of one batch would be rendered to the same output.
+    case outputCollision(path: String, first: String, second: String)
+    /// The folder the output should go into does not exist (or is not a folder).
+    case outputFolderMissing(path: String)
+    /// The requested container or encoding cannot hold this audio.
+    case formatNotWritable(path: String, reason: String)
+    /// Creating, writing or renaming the output failed.
+    case writeFailed(path: String, reason: String)
+    /// An automation file is malformed: the line (1-based) and the reason.
+    case automation(path: String, line: Int, reason: String)
+    /// An automation file is valid but cannot apply to this input (e.g. a ramp too long).
+    case automationDoesNotFit(path: String, input: String, reason: String)
+    /// The render was stopped by a signal (Ctrl-C, SIGTERM); its output was removed.
+    case cancelled(input: String, output: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "\(path): cannot open: \(reason)"
+        case .isDirectory(let path): "\(path): is a folder, not an audio file"
+        case .notAudio(let path): "\(path): not an audio file (no format libsndfile reads)"
+        case .unreadable(let path, let reason): "\(path): cannot read audio: \(reason)"
+        case .truncated(let path, let reason): "\(path): truncated: \(reason)"
+        case .corrupt(let path, let frames, let reason):
+            "\(path): corrupt audio data after frame \(frames): \(reason)"
+        case .outputExists(let path): "\(path): already exists (use --force to overwrite it)"
+        case .outputIsInput(let path, let input): "\(path): is the input \(input) itself; choose another output"
+        case .outputCollision(let path, let first, let second):
+            "\(path): would be written for both \(first) and \(second)"
+        case .outputFolderMissing(let path): "\(path): no such folder"
+        case .formatNotWritable(let path, let reason): "\(path): cannot write this format: \(reason)"
+        case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
+        case .automation(let path, let line, let reason): "\(path):\(line): \(reason)"
+        case .automationDoesNotFit(let path, let input, let reason): "\(path): does not fit \(input): \(reason)"
+        case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
+        }
+    }
+
+    /// The process exit status for this problem (`sysexits.h`).
+    public var exitCode: Int32 {
+        switch self {
+        case .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
+        case .notAudio, .unreadable, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
+        case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
+        case .cancelled: 130  // 128 + SIGINT; the command line reports the actual signal
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CSndfile
+
+/// The file containers `--format` names. Inputs may be in any container libsndfile reads;
+/// these are the ones an output can be asked for by name.
+public enum Container: String, CaseIterable, Sendable {
+    case wav, wavex, aiff, au, caf, flac, ogg, w64, rf64, mp3
+
+    /// libsndfile's major format code.
+    public var code: Int32 {
+        let major: Int
+        switch self {
+        case .wav: major = SF_FORMAT_WAV
+        case .wavex: major = SF_FORMAT_WAVEX
+        case .aiff: major = SF_FORMAT_AIFF
+        case .au: major = SF_FORMAT_AU
+        case .caf: major = SF_FORMAT_CAF
+        case .flac: major = SF_FORMAT_FLAC
+        case .ogg: major = SF_FORMAT_OGG
+        case .w64: major = SF_FORMAT_W64
+        case .rf64: major = SF_FORMAT_RF64
+        case .mp3: major = SF_FORMAT_MPEG
+        }
+        return Int32(major)
+    }
+
+    /// The extension a new file of this container gets.
+    public var fileExtension: String {
+        switch self {
+        case .wavex: "wav"
+        default: rawValue
+        }
+    }
+
+    /// Extensions that name this container, for choosing a container from `-o out.flac`.
+    var extensions: [String] {
+        switch self {
+        case .wav: ["wav", "wave"]
+        case .wavex: []
+        case .aiff: ["aiff", "aif", "aifc"]
+        case .au: ["au", "snd"]
+        case .ogg: ["ogg", "oga", "opus"]
+        default: [rawValue]
+        }
+    }
+
+    /// The container named by a file extension (case-insensitive), if any.
+    public init?(fileExtension ext: String) {
+        let e = ext.lowercased()
+        guard let found = Container.allCases.first(where: { $0.extensions.contains(e) }) else { return nil }
+        self = found
+    }
+
+    /// The container whose major code is `code`, if it is one of the named ones.
+    init?(code: Int32) {
+        guard let found = Container.allCases.first(where: { $0.code == code }) else { return nil }
+        self = found
+    }
+
+    /// The encoding a new file of this container gets when the input's does not fit in it.
+    var preferredSubtype: Subtype {
+        switch self {
+        case .flac: .pcm24
+        case .ogg: .vorbis
+        case .mp3: .mp3
+        default: .float
+        }
+    }
+}

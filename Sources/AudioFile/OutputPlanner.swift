@@ -1,0 +1,59 @@
+/// One file of a render: where it comes from, where it goes, and the container asked for.
+public struct RenderJob: Equatable, Sendable {
+    public var input: String
+    public var output: String
+    /// nil keeps the input's container.
+    public var container: Container?
+
+    public init(input: String, output: String, container: Container?) {
+        self.input = input
+        self.output = output
+        self.container = container
+    }
+}
+
+/// Decides the output of each input, before anything is rendered:
+///
+/// - `-o OUTPUT` (one input): that path; its extension chooses the container
+///   (`-o take.flac` writes FLAC) unless `--format` says otherwise.
+/// - `--out-dir DIR`: `DIR/<input's name>`, with the extension of `--format` if given.
+/// - neither: `<stem>.detent.<ext>` beside each input.
+///
+/// Two inputs that would land on the same output are refused here, so a batch never writes
+/// one file twice.
+public enum OutputPlanner {
+    public static func plan(
+        inputs: [String], output: String?, outputFolder: String?, format: Container?
+    ) throws(AudioFileError) -> [RenderJob] {
+        if let output {
+            let ext = FilePath.split(FilePath.name(of: output)).extension
+            let named = ext.flatMap(Container.init(fileExtension:))
+            if let format, let ext, named != nil, !(format.extensions + [format.fileExtension]).contains(ext.lowercased()) {
+                throw .formatNotWritable(path: output, reason: "its extension says \(ext) but --format is \(format.rawValue)")
+            }
+            return inputs.map { RenderJob(input: $0, output: output, container: format ?? named) }
+        }
+        if let outputFolder, !FilePath.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
+        var jobs: [RenderJob] = []
+        var claimed: [String: String] = [:]
+        for input in inputs {
+            let (stem, inputExt) = FilePath.split(FilePath.name(of: input))
+            let ext = format?.fileExtension ?? inputExt ?? probedExtension(input)
+            let name = outputFolder == nil ? stem + ".detent" : stem
+            let file = ext.map { name + "." + $0 } ?? name
+            let path = outputFolder.map { FilePath.join($0, file) } ?? FilePath.sibling(of: input, named: file)
+            let key = FilePath.canonical(path)
+            if let first = claimed[key] { throw .outputCollision(path: path, first: first, second: input) }
+            claimed[key] = input
+            jobs.append(RenderJob(input: input, output: path, container: format))
+        }
+        return jobs
+    }
+
+    /// The extension for an input that has none: its container's (nil when unreadable; the
+    /// render reports why).
+    static func probedExtension(_ input: String) -> String? {
+        guard let reader = try? SoundFileReader(path: input) else { return nil }
+        return reader.format.container?.fileExtension ?? reader.format.libraryExtension
+    }
+}

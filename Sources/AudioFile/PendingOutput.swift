@@ -1,0 +1,97 @@
+import Glibc
+
+/// An output file that appears under its name only when it is complete.
+///
+/// The data goes to a hidden temporary file in the output's own folder (so the final rename
+/// stays on one file system and is atomic); ``commit(overwrite:)`` gives it its name, and
+/// ``discard()`` — or dropping it uncommitted — removes it. A reader of the folder therefore
+/// sees either no output or a whole one, never a half-written file.
+///
+/// ```swift
+/// let pending = try PendingOutput(path: "out.wav")
+/// … write to pending.descriptor …
+/// try pending.commit(overwrite: false)
+/// ```
+public final class PendingOutput {
+    /// Where the file will appear.
+    public let path: String
+    /// The temporary file's path, in the same folder.
+    public let temporaryPath: String
+    /// The open temporary file (closed by `commit`/`discard`).
+    public private(set) var descriptor: Int32
+    private var finished = false
+
+    /// The permissions a new file gets (0666 less the process's umask), read once: setting
+    /// and restoring the umask is the only way to learn it.
+    private static let newFileMode: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return 0o666 & ~mask
+    }()
+
+    /// Creates the temporary file beside `path`.
+    ///
+    /// - Throws: ``AudioFileError/outputFolderMissing(path:)`` when the folder does not exist,
+    ///   ``AudioFileError/writeFailed(path:reason:)`` when the file cannot be created there.
+    public init(path: String) throws(AudioFileError) {
+        self.path = path
+        let folder = FilePath.folder(of: path)
+        guard FilePath.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
+        _ = Self.newFileMode
+        var template = Array(FilePath.join(folder, "." + FilePath.name(of: path) + ".detent-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        descriptor = fd
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { discard() }
+
+    /// Gives the finished file its name. Without `overwrite`, an existing file at `path` (even
+    /// one created while rendering) is left alone and the render fails.
+    public func commit(overwrite: Bool) throws(AudioFileError) {
+        guard !finished else { return }
+        if fchmod(descriptor, Self.newFileMode) != 0 || close(descriptor) != 0 {
+            let reason = systemError(errno)
+            descriptor = -1
+            discard()
+            throw .writeFailed(path: path, reason: reason)
+        }
+        descriptor = -1
+        if overwrite {
+            guard rename(temporaryPath, path) == 0 else {
+                let reason = systemError(errno)
+                discard()
+                throw .writeFailed(path: path, reason: reason)
+            }
+        } else if link(temporaryPath, path) == 0 {
+            // A hard link claims the name only if it is free; then the temporary name goes.
+            unlink(temporaryPath)
+        } else {
+            let code = errno
+            if code == EEXIST {
+                discard()
+                throw .outputExists(path: path)
+            }
+            // File systems without hard links: check, then rename (not atomic against others).
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK,
+                  !FilePath.exists(path), rename(temporaryPath, path) == 0 else {
+                let reason = FilePath.exists(path) ? nil : systemError(errno)
+                discard()
+                if let reason { throw .writeFailed(path: path, reason: reason) }
+                throw .outputExists(path: path)
+            }
+        }
+        finished = true
+    }
+
+    /// Removes the temporary file. Safe to call more than once.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        unlink(temporaryPath)
+    }
+}

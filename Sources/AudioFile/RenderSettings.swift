@@ -1,0 +1,38 @@
+import DSP
+
+/// Everything about a render except which file: the sound (starting values, automation) and
+/// the output (format, dither, overwriting).
+public struct RenderSettings: Sendable {
+    /// Parameter values from the first sample (a preset with `--set` overrides), in each
+    /// parameter's unit. Missing ids take the table's default.
+    public var startingValues: [ParameterID: Double] = [:]
+    /// Timed parameter events.
+    public var automation: Automation = .none
+    /// Output container; nil keeps the input's.
+    public var container: Container?
+    /// Output encoding; nil keeps the input's (or the container's preferred one).
+    public var subtype: Subtype?
+    /// TPDF dither when the output has 16 bits or fewer.
+    public var dither = true
+    /// Replace an existing output.
+    public var overwrite = false
+    /// Frames per block read, processed and written. Memory is proportional to this, never
+    /// to the file's length, and the output does not depend on it.
+    public var blockFrames = RenderSettings.defaultBlockFrames
+    /// Files the output must never replace (the other inputs of a batch).
+    public var protectedFiles: Set<FileIdentity> = []
+
+    /// Large enough that per-block costs vanish against per-sample ones, small enough to stay
+    /// in the CPU's L2 cache with all its buffers (see the benchmark in the README).
+    public static let defaultBlockFrames = 8_192
+
+    public init() {}
+}
+
+/// How far a render has got, reported once per block.
+public struct RenderProgress: Sendable, Equatable {
+    public var frames: Int64
+    /// nil when the input's length is unknown (a stream).
+    public var totalFrames: Int64?
+    public var sampleRate: Int
+}

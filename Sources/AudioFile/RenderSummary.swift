@@ -1,0 +1,106 @@
+/// What a finished render did: for `--json`, and for the warnings printed after it.
+public struct RenderSummary: Sendable, Equatable {
+    public var input: String
+    public var output: String
+    public var format: AudioFormat
+    public var sampleRate: Int
+    public var channels: Int
+    public var frames: Int64
+    /// Highest absolute sample the engine produced, before conversion to the output format
+    /// (above 1 means an integer output clipped).
+    public var peak: Float
+    /// Samples that did not fit the output encoding and were clipped.
+    public var clipped: Int64
+    /// Engine blocks whose input held NaN or infinity (rendered as silence).
+    public var nonFiniteBlocks: Int64
+    /// Automation events applied, and those after the end of the input (not applied).
+    public var automationEvents: Int
+    public var eventsAfterEnd: Int
+    /// Wall-clock time of the render.
+    public var seconds: Double
+
+    /// The audio's length in seconds.
+    public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+
+    /// Things the user should know about an otherwise successful render, one line each.
+    public var warnings: [String] {
+        var lines: [String] = []
+        if clipped > 0 {
+            lines.append("\(output): \(clipped) samples clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
+        }
+        if nonFiniteBlocks > 0 {
+            lines.append("\(input): NaN or infinite samples (in \(nonFiniteBlocks) blocks) were rendered as silence")
+        }
+        if eventsAfterEnd > 0 {
+            lines.append("\(input): \(eventsAfterEnd) automation events fall after its end and were not applied")
+        }
+        return lines
+    }
+
+    /// One JSON object on one line.
+    public var jsonLine: String {
+        let peakDB = peak > 0 ? JSONText.number(Double(20 * _log10(Double(peak))), places: 2) : "null"
+        let speed = seconds > 0 ? JSONText.number(duration / seconds, places: 1) : "null"
+        return "{" + [
+            "\"input\":" + JSONText.string(input),
+            "\"output\":" + JSONText.string(output),
+            "\"format\":" + JSONText.string(format.containerName),
+            "\"subtype\":" + JSONText.string(format.subtypeName),
+            "\"sampleRate\":\(sampleRate)",
+            "\"channels\":\(channels)",
+            "\"frames\":\(frames)",
+            "\"duration\":" + JSONText.number(duration, places: 6),
+            "\"peak\":" + JSONText.number(Double(peak), places: 6),
+            "\"peakDBFS\":" + peakDB,
+            "\"clipped\":\(clipped)",
+            "\"nonFiniteBlocks\":\(nonFiniteBlocks)",
+            "\"automationEvents\":\(automationEvents)",
+            "\"eventsAfterEnd\":\(eventsAfterEnd)",
+            "\"seconds\":" + JSONText.number(seconds, places: 3),
+            "\"speed\":" + speed,
+        ].joined(separator: ",") + "}"
+    }
+
+    /// `+1.2` / `-0.3`, for messages.
+    static func decibels(_ amplitude: Float) -> String {
+        let db = (20 * _log10(Double(amplitude)) * 10).rounded() / 10
+        return (db > 0 ? "+" : "") + "\(db)"
+    }
+}
+
+/// Minimal JSON writing (no Foundation).
+public enum JSONText {
+    /// A JSON string literal.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A finite number rounded to `places` decimals (`null` if not finite).
+    public static func number(_ x: Double, places: Int) -> String {
+        guard x.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let r = (x * scale).rounded() / scale
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
+        return "\(r)"
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+@inline(__always) func _log10(_ x: Double) -> Double { Glibc.log10(x) }
+#endif

@@ -1,0 +1,152 @@
+import CSndfile
+import Glibc
+import Synchronization
+
+/// Reads an audio file in any format libsndfile knows, block by block, as interleaved
+/// 32-bit floats (integer PCM scaled by 1/2^(bits−1), so a sample read and written back at the
+/// same bit depth is unchanged).
+///
+/// Opening checks everything a header can get wrong, so a render never starts on a file it
+/// cannot finish: folders, non-audio, unsupported encodings, impossible sample rates, and
+/// headers that promise more data than the file holds (libsndfile silently shortens those).
+///
+/// ```swift
+/// let reader = try SoundFileReader(path: "take.flac")
+/// let n = try reader.read(into: buffer, frames: 4096)   // 0 at the end
+/// ```
+public final class SoundFileReader {
+    public let path: String
+    /// Frames the header declares; nil when the length is unknown (a stream from a pipe).
+    public let frames: Int64?
+    public let sampleRate: Int
+    public let channels: Int
+    public let format: AudioFormat
+    /// The file being read (for refusing to write over it).
+    public let identity: FileIdentity?
+    /// Frames delivered so far.
+    public private(set) var framesRead: Int64 = 0
+
+    private let file: OpaquePointer
+    private let descriptor: Int32
+
+    /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
+    public static let sampleRates = 1_000...1_536_000
+
+    /// libsndfile reports the outcome of a failed open through process-wide state, so opens
+    /// from parallel renders take turns to read their own message.
+    private static let openLock = Mutex(())
+
+    public init(path: String) throws(AudioFileError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: systemError(errno)) }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .isDirectory(path: path)
+        }
+        var info = SF_INFO()
+        let opened: Result<OpaquePointer, AudioFileError> = Self.openLock.withLock { _ in
+            if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 0) { return .success(f) }
+            return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
+        }
+        let file: OpaquePointer
+        switch opened {
+        case .success(let f): file = f
+        case .failure(let error):
+            close(fd)
+            throw error
+        }
+        self.file = file
+        descriptor = fd
+        identity = FileIdentity(st)
+        sampleRate = Int(info.samplerate)
+        channels = Int(info.channels)
+        format = AudioFormat(code: info.format)
+        // libsndfile uses SF_COUNT_MAX for "unknown" (streams without a length).
+        frames = info.frames >= Int64.max / 2 ? nil : info.frames
+        // From here on `deinit` closes the file, on success and on the throws below.
+        guard Self.sampleRates.contains(sampleRate) else {
+            throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "
+                + "(accepted: \(Self.sampleRates.lowerBound) … \(Self.sampleRates.upperBound) Hz)")
+        }
+        guard channels > 0 else { throw .unreadable(path: path, reason: "the header declares no channels") }
+        if let shortfall = Self.headerShortfall(log: logText()) {
+            throw .truncated(path: path, reason:
+                "the header promises \(shortfall.declared) bytes of audio but the file holds \(shortfall.actual)")
+        }
+    }
+
+    deinit {
+        sf_close(file)
+        close(descriptor)
+    }
+
+    /// Reads up to `frames` frames of interleaved samples into `buffer` (which holds at least
+    /// `frames × channels` floats). Returns the number read: fewer only at the end, 0 after it.
+    ///
+    /// - Throws: ``AudioFileError/corrupt(path:afterFrames:reason:)`` when decoding fails and
+    ///   ``AudioFileError/truncated(path:reason:)`` when the data ends before the header's length.
+    public func read(into buffer: UnsafeMutablePointer<Float>, frames wanted: Int) throws(AudioFileError) -> Int {
+        var want = Int64(wanted)
+        if let frames { want = min(want, frames - framesRead) }
+        guard want > 0 else { return 0 }
+        let n = sf_readf_float(file, buffer, want)
+        let code = sf_error(file)
+        if code != 0 {
+            throw .corrupt(path: path, afterFrames: framesRead + max(0, n), reason: Self.clean(String(cString: sf_strerror(file))))
+        }
+        framesRead += max(0, n)
+        if n < want, let frames {
+            throw .truncated(path: path, reason: "the header promises \(frames) frames but the data ends after \(framesRead)")
+        }
+        return Int(max(0, n))
+    }
+
+    /// libsndfile's log of the header it parsed.
+    private func logText() -> String {
+        var log = [CChar](repeating: 0, count: 16_384)
+        sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        return log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The size a header declares for its audio and what the file really holds, when the
+    /// first is larger. libsndfile shortens such files silently and only logs the fact, as
+    /// `data : 192000 (should be 99956)` for the chunk that holds the audio (WAV, RF64 `data`,
+    /// AIFF `SSND`, the whole `riff` of W64), so the log is the one place it can be learnt. Streamed files that do not
+    /// know their length write 0 or 0xFFFFFFFF there, which is not a truncation.
+    static func headerShortfall(log: String) -> (declared: Int64, actual: Int64)? {
+        let markers: Set<Substring> = ["data", "SSND", "riff"]
+        for line in log.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            // <marker> : <declared> (should be <actual>)
+            guard parts.count == 6, markers.contains(parts[0]), parts[1] == ":", parts[3] == "(should",
+                  parts[4] == "be", let declared = Int64(parts[2]), let actual = Int64(parts[5].dropLast()),
+                  parts[5].hasSuffix(")") else { continue }
+            if declared > actual && declared != 0xFFFF_FFFF && declared != 0xFFFF_FFFF - 8 { return (declared, actual) }
+        }
+        return nil
+    }
+
+    /// The error for a failed open, from libsndfile's code and message.
+    private static func openError(path: String, code: Int32, message: String) -> AudioFileError {
+        switch Int(code) {
+        case SF_ERR_UNRECOGNISED_FORMAT: return .notAudio(path: path)
+        case SF_ERR_SYSTEM: return .cannotOpen(path: path, reason: clean(message))
+        default:
+            // This message stands for impossible SF_INFO values taken from the header.
+            if message.contains("SF_INFO struct incomplete") {
+                return .unreadable(path: path, reason: "impossible sample rate or channel count in the header")
+            }
+            return .unreadable(path: path, reason: clean(message))
+        }
+    }
+
+    /// A libsndfile message as part of one line: no trailing period, no "Error : " prefix.
+    static func clean(_ message: String) -> String {
+        var text = Substring(message)
+        for prefix in ["Error : ", "Error: "] where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
+        while text.last == "." || text.last == "\n" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,73 @@
+import CSndfile
+import Glibc
+
+/// Writes interleaved audio through libsndfile to an open file descriptor.
+///
+/// Integer PCM is handed over as left-justified 32-bit integers that ``Quantizer`` made (so
+/// rounding, clipping and dither are Detent's, and counted); every other encoding takes
+/// floats, which libsndfile converts.
+public final class SoundFileWriter {
+    public let path: String
+    public let format: AudioFormat
+    public let channels: Int
+    private var file: OpaquePointer?
+
+    /// Starts a file of `format` on `descriptor`; `path` names it in messages.
+    ///
+    /// - Throws: ``AudioFileError/formatNotWritable(path:reason:)`` when libsndfile refuses the
+    ///   combination (e.g. Opus at 44.1 kHz).
+    public init(descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
+        self.path = path
+        self.format = format
+        self.channels = channels
+        var info = SF_INFO()
+        info.format = format.code
+        info.samplerate = Int32(clamping: sampleRate)
+        info.channels = Int32(clamping: channels)
+        guard let f = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
+            // sf_open_fd fails before it writes anything for format problems; system errors
+            // (a full disk) come back as SF_ERR_SYSTEM.
+            let code = sf_error(nil)
+            let message = SoundFileReader.clean(String(cString: sf_error_number(code)))
+            if Int(code) == SF_ERR_SYSTEM { throw .writeFailed(path: path, reason: message) }
+            throw .formatNotWritable(path: path, reason: "\(format) at \(sampleRate) Hz, \(channels) channels: \(message)")
+        }
+        file = f
+        // libsndfile otherwise wraps floats beyond ±1 around when it converts them to
+        // integers (for encodings such as µ-law that Detent does not quantise itself).
+        sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+    }
+
+    deinit { if let file { sf_close(file) } }
+
+    /// Writes `frames` frames of interleaved floats.
+    public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
+        guard let file else { return }
+        let n = sf_writef_float(file, samples, Int64(frames))
+        if n != Int64(frames) { throw writeError() }
+    }
+
+    /// Writes `frames` frames of interleaved left-justified 32-bit integers.
+    public func write(_ samples: UnsafePointer<Int32>, frames: Int) throws(AudioFileError) {
+        guard let file else { return }
+        let n = sf_writef_int(file, samples, Int64(frames))
+        if n != Int64(frames) { throw writeError() }
+    }
+
+    /// Completes the header and flushes. The descriptor stays open (its owner closes it).
+    public func finish() throws(AudioFileError) {
+        guard let f = file else { return }
+        file = nil
+        sf_write_sync(f)
+        let code = sf_close(f)
+        if code != 0 {
+            throw .writeFailed(path: path, reason: SoundFileReader.clean(String(cString: sf_error_number(code))))
+        }
+    }
+
+    private func writeError() -> AudioFileError {
+        guard let file else { return .writeFailed(path: path, reason: "file closed") }
+        let message = SoundFileReader.clean(String(cString: sf_strerror(file)))
+        return .writeFailed(path: path, reason: message)
+    }
+}

@@ -1,0 +1,148 @@
+import AudioFile
+import Glibc
+import Synchronization
+
+/// What the render command tells the user while and after files render: a progress line on
+/// a terminal, then per file its warnings or its error (stderr) and its `--json` summary
+/// (stdout).
+///
+/// Workers finish in any order; results are printed in the order of the inputs, each as soon
+/// as every earlier input is done, so the output of a batch is the same from run to run.
+/// One lock guards the state and both streams, so lines never interleave.
+final class RenderReport: Sendable {
+    struct Options {
+        var progress: Bool
+        var json: Bool
+    }
+
+    private struct State {
+        var results: [Result<RenderSummary, AudioFileError>?]
+        var nextToPrint = 0
+        var fractions: [Double]
+        var audioSeconds: [Double]
+        var lastDraw = 0.0
+        var lineShown = false
+    }
+
+    private let jobs: [RenderJob]
+    private let options: Options
+    private let started: Double
+    private let state: Mutex<State>
+
+    init(jobs: [RenderJob], options: Options) {
+        self.jobs = jobs
+        self.options = options
+        started = Self.now()
+        state = Mutex(State(
+            results: Array(repeating: nil, count: jobs.count),
+            fractions: Array(repeating: 0, count: jobs.count),
+            audioSeconds: Array(repeating: 0, count: jobs.count)))
+    }
+
+    /// A block of file `index` is done; redraws the progress line at most ten times a second.
+    func progress(_ index: Int, _ p: RenderProgress) {
+        guard options.progress else { return }
+        state.withLock { s in
+            s.fractions[index] = p.totalFrames.map { $0 > 0 ? Double(p.frames) / Double($0) : 1 } ?? 0
+            s.audioSeconds[index] = Double(p.frames) / Double(p.sampleRate)
+            let now = Self.now()
+            if now - s.lastDraw >= 0.1 {
+                s.lastDraw = now
+                draw(&s, now: now)
+            }
+        }
+    }
+
+    /// File `index` finished (or failed); prints every result now in order.
+    func finished(_ index: Int, _ result: Result<RenderSummary, AudioFileError>) {
+        state.withLock { s in
+            s.results[index] = result
+            s.fractions[index] = 1
+            erase(&s)
+            while s.nextToPrint < jobs.count, let r = s.results[s.nextToPrint] {
+                emit(r, job: jobs[s.nextToPrint])
+                s.nextToPrint += 1
+            }
+            if s.nextToPrint < jobs.count && options.progress { draw(&s, now: Self.now()) }
+        }
+    }
+
+    /// Clears the progress line for good.
+    func close() {
+        state.withLock { s in erase(&s) }
+    }
+
+    private func emit(_ result: Result<RenderSummary, AudioFileError>, job: RenderJob) {
+        switch result {
+        case .success(let summary):
+            for line in summary.warnings { Console.error("warning: " + line) }
+            if options.json { Console.out(summary.jsonLine) }
+        case .failure(let error):
+            Console.error(error.description)
+            if options.json {
+                Console.out("{\"input\":\(JSONText.string(job.input)),\"output\":\(JSONText.string(job.output)),"
+                    + "\"error\":\(JSONText.string(error.description)),\"exitCode\":\(error.exitCode)}")
+            }
+        }
+    }
+
+    private func draw(_ s: inout State, now: Double) {
+        let elapsed = max(now - started, 1e-6)
+        let fraction = s.fractions.reduce(0, +) / Double(jobs.count)
+        let speed = s.audioSeconds.reduce(0, +) / elapsed
+        var text = jobs.count == 1 ? FilePath.name(of: jobs[0].input)
+            : "\(s.results.lazy.filter { $0 != nil }.count)/\(jobs.count) files"
+        text += "  \(Int(fraction * 100))%  \(Self.oneDecimal(speed))× real time"
+        if fraction > 0.001 { text += "  " + Self.clock(elapsed * (1 - fraction) / fraction) + " left" }
+        Console.raw("\r\u{1B}[K" + text)
+        s.lineShown = true
+    }
+
+    private func erase(_ s: inout State) {
+        if s.lineShown { Console.raw("\r\u{1B}[K") }
+        s.lineShown = false
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        let sec = s % 60
+        return "\(s / 60):" + (sec < 10 ? "0" : "") + "\(sec)"
+    }
+
+    static func oneDecimal(_ x: Double) -> String {
+        guard x.isFinite else { return "–" }
+        let tenths = Int((x * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+/// Writing to the standard streams: whole lines, each with one `write` (unbuffered, so
+/// nothing is lost or reordered when the process exits on a signal).
+enum Console {
+    /// One line on stderr, prefixed with the program name.
+    static func error(_ line: String) { raw("detent: " + line + "\n") }
+
+    /// One line on stdout.
+    static func out(_ line: String) { write(STDOUT_FILENO, line + "\n") }
+
+    /// Text on stderr as it is.
+    static func raw(_ text: String) { write(STDERR_FILENO, text) }
+
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+}
