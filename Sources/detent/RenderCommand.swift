@@ -57,6 +57,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
+    /// Frames per block; the output does not depend on it (tests and benchmarks set it).
+    @Option(name: .customLong("block-frames"), help: .hidden)
+    var blockFrames: Int?
+
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
@@ -98,6 +102,9 @@ struct RenderCommand: ParsableCommand {
             throw UsageError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
         }
         if let jobs, jobs < 1 { throw UsageError("--jobs \(jobs): must be at least 1") }
+        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
+            throw UsageError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
+        }
         let container = try format.map { name throws(UsageError) in
             guard let c = Container(rawValue: name.lowercased()) else {
                 throw UsageError("--format '\(name)': unknown (known: \(Container.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -114,6 +121,7 @@ struct RenderCommand: ParsableCommand {
         settings.startingValues = try startingValues(preset: preset, sets: sets)
         settings.dither = !noDither
         settings.overwrite = force
+        settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let automation { settings.automation = try Automation.load(path: automation) }
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))

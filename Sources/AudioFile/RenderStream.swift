@@ -1,0 +1,299 @@
+import DSP
+import Glibc
+import Synchronization
+
+/// The streaming part of a render: blocks flow from a reader thread through the engine (on
+/// the caller's thread) to a writer thread, through a ring of a few block buffers.
+///
+/// ```
+/// reader thread:  read · deinterleave ─▶ [ring] ─▶ caller: automation · engine ─▶ [ring] ─▶ writer thread: interleave · quantise · write
+/// ```
+///
+/// Decoding, processing and encoding overlap, so a render takes about as long as its slowest
+/// stage instead of the sum of all three. Each stage still sees every block in file order and
+/// the engine is driven from one thread exactly as in a single loop, so the output is the same
+/// bit for bit. Memory is the ring: `slots × blockFrames × channels` floats.
+struct RenderStream: ~Copyable {
+    let engine: Engine
+    private let ring: BlockRing
+    private let readStage: ReadStage
+    private let writeStage: WriteStage
+    private let changes: [ParameterChange]
+    private let sampleRate: Int
+    private let totalFrames: Int64?
+    private let output: String
+    private let input: String
+    /// Frames rendered so far (the engine's frame position).
+    private(set) var position: Int64 = 0
+    /// Index of the first change not yet queued.
+    private(set) var nextChange = 0
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+
+    /// Samples the output encoding could not hold (valid after `run`).
+    var clipped: Int64 { writeStage.clipped }
+
+    /// Blocks in flight: one being read, one processed, one written, one spare to absorb jitter.
+    static let slots = 4
+
+    init(reader: SoundFileReader, writer: SoundFileWriter, changes: [ParameterChange], settings: RenderSettings) {
+        let blockFrames = max(1, settings.blockFrames)
+        let channels = reader.channels
+        ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
+        readStage = ReadStage(reader: reader, ring: ring)
+        writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither)
+        self.changes = changes
+        sampleRate = reader.sampleRate
+        totalFrames = reader.frames
+        input = reader.path
+        output = writer.path
+        // The ring must hold every event of one frame at once plus one, so that processing up
+        // to an event's frame always frees room for it (see `queue`).
+        var perFrame = 0, run = 0
+        for i in changes.indices {
+            run = i > 0 && changes[i].frame == changes[i - 1].frame ? run + 1 : 1
+            perFrame = max(perFrame, run)
+        }
+        engine = Engine(initialValues: settings.startingValues, queueCapacity: max(1_024, perFrame + 1))
+        engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
+        inputs = .allocate(capacity: channels)
+        outputs = .allocate(capacity: channels)
+    }
+
+    deinit {
+        inputs.deallocate()
+        outputs.deallocate()
+    }
+
+    /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
+    /// block and the first error is thrown.
+    mutating func run(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
+        let readStage = readStage, writeStage = writeStage
+        guard let reading = WorkerThread({ readStage.run() }) else {
+            throw .writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno))
+        }
+        guard let writing = WorkerThread({ writeStage.run() }) else {
+            ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno)))
+            reading.join()
+            throw ring.failure!
+        }
+        var slot = 0
+        while true {
+            ring.filled.wait()
+            if ring.isStopped { break }
+            let n = ring.frames[slot]
+            if n > 0 && isCancelled() {
+                ring.fail(.cancelled(input: input, output: output))
+                break
+            }
+            if n > 0 {
+                let done = queue(slot: slot, frames: n)
+                process(slot: slot, from: done, to: n)
+                position += Int64(n)
+            }
+            ring.processed.signal()
+            if n == 0 { break }
+            progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
+            slot = (slot + 1) % ring.slots
+        }
+        reading.join()
+        writing.join()
+        // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
+        if isCancelled() { throw .cancelled(input: input, output: output) }
+        if let failure = ring.failure { throw failure }
+    }
+
+    /// Sends every change that falls inside the current block to the engine's queue, in order.
+    /// A change is never coalesced: when the ring is full, the audio up to that change's frame
+    /// is processed first (which drains the ring), and the change is sent again. Returns how
+    /// many frames of the block that processed.
+    private mutating func queue(slot: Int, frames n: Int) -> Int {
+        var done = 0
+        while nextChange < changes.count, changes[nextChange].frame < position + Int64(n) {
+            if engine.controls.trySend(changes[nextChange]) {
+                nextChange += 1
+                continue
+            }
+            // Everything queued is at or before this change's frame; the ring holds more than
+            // the changes of any one frame, so after processing up to it there is room.
+            let upTo = Int(changes[nextChange].frame - position)
+            precondition(upTo > done, "parameter queue smaller than the changes of one frame")
+            process(slot: slot, from: done, to: upTo)
+            done = upTo
+        }
+        return done
+    }
+
+    /// Processes frames `start..<end` of a slot in place.
+    private func process(slot: Int, from start: Int, to end: Int) {
+        guard end > start else { return }
+        for c in 0..<ring.channels {
+            let lane = ring.lane(slot: slot, channel: c) + start
+            inputs[c] = UnsafePointer(lane)
+            outputs[c] = lane
+        }
+        engine.process(input: inputs, output: outputs, frames: end - start)
+    }
+}
+
+/// The block buffers the stages pass around, with the semaphores that order them: a slot is
+/// free (the reader may fill it), filled (the engine may process it), then processed (the
+/// writer may write it, and then frees it). A slot holding 0 frames marks the end.
+///
+/// `@unchecked Sendable`: each slot is touched by one stage at a time, and the semaphore
+/// between two stages orders their accesses.
+final class BlockRing: @unchecked Sendable {
+    let slots: Int
+    let blockFrames: Int
+    let channels: Int
+    /// Non-interleaved samples, `slots × channels × blockFrames`.
+    let planar: UnsafeMutablePointer<Float>
+    /// Frames in each slot.
+    let frames: UnsafeMutablePointer<Int>
+    let free: Semaphore
+    let filled = Semaphore(0)
+    let processed = Semaphore(0)
+    private let stopped = Atomic(false)
+    private let firstFailure = Mutex<AudioFileError?>(nil)
+
+    init(slots: Int, blockFrames: Int, channels: Int) {
+        self.slots = slots
+        self.blockFrames = blockFrames
+        self.channels = channels
+        planar = .allocate(capacity: slots * channels * blockFrames)
+        frames = .allocate(capacity: slots)
+        frames.initialize(repeating: 0, count: slots)
+        free = Semaphore(slots)
+    }
+
+    deinit {
+        planar.deallocate()
+        frames.deallocate()
+    }
+
+    func lane(slot: Int, channel: Int) -> UnsafeMutablePointer<Float> {
+        planar + (slot * channels + channel) * blockFrames
+    }
+
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    var failure: AudioFileError? { firstFailure.withLock { $0 } }
+
+    /// Records the first error and stops every stage (each is woken from its wait).
+    func fail(_ error: AudioFileError) {
+        firstFailure.withLock { if $0 == nil { $0 = error } }
+        stopped.store(true, ordering: .releasing)
+        free.signal()
+        filled.signal()
+        processed.signal()
+    }
+}
+
+/// The reader thread: decodes blocks into free slots, split into channels.
+final class ReadStage: @unchecked Sendable {
+    private let reader: SoundFileReader
+    private let ring: BlockRing
+    private let interleaved: UnsafeMutablePointer<Float>
+
+    init(reader: SoundFileReader, ring: BlockRing) {
+        self.reader = reader
+        self.ring = ring
+        interleaved = .allocate(capacity: ring.blockFrames * ring.channels)
+    }
+
+    deinit { interleaved.deallocate() }
+
+    func run() {
+        var slot = 0
+        while true {
+            ring.free.wait()
+            if ring.isStopped { return }
+            let n: Int
+            do { n = try reader.read(into: interleaved, frames: ring.blockFrames) } catch {
+                ring.fail(error)
+                return
+            }
+            let channels = ring.channels
+            for c in 0..<channels {
+                let lane = ring.lane(slot: slot, channel: c)
+                var j = c
+                for i in 0..<n {
+                    lane[i] = interleaved[j]
+                    j += channels
+                }
+            }
+            ring.frames[slot] = n
+            ring.filled.signal()
+            if n == 0 { return }
+            slot = (slot + 1) % ring.slots
+        }
+    }
+}
+
+/// The writer thread: interleaves processed slots, converts them to the output's encoding
+/// (``Quantizer`` for integer PCM, clipping for other non-float encodings) and writes them.
+final class WriteStage: @unchecked Sendable {
+    private let writer: SoundFileWriter
+    private let ring: BlockRing
+    private let interleaved: UnsafeMutablePointer<Float>
+    private let integers: UnsafeMutablePointer<Int32>
+    private let lanes: UnsafeMutablePointer<UnsafePointer<Float>>
+    private var quantizer: Quantizer?
+    private let clipsFloats: Bool
+    private var floatClips: Int64 = 0
+
+    /// Samples clipped so far (read after the thread is joined).
+    var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
+
+    init(writer: SoundFileWriter, ring: BlockRing, dither: Bool) {
+        self.writer = writer
+        self.ring = ring
+        let bits = writer.format.pcmBits
+        quantizer = bits.map { Quantizer(bits: $0, dither: dither && $0 <= 16) }
+        clipsFloats = bits == nil && !writer.format.isFloatingPoint
+        interleaved = .allocate(capacity: bits == nil ? ring.blockFrames * ring.channels : 1)
+        integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
+        lanes = .allocate(capacity: ring.channels)
+    }
+
+    deinit {
+        interleaved.deallocate()
+        integers.deallocate()
+        lanes.deallocate()
+    }
+
+    func run() {
+        var slot = 0
+        while true {
+            ring.processed.wait()
+            if ring.isStopped { return }
+            let n = ring.frames[slot]
+            if n == 0 { return }
+            do { try write(slot: slot, frames: n) } catch {
+                ring.fail(error)
+                return
+            }
+            ring.free.signal()
+            slot = (slot + 1) % ring.slots
+        }
+    }
+
+    private func write(slot: Int, frames n: Int) throws(AudioFileError) {
+        let channels = ring.channels
+        for c in 0..<channels { lanes[c] = UnsafePointer(ring.lane(slot: slot, channel: c)) }
+        if quantizer != nil {
+            quantizer!.quantize(lanes: lanes, channels: channels, frames: n, into: integers)
+            try writer.write(UnsafePointer(integers), frames: n)
+            return
+        }
+        for c in 0..<channels {
+            let lane = lanes[c]
+            var j = c
+            for i in 0..<n {
+                interleaved[j] = lane[i]
+                j += channels
+            }
+        }
+        if clipsFloats { floatClips += Quantizer.clipToUnit(interleaved, count: n * channels) }
+        try writer.write(UnsafePointer(interleaved), frames: n)
+    }
+}
