@@ -89,14 +89,14 @@ public enum AutomationParser {
             }
             return .frames(n)
         }
-        let number: Substring, scale: Double
-        if text.hasSuffix("ms") { number = text.dropLast(2); scale = 0.001 }
+        let number: Substring, scale: Double  // units per second
+        if text.hasSuffix("ms") { number = text.dropLast(2); scale = 1_000 }
         else if text.hasSuffix("s") { number = text.dropLast(1); scale = 1 }
         else if decimal(Substring(text)) != nil { throw LineError("\(what) '\(word)' has no unit: \(hint)") }
         else { throw LineError("invalid \(what) '\(word)': \(hint)") }
         guard let value = decimal(number) else { throw LineError("invalid \(what) '\(word)': \(hint)") }
         guard value >= 0 else { throw LineError("invalid \(what) '\(word)': must not be negative") }
-        return .seconds(value * scale)
+        return .seconds(value / scale)  // dividing keeps 250ms exactly 0.25 s
     }
 
     /// A plain decimal number (no hex, no `inf`/`nan`).

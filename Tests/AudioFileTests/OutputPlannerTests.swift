@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import AudioFile
+
+@Suite("Output names")
+struct OutputPlannerTests {
+    @Test("beside the input as <stem>.detent.<ext>, the extension following --format")
+    func beside() throws {
+        #expect(try OutputPlanner.plan(inputs: ["dir/take.1.WAV", "take.aiff"], output: nil, outputFolder: nil, format: nil)
+            == [RenderJob(input: "dir/take.1.WAV", output: "dir/take.1.detent.WAV", container: nil),
+                RenderJob(input: "take.aiff", output: "take.detent.aiff", container: nil)])
+        #expect(try OutputPlanner.plan(inputs: ["/a/take.wav"], output: nil, outputFolder: nil, format: .flac)
+            == [RenderJob(input: "/a/take.wav", output: "/a/take.detent.flac", container: .flac)])
+    }
+
+    @Test("-o: the path as given; its extension picks the container unless --format disagrees")
+    func explicitOutput() throws {
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.flac", outputFolder: nil, format: nil)
+            == [RenderJob(input: "a.wav", output: "b.flac", container: .flac)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.take", outputFolder: nil, format: nil)
+            == [RenderJob(input: "a.wav", output: "b.take", container: nil)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.wav", outputFolder: nil, format: .wavex)
+            == [RenderJob(input: "a.wav", output: "b.wav", container: .wavex)])
+        #expect(throws: AudioFileError.formatNotWritable(path: "b.flac", reason: "its extension says flac but --format is wav")) {
+            try OutputPlanner.plan(inputs: ["a.wav"], output: "b.flac", outputFolder: nil, format: .wav)
+        }
+    }
+
+    @Test("--out-dir: the input's name in that folder; two inputs of one name collide")
+    func outputFolder() throws {
+        let folder = TemporaryFolder()
+        #expect(try OutputPlanner.plan(inputs: ["a/x.wav", "b/y.flac"], output: nil, outputFolder: folder.path, format: nil)
+            == [RenderJob(input: "a/x.wav", output: folder.file("x.wav"), container: nil),
+                RenderJob(input: "b/y.flac", output: folder.file("y.flac"), container: nil)])
+        #expect(throws: AudioFileError.outputCollision(path: folder.file("x.wav"), first: "a/x.wav", second: "b/x.wav")) {
+            try OutputPlanner.plan(inputs: ["a/x.wav", "b/x.wav"], output: nil, outputFolder: folder.path, format: nil)
+        }
+        #expect(throws: AudioFileError.outputFolderMissing(path: folder.file("none"))) {
+            try OutputPlanner.plan(inputs: ["a.wav"], output: nil, outputFolder: folder.file("none"), format: nil)
+        }
+    }
+
+    @Test("an input without an extension gets its container's")
+    func probed() throws {
+        let folder = TemporaryFolder()
+        let wav = folder.write("in.wav", WAV.float([[0, 0.5, 0]]))
+        _ = render(wav, folder.file("take")) { $0.container = .flac }
+        #expect(try OutputPlanner.plan(inputs: [folder.file("take")], output: nil, outputFolder: nil, format: nil)
+            == [RenderJob(input: folder.file("take"), output: folder.file("take.detent.flac"), container: nil)])
+    }
+
+    @Test("path pieces", arguments: [
+        ("a/b.wav", "a", "b.wav", "b", "wav"), ("b.wav", ".", "b.wav", "b", "wav"), ("/b", "/", "b", "b", nil),
+        (".hidden", ".", ".hidden", ".hidden", nil), ("a/b.", "a", "b.", "b.", nil), ("x.y.z", ".", "x.y.z", "x.y", "z"),
+    ] as [(String, String, String, String, String?)])
+    func pieces(path: String, folder: String, name: String, stem: String, ext: String?) {
+        #expect(FilePath.folder(of: path) == folder)
+        #expect(FilePath.name(of: path) == name)
+        #expect(FilePath.split(name).stem == stem)
+        #expect(FilePath.split(name).extension == ext)
+    }
+}
