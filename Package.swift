@@ -42,6 +42,6 @@ let package = Package(
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
-        .testTarget(name: "DetentCLITests", dependencies: ["DSP"]),
+        .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile"]),
     ]
 )

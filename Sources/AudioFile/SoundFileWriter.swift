@@ -36,6 +36,9 @@ public final class SoundFileWriter {
         // libsndfile otherwise wraps floats beyond ±1 around when it converts them to
         // integers (for encodings such as µ-law that Detent does not quantise itself).
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        // The PEAK chunk of float files carries the time of writing: without it, the same
+        // render gives the same bytes every time.
+        sf_command(f, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
     }
 
     deinit { if let file { sf_close(file) } }

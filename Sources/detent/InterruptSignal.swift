@@ -21,6 +21,13 @@ enum InterruptSignal {
         action.sa_flags = Int32(SA_RESTART) | Int32(bitPattern: UInt32(SA_RESETHAND))
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may hand these signals down blocked (some launchers and test runners do);
+        // unblock them here, before any render thread inherits the mask.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static var isSet: Bool { received.load(ordering: .relaxed) != 0 }

@@ -18,6 +18,16 @@ struct RoundTripTests {
     @Test("float WAV holds the engine's samples exactly")
     func floatWAV() throws { try check(.wav, .float, expected: EngineReference.run(Self.input, values: Self.values)) }
 
+    @Test("a float file carries no PEAK chunk (it holds the time of writing), so renders repeat byte for byte")
+    func noPeakChunk() throws {
+        let folder = TemporaryFolder()
+        let inPath = folder.write("in.wav", WAV.float(Self.input))
+        _ = render(inPath, folder.file("out.wav"))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("out.wav"))))
+        let peak = Array("PEAK".utf8)
+        #expect(!bytes.indices.dropLast(3).contains { Array(bytes[$0..<$0 + 4]) == peak })
+    }
+
     @Test("WAV, FLAC and AIFF at 24 bits hold the engine's samples rounded to 24 bits",
           arguments: [Container.wav, .flac, .aiff])
     func pcm24(_ container: Container) throws {

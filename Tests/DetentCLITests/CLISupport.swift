@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import AudioFile
+
+/// Runs the built `detent` binary (it sits beside the test bundle: `swift build` or
+/// `swift test` builds both).
+enum Detent {
+    static let path: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("detent").path
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `detent` with `arguments` in `folder` and waits for it. A `prefix` runs it through
+    /// another program (`setpriv …`); with `direct` the prefix program gets `arguments` alone.
+    static func run(_ arguments: [String], in folder: String, prefix: [String] = [], direct: Bool = false) throws -> Outcome {
+        try #require(FileManager.default.isExecutableFile(atPath: path), "build the detent binary first: swift build")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prefix.first ?? path)
+        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to the end concurrently with the process (it may write more than a
+        // pipe holds), then collect its status.
+        let stderrData = Reader(err.fileHandleForReading)
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+                       stderr: String(decoding: stderrData.wait(), as: UTF8.self))
+    }
+
+    /// Reads a file handle to its end on another thread.
+    final class Reader: @unchecked Sendable {
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+        init(_ handle: FileHandle) {
+            Thread {
+                self.data = handle.readDataToEndOfFile()
+                self.done.signal()
+            }.start()
+        }
+        func wait() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}
+
+/// A fresh temporary folder, removed afterwards.
+final class TemporaryFolder {
+    let path: String
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "detent-cli-XXXXXX").utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Names in the folder, hidden (temporary) files included, sorted.
+    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
+        return file(name)
+    }
+
+    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
+}
+
+/// WAV files byte by byte, so a test controls (and can break) every header field.
+enum WAV {
+    static func bytes(formatTag: UInt16 = 3, channels: UInt16, sampleRate: UInt32 = 48_000, bits: UInt16 = 32,
+                      data: [UInt8], declaredDataBytes: UInt32? = nil) -> [UInt8] {
+        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let align = channels * (bits / 8)
+        let size = declaredDataBytes ?? UInt32(data.count)
+        return Array("RIFF".utf8) + le32(36 &+ size) + Array("WAVEfmt ".utf8) + le32(16) + le16(formatTag) + le16(channels)
+            + le32(sampleRate) + le32(sampleRate &* UInt32(align)) + le16(align) + le16(bits) + Array("data".utf8) + le32(size) + data
+    }
+
+    /// 32-bit float WAV of the given channels.
+    static func float(_ channels: [[Float]], sampleRate: UInt32 = 48_000) -> [UInt8] {
+        var data: [UInt8] = []
+        for i in channels[0].indices {
+            for c in channels.indices { withUnsafeBytes(of: channels[c][i].bitPattern.littleEndian) { data += $0 } }
+        }
+        return bytes(channels: UInt16(channels.count), sampleRate: sampleRate, data: data)
+    }
+
+    /// Deterministic noise (SplitMix64) in −amplitude … amplitude.
+    static func noise(frames: Int, seed: UInt64, amplitude: Float = 0.5) -> [Float] {
+        var state = seed
+        return (0..<frames).map { _ in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Float(Double(z >> 11) / Double(1 << 53) * 2 - 1) * amplitude
+        }
+    }
+}
+
+/// Reads a rendered file back, interleaved, with its format.
+func decode(_ path: String) throws -> (samples: [Float], reader: SoundFileReader) {
+    let reader = try SoundFileReader(path: path)
+    var all: [Float] = []
+    var buffer = [Float](repeating: 0, count: 4_096 * reader.channels)
+    while true {
+        let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frames: 4_096) }
+        if n == 0 { return (all, reader) }
+        all += buffer[..<(n * reader.channels)]
+    }
+}

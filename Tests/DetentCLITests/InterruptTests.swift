@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Ctrl-C and SIGTERM mid-render, and the progress line on a terminal.
+@Suite("detent render: signals and progress")
+struct InterruptTests {
+    /// Renders from a FIFO the test feeds, so the render is certainly under way (and its
+    /// temporary file exists) when the signal is sent: writing 1 MB into a pipe that holds
+    /// 64 KB returns only once the render has read most of it.
+    @Test("a signal mid-render removes the unfinished output", arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func interrupted(signal: Int32, status: Int32) throws {
+        let folder = TemporaryFolder()
+        #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Detent.path)
+        process.arguments = ["render", "in.wav", "-o", "out.wav"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = Detent.Reader(err.fileHandleForReading)
+
+        Glibc.signal(SIGPIPE, SIG_IGN)  // the render stops reading; our writes then fail with EPIPE
+        let fifo = open(folder.file("in.wav"), O_WRONLY)  // waits for the render to open it
+        #expect(fifo >= 0)
+        defer { close(fifo) }
+        // A header promising a minute of 16-bit stereo, then 1 MB of it.
+        let minute: UInt32 = 60 * 48_000 * 4
+        let header = WAV.bytes(formatTag: 1, channels: 2, bits: 16, data: [], declaredDataBytes: minute)
+        #expect(writeAll(fifo, header + [UInt8](repeating: 0, count: 1 << 20)))
+        #expect(folder.names.count == 2)
+        #expect(folder.names.first?.hasPrefix(".out.wav.detent-") == true)
+        #expect(!folder.names.contains("out.wav"))
+
+        kill(process.processIdentifier, signal)
+        // Keep feeding until the render stops reading (a block or two after the signal).
+        var fed = 1 << 20
+        let chunk = [UInt8](repeating: 0, count: 65_536)
+        while fed < Int(minute), writeAll(fifo, chunk) { fed += chunk.count }
+        process.waitUntilExit()
+
+        #expect(fed < Int(minute), "the render stopped before the end of the stream")
+        #expect(process.terminationStatus == status)
+        #expect(String(decoding: stderr.wait(), as: UTF8.self) == "detent: in.wav: render interrupted; out.wav was not written\n")
+        #expect(folder.names == ["in.wav"])
+    }
+
+    func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    @Test("on a terminal, a progress line that is erased at the end; none with --quiet")
+    func progress() throws {
+        let folder = TemporaryFolder()
+        folder.write("take.wav", WAV.float([WAV.noise(frames: 48_000, seed: 3)]))
+        let shown = try runOnTerminal(["render", "take.wav", "--block-frames", "4096"], in: folder.path)
+        #expect(shown.status == 0)
+        #expect(shown.output.hasPrefix("\r\u{1B}[Ktake.wav  "))
+        #expect(shown.output.contains("% "))
+        #expect(shown.output.contains("× real time"))
+        #expect(shown.output.hasSuffix("\r\u{1B}[K"))
+        let quiet = try runOnTerminal(["render", "take.wav", "--force", "--quiet"], in: folder.path)
+        #expect(quiet.status == 0)
+        #expect(quiet.output == "")
+    }
+
+    /// Runs detent on a pseudo-terminal (through util-linux `script`, which copies what the
+    /// terminal shows to its own stdout) and returns what it showed.
+    func runOnTerminal(_ arguments: [String], in folder: String) throws -> (status: Int32, output: String) {
+        let command = ([Detent.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        let outcome = try Detent.run(["-q", "-e", "-c", command, "/dev/null"], in: folder, prefix: ["/usr/bin/script"], direct: true)
+        return (outcome.status, outcome.stdout)
+    }
+}
