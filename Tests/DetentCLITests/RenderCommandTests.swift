@@ -145,3 +145,25 @@ struct RenderCommandTests {
         #expect(outcome.stdout.contains("\"clipped\":\(clipped),"))
     }
 }
+
+@Suite("Bundled sample")
+struct SampleTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Samples").standardized.path
+
+    @Test("demo.wav is ≤ 10 s of 48 kHz stereo, and renders with the sweep without a warning")
+    func demo() throws {
+        let folder = TemporaryFolder()
+        let outcome = try Detent.run(["render", Self.samples + "/demo.wav", "-o", "demo.wav", "--automation",
+                                      Self.samples + "/sweep.txt", "--json"], in: folder.path)
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["sampleRate"] as? Int == 48_000)
+        #expect(object["channels"] as? Int == 2)
+        #expect((object["duration"] as? Double ?? 99) <= 10)
+        #expect(object["subtype"] as? String == "pcm16")
+        #expect(object["automationEvents"] as? Int == 6)
+        #expect(object["clipped"] as? Int == 0)
+    }
+}
