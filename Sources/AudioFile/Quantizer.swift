@@ -34,44 +34,55 @@ public struct Quantizer: Sendable {
     }
 
     /// Quantises `frames` frames of non-interleaved `lanes` (one pointer per channel) into
-    /// interleaved `destination`: interleaving and conversion in one pass over the block.
+    /// interleaved `destination`: interleaving and conversion in one pass over the block,
+    /// frame by frame, so sample k of the block takes dither draw k.
     public mutating func quantize(
         lanes: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int,
         into destination: UnsafeMutablePointer<Int32>
     ) {
-        let scale = scale, shift = shift
-        var clipped: Int64 = 0
-        for c in 0..<channels {
-            let lane = lanes[c]
-            var j = c
-            if dither {
-                // Frame i of channel c is sample i·channels + c of the block: it takes that draw.
-                var draws = noise
-                draws.skip(c)
-                for i in 0..<frames {
-                    let x = Double(lane[i]) * scale + Double(draws.next())
-                    draws.skip(channels - 1)
-                    clipped &+= Self.clips(x, scale: scale)
-                    destination[j] = Self.round(x, scale: scale) &<< shift
-                    j += channels
-                }
-            } else {
-                for i in 0..<frames {
-                    let x = Double(lane[i]) * scale
-                    clipped &+= Self.clips(x, scale: scale)
-                    destination[j] = Self.round(x, scale: scale) &<< shift
-                    j += channels
+        // Locals, not properties, in the loop: the compiler keeps them in registers.
+        var step = Step(scale: scale, shift: shift, dither: dither, noise: noise)
+        if channels == 2 {
+            let left = lanes[0], right = lanes[1]
+            for i in 0..<frames {
+                destination[2 * i] = step.convert(left[i])
+                destination[2 * i + 1] = step.convert(right[i])
+            }
+        } else {
+            var j = 0
+            for i in 0..<frames {
+                for c in 0..<channels {
+                    destination[j] = step.convert(lanes[c][i])
+                    j += 1
                 }
             }
         }
-        if dither { noise.skip(frames * channels) }
-        self.clipped += clipped
+        noise = step.noise
+        clipped += step.clipped
+    }
+
+    /// The per-sample work, with its state held in one value.
+    private struct Step {
+        let scale: Double
+        let shift: Int32
+        let dither: Bool
+        var noise: TriangularNoise
+        var clipped: Int64 = 0
+
+        /// One sample: scaled, dithered when asked, counted if it clips, rounded and clamped.
+        @inline(__always)
+        mutating func convert(_ sample: Float) -> Int32 {
+            var x = Double(sample) * scale
+            if dither { x += Double(noise.next()) }
+            clipped &+= Quantizer.clips(x, scale: scale)
+            return Quantizer.round(x, scale: scale) &<< shift
+        }
     }
 
     /// 1 when `x` rounds to a value outside −scale … scale−1 (ties round to even, so
     /// scale − ½ is out and −scale − ½ is in).
     @inline(__always)
-    private static func clips(_ x: Double, scale: Double) -> Int64 {
+    fileprivate static func clips(_ x: Double, scale: Double) -> Int64 {
         x >= scale - 0.5 || x < -scale - 0.5 ? 1 : 0
     }
 
@@ -81,7 +92,7 @@ public struct Quantizer: Sendable {
     /// with the FPU's own round-to-nearest-even: no call into libm (baseline x86-64 has no
     /// rounding instruction) and no checked conversion, so the loop has no branches.
     @inline(__always)
-    private static func round(_ x: Double, scale: Double) -> Int32 {
+    fileprivate static func round(_ x: Double, scale: Double) -> Int32 {
         let clamped = min(max(x, -scale), scale - 1)
         return Int32(truncatingIfNeeded: (clamped + 6_755_399_441_055_744.0).bitPattern)
     }
@@ -100,19 +111,12 @@ public struct Quantizer: Sendable {
 }
 
 /// Triangular (TPDF) noise of ±1 step: the difference of two uniform values, both taken from
-/// one SplitMix64 draw. SplitMix64's state is a counter, so the noise can skip ahead in one
-/// step and each channel of a block can take its own draws without the others'.
+/// one SplitMix64 draw (fast, full period for any seed).
 struct TriangularNoise: Sendable {
     private var state: UInt64
     private static var increment: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
     init(seed: UInt64) { state = seed }
-
-    /// Moves `n` draws ahead.
-    @inline(__always)
-    mutating func skip(_ n: Int) {
-        state &+= Self.increment &* UInt64(truncatingIfNeeded: n)
-    }
 
     /// The next value, in (−1, 1).
     @inline(__always)

@@ -212,19 +212,34 @@ final class ReadStage: @unchecked Sendable {
                 ring.fail(error)
                 return
             }
-            let channels = ring.channels
-            for c in 0..<channels {
-                let lane = ring.lane(slot: slot, channel: c)
-                var j = c
-                for i in 0..<n {
-                    lane[i] = interleaved[j]
-                    j += channels
-                }
-            }
+            deinterleave(into: slot, frames: n)
             ring.frames[slot] = n
             ring.filled.signal()
             if n == 0 { return }
             slot = (slot + 1) % ring.slots
+        }
+    }
+}
+
+extension ReadStage {
+    /// Splits the interleaved block into the slot's channels, in one pass over it.
+    private func deinterleave(into slot: Int, frames n: Int) {
+        let channels = ring.channels
+        if channels == 2 {
+            let left = ring.lane(slot: slot, channel: 0), right = ring.lane(slot: slot, channel: 1)
+            for i in 0..<n {
+                left[i] = interleaved[2 * i]
+                right[i] = interleaved[2 * i + 1]
+            }
+            return
+        }
+        for c in 0..<channels {
+            let lane = ring.lane(slot: slot, channel: c)
+            var j = c
+            for i in 0..<n {
+                lane[i] = interleaved[j]
+                j += channels
+            }
         }
     }
 }
