@@ -67,7 +67,9 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
         func fits(_ code: Int32) -> Bool { check(code, channels: channels, sampleRate: sampleRate) }
         if let subtype {
             guard let code = subtype.codes.map({ major | $0 }).first(where: fits) else {
-                throw FormatRefusal("\(majorName) cannot hold \(subtype.rawValue) audio with \(channels) channels")
+                let anyChannels = subtype.codes.contains { check(major | $0, channels: 1, sampleRate: sampleRate) }
+                throw FormatRefusal(anyChannels ? "\(majorName) cannot hold \(channels)-channel \(subtype.rawValue) audio"
+                    : "\(majorName) cannot hold \(subtype.rawValue) audio")
             }
             return AudioFormat(code: code)
         }

@@ -124,8 +124,15 @@ struct RoundTripTests {
         #expect(try AudioFormat.output(for: AudioFormat(.flac, .pcm16), container: .aiff, subtype: nil, channels: 2, sampleRate: 48_000)
             == AudioFormat(.aiff, .pcm16))
         #expect(AudioFormat(.wav, .pcm8).pcmBits == 8)  // unsigned in WAV, still 8 bits
-        #expect(throws: FormatRefusal("flac cannot hold float audio with 2 channels")) {
+        #expect(throws: FormatRefusal("flac cannot hold float audio")) {
             try AudioFormat.output(for: input, container: .flac, subtype: .float, channels: 2, sampleRate: 48_000)
+        }
+        // FLAC holds at most 8 channels.
+        #expect(throws: FormatRefusal("flac cannot hold 9-channel pcm16 audio")) {
+            try AudioFormat.output(for: input, container: .flac, subtype: .pcm16, channels: 9, sampleRate: 48_000)
+        }
+        #expect(throws: FormatRefusal("flac cannot hold 9-channel audio")) {
+            try AudioFormat.output(for: input, container: .flac, subtype: nil, channels: 9, sampleRate: 48_000)
         }
     }
 }

@@ -51,7 +51,7 @@ struct RenderErrorTests {
         (["render", "in.wav", "--subtype", "pcm12"], 64,
          "--subtype 'pcm12': unknown (known: pcm8, pcm16, pcm24, pcm32, float, double, ulaw, alaw, vorbis, opus, mp3)"),
         (["render", "in.wav", "--format", "flac", "--subtype", "float"], 64,
-         "in.detent.flac: cannot write this format: flac cannot hold float audio with 1 channels"),
+         "in.detent.flac: cannot write this format: flac cannot hold float audio"),
         (["render", "in.wav", "-o", "x.flac", "--format", "wav"], 64, "x.flac: cannot write this format: its extension says flac but --format is wav"),
         (["render", "in.wav", "--jobs", "0"], 64, "--jobs 0: must be at least 1"),
         (["render"], 64, "render: no input files (detent render --help)"),
