@@ -14,7 +14,8 @@
 # in machine load hit all three alike; each figure is the median of its rounds. Every run
 # writes a fresh output file; the input stays in the page cache for all.
 #
-# Usage: Benchmarks/render-vs-sox.sh [ROUNDS]      (default 7)
+# Usage: Benchmarks/render-vs-sox.sh [ROUNDS]      (default 7; BENCH_TMPDIR=DIR to choose
+# where the ~700 MB of test files go)
 # Needs: sox, libsndfile, a C compiler (the Swift toolchain's clang will do), /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,10 @@ rounds="${1:-7}"
 
 swift build -c release --product detent >&2
 detent="$(swift build -c release --show-bin-path)/detent"
-work="$(mktemp -d -p "${BENCH_TMPDIR:-/tmp}")"
+# Files live in memory (/dev/shm) where possible, so that the figures are the programs' work
+# rather than the disk's write-back, which would run beside them on the same cores.
+tmp="${BENCH_TMPDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp )}"
+work="$(mktemp -d -p "$tmp")"
 trap 'rm -rf "$work"' EXIT
 
 cc="${CC:-$(command -v cc || command -v clang)}"
