@@ -67,6 +67,12 @@ public enum FilePath {
         return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// True when `path` names a regular file (following links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var s = stat()
+        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// True when something (even a dangling link) exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var s = stat()

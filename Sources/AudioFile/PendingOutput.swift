@@ -37,7 +37,6 @@ public final class PendingOutput {
         self.path = path
         let folder = FilePath.folder(of: path)
         guard FilePath.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
-        _ = Self.newFileMode
         var template = Array(FilePath.join(folder, "." + FilePath.name(of: path) + ".detent-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }

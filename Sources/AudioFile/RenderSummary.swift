@@ -26,13 +26,15 @@ public struct RenderSummary: Sendable, Equatable {
     public var warnings: [String] {
         var lines: [String] = []
         if clipped > 0 {
-            lines.append("\(output): \(clipped) samples clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
+            lines.append("\(output): \(clipped) \(clipped == 1 ? "sample" : "samples") clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
         }
         if nonFiniteBlocks > 0 {
-            lines.append("\(input): NaN or infinite samples (in \(nonFiniteBlocks) blocks) were rendered as silence")
+            let blocks = nonFiniteBlocks == 1 ? "1 block" : "\(nonFiniteBlocks) blocks"
+            lines.append("\(input): NaN or infinite samples (in \(blocks)) were rendered as silence")
         }
         if eventsAfterEnd > 0 {
-            lines.append("\(input): \(eventsAfterEnd) automation events fall after its end and were not applied")
+            let events = eventsAfterEnd == 1 ? "1 automation event falls" : "\(eventsAfterEnd) automation events fall"
+            lines.append("\(input): \(events) after its end and \(eventsAfterEnd == 1 ? "was" : "were") not applied")
         }
         return lines
     }

@@ -33,8 +33,8 @@ public final class SoundFileReader {
     public static let sampleRates = 1_000...1_536_000
 
     /// libsndfile reports the outcome of a failed open through process-wide state, so opens
-    /// from parallel renders take turns to read their own message.
-    private static let openLock = Mutex(())
+    /// (for reading and for writing) from parallel renders take turns to read their own message.
+    static let openLock = Mutex(())
 
     public init(path: String) throws(AudioFileError) {
         self.path = path
@@ -63,15 +63,19 @@ public final class SoundFileReader {
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         format = AudioFormat(code: info.format)
-        // libsndfile uses SF_COUNT_MAX for "unknown" (streams without a length).
-        frames = info.frames >= Int64.max / 2 ? nil : info.frames
         // From here on `deinit` closes the file, on success and on the throws below.
+        let log = Self.logText(file)
+        // libsndfile uses SF_COUNT_MAX for "unknown"; a stream through a pipe whose header
+        // says "length unknown" (0xFFFFFFFF, as streaming writers put it) gets that
+        // placeholder turned into a length, which is not one.
+        let unknown = info.frames >= Int64.max / 2 || (info.seekable == 0 && Self.declaresUnknownLength(log: log))
+        frames = unknown ? nil : info.frames
         guard Self.sampleRates.contains(sampleRate) else {
             throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "
                 + "(accepted: \(Self.sampleRates.lowerBound) … \(Self.sampleRates.upperBound) Hz)")
         }
         guard channels > 0 else { throw .unreadable(path: path, reason: "the header declares no channels") }
-        if let shortfall = Self.headerShortfall(log: logText()) {
+        if let shortfall = Self.headerShortfall(log: log) {
             throw .truncated(path: path, reason:
                 "the header promises \(shortfall.declared) bytes of audio but the file holds \(shortfall.actual)")
         }
@@ -104,10 +108,20 @@ public final class SoundFileReader {
     }
 
     /// libsndfile's log of the header it parsed.
-    private func logText() -> String {
+    private static func logText(_ file: OpaquePointer) -> String {
         var log = [CChar](repeating: 0, count: 16_384)
         sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
         return log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// True when the chunk that holds the audio declares the streaming placeholder length
+    /// (`data : 4294967295`).
+    static func declaresUnknownLength(log: String) -> Bool {
+        log.split(separator: "\n").contains { line in
+            let parts = line.split(separator: " ")
+            return parts.count >= 3 && (parts[0] == "data" || parts[0] == "SSND") && parts[1] == ":"
+                && parts[2] == "4294967295"
+        }
     }
 
     /// The size a header declares for its audio and what the file really holds, when the

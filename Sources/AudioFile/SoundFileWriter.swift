@@ -24,14 +24,16 @@ public final class SoundFileWriter {
         info.format = format.code
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
-        guard let f = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
+        let opened: Result<OpaquePointer, AudioFileError> = SoundFileReader.openLock.withLock { _ in
+            if let f = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) { return .success(f) }
             // sf_open_fd fails before it writes anything for format problems; system errors
             // (a full disk) come back as SF_ERR_SYSTEM.
             let code = sf_error(nil)
             let message = SoundFileReader.clean(String(cString: sf_error_number(code)))
-            if Int(code) == SF_ERR_SYSTEM { throw .writeFailed(path: path, reason: message) }
-            throw .formatNotWritable(path: path, reason: "\(format) at \(sampleRate) Hz, \(channels) channels: \(message)")
+            if Int(code) == SF_ERR_SYSTEM { return .failure(.writeFailed(path: path, reason: message)) }
+            return .failure(.formatNotWritable(path: path, reason: "\(format) at \(sampleRate) Hz, \(channels) channels: \(message)"))
         }
+        let f = try opened.get()
         file = f
         // libsndfile otherwise wraps floats beyond ±1 around when it converts them to
         // integers (for encodings such as µ-law that Detent does not quantise itself).

@@ -18,7 +18,8 @@ final class RenderReport: Sendable {
     private struct State {
         var results: [Result<RenderSummary, AudioFileError>?]
         var nextToPrint = 0
-        var fractions: [Double]
+        /// Done part of each file; nil while a stream of unknown length renders.
+        var fractions: [Double?]
         var audioSeconds: [Double]
         var lastDraw = 0.0
         var lineShown = false
@@ -43,7 +44,7 @@ final class RenderReport: Sendable {
     func progress(_ index: Int, _ p: RenderProgress) {
         guard options.progress else { return }
         state.withLock { s in
-            s.fractions[index] = p.totalFrames.map { $0 > 0 ? Double(p.frames) / Double($0) : 1 } ?? 0
+            s.fractions[index] = p.totalFrames.map { $0 > 0 ? Double(p.frames) / Double($0) : 1 }
             s.audioSeconds[index] = Double(p.frames) / Double(p.sampleRate)
             let now = Self.now()
             if now - s.lastDraw >= 0.1 {
@@ -88,12 +89,18 @@ final class RenderReport: Sendable {
 
     private func draw(_ s: inout State, now: Double) {
         let elapsed = max(now - started, 1e-6)
-        let fraction = s.fractions.reduce(0, +) / Double(jobs.count)
-        let speed = s.audioSeconds.reduce(0, +) / elapsed
+        let audio = s.audioSeconds.reduce(0, +)
+        let speed = audio / elapsed
         var text = jobs.count == 1 ? FilePath.name(of: jobs[0].input)
             : "\(s.results.lazy.filter { $0 != nil }.count)/\(jobs.count) files"
-        text += "  \(Int(fraction * 100))%  \(Self.oneDecimal(speed))× real time"
-        if fraction > 0.001 { text += "  " + Self.clock(elapsed * (1 - fraction) / fraction) + " left" }
+        if jobs.count == 1 && s.fractions[0] == nil {
+            // A stream of unknown length: how much is done, not how much is left.
+            text += "  \(Self.clock(audio)) rendered  \(Self.oneDecimal(speed))× real time"
+        } else {
+            let fraction = s.fractions.reduce(0) { $0 + ($1 ?? 0) } / Double(jobs.count)
+            text += "  \(Int(fraction * 100))%  \(Self.oneDecimal(speed))× real time"
+            if fraction > 0.001 { text += "  " + Self.clock(elapsed * (1 - fraction) / fraction) + " left" }
+        }
         Console.raw("\r\u{1B}[K" + text)
         s.lineShown = true
     }

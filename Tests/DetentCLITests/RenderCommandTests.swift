@@ -122,7 +122,7 @@ struct RenderCommandTests {
         folder.write("nan.wav", WAV.float([x]))
         let outcome = try Detent.run(["render", "nan.wav"], in: folder.path)
         #expect(outcome.status == 0)
-        #expect(outcome.stderr == "detent: warning: nan.wav: NaN or infinite samples (in 1 blocks) were rendered as silence\n")
+        #expect(outcome.stderr == "detent: warning: nan.wav: NaN or infinite samples (in 1 block) were rendered as silence\n")
         #expect(try decode(folder.file("nan.detent.wav")).samples.allSatisfy { $0.isFinite })
     }
 
@@ -165,5 +165,51 @@ struct SampleTests {
         #expect(object["subtype"] as? String == "pcm16")
         #expect(object["automationEvents"] as? Int == 6)
         #expect(object["clipped"] as? Int == 0)
+    }
+}
+
+@Suite("Rendering from a pipe")
+struct PipeTests {
+    /// Runs `detent render /dev/stdin -o out.wav --json` with `bytes` on its stdin.
+    func renderStream(_ bytes: [UInt8], in folder: TemporaryFolder) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Detent.path)
+        process.arguments = ["render", "/dev/stdin", "-o", "out.wav", "--json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        let stderr = Detent.Reader(err.fileHandleForReading)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr.wait(), as: UTF8.self))
+    }
+
+    @Test("a streamed WAV that does not know its length renders all it brings")
+    func unknownLength() throws {
+        let folder = TemporaryFolder()
+        let samples = WAV.noise(frames: 3_000, seed: 4)
+        var data: [UInt8] = []
+        for x in samples { withUnsafeBytes(of: x.bitPattern.littleEndian) { data += $0 } }
+        let (status, stdout, stderr) = try renderStream(
+            WAV.bytes(channels: 1, data: data, declaredDataBytes: 0xFFFF_FFFF), in: folder)
+        #expect(status == 0)
+        #expect(stderr == "")
+        #expect(stdout.contains("\"frames\":3000,"))
+        #expect(try decode(folder.file("out.wav")).samples.count == 3_000)
+    }
+
+    @Test("a stream that ends before its header's length is truncated, and leaves nothing")
+    func truncatedStream() throws {
+        let folder = TemporaryFolder()
+        let bytes = WAV.float([WAV.noise(frames: 3_000, seed: 4)])
+        let (status, _, stderr) = try renderStream(Array(bytes.prefix(44 + 4 * 1_000)), in: folder)
+        #expect(status == 65)
+        #expect(stderr == "detent: /dev/stdin: truncated: the header promises 3000 frames but the data ends after 1000\n")
+        #expect(folder.names == [])
     }
 }
