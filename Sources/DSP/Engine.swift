@@ -184,7 +184,7 @@ public final class Engine: @unchecked Sendable {
         meters.store(base + meters.channels + 1, UInt64(bitPattern: render.nonFiniteBlocks))
         meters.endWrite()
         for c in 0..<min(render.channels, meters.channels) {
-            meters.raisePeak(c, render.blockPeaks[c])
+            meters.raisePeak(c, square: render.blockPeaks[c])
         }
     }
 }
