@@ -18,7 +18,8 @@ public struct KnobBehavior: Sendable, Hashable {
     public var travelCells: Double = 8
     /// Pixels of vertical drag that sweep the whole range at sensitivity 1.
     public var travelPixels: Double = 200
-    /// Multiplies the travel: 2 needs twice the drag for the same change (Knob's `touchSensitivity`).
+    /// Multiplies the travel of vertical drags: 2 needs twice the drag for the same change
+    /// (Knob's `touchSensitivity`). Circular drags and rotations follow the arc itself.
     public var sensitivity: Double = 1
     /// Half-width, as a fraction of the travel, of the band around the knob's centre where a
     /// vertical drag runs at full speed (Knob's `maxChangeRegionWidthPercentage`, but scaled by
