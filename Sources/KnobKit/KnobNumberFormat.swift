@@ -1,0 +1,78 @@
+/// How a knob over a plain range writes and reads its numbers: a fixed number of decimals and an
+/// optional unit suffix (`"0.50"`, `"12 %"`, `"3.0 st"`).
+///
+/// Table parameters never use this: their text comes from ``DSP/ParameterSpec/format(_:ascii:)``
+/// and ``DSP/ParameterSpec/parse(_:)``. This covers knobs the table does not know (a panel's own
+/// settings, tests, tools).
+///
+/// ```swift
+/// let percent = KnobNumberFormat(decimals: 0, unit: "%")
+/// percent.format(42.4)      // "42 %"
+/// percent.parse("42%")      // 42
+/// ```
+public struct KnobNumberFormat: Sendable, Hashable {
+    /// Digits after the decimal point (0…9).
+    public let decimals: Int
+    /// Written after the number with a space; accepted, optionally, after a typed number.
+    public let unit: String
+
+    public init(decimals: Int = 2, unit: String = "") {
+        self.decimals = min(max(decimals, 0), 9)
+        self.unit = unit
+    }
+
+    /// `value` with exactly ``decimals`` places, rounded half away from zero, and the unit.
+    /// Negative values use `−` (U+2212), or `-` when `ascii`; a value that rounds to zero
+    /// never shows a sign.
+    public func format(_ value: Double, ascii: Bool = false) -> String {
+        let number = Self.fixed(value, decimals: decimals, ascii: ascii)
+        return unit.isEmpty ? number : number + " " + unit
+    }
+
+    /// The number in `text`, with or without the unit (case-insensitive), `+`/`-`/`−` signs and
+    /// surrounding spaces; nil when `text` is not one finite number.
+    public func parse(_ text: String) -> Double? {
+        var s = Substring(String(text.map { $0 == "\u{2212}" ? "-" : $0 }))
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        if !unit.isEmpty, s.lowercased().hasSuffix(unit.lowercased()) {
+            s.removeLast(unit.count)
+            while let c = s.last, c.isWhitespace { s.removeLast() }
+        }
+        if s.first == "+" {
+            s.removeFirst()
+            guard s.first != "-", s.first != "+" else { return nil }
+        }
+        // `Double` also reads "nan" and "inf"; a typed value must be a plain number.
+        guard let number = Double(s), number.isFinite else { return nil }
+        return number
+    }
+
+    /// Half a unit of the last written digit: how far a formatted number may lie from the value.
+    public var halfUnit: Double {
+        var unit = 1.0
+        for _ in 0..<decimals { unit /= 10 }
+        return unit / 2
+    }
+
+    /// Fixed-point text without Foundation.
+    static func fixed(_ value: Double, decimals: Int, ascii: Bool) -> String {
+        guard value.isFinite else {
+            return value.isNaN ? "nan" : (value < 0 ? (ascii ? "-inf" : "−∞") : (ascii ? "inf" : "∞"))
+        }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        // Beyond 2^63 the integer path would trap; such numbers are written the standard way.
+        guard scaled < 9.2e18 else { return String(value) }
+        let units = UInt64(scaled)
+        let divisor = UInt64(scale)
+        var text = String(units / divisor)
+        if decimals > 0 {
+            let fraction = String(units % divisor)
+            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        let sign = value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : ""
+        return sign + text
+    }
+}
