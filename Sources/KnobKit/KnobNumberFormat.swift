@@ -1,3 +1,5 @@
+import DSP
+
 /// How a knob over a plain range writes and reads its numbers: a fixed number of decimals and an
 /// optional unit suffix (`"0.50"`, `"12 %"`, `"3.0 st"`).
 ///
@@ -25,7 +27,7 @@ public struct KnobNumberFormat: Sendable, Hashable {
     /// Negative values use `−` (U+2212), or `-` when `ascii`; a value that rounds to zero
     /// never shows a sign.
     public func format(_ value: Double, ascii: Bool = false) -> String {
-        let number = Self.fixed(value, decimals: decimals, ascii: ascii)
+        let number = DecimalText.fixed(value, decimals: decimals, ascii: ascii)
         return unit.isEmpty ? number : number + " " + unit
     }
 
@@ -53,26 +55,5 @@ public struct KnobNumberFormat: Sendable, Hashable {
         var unit = 1.0
         for _ in 0..<decimals { unit /= 10 }
         return unit / 2
-    }
-
-    /// Fixed-point text without Foundation.
-    static func fixed(_ value: Double, decimals: Int, ascii: Bool) -> String {
-        guard value.isFinite else {
-            return value.isNaN ? "nan" : (value < 0 ? (ascii ? "-inf" : "−∞") : (ascii ? "inf" : "∞"))
-        }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        // Beyond 2^63 the integer path would trap; such numbers are written the standard way.
-        guard scaled < 9.2e18 else { return String(value) }
-        let units = UInt64(scaled)
-        let divisor = UInt64(scale)
-        var text = String(units / divisor)
-        if decimals > 0 {
-            let fraction = String(units % divisor)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        }
-        let sign = value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : ""
-        return sign + text
     }
 }
