@@ -16,9 +16,10 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         self.source = source
     }
 
+    /// One line, with any control character (from a file name or a JSON key) made visible
+    /// so that printing it cannot disturb the terminal.
     public var description: String {
-        guard let source else { return problem.description }
-        return "\(source): \(problem)"
+        PresetName.printable(source.map { "\($0): \(problem)" } ?? problem.description)
     }
 
     /// Who has to act: the person typing the command, the file's content, or the system.

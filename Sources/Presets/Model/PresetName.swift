@@ -30,7 +30,12 @@ public enum PresetName {
     /// `name` in single quotes for messages, with control characters shown as `\u{…}`
     /// so that a hostile name cannot move the cursor or change the terminal's state.
     public static func quoted(_ name: String) -> String {
-        var out = "'"
+        "'" + printable(name) + "'"
+    }
+
+    /// `name` with control characters shown as `\u{…}`: safe to print to a terminal.
+    public static func printable(_ name: String) -> String {
+        var out = ""
         for scalar in name.unicodeScalars {
             if scalar.properties.generalCategory == .control {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
@@ -38,6 +43,6 @@ public enum PresetName {
                 out.unicodeScalars.append(scalar)
             }
         }
-        return out + "'"
+        return out
     }
 }

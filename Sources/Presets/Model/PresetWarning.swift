@@ -12,7 +12,8 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
         self.source = source
     }
 
-    public var description: String { "\(source): \(problem)" }
+    /// One line, safe to print (see ``PresetError/description``).
+    public var description: String { PresetName.printable("\(source): \(problem)") }
 
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// A parameter id this release does not know; its value is ignored.
@@ -21,7 +22,7 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
         case unknownField(String)
         /// A value outside the table range: `written` as it appears in the file, `clampedTo` what is used.
         case clamped(ParameterID, written: String, clampedTo: Double)
-        /// An older format was read and converted; saving the preset again updates the file.
+        /// An older format was read and converted; saving the preset writes the current format.
         case migrated(from: Int, to: Int)
         /// The user's Default preset cannot be read, so the factory Default is used instead.
         case brokenUserDefault(reason: String)
@@ -35,7 +36,7 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
             case .clamped(let id, let written, let value):
                 "\(id.id) value \(written) is out of range (\(Self.rangeText(id))); clamped to \(id.spec.format(value, ascii: true))"
             case .migrated(let from, let to):
-                "converted from preset format \(from) to \(to); save it again to update the file"
+                "converted from preset format \(from) to \(to)"
             case .brokenUserDefault(let reason):
                 "the user Default preset cannot be used (\(reason)); using the factory Default"
             }
