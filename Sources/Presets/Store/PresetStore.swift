@@ -248,10 +248,11 @@ public struct PresetStore: Sendable {
     }
 
     /// The visible `*.json` files of the user folder, sorted by file name; none when the
-    /// folder does not exist yet. Hidden files (among them unfinished saves) are skipped.
+    /// folder does not exist yet (or cannot exist, a file being in its way: saving reports
+    /// that). Hidden files (among them unfinished saves) are skipped.
     func userEntries() throws(PresetError) -> [Entry] {
         guard let dir = opendir(userDirectory) else {
-            if errno == ENOENT { return [] }
+            if errno == ENOENT || errno == ENOTDIR { return [] }
             throw SystemError.failure("cannot read the preset folder", code: errno, path: userDirectory)
         }
         defer { closedir(dir) }
