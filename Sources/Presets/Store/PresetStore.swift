@@ -25,6 +25,8 @@ public struct PresetStore: Sendable {
     public let userDirectory: String
     public let factoryPresets: [FactoryPreset]
     let writer: AtomicFileWriter
+    /// The factory presets read once: they cannot change while the program runs.
+    private let factoryEntries: [Entry]
 
     /// - Parameters:
     ///   - userDirectory: the folder of user presets; tests pass a temporary folder.
@@ -37,6 +39,11 @@ public struct PresetStore: Sendable {
         self.userDirectory = userDirectory
         self.factoryPresets = factoryPresets
         self.writer = AtomicFileWriter(calls: calls)
+        factoryEntries = factoryPresets.map { factory in
+            Self.entry(fileName: factory.fileName, path: factory.source, origin: .factory(fileName: factory.fileName)) { () throws(PresetError) in
+                try factory.decode()
+            }
+        }
     }
 
     /// The store in the standard place for this process's environment.
@@ -78,7 +85,7 @@ public struct PresetStore: Sendable {
         var rows = user.map { entry in
             PresetListing(name: entry.name, origin: userOrigin(entry), status: entry.status)
         }
-        for entry in factoryEntries() where !userKeys.contains(PresetName.key(entry.name)) {
+        for entry in factoryEntries where !userKeys.contains(PresetName.key(entry.name)) {
             rows.append(PresetListing(name: entry.name, origin: .factory(fileName: entry.fileName), status: entry.status))
         }
         return rows.sorted { (PresetName.key($0.name), $0.name, $0.origin.label) < (PresetName.key($1.name), $1.name, $1.origin.label) }
@@ -91,7 +98,7 @@ public struct PresetStore: Sendable {
         if let entry = try userEntry(named: name) {
             return try loaded(entry, origin: userOrigin(entry))
         }
-        if let entry = factoryEntries().first(where: { PresetName.key($0.name) == PresetName.key(name) }) {
+        if let entry = factoryEntry(named: name) {
             return try loaded(entry, origin: .factory(fileName: entry.fileName))
         }
         throw PresetError(.notFound(name))
@@ -139,7 +146,7 @@ public struct PresetStore: Sendable {
         } catch {
             warnings.append(PresetWarning(.brokenUserDefault(reason: error.problem.description), source: error.source ?? userDirectory))
         }
-        if let entry = factoryEntries().first(where: { $0.name == Preset.defaultName }),
+        if let entry = factoryEntry(named: Preset.defaultName),
            case .valid(let loaded) = entry.status {
             return LoadedPreset(preset: loaded.preset, warnings: warnings + loaded.warnings, origin: .factory(fileName: entry.fileName))
         }
@@ -193,7 +200,7 @@ public struct PresetStore: Sendable {
     ///   ``PresetError/Problem/notFound(_:)``, or an I/O error.
     @discardableResult
     public func delete(named name: String) throws(PresetError) -> (path: String, revealedFactory: String?) {
-        let factory = factoryEntries().first { PresetName.key($0.name) == PresetName.key(name) }
+        let factory = factoryEntry(named: name)
         guard let entry = try userEntry(named: name) else {
             throw PresetError(factory.map { .factoryReadOnly($0.name) } ?? .notFound(name))
         }
@@ -214,7 +221,7 @@ public struct PresetStore: Sendable {
         var loaded = try load(file: path)
         if let name { loaded.preset.name = name }
         let saved = try save(loaded.preset, replacing: replacing)
-        loaded.origin = .user(path: saved, overridesFactory: factoryEntries().contains { PresetName.key($0.name) == PresetName.key(loaded.preset.name) })
+        loaded.origin = .user(path: saved, overridesFactory: factoryEntry(named: loaded.preset.name) != nil)
         return (loaded, saved)
     }
 
@@ -232,19 +239,15 @@ public struct PresetStore: Sendable {
     // MARK: Entries
 
     /// A preset file (user) or text (factory) with the result of reading it.
-    struct Entry {
+    struct Entry: Sendable {
         let fileName: String
         let path: String
         let name: String
         let status: PresetListing.Status
     }
 
-    private func factoryEntries() -> [Entry] {
-        factoryPresets.map { factory in
-            Self.entry(fileName: factory.fileName, path: factory.source, origin: .factory(fileName: factory.fileName)) { () throws(PresetError) in
-                try factory.decode()
-            }
-        }
+    private func factoryEntry(named name: String) -> Entry? {
+        factoryEntries.first { PresetName.key($0.name) == PresetName.key(name) }
     }
 
     /// The visible `*.json` files of the user folder, sorted by file name; none when the
@@ -297,8 +300,7 @@ public struct PresetStore: Sendable {
     }
 
     private func userOrigin(_ entry: Entry) -> PresetOrigin {
-        let key = PresetName.key(entry.name)
-        return .user(path: entry.path, overridesFactory: factoryEntries().contains { PresetName.key($0.name) == key })
+        .user(path: entry.path, overridesFactory: factoryEntry(named: entry.name) != nil)
     }
 
     private func loaded(_ entry: Entry, origin: PresetOrigin) throws(PresetError) -> LoadedPreset {
