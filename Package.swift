@@ -28,7 +28,7 @@ let package = Package(
 
         .target(name: "DSP", dependencies: ["CRealtime"]),
         .target(name: "KnobKit", dependencies: ["DSP"]),
-        .target(name: "Presets", dependencies: ["DSP"]),
+        .target(name: "Presets", dependencies: ["DSP"], plugins: ["EmbedFactoryPresets"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
 
         .executableTarget(
@@ -37,6 +37,12 @@ let package = Package(
                 "DSP", "Presets", "AudioFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // The factory presets in `Presets/*.json` are compiled into the `Presets` module as
+        // text, so `detent` finds them from any directory and after being copied elsewhere,
+        // while the JSON files stay their single source.
+        .executableTarget(name: "PresetEmbedder"),
+        .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
 
         .testTarget(name: "DSPTests", dependencies: ["DSP"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit"]),
