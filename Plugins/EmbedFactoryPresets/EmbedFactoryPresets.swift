@@ -23,7 +23,7 @@ struct EmbedFactoryPresets: BuildToolPlugin {
         // The stamp must exist before the first build, or it would be a missing input.
         if !FileManager.default.fileExists(atPath: stamp.path(percentEncoded: false)) {
             try FileManager.default.createDirectory(at: context.pluginWorkDirectoryURL, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: stamp.path(percentEncoded: false), contents: Data())
+            _ = FileManager.default.createFile(atPath: stamp.path(percentEncoded: false), contents: Data())
         }
         return [
             .buildCommand(
