@@ -80,6 +80,15 @@ struct RenderState {
         blockPeaks.initialize(repeating: 0, count: channels)
     }
 
+    /// Frees everything, at the engine's end.
+    func deallocate() {
+        deallocateBuffers()
+        smoothers.deallocate()
+        info.deallocate()
+        appliedEpochs.deallocate()
+    }
+
+    /// Frees the buffers sized by `allocate` (before a new `prepare`).
     func deallocateBuffers() {
         for p in [UnsafeMutableRawPointer(states), UnsafeMutableRawPointer(laneIn),
                   UnsafeMutableRawPointer(laneOut), UnsafeMutableRawPointer(silence),
