@@ -44,9 +44,11 @@ let package = Package(
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
 
-        .testTarget(name: "DSPTests", dependencies: ["DSP"]),
-        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        // Helpers shared by the test targets (a seeded random generator).
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
+        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP"]),
     ]

@@ -1,3 +1,4 @@
+import TestSupport
 import DSP
 import Testing
 @testable import KnobKit
