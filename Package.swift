@@ -28,7 +28,7 @@ let package = Package(
 
         .target(name: "DSP", dependencies: ["CRealtime"]),
         .target(name: "KnobKit", dependencies: ["DSP"]),
-        .target(name: "Presets", dependencies: ["DSP"]),
+        .target(name: "Presets", dependencies: ["DSP"], plugins: ["EmbedFactoryPresets"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
 
         .executableTarget(
@@ -38,9 +38,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "DSPTests", dependencies: ["DSP"]),
-        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        // The factory presets in `Presets/*.json` are compiled into the `Presets` module as
+        // text, so `detent` finds them from any directory and after being copied elsewhere,
+        // while the JSON files stay their single source.
+        .executableTarget(name: "PresetEmbedder"),
+        .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
+
+        // Helpers shared by the test targets (a seeded random generator).
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
+        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile"]),
     ]

@@ -39,6 +39,7 @@ public final class Engine: @unchecked Sendable {
     /// Coefficients are refreshed while cutoff or Q glide every `coefficientInterval`
     /// frames of the engine's own timeline (not of the caller's blocks), so output does not
     /// depend on block size. Eight frames keep the refresh cost small next to the filter.
+    /// Must be a power of two (the render path takes it modulo with a mask).
     public static let coefficientInterval: Int64 = 8
 
     public init(initialValues: [ParameterID: Double] = [:], smoothingTime: Double = 0.030,
@@ -57,7 +58,7 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    deinit { render.deallocateBuffers() }
+    deinit { render.deallocate() }
 
     /// Allocates for blocks of up to `maxFrames` frames of `channels` channels at
     /// `sampleRate`, and clears the filter. Parameter values are kept.
@@ -184,7 +185,7 @@ public final class Engine: @unchecked Sendable {
         meters.store(base + meters.channels + 1, UInt64(bitPattern: render.nonFiniteBlocks))
         meters.endWrite()
         for c in 0..<min(render.channels, meters.channels) {
-            meters.raisePeak(c, render.blockPeaks[c])
+            meters.raisePeak(c, square: render.blockPeaks[c])
         }
     }
 }

@@ -107,10 +107,11 @@ struct TelemetryStorage: @unchecked Sendable {
         sequence.pointee.store(s &+ 1, ordering: .releasing)
     }
 
-    /// Raises channel `c`'s peak to `value` (non-negative floats order like their bits).
+    /// Raises channel `c`'s peak to `square`, a squared sample (non-negative floats order
+    /// like their bits, so an integer maximum works; the reader takes the square root).
     @_noLocks
-    func raisePeak(_ c: Int, _ value: Float) {
-        peaks[c].max(value.bitPattern, ordering: .relaxed)
+    func raisePeak(_ c: Int, square: Float) {
+        peaks[c].max(square.bitPattern, ordering: .relaxed)
     }
 
     // MARK: Reader
@@ -128,6 +129,6 @@ struct TelemetryStorage: @unchecked Sendable {
     }
 
     func takePeak(_ c: Int) -> Float {
-        Float(bitPattern: peaks[c].exchange(0, ordering: .relaxed))
+        Float(bitPattern: peaks[c].exchange(0, ordering: .relaxed)).squareRoot()
     }
 }

@@ -72,22 +72,68 @@ public struct Smoother: Sendable, BitwiseCopyable {
     /// Advances one sample and returns that sample's value.
     @_noLocks @inline(__always)
     public mutating func next() -> Double {
-        guard elapsed < length else { return value }
-        elapsed += 1
+        skip(1)
+        return value
+    }
+
+    /// Advances `frames` samples, with exactly the arithmetic of as many `next()` calls
+    /// (so the result does not depend on how a caller groups the frames), but without a
+    /// bookkeeping branch per sample. Used for values read only now and then, such as the
+    /// cutoff, whose coefficients are refreshed every few frames.
+    @_noLocks @inline(__always)
+    public mutating func skip(_ frames: Int) {
+        let n = min(frames, length - elapsed)
+        guard n > 0 else { return }
+        elapsed += n
         if elapsed == length {
             value = target
             length = 0
             elapsed = 0
-            return value
+            return
         }
-        let raw: Double
         if multiplicative && start > 0 && target > 0 {
-            raw = value * step
+            // A constant ratio per sample, clamped at each sample so rounding never overshoots.
+            var v = value
+            if start < target {
+                for _ in 0..<n { v = min(v * step, target) }
+            } else {
+                for _ in 0..<n { v = max(v * step, target) }
+            }
+            value = v
         } else {
-            raw = start + step * Double(elapsed)
+            // Linear ramps are evaluated in closed form: no drift, monotonic, no overshoot.
+            let raw = start + step * Double(elapsed)
+            value = start < target ? min(max(raw, start), target) : max(min(raw, start), target)
         }
-        // Clamp between start and target so rounding never overshoots.
-        value = start < target ? min(max(raw, start), target) : max(min(raw, start), target)
-        return value
+    }
+
+    /// Writes the next `count` sample values to `out`, exactly as `count` calls of `next()`
+    /// would, with the frames of a linear ramp before its landing computed in one
+    /// branch-free loop.
+    @_noLocks @inline(__always)
+    public mutating func fill(_ out: UnsafeMutablePointer<Float>, count: Int) {
+        var k = 0
+        if isRamping && !(multiplicative && start > 0 && target > 0) {
+            let n = min(count, length - elapsed - 1)
+            if n > 0 {
+                let lo = min(start, target), hi = max(start, target)
+                let first = elapsed + 1
+                for j in 0..<n {
+                    out[j] = Float(min(max(start + step * Double(first + j), lo), hi))
+                }
+                elapsed += n
+                value = min(max(start + step * Double(elapsed), lo), hi)
+                k = n
+            }
+        }
+        while k < count && isRamping {
+            out[k] = Float(next())
+            k += 1
+        }
+        let v = Float(value)
+        while k < count {
+            out[k] = v
+            k += 1
+        }
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import DSP
 
 /// Runs whole signals through an `Engine` in blocks of a chosen size, the way the JACK
@@ -64,17 +65,10 @@ enum Signal {
         return x
     }
 
-    /// Deterministic white noise in −1…1 (SplitMix64).
+    /// Deterministic white noise in −1…1.
     static func noise(frames: Int, seed: UInt64 = 1) -> [Float] {
-        var state = seed
-        return (0..<frames).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Float(Double(z >> 11) / Double(1 << 53) * 2 - 1)
-        }
+        var rng = SplitMix64(seed: seed)
+        return (0..<frames).map { _ in Float(rng.unit() * 2 - 1) }
     }
 }
 

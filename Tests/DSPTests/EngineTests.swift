@@ -129,3 +129,34 @@ struct EngineTests {
         #expect(harness.engine.telemetry.snapshot().peaks[0] == 0)
     }
 }
+
+@Suite("Denormals")
+struct DenormalTests {
+    @Test("subnormal input counts as zero")
+    func subnormalInput() {
+        let tiny = [Float](repeating: 1e-40, count: 2_048)
+        #expect(tiny[0].isSubnormal)
+        let y = EngineHarness(values: [.cutoff: 20_000]).run(tiny)
+        #expect(y.allSatisfy { $0 == 0 })
+    }
+
+    @Test("results that would be subnormal are flushed to zero")
+    func subnormalResults() {
+        // 1e-36 at −59 dB is about 1.1e-39: below the smallest normal float.
+        let small = [Float](repeating: 1e-36, count: 2_048)
+        #expect(!small[0].isSubnormal)
+        let y = EngineHarness(values: [.cutoff: 20_000, .gain: -59]).run(small)
+        #expect(y.allSatisfy { !$0.isSubnormal })
+        #expect(y[1_000...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("the caller's floating-point mode is restored after each block")
+    func modeRestored() {
+        let harness = EngineHarness()
+        _ = harness.run(Signal.noise(frames: 512))
+        // Subnormal arithmetic still works on this thread.
+        let tiny = Float.leastNormalMagnitude
+        let half = tiny / Float(2 + harness.engine.framePosition % 1)
+        #expect(half.isSubnormal)
+    }
+}

@@ -11,17 +11,7 @@ public enum ParameterTableText {
             return [s.id, s.name, s.unit.symbol, "\(low) … \(s.format(s.range.upperBound, ascii: ascii))",
                     s.format(s.defaultValue, ascii: ascii), s.taper.rawValue, s.smoothing.rawValue]
         }
-        let all = [header] + rows
-        let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
-        var out = ""
-        for row in all {
-            var line = ""
-            for (c, cell) in row.enumerated() {
-                line += c == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count + 2)
-            }
-            out += line + "\n"
-        }
-        return out
+        return TextTable.render([header] + rows)
     }
 
     /// One parameter as a JSON object on one line.

@@ -35,18 +35,18 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable {
         switch self {
         case .hertz:
             // Three significant digits; switch to kHz where the rounded value reaches 1000.
-            if Decimal3.rounded(value, decimals: 0) >= 1000 {
+            if DecimalText.rounded(value, decimals: 0) >= 1000 {
                 let k = value / 1000
-                let decimals = Decimal3.rounded(k, decimals: 2) < 10 ? 2 : (Decimal3.rounded(k, decimals: 1) < 100 ? 1 : 0)
-                return Decimal3.fixed(k, decimals: decimals, ascii: ascii) + " kHz"
+                let decimals = DecimalText.rounded(k, decimals: 2) < 10 ? 2 : (DecimalText.rounded(k, decimals: 1) < 100 ? 1 : 0)
+                return DecimalText.fixed(k, decimals: decimals, ascii: ascii) + " kHz"
             }
-            let decimals = Decimal3.rounded(value, decimals: 1) < 100 ? 1 : 0
-            return Decimal3.fixed(value, decimals: decimals, ascii: ascii) + " Hz"
+            let decimals = DecimalText.rounded(value, decimals: 1) < 100 ? 1 : 0
+            return DecimalText.fixed(value, decimals: decimals, ascii: ascii) + " Hz"
         case .quality:
-            return Decimal3.fixed(value, decimals: 2, ascii: ascii)
+            return DecimalText.fixed(value, decimals: 2, ascii: ascii)
         case .decibels:
-            let text = Decimal3.fixed(value, decimals: 1, ascii: ascii)
-            let positive = Decimal3.rounded(value, decimals: 1) > 0
+            let text = DecimalText.fixed(value, decimals: 1, ascii: ascii)
+            let positive = DecimalText.rounded(value, decimals: 1) > 0
             return (positive ? "+" : "") + text + " dB"
         }
     }
@@ -82,35 +82,5 @@ extension String {
     /// The string with the typographic minus (U+2212) replaced by ASCII `-`.
     var replacingMinusSign: String {
         String(map { $0 == "\u{2212}" ? "-" : $0 })
-    }
-}
-
-/// Fixed-point decimal formatting without Foundation.
-enum Decimal3 {
-    /// `value` rounded to `decimals` places (half away from zero).
-    static func rounded(_ value: Double, decimals: Int) -> Double {
-        let scale = power10(decimals)
-        return (value * scale).rounded(.toNearestOrAwayFromZero) / scale
-    }
-
-    /// `value` written with exactly `decimals` places; `−` (or `-` when `ascii`) for negatives.
-    static func fixed(_ value: Double, decimals: Int, ascii: Bool) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? (ascii ? "-inf" : "−∞") : (ascii ? "inf" : "∞")) }
-        let scale = power10(decimals)
-        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        let units = UInt64(scaled)
-        let whole = units / UInt64(scale)
-        var text = String(whole)
-        if decimals > 0 {
-            let frac = String(units % UInt64(scale))
-            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
-        }
-        return (value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : "") + text
-    }
-
-    private static func power10(_ n: Int) -> Double {
-        var p = 1.0
-        for _ in 0..<n { p *= 10 }
-        return p
     }
 }

@@ -1,0 +1,36 @@
+/// Fixed-point decimal text without Foundation: the one formatter behind every number Detent
+/// shows (the parameter table, knobs over plain ranges).
+public enum DecimalText {
+    /// `value` rounded to `decimals` places (half away from zero).
+    public static func rounded(_ value: Double, decimals: Int) -> Double {
+        let scale = power10(decimals)
+        return (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+    }
+
+    /// `value` written with exactly `decimals` places, rounded half away from zero. Negative
+    /// values use `−` (U+2212), or `-` when `ascii`; a value that rounds to zero never shows
+    /// a sign.
+    public static func fixed(_ value: Double, decimals: Int, ascii: Bool = false) -> String {
+        guard value.isFinite else {
+            return value.isNaN ? "nan" : (value < 0 ? (ascii ? "-inf" : "\u{2212}∞") : (ascii ? "inf" : "∞"))
+        }
+        let scale = power10(decimals)
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        // Beyond 2^63 the integer path would trap; such numbers are written the standard way.
+        guard scaled < 9.2e18 else { return String(value) }
+        let units = UInt64(scaled)
+        let divisor = UInt64(scale)
+        var text = String(units / divisor)
+        if decimals > 0 {
+            let fraction = String(units % divisor)
+            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        return (value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : "") + text
+    }
+
+    private static func power10(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+}

@@ -1,0 +1,86 @@
+/// The little trigonometry a knob needs (sine, cosine, arctangent, hypotenuse), in plain Swift.
+///
+/// KnobKit imports only the standard library and `DSP`, and the standard library has no `sin`
+/// or `atan2`; pulling in Glibc for three functions would tie a pure module to a C library.
+/// These are accurate to a few units in the last place over the angles a knob uses, and give
+/// the same bits on every platform, so geometry and golden screens never differ between machines.
+enum KnobMath {
+    /// π/2 split in two (Cody–Waite), so reducing an angle by multiples of π/2 stays exact.
+    private static let halfPiHigh = 1.5707963267948966
+    private static let halfPiLow = 6.123233995736766e-17
+
+    /// Sine and cosine of `x` (radians). Non-finite `x` gives NaN for both.
+    static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }
+        // Bring very large angles near zero first; knobs never need them, but they must not trap.
+        let wrapped = abs(x) > 1e6 ? x.truncatingRemainder(dividingBy: 2 * Double.pi) : x
+        let quadrant = (wrapped / halfPiHigh).rounded()
+        let r = (wrapped - quadrant * halfPiHigh) - quadrant * halfPiLow  // |r| ≲ π/4
+        let r2 = r * r
+        // Taylor series; after r^19 the terms are below 2^-60 for |r| ≤ π/4.
+        var sinSum = 0.0, cosSum = 0.0
+        var sinTerm = r, cosTerm = 1.0
+        var n = 1.0
+        while n < 22 {
+            sinSum += sinTerm
+            cosSum += cosTerm
+            sinTerm = -sinTerm * r2 / ((n + 1) * (n + 2))
+            cosTerm = -cosTerm * r2 / (n * (n + 1))
+            n += 2
+        }
+        switch Int(quadrant) & 3 {
+        case 0: return (sinSum, cosSum)
+        case 1: return (cosSum, -sinSum)
+        case 2: return (-sinSum, -cosSum)
+        default: return (-cosSum, sinSum)
+        }
+    }
+
+    static func sin(_ x: Double) -> Double { sinCos(x).sin }
+    static func cos(_ x: Double) -> Double { sinCos(x).cos }
+
+    /// The angle of the vector (x, y) from the positive x axis, in (−π, π]; 0 for the zero vector.
+    static func atan2(_ y: Double, _ x: Double) -> Double {
+        if x.isNaN || y.isNaN { return .nan }
+        if x == 0 && y == 0 { return 0 }
+        let ax = abs(x), ay = abs(y)
+        let first: Double  // the angle in the first quadrant
+        if ax.isInfinite || ay.isInfinite {
+            first = ax.isInfinite && ay.isInfinite ? Double.pi / 4 : (ax.isInfinite ? 0 : Double.pi / 2)
+        } else if ay <= ax {
+            first = atanUnit(ay / ax)
+        } else {
+            first = Double.pi / 2 - atanUnit(ax / ay)
+        }
+        let half = x < 0 ? Double.pi - first : first
+        return y < 0 ? -half : half
+    }
+
+    /// arctan(t) for 0 ≤ t ≤ 1: two argument halvings, tan(θ/2) = t / (1 + √(1 + t²)), bring t
+    /// below tan(π/16) ≈ 0.2, where the series converges fast.
+    private static func atanUnit(_ t: Double) -> Double {
+        var u = t
+        for _ in 0..<2 { u = u / (1 + (1 + u * u).squareRoot()) }
+        let u2 = u * u
+        var sum = 0.0
+        var power = u
+        var k = 1.0
+        var sign = 1.0
+        while k < 34 {
+            sum += sign * power / k
+            power *= u2
+            sign = -sign
+            k += 2
+        }
+        return 4 * sum
+    }
+
+    /// √(x² + y²) without overflow for large components.
+    static func hypot(_ x: Double, _ y: Double) -> Double {
+        if x.isNaN || y.isNaN { return .nan }
+        let m = max(abs(x), abs(y))
+        guard m > 0, m.isFinite else { return m }
+        let a = x / m, b = y / m
+        return m * (a * a + b * b).squareRoot()
+    }
+}

@@ -1,0 +1,39 @@
+/// A named set of parameter values, as stored in a preset file.
+///
+/// A preset is plain data; reading one from JSON (validation, migration, warnings) is
+/// ``PresetCodec``'s job, and storing one is ``PresetStore``'s.
+///
+/// ```swift
+/// var preset = Preset(name: "Dark")
+/// preset.values[.cutoff] = 2_500
+/// let text = PresetCodec.encode(preset)
+/// ```
+public struct Preset: Sendable, Hashable {
+    /// The format this release writes, and the newest it reads. Older formats are migrated
+    /// on read (``PresetMigration``); newer ones are refused, since their meaning is unknown.
+    public static let formatVersion = 1
+
+    /// The name of the preset that sets the startup values and the reset-to-default targets.
+    public static let defaultName = "Default"
+
+    /// Free text, shown as given. The file name is derived from it (``PresetFileName``).
+    public var name: String
+    public var author: String?
+    public var comment: String?
+    /// A value for every parameter.
+    public var values: ParameterValues
+    /// Reserved for MIDI mappings: not interpreted yet, but kept exactly as read so that a
+    /// preset written by a later release survives being saved again by this one.
+    public var midi: JSONValue?
+
+    public init(
+        name: String, author: String? = nil, comment: String? = nil,
+        values: ParameterValues = ParameterValues(), midi: JSONValue? = nil
+    ) {
+        self.name = name
+        self.author = author
+        self.comment = comment
+        self.values = values
+        self.midi = midi
+    }
+}

@@ -1,2 +1,0 @@
-/// The `Presets` module; its contents arrive with its own issue.
-public enum PresetsModule {}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file so that readers only ever see the old content or the whole new content.
+///
+/// The bytes go to a hidden temporary file in the same folder (`.Dark.json.1f3a….tmp`),
+/// which is flushed to the disk (`fsync`) and then renamed over the destination; `rename`
+/// within one file system is atomic. A failure at any step removes the temporary file and
+/// leaves the destination untouched; a crash can at worst leave a hidden `.tmp` file behind,
+/// which listings ignore. Two writers racing on one destination each rename a complete file,
+/// so the last rename wins and the file is always one of them, whole.
+///
+/// Without `replacing`, the temporary file is hard-linked to the destination instead of
+/// renamed, which fails if the destination exists, even if it appeared a moment ago.
+///
+/// ```swift
+/// try AtomicFileWriter().write(Array(text.utf8), to: "/home/me/.config/detent/presets/Dark.json", replacing: true)
+/// ```
+public struct AtomicFileWriter: Sendable {
+    public let calls: any FileSystemCalls
+
+    public init(calls: any FileSystemCalls = SystemFileCalls()) {
+        self.calls = calls
+    }
+
+    /// Writes `bytes` to `path` atomically.
+    ///
+    /// - Parameter replacing: whether an existing file at `path` may be replaced.
+    /// - Throws: ``PresetError/Problem/fileExists(path:)`` when `path` exists and `replacing`
+    ///   is false; ``PresetError/Problem/io(_:)`` naming the step that failed otherwise.
+    public func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(PresetError) {
+        let (temporary, fd) = try createTemporaryFile(beside: path)
+        do throws(PresetError) {
+            try writeAll(bytes, to: fd, path: path)
+            guard calls.fsync(fd) == 0 else { throw Self.failure("flushing to disk", code: errno, path: path) }
+        } catch {
+            _ = calls.close(fd)
+            _ = calls.unlink(temporary)
+            throw error
+        }
+        guard calls.close(fd) == 0 else {
+            let code = errno
+            _ = calls.unlink(temporary)
+            throw Self.failure("closing the file", code: code, path: path)
+        }
+        do throws(PresetError) {
+            try moveIntoPlace(temporary, path, replacing: replacing)
+        } catch {
+            _ = calls.unlink(temporary)
+            throw error
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Creates a new, empty, uniquely named hidden file in `path`'s folder.
+    private func createTemporaryFile(beside path: String) throws(PresetError) -> (String, Int32) {
+        let (folder, name) = Self.split(path)
+        for _ in 0..<16 {
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let temporary = folder + "/." + name + "." + suffix + ".tmp"
+            // 0666 lets the umask decide the permissions, as for any file the user creates.
+            let fd = calls.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)
+            if fd >= 0 { return (temporary, fd) }
+            if errno != EEXIST { throw Self.failure("creating a temporary file", code: errno, path: path) }
+        }
+        throw Self.failure("creating a temporary file", code: EEXIST, path: path)
+    }
+
+    private func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(PresetError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { calls.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure("writing", code: errno, path: path)
+            }
+            if written == 0 { throw Self.failure("writing", code: EIO, path: path) }
+            offset += written
+        }
+    }
+
+    private func moveIntoPlace(_ temporary: String, _ path: String, replacing: Bool) throws(PresetError) {
+        if replacing {
+            guard calls.rename(temporary, path) == 0 else {
+                throw Self.failure("renaming the temporary file", code: errno, path: path)
+            }
+            return
+        }
+        if calls.link(temporary, path) == 0 {
+            _ = calls.unlink(temporary)
+            return
+        }
+        let code = errno
+        if code == EEXIST { throw PresetError(.fileExists(path: path)) }
+        // File systems without hard links: check, then rename (no longer race-free, but
+        // the only way left that never writes over an existing file knowingly).
+        guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == ENOSYS else {
+            throw Self.failure("linking the temporary file", code: code, path: path)
+        }
+        guard access(path, F_OK) != 0 else { throw PresetError(.fileExists(path: path)) }
+        guard calls.rename(temporary, path) == 0 else {
+            throw Self.failure("renaming the temporary file", code: errno, path: path)
+        }
+    }
+
+    /// Flushes the folder so the rename itself survives a power cut. Best effort: some file
+    /// systems refuse `fsync` on a folder, and the new content is already in place.
+    private func syncDirectory(of path: String) {
+        let fd = calls.open(Self.split(path).folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
+        guard fd >= 0 else { return }
+        _ = calls.fsync(fd)
+        _ = calls.close(fd)
+    }
+
+    /// A failed step: nothing was changed, since the destination is only touched by the
+    /// final rename or link.
+    private static func failure(_ step: String, code: Int32, path: String) -> PresetError {
+        SystemError.failure("cannot save (\(step) failed; nothing was changed)", code: code, path: path)
+    }
+
+    /// The folder and the last component of `path` (`.` when it has no folder).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,28 @@
+/// A factory preset as shipped: the text of one `Presets/*.json` file of the package.
+///
+/// The files are compiled into the module at build time (the `EmbedFactoryPresets` plugin
+/// generates `FactoryPreset.embedded`), so the executable needs no resource folder: factory
+/// presets work from any working directory and after the binary is copied elsewhere. They
+/// are read-only by construction, since nothing on disk backs them.
+public struct FactoryPreset: Sendable, Hashable {
+    /// The file's name in `Presets/` (`Dark.json`).
+    public let fileName: String
+    /// The file's exact text.
+    public let jsonText: String
+
+    public init(fileName: String, jsonText: String) {
+        self.fileName = fileName
+        self.jsonText = jsonText
+    }
+
+    /// The factory presets of this build, sorted by file name.
+    public static var all: [FactoryPreset] { embedded }
+
+    /// How errors and warnings name this preset (`factory preset Dark.json`).
+    public var source: String { "factory preset \(fileName)" }
+
+    /// The preset read from its text.
+    public func decode() throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {
+        try PresetCodec.decode(Array(jsonText.utf8), source: source)
+    }
+}

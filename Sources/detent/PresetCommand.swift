@@ -1,0 +1,211 @@
+import ArgumentParser
+import DSP
+import Foundation
+import Presets
+
+/// `detent preset …`: lists, shows, saves, deletes, imports and exports presets.
+///
+/// Every failure is one line on stderr and an exit status that says whose fault it is:
+/// 64 for a wrong name or option, 65 for a file that is not a valid preset, 74 for a failed
+/// read or write. Nothing is half-written: saves and exports are atomic.
+struct PresetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preset",
+        abstract: "List, show, save, delete, import and export presets.",
+        discussion: """
+            Factory presets ship inside detent and are read-only. User presets live in
+            $XDG_CONFIG_HOME/detent/presets (~/.config/detent/presets when unset); a user
+            preset with a factory preset's name overrides it. Names are compared ignoring case.
+            A preset named "Default" sets the startup values and the reset-to-default targets.
+            """,
+        subcommands: [List.self, Show.self, Save.self, Delete.self, Import.self, Export.self]
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the presets: name, source and values; unreadable files with the reason.")
+
+        @Flag(help: "Print one JSON object per preset, one per line.")
+        var json = false
+
+        func run() throws {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let rows = try PresetStore.standard().list()
+                if json {
+                    for row in rows { print(PresetText.listJSONLine(row)) }
+                } else {
+                    print(PresetText.listTable(rows), terminator: "")
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a preset's details and values.")
+
+        @Argument(help: "A preset name, or the path of a preset file.")
+        var name: String
+
+        @Flag(help: "Print the preset as JSON, in the preset file format.")
+        var json = false
+
+        func run() throws {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let loaded = try PresetStore.standard().resolve(name)
+                PresetCommand.warn(loaded.warnings)
+                print(json ? PresetCodec.encode(loaded.preset) : PresetText.show(loaded), terminator: "")
+            }
+        }
+    }
+
+    struct Save: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a user preset.",
+            discussion: """
+                The values start from --from (a preset name or file, whose author, comment and
+                MIDI mappings are kept too) or else from the Default preset, and each --set
+                changes one. Saving under a factory preset's name overrides it.
+                """)
+
+        @Argument(help: "The new preset's name (free text).")
+        var name: String
+
+        @Option(help: ArgumentHelp("Start from this preset (a name or a file).", valueName: "name"))
+        var from: String?
+
+        @Option(name: .customLong("set"), help: ArgumentHelp("Set one value, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"))
+        var assignments: [String] = []
+
+        @Option(help: "The author to record.")
+        var author: String?
+
+        @Option(help: "A comment describing the sound.")
+        var comment: String?
+
+        @Flag(help: "Replace an existing user preset of the same name.")
+        var force = false
+
+        func run() throws {
+            // Every --set is checked before anything is written.
+            var changes: [(ParameterID, Double)] = []
+            for assignment in assignments {
+                do {
+                    changes.append(try ParameterID.parseAssignment(assignment))
+                } catch {
+                    throw PresetCommand.fail(error.description, status: .usage)
+                }
+            }
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let store = PresetStore.standard()
+                var preset: Preset
+                if let from {
+                    let base = try store.resolve(from)
+                    PresetCommand.warn(base.warnings)
+                    preset = base.preset
+                    preset.name = name
+                } else {
+                    let (values, warnings) = store.defaultValues()
+                    PresetCommand.warn(warnings)
+                    preset = Preset(name: name, values: values)
+                }
+                if let author { preset.author = author }
+                if let comment { preset.comment = comment }
+                for (id, value) in changes { preset.values[id] = value }
+                let path = try store.save(preset, replacing: force)
+                print("saved \(PresetName.quoted(name)) to \(path)")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user preset (factory presets cannot be deleted).")
+
+        @Argument(help: "The user preset's name.")
+        var name: String
+
+        func run() throws {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let (path, factory) = try PresetStore.standard().delete(named: name)
+                print("deleted \(path)")
+                if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a preset file and copy it into the user presets.")
+
+        @Argument(help: "The preset file.")
+        var file: String
+
+        @Option(help: "Save it under this name instead of the one in the file.")
+        var name: String?
+
+        @Flag(help: "Replace an existing user preset of the same name.")
+        var force = false
+
+        func run() throws {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let (loaded, path) = try PresetStore.standard().importPreset(file: file, as: name, replacing: force)
+                PresetCommand.warn(loaded.warnings)
+                print("imported \(PresetName.quoted(loaded.preset.name)) to \(path)")
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a preset as a file (to stdout without -o).")
+
+        @Argument(help: "The preset's name.")
+        var name: String
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "file"))
+        var output: String?
+
+        @Flag(help: "Replace the output file if it exists.")
+        var force = false
+
+        func run() throws {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                let store = PresetStore.standard()
+                guard let output else {
+                    let loaded = try store.load(named: name)
+                    PresetCommand.warn(loaded.warnings)
+                    print(PresetCodec.encode(loaded.preset), terminator: "")
+                    return
+                }
+                let loaded = try store.export(named: name, toFile: output, replacing: force)
+                PresetCommand.warn(loaded.warnings)
+                print("exported \(PresetName.quoted(loaded.preset.name)) to \(output)")
+            }
+        }
+    }
+
+    // MARK: Reporting
+
+    /// Runs `body`, turning a ``PresetError`` into one line on stderr and its exit status.
+    static func reportingErrors(_ body: () throws(PresetError) -> Void) throws(ExitCode) {
+        do {
+            try body()
+        } catch {
+            throw fail(error.description, status: error.category)
+        }
+    }
+
+    /// Prints `message` as an error and returns the exit status for `status`.
+    static func fail(_ message: String, status: PresetError.Category) -> ExitCode {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        switch status {
+        case .usage: return ExitCode(64)  // EX_USAGE
+        case .data: return ExitCode(65)  // EX_DATAERR
+        case .io: return ExitCode(74)  // EX_IOERR
+        }
+    }
+
+    static func warn(_ warnings: [PresetWarning]) {
+        for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+}
