@@ -1,5 +1,4 @@
 import DSP
-import Glibc
 
 /// Renders audio files through the Detent engine, streaming in fixed blocks.
 ///
@@ -28,7 +27,7 @@ public enum OfflineRenderer {
         input: String, output: String, settings: RenderSettings,
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> RenderSummary {
-        let started = monotonicSeconds()
+        let started = ContinuousClock.now
         let reader = try SoundFileReader(path: input)
         let format: AudioFormat
         do {
@@ -58,7 +57,7 @@ public enum OfflineRenderer {
                 channels: reader.channels, frames: stream.position, peak: telemetry.peaks.max() ?? 0,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
-                seconds: monotonicSeconds() - started)
+                seconds: (ContinuousClock.now - started).seconds)
         } catch {
             pending.discard()
             throw error
@@ -77,11 +76,12 @@ public enum OfflineRenderer {
             throw .outputExists(path: output)  // a dangling symbolic link
         }
     }
+}
 
-    static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }
 

@@ -21,19 +21,18 @@ final class RenderReport: Sendable {
         /// Done part of each file; nil while a stream of unknown length renders.
         var fractions: [Double?]
         var audioSeconds: [Double]
-        var lastDraw = 0.0
+        var lastDraw: ContinuousClock.Instant?
         var lineShown = false
     }
 
     private let jobs: [RenderJob]
     private let options: Options
-    private let started: Double
+    private let started = ContinuousClock.now
     private let state: Mutex<State>
 
     init(jobs: [RenderJob], options: Options) {
         self.jobs = jobs
         self.options = options
-        started = Self.now()
         state = Mutex(State(
             results: Array(repeating: nil, count: jobs.count),
             fractions: Array(repeating: 0, count: jobs.count),
@@ -46,8 +45,8 @@ final class RenderReport: Sendable {
         state.withLock { s in
             s.fractions[index] = p.totalFrames.map { $0 > 0 ? Double(p.frames) / Double($0) : 1 }
             s.audioSeconds[index] = Double(p.frames) / Double(p.sampleRate)
-            let now = Self.now()
-            if now - s.lastDraw >= 0.1 {
+            let now = ContinuousClock.now
+            if s.lastDraw.map({ now - $0 >= .milliseconds(100) }) ?? true {
                 s.lastDraw = now
                 draw(&s, now: now)
             }
@@ -64,7 +63,7 @@ final class RenderReport: Sendable {
                 emit(r, job: jobs[s.nextToPrint])
                 s.nextToPrint += 1
             }
-            if s.nextToPrint < jobs.count && options.progress { draw(&s, now: Self.now()) }
+            if s.nextToPrint < jobs.count && options.progress { draw(&s, now: ContinuousClock.now) }
         }
     }
 
@@ -87,8 +86,8 @@ final class RenderReport: Sendable {
         }
     }
 
-    private func draw(_ s: inout State, now: Double) {
-        let elapsed = max(now - started, 1e-6)
+    private func draw(_ s: inout State, now: ContinuousClock.Instant) {
+        let elapsed = max((now - started).seconds, 1e-6)
         let audio = s.audioSeconds.reduce(0, +)
         let speed = audio / elapsed
         var text = jobs.count == 1 ? FilePath.name(of: jobs[0].input)
@@ -108,12 +107,6 @@ final class RenderReport: Sendable {
     private func erase(_ s: inout State) {
         if s.lineShown { Console.raw("\r\u{1B}[K") }
         s.lineShown = false
-    }
-
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     static func clock(_ seconds: Double) -> String {
