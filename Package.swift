@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
-        .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile"]),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
+        .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile", "TestSupport"]),
     ]
 )

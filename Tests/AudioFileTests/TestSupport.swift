@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AudioFile
 import DSP
+import TestSupport
 
 /// A fresh folder under the system's temporary folder, removed with everything in it when
 /// the value goes away.
@@ -89,17 +90,10 @@ struct Decoded {
 
 /// Deterministic test signals.
 enum Signal {
-    /// White noise in −amplitude … amplitude (SplitMix64).
+    /// White noise in −amplitude … amplitude.
     static func noise(frames: Int, seed: UInt64, amplitude: Float = 0.5) -> [Float] {
-        var state = seed
-        return (0..<frames).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Float(Double(z >> 11) / Double(1 << 53) * 2 - 1) * amplitude
-        }
+        var random = SplitMix64(seed: seed)
+        return (0..<frames).map { _ in Float(random.double(in: -1...1)) * amplitude }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import AudioFile
+import TestSupport
 
 /// Runs the built `detent` binary (it sits beside the test bundle: `swift build` or
 /// `swift test` builds both).
@@ -101,17 +102,10 @@ enum WAV {
         return bytes(channels: UInt16(channels.count), sampleRate: sampleRate, data: data)
     }
 
-    /// Deterministic noise (SplitMix64) in −amplitude … amplitude.
+    /// Deterministic white noise in −amplitude … amplitude.
     static func noise(frames: Int, seed: UInt64, amplitude: Float = 0.5) -> [Float] {
-        var state = seed
-        return (0..<frames).map { _ in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Float(Double(z >> 11) / Double(1 << 53) * 2 - 1) * amplitude
-        }
+        var random = SplitMix64(seed: seed)
+        return (0..<frames).map { _ in Float(random.double(in: -1...1)) * amplitude }
     }
 }
 
