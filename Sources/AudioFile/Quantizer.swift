@@ -40,49 +40,48 @@ public struct Quantizer: Sendable {
         lanes: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int,
         into destination: UnsafeMutablePointer<Int32>
     ) {
-        // Locals, not properties, in the loop: the compiler keeps them in registers.
-        var step = Step(scale: scale, shift: shift, dither: dither, noise: noise)
-        if channels == 2 {
-            let left = lanes[0], right = lanes[1]
-            for i in 0..<frames {
-                destination[2 * i] = step.convert(left[i])
-                destination[2 * i + 1] = step.convert(right[i])
-            }
-        } else {
+        let scale = scale, shift = shift
+        var clipped: Int64 = 0
+        if dither {
+            var noise = self.noise
             var j = 0
             for i in 0..<frames {
                 for c in 0..<channels {
-                    destination[j] = step.convert(lanes[c][i])
+                    let x = Double(lanes[c][i]) * scale + Double(noise.next())
+                    clipped &+= Self.clips(x, scale: scale)
+                    destination[j] = Self.round(x, scale: scale) &<< shift
                     j += 1
                 }
             }
+            self.noise = noise
+        } else if channels == 2 {
+            // The common case, written so that the compiler can vectorise it.
+            let left = lanes[0], right = lanes[1]
+            for i in 0..<frames {
+                let l = Double(left[i]) * scale, r = Double(right[i]) * scale
+                clipped &+= Self.clips(l, scale: scale) &+ Self.clips(r, scale: scale)
+                destination[2 * i] = Self.round(l, scale: scale) &<< shift
+                destination[2 * i + 1] = Self.round(r, scale: scale) &<< shift
+            }
+        } else {
+            for c in 0..<channels {
+                let lane = lanes[c]
+                var j = c
+                for i in 0..<frames {
+                    let x = Double(lane[i]) * scale
+                    clipped &+= Self.clips(x, scale: scale)
+                    destination[j] = Self.round(x, scale: scale) &<< shift
+                    j += channels
+                }
+            }
         }
-        noise = step.noise
-        clipped += step.clipped
-    }
-
-    /// The per-sample work, with its state held in one value.
-    private struct Step {
-        let scale: Double
-        let shift: Int32
-        let dither: Bool
-        var noise: TriangularNoise
-        var clipped: Int64 = 0
-
-        /// One sample: scaled, dithered when asked, counted if it clips, rounded and clamped.
-        @inline(__always)
-        mutating func convert(_ sample: Float) -> Int32 {
-            var x = Double(sample) * scale
-            if dither { x += Double(noise.next()) }
-            clipped &+= Quantizer.clips(x, scale: scale)
-            return Quantizer.round(x, scale: scale) &<< shift
-        }
+        self.clipped += clipped
     }
 
     /// 1 when `x` rounds to a value outside −scale … scale−1 (ties round to even, so
     /// scale − ½ is out and −scale − ½ is in).
     @inline(__always)
-    fileprivate static func clips(_ x: Double, scale: Double) -> Int64 {
+    private static func clips(_ x: Double, scale: Double) -> Int64 {
         x >= scale - 0.5 || x < -scale - 0.5 ? 1 : 0
     }
 
@@ -92,7 +91,7 @@ public struct Quantizer: Sendable {
     /// with the FPU's own round-to-nearest-even: no call into libm (baseline x86-64 has no
     /// rounding instruction) and no checked conversion, so the loop has no branches.
     @inline(__always)
-    fileprivate static func round(_ x: Double, scale: Double) -> Int32 {
+    private static func round(_ x: Double, scale: Double) -> Int32 {
         let clamped = min(max(x, -scale), scale - 1)
         return Int32(truncatingIfNeeded: (clamped + 6_755_399_441_055_744.0).bitPattern)
     }
