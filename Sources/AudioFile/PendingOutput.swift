@@ -51,13 +51,14 @@ public final class PendingOutput {
     /// one created while rendering) is left alone and the render fails.
     public func commit(overwrite: Bool) throws(AudioFileError) {
         guard !finished else { return }
-        if fchmod(descriptor, Self.newFileMode) != 0 || close(descriptor) != 0 {
-            let reason = systemError(errno)
-            descriptor = -1
+        let modeSet = fchmod(descriptor, Self.newFileMode) == 0
+        var reason = modeSet ? "" : systemError(errno)
+        if close(descriptor) != 0 && modeSet { reason = systemError(errno) }
+        descriptor = -1
+        if !reason.isEmpty {
             discard()
             throw .writeFailed(path: path, reason: reason)
         }
-        descriptor = -1
         if overwrite {
             guard rename(temporaryPath, path) == 0 else {
                 let reason = systemError(errno)

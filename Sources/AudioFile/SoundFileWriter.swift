@@ -14,6 +14,11 @@ public final class SoundFileWriter {
 
     /// Starts a file of `format` on `descriptor`; `path` names it in messages.
     ///
+    /// libsndfile works on its own duplicate of `descriptor` and closes it when the file is
+    /// finished or dropped. Its last act on closing is writing the header, so it must never
+    /// share a descriptor number that its owner may close first (and the system may hand to
+    /// another file meanwhile).
+    ///
     /// - Throws: ``AudioFileError/formatNotWritable(path:reason:)`` when libsndfile refuses the
     ///   combination (e.g. Opus at 44.1 kHz).
     public init(descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
@@ -24,8 +29,11 @@ public final class SoundFileWriter {
         info.format = format.code
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }
         let opened: Result<OpaquePointer, AudioFileError> = SoundFileReader.openLock.withLock { _ in
-            if let f = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) { return .success(f) }
+            // With close_desc set, libsndfile closes `own` on failure too.
+            if let f = sf_open_fd(own, Int32(SFM_WRITE), &info, 1) { return .success(f) }
             // sf_open_fd fails before it writes anything for format problems; system errors
             // (a full disk) come back as SF_ERR_SYSTEM.
             let code = sf_error(nil)
@@ -59,7 +67,7 @@ public final class SoundFileWriter {
         if n != Int64(frames) { throw writeError() }
     }
 
-    /// Completes the header and flushes. The descriptor stays open (its owner closes it).
+    /// Completes the header, flushes and closes libsndfile's descriptor.
     public func finish() throws(AudioFileError) {
         guard let f = file else { return }
         file = nil

@@ -87,6 +87,24 @@ struct OutputSafetyTests {
         #expect(folder.names == ["in.wav"])
     }
 
+    /// libsndfile writes the header when it closes; if it shared its owner's descriptor, a
+    /// render failing before that close would let it write into whatever file the system gave
+    /// the freed number to next.
+    @Test("the writer works on its own descriptor: closing the owner's first loses nothing")
+    func writerOwnsItsDescriptor() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("out.wav")
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(fd >= 0)
+        let writer = try SoundFileWriter(descriptor: fd, path: path, format: AudioFormat(.wav, .float),
+                                         sampleRate: 48_000, channels: 1)
+        let samples: [Float] = [0.25, -0.5, 0.75]
+        try samples.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: 3) }
+        #expect(close(fd) == 0)
+        try writer.finish()
+        #expect(try Decoded(path).channels == [samples])
+    }
+
     @Test("cancelling stops at the next block and removes the unfinished output")
     func cancel() throws {
         let folder = TemporaryFolder()
