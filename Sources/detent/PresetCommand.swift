@@ -191,21 +191,18 @@ struct PresetCommand: ParsableCommand {
         do {
             try body()
         } catch {
-            throw fail(error.description, status: error.category)
+            Console.error(error.description)
+            throw ExitCode(error.exitCode)
         }
     }
 
     /// Prints `message` as an error and returns the exit status for `status`.
     static func fail(_ message: String, status: PresetError.Category) -> ExitCode {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        switch status {
-        case .usage: return ExitCode(64)  // EX_USAGE
-        case .data: return ExitCode(65)  // EX_DATAERR
-        case .io: return ExitCode(74)  // EX_IOERR
-        }
+        Console.error(message)
+        return ExitCode(status.exitCode)
     }
 
     static func warn(_ warnings: [PresetWarning]) {
-        for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in warnings { Console.warning(warning.description) }
     }
 }

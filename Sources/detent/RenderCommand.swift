@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioFile
 import DSP
+import Presets
 import Glibc
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.
@@ -80,6 +81,9 @@ struct RenderCommand: ParsableCommand {
             Console.error(error.description)
             throw ExitCode(64)
         } catch let error as AudioFileError {
+            Console.error(error.description)
+            throw ExitCode(error.exitCode)
+        } catch let error as PresetError {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
         }

@@ -75,7 +75,7 @@ final class RenderReport: Sendable {
     private func emit(_ result: Result<RenderSummary, AudioFileError>, job: RenderJob) {
         switch result {
         case .success(let summary):
-            for line in summary.warnings { Console.error("warning: " + line) }
+            for line in summary.warnings { Console.warning(line) }
             if options.json { Console.out(summary.jsonLine) }
         case .failure(let error):
             Console.error(error.description)
@@ -125,8 +125,12 @@ final class RenderReport: Sendable {
 /// Writing to the standard streams: whole lines, each with one `write` (unbuffered, so
 /// nothing is lost or reordered when the process exits on a signal).
 enum Console {
-    /// One line on stderr, prefixed with the program name.
+    /// One line on stderr, prefixed with the program name: how every command reports a
+    /// problem.
     static func error(_ line: String) { raw("detent: " + line + "\n") }
+
+    /// One warning line on stderr (`detent: warning: …`).
+    static func warning(_ line: String) { error("warning: " + line) }
 
     /// One line on stdout.
     static func out(_ line: String) { write(STDOUT_FILENO, line + "\n") }

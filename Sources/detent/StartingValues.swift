@@ -1,4 +1,5 @@
 import DSP
+import Presets
 
 /// A mistake on the command line, as the one line that explains it (exit status 64).
 struct UsageError: Error, CustomStringConvertible {
@@ -6,22 +7,22 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The parameter values a render starts from: the preset's, then each `--set` on top (later
-/// `--set`s of the same parameter win).
-///
-/// Presets cannot be loaded yet, so the only preset is `Default` — the parameter table's
-/// defaults — which is also what no `--preset` means. This is the one place that will look
-/// presets up by name or path.
+/// The parameter values a command starts from: the named preset's (`--preset NAME|PATH`),
+/// or the Default preset's when none is named (a user "Default" overrides the factory one),
+/// then each `--set` on top (later `--set`s of the same parameter win). Preset warnings
+/// (clamped or unknown values) are printed here, once.
 ///
 /// ```swift
-/// try startingValues(preset: nil, sets: ["cutoff=800", "gain=-6dB"])
-/// // [.cutoff: 800, .resonance: 0.707, .gain: -6]
+/// try startingValues(preset: "Dark", sets: ["gain=-6dB"])
+/// // [.cutoff: 2500, .resonance: 0.707, .gain: -6]
 /// ```
-func startingValues(preset: String?, sets: [String]) throws(UsageError) -> [ParameterID: Double] {
-    if let preset, preset.lowercased() != "default" {
-        throw UsageError("--preset '\(preset)': presets cannot be loaded yet; only 'Default' (the parameter defaults) exists")
-    }
-    var values = Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0, $0.spec.defaultValue) })
+///
+/// - Throws: `PresetError` for a preset that cannot be found or read, `UsageError` for a
+///   bad `--set`.
+func startingValues(preset: String?, sets: [String], store: PresetStore = .standard()) throws -> [ParameterID: Double] {
+    let loaded = try preset.map { reference throws(PresetError) in try store.resolve(reference) } ?? store.defaultPreset()
+    for warning in loaded.warnings { Console.warning(warning.description) }
+    var values = Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
     for assignment in sets {
         do {
             let (id, value) = try ParameterID.parseAssignment(assignment)
@@ -31,4 +32,19 @@ func startingValues(preset: String?, sets: [String]) throws(UsageError) -> [Para
         }
     }
     return values
+}
+
+extension PresetError.Category {
+    /// The conventional exit status: usage 64, bad data 65, I/O 74 (sysexits.h).
+    var exitCode: Int32 {
+        switch self {
+        case .usage: 64
+        case .data: 65
+        case .io: 74
+        }
+    }
+}
+
+extension PresetError {
+    var exitCode: Int32 { category.exitCode }
 }

@@ -25,6 +25,7 @@ enum Detent {
         process.executableURL = URL(fileURLWithPath: prefix.first ?? path)
         process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = environment(in: folder)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -37,6 +38,14 @@ enum Detent {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
                        stderr: String(decoding: stderrData.wait(), as: UTF8.self))
+    }
+
+    /// This process's environment with user presets looked up inside `folder`, so a test
+    /// never reads or writes the real `~/.config/detent`.
+    static func environment(in folder: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = folder + "/.config"
+        return environment
     }
 
     /// Reads a file handle to its end on another thread.

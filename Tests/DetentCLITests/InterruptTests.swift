@@ -15,6 +15,7 @@ struct InterruptTests {
         process.executableURL = URL(fileURLWithPath: Detent.path)
         process.arguments = ["render", "in.wav", "-o", "out.wav"]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        process.environment = Detent.environment(in: folder.path)
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice

@@ -39,6 +39,34 @@ struct RenderCommandTests {
         #expect(try folder.bytes("c.wav") != folder.bytes("a.wav"))
     }
 
+    @Test("--preset loads factory presets, user presets and preset files; the user Default is the starting point")
+    func presets() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float(Self.stereo))
+        // A factory preset sounds exactly like its values given with --set.
+        let telephone = try #require(Detent.run(["preset", "show", "Telephone", "--json"], in: folder.path).stdout.data(using: .utf8))
+        let values = try #require((try JSONSerialization.jsonObject(with: telephone) as? [String: Any])?["values"] as? [String: Double])
+        #expect(try Detent.run(["render", "in.wav", "-o", "p.wav", "--preset", "Telephone"], in: folder.path).status == 0)
+        let sets = values.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
+        #expect(try Detent.run(["render", "in.wav", "-o", "s.wav"] + sets, in: folder.path).status == 0)
+        #expect(try folder.bytes("p.wav") == folder.bytes("s.wav"))
+        #expect(try folder.bytes("p.wav") != folder.bytes("in.wav"))
+
+        // A user "Default" changes what a render without --preset starts from.
+        #expect(try Detent.run(["render", "in.wav", "-o", "before.wav"], in: folder.path).status == 0)
+        #expect(try Detent.run(["preset", "save", "Default", "--set", "gain=-12"], in: folder.path).status == 0)
+        #expect(try Detent.run(["render", "in.wav", "-o", "after.wav"], in: folder.path).status == 0)
+        #expect(try Detent.run(["render", "in.wav", "-o", "expected.wav", "--preset", "Telephone", "--set", "cutoff=1k",
+                                "--set", "resonance=0.707", "--set", "gain=-12"], in: folder.path).status == 0)
+        #expect(try folder.bytes("after.wav") != folder.bytes("before.wav"))
+        #expect(try folder.bytes("after.wav") == folder.bytes("expected.wav"))
+
+        // A preset file by path.
+        #expect(try Detent.run(["preset", "export", "Telephone", "-o", "mine.json"], in: folder.path).status == 0)
+        #expect(try Detent.run(["render", "in.wav", "-o", "f.wav", "--preset", "./mine.json"], in: folder.path).status == 0)
+        #expect(try folder.bytes("f.wav") == folder.bytes("p.wav"))
+    }
+
     @Test("--json prints one summary object per file")
     func json() throws {
         let folder = TemporaryFolder()

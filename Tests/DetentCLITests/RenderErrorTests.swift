@@ -41,7 +41,7 @@ struct RenderErrorTests {
         (["render", "in.wav", "--set", "gain"], 64, "--set 'gain': expected ID=VALUE, got 'gain' (valid ids: cutoff, resonance, gain)"),
         (["render", "in.wav", "--set", "gain=+40"], 64, "--set 'gain=+40': gain value '+40' is out of range (-inf dB … +12.0 dB)"),
         (["render", "in.wav", "--preset", "Warm"], 64,
-         "--preset 'Warm': presets cannot be loaded yet; only 'Default' (the parameter defaults) exists"),
+         "no preset named 'Warm' (see 'detent preset list')"),
         (["render", "in.wav", "--automation", "auto.txt"], 65, "auto.txt:2: unknown parameter 'cutof' (valid ids: cutoff, resonance, gain)"),
         (["render", "in.wav", "--automation", "none.txt"], 74, "none.txt: cannot open: No such file or directory"),
         (["render", "in.wav", "text.wav", "-o", "x.wav"], 64, "-o names one output, but 2 inputs were given; use --out-dir"),

@@ -145,7 +145,7 @@ struct PresetCLITests {
             let sandbox = try Sandbox(root: root)
             func expectFailure(_ outcome: Sandbox.Outcome, _ status: Int32, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
                 #expect(outcome.status == status, sourceLocation: sourceLocation)
-                #expect(outcome.err == "error: \(message)\n", sourceLocation: sourceLocation)
+                #expect(outcome.err == "detent: \(message)\n", sourceLocation: sourceLocation)
                 #expect(outcome.out.isEmpty, sourceLocation: sourceLocation)
             }
 
@@ -190,7 +190,7 @@ struct PresetCLITests {
             try writeFile("not a folder", to: root + "/blocked")
             let blocked = try sandbox.run("preset", "save", "Y", config: root + "/blocked")
             #expect(blocked.status == 74)
-            #expect(blocked.err == "error: \(root)/blocked/detent: cannot create the preset folder: \(String(cString: strerror(ENOTDIR)))\n")
+            #expect(blocked.err == "detent: \(root)/blocked/detent: cannot create the preset folder: \(String(cString: strerror(ENOTDIR)))\n")
 
             let usage = try sandbox.run("preset", "show")
             #expect(usage.status == 64 && usage.err.contains("Missing expected argument '<name>'"))
