@@ -15,6 +15,8 @@
 /// ```
 public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// Inside a control sequence that grew past the limit: its bytes are dropped up to its end.
+    private var discarding = false
 
     /// A sequence longer than this is garbage (or an attack): it is dropped.
     static let maximumSequenceLength = 256
@@ -31,12 +33,27 @@ public struct InputDecoder: Sendable {
         var events: [InputEvent] = []
         var i = 0
         while i < pending.count {
+            if discarding {
+                let b = pending[i]
+                if (0x20...0x3F).contains(b) {
+                    i += 1
+                    continue
+                }
+                discarding = false
+                if (0x40...0x7E).contains(b) {
+                    i += 1
+                    continue
+                }
+            }
             switch decode(at: i) {
             case .event(let event, let next):
                 events.append(event)
                 i = next
             case .skip(let next):
                 i = next
+            case .overflow(let next):
+                i = next
+                discarding = true
             case .incomplete:
                 pending.removeFirst(i)
                 return events
@@ -50,7 +67,10 @@ public struct InputDecoder: Sendable {
     /// unfinished sequence after it is dropped (it can no longer be told from noise), and so is
     /// an unfinished UTF-8 character.
     public mutating func flush() -> [InputEvent] {
-        defer { pending.removeAll() }
+        defer {
+            pending.removeAll()
+            discarding = false
+        }
         return pending.first == 0x1B ? [.key(.escape, [])] : []
     }
 
@@ -59,6 +79,8 @@ public struct InputDecoder: Sendable {
     private enum Step {
         case event(InputEvent, next: Int)
         case skip(next: Int)
+        /// A control sequence too long to be real: drop it to its end.
+        case overflow(next: Int)
         case incomplete
 
         /// The event, or nothing for a sequence decoded but not understood.
@@ -135,6 +157,8 @@ public struct InputDecoder: Sendable {
                 return .event(.key(key, mods.union(.alt)), next: end)
             case .event(_, let end), .skip(let end):
                 return .skip(next: end)
+            case .overflow(let end):
+                return .overflow(next: end)
             case .incomplete:
                 return .incomplete
             }
@@ -172,7 +196,7 @@ public struct InputDecoder: Sendable {
                 // Drop what was read; the interrupting byte is decoded on its own.
                 return .skip(next: j)
             }
-            if j - start > Self.maximumSequenceLength { return .skip(next: j) }
+            if j - start > Self.maximumSequenceLength { return .overflow(next: j) }
         }
         return .incomplete
     }

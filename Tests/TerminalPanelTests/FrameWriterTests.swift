@@ -1,0 +1,148 @@
+import DSP
+import Presets
+import Testing
+@testable import TerminalPanel
+
+/// The diffing writer: exact bytes for small cases (ECMA-48: CUP is `ESC [ row ; col H`, 1-based;
+/// CUF is `ESC [ n C`), and the law that replaying its output on an emulator gives the frame.
+@Suite("Frame writer")
+struct FrameWriterTests {
+    let esc = "\u{1B}"
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    func screen(_ width: Int, _ height: Int, _ draw: (inout ScreenBuffer) -> Void) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: width, height: height)
+        draw(&buffer)
+        return buffer
+    }
+
+    @Test("the first frame hides the cursor, clears, and writes only non-blank cells")
+    func firstFrame() {
+        var writer = FrameWriter(theme: Theme(color: true))
+        let frame = screen(10, 3) { $0.put("hello", x: 0, y: 0) }
+        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[0m\(esc)[H\(esc)[2J\(esc)[1;1Hhello")
+    }
+
+    @Test("a frame equal to the last one writes nothing")
+    func unchanged() {
+        var writer = FrameWriter(theme: Theme(color: true))
+        let frame = screen(20, 5) { $0.put("Cutoff", x: 3, y: 2, role: .nameFocused) }
+        #expect(!writer.frame(frame).isEmpty)
+        #expect(writer.frame(frame).isEmpty)
+        #expect(writer.frame(frame).isEmpty)
+    }
+
+    @Test("one changed cell: a cursor move and the character; the attributes only when they change")
+    func oneCell() {
+        var writer = FrameWriter(theme: Theme(color: true))
+        var frame = screen(10, 6) { $0.put("hello", x: 0, y: 0) }
+        _ = writer.frame(frame)
+        frame[3, 4] = Cell("Z")
+        #expect(text(writer.frame(frame)) == "\(esc)[5;4HZ")
+        frame[3, 4] = Cell("Z", .error)
+        #expect(text(writer.frame(frame)) == "\(esc)[5;4H" + Theme(color: true).sgr(.error) + "Z")
+    }
+
+    @Test("small gaps are bridged by rewriting narrow cells, wide gaps by cursor-forward")
+    func bridging() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        var frame = screen(30, 2) { $0.put("abcdefghij", x: 0, y: 0) }
+        _ = writer.frame(frame)
+        // Changes at columns 2 and 5: rewriting "de" (2 bytes) beats ESC[2C (4 bytes).
+        frame[2, 0] = Cell("X")
+        frame[5, 0] = Cell("Y")
+        #expect(text(writer.frame(frame)) == "\(esc)[1;3HXdeY")
+        // Braille cells take 3 bytes each: over two of them, ESC[2C is shorter.
+        var braille = screen(30, 2) { $0.put("⣿⣿⣿⣿⣿⣿", x: 0, y: 1) }
+        _ = writer.frame(braille)
+        braille[0, 1] = Cell("⣀")
+        braille[3, 1] = Cell("⣀")
+        #expect(text(writer.frame(braille)) == "\(esc)[2;1H⣀\(esc)[2C⣀")
+        // Far apart on one row: ESC[19C (5 bytes) is still shorter than a new position
+        // (ESC[2;21H, 8 bytes).
+        braille[0, 1] = Cell("⣿")
+        braille[20, 1] = Cell("x")
+        #expect(text(writer.frame(braille)) == "\(esc)[2;1H⣿\(esc)[19Cx")
+    }
+
+    @Test("synchronised output wraps a frame in mode 2026, and only a frame with changes")
+    func synchronized() {
+        var writer = FrameWriter(theme: Theme(color: true))
+        writer.synchronizedOutput = true
+        var frame = screen(10, 2) { $0.put("a", x: 0, y: 0) }
+        let first = text(writer.frame(frame))
+        #expect(first.hasPrefix("\(esc)[?2026h"))
+        #expect(first.hasSuffix("\(esc)[?2026l"))
+        #expect(writer.frame(frame).isEmpty)
+        frame[1, 1] = Cell("b")
+        #expect(text(writer.frame(frame)) == "\(esc)[?2026h\(esc)[2;2Hb\(esc)[?2026l")
+    }
+
+    @Test("a prompt's cursor is placed and shown; hidden again when the prompt goes")
+    func cursor() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        var frame = screen(20, 3) { $0.put("x", x: 0, y: 0) }
+        _ = writer.frame(frame)
+        frame.put("Save as: ", x: 0, y: 2)
+        let withCursor = text(writer.frame(frame, cursor: .init(x: 9, y: 2)))
+        #expect(withCursor.hasSuffix("\(esc)[3;10H\(esc)[?25h"))
+        // Only the cursor moves: no cells, just the move.
+        #expect(text(writer.frame(frame, cursor: .init(x: 10, y: 2))) == "\(esc)[3;11H\(esc)[?25h")
+        // Drawing while the cursor shows hides it first.
+        frame[0, 0] = Cell("y")
+        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[1;1Hy")
+    }
+
+    @Test("a different size or invalidate() redraws everything")
+    func fullRedraw() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        let frame = screen(10, 2) { $0.put("abc", x: 0, y: 0) }
+        _ = writer.frame(frame)
+        writer.invalidate()
+        #expect(text(writer.frame(frame)).contains("\(esc)[2J"))
+        let bigger = screen(12, 3) { $0.put("abc", x: 0, y: 0) }
+        #expect(text(writer.frame(bigger)).contains("\(esc)[2J"))
+    }
+
+    @Test("replaying the writer's output on an emulator shows exactly the frames drawn")
+    func replayLaw() {
+        var random = SplitMix64(seed: 7)
+        let characters: [Character] = [" ", "a", "Z", "⣿", "⠁", "─", "−", "▸"]
+        let roles = CellRole.allCases
+        var writer = FrameWriter(theme: Theme(color: true))
+        var emulator = ScreenEmulator(width: 40, height: 12)
+        var frame = ScreenBuffer(width: 40, height: 12)
+        for round in 0..<200 {
+            // A few random changes, sometimes many.
+            let count = round % 17 == 0 ? 300 : Int(random.next() % 12)
+            for _ in 0..<count {
+                let x = Int(random.next() % 40), y = Int(random.next() % 12)
+                frame[x, y] = Cell(characters[Int(random.next() % UInt64(characters.count))],
+                                   roles[Int(random.next() % UInt64(roles.count))])
+            }
+            if round == 100 { writer.invalidate() }
+            emulator.feed(writer.frame(frame))
+            #expect(emulator.text == frame.text, "round \(round)")
+            // Every drawn cell carries its role's attributes.
+            for y in 0..<12 {
+                for x in 0..<40 where frame[x, y].character != " " {
+                    #expect("\u{1B}[" + emulator.attributes(x: x, y: y) + "m" == Theme(color: true).sgr(frame[x, y].role),
+                            "round \(round) cell \(x),\(y)")
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic random generator (SplitMix64), so failures reproduce.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
