@@ -62,21 +62,32 @@ public enum PanelRenderer {
         let name = panel.presetName.map { PresetName.printable($0) } ?? "(untitled)"
         x = screen.put(name, x: x, y: 0, role: .header)
         if panel.isModified { x = screen.put(" (modified)", x: x, y: 0, role: .headerNotice) }
-        let right = statusText(panel.status, ascii: panel.ascii) + " "
-        let start = screen.width - right.count
-        if start > x + 1 { screen.put(right, x: start, y: 0, role: .header) }
+        // The status fields that fit, the least needed (client name, then buffer size) dropped first.
+        var fields = statusFields(panel.status)
+        let separator = panel.ascii ? " | " : " · "
+        while !fields.isEmpty, fields.joined(separator: separator).count + 2 > screen.width - x {
+            fields.removeFirst()
+        }
+        let right = fields.joined(separator: separator) + " "
+        if !fields.isEmpty { screen.put(right, x: screen.width - right.count, y: 0, role: .header) }
     }
 
-    /// `detent · 48 kHz · 256 frames · DSP 3.1 % · 0 xruns`, or `no audio`.
-    static func statusText(_ status: PanelStatus, ascii: Bool) -> String {
-        guard !status.isEmpty else { return "no audio" }
+    /// `detent`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio` — in the
+    /// order they are given up when the header is short.
+    static func statusFields(_ status: PanelStatus) -> [String] {
+        guard !status.isEmpty else { return ["no audio"] }
         var fields: [String] = []
         if let name = status.clientName { fields.append(PresetName.printable(name)) }
-        if let rate = status.sampleRate { fields.append(DecimalText.fixed(rate / 1000, decimals: rate.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " kHz") }
         if let frames = status.bufferSize { fields.append("\(frames) frames") }
-        if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + " %") }
+        if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
+        if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }
         if let xruns = status.xruns { fields.append("\(xruns) xrun" + (xruns == 1 ? "" : "s")) }
-        return fields.joined(separator: ascii ? " | " : " · ")
+        return fields
+    }
+
+    /// `48 kHz`, `44.1 kHz`.
+    static func kilohertz(_ rate: Double) -> String {
+        DecimalText.fixed(rate / 1000, decimals: rate.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " kHz"
     }
 
     /// The role of a knob's progress arc: turning, focused or idle look different.
@@ -123,7 +134,7 @@ public enum PanelRenderer {
         let cutoff = panel.knob(.cutoff)
         let response = FilterResponse(
             cutoff: cutoff.shownValue(at: time), q: panel.knob(.resonance).shownValue(at: time), sampleRate: rate)
-        let title = "Filter response (dB) at " + DecimalText.fixed(rate / 1000, decimals: rate.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " kHz"
+        let title = "Filter response (dB) at " + kilohertz(rate)
         screen.put(title, x: frame.x + ResponsePlot.labelColumns, y: frame.y, role: .dim)
         let plot = ResponsePlot(frequencies: cutoff.scale.range, decibels: plotDecibels)
         plot.draw({ response.decibels(at: $0) }, marker: cutoff.shownValue(at: time), ascii: panel.ascii,
