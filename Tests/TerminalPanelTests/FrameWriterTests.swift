@@ -3,8 +3,10 @@ import Presets
 import Testing
 @testable import TerminalPanel
 
-/// The diffing writer: exact bytes for small cases (ECMA-48: CUP is `ESC [ row ; col H`, 1-based;
-/// CUF is `ESC [ n C`), and the law that replaying its output on an emulator gives the frame.
+/// The diffing writer: exact bytes for small cases, worked out from ECMA-48 (CUP `ESC [ row ;
+/// col H` is 1-based; CUU/CUD/CUF/CUB `ESC [ n A/B/C/D` move relative, n = 1 may be left out;
+/// CHA `ESC [ col G`; CR goes to column 1) and the writer's rule of taking the shortest move;
+/// and the law that replaying its output on an emulator gives the frame drawn.
 @Suite("Frame writer")
 struct FrameWriterTests {
     let esc = "\u{1B}"
@@ -20,7 +22,8 @@ struct FrameWriterTests {
     func firstFrame() {
         var writer = FrameWriter(theme: Theme(color: true))
         let frame = screen(10, 3) { $0.put("hello", x: 0, y: 0) }
-        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[0m\(esc)[H\(esc)[2J\(esc)[1;1Hhello")
+        // After ESC[H the cursor is home: "hello" needs no move.
+        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[0m\(esc)[H\(esc)[2Jhello")
     }
 
     @Test("a frame equal to the last one writes nothing")
@@ -32,37 +35,43 @@ struct FrameWriterTests {
         #expect(writer.frame(frame).isEmpty)
     }
 
-    @Test("one changed cell: a cursor move and the character; the attributes only when they change")
+    @Test("one changed cell: the shortest move and the character; attributes only when they change")
     func oneCell() {
         var writer = FrameWriter(theme: Theme(color: true))
         var frame = screen(10, 6) { $0.put("hello", x: 0, y: 0) }
         _ = writer.frame(frame)
+        // From (5, 0) to (3, 4): ESC[5;4H (6 bytes) beats ESC[4B ESC[2D (8).
         frame[3, 4] = Cell("Z")
         #expect(text(writer.frame(frame)) == "\(esc)[5;4HZ")
+        // From (4, 4) back one: ESC[D (3 bytes).
         frame[3, 4] = Cell("Z", .error)
-        #expect(text(writer.frame(frame)) == "\(esc)[5;4H" + Theme(color: true).sgr(.error) + "Z")
+        #expect(text(writer.frame(frame)) == "\(esc)[D" + Theme(color: true).sgr(.error) + "Z")
     }
 
-    @Test("small gaps are bridged by rewriting narrow cells, wide gaps by cursor-forward")
+    @Test("small gaps are bridged by rewriting narrow cells, wide gaps by moving")
     func bridging() {
         var writer = FrameWriter(theme: Theme(color: false))
         var frame = screen(30, 2) { $0.put("abcdefghij", x: 0, y: 0) }
         _ = writer.frame(frame)
-        // Changes at columns 2 and 5: rewriting "de" (2 bytes) beats ESC[2C (4 bytes).
+        // From (10, 0) to (2, 0): ESC[8D (4 bytes, the first of the shortest); then rewriting
+        // "de" (2 bytes) beats ESC[2C (4 bytes).
         frame[2, 0] = Cell("X")
         frame[5, 0] = Cell("Y")
-        #expect(text(writer.frame(frame)) == "\(esc)[1;3HXdeY")
-        // Braille cells take 3 bytes each: over two of them, ESC[2C is shorter.
-        var braille = screen(30, 2) { $0.put("⣿⣿⣿⣿⣿⣿", x: 0, y: 1) }
-        _ = writer.frame(braille)
-        braille[0, 1] = Cell("⣀")
-        braille[3, 1] = Cell("⣀")
-        #expect(text(writer.frame(braille)) == "\(esc)[2;1H⣀\(esc)[2C⣀")
-        // Far apart on one row: ESC[19C (5 bytes) is still shorter than a new position
-        // (ESC[2;21H, 8 bytes).
-        braille[0, 1] = Cell("⣿")
-        braille[20, 1] = Cell("x")
-        #expect(text(writer.frame(braille)) == "\(esc)[2;1H⣿\(esc)[19Cx")
+        #expect(text(writer.frame(frame)) == "\(esc)[8DXdeY")
+
+        var braille = FrameWriter(theme: Theme(color: false))
+        var cells = screen(30, 2) { $0.put("⣿⣿⣿⣿⣿⣿", x: 0, y: 1) }
+        // From home down one row: ESC[B.
+        #expect(text(braille.frame(cells)).hasSuffix("\(esc)[2J\(esc)[B⣿⣿⣿⣿⣿⣿"))
+        // Back to column 1: CR. Braille cells take 3 bytes each: over two of them ESC[2C (4
+        // bytes) is shorter than rewriting (6).
+        cells[0, 1] = Cell("⣀")
+        cells[3, 1] = Cell("⣀")
+        #expect(text(braille.frame(cells)) == "\r⣀\(esc)[2C⣀")
+        // Far apart on the row: a move forward.
+        cells[0, 1] = Cell("⣿")
+        cells[20, 1] = Cell("x")
+        #expect(text(braille.frame(cells)) == "\r⣿\(esc)[19Cx")
     }
 
     @Test("synchronised output wraps a frame in mode 2026, and only a frame with changes")
@@ -75,7 +84,7 @@ struct FrameWriterTests {
         #expect(first.hasSuffix("\(esc)[?2026l"))
         #expect(writer.frame(frame).isEmpty)
         frame[1, 1] = Cell("b")
-        #expect(text(writer.frame(frame)) == "\(esc)[?2026h\(esc)[2;2Hb\(esc)[?2026l")
+        #expect(text(writer.frame(frame)) == "\(esc)[?2026h\(esc)[Bb\(esc)[?2026l")
     }
 
     @Test("a prompt's cursor is placed and shown; hidden again when the prompt goes")
@@ -88,9 +97,10 @@ struct FrameWriterTests {
         #expect(withCursor.hasSuffix("\(esc)[3;10H\(esc)[?25h"))
         // Only the cursor moves: no cells, just the move.
         #expect(text(writer.frame(frame, cursor: .init(x: 10, y: 2))) == "\(esc)[3;11H\(esc)[?25h")
-        // Drawing while the cursor shows hides it first.
+        // Drawing while the cursor shows hides it first; from the prompt at (10, 2) home is
+        // two rows up and a carriage return.
         frame[0, 0] = Cell("y")
-        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[1;1Hy")
+        #expect(text(writer.frame(frame)) == "\(esc)[?25l\(esc)[2A\ry")
     }
 
     @Test("a different size or invalidate() redraws everything")

@@ -1,5 +1,5 @@
 /// A small terminal emulator for tests: it applies the escape sequences the panel writes
-/// (cursor position, cursor forward, clear, SGR, private modes) to a grid of characters and
+/// (cursor position and moves, carriage return, clear, SGR, private modes) to a grid of characters and
 /// remembers which private modes are on. It lets a test check what a person would see from
 /// the bytes alone, and whether quitting switched every mode off again.
 ///
@@ -95,13 +95,12 @@ struct ScreenEmulator {
     }
 
     private mutating func put(_ character: Character) {
-        // Autowrap is off in the panel: the last column is overwritten.
-        guard cursorY >= 0, cursorY < height else { return }
-        let x = min(cursorX, width - 1)
-        guard x >= 0 else { return }
-        rows[cursorY][x] = character
-        sgr[cursorY][x] = lastSGR
-        cursorX = min(cursorX + 1, width)
+        // Autowrap is off in the panel: at the last column the cursor stays, and the next
+        // character overwrites it.
+        guard cursorY >= 0, cursorY < height, cursorX >= 0 else { return }
+        rows[cursorY][cursorX] = character
+        sgr[cursorY][cursorX] = lastSGR
+        cursorX = min(cursorX + 1, width - 1)
     }
 
     private mutating func control(_ parameters: String, final: UInt8) {
@@ -113,7 +112,15 @@ struct ScreenEmulator {
             cursorY = max((numbers.first.flatMap { $0 } ?? 1) - 1, 0)
             cursorX = max((numbers.count > 1 ? numbers[1] ?? 1 : 1) - 1, 0)
         case (false, "C"):
-            cursorX = min(cursorX + max(numbers.first.flatMap { $0 } ?? 1, 1), width)
+            cursorX = min(cursorX + max(numbers.first.flatMap { $0 } ?? 1, 1), width - 1)
+        case (false, "D"):
+            cursorX = max(cursorX - max(numbers.first.flatMap { $0 } ?? 1, 1), 0)
+        case (false, "A"):
+            cursorY = max(cursorY - max(numbers.first.flatMap { $0 } ?? 1, 1), 0)
+        case (false, "B"):
+            cursorY = min(cursorY + max(numbers.first.flatMap { $0 } ?? 1, 1), height - 1)
+        case (false, "G"):
+            cursorX = min(max((numbers.first.flatMap { $0 } ?? 1) - 1, 0), width - 1)
         case (false, "J"):
             if numbers.first.flatMap({ $0 }) == 2 {
                 rows = Array(repeating: Array(repeating: " ", count: width), count: height)

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Draws a magnitude response on a logarithmic frequency axis, in dB: the curve, grid lines
-/// every 12 dB and at each decade, a dotted line at the cutoff, and the axis labels.
+/// every 12 dB and at each decade, a pointer at the cutoff along the top edge, and the axis
+/// labels.
 ///
 /// ```swift
 /// let plot = ResponsePlot(frequencies: 20...20_000, decibels: -48...24)
@@ -94,8 +95,10 @@ public struct ResponsePlot: Sendable {
             for row in stride(from: 0, to: h, by: 4) { canvas.set(dotX: column, dotY: row, role: .grid, rank: 1) }
         }
         if let marker, frequencies.contains(marker) {
+            // A short pointer down from the top edge: it moves with the cutoff without
+            // redrawing a whole column of the plot at every step.
             let column = Int((fraction(of: marker) * Double(w - 1)).rounded())
-            for row in stride(from: 1, to: h, by: 2) { canvas.set(dotX: column, dotY: row, role: .marker, rank: 2) }
+            for row in 0..<min(3, h) { canvas.set(dotX: column, dotY: row, role: .marker, rank: 4) }
         }
         var previous: Int?
         for column in 0..<w {
@@ -132,7 +135,7 @@ public struct ResponsePlot: Sendable {
         }
         if let marker, frequencies.contains(marker) {
             let column = Int((fraction(of: marker) * Double(w - 1)).rounded())
-            for row in 0..<h { canvas.set(column: column, row: row, "|", role: .marker, rank: 2) }
+            canvas.set(column: column, row: 0, "v", role: .marker, rank: 4)
         }
         var previous: Int?
         for column in 0..<w {

@@ -1,10 +1,12 @@
 /// Turns frames into the bytes that bring a terminal from the last frame to the next one,
 /// writing only the cells that changed.
 ///
-/// The writer remembers what the terminal shows. Each frame it walks the rows, and for every
-/// run of changed cells moves the cursor there (`CSI row ; col H`), switches attributes only
-/// when the role changes, and writes the characters. Small gaps of unchanged cells between two
-/// changes are bridged by whichever is shorter: rewriting them, or a cursor-forward. A frame
+/// The writer remembers what the terminal shows, and where its cursor and attributes are. Each
+/// frame it walks the rows, and for every run of changed cells moves the cursor there by the
+/// shortest sequence (an absolute `CSI row ; col H`, or relative moves from where the cursor
+/// is), switches attributes only when the role changes, and writes the characters. A small gap
+/// of unchanged cells between two changes is rewritten when that is no longer than moving over
+/// it. A frame
 /// identical to the last writes nothing at all. With synchronised output (mode 2026) each
 /// frame is wrapped so the terminal shows it at once, never half drawn.
 ///
@@ -24,6 +26,8 @@ public struct FrameWriter: Sendable {
     private var shownCursor: CursorPosition??
     /// The attributes in force after the last frame; nil when unknown.
     private var pen: CellRole?
+    /// Where the terminal's cursor is after the last frame; nil when unknown.
+    private var position: CursorPosition?
 
     public init(theme: Theme) {
         self.theme = theme
@@ -34,6 +38,7 @@ public struct FrameWriter: Sendable {
         shown = nil
         shownCursor = nil
         pen = nil
+        position = nil
     }
 
     /// A visible cursor's place (a prompt's insertion point).
@@ -49,11 +54,13 @@ public struct FrameWriter: Sendable {
     /// The bytes that turn the shown frame into `next`, with the cursor shown at `cursor` or
     /// hidden when nil. Empty when nothing changed.
     public mutating func frame(_ next: ScreenBuffer, cursor: CursorPosition? = nil) -> [UInt8] {
-        var out = Output(theme: theme, pen: pen)
         let previous = shown.flatMap { $0.width == next.width && $0.height == next.height ? $0 : nil }
+        var out = Output(theme: theme, width: next.width, pen: pen, cursor: previous == nil ? nil : position)
         if previous == nil {
             out.append("\u{1B}[0m\u{1B}[H\u{1B}[2J")
             out.pen = .plain
+            out.cursorX = 0
+            out.cursorY = 0
         }
         for y in 0..<next.height {
             out.row(y, of: next, previous: previous)
@@ -82,28 +89,32 @@ public struct FrameWriter: Sendable {
         shown = next
         shownCursor = .some(cursor)
         pen = out.pen
+        position = cursor ?? out.cursorX.flatMap { x in out.cursorY.map { CursorPosition(x: x, y: $0) } }
         return bytes
     }
 
     /// The bytes of one frame under construction, with the cursor and pen it leaves behind.
     private struct Output {
         let theme: Theme
+        let width: Int
         var bytes: [UInt8] = []
         /// The role whose attributes are in force; nil when unknown.
         var pen: CellRole?
-        /// Where the next character would land; nil when unknown (after the last column).
+        /// Where the next character lands; nil when unknown.
         var cursorX: Int?
         var cursorY: Int?
 
-        init(theme: Theme, pen: CellRole?) {
+        init(theme: Theme, width: Int, pen: CellRole?, cursor: CursorPosition?) {
             self.theme = theme
+            self.width = width
             self.pen = pen
+            cursorX = cursor?.x
+            cursorY = cursor?.y
         }
 
         mutating func append(_ text: String) { bytes += Array(text.utf8) }
 
         mutating func row(_ y: Int, of next: ScreenBuffer, previous: ScreenBuffer?) {
-            let width = next.width
             func changed(_ x: Int) -> Bool {
                 guard let previous else { return next[x, y] != .blank }
                 return next[x, y] != previous[x, y]
@@ -111,51 +122,60 @@ public struct FrameWriter: Sendable {
             var x = 0
             while x < width {
                 guard changed(x) else { x += 1; continue }
-                move(toX: x, y: y, in: next)
-                // Write this change and any later one on the row reachable more cheaply than
-                // by a new cursor move.
+                move(toX: x, y: y)
+                // Write this change, and carry on over unchanged cells to the next change on
+                // the row when rewriting them is no longer than moving there.
                 var end = x
                 while true {
                     write(next[end, y])
                     end += 1
                     guard let nextChange = (end..<width).first(where: changed) else { break }
-                    let gap = nextChange - end
-                    if gap == 0 { continue }
-                    let bridge = bridgeCost(from: end, to: nextChange, y: y, in: next)
-                    let jump = Self.positionCost(x: nextChange, y: y)
-                    guard bridge.cost < jump else { break }
-                    if bridge.rewrite {
-                        for gx in end..<nextChange { write(next[gx, y]) }
-                    } else {
-                        append("\u{1B}[\(gap)C")
-                        cursorX = nextChange
-                    }
+                    guard let rewrite = rewriteCost(from: end, to: nextChange, y: y, in: next),
+                          rewrite <= motion(toX: nextChange, y: y).utf8.count
+                    else { break }
+                    for gx in end..<nextChange { write(next[gx, y]) }
                     end = nextChange
                 }
                 x = end
             }
         }
 
-        /// The cheaper way over unchanged cells `from..<to`: rewrite them (only when they keep
-        /// the current attributes) or move forward.
-        func bridgeCost(from: Int, to: Int, y: Int, in buffer: ScreenBuffer) -> (cost: Int, rewrite: Bool) {
-            let forward = 3 + String(to - from).utf8.count
-            var rewrite = 0
+        /// The bytes of rewriting the unchanged cells `from..<to` as they are; nil when that
+        /// would need an attribute change.
+        func rewriteCost(from: Int, to: Int, y: Int, in buffer: ScreenBuffer) -> Int? {
+            var cost = 0
             for x in from..<to {
                 let cell = buffer[x, y]
-                guard cell.role == pen else { return (forward, false) }
-                rewrite += String(cell.character).utf8.count
+                guard cell.role == pen else { return nil }
+                cost += String(cell.character).utf8.count
             }
-            return rewrite <= forward ? (rewrite, true) : (forward, false)
+            return cost
         }
 
-        static func positionCost(x: Int, y: Int) -> Int {
-            4 + String(y + 1).utf8.count + String(x + 1).utf8.count
+        /// The shortest sequence that moves the cursor to (`x`, `y`): an absolute position, or
+        /// relative moves from where it is (up/down, then back/forward, a carriage return or
+        /// an absolute column). On a tie the earlier of those wins.
+        func motion(toX x: Int, y: Int) -> String {
+            let absolute = "\u{1B}[\(y + 1);\(x + 1)H"
+            guard let cx = cursorX, let cy = cursorY, cx < width else { return absolute }
+            func relative(_ n: Int, _ final: String) -> String { n == 1 ? "\u{1B}[" + final : "\u{1B}[\(n)" + final }
+            let vertical = y == cy ? "" : (y > cy ? relative(y - cy, "B") : relative(cy - y, "A"))
+            var horizontal = ""
+            if x != cx {
+                let candidates = [
+                    x > cx ? relative(x - cx, "C") : relative(cx - x, "D"),
+                    "\u{1B}[\(x + 1)G",
+                    x == 0 ? "\r" : "\r" + relative(x, "C"),
+                ]
+                horizontal = candidates.min { $0.utf8.count < $1.utf8.count }!
+            }
+            let relativeMove = vertical + horizontal
+            return relativeMove.utf8.count <= absolute.utf8.count ? relativeMove : absolute
         }
 
-        mutating func move(toX x: Int, y: Int, in buffer: ScreenBuffer) {
+        mutating func move(toX x: Int, y: Int) {
             guard cursorX != x || cursorY != y else { return }
-            append("\u{1B}[\(y + 1);\(x + 1)H")
+            append(motion(toX: x, y: y))
             cursorX = x
             cursorY = y
         }
@@ -166,8 +186,8 @@ public struct FrameWriter: Sendable {
                 pen = cell.role
             }
             append(String(cell.character))
-            // After the last column the terminal's cursor position is uncertain (pending wrap).
-            cursorX = cursorX.map { $0 + 1 }
+            // Past the last column the cursor's place differs between terminals: unknown.
+            cursorX = cursorX.flatMap { $0 + 1 < width ? $0 + 1 : nil }
         }
     }
 }
