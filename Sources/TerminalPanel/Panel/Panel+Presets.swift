@@ -69,8 +69,7 @@ extension Panel {
             message = Message(text: "saved \(PresetName.quoted(name)) to \(path)", isError: false)
         } catch {
             switch error.problem {
-            case .alreadyExists(let existing), .nameClash(_, let existing):
-                _ = existing
+            case .alreadyExists, .nameClash:
                 mode = .confirmReplace(name)
             default:
                 message = Message(text: error.description, isError: true)

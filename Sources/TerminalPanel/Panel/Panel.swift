@@ -275,6 +275,11 @@ public final class Panel {
         }
     }
 
+    /// The terminal was given back and taken again: the next frame draws everything.
+    public func needsDrawAfterResume() {
+        needsDraw = true
+    }
+
     /// Records what a frame drawn at `time` showed.
     public func didDraw(at time: Double) {
         drawnLabels = knobs.map { $0.showsValue(at: time) }
@@ -299,12 +304,5 @@ public final class Panel {
             needsDraw = true
         }
         lastHostValues = values
-    }
-}
-
-extension Panel {
-    /// The terminal was given back and taken again: the next frame draws everything.
-    public func needsDrawAfterResume() {
-        needsDraw = true
     }
 }

@@ -61,7 +61,6 @@ public final class PanelApp {
         try terminal.enter()
         defer { terminal.leave() }
         resize(at: MonotonicClock.now())
-        panel.advance(to: MonotonicClock.now())
         while true {
             let now = MonotonicClock.now()
             panel.advance(to: now)
@@ -117,8 +116,11 @@ public final class PanelApp {
     /// Milliseconds `poll` may sleep: until the next frame is due, the picture changes by
     /// itself, or a held ESC times out; forever when nothing is pending.
     func timeout(after now: Double) -> Int32 {
+        let nextFrame = lastFrame + 1 / Self.maximumFrameRate
         var wake = panel.nextChange(after: now)
-        if panel.needsDraw { wake = min(wake ?? .infinity, lastFrame + 1 / Self.maximumFrameRate) }
+        // A change due now (a glide in progress) waits for the next frame's turn.
+        if let due = wake, due <= now { wake = nextFrame }
+        if panel.needsDraw { wake = min(wake ?? .infinity, nextFrame) }
         if let deadline = escapeDeadline { wake = min(wake ?? .infinity, deadline) }
         guard let wake, wake.isFinite else { return -1 }
         // At least 1 ms, so a frame due "now" at a coarse clock does not spin.
