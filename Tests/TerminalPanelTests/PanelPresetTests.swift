@@ -123,7 +123,3 @@ struct PanelPresetTests {
         }
     }
 }
-
-func folderContents(_ path: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-}

@@ -303,18 +303,3 @@ struct PanelJobControlTests {
         }
     }
 }
-
-/// The first child of `parent` whose command name is `name`, from /proc.
-func childProcess(of parent: pid_t, named name: String) -> pid_t? {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-    for entry in entries {
-        guard let pid = pid_t(entry),
-              let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-        else { continue }
-        let command = stat[stat.index(after: open)..<close]
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        if command == name, fields.count > 1, pid_t(fields[1]) == parent { return pid }
-    }
-    return nil
-}

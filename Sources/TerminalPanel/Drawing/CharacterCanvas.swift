@@ -28,11 +28,6 @@ public struct CharacterCanvas: Sendable {
         }
     }
 
-    public func cell(column: Int, row: Int) -> Cell? {
-        guard column >= 0, row >= 0, column < columns, row < rows else { return nil }
-        return cells[row * columns + column]
-    }
-
     /// Copies the drawn cells into `buffer` with the top-left at (`x`, `y`).
     public func draw(into buffer: inout ScreenBuffer, x: Int, y: Int) {
         for row in 0..<rows {

@@ -24,7 +24,7 @@ public enum HelpOverlay {
         let entries = lines(ascii: ascii)
         let keyWidth = entries.map(\.0.count).max() ?? 0
         let textWidth = entries.map(\.1.count).max() ?? 0
-        let box = Box(title: "Help", footer: "Esc or ? closes", width: keyWidth + textWidth + 6,
+        let box = OverlayBox(title: "Help", footer: "Esc or ? closes", width: keyWidth + textWidth + 6,
                       height: entries.count + 2, ascii: ascii, screen: screen)
         box.drawFrame(into: &screen)
         for (i, entry) in entries.enumerated() where i < box.height - 2 {

@@ -190,7 +190,7 @@ public enum PanelRenderer {
         let nameWidth = min(max(browser.rows.map { PresetName.printable($0.name).count }.max() ?? 0, 12), 40)
         let inner = min(nameWidth + 2 + 26, screen.width - 4)
         let visible = max(min(browser.rows.count, screen.height - 6), 1)
-        let box = Box(title: "Presets", footer: "Enter load  Esc close", width: inner + 2, height: visible + 2, ascii: panel.ascii, screen: screen)
+        let box = OverlayBox(title: "Presets", footer: "Enter load  Esc close", width: inner + 2, height: visible + 2, ascii: panel.ascii, screen: screen)
         box.drawFrame(into: &screen)
         guard !browser.rows.isEmpty else {
             screen.put("no presets", x: box.x + 2, y: box.y + 1, role: .overlay)
@@ -212,42 +212,5 @@ public enum PanelRenderer {
             }
             screen.put(detail, x: box.x + 3 + nameWidth, y: y, role: selected ? .overlaySelected : .dim, limit: inner - nameWidth - 3)
         }
-    }
-}
-
-/// A framed box centred on the screen, for overlays.
-struct Box {
-    let x: Int, y: Int, width: Int, height: Int
-    let title: String, footer: String
-    let ascii: Bool
-
-    init(title: String, footer: String, width: Int, height: Int, ascii: Bool, screen: ScreenBuffer) {
-        self.width = min(width, screen.width)
-        self.height = min(height, screen.height)
-        x = (screen.width - self.width) / 2
-        y = (screen.height - self.height) / 2
-        self.title = title
-        self.footer = footer
-        self.ascii = ascii
-    }
-
-    func drawFrame(into screen: inout ScreenBuffer) {
-        let (h, v, tl, tr, bl, br): (Character, Character, Character, Character, Character, Character) =
-            ascii ? ("-", "|", "+", "+", "+", "+") : ("─", "│", "┌", "┐", "└", "┘")
-        screen.fill(x: x, y: y, width: width, height: height, with: Cell(" ", .overlay))
-        for column in x..<(x + width) {
-            screen[column, y] = Cell(h, .overlay)
-            screen[column, y + height - 1] = Cell(h, .overlay)
-        }
-        for row in y..<(y + height) {
-            screen[x, row] = Cell(v, .overlay)
-            screen[x + width - 1, row] = Cell(v, .overlay)
-        }
-        screen[x, y] = Cell(tl, .overlay)
-        screen[x + width - 1, y] = Cell(tr, .overlay)
-        screen[x, y + height - 1] = Cell(bl, .overlay)
-        screen[x + width - 1, y + height - 1] = Cell(br, .overlay)
-        screen.put(" \(title) ", x: x + 2, y: y, role: .overlay, limit: width - 4)
-        screen.put(" \(footer) ", x: x + 2, y: y + height - 1, role: .overlay, limit: width - 4)
     }
 }

@@ -49,13 +49,6 @@ public struct ScreenBuffer: Sendable, Hashable {
         }
     }
 
-    /// Sets the role of the cells of a row range, keeping their characters.
-    public mutating func setRole(_ role: CellRole, x: Int, y: Int, width w: Int) {
-        for column in x..<(x + max(w, 0)) where contains(x: column, y: y) {
-            cells[y * width + column].role = role
-        }
-    }
-
     /// The characters of row `y`, trailing spaces kept.
     public func text(row y: Int) -> String {
         guard y >= 0, y < height else { return "" }
