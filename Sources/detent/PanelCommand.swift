@@ -14,10 +14,10 @@ struct PanelCommand: ParsableCommand {
         commandName: "panel",
         abstract: "Turn the knobs in a terminal panel, without audio, and save presets.",
         discussion: """
-            Keys: Tab/Shift-Tab or ←/→ move focus; ↑/↓, k/j, +/− turn (Ctrl or Alt: fine);
-            PgUp/PgDn coarse; Home/End; = or Enter types a value; d resets, D resets all;
-            p loads a preset, s saves; u/r undo and redo; c switches vertical/circular drag;
-            ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset.
+            Keys: Tab/Shift-Tab or ←/→ move focus; ↑/↓, k/j, +/− turn (Ctrl or Alt: fine); \
+            PgUp/PgDn coarse; Home/End; = or Enter types a value; d resets, D resets all; \
+            p loads a preset, s saves; u/r undo and redo; c switches vertical/circular drag; \
+            ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset. \
             Honours NO_COLOR.
             """
     )
