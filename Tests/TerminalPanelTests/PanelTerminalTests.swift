@@ -32,8 +32,10 @@ struct PanelTerminalTests {
                              nameWidth: ParameterID.allCases.map(\.spec.name.count).max()!, meterCount: 0)
 
     /// Checks that the terminal is back as found: normal screen, cursor shown, mouse off,
-    /// same settings.
+    /// same settings. The last bytes may reach the master side a moment after the program
+    /// ended, so it waits for them first (bounded).
     func expectRestored(_ pty: PseudoTerminal, settings before: termios) {
+        pty.wait(seconds: 10) { !$0.alternateScreen && !$0.cursorHidden && !$0.mouseReporting }
         #expect(!pty.screen.alternateScreen)
         #expect(!pty.screen.cursorHidden)
         #expect(!pty.screen.mouseReporting)
@@ -180,7 +182,7 @@ struct PanelTerminalTests {
             #expect(frames.contains("\u{1B}[?2026l"))
             pty.send("q")
             #expect(pty.waitForExit()?.exited == 0)
-            #expect(!pty.screen.modes.contains(1016))
+            #expect(pty.wait { !$0.modes.contains(1016) && !$0.alternateScreen })
         }
     }
 
@@ -239,7 +241,7 @@ struct PanelTerminalTests {
             let pty = try start(["panel", "--preset", "Nope"], config: config)
             let status = pty.waitForExit()
             #expect(status?.exited == 64)
-            #expect(pty.screen.contains("error: no preset named 'Nope'"))
+            #expect(pty.wait { $0.contains("error: no preset named 'Nope'") })
             #expect(!String(decoding: pty.output, as: UTF8.self).contains("\u{1B}[?1049h"))
         }
     }

@@ -25,9 +25,9 @@ final class PseudoTerminal {
         let description: String
     }
 
-    /// Starts `binary` with `arguments` in `directory`, through `/bin/sh` so that it can be
-    /// given that directory and no core files (the tests send it fatal signals) before it
-    /// replaces the shell under the same process id.
+    /// Starts `binary` with `arguments` in `directory`, through bash so that it can be given
+    /// that directory, no core files (the tests send it fatal signals) and none of the test
+    /// runner's descriptors before it replaces the shell under the same process id.
     init(_ binary: String, _ arguments: [String], in directory: String, environment: [String: String],
          width: Int = 80, height: Int = 24) throws {
         var m: Int32 = -1, sl: Int32 = -1
@@ -52,15 +52,15 @@ final class PseudoTerminal {
         var attributes = cleanSignalAttributes(flags: Self.spawnSetSID)
         defer { posix_spawnattr_destroy(&attributes) }
 
-        let script = "ulimit -c 0; cd \"$1\" && shift && exec \"$@\""
-        let argv = (["/bin/sh", "-c", script, "sh", directory, binary] + arguments).map { strdup($0) } + [nil]
+        let script = closeInheritedDescriptors + "; ulimit -c 0; cd \"$1\" && shift && exec \"$@\""
+        let argv = (["/bin/bash", "-c", script, "bash", directory, binary] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var child = pid_t()
-        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
+        let result = posix_spawn(&child, "/bin/bash", &actions, &attributes, argv, envp)
         guard result == 0 else { throw Failure(description: "cannot start \(binary): \(String(cString: strerror(result)))") }
         pid = child
     }
@@ -128,7 +128,8 @@ final class PseudoTerminal {
         }
     }
 
-    /// Waits for the program to end (reading its last output); nil on timeout.
+    /// Waits for the program to end; nil on timeout. Its last output may still be on its way
+    /// through the terminal layer: wait for that with ``wait(seconds:until:)``.
     @discardableResult
     func waitForExit(seconds: Double = 20) -> (exited: Int32?, signal: Int32?)? {
         let deadline = Date().addingTimeInterval(seconds)
@@ -173,3 +174,10 @@ func cleanSignalAttributes(flags: Int32 = 0) -> posix_spawnattr_t {
     posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     return attributes
 }
+
+/// Bash that closes every descriptor above 2 the shell inherited. A child of the test runner
+/// inherits whatever other tests have open without close-on-exec at that moment — say, a copy
+/// of `detent` another test is writing — and a long-lived child holding such a file open for
+/// writing would make that test's exec fail with "Text file busy".
+let closeInheritedDescriptors =
+    #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done"#

@@ -37,12 +37,13 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["/usr/bin/tmux", "-f", "/dev/null", "-S", socket] + arguments).map { strdup($0) } + [nil]
+        let script = closeInheritedDescriptors + #"; exec /usr/bin/tmux "$@""#
+        let argv = (["/bin/bash", "-c", script, "bash", "-f", "/dev/null", "-S", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var attributes = cleanSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }
         var pid = pid_t()
-        let result = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, environ)
         guard result == 0 else { throw PseudoTerminal.Failure(description: "cannot run tmux: \(String(cString: strerror(result)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
