@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
+        .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,11 +31,12 @@ let package = Package(
         .target(name: "KnobKit", dependencies: ["DSP"]),
         .target(name: "Presets", dependencies: ["DSP"], plugins: ["EmbedFactoryPresets"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
+        .target(name: "TerminalPanel", dependencies: ["KnobKit", "DSP", "Presets"]),
 
         .executableTarget(
             name: "detent",
             dependencies: [
-                "DSP", "Presets", "AudioFile",
+                "DSP", "Presets", "AudioFile", "TerminalPanel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -50,6 +52,7 @@ let package = Package(
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
+        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile", "TestSupport"]),
     ]
 )

@@ -24,5 +24,15 @@ let package = Package(
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+        // The knob panel's frames: bytes written and time for a full redraw and for small changes.
+        .executableTarget(
+            name: "PanelBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "TerminalPanel", package: "Detent"),
+                .product(name: "Presets", package: "Detent"),
+            ],
+            path: "Benchmarks/PanelBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
     ]
 )

@@ -1,0 +1,136 @@
+import DSP
+import KnobKit
+import Presets
+
+/// Keys: the bindings of the panel, routed by mode.
+extension Panel {
+    func handleKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) {
+        // These work everywhere, whatever has the keyboard.
+        if case .character(let c) = key, modifiers.contains(.ctrl) {
+            switch c {
+            case "c":
+                quit(at: time)
+                return
+            case "z":
+                suspendRequested = true
+                return
+            case "l":
+                repaintRequested = true
+                return
+            default:
+                break
+            }
+        }
+        switch mode {
+        case .normal:
+            normalKey(key, modifiers, at: time)
+        case .help:
+            if key == .escape || key == .enter || key == .character("?") || key == .character("q") { mode = .normal }
+        case .browser(var browser):
+            browserKey(key, &browser, at: time)
+        case .valueEntry(var field):
+            guard let outcome = field.handle(key, modifiers) else { return }
+            switch outcome {
+            case .editing: mode = .valueEntry(field)
+            case .cancelled: mode = .normal
+            case .submitted(let text):
+                mode = .normal
+                enterValue(text, at: time)
+            }
+        case .saveName(var field):
+            guard let outcome = field.handle(key, modifiers) else { return }
+            switch outcome {
+            case .editing: mode = .saveName(field)
+            case .cancelled:
+                mode = .normal
+                message = Message(text: "not saved", isError: false)
+            case .submitted(let name):
+                mode = .normal
+                save(as: name, replacing: false)
+            }
+        case .confirmReplace(let name):
+            switch key {
+            case .character("y"), .character("Y"):
+                mode = .normal
+                save(as: name, replacing: true)
+            case .character("n"), .character("N"), .escape, .enter:
+                mode = .normal
+                message = Message(text: "not saved", isError: false)
+            default:
+                break
+            }
+        }
+    }
+
+    private func normalKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) {
+        let fine = modifiers.isFine
+        switch key {
+        case .tab, .right: moveFocus(by: 1)
+        case .backTab, .left: moveFocus(by: -1)
+        case .up: press(.increment, fine: fine, at: time)
+        case .down: press(.decrement, fine: fine, at: time)
+        case .pageUp: press(.pageUp, fine: fine, at: time)
+        case .pageDown: press(.pageDown, fine: fine, at: time)
+        case .home: press(.home, fine: fine, at: time)
+        case .end: press(.end, fine: fine, at: time)
+        case .enter: startValueEntry()
+        case .escape: message = nil
+        case .character(let c):
+            if modifiers.contains(.ctrl) {
+                // Ctrl-K / Ctrl-J: the fine forms of k and j.
+                if c == "k" { press(.increment, fine: true, at: time) }
+                if c == "j" { press(.decrement, fine: true, at: time) }
+                return
+            }
+            switch c {
+            case "k", "+": press(.increment, fine: fine, at: time)
+            case "j", "-": press(.decrement, fine: fine, at: time)
+            case "=": startValueEntry()
+            case "d": press(.reset, fine: false, at: time)
+            case "D": resetAll(at: time)
+            case "p": openBrowser()
+            case "s": mode = .saveName(TextField(presetName ?? ""))
+            case "u": undo(at: time)
+            case "r": redo(at: time)
+            case "q": quit(at: time)
+            case "?": mode = .help
+            case "c": toggleDragStyle()
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    private func moveFocus(by delta: Int) {
+        setFocus((focus + delta + knobs.count) % knobs.count)
+    }
+
+    /// A key for the focused knob. Steps of the same knob in quick succession undo together.
+    private func press(_ knobKey: KnobKey, fine: Bool, at time: Double) {
+        let burst = [.increment, .decrement, .pageUp, .pageDown].contains(knobKey)
+        turn(focus, burst: burst, at: time) { $0.press(knobKey, fine: fine, at: time) }
+    }
+
+    private func startValueEntry() {
+        mode = .valueEntry(TextField())
+    }
+
+    /// A typed value: the knob's parser (the table's) reads it, or says in one line why not.
+    private func enterValue(_ text: String, at time: Double) {
+        guard !text.allSatisfy(\.isWhitespace) else { return }
+        var failure: ParameterError?
+        turn(focus, at: time) { knob in
+            do throws(ParameterError) { return try knob.enter(text, at: time) } catch {
+                failure = error
+                return nil
+            }
+        }
+        if let failure { message = Message(text: failure.description, isError: true) }
+    }
+
+    func quit(at time: Double) {
+        endCapture(at: time)
+        quitRequested = true
+    }
+}

@@ -1,0 +1,308 @@
+import DSP
+import KnobKit
+import Presets
+
+/// The knob panel's state and behaviour, with no terminal attached: knobs, focus, prompts,
+/// overlays, undo, the preset being edited.
+///
+/// Events come in with the time they happened (any monotonic clock in seconds); every gesture,
+/// taper, snap, double-click and label timing is KnobKit's — the panel only routes keys and
+/// pointer positions to the right knob and sends what the knob reports to the host. Drawing is
+/// ``PanelRenderer``'s job; the terminal loop is ``PanelApp``'s. Tests drive a panel with
+/// events and times and read its state or render it, with no terminal and no sleeping.
+///
+/// ```swift
+/// let panel = Panel(values: ParameterValues(), host: NoAudioHost(), store: store, width: 80, height: 24)
+/// panel.handle(.key(.up, []), at: 0.0)        // Cutoff one step up
+/// let (screen, _) = PanelRenderer.render(panel, at: 0.0)
+/// ```
+public final class Panel {
+    /// What has the keyboard.
+    public enum Mode: Sendable, Hashable {
+        case normal
+        case help
+        case browser(PresetBrowser)
+        /// Typing a value for the focused knob.
+        case valueEntry(TextField)
+        /// Typing the name to save the preset under.
+        case saveName(TextField)
+        /// Asking whether to replace the existing user preset of this name.
+        case confirmReplace(String)
+    }
+
+    /// A line for the status bar.
+    public struct Message: Sendable, Hashable {
+        public var text: String
+        public var isError: Bool
+    }
+
+    public let host: any PanelHost
+    public let store: PresetStore
+    /// Draw with ASCII only.
+    public let ascii: Bool
+    /// The parameters, in table order: one knob each.
+    public let ids: [ParameterID]
+    public internal(set) var knobs: [Knob]
+    public internal(set) var focus = 0
+    public internal(set) var mode: Mode = .normal
+    public internal(set) var message: Message?
+    /// The preset being edited: its name (nil until saved or loaded), author, comment and MIDI
+    /// mappings are kept; its values are the last saved or loaded ones, against which
+    /// ``isModified`` compares the knobs.
+    public internal(set) var preset: Preset
+    public internal(set) var presetName: String?
+    public internal(set) var history = UndoHistory()
+    public internal(set) var width: Int
+    public internal(set) var height: Int
+    public internal(set) var dragStyle: KnobDragStyle = .vertical
+    /// The unit mouse reports arrive in: pixels once the terminal agreed to SGR-pixel reports.
+    public var pointerUnit: PointerUnit = .cells
+    /// One cell's size in pixels, when the terminal told.
+    public var cellPixels: (width: Int, height: Int)?
+
+    /// Set by `q` and Ctrl-C; the loop then restores the terminal and returns.
+    public internal(set) var quitRequested = false
+    /// Set by Ctrl-Z; the loop suspends and clears it.
+    public var suspendRequested = false
+    /// Set by Ctrl-L; the loop redraws the whole screen and clears it.
+    public var repaintRequested = false
+
+    /// Something changed since the last frame.
+    public internal(set) var needsDraw = true
+    /// What the last frame showed of each knob's label and glide, to notice when time alone
+    /// changes the picture.
+    var drawnLabels: [Bool] = []
+    var drawnAnimating: [Bool] = []
+    /// When the host was last polled.
+    var lastRefresh: Double = -.infinity
+    var lastHostValues: [ParameterID: Double]?
+    var lastStatus = PanelStatus()
+    var lastMeters: [MeterReading]?
+
+    /// The knob a mouse button went down on, and its value then (for undo).
+    var capture: (index: Int, start: Double)?
+
+    /// A panel over `values` (every parameter), whose resets go to `defaults`.
+    ///
+    /// - Parameters:
+    ///   - preset: the preset being edited, when one was loaded (its name shows in the header).
+    public init(
+        values: ParameterValues, defaults: ParameterValues = ParameterValues(), preset: Preset? = nil,
+        host: any PanelHost, store: PresetStore, ascii: Bool = false, width: Int = 80, height: Int = 24
+    ) {
+        self.host = host
+        self.store = store
+        self.ascii = ascii
+        self.width = width
+        self.height = height
+        ids = ParameterID.allCases
+        knobs = ids.map { id in
+            var knob = Knob(id, value: values[id], appearance: Self.appearance(for: id.spec))
+            knob.defaultValue = defaults[id]
+            return knob
+        }
+        knobs[0].isFocused = true
+        self.preset = preset ?? Preset(name: "", values: values)
+        self.preset.values = values
+        presetName = preset?.name
+    }
+
+    /// How every knob looks: five ticks (ends, quarters, middle), and a progress arc from the
+    /// default for levels (a level is bipolar around unity gain), from the start otherwise.
+    static func appearance(for spec: ParameterSpec) -> KnobAppearance {
+        var appearance = KnobAppearance()
+        appearance.progressOrigin = spec.unit == .decibels ? .defaultValue : .start
+        appearance.tickCount = 5
+        appearance.tickLength = 0.25
+        appearance.indicatorLength = 0.6
+        return appearance
+    }
+
+    /// The layout for the current size.
+    public var layout: PanelLayout {
+        PanelLayout(width: width, height: height, knobCount: knobs.count,
+                    nameWidth: knobs.map(\.scale.name.count).max() ?? 0, meterCount: lastMeters?.count ?? 0)
+    }
+
+    /// The knob turning parameter `id`.
+    public func knob(_ id: ParameterID) -> Knob { knobs[ids.firstIndex(of: id)!] }
+
+    /// The current values, as a preset stores them.
+    public var values: ParameterValues {
+        ParameterValues(Dictionary(uniqueKeysWithValues: zip(ids, knobs.map(\.value))))
+    }
+
+    /// The knobs differ from the preset as last loaded or saved.
+    public var isModified: Bool {
+        zip(ids, knobs).contains { id, knob in knob.value != preset.values[id] }
+    }
+
+    /// The host's latest status and meters (polled every ``PanelHost/refreshInterval``).
+    public var status: PanelStatus { lastStatus }
+    public var meters: [MeterReading]? { lastMeters }
+
+    // MARK: - Events
+
+    /// Handles one input event that happened at `time`.
+    public func handle(_ event: InputEvent, at time: Double) {
+        switch event {
+        case .key(let key, let modifiers):
+            handleKey(key, modifiers, at: time)
+        case .mouse(let mouse):
+            handleMouse(mouse, at: time)
+        case .modeReport, .cellSize:
+            return  // the terminal loop's business
+        }
+        needsDraw = true
+    }
+
+    /// The terminal changed size: a drag in progress ends where it is.
+    public func resize(width: Int, height: Int, at time: Double) {
+        guard width != self.width || height != self.height else { return }
+        endCapture(at: time)
+        self.width = width
+        self.height = height
+        needsDraw = true
+    }
+
+    // MARK: - Turning knobs
+
+    /// Applies `change` to knob `index`, sends what it reports, and records the move for undo.
+    func turn(_ index: Int, burst: Bool = false, at time: Double, _ change: (inout Knob) -> Double?) {
+        let before = knobs[index].value
+        if let value = change(&knobs[index]) { host.send(ids[index], value) }
+        history.record([UndoHistory.Change(id: ids[index], before: before, after: knobs[index].value)],
+                       burst: burst ? UndoHistory.Burst(ids[index]) : nil, at: time)
+    }
+
+    /// Sets knobs from code (undo, redo, preset load): the needles glide, the host gets the
+    /// new values. Returns the moves made.
+    @discardableResult
+    func setValues(_ targets: [(ParameterID, Double)], at time: Double) -> [UndoHistory.Change] {
+        var changes: [UndoHistory.Change] = []
+        for (id, target) in targets {
+            guard let i = ids.firstIndex(of: id) else { continue }
+            let before = knobs[i].value
+            if let value = knobs[i].setValue(target, animated: true, at: time) {
+                host.send(id, value)
+                changes.append(UndoHistory.Change(id: id, before: before, after: value))
+            }
+        }
+        return changes
+    }
+
+    func setFocus(_ index: Int) {
+        guard index != focus, knobs.indices.contains(index) else { return }
+        knobs[focus].isFocused = false
+        focus = index
+        knobs[focus].isFocused = true
+    }
+
+    func undo(at time: Double) {
+        guard let step = history.undo() else {
+            message = Message(text: "nothing to undo", isError: false)
+            return
+        }
+        setValues(step.changes.reversed().map { ($0.id, $0.before) }, at: time)
+        message = Message(text: "undo: " + describe(step), isError: false)
+    }
+
+    func redo(at time: Double) {
+        guard let step = history.redo() else {
+            message = Message(text: "nothing to redo", isError: false)
+            return
+        }
+        setValues(step.changes.map { ($0.id, $0.after) }, at: time)
+        message = Message(text: "redo: " + describe(step), isError: false)
+    }
+
+    /// `Cutoff 1.00 kHz` or, for a step moving several knobs, their names.
+    private func describe(_ step: UndoHistory.Step) -> String {
+        step.changes.map { change in
+            let knob = knob(change.id)
+            return knob.scale.name + " " + knob.valueText(ascii: ascii)
+        }.joined(separator: ", ")
+    }
+
+    func resetAll(at time: Double) {
+        var changes: [UndoHistory.Change] = []
+        for i in knobs.indices {
+            let before = knobs[i].value
+            if let value = knobs[i].resetToDefault(at: time) {
+                host.send(ids[i], value)
+                changes.append(UndoHistory.Change(id: ids[i], before: before, after: value))
+            }
+        }
+        history.record(changes, at: time)
+    }
+
+    func toggleDragStyle() {
+        dragStyle = dragStyle == .vertical ? .circular : .vertical
+        for i in knobs.indices { knobs[i].behavior.dragStyle = dragStyle }
+        message = Message(
+            text: dragStyle == .circular ? "circular drag: turn around the knob (c: back to vertical)"
+                : "vertical drag: up and down, sideways for finer steps (c: circular)",
+            isError: false)
+    }
+
+    // MARK: - Time
+
+    /// When the picture will change by itself next (a glide's next frame, a label going back
+    /// to the name, the host's next poll); nil when nothing will change until an event.
+    public func nextChange(after time: Double) -> Double? {
+        var next: Double?
+        func consider(_ t: Double?) {
+            if let t, t.isFinite { next = min(next ?? t, t) }
+        }
+        for knob in knobs {
+            if knob.isAnimating(at: time) { consider(time) }
+            consider(knob.nameReturnTime(after: time))
+        }
+        if let interval = host.refreshInterval, interval > 0 { consider(lastRefresh + interval) }
+        return next
+    }
+
+    /// Brings time-driven state up to `time`: polls the host when due, and notes whether the
+    /// picture changed since the last frame (a glide moved, a label timed out).
+    public func advance(to time: Double) {
+        if let interval = host.refreshInterval, interval > 0, time >= lastRefresh + interval {
+            refreshHost(at: time)
+        }
+        for (i, knob) in knobs.enumerated() {
+            let animating = knob.isAnimating(at: time)
+            if animating || (drawnAnimating.indices.contains(i) && drawnAnimating[i]) { needsDraw = true }
+            if !drawnLabels.indices.contains(i) || drawnLabels[i] != knob.showsValue(at: time) { needsDraw = true }
+        }
+    }
+
+    /// The terminal was given back and taken again: the next frame draws everything.
+    public func needsDrawAfterResume() {
+        needsDraw = true
+    }
+
+    /// Records what a frame drawn at `time` showed.
+    public func didDraw(at time: Double) {
+        drawnLabels = knobs.map { $0.showsValue(at: time) }
+        drawnAnimating = knobs.map { $0.isAnimating(at: time) }
+        needsDraw = false
+    }
+
+    /// Reads the host's values, status and meters; values changed by others move the knobs.
+    func refreshHost(at time: Double) {
+        lastRefresh = time
+        let status = host.status()
+        let meters = host.meters()
+        if status != lastStatus || meters != lastMeters { needsDraw = true }
+        lastStatus = status
+        lastMeters = meters
+        guard let values = host.currentValues() else { return }
+        for (i, id) in ids.enumerated() {
+            guard let value = values[id], value != lastHostValues?[id], value != knobs[i].value,
+                  !knobs[i].isTurning
+            else { continue }
+            knobs[i].setValue(value, animated: true, at: time)
+            needsDraw = true
+        }
+        lastHostValues = values
+    }
+}

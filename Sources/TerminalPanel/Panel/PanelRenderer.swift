@@ -1,0 +1,216 @@
+import DSP
+import KnobKit
+import Presets
+
+/// Draws a ``Panel`` as it looks at a given time, into a fresh ``ScreenBuffer``: a pure
+/// function of the panel's state and the time, so tests compare whole screens.
+public enum PanelRenderer {
+    /// The level axis of the response plot: room for the highest resonance peak above 0 dB
+    /// and four grid lines of roll-off below.
+    public static let plotDecibels: ClosedRange<Double> = -48...24
+    /// The sample rate the response is drawn for when no engine runs.
+    public static let displaySampleRate = 48_000.0
+
+    /// The screen, and where the cursor should show (a prompt's insertion point), if anywhere.
+    public static func render(_ panel: Panel, at time: Double) -> (screen: ScreenBuffer, cursor: FrameWriter.CursorPosition?) {
+        var screen = ScreenBuffer(width: panel.width, height: panel.height)
+        let layout = panel.layout
+        guard layout.style != .tooSmall else {
+            drawTooSmall(panel, into: &screen)
+            return (screen, nil)
+        }
+        drawHeader(panel, into: &screen)
+        for (index, slot) in layout.slots.enumerated() {
+            if layout.style == .full {
+                drawKnob(panel, index, slot, at: time, into: &screen)
+            } else {
+                drawCompactKnob(panel, index, slot, at: time, into: &screen)
+            }
+        }
+        if let frame = layout.meters, let meters = panel.meters {
+            MeterPainter.draw(meters, ascii: panel.ascii, into: &screen, frame: frame)
+        }
+        if let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
+        let cursor = drawStatus(panel, into: &screen, row: layout.statusRow)
+        switch panel.mode {
+        case .help:
+            HelpOverlay.draw(ascii: panel.ascii, into: &screen)
+        case .browser(let browser):
+            drawBrowser(browser, panel: panel, into: &screen)
+        default:
+            break
+        }
+        return (screen, cursor)
+    }
+
+    // MARK: - Parts
+
+    static func drawTooSmall(_ panel: Panel, into screen: inout ScreenBuffer) {
+        let minimum = PanelLayout.minimumSize(knobCount: panel.knobs.count, nameWidth: panel.knobs.map(\.scale.name.count).max() ?? 0)
+        let times = panel.ascii ? "x" : "×"
+        let lines = ["Window too small", "need \(minimum.width)\(times)\(minimum.height)", "have \(panel.width)\(times)\(panel.height)", "q quits"]
+        for (row, line) in lines.enumerated() {
+            screen.put(line, x: 0, y: row, role: row == 0 ? .error : .dim)
+        }
+    }
+
+    /// `Detent  Preset: Dark (modified)` on the left; the engine's status (or "no audio") on
+    /// the right.
+    static func drawHeader(_ panel: Panel, into screen: inout ScreenBuffer) {
+        screen.fill(x: 0, y: 0, width: screen.width, height: 1, with: Cell(" ", .header))
+        var x = screen.put(" Detent  Preset: ", x: 0, y: 0, role: .header)
+        let name = panel.presetName.map { PresetName.printable($0) } ?? "(untitled)"
+        x = screen.put(name, x: x, y: 0, role: .header)
+        if panel.isModified { x = screen.put(" (modified)", x: x, y: 0, role: .headerNotice) }
+        // The status fields that fit, the least needed (client name, then buffer size) dropped first.
+        var fields = statusFields(panel.status)
+        let separator = panel.ascii ? " | " : " · "
+        while !fields.isEmpty, fields.joined(separator: separator).count + 2 > screen.width - x {
+            fields.removeFirst()
+        }
+        let right = fields.joined(separator: separator) + " "
+        if !fields.isEmpty { screen.put(right, x: screen.width - right.count, y: 0, role: .header) }
+    }
+
+    /// `detent`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio` — in the
+    /// order they are given up when the header is short.
+    static func statusFields(_ status: PanelStatus) -> [String] {
+        guard !status.isEmpty else { return ["no audio"] }
+        var fields: [String] = []
+        if let name = status.clientName { fields.append(PresetName.printable(name)) }
+        if let frames = status.bufferSize { fields.append("\(frames) frames") }
+        if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
+        if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }
+        if let xruns = status.xruns { fields.append("\(xruns) xrun" + (xruns == 1 ? "" : "s")) }
+        return fields
+    }
+
+    /// `48 kHz`, `44.1 kHz`.
+    static func kilohertz(_ rate: Double) -> String {
+        DecimalText.fixed(rate / 1000, decimals: rate.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 1) + " kHz"
+    }
+
+    /// The role of a knob's progress arc: turning, focused or idle look different.
+    static func progressRole(_ knob: Knob) -> CellRole {
+        switch knob.state {
+        case .turning: .progressTurning
+        case .focused: .progressFocused
+        case .idle, .disabled: .progress
+        }
+    }
+
+    /// Full layout: the arc, the name under it (bracketed when focused) and the value, which
+    /// stands out while KnobKit's label shows it (turning, and for the persistence time).
+    static func drawKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
+        let knob = panel.knobs[index]
+        KnobPainter.drawArc(knob, at: time, progressRole: progressRole(knob), ascii: panel.ascii,
+                            into: &screen, x: slot.art.x, y: slot.art.y)
+        let name = knob.isFocused ? "[" + knob.scale.name + "]" : knob.scale.name
+        putCentered(name, column: slot.nameColumn, row: slot.nameRow, role: knob.isFocused ? .nameFocused : .name, into: &screen)
+        let active = knob.label(at: time).showsValue
+        putCentered(knob.valueText(ascii: panel.ascii), column: slot.valueColumn, row: slot.valueRow,
+                    role: active ? .valueActive : .value, into: &screen)
+    }
+
+    /// Compact layout: `▸ Cutoff     ⣀⣀⣿⣿⣿⣀⣀  1.00 kHz`, one line per knob.
+    static func drawCompactKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
+        let knob = panel.knobs[index]
+        if knob.isFocused { screen.put(panel.ascii ? ">" : "▸", x: 0, y: slot.nameRow, role: .nameFocused) }
+        screen.put(knob.scale.name, x: slot.nameColumn, y: slot.nameRow, role: knob.isFocused ? .nameFocused : .name)
+        KnobPainter.drawBar(knob, at: time, width: slot.art.width, progressRole: progressRole(knob), ascii: panel.ascii,
+                            into: &screen, x: slot.art.x, y: slot.art.y)
+        let active = knob.label(at: time).showsValue
+        screen.put(knob.valueText(ascii: panel.ascii), x: slot.valueColumn, y: slot.valueRow,
+                   role: active ? .valueActive : .value, limit: PanelLayout.valueWidth)
+    }
+
+    static func putCentered(_ text: String, column: Int, row: Int, role: CellRole, into screen: inout ScreenBuffer) {
+        screen.put(text, x: column - text.count / 2, y: row, role: role)
+    }
+
+    /// The lowpass's response at the knobs' shown values, on the cutoff's own frequency range.
+    static func drawResponse(_ panel: Panel, at time: Double, into screen: inout ScreenBuffer, frame: PanelLayout.Frame) {
+        let rate = panel.status.sampleRate ?? displaySampleRate
+        let cutoff = panel.knob(.cutoff)
+        let response = FilterResponse(
+            cutoff: cutoff.shownValue(at: time), q: panel.knob(.resonance).shownValue(at: time), sampleRate: rate)
+        let title = "Filter response (dB) at " + kilohertz(rate)
+        screen.put(title, x: frame.x + ResponsePlot.labelColumns, y: frame.y, role: .dim)
+        let plot = ResponsePlot(frequencies: cutoff.scale.range, decibels: plotDecibels)
+        plot.draw({ response.decibels(at: $0) }, marker: cutoff.shownValue(at: time), ascii: panel.ascii,
+                  into: &screen, x: frame.x, y: frame.y + 1, width: frame.width, height: frame.height - 1)
+    }
+
+    /// The status line: a prompt (returning the cursor's place), a message, or the key hints.
+    static func drawStatus(_ panel: Panel, into screen: inout ScreenBuffer, row: Int) -> FrameWriter.CursorPosition? {
+        let width = screen.width
+        func prompt(_ label: String, _ field: TextField) -> FrameWriter.CursorPosition {
+            let x = screen.put(label, x: 0, y: row, role: .prompt)
+            let shown = field.visible(width: width - x - 1)
+            screen.put(shown.text, x: x, y: row, role: .prompt)
+            return FrameWriter.CursorPosition(x: x + shown.cursor, y: row)
+        }
+        switch panel.mode {
+        case .valueEntry(let field):
+            let knob = panel.knobs[panel.focus]
+            return prompt("\(knob.scale.name) (now \(knob.valueText(ascii: panel.ascii))) = ", field)
+        case .saveName(let field):
+            return prompt("Save preset as: ", field)
+        case .confirmReplace(let name):
+            screen.put("Replace the user preset \(PresetName.quoted(name))? (y/n)", x: 0, y: row, role: .prompt)
+            return nil
+        default:
+            break
+        }
+        if let message = panel.message {
+            screen.put(message.text, x: 0, y: row, role: message.isError ? .error : .status, limit: width)
+            return nil
+        }
+        screen.put(hints(panel).joined(separator: "  "), x: 0, y: row, role: .dim, limit: width)
+        return nil
+    }
+
+    /// The key hints that fit the width, in reading order; the least important go first when
+    /// the line is short.
+    static func hints(_ panel: Panel) -> [String] {
+        // (hint, importance): higher stays longer.
+        var all: [(String, Int)] = [
+            ("Tab focus", 7), (panel.ascii ? "Up/Dn turn" : "↑↓ turn", 6), ("= type", 4), ("d reset", 3),
+            ("p presets", 2), ("s save", 5), ("u undo", 1), ("? help", 9), ("q quit", 8),
+        ]
+        if panel.dragStyle == .circular { all.insert(("[circular drag]", 10), at: 0) }
+        func length(_ hints: [(String, Int)]) -> Int { hints.map { $0.0.count + 2 }.reduce(-2, +) }
+        while length(all) > panel.width, let least = all.indices.min(by: { all[$0].1 < all[$1].1 }) {
+            all.remove(at: least)
+        }
+        return all.map(\.0)
+    }
+
+    static func drawBrowser(_ browser: PresetBrowser, panel: Panel, into screen: inout ScreenBuffer) {
+        let nameWidth = min(max(browser.rows.map { PresetName.printable($0.name).count }.max() ?? 0, 12), 40)
+        let inner = min(nameWidth + 2 + 26, screen.width - 4)
+        let visible = max(min(browser.rows.count, screen.height - 6), 1)
+        let box = OverlayBox(title: "Presets", footer: "Enter load  Esc close", width: inner + 2, height: visible + 2, ascii: panel.ascii, screen: screen)
+        box.drawFrame(into: &screen)
+        guard !browser.rows.isEmpty else {
+            screen.put("no presets", x: box.x + 2, y: box.y + 1, role: .overlay)
+            return
+        }
+        let first = browser.firstVisibleRow(visible: visible)
+        for line in 0..<visible where first + line < browser.rows.count {
+            let index = first + line
+            let row = browser.rows[index]
+            let selected = index == browser.selection
+            let role: CellRole = selected ? .overlaySelected : .overlay
+            let y = box.y + 1 + line
+            screen.fill(x: box.x + 1, y: y, width: inner, height: 1, with: Cell(" ", role))
+            screen.put(PresetName.printable(row.name), x: box.x + 2, y: y, role: role, limit: nameWidth)
+            let detail: String
+            switch row.status {
+            case .valid: detail = row.origin.label
+            case .broken: detail = row.origin.label + ", unreadable"
+            }
+            screen.put(detail, x: box.x + 3 + nameWidth, y: y, role: selected ? .overlaySelected : .dim, limit: inner - nameWidth - 3)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// A one-line text field for the status line: typing a value or a preset name.
+///
+/// It understands the keys people expect of a shell prompt: characters insert, ←/→ and
+/// Home/End (Ctrl-A/Ctrl-E) move, Backspace and Delete erase, Ctrl-U clears to the start,
+/// Enter submits, Escape cancels.
+public struct TextField: Sendable, Hashable {
+    public private(set) var characters: [Character]
+    /// The insertion point, 0…count.
+    public private(set) var cursor: Int
+
+    public init(_ text: String = "") {
+        characters = Array(text)
+        cursor = characters.count
+    }
+
+    public var text: String { String(characters) }
+
+    public enum Outcome: Sendable, Hashable {
+        case editing
+        case submitted(String)
+        case cancelled
+    }
+
+    /// Applies a key; nil when the key means nothing to a text field.
+    public mutating func handle(_ key: Key, _ modifiers: KeyModifiers) -> Outcome? {
+        switch key {
+        case .enter: return .submitted(text)
+        case .escape: return .cancelled
+        case .backspace:
+            if cursor > 0 {
+                characters.remove(at: cursor - 1)
+                cursor -= 1
+            }
+        case .delete:
+            if cursor < characters.count { characters.remove(at: cursor) }
+        case .left: cursor = max(cursor - 1, 0)
+        case .right: cursor = min(cursor + 1, characters.count)
+        case .home: cursor = 0
+        case .end: cursor = characters.count
+        case .character(let c) where modifiers.contains(.ctrl):
+            switch c {
+            case "a": cursor = 0
+            case "e": cursor = characters.count
+            case "u":
+                characters.removeFirst(cursor)
+                cursor = 0
+            default: return nil
+            }
+        case .character(let c) where !modifiers.contains(.alt):
+            characters.insert(c, at: cursor)
+            cursor += 1
+        default:
+            return nil
+        }
+        return .editing
+    }
+
+    /// The part to show in `width` columns, and where the cursor falls in it: the text's end
+    /// stays in view as it grows past the width.
+    public func visible(width: Int) -> (text: String, cursor: Int) {
+        guard width > 0 else { return ("", 0) }
+        let first = max(0, cursor - (width - 1))
+        let last = min(characters.count, first + width)
+        return (String(characters[first..<last]), cursor - first)
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import DSP
+import Foundation
+import Presets
+import TerminalPanel
+
+/// `detent panel`: the knob panel with no audio, for shaping and saving presets.
+///
+/// It starts from `--preset` (a name or a file) or from the Default preset, edits those values
+/// as an unsaved preset, and saves them with `s`. It needs a terminal on standard input and
+/// output; anything else is refused with one line and status 64.
+struct PanelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "panel",
+        abstract: "Turn the knobs in a terminal panel, without audio, and save presets.",
+        discussion: """
+            Keys: Tab/Shift-Tab or ←/→ move focus; ↑/↓, k/j, +/− turn (Ctrl or Alt: fine); \
+            PgUp/PgDn coarse; Home/End; = or Enter types a value; d resets, D resets all; \
+            p loads a preset, s saves; u/r undo and redo; c switches vertical/circular drag; \
+            ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset. \
+            Honours NO_COLOR.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Start from this preset (a name or a file).", valueName: "name|path"))
+    var preset: String?
+
+    @Flag(help: "Draw with ASCII characters only.")
+    var ascii = false
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(environment: environment)
+        } catch {
+            throw PresetCommand.fail(error.description, status: .usage)
+        }
+        let store = PresetStore.standard()
+        let (defaults, defaultWarnings) = store.defaultValues()
+        PresetCommand.warn(defaultWarnings)
+        var loaded: LoadedPreset?
+        if let preset {
+            try PresetCommand.reportingErrors { () throws(PresetError) in
+                loaded = try store.resolve(preset)
+            }
+            PresetCommand.warn(loaded?.warnings ?? [])
+        }
+        let values = loaded?.values ?? defaults
+        let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
+        let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, host: host, store: store, ascii: ascii)
+        let outcome: PanelApp.Outcome
+        do {
+            outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(74)
+        }
+        switch outcome {
+        case .quit:
+            return
+        case .terminalGone:
+            throw ExitCode(74)
+        case .signal(let signal):
+            // End the way the signal would have ended the process, now that the terminal is back.
+            Foundation.signal(signal, SIG_DFL)
+            raise(signal)
+            throw ExitCode(128 + signal)
+        }
+    }
+}
