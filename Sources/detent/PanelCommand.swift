@@ -39,12 +39,15 @@ struct PanelCommand: ParsableCommand {
         let store = PresetStore.standard()
         let (defaults, defaultWarnings) = store.defaultValues()
         PresetCommand.warn(defaultWarnings)
+        // Without --preset the panel starts from the Default preset, and says so.
         var loaded: LoadedPreset?
         if let preset {
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 loaded = try store.resolve(preset)
             }
             PresetCommand.warn(loaded?.warnings ?? [])
+        } else {
+            loaded = store.defaultPreset()
         }
         let values = loaded?.values ?? defaults
         let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))

@@ -192,6 +192,8 @@ struct PanelTerminalTests {
             let pty = try start(["panel", "--ascii"], config: config, environment: ["NO_COLOR": "1"])
             #expect(pty.wait { $0.contains("[Cutoff]") && $0.contains("Up/Dn turn") })
             #expect(pty.screen.text.allSatisfy { $0.isASCII })
+            // Without --preset the panel starts from the Default preset and names it.
+            #expect(pty.screen.text.contains("Preset: Default"))
             let written = String(decoding: pty.output, as: UTF8.self)
             for color in ["[0;36m", "[0;1;96m", "[0;32m", ";90m", ";91m", ";93m"] { #expect(!written.contains(color)) }
             pty.send("q")
