@@ -30,11 +30,12 @@ let package = Package(
         .target(name: "KnobKit", dependencies: ["DSP"]),
         .target(name: "Presets", dependencies: ["DSP"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "DSP"]),
 
         .executableTarget(
             name: "detent",
             dependencies: [
-                "DSP", "Presets", "AudioFile",
+                "DSP", "Presets", "AudioFile", "JackHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -43,5 +44,6 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP"]),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "DSP"]),
     ]
 )

@@ -13,6 +13,6 @@ struct Detent: ParsableCommand {
             parameter smoothed — live through JACK or offline over audio files.
             """,
         version: version,
-        subcommands: [ParamsCommand.self]
+        subcommands: [ParamsCommand.self, LiveCommand.self]
     )
 }
