@@ -42,7 +42,9 @@ public struct FrameClock: Sendable, Equatable {
     }
 
     /// The engine frame for a change sent at JACK time `time`: one period after it.
+    /// `jack_frame_time` is an estimate; one that falls before the published cycle began
+    /// is taken as that cycle's start, so a stamp never lands inside a block already taken.
     public func stamp(atJack time: UInt32) -> Int64 {
-        engineFrame(atJack: time) + Int64(period)
+        max(engineFrame(atJack: time), engineFrame) + Int64(period)
     }
 }

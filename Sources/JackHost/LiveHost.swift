@@ -188,6 +188,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// The client's name on the server, nil while disconnected.
     public var clientName: String? { state.withLock { $0.session?.name } }
 
+    /// The connections the host will make again on a new server.
+    public var rememberedConnections: Set<PortConnection> { state.withLock { $0.remembered } }
+
     // MARK: Supervisor
 
     private func startSupervisor() {
