@@ -33,8 +33,10 @@ final class JackSession: @unchecked Sendable {
         }
         guard let client = opened else {
             if status.rawValue & JackNameNotUnique.rawValue != 0 { throw .nameTaken(options.name) }
-            if status.rawValue & (JackServerFailed.rawValue | JackServerError.rawValue) != 0 {
-                throw .noServer(server: options.server)
+            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: options.server) }
+            // jackd answers a taken exact name with a bare "server error": ask it.
+            if options.exactName && Self.clientExists(options.name, server: options.server) {
+                throw .nameTaken(options.name)
             }
             throw .openFailed(name: options.name, status: status.rawValue)
         }
@@ -88,6 +90,21 @@ final class JackSession: @unchecked Sendable {
         jack_client_close(client)
         context.deinitialize(count: 1)
         context.deallocate()
+    }
+
+    /// Whether a client called `name` is on the server, asked through a short-lived client.
+    private static func clientExists(_ name: String, server: String?) -> Bool {
+        var status = JackStatus(0)
+        let probe: OpaquePointer? = if let server {
+            detent_jack_client_open_server("detent-probe", JackNoStartServer, &status, server)
+        } else {
+            detent_jack_client_open("detent-probe", JackNoStartServer, &status)
+        }
+        guard let probe else { return false }
+        defer { jack_client_close(probe) }
+        guard let uuid = jack_get_uuid_for_client_name(probe, name) else { return false }
+        jack_free(uuid)
+        return true
     }
 
     /// Installs the quiet message handlers once per process.

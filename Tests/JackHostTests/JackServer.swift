@@ -7,13 +7,21 @@ import Testing
 ///
 /// Sync mode (`-S`) makes the server wait for every client in each cycle instead of
 /// skipping late ones, so on a busy machine the graph is only slower, never different.
+///
+/// JACK keeps a machine-wide registry of eight servers, and a server that dies without
+/// shutting down (SIGKILL) keeps its entry until a server of the same name starts. So the
+/// server is stopped with SIGTERM, a killed one is restarted under its own name, and jackd
+/// runs under `timeout`, which shuts it down properly should the tests themselves die.
 final class JackServer: @unchecked Sendable {
     let name: String
     let period: Int
     let sampleRate: Int
-    private var process: Process?
+    private var wrapper: Process?
+    private var pid: pid_t = 0
 
     private static let counter = Counter()
+    /// The longest a test server may live, in seconds.
+    private static let lifetime = 900
 
     init(period: Int = 256, sampleRate: Int = 48_000) throws {
         name = "detent-test-\(getpid())-\(Self.counter.next())"
@@ -22,26 +30,38 @@ final class JackServer: @unchecked Sendable {
         try start()
     }
 
-    deinit { kill() }
+    deinit { stop() }
 
     /// Starts jackd and waits until a client can connect.
     func start() throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        p.arguments = ["--no-realtime", "-S", "-t", "5000", "-n", name,
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
+                       "--no-realtime", "-S", "-t", "5000", "-n", name,
                        "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        process = p
+        wrapper = p
         try waitUntil("jackd '\(name)' accepts clients", timeout: 20) { self.accepts() }
+        let children = "/proc/\(p.processIdentifier)/task/\(p.processIdentifier)/children"
+        pid = pid_t((try String(contentsOfFile: children, encoding: .utf8)).split(separator: " ").first ?? "") ?? 0
+        #expect(pid > 0, "jackd's process id")
     }
 
-    /// Kills the server (SIGKILL unless told otherwise) and waits for it to be gone.
+    /// Shuts the server down properly (it leaves JACK's registry).
+    func stop() {
+        kill(signal: SIGTERM)
+    }
+
+    /// Sends `signal` to jackd and waits for it to be gone (SIGKILL after five seconds).
     func kill(signal: Int32 = SIGKILL) {
-        guard let p = process else { return }
-        process = nil
-        Foundation.kill(p.processIdentifier, signal)
+        guard let p = wrapper else { return }
+        wrapper = nil
+        Foundation.kill(pid, signal)
+        let deadline = Date().addingTimeInterval(5)
+        while p.isRunning && Date() < deadline { usleep(2_000) }
+        if p.isRunning { Foundation.kill(pid, SIGKILL) }
         p.waitUntilExit()
     }
 
