@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP"]),
-        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "DSP"]),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP"]),
     ]
 )

@@ -58,7 +58,8 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Connect to the physical capture and playback ports (where no REGEX is given).")
     var autoconnect = false
 
-    @Option(help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "MS"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "MS"))
     var smoothing: Double?
 
     @Flag(help: "Read commands from standard input even when it is a terminal.")
@@ -93,16 +94,16 @@ struct LiveCommand: ParsableCommand {
             throw Self.failure("\(error)")
         }
 
-        let host = LiveHost(options: options, log: StandardError.line)
         let reader = LineReader()
+        let signals = Self.stopOnSignals(reader)
+        defer { signals.forEach { $0.cancel() } }
+        let host = LiveHost(options: options, log: StandardError.line)
         host.onTerminate = { _ in reader.interrupt() }
         do {
             try host.start()
         } catch {
             throw Self.failure(error.description)
         }
-        let signals = Self.stopOnSignals(reader)
-        defer { signals.forEach { $0.cancel() } }
 
         let status = host.status()
         StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
@@ -128,8 +129,15 @@ struct LiveCommand: ParsableCommand {
     }
 
     /// SIGINT and SIGTERM end the command loop, so the client is closed properly; a second
-    /// signal exits at once, in case closing hangs on a wedged server.
+    /// signal exits at once, in case closing hangs on a wedged server. The signals are
+    /// unblocked first: a parent may have started Detent with them blocked (the mask is
+    /// inherited), and then they would never arrive.
     static func stopOnSignals(_ reader: LineReader) -> [any DispatchSourceSignal] {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let received = Atomic<Int>(0)
         return [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)

@@ -54,15 +54,19 @@ final class JackServer: @unchecked Sendable {
         kill(signal: SIGTERM)
     }
 
-    /// Sends `signal` to jackd and waits for it to be gone (SIGKILL after five seconds).
-    func kill(signal: Int32 = SIGKILL) {
+    /// Sends `signal` to jackd and waits for it to be gone. A server that does not shut
+    /// down within five seconds (jackd can wait forever on a client that died) is killed,
+    /// and its registry entry reclaimed by a brief restart under the same name.
+    func kill(signal: Int32 = SIGKILL, reclaim: Bool = true) {
         guard let p = wrapper else { return }
         wrapper = nil
         Foundation.kill(pid, signal)
         let deadline = Date().addingTimeInterval(5)
         while p.isRunning && Date() < deadline { usleep(2_000) }
-        if p.isRunning { Foundation.kill(pid, SIGKILL) }
+        guard p.isRunning else { return }
+        Foundation.kill(pid, SIGKILL)
         p.waitUntilExit()
+        if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
     }
 
     /// Whether a client can open on this server right now.
