@@ -107,7 +107,7 @@ struct LiveCommand: ParsableCommand {
 
         let status = host.status()
         StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
-            + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channels); "
+            + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
             + (!headless && isatty(0) != 0 ? "the knob panel is not available yet: " : "")
             + "type 'help' for commands")
 

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# DSP load of `detent live` next to jalv running an LV2 lowpass (swh-lv2's buttlow_iir),
+# each alone on the same private JACK server (dummy driver, 48 kHz, 64 frames), fed the same
+# signal. Prints the server's DSP load (jack_cpu_load) and each client's own CPU time, and
+# the ratios detent / jalv.
+#
+#   Benchmarks/live-vs-jalv.sh [seconds per run] [rounds]
+#
+# Needs jackd2, jalv and swh-lv2 (Scripts/setup installs them). The runs alternate
+# (baseline, detent, jalv, …) so a machine that gets busier or quieter affects all alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-10}
+rounds=${2:-3}
+server="detent-bench-$$"
+plugin="http://plugin.org.uk/swh-plugins/buttlow_iir"
+export JACK_DEFAULT_SERVER="$server" JACK_NO_START_SERVER=1
+
+for tool in jackd jalv jack_cpu_load jack_simple_client jack_connect jack_lsp; do
+    command -v "$tool" >/dev/null || { echo "live-vs-jalv: $tool is missing (run Scripts/setup)" >&2; exit 1; }
+done
+[ -d /usr/lib/lv2/butterworth-swh.lv2 ] || { echo "live-vs-jalv: swh-lv2 is missing (run Scripts/setup)" >&2; exit 1; }
+swift build -c release --product detent >/dev/null
+detent="$(swift build -c release --show-bin-path)/detent"
+
+pids=()
+work=$(mktemp -d)
+# Stops everything in reverse order (clients before the server, which then shuts down
+# cleanly and leaves JACK's server registry).
+cleanup() {
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        kill "${pids[i]}" 2>/dev/null || true
+        wait "${pids[i]}" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+# The subjects read commands from standard input: a FIFO this script holds open, so they
+# never see the end of their input and nothing outlives the script.
+mkfifo "$work/commands"
+exec 3<>"$work/commands"
+
+start() { "$@" & pids+=($!); }
+
+wait_for_port() {
+    for _ in $(seq 200); do
+        jack_lsp 2>/dev/null | grep -x "$1" >/dev/null && return 0
+        sleep 0.05
+    done
+    echo "live-vs-jalv: port $1 did not appear" >&2
+    exit 1
+}
+
+start jackd --no-realtime -n "$server" -d dummy -r 48000 -p 64 >/dev/null 2>&1
+wait_for_port system:playback_1
+# The signal: jack_simple_client's sine (it also feeds system:playback).
+start jack_simple_client >/dev/null 2>&1
+wait_for_port jack_simple_client:output1
+
+# Average of jack_cpu_load's once-a-second readings over the run.
+server_load() {
+    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } | awk '/DSP load/ { s += $4; n++ } END { printf "%.3f", n ? s / n : 0 }'
+}
+
+# CPU seconds a process has used so far, all its threads, to the nanosecond
+# (/proc/PID/task/*/schedstat: the first field is the time on a CPU, in ns).
+cpu_seconds() {
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.6f", s / 1e9 }'
+}
+
+# Runs one subject: starts it, connects the sine, measures, stops it. Sets `result_load`
+# (server DSP load, %) and `result_cpu` (the subject's CPU time, % of one core).
+measure() {
+    local kind=$1 pid="" port=""
+    case $kind in
+        detent)
+            # (Redirected here, not through `start`: an asynchronous command's input is
+            # /dev/null unless redirected on that very command.)
+            "$detent" live --headless --channels 1 --name subject <"$work/commands" >/dev/null 2>&1 &
+            pid=$!; pids+=("$pid"); port=subject:in_1 ;;
+        jalv)
+            # cutoff is a fraction of the sample rate: 1 kHz, detent's default.
+            jalv -n subject -c cutoff=0.0208333 "$plugin" <"$work/commands" >/dev/null 2>&1 &
+            pid=$!; pids+=("$pid"); port=subject:input ;;
+    esac
+    if [ -n "$pid" ]; then
+        wait_for_port "$port"
+        jack_connect jack_simple_client:output1 "$port"
+        sleep 1  # settle
+    fi
+    local before=0 after=0
+    [ -n "$pid" ] && before=$(cpu_seconds "$pid")
+    local load
+    load=$(server_load)
+    [ -n "$pid" ] && after=$(cpu_seconds "$pid")
+    if [ -n "$pid" ]; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
+    result_load=$load
+    result_cpu=$(awk -v a="$after" -v b="$before" -v s="$seconds" 'BEGIN { printf "%.3f", 100 * (a - b) / s }')
+}
+
+declare -A load cpu
+for kind in baseline detent jalv; do load[$kind]=0; cpu[$kind]=0; done
+for round in $(seq "$rounds"); do
+    for kind in baseline detent jalv; do
+        measure "$kind"
+        l=$result_load c=$result_cpu
+        echo "round $round  $kind: server DSP load $l %, client CPU $c %" >&2
+        load[$kind]=$(awk -v a="${load[$kind]}" -v b="$l" 'BEGIN { print a + b }')
+        cpu[$kind]=$(awk -v a="${cpu[$kind]}" -v b="$c" 'BEGIN { print a + b }')
+    done
+done
+
+awk -v r="$rounds" -v lb="${load[baseline]}" -v ld="${load[detent]}" -v lj="${load[jalv]}" \
+    -v cd="${cpu[detent]}" -v cj="${cpu[jalv]}" 'BEGIN {
+    lb /= r; ld /= r; lj /= r; cd /= r; cj /= r
+    printf "\n48 kHz, 64 frames, one channel, %d rounds\n", r
+    printf "%-28s %10s %10s %10s\n", "", "baseline", "detent", "jalv"
+    printf "%-28s %10.3f %10.3f %10.3f\n", "server DSP load (%)", lb, ld, lj
+    printf "%-28s %10s %10.3f %10.3f\n", "  above baseline (%)", "", ld - lb, lj - lb
+    printf "%-28s %10s %10.3f %10.3f\n", "client CPU time (% of one core)", "", cd, cj
+    if (lj - lb > 0) printf "DSP load above baseline, detent / jalv: %.2f\n", (ld - lb) / (lj - lb)
+    if (cj > 0) printf "client CPU time, detent / jalv: %.2f\n", cd / cj
+}'
