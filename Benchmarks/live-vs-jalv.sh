@@ -99,26 +99,33 @@ measure() {
     result_cpu=$(awk -v a="$after" -v b="$before" -v s="$seconds" 'BEGIN { printf "%.3f", 100 * (a - b) / s }')
 }
 
-declare -A load cpu
-for kind in baseline detent jalv; do load[$kind]=0; cpu[$kind]=0; done
+# Per round: the server's load with each subject, and each subject's CPU time. The summary
+# takes medians over the rounds (one busy moment on a shared machine moves a mean a lot).
+results=()
 for round in $(seq "$rounds"); do
     for kind in baseline detent jalv; do
         measure "$kind"
-        l=$result_load c=$result_cpu
-        echo "round $round  $kind: server DSP load $l %, client CPU $c %" >&2
-        load[$kind]=$(awk -v a="${load[$kind]}" -v b="$l" 'BEGIN { print a + b }')
-        cpu[$kind]=$(awk -v a="${cpu[$kind]}" -v b="$c" 'BEGIN { print a + b }')
+        echo "round $round  $kind: server DSP load $result_load %, client CPU $result_cpu %" >&2
+        results+=("$kind $result_load $result_cpu")
     done
 done
 
-awk -v r="$rounds" -v lb="${load[baseline]}" -v ld="${load[detent]}" -v lj="${load[jalv]}" \
-    -v cd="${cpu[detent]}" -v cj="${cpu[jalv]}" 'BEGIN {
-    lb /= r; ld /= r; lj /= r; cd /= r; cj /= r
-    printf "\n48 kHz, 64 frames, one channel, %d rounds\n", r
-    printf "%-28s %10s %10s %10s\n", "", "baseline", "detent", "jalv"
-    printf "%-28s %10.3f %10.3f %10.3f\n", "server DSP load (%)", lb, ld, lj
-    printf "%-28s %10s %10.3f %10.3f\n", "  above baseline (%)", "", ld - lb, lj - lb
-    printf "%-28s %10s %10.3f %10.3f\n", "client CPU time (% of one core)", "", cd, cj
-    if (lj - lb > 0) printf "DSP load above baseline, detent / jalv: %.2f\n", (ld - lb) / (lj - lb)
-    if (cj > 0) printf "client CPU time, detent / jalv: %.2f\n", cd / cj
-}'
+printf '%s\n' "${results[@]}" | awk -v r="$rounds" '
+    function median(list, n,    i, j, t, a) {
+        for (i = 1; i <= n; i++) a[i] = list[i]
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { n[$1]++; load[$1, n[$1]] = $2; cpu[$1, n[$1]] = $3 }
+    END {
+        for (k in n) { delete l; delete c; for (i = 1; i <= n[k]; i++) { l[i] = load[k, i]; c[i] = cpu[k, i] }
+                       ml[k] = median(l, n[k]); mc[k] = median(c, n[k]) }
+        printf "\n48 kHz, 64 frames, one channel, medians of %d rounds\n", r
+        printf "%-32s %10s %10s %10s\n", "", "baseline", "detent", "jalv"
+        printf "%-32s %10.3f %10.3f %10.3f\n", "server DSP load (%)", ml["baseline"], ml["detent"], ml["jalv"]
+        printf "%-32s %10s %10.3f %10.3f\n", "client CPU time (% of one core)", "", mc["detent"], mc["jalv"]
+        if (ml["jalv"] > 0) printf "server DSP load, detent / jalv: %.2f\n", ml["detent"] / ml["jalv"]
+        if (ml["jalv"] > ml["baseline"] && ml["detent"] > ml["baseline"])
+            printf "server DSP load above baseline, detent / jalv: %.2f\n", (ml["detent"] - ml["baseline"]) / (ml["jalv"] - ml["baseline"])
+        if (mc["jalv"] > 0) printf "client CPU time, detent / jalv: %.2f\n", mc["detent"] / mc["jalv"]
+    }'

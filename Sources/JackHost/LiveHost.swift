@@ -21,9 +21,6 @@ import Synchronization
 /// thread; they never wait for the audio thread.
 public final class LiveHost: LiveControl, @unchecked Sendable {
     public let options: LiveHostOptions
-    /// Called on the supervisor thread when the host stops by itself (the server went away
-    /// under `--no-reconnect`), with the exit status. Must not call ``stop()``.
-    public var onTerminate: (@Sendable (Int32) -> Void)?
 
     /// The engine is prepared for blocks of up to this many frames (or the server's buffer
     /// size, if larger): PipeWire may change buffer sizes at run time up to 8192, and the
@@ -35,6 +32,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     static let settleTime = Duration.milliseconds(500)
 
     private let log: @Sendable (String) -> Void
+    private let onTerminate: (@Sendable (Int32) -> Void)?
     private let wake = Wakeup()
     private let state: Mutex<State>
 
@@ -61,9 +59,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var exitStatus: Int32?
     }
 
-    public init(options: LiveHostOptions, log: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - log: receives one line per event worth telling (server lost, reconnected…).
+    ///   - onTerminate: called on the supervisor thread when the host stops by itself (the
+    ///     server went away under `--no-reconnect`), with the exit status. It must not call
+    ///     ``stop()``; ending the command loop is its job.
+    public init(options: LiveHostOptions, log: @escaping @Sendable (String) -> Void,
+                onTerminate: (@Sendable (Int32) -> Void)? = nil) {
         self.options = options
         self.log = log
+        self.onTerminate = onTerminate
         var targets: [ParameterID: Double] = [:]
         for id in ParameterID.allCases {
             targets[id] = id.spec.clamp(options.initialValues[id] ?? id.spec.defaultValue)

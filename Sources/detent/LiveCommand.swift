@@ -97,8 +97,7 @@ struct LiveCommand: ParsableCommand {
         let reader = LineReader()
         let signals = Self.stopOnSignals(reader)
         defer { signals.forEach { $0.cancel() } }
-        let host = LiveHost(options: options, log: StandardError.line)
-        host.onTerminate = { _ in reader.interrupt() }
+        let host = LiveHost(options: options, log: StandardError.line, onTerminate: { _ in reader.interrupt() })
         do {
             try host.start()
         } catch {

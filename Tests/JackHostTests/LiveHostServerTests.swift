@@ -92,9 +92,9 @@ extension JackTests {
         @Test func withoutReconnectTheHostStopsWithStatusOne() throws {
             let server = try JackServer()
             let log = LogLines()
-            let host = LiveHost(options: Self.options(server) { $0.reconnect = false }, log: log.append)
             let terminated = Atomic<Int32>(-1)
-            host.onTerminate = { terminated.store($0, ordering: .relaxed) }
+            let host = LiveHost(options: Self.options(server) { $0.reconnect = false }, log: log.append,
+                                onTerminate: { terminated.store($0, ordering: .relaxed) })
             try host.start()
             server.kill()
             try waitUntil("the host gives up") { terminated.load(ordering: .relaxed) == 1 }
