@@ -23,7 +23,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     public let options: LiveHostOptions
 
     /// The engine is prepared for blocks of up to this many frames (or the server's buffer
-    /// size, if larger): PipeWire may change buffer sizes at run time up to 8192, and the
+    /// size, if larger): PipeWire changes buffer sizes at run time (up to 8192 frames), and the
     /// engine splits longer blocks itself, so no buffer size ever makes it allocate.
     public static let preparedFrames = 8192
     /// How long the graph must stay quiet before connections are remembered: a server that

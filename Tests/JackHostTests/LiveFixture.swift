@@ -51,7 +51,16 @@ final class LiveFixture: @unchecked Sendable {
     }
 
     /// Starts playing and returns the engine frame the signal starts at.
+    ///
+    /// First waits until the host has run two cycles after its first: JACK takes new clients
+    /// and connections into the graph at a cycle boundary, so by then the player, the host
+    /// and the recorder all run, connected, in every cycle.
     func play() throws -> Int64 {
+        try waitUntil("the host runs") { self.host.frameClock != nil }
+        let first = try #require(host.frameClock).engineFrame
+        try waitUntil("the graph has settled") {
+            (self.host.frameClock?.engineFrame ?? first) >= first + 2 * Int64(self.server.period)
+        }
         player.start()
         try waitUntil("the player starts") { self.player.startFrame != nil }
         let clock = try #require(host.frameClock)
