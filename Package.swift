@@ -31,12 +31,13 @@ let package = Package(
         .target(name: "KnobKit", dependencies: ["DSP"]),
         .target(name: "Presets", dependencies: ["DSP"], plugins: ["EmbedFactoryPresets"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "DSP"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "DSP", "Presets"]),
 
         .executableTarget(
             name: "detent",
             dependencies: [
-                "DSP", "Presets", "AudioFile", "TerminalPanel",
+                "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -52,6 +53,7 @@ let package = Package(
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile", "TestSupport"]),
     ]

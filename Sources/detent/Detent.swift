@@ -13,6 +13,6 @@ struct Detent: ParsableCommand {
             parameter smoothed — live through JACK or offline over audio files.
             """,
         version: version,
-        subcommands: [ParamsCommand.self, PresetCommand.self, RenderCommand.self, PanelCommand.self]
+        subcommands: [ParamsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self]
     )
 }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# DSP load of `detent live` next to jalv running an LV2 lowpass (swh-lv2's buttlow_iir),
+# each alone on the same private JACK server (dummy driver, 48 kHz, 64 frames), fed the same
+# signal. Prints the server's DSP load (jack_cpu_load) and each client's own CPU time, and
+# the ratios detent / jalv.
+#
+#   Benchmarks/live-vs-jalv.sh [seconds per run] [rounds]
+#
+# Needs jackd2 (Scripts/setup installs it), jalv and swh-lv2 (installed here when missing:
+# jalv brings GTK and Qt, too heavy for every set-up). The runs alternate
+# (baseline, detent, jalv, …) so a machine that gets busier or quieter affects all alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-10}
+rounds=${2:-3}
+server="detent-bench-$$"
+plugin="http://plugin.org.uk/swh-plugins/buttlow_iir"
+export JACK_DEFAULT_SERVER="$server" JACK_NO_START_SERVER=1
+
+peers=()
+command -v jalv >/dev/null || peers+=(jalv)
+[ -d /usr/lib/lv2/butterworth-swh.lv2 ] || peers+=(swh-lv2)
+if ((${#peers[@]})); then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "live-vs-jalv: installing ${peers[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${peers[@]}"
+fi
+for tool in jackd jalv jack_cpu_load jack_simple_client jack_connect jack_lsp; do
+    command -v "$tool" >/dev/null || { echo "live-vs-jalv: $tool is missing (run Scripts/setup)" >&2; exit 1; }
+done
+swift build -c release --product detent >/dev/null
+detent="$(swift build -c release --show-bin-path)/detent"
+
+pids=()
+work=$(mktemp -d)
+# Stops everything in reverse order (clients before the server, which then shuts down
+# cleanly and leaves JACK's server registry).
+cleanup() {
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        kill "${pids[i]}" 2>/dev/null || true
+        wait "${pids[i]}" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+# The subjects read commands from standard input: a FIFO this script holds open, so they
+# never see the end of their input and nothing outlives the script.
+mkfifo "$work/commands"
+exec 3<>"$work/commands"
+
+start() { "$@" & pids+=($!); }
+
+wait_for_port() {
+    for _ in $(seq 200); do
+        jack_lsp 2>/dev/null | grep -x "$1" >/dev/null && return 0
+        sleep 0.05
+    done
+    echo "live-vs-jalv: port $1 did not appear" >&2
+    exit 1
+}
+
+start jackd --no-realtime -n "$server" -d dummy -r 48000 -p 64 >/dev/null 2>&1
+wait_for_port system:playback_1
+# The signal: jack_simple_client's sine (it also feeds system:playback).
+start jack_simple_client >/dev/null 2>&1
+wait_for_port jack_simple_client:output1
+
+# jack_cpu_load's once-a-second readings over the run: their mean, and their minimum (other
+# work on the machine only ever adds to the load, so the quietest second is the cleanest).
+server_load() {
+    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } |
+        awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
+}
+
+# CPU seconds a process has used so far, all its threads, to the nanosecond
+# (/proc/PID/task/*/schedstat: the first field is the time on a CPU, in ns).
+cpu_seconds() {
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.6f", s / 1e9 }'
+}
+
+# Runs one subject: starts it, connects the sine, measures, stops it. Sets `result_load`
+# (server DSP load, %: mean and quietest second) and `result_cpu` (the subject's CPU time,
+# % of one core).
+measure() {
+    local kind=$1 pid="" port=""
+    case $kind in
+        detent)
+            # (Redirected here, not through `start`: an asynchronous command's input is
+            # /dev/null unless redirected on that very command.)
+            "$detent" live --headless --channels 1 --name subject <"$work/commands" >/dev/null 2>&1 &
+            pid=$!; pids+=("$pid"); port=subject:in_1 ;;
+        jalv)
+            # cutoff is a fraction of the sample rate: 1 kHz, detent's default.
+            jalv -n subject -c cutoff=0.0208333 "$plugin" <"$work/commands" >/dev/null 2>&1 &
+            pid=$!; pids+=("$pid"); port=subject:input ;;
+    esac
+    if [ -n "$pid" ]; then
+        wait_for_port "$port"
+        jack_connect jack_simple_client:output1 "$port"
+        sleep 1  # settle
+    fi
+    local before=0 after=0
+    [ -n "$pid" ] && before=$(cpu_seconds "$pid")
+    local load
+    load=$(server_load)
+    [ -n "$pid" ] && after=$(cpu_seconds "$pid")
+    if [ -n "$pid" ]; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
+    result_load=$load
+    result_cpu=$(awk -v a="$after" -v b="$before" -v s="$seconds" 'BEGIN { printf "%.3f", 100 * (a - b) / s }')
+}
+
+# Per round: the server's load with each subject, and each subject's CPU time. The summary
+# takes medians over the rounds (one busy moment on a shared machine moves a mean a lot).
+results=()
+for round in $(seq "$rounds"); do
+    for kind in baseline detent jalv; do
+        measure "$kind"
+        read -r mean quietest <<<"$result_load"
+        echo "round $round  $kind: server DSP load $mean % (quietest second $quietest %), client CPU $result_cpu %" >&2
+        results+=("$kind $mean $quietest $result_cpu")
+    done
+done
+
+printf '%s\n' "${results[@]}" | awk -v r="$rounds" '
+    function median(list, n,    i, j, t, a) {
+        for (i = 1; i <= n; i++) a[i] = list[i]
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { n[$1]++; load[$1, n[$1]] = $2; quiet[$1, n[$1]] = $3; cpu[$1, n[$1]] = $4 }
+    END {
+        for (k in n) {
+            delete l; delete q; delete c
+            for (i = 1; i <= n[k]; i++) { l[i] = load[k, i]; q[i] = quiet[k, i]; c[i] = cpu[k, i] }
+            ml[k] = median(l, n[k]); mq[k] = median(q, n[k]); mc[k] = median(c, n[k])
+        }
+        printf "\n48 kHz, 64 frames, one channel, medians of %d rounds\n", r
+        printf "%-34s %10s %10s %10s\n", "", "baseline", "detent", "jalv"
+        printf "%-34s %10.3f %10.3f %10.3f\n", "server DSP load, mean (%)", ml["baseline"], ml["detent"], ml["jalv"]
+        printf "%-34s %10.3f %10.3f %10.3f\n", "server DSP load, quietest second (%)", mq["baseline"], mq["detent"], mq["jalv"]
+        printf "%-34s %10s %10.3f %10.3f\n", "client CPU time (% of one core)", "", mc["detent"], mc["jalv"]
+        if (ml["jalv"] > 0) printf "server DSP load, mean, detent / jalv: %.2f\n", ml["detent"] / ml["jalv"]
+        if (mq["jalv"] > 0) printf "server DSP load, quietest second, detent / jalv: %.2f\n", mq["detent"] / mq["jalv"]
+        if (mq["jalv"] > mq["baseline"] && mq["detent"] > mq["baseline"])
+            printf "  above baseline, detent / jalv: %.2f\n", (mq["detent"] - mq["baseline"]) / (mq["jalv"] - mq["baseline"])
+        if (mc["jalv"] > 0) printf "client CPU time, detent / jalv: %.2f\n", mc["detent"] / mc["jalv"]
+    }'

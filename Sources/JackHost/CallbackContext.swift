@@ -1,0 +1,105 @@
+import CJack
+import Glibc
+import Synchronization
+
+/// Everything JACK's callbacks touch for one client, at a fixed address for the client's
+/// whole life: the callbacks receive that address as their `arg`.
+///
+/// The audio thread reads only plain values, raw pointers and atomics here — no class
+/// references, so no reference counting. The engine travels as an unretained opaque pointer;
+/// ``JackSession`` holds the strong reference until `jack_client_close` has returned.
+/// The other callbacks (xrun, buffer size, sample rate, shutdown, graph changes) run on
+/// JACK's notification thread and only flip atomics and post the host's wake-up semaphore,
+/// which is async-signal-safe as JACK's shutdown callback requires.
+struct CallbackContext: ~Copyable {
+    // Constant while the client is active.
+    let engine: UnsafeMutableRawPointer
+    let client: OpaquePointer
+    let channels: Int
+    let inputPorts: UnsafeMutablePointer<OpaquePointer?>
+    let outputPorts: UnsafeMutablePointer<OpaquePointer?>
+    let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
+    let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let wake: UnsafeMutablePointer<sem_t>
+    /// The sample rate the engine was prepared for.
+    let preparedRate: UInt32
+
+    /// The engine's frame position, counted here because the callback may only call
+    /// functions proven real-time safe (`Engine.framePosition` is not annotated). Written by
+    /// the process callback only; starts at the engine's position when the client is built.
+    var position: Int64
+
+    // The frame clock (see `FrameClock`), published through a sequence lock: the callback
+    // never waits, a reader retries if it overlapped a write.
+    let clockSequence = Atomic<UInt64>(0)
+    let clockJack = Atomic<UInt32>(0)
+    let clockEngine = Atomic<Int64>(0)
+    let clockPeriod = Atomic<UInt32>(0)
+
+    let xruns = Atomic<Int>(0)
+    let bufferSize: Atomic<UInt32>
+    let sampleRate: Atomic<UInt32>
+    /// The server's sample rate no longer matches the engine: the callback outputs silence
+    /// and the host rebuilds the client.
+    let formatChanged = Atomic<Bool>(false)
+    let serverGone = Atomic<Bool>(false)
+    /// A connection or port came or went somewhere in the graph.
+    let graphChanged = Atomic<Bool>(false)
+
+    init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
+         inputPorts: [OpaquePointer], outputPorts: [OpaquePointer],
+         wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,
+         position: Int64) {
+        self.engine = engine
+        self.client = client
+        self.channels = channels
+        self.inputPorts = .allocate(capacity: channels)
+        self.outputPorts = .allocate(capacity: channels)
+        self.inputBuffers = .allocate(capacity: channels)
+        self.outputBuffers = .allocate(capacity: channels)
+        for c in 0..<channels {
+            (self.inputPorts + c).initialize(to: inputPorts[c])
+            (self.outputPorts + c).initialize(to: outputPorts[c])
+        }
+        self.wake = wake
+        preparedRate = sampleRate
+        self.sampleRate = Atomic(sampleRate)
+        self.bufferSize = Atomic(bufferSize)
+        self.position = position
+    }
+
+    deinit {
+        inputPorts.deallocate()
+        outputPorts.deallocate()
+        inputBuffers.deallocate()
+        outputBuffers.deallocate()
+    }
+
+    /// Publishes the start of a cycle (audio thread).
+    @_noLocks
+    func publishClock(jackFrame: UInt32, engineFrame: Int64, period: UInt32) {
+        let s = clockSequence.load(ordering: .relaxed)
+        clockSequence.store(s &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        clockJack.store(jackFrame, ordering: .relaxed)
+        clockEngine.store(engineFrame, ordering: .relaxed)
+        clockPeriod.store(period, ordering: .relaxed)
+        clockSequence.store(s &+ 2, ordering: .releasing)
+    }
+
+    /// The latest published cycle, or nil before the first one.
+    func readClock() -> FrameClock? {
+        while true {
+            let before = clockSequence.load(ordering: .acquiring)
+            if before == 0 { return nil }
+            if before & 1 == 0 {
+                let clock = FrameClock(
+                    jackFrame: clockJack.load(ordering: .relaxed),
+                    engineFrame: clockEngine.load(ordering: .relaxed),
+                    period: clockPeriod.load(ordering: .relaxed))
+                atomicMemoryFence(ordering: .acquiring)
+                if clockSequence.load(ordering: .relaxed) == before { return clock }
+            }
+        }
+    }
+}

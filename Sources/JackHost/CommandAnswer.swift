@@ -1,0 +1,116 @@
+import DSP
+
+/// The one-line answer to a command, as text or as a JSON object.
+///
+/// Parameter values are written through the parameter table (``ParameterSpec/format(_:ascii:)``)
+/// in ASCII (`-6.0 dB`, `-inf dB`), so an answer can be read by a script and typed back:
+/// `cutoff=1.20 kHz` answers `set cutoff 1.2k`, and `set cutoff 1.20 kHz` sets it again.
+public enum CommandAnswer: Equatable, Sendable {
+    /// `set`, `get`, `reset ID`.
+    case value(ParameterID, Double)
+    /// `params`, `reset`.
+    case values([ParameterID: Double])
+    /// `preset load NAME`: the preset's name and the values it set.
+    case preset(String, [ParameterID: Double])
+    /// `preset save NAME`.
+    case saved(String)
+    case status(HostStatus)
+    case help
+    /// `quit`: the last answer.
+    case bye
+    case error(String)
+
+    /// True for the answer after which the session ends.
+    public var endsSession: Bool { self == .bye }
+
+    // MARK: Text
+
+    public var text: String {
+        switch self {
+        case .value(let id, let v): Self.assignment(id, v)
+        case .values(let values): Self.assignments(values)
+        case .preset(let name, let values): "preset \(name): \(Self.assignments(values))"
+        case .saved(let name): "saved preset \(name)"
+        case .status(let s): Self.statusText(s)
+        case .help:
+            "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(ParameterError.validIDs)"
+        case .bye: "bye"
+        case .error(let message): "error: \(message)"
+        }
+    }
+
+    static func assignment(_ id: ParameterID, _ value: Double) -> String {
+        "\(id.id)=\(id.spec.format(value, ascii: true))"
+    }
+
+    static func assignments(_ values: [ParameterID: Double]) -> String {
+        ParameterID.allCases.compactMap { id in values[id].map { assignment(id, $0) } }.joined(separator: ", ")
+    }
+
+    /// A linear peak as dBFS, `-inf dBFS` for silence.
+    static func decibels(_ peak: Float) -> String {
+        guard peak > 0 else { return "-inf dBFS" }
+        let db = 20 * RealtimeMath.log2(Double(peak)) / RealtimeMath.log2Of10
+        return DecimalText.fixed(db, decimals: 1, ascii: true) + " dBFS"
+    }
+
+    static func statusText(_ s: HostStatus) -> String {
+        var parts = ["server \(s.server)"]
+        if let client = s.client, let rate = s.sampleRate, let frames = s.bufferSize {
+            parts += ["client \(client)", "\(rate) Hz", "\(frames) frames"]
+        } else {
+            parts.append("disconnected (waiting for the server)")
+        }
+        parts.append("xruns \(s.xruns)")
+        if let load = s.dspLoad { parts.append("DSP load \(DecimalText.fixed(load, decimals: 1, ascii: true)) %") }
+        if s.reconnects > 0 { parts.append("reconnects \(s.reconnects)") }
+        parts.append(assignments(s.values))
+        parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
+        return parts.joined(separator: ", ")
+    }
+
+    // MARK: JSON
+
+    public var json: String {
+        switch self {
+        case .value(let id, let v):
+            JSONText.object([("ok", "true"), ("id", JSONText.string(id.id)), ("value", JSONText.number(v)),
+                             ("text", JSONText.string(id.spec.format(v, ascii: true)))])
+        case .values(let values):
+            JSONText.object([("ok", "true")] + Self.jsonValues(values))
+        case .preset(let name, let values):
+            JSONText.object([("ok", "true"), ("preset", JSONText.string(name))] + Self.jsonValues(values))
+        case .saved(let name):
+            JSONText.object([("ok", "true"), ("saved", JSONText.string(name))])
+        case .status(let s):
+            JSONText.object([
+                ("ok", "true"), ("server", JSONText.string(s.server)),
+                ("connected", "\(s.isConnected)"),
+                ("client", s.client.map(JSONText.string) ?? "null"),
+                ("sampleRate", s.sampleRate.map { "\($0)" } ?? "null"),
+                ("bufferSize", s.bufferSize.map { "\($0)" } ?? "null"),
+                ("xruns", "\(s.xruns)"),
+                ("dspLoad", s.dspLoad.map(JSONText.number) ?? "null"),
+                ("reconnects", "\(s.reconnects)"),
+            ] + Self.jsonValues(s.values) + [
+                ("peaks", JSONText.array(s.peaks.map { JSONText.number(Double($0)) })),
+            ])
+        case .help:
+            JSONText.object([("ok", "true"), ("commands", JSONText.array(HostCommand.synopsis.map(JSONText.string))),
+                             ("ids", JSONText.array(ParameterID.allCases.map { JSONText.string($0.id) }))])
+        case .bye:
+            JSONText.object([("ok", "true"), ("bye", "true")])
+        case .error(let message):
+            JSONText.object([("ok", "false"), ("error", JSONText.string(message))])
+        }
+    }
+
+    /// `"values": {id: number}` and `"text": {id: formatted}`, in table order.
+    static func jsonValues(_ values: [ParameterID: Double]) -> [(String, String)] {
+        let ids = ParameterID.allCases.filter { values[$0] != nil }
+        return [
+            ("values", JSONText.object(ids.map { ($0.id, JSONText.number(values[$0]!)) })),
+            ("text", JSONText.object(ids.map { ($0.id, JSONText.string($0.spec.format(values[$0]!, ascii: true))) })),
+        ]
+    }
+}

@@ -1,0 +1,74 @@
+import DSP
+
+/// Runs typed commands against a live host and answers each with one line.
+///
+/// ```swift
+/// let interpreter = CommandInterpreter(control: host, presets: FactoryDefaultPresets())
+/// interpreter.respond(to: "set gain -6")?.text    // "gain=-6.0 dB"
+/// interpreter.respond(to: "bogus")?.text          // "error: unknown command 'bogus' (try 'help')"
+/// ```
+public struct CommandInterpreter: Sendable {
+    public let control: any LiveControl
+    public let presets: any PresetSource
+
+    public init(control: any LiveControl, presets: any PresetSource) {
+        self.control = control
+        self.presets = presets
+    }
+
+    /// Parses and runs one line; nil for a blank line or a comment.
+    public func respond(to line: String) -> CommandAnswer? {
+        do {
+            guard let command = try HostCommand.parse(line) else { return nil }
+            return execute(command)
+        } catch {
+            return .error(error.description)
+        }
+    }
+
+    public func execute(_ command: HostCommand) -> CommandAnswer {
+        switch command {
+        case .set(let id, let value):
+            control.set([id: value])
+            return .value(id, control.target(id))
+        case .get(let id):
+            return .value(id, control.target(id))
+        case .params:
+            return .values(targets())
+        case .reset(let id?):
+            control.set([id: presets.defaults()[id]!])
+            return .value(id, control.target(id))
+        case .reset(nil):
+            control.set(presets.defaults())
+            return .values(targets())
+        case .presetLoad(let name):
+            do {
+                var values = try presets.load(name)
+                for id in ParameterID.allCases { values[id] = id.spec.clamp(values[id] ?? id.spec.defaultValue) }
+                control.set(values)
+                return .preset(name, targets())
+            } catch {
+                return .error("\(error)")
+            }
+        case .presetSave(let name):
+            do {
+                try presets.save(name, values: targets())
+                return .saved(name)
+            } catch {
+                return .error("\(error)")
+            }
+        case .status:
+            return .status(control.status())
+        case .help:
+            return .help
+        case .quit:
+            return .bye
+        }
+    }
+
+    private func targets() -> [ParameterID: Double] {
+        var values: [ParameterID: Double] = [:]
+        for id in ParameterID.allCases { values[id] = control.target(id) }
+        return values
+    }
+}

@@ -1,0 +1,95 @@
+import DSP
+
+/// One line typed to a running host (`detent live --headless` reads them from stdin).
+///
+/// Parsing is pure: ids and values go through the parameter table
+/// (``ParameterID/init(parsing:)``, ``ParameterSpec/parse(_:)``), so a command accepts
+/// exactly what `--set` and the panel accept.
+///
+/// ```swift
+/// try HostCommand.parse("set cutoff 1.2 kHz")   // .set(.cutoff, 1200)
+/// try HostCommand.parse("reset")                // .reset(nil)
+/// try HostCommand.parse("   ")                  // nil: nothing to answer
+/// ```
+public enum HostCommand: Equatable, Sendable {
+    case set(ParameterID, Double)
+    case get(ParameterID)
+    case params
+    case reset(ParameterID?)
+    case presetLoad(String)
+    case presetSave(String)
+    case status
+    case help
+    case quit
+
+    /// The commands as `help` lists them.
+    public static let synopsis = [
+        "set ID VALUE", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
+        "status", "help", "quit",
+    ]
+
+    /// Parses one line. Blank lines and `#` comments give nil (no answer).
+    public static func parse(_ line: String) throws(CommandError) -> HostCommand? {
+        let words = line.split(whereSeparator: \.isWhitespace)
+        guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
+        /// The text after the first `n` words, as typed (values such as `800 Hz` hold spaces).
+        func rest(after n: Int) -> String {
+            words.count > n ? String(line[words[n].startIndex...]).trimmingTrailingWhitespace : ""
+        }
+        func id(_ word: Substring) throws(CommandError) -> ParameterID {
+            do { return try ParameterID(parsing: String(word)) } catch { throw .parameter(error) }
+        }
+        func noArguments(_ command: HostCommand) throws(CommandError) -> HostCommand {
+            guard words.count == 1 else { throw .unexpectedArguments(verb) }
+            return command
+        }
+        switch verb {
+        case "set":
+            guard words.count >= 3 else { throw .usage("set ID VALUE") }
+            let parameter = try id(words[1])
+            do { return .set(parameter, try parameter.spec.parse(rest(after: 2))) } catch { throw .parameter(error) }
+        case "get":
+            guard words.count == 2 else { throw .usage("get ID") }
+            return .get(try id(words[1]))
+        case "reset":
+            guard words.count <= 2 else { throw .usage("reset [ID]") }
+            return .reset(words.count == 2 ? try id(words[1]) : nil)
+        case "preset":
+            let action = words.count > 1 ? words[1].lowercased() : ""
+            guard action == "load" || action == "save", words.count >= 3 else {
+                throw .usage("preset load NAME | preset save NAME")
+            }
+            return action == "load" ? .presetLoad(rest(after: 2)) : .presetSave(rest(after: 2))
+        case "params": return try noArguments(.params)
+        case "status": return try noArguments(.status)
+        case "help": return try noArguments(.help)
+        case "quit": return try noArguments(.quit)
+        default: throw .unknownCommand(String(words[0]))
+        }
+    }
+}
+
+/// Why a command line was refused: one line, answered as `error: …`.
+public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownCommand(String)
+    case usage(String)
+    case unexpectedArguments(String)
+    case parameter(ParameterError)
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let word): "unknown command '\(word)' (try 'help')"
+        case .usage(let form): "usage: \(form)"
+        case .unexpectedArguments(let verb): "'\(verb)' takes no arguments"
+        case .parameter(let error): error.description
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingWhitespace: String {
+        var s = Substring(self)
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

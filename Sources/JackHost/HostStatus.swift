@@ -1,0 +1,46 @@
+import DSP
+
+/// One reading of the live host, for the `status` command (and, later, the panel).
+public struct HostStatus: Sendable, Equatable {
+    /// The server asked for, by name.
+    public var server: String
+    /// The client's name on the server; nil while disconnected.
+    public var client: String?
+    public var sampleRate: Int?
+    public var bufferSize: Int?
+    /// Xruns reported by JACK since start-up, over every connection.
+    public var xruns: Int
+    /// The server's DSP load in percent (`jack_cpu_load`); nil while disconnected.
+    public var dspLoad: Double?
+    /// Current (smoothed) parameter values, in their units.
+    public var values: [ParameterID: Double]
+    /// Highest absolute output sample per channel since the previous status.
+    public var peaks: [Float]
+    /// How many times the host has reconnected after losing the server.
+    public var reconnects: Int
+
+    public var isConnected: Bool { client != nil }
+
+    public init(server: String, client: String?, sampleRate: Int?, bufferSize: Int?, xruns: Int,
+                dspLoad: Double?, values: [ParameterID: Double], peaks: [Float], reconnects: Int) {
+        self.server = server
+        self.client = client
+        self.sampleRate = sampleRate
+        self.bufferSize = bufferSize
+        self.xruns = xruns
+        self.dspLoad = dspLoad
+        self.values = values
+        self.peaks = peaks
+        self.reconnects = reconnects
+    }
+}
+
+/// What the command interpreter needs from a live host: move parameters, read them back,
+/// report. ``LiveHost`` is the real one; tests use a stand-in with no JACK at all.
+public protocol LiveControl: AnyObject, Sendable {
+    /// Sends new targets (already in range), all stamped at the same frame.
+    func set(_ values: [ParameterID: Double])
+    /// The value a parameter is heading to (what was last set).
+    func target(_ id: ParameterID) -> Double
+    func status() -> HostStatus
+}

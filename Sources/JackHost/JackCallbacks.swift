@@ -1,0 +1,115 @@
+import CJack
+import CRealtime
+import DSP
+import Glibc
+
+// The C callbacks JACK calls, as top-level functions: they capture nothing, so they
+// convert to C function pointers, and they live outside `main.swift`, so they are not
+// isolated to the main actor (Swift 6 would trap when JACK calls them from its own threads).
+
+/// The process callback: port buffers in, `Engine.process`, port buffers out.
+///
+/// Proven free of allocation, locks and reference counting by the compiler
+/// (`@_noLocks`); the calls into C are JACK's real-time-safe buffer and time functions,
+/// and the RealtimeSanitizer hooks, which do nothing unless the sanitizer is linked in.
+@_noLocks
+func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    _unsafePerformance { detent_rtsan_enter() }
+    if let arg {
+        jackRender(arg.assumingMemoryBound(to: CallbackContext.self), frames: nframes)
+    }
+    _unsafePerformance { detent_rtsan_exit() }
+    return 0
+}
+
+@_noLocks
+func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes: jack_nframes_t) {
+    let channels = context.pointee.channels
+    let frames = Int(nframes)
+    var complete = true
+    for c in 0..<channels {
+        let input = _unsafePerformance { jack_port_get_buffer(context.pointee.inputPorts[c], nframes) }
+        let output = _unsafePerformance { jack_port_get_buffer(context.pointee.outputPorts[c], nframes) }
+        guard let input, let output else {
+            complete = false
+            break
+        }
+        context.pointee.inputBuffers[c] = UnsafePointer(input.assumingMemoryBound(to: Float.self))
+        context.pointee.outputBuffers[c] = output.assumingMemoryBound(to: Float.self)
+    }
+    guard complete, !context.pointee.formatChanged.load(ordering: .relaxed) else {
+        // Silence rather than audio processed at the wrong rate (or with a missing port).
+        for c in 0..<channels {
+            let output = _unsafePerformance { jack_port_get_buffer(context.pointee.outputPorts[c], nframes) }
+            if let output {
+                output.assumingMemoryBound(to: Float.self).update(repeating: 0, count: frames)
+            }
+        }
+        return
+    }
+    let start = context.pointee.position
+    let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
+    context.pointee.publishClock(jackFrame: cycleStart, engineFrame: start, period: nframes)
+    let input = UnsafePointer(context.pointee.inputBuffers)
+    let output = UnsafePointer(context.pointee.outputBuffers)
+    Unmanaged<Engine>.fromOpaque(context.pointee.engine)._withUnsafeGuaranteedRef {
+        $0.process(input: input, output: output, frames: frames)
+    }
+    context.pointee.position = start + Int64(frames)
+}
+
+func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return 0 }
+    context.pointee.xruns.wrappingAdd(1, ordering: .relaxed)
+    return 0
+}
+
+/// The engine splits blocks longer than it was prepared for, so a new buffer size needs
+/// no allocation: it is only recorded (for `status` and the frame clock).
+func jackBufferSize(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return 0 }
+    context.pointee.bufferSize.store(frames, ordering: .relaxed)
+    return 0
+}
+
+/// A new sample rate cannot be taken in place (the engine must be prepared again, which
+/// allocates and must not overlap `process`): the callback goes silent and the host
+/// rebuilds the client outside the audio thread.
+func jackSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return 0 }
+    context.pointee.sampleRate.store(rate, ordering: .relaxed)
+    if rate != context.pointee.preparedRate {
+        context.pointee.formatChanged.store(true, ordering: .relaxed)
+        sem_post(context.pointee.wake)
+    }
+    return 0
+}
+
+/// The server went away. Runs like a signal handler: atomics and `sem_post` only.
+func jackShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?,
+                     _ arg: UnsafeMutableRawPointer?) {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
+    context.pointee.serverGone.store(true, ordering: .releasing)
+    sem_post(context.pointee.wake)
+}
+
+func jackPortConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connect: Int32,
+                     _ arg: UnsafeMutableRawPointer?) {
+    jackGraphChanged(arg)
+}
+
+func jackPortRegistration(_ port: jack_port_id_t, _ registered: Int32, _ arg: UnsafeMutableRawPointer?) {
+    jackGraphChanged(arg)
+}
+
+/// Connections to remember, or a remembered peer that may have appeared: the host looks
+/// once things have settled.
+func jackGraphChanged(_ arg: UnsafeMutableRawPointer?) {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
+    context.pointee.graphChanged.store(true, ordering: .relaxed)
+    sem_post(context.pointee.wake)
+}
+
+/// Silences libjack's own messages ("Cannot connect to server socket…"): Detent says
+/// what went wrong in one line of its own.
+func jackQuiet(_ message: UnsafePointer<CChar>?) {}

@@ -1,0 +1,202 @@
+import CJack
+import DSP
+import Glibc
+
+/// One client on one JACK server: opened, ports registered, callbacks set, active — until
+/// `close`. The host makes a new session for every (re)connection; the engine, and with it
+/// the parameter values, outlives them.
+final class JackSession: @unchecked Sendable {
+    let client: OpaquePointer
+    let context: UnsafeMutablePointer<CallbackContext>
+    /// Kept alive here: the process callback holds it unretained.
+    let engine: Engine
+    /// The name JACK gave the client (the requested one, or with a suffix).
+    let name: String
+    let inputNames: [String]
+    let outputNames: [String]
+    private var isClosed = false
+
+    static let audioType = JACK_DEFAULT_AUDIO_TYPE
+
+    /// Opens a client and activates it. `engineFor` is called once the server's sample rate
+    /// and buffer size are known, before activation, and returns a prepared engine.
+    init(options: LiveHostOptions, wake: UnsafeMutablePointer<sem_t>,
+         engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) -> Engine) throws(LiveHostError) {
+        Self.silenceLibjack
+        var status = JackStatus(0)
+        var flags = JackNoStartServer.rawValue
+        if options.exactName { flags |= JackUseExactName.rawValue }
+        let opened: OpaquePointer? = if let server = options.server {
+            detent_jack_client_open_server(options.name, JackOptions(flags), &status, server)
+        } else {
+            detent_jack_client_open(options.name, JackOptions(flags), &status)
+        }
+        guard let client = opened else {
+            if status.rawValue & JackNameNotUnique.rawValue != 0 { throw .nameTaken(options.name) }
+            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: options.server) }
+            // jackd answers a taken exact name with a bare "server error": ask it.
+            if options.exactName && Self.clientExists(options.name, server: options.server) {
+                throw .nameTaken(options.name)
+            }
+            throw .openFailed(name: options.name, status: status.rawValue)
+        }
+        self.client = client
+        name = String(cString: jack_get_client_name(client))
+
+        var inputs: [OpaquePointer] = []
+        var outputs: [OpaquePointer] = []
+        inputNames = (1...options.channels).map { "in_\($0)" }
+        outputNames = (1...options.channels).map { "out_\($0)" }
+        for (names, flag) in [(inputNames, JackPortIsInput), (outputNames, JackPortIsOutput)] {
+            for port in names {
+                guard let p = jack_port_register(client, port, Self.audioType, UInt(flag.rawValue), 0) else {
+                    jack_client_close(client)
+                    throw .portRegistration("\(name):\(port)")
+                }
+                if flag == JackPortIsInput { inputs.append(p) } else { outputs.append(p) }
+            }
+        }
+
+        let rate = jack_get_sample_rate(client)
+        let bufferSize = jack_get_buffer_size(client)
+        engine = engineFor(rate, bufferSize)
+        context = .allocate(capacity: 1)
+        context.initialize(to: CallbackContext(
+            engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
+            channels: options.channels, inputPorts: inputs, outputPorts: outputs, wake: wake,
+            sampleRate: rate, bufferSize: bufferSize, position: engine.framePosition))
+
+        let arg = UnsafeMutableRawPointer(context)
+        jack_set_process_callback(client, jackProcess, arg)
+        jack_set_xrun_callback(client, jackXrun, arg)
+        jack_set_buffer_size_callback(client, jackBufferSize, arg)
+        jack_set_sample_rate_callback(client, jackSampleRate, arg)
+        jack_set_port_connect_callback(client, jackPortConnect, arg)
+        jack_set_port_registration_callback(client, jackPortRegistration, arg)
+        jack_on_info_shutdown(client, jackShutdown, arg)
+        guard jack_activate(client) == 0 else {
+            close()
+            throw .activationFailed(name)
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the client (which stops the process callback first). Also right after the
+    /// server died: libjack then only frees what it held.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        jack_client_close(client)
+        context.deinitialize(count: 1)
+        context.deallocate()
+    }
+
+    /// Whether a client called `name` is on the server, asked through a short-lived client.
+    private static func clientExists(_ name: String, server: String?) -> Bool {
+        var status = JackStatus(0)
+        let probe: OpaquePointer? = if let server {
+            detent_jack_client_open_server("detent-probe", JackNoStartServer, &status, server)
+        } else {
+            detent_jack_client_open("detent-probe", JackNoStartServer, &status)
+        }
+        guard let probe else { return false }
+        defer { jack_client_close(probe) }
+        guard let uuid = jack_get_uuid_for_client_name(probe, name) else { return false }
+        jack_free(uuid)
+        return true
+    }
+
+    /// Installs the quiet message handlers once per process.
+    private static let silenceLibjack: Void = {
+        jack_set_error_function(jackQuiet)
+        jack_set_info_function(jackQuiet)
+    }()
+
+    // MARK: State published by the callbacks
+
+    var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
+    var formatChanged: Bool { context.pointee.formatChanged.load(ordering: .relaxed) }
+    var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
+    var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
+    var clock: FrameClock? { context.pointee.readClock() }
+    /// JACK's estimate of the frame being processed now.
+    var frameTime: UInt32 { jack_frame_time(client) }
+    /// The server's DSP load, in percent.
+    var dspLoad: Double { Double(jack_cpu_load(client)) }
+
+    /// Reads and clears the "graph changed" flag.
+    func takeGraphChanged() -> Bool {
+        context.pointee.graphChanged.exchange(false, ordering: .relaxed)
+    }
+
+    /// Whether a port of that full name exists on the server.
+    func portExists(_ fullName: String) -> Bool { jack_port_by_name(client, fullName) != nil }
+
+    // MARK: Connections
+
+    /// Full names of the ports matching `pattern` (nil: all) with `flags`, without our own.
+    func ports(matching pattern: String?, flags: JackPortFlags...) -> [String] {
+        let mask = flags.reduce(UInt(0)) { $0 | UInt($1.rawValue) }
+        guard let list = jack_get_ports(client, pattern, Self.audioType, mask) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var i = 0
+        while let p = list[i] {
+            names.append(String(cString: p))
+            i += 1
+        }
+        return names.filter { !$0.hasPrefix(name + ":") }
+    }
+
+    /// The connections the rules ask for: patterns first, else physical ports with
+    /// `autoconnect`. Also returns a warning for a pattern that matched nothing.
+    func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
+        var result: [PortConnection] = []
+        var warnings: [String] = []
+        let sides: [(pattern: String?, option: String, ours: [String], flag: JackPortFlags)] = [
+            (options.connectInputs, "--connect-inputs", inputNames, JackPortIsOutput),
+            (options.connectOutputs, "--connect-outputs", outputNames, JackPortIsInput),
+        ]
+        for side in sides {
+            let theirs: [String]
+            if let pattern = side.pattern {
+                theirs = ports(matching: pattern, flags: side.flag)
+                if theirs.isEmpty { warnings.append("no JACK ports match \(side.option) '\(pattern)'") }
+            } else if options.autoconnect {
+                theirs = ports(matching: nil, flags: side.flag, JackPortIsPhysical)
+            } else {
+                theirs = []
+            }
+            result += PortPattern.pairs(ours: side.ours, theirs: theirs).map { PortConnection(port: $0.ours, peer: $0.theirs) }
+        }
+        return (result, warnings)
+    }
+
+    /// Makes the connections; returns those that failed (the peer is missing, say).
+    @discardableResult
+    func connect(_ connections: [PortConnection]) -> [PortConnection] {
+        connections.filter { c in
+            let ours = "\(name):\(c.port)"
+            let code = c.isInput ? jack_connect(client, c.peer, ours) : jack_connect(client, ours, c.peer)
+            return code != 0 && code != EEXIST
+        }
+    }
+
+    /// The connections our ports have now.
+    func currentConnections() -> Set<PortConnection> {
+        var result = Set<PortConnection>()
+        for port in inputNames + outputNames {
+            guard let p = jack_port_by_name(client, "\(name):\(port)"),
+                  let list = jack_port_get_connections(p) else { continue }
+            defer { jack_free(list) }
+            var i = 0
+            while let peer = list[i] {
+                result.insert(PortConnection(port: port, peer: String(cString: peer)))
+                i += 1
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,326 @@
+import DSP
+import Glibc
+import Synchronization
+
+/// `detent live`: the engine as a JACK client that survives whatever the server does.
+///
+/// ```swift
+/// var options = LiveHostOptions()
+/// options.server = "studio"
+/// let host = LiveHost(options: options, log: { StandardError.line($0) })
+/// try host.start()                      // fails clearly when no server runs
+/// host.set([.cutoff: 800])              // lands one period from now, sample-accurately
+/// print(host.status().values)
+/// host.stop()
+/// ```
+///
+/// One engine lives as long as the host; each connection to a server is a ``JackSession``.
+/// When the server shuts down or is killed, a supervisor thread closes the dead session,
+/// keeps the values, and opens a new one when the server returns (retrying with back-off),
+/// with the same ports and connections. Control calls (`set`, `status`) may come from any
+/// thread; they never wait for the audio thread.
+public final class LiveHost: LiveControl, @unchecked Sendable {
+    public let options: LiveHostOptions
+
+    /// The engine is prepared for blocks of up to this many frames (or the server's buffer
+    /// size, if larger): PipeWire changes buffer sizes at run time (up to 8192 frames), and the
+    /// engine splits longer blocks itself, so no buffer size ever makes it allocate.
+    public static let preparedFrames = 8192
+    /// How long the graph must stay quiet before connections are remembered: a server that
+    /// is shutting down first drops every connection, which must not be taken as the user's
+    /// wish.
+    static let settleTime = Duration.milliseconds(500)
+
+    private let log: @Sendable (String) -> Void
+    private let onTerminate: (@Sendable (Int32) -> Void)?
+    private let wake = Wakeup()
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var engine: Engine
+        var session: JackSession?
+        /// Where each parameter is heading: what `get` answers and what a rebuilt engine
+        /// starts from.
+        var targets: [ParameterID: Double]
+        /// The latest frame stamped, so stamps never go backwards.
+        var lastStamp = Int64.min
+        var closedXruns = 0
+        var reconnects = 0
+        var failures = 0
+        var nextAttempt: ContinuousClock.Instant?
+        var lastFailure: LiveHostError?
+        /// Connections to make again on a new server; `pending` are those whose peer port
+        /// does not exist (yet): they are made when it appears.
+        var remembered = Set<PortConnection>()
+        var pending = Set<PortConnection>()
+        var settleDeadline: ContinuousClock.Instant?
+        var supervisor: pthread_t?
+        var stopping = false
+        var exitStatus: Int32?
+    }
+
+    /// - Parameters:
+    ///   - log: receives one line per event worth telling (server lost, reconnected…).
+    ///   - onTerminate: called on the supervisor thread when the host stops by itself (the
+    ///     server went away under `--no-reconnect`), with the exit status. It must not call
+    ///     ``stop()``; ending the command loop is its job.
+    public init(options: LiveHostOptions, log: @escaping @Sendable (String) -> Void,
+                onTerminate: (@Sendable (Int32) -> Void)? = nil) {
+        self.options = options
+        self.log = log
+        self.onTerminate = onTerminate
+        var targets: [ParameterID: Double] = [:]
+        for id in ParameterID.allCases {
+            targets[id] = id.spec.clamp(options.initialValues[id] ?? id.spec.defaultValue)
+        }
+        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets))
+    }
+
+    private static func makeEngine(_ values: [ParameterID: Double], _ options: LiveHostOptions) -> Engine {
+        if let smoothing = options.smoothing { return Engine(initialValues: values, smoothingTime: smoothing) }
+        return Engine(initialValues: values)
+    }
+
+    // MARK: Life cycle
+
+    /// Joins the server, registers the ports, makes the connections and starts watching the
+    /// server. Throws when the options are invalid or no server can be reached.
+    public func start() throws(LiveHostError) {
+        try options.validate()
+        let session = try openSession()
+        state.withLock { $0.session = session }
+        let planned = session.plannedConnections(options)
+        for warning in planned.warnings { log("detent: \(warning)") }
+        let failed = session.connect(planned.connections)
+        state.withLock { $0.remembered = Set(planned.connections).subtracting(failed) }
+        startSupervisor()
+    }
+
+    /// Closes the client and stops watching the server. Safe to call more than once.
+    public func stop() {
+        let thread = state.withLock { st -> pthread_t? in
+            st.stopping = true
+            defer { st.supervisor = nil }
+            return st.supervisor
+        }
+        wake.post()
+        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+        let session = state.withLock { st -> JackSession? in
+            defer { st.session = nil }
+            if let s = st.session { st.closedXruns += s.xruns }
+            return st.session
+        }
+        session?.close()
+    }
+
+    /// Set when the host stopped by itself: the status the process should exit with.
+    public var exitStatus: Int32? { state.withLock { $0.exitStatus } }
+
+    /// Opens a session, preparing the engine for the server's format. The same engine
+    /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
+    /// a new rate needs a new engine, which starts from the current targets.
+    private func openSession() throws(LiveHostError) -> JackSession {
+        try JackSession(options: options, wake: wake.semaphore) { rate, bufferSize in
+            state.withLock { st in
+                if st.engine.sampleRate != Double(rate) {
+                    if st.engine.sampleRate != 0 {
+                        st.engine = Self.makeEngine(st.targets, options)
+                        st.lastStamp = .min
+                    }
+                    st.engine.prepare(sampleRate: Double(rate), maxFrames: max(Self.preparedFrames, Int(bufferSize)),
+                                      channels: options.channels)
+                }
+                return st.engine
+            }
+        }
+    }
+
+    // MARK: Control (any thread)
+
+    /// Sends new targets, all stamped with the same engine frame: one period after JACK's
+    /// current frame time, mapped through the clock the process callback publishes — so
+    /// they take effect at the matching sample of the next cycle. Without a server they wait
+    /// in the queue and apply at the first block after reconnecting.
+    @discardableResult
+    public func send(_ values: [ParameterID: Double]) -> [ParameterChange] {
+        state.withLock { st in
+            var frame = ParameterChange.now
+            if let s = st.session, !s.serverGone, let clock = s.clock {
+                frame = max(clock.stamp(atJack: s.frameTime), st.lastStamp)
+                st.lastStamp = frame
+            }
+            var sent: [ParameterChange] = []
+            for id in ParameterID.allCases {
+                guard let value = values[id] else { continue }
+                let v = id.spec.clamp(value)
+                st.targets[id] = v
+                let change = ParameterChange(id, v, frame: frame)
+                st.engine.controls.send(change)
+                sent.append(change)
+            }
+            return sent
+        }
+    }
+
+    public func set(_ values: [ParameterID: Double]) { send(values) }
+
+    public func target(_ id: ParameterID) -> Double {
+        state.withLock { $0.targets[id] ?? id.spec.defaultValue }
+    }
+
+    public func status() -> HostStatus {
+        state.withLock { st in
+            var values = st.targets
+            var peaks = [Float](repeating: 0, count: options.channels)
+            if st.engine.channels > 0 {
+                let snapshot = st.engine.telemetry.snapshot()
+                // Before the first block nothing was published: the targets are the values.
+                if snapshot.framesProcessed > 0 { values = snapshot.values }
+                peaks = snapshot.peaks
+            }
+            let live = st.session.flatMap { $0.serverGone ? nil : $0 }
+            return HostStatus(
+                server: options.serverDisplayName, client: live?.name,
+                sampleRate: live.map { Int($0.sampleRate) }, bufferSize: live.map { Int($0.bufferSize) },
+                xruns: st.closedXruns + (st.session?.xruns ?? 0), dspLoad: live?.dspLoad,
+                values: values, peaks: peaks, reconnects: st.reconnects)
+        }
+    }
+
+    /// The frame clock of the current connection (nil before its first cycle).
+    public var frameClock: FrameClock? { state.withLock { $0.session?.clock } }
+
+    /// The client's name on the server, nil while disconnected.
+    public var clientName: String? { state.withLock { $0.session?.name } }
+
+    /// The connections the host will make again on a new server.
+    public var rememberedConnections: Set<PortConnection> { state.withLock { $0.remembered } }
+
+    // MARK: Supervisor
+
+    private func startSupervisor() {
+        var thread = pthread_t()
+        let host = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&thread, nil, { arg in
+            Unmanaged<LiveHost>.fromOpaque(arg!).takeRetainedValue().supervise()
+            return nil
+        }, host)
+        guard created == 0 else {
+            Unmanaged<LiveHost>.fromOpaque(host).release()
+            log("detent: cannot start the supervisor thread; the server will not be watched")
+            return
+        }
+        state.withLock { $0.supervisor = thread }
+    }
+
+    /// Sleeps until a callback posts or a timer is due, then handles whatever happened.
+    private func supervise() {
+        while true {
+            let timeout = state.withLock { st -> Duration in
+                let now = ContinuousClock.now
+                var timeout = Duration.seconds(1)
+                for deadline in [st.nextAttempt, st.settleDeadline].compactMap({ $0 }) {
+                    timeout = min(timeout, deadline - now)
+                }
+                return timeout
+            }
+            wake.wait(timeout: timeout)
+            if state.withLock({ $0.stopping }) { return }
+            if !handleLoss() { return }
+            reconnectIfDue()
+            rememberConnectionsIfSettled()
+        }
+    }
+
+    /// Closes a session whose server went away (or changed its sample rate). Returns false
+    /// when the host stops instead of reconnecting.
+    private func handleLoss() -> Bool {
+        let lost = state.withLock { st -> JackSession? in
+            guard let s = st.session, s.serverGone || s.formatChanged else { return nil }
+            st.session = nil
+            st.closedXruns += s.xruns
+            st.settleDeadline = nil
+            st.failures = 0
+            st.nextAttempt = .now
+            return s
+        }
+        guard let lost else { return true }
+        let gone = lost.serverGone
+        let rate = lost.sampleRate
+        lost.close()
+        if !gone {
+            log("detent: the JACK sample rate changed to \(rate) Hz; restarting the client")
+            return true
+        }
+        let server = options.serverDisplayName
+        guard options.reconnect else {
+            log("detent: the JACK server '\(server)' stopped; exiting (--no-reconnect)")
+            state.withLock {
+                $0.exitStatus = 1
+                $0.stopping = true
+            }
+            onTerminate?(1)
+            return false
+        }
+        log("detent: the JACK server '\(server)' stopped; keeping the current values and reconnecting when it returns")
+        return true
+    }
+
+    private func reconnectIfDue() {
+        let due = state.withLock { st in
+            st.session == nil && (st.nextAttempt.map { $0 <= .now } ?? false)
+        }
+        guard due else { return }
+        do {
+            let session = try openSession()
+            let remembered = state.withLock { st in
+                st.session = session
+                st.reconnects += 1
+                st.failures = 0
+                st.nextAttempt = nil
+                st.lastFailure = nil
+                return st.remembered
+            }
+            let planned = session.plannedConnections(options).connections
+            let failed = session.connect(Array(Set(planned).union(remembered)))
+            state.withLock { st in
+                st.remembered.formUnion(planned)
+                st.pending = Set(failed)
+            }
+            log("detent: reconnected to the JACK server '\(options.serverDisplayName)' as '\(session.name)' "
+                + "(\(session.sampleRate) Hz, \(session.bufferSize) frames)")
+        } catch {
+            let report = state.withLock { st -> Bool in
+                st.failures += 1
+                st.nextAttempt = .now + options.backoff.delay(afterFailures: st.failures - 1)
+                defer { st.lastFailure = error }
+                return st.lastFailure != error
+            }
+            // Say why once, not at every attempt (a server that stays away is not news).
+            if report, error != .noServer(server: options.server) { log("detent: reconnecting: \(error)") }
+        }
+    }
+
+    /// Once the graph has been quiet for `settleTime`: makes remembered connections whose
+    /// peer has appeared, then remembers the connections as they are (a connection the user
+    /// removed is forgotten; one whose peer is missing is kept for later).
+    private func rememberConnectionsIfSettled() {
+        let session = state.withLock { st -> JackSession? in
+            guard let s = st.session, !s.serverGone else { return nil }
+            if s.takeGraphChanged() { st.settleDeadline = .now + Self.settleTime }
+            guard let deadline = st.settleDeadline, deadline <= .now else { return nil }
+            st.settleDeadline = nil
+            return s
+        }
+        guard let session else { return }
+        let (remembered, pending) = state.withLock { ($0.remembered, $0.pending) }
+        let appeared = pending.filter { session.portExists($0.peer) }
+        session.connect(Array(appeared))
+        let current = session.currentConnections()
+        let missing = remembered.union(pending).filter { !session.portExists($0.peer) }
+        state.withLock { st in
+            st.remembered = current.union(missing)
+            st.pending = missing
+        }
+    }
+}

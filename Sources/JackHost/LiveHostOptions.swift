@@ -1,0 +1,52 @@
+import DSP
+import Glibc
+
+/// How `detent live` joins the JACK graph: names, channels, connections, smoothing and
+/// what to do when the server goes away.
+public struct LiveHostOptions: Sendable, Equatable {
+    /// The client name asked for (JACK may add a suffix unless `exactName`).
+    public var name = "detent"
+    public var exactName = false
+    /// The server to join; nil for JACK's default (`$JACK_DEFAULT_SERVER`, else `default`).
+    public var server: String?
+    /// Ports `in_1…in_N` and `out_1…out_N`.
+    public var channels = 2
+    /// Start-up values (from a preset and `--set`); missing ids take the table default.
+    public var initialValues: [ParameterID: Double] = [:]
+    /// POSIX extended regular expressions choosing the ports to connect to.
+    public var connectInputs: String?
+    public var connectOutputs: String?
+    /// Connect to the physical capture and playback ports (where no pattern is given).
+    public var autoconnect = false
+    /// Ramp time for changes, in seconds; nil for the engine's default.
+    public var smoothing: Double?
+    /// Reconnect when the server returns (otherwise the host stops with status 1).
+    public var reconnect = true
+    public var backoff = Backoff()
+
+    public static let channelRange = 1...64
+    public static let maximumSmoothingMilliseconds = 10_000.0
+
+    public init() {}
+
+    /// Checks everything that can be checked before talking to JACK.
+    public func validate() throws(LiveHostError) {
+        guard Self.channelRange.contains(channels) else { throw .invalidChannels(channels) }
+        if let s = smoothing {
+            guard s.isFinite, s >= 0, s * 1000 <= Self.maximumSmoothingMilliseconds else {
+                throw .invalidSmoothing(s * 1000)
+            }
+        }
+        if let p = connectInputs { try PortPattern.validate(p, option: "--connect-inputs") }
+        if let p = connectOutputs { try PortPattern.validate(p, option: "--connect-outputs") }
+    }
+
+    /// The server name as people know it, for messages.
+    public var serverDisplayName: String {
+        if let server { return server }
+        if let env = getenv("JACK_DEFAULT_SERVER"), let name = String(validatingCString: env), !name.isEmpty {
+            return name
+        }
+        return "default"
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import DSP
+import Dispatch
+import Glibc
+import JackHost
+import Presets
+import Synchronization
+
+/// `detent live`: the engine as a JACK client, driven by commands read from standard input.
+struct LiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Run the engine as a JACK client, controlled by typed commands.",
+        discussion: """
+            Registers in_1…in_N and out_1…out_N and reads one command per line from standard \
+            input, answering each with one line on standard output:
+
+              set ID VALUE       set a parameter (set cutoff 1.2k, set gain -6 dB)
+              get ID             the value a parameter is set to
+              params             every parameter's value
+              reset [ID]         back to the default (one parameter, or all)
+              preset load NAME   apply a preset
+              preset save NAME   save the current values as a preset
+              status             server, sample rate, buffer size, xruns, DSP load,
+                                 current values and output peaks since the last status
+              help, quit
+
+            A bad command answers 'error: …' and the host carries on; the end of the input \
+            quits. If the JACK server stops, Detent keeps its values and reconnects when the \
+            server returns (unless --no-reconnect).
+            """)
+
+    @Option(help: "The JACK client name.")
+    var name = "detent"
+
+    @Flag(help: "Fail if the client name is taken instead of letting JACK add a suffix.")
+    var exactName = false
+
+    @Option(help: "The JACK server to join (default: $JACK_DEFAULT_SERVER, else 'default').")
+    var server: String?
+
+    @Option(help: "The number of channels: ports in_1…in_N and out_1…out_N.")
+    var channels = 2
+
+    @Option(help: ArgumentHelp("Start from a preset.", valueName: "NAME|PATH"))
+    var preset: String?
+
+    @Option(name: .customLong("set"),
+            help: ArgumentHelp("Start with a parameter value, e.g. cutoff=1.2k (repeatable; after --preset).",
+                               valueName: "ID=VALUE"))
+    var assignments: [String] = []
+
+    @Option(help: ArgumentHelp("Connect the inputs from the ports matching a regular expression.", valueName: "REGEX"))
+    var connectInputs: String?
+
+    @Option(help: ArgumentHelp("Connect the outputs to the ports matching a regular expression.", valueName: "REGEX"))
+    var connectOutputs: String?
+
+    @Flag(help: "Connect to the physical capture and playback ports (where no REGEX is given).")
+    var autoconnect = false
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "MS"))
+    var smoothing: Double?
+
+    @Flag(help: "Read commands from standard input even when it is a terminal.")
+    var headless = false
+
+    @Flag(help: "Answer commands with JSON lines.")
+    var json = false
+
+    @Flag(help: "Exit with status 1 when the server goes away instead of waiting for it.")
+    var noReconnect = false
+
+    func run() throws {
+        let store = PresetStore.standard()
+        let presets: any PresetSource = StorePresetSource(store: store)
+        var options = LiveHostOptions()
+        options.name = name
+        options.exactName = exactName
+        options.server = server
+        options.channels = channels
+        options.connectInputs = connectInputs
+        options.connectOutputs = connectOutputs
+        options.autoconnect = autoconnect
+        options.smoothing = smoothing.map { $0 / 1000 }
+        options.reconnect = !noReconnect
+        // A bad option is a usage error (64), told before any server is contacted.
+        do {
+            try options.validate()
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(64)
+        }
+        do {
+            options.initialValues = try startingValues(preset: preset, sets: assignments, store: store)
+        } catch let error as PresetError {
+            Console.error(error.description)
+            throw ExitCode(error.exitCode)
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode(64)
+        }
+
+        let reader = LineReader()
+        let signals = Self.stopOnSignals(reader)
+        defer { signals.forEach { $0.cancel() } }
+        let host = LiveHost(options: options, log: StandardError.line, onTerminate: { _ in reader.interrupt() })
+        do {
+            try host.start()
+        } catch {
+            throw Self.failure(error.description)
+        }
+
+        let status = host.status()
+        StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
+            + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
+            + (!headless && isatty(0) != 0 ? "the knob panel is not available yet: " : "")
+            + "type 'help' for commands")
+
+        let interpreter = CommandInterpreter(control: host, presets: presets)
+        while let line = reader.readLine() {
+            guard let answer = interpreter.respond(to: line) else { continue }
+            print(json ? answer.json : answer.text)
+            fflush(nil)
+            if answer.endsSession { break }
+        }
+        host.stop()
+        if let code = host.exitStatus { throw ExitCode(code) }
+    }
+
+    /// One line on stderr and a failing exit status (no usage text, no stack trace).
+    static func failure(_ message: String) -> ExitCode {
+        Console.error(message)
+        return .failure
+    }
+
+    /// SIGINT and SIGTERM end the command loop, so the client is closed properly; a second
+    /// signal exits at once, in case closing hangs on a wedged server. The signals are
+    /// unblocked first: a parent may have started Detent with them blocked (the mask is
+    /// inherited), and then they would never arrive.
+    static func stopOnSignals(_ reader: LineReader) -> [any DispatchSourceSignal] {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let received = Atomic<Int>(0)
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if received.add(1, ordering: .relaxed).newValue > 1 { _exit(1) }
+                reader.interrupt()
+            }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import DSP
+import JackHost
+import Presets
+
+/// The live host's presets (`preset load`, `preset save`, `reset` targets): the preset store,
+/// the same one `detent preset` and `--preset` use.
+struct StorePresetSource: PresetSource {
+    let store: PresetStore
+
+    /// A preset's values (a name or a preset file); its warnings go to stderr.
+    func load(_ name: String) throws -> [ParameterID: Double] {
+        let loaded = try store.resolve(name)
+        for warning in loaded.warnings { Console.warning(warning.description) }
+        return Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
+    }
+
+    /// Saves the values as a user preset, replacing one of the same name: typed in a live
+    /// session, `preset save NAME` means "keep what I hear now under this name".
+    func save(_ name: String, values: [ParameterID: Double]) throws {
+        _ = try store.save(Preset(name: name, values: ParameterValues(values)), replacing: true)
+    }
+
+    /// The reset targets: the Default preset (the user's, else the factory one).
+    func defaults() -> [ParameterID: Double] {
+        Dictionary(uniqueKeysWithValues: store.defaultValues().values.ordered.map { ($0.id, $0.value) })
+    }
+}

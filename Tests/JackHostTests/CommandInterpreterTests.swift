@@ -1,0 +1,135 @@
+import DSP
+import Foundation
+import JackHost
+import Testing
+
+/// A live host without JACK: records what it was sent.
+final class FakeControl: LiveControl, @unchecked Sendable {
+    private let lock = NSLock()
+    private var targets: [ParameterID: Double]
+    private(set) var sent: [[ParameterID: Double]] = []
+    var reported: HostStatus
+
+    init(_ values: [ParameterID: Double] = [:]) {
+        var t: [ParameterID: Double] = [:]
+        for id in ParameterID.allCases { t[id] = values[id] ?? id.spec.defaultValue }
+        targets = t
+        reported = HostStatus(server: "fake", client: "detent", sampleRate: 48_000, bufferSize: 256, xruns: 0,
+                              dspLoad: 1, values: t, peaks: [0, 0], reconnects: 0)
+    }
+
+    func set(_ values: [ParameterID: Double]) {
+        lock.withLock {
+            sent.append(values)
+            targets.merge(values) { $1 }
+        }
+    }
+
+    func target(_ id: ParameterID) -> Double { lock.withLock { targets[id]! } }
+    func status() -> HostStatus { reported }
+}
+
+/// A preset store standing in for the Presets module: proves the seam carries presets both ways.
+final class MemoryPresets: PresetSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var presets: [String: [ParameterID: Double]] = ["Dark": [.cutoff: 300]]
+
+    func load(_ name: String) throws -> [ParameterID: Double] {
+        guard let p = lock.withLock({ presets[name] }) else { throw PresetSourceError.unknown(name) }
+        return p
+    }
+
+    func save(_ name: String, values: [ParameterID: Double]) throws {
+        lock.withLock { presets[name] = values }
+    }
+}
+
+@Suite struct CommandInterpreterTests {
+    static func defaults() -> [ParameterID: Double] {
+        Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0, $0.spec.defaultValue) })
+    }
+
+    @Test func setMovesTheParameterAndAnswersWithTheTablesText() throws {
+        let control = FakeControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let answer = try #require(interpreter.respond(to: "set cutoff 1.2k"))
+        #expect(answer == .value(.cutoff, 1_200))
+        #expect(answer.text == "cutoff=" + ParameterID.cutoff.spec.format(1_200, ascii: true))
+        #expect(control.sent == [[.cutoff: 1_200]])
+        #expect(interpreter.respond(to: "get cutoff") == .value(.cutoff, 1_200))
+    }
+
+    @Test func anAnswerCanBeTypedBack() throws {
+        let interpreter = CommandInterpreter(control: FakeControl(), presets: FactoryDefaultPresets())
+        for line in ["set cutoff 1234", "set gain -7.5", "set resonance 3.3", "set gain -inf"] {
+            let text = try #require(interpreter.respond(to: line)).text
+            let (id, value) = try ParameterID.parseAssignment(text)
+            let again = try #require(interpreter.respond(to: "set \(id.id) \(id.spec.format(value, ascii: true))"))
+            #expect(again.text == text)
+        }
+    }
+
+    @Test func aBadCommandAnswersAnErrorAndChangesNothing() throws {
+        let control = FakeControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let bad = try #require(interpreter.respond(to: "set cutoff 99999"))
+        let reason = #expect(throws: ParameterError.self) { try ParameterID.cutoff.spec.parse("99999") }
+        #expect(bad == .error(reason!.description))
+        #expect(bad.text == "error: \(reason!.description)")
+        #expect(control.sent.isEmpty)
+        #expect(interpreter.respond(to: "set gain -3") == .value(.gain, -3))
+    }
+
+    @Test func resetReturnsToTheDefaults() throws {
+        let control = FakeControl([.cutoff: 300, .gain: -20, .resonance: 5])
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        #expect(interpreter.respond(to: "reset gain") == .value(.gain, ParameterID.gain.spec.defaultValue))
+        #expect(control.target(.cutoff) == 300)
+        #expect(interpreter.respond(to: "reset") == .values(Self.defaults()))
+        // All at once: one change set, so every parameter moves on the same frame.
+        #expect(control.sent.last == Self.defaults())
+    }
+
+    @Test func resetUsesTheDefaultPresetWhenThereIsOne() throws {
+        let presets = MemoryPresets()
+        try presets.save("Default", values: [.cutoff: 5_000])
+        let interpreter = CommandInterpreter(control: FakeControl([.cutoff: 300]), presets: presets)
+        #expect(interpreter.respond(to: "reset cutoff") == .value(.cutoff, 5_000))
+        #expect(interpreter.respond(to: "reset gain") == .value(.gain, ParameterID.gain.spec.defaultValue))
+    }
+
+    @Test func presetsLoadAndSaveThroughTheSource() throws {
+        let control = FakeControl([.gain: -10])
+        let presets = MemoryPresets()
+        let interpreter = CommandInterpreter(control: control, presets: presets)
+        var dark = Self.defaults()
+        dark[.cutoff] = 300
+        #expect(interpreter.respond(to: "preset load Dark") == .preset("Dark", dark))
+        #expect(control.sent == [dark])
+        _ = interpreter.respond(to: "set gain -4")
+        #expect(interpreter.respond(to: "preset save Mine") == .saved("Mine"))
+        dark[.gain] = -4
+        #expect(try presets.load("Mine") == dark)
+    }
+
+    @Test func theStubKnowsOnlyTheDefaultPreset() throws {
+        let control = FakeControl([.cutoff: 300])
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        #expect(interpreter.respond(to: "preset load default") == .preset("default", Self.defaults()))
+        #expect(interpreter.respond(to: "preset load Warm") == .error(PresetSourceError.unknown("Warm").description))
+        #expect(interpreter.respond(to: "preset save Warm") == .error(PresetSourceError.cannotSave("Warm").description))
+        #expect(control.sent == [Self.defaults()])
+    }
+
+    @Test func statusHelpAndQuit() throws {
+        let control = FakeControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        #expect(interpreter.respond(to: "status") == .status(control.reported))
+        let help = try #require(interpreter.respond(to: "help")).text
+        for form in HostCommand.synopsis { #expect(help.contains(form)) }
+        for id in ParameterID.allCases { #expect(help.contains(id.id)) }
+        let quit = try #require(interpreter.respond(to: "quit"))
+        #expect(quit.endsSession)
+        #expect(interpreter.respond(to: "") == nil)
+    }
+}

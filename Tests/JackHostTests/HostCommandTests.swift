@@ -1,0 +1,78 @@
+import DSP
+import JackHost
+import Testing
+
+@Suite struct HostCommandTests {
+    /// The value the parameter table itself reads from `text`.
+    static func table(_ id: ParameterID, _ text: String) throws -> Double { try id.spec.parse(text) }
+
+    @Test func parsesEveryCommand() throws {
+        let cases: [(String, HostCommand)] = [
+            ("set cutoff 1.2k", .set(.cutoff, 1_200)),
+            ("set gain -6 dB", .set(.gain, try Self.table(.gain, "-6 dB"))),
+            ("set resonance 4", .set(.resonance, 4)),
+            ("get resonance", .get(.resonance)),
+            ("params", .params),
+            ("reset", .reset(nil)),
+            ("reset gain", .reset(.gain)),
+            ("preset load Default", .presetLoad("Default")),
+            ("preset save My Dark Pad", .presetSave("My Dark Pad")),
+            ("status", .status),
+            ("help", .help),
+            ("quit", .quit),
+        ]
+        for (line, command) in cases {
+            #expect(try HostCommand.parse(line) == command, "\(line)")
+        }
+    }
+
+    @Test func valuesAreReadByTheParameterTable() throws {
+        for (id, text) in [(ParameterID.cutoff, "800 Hz"), (.cutoff, "1.2 kHz"), (.gain, "-inf"), (.gain, "+3 dB"),
+                           (.resonance, "0.707 Q")] {
+            #expect(try HostCommand.parse("set \(id.id) \(text)") == .set(id, try Self.table(id, text)))
+        }
+    }
+
+    @Test func verbsAndIdsIgnoreCaseAndSpacing() throws {
+        #expect(try HostCommand.parse("  SET   Cutoff   800  ") == .set(.cutoff, 800))
+        #expect(try HostCommand.parse("Get\tGAIN") == .get(.gain))
+        #expect(try HostCommand.parse("STATUS\r") == .status)
+    }
+
+    @Test func blankLinesAndCommentsAreNotCommands() throws {
+        for line in ["", "   ", "\t", "# set cutoff 100", "  #note"] {
+            #expect(try HostCommand.parse(line) == nil)
+        }
+    }
+
+    @Test func refusesBadCommandsWithOneLineEach() throws {
+        let cases: [(String, CommandError)] = [
+            ("bogus", .unknownCommand("bogus")),
+            ("set", .usage("set ID VALUE")),
+            ("set cutoff", .usage("set ID VALUE")),
+            ("get", .usage("get ID")),
+            ("get cutoff gain", .usage("get ID")),
+            ("reset cutoff gain", .usage("reset [ID]")),
+            ("preset", .usage("preset load NAME | preset save NAME")),
+            ("preset delete x", .usage("preset load NAME | preset save NAME")),
+            ("preset load", .usage("preset load NAME | preset save NAME")),
+            ("status now", .unexpectedArguments("status")),
+            ("quit please", .unexpectedArguments("quit")),
+        ]
+        for (line, error) in cases {
+            #expect(throws: error, "\(line)") { try HostCommand.parse(line) }
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func parameterErrorsAreTheTablesOwn() throws {
+        for (line, id, text) in [("set cutoff 1e9", ParameterID.cutoff, "1e9"), ("set gain loud", .gain, "loud"),
+                                 ("set resonance 0.1", .resonance, "0.1")] {
+            let tableError = #expect(throws: ParameterError.self) { try id.spec.parse(text) }
+            #expect(throws: CommandError.parameter(tableError!)) { try HostCommand.parse(line) }
+        }
+        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("set volume 3") }
+        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("get volume") }
+        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("reset volume") }
+    }
+}

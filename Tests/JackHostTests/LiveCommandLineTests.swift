@@ -1,0 +1,153 @@
+import DSP
+import Foundation
+import JackHost
+import Testing
+
+/// `detent live` as a program: options, standard input and output, signals, exit status.
+@Suite struct LiveOptionErrorTests {
+    @Test(arguments: [
+        (["--set", "cutoff=fast"], "--set 'cutoff=fast': \(try! #require(#expect(throws: ParameterError.self) { try ParameterID.parseAssignment("cutoff=fast") }))"),
+        (["--set", "volume=3"], "--set 'volume=3': " + ParameterError.unknownID("volume").description),
+        (["--preset", "Nope"], "no preset named 'Nope' (see 'detent preset list')"),
+        (["--channels", "0"], LiveHostError.invalidChannels(0).description),
+        (["--smoothing", "-5"], LiveHostError.invalidSmoothing(-5).description),
+    ])
+    func aBadOptionFailsWithOneLine(arguments: [String], message: String) throws {
+        let run = try DetentProcess.run(["live", "--server", "detent-test-absent"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == ["detent: \(message)"])
+    }
+
+    @Test func aBadPatternFailsWithOneLine() throws {
+        let run = try DetentProcess.run(["live", "--server", "detent-test-absent", "--connect-inputs", "capture_("])
+        #expect(run.status == 64)
+        #expect(run.stderr.count == 1)
+        #expect(run.stderr.first?.hasPrefix("detent: invalid --connect-inputs pattern 'capture_(': ") == true)
+    }
+
+    @Test func noServerFailsWithOneLineSayingHowToStartOne() throws {
+        let name = "detent-test-absent-\(getpid())"
+        let run = try DetentProcess.run(["live", "--server", name])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == ["detent: \(LiveHostError.noServer(server: name))"])
+    }
+}
+
+extension JackTests {
+    @Suite struct LiveCommandLineTests {
+        static func object(_ line: String) throws -> [String: Any] {
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+
+        @Test func headlessCommandsAnswerOneLineEachAndEndOfInputQuits() throws {
+            let server = try JackServer()
+            let run = try DetentProcess.run(
+                ["live", "--server", server.name, "--headless", "--set", "gain=-6", "--smoothing", "1"],
+                stdin: "get gain\nset cutoff 1.2k\n\n# a comment\nbogus\nset resonance 99\nparams\nstatus\n")
+            #expect(run.status == 0)
+            let spec = ParameterID.resonance.spec
+            let rangeError = #expect(throws: ParameterError.self) { try spec.parse("99") }
+            #expect(Array(run.stdout.prefix(5)) == [
+                "gain=" + ParameterID.gain.spec.format(-6, ascii: true),
+                "cutoff=" + ParameterID.cutoff.spec.format(1_200, ascii: true),
+                "error: unknown command 'bogus' (try 'help')",
+                "error: \(rangeError!)",
+                CommandAnswer.values([.cutoff: 1_200, .resonance: spec.defaultValue, .gain: -6]).text,
+            ])
+            #expect(run.stdout.count == 6)
+            #expect(run.stdout.last?.hasPrefix("server \(server.name), client detent, 48000 Hz, \(server.period) frames, xruns ") == true)
+            #expect(run.stderr.count == 1)
+            #expect(run.stderr.first?.hasPrefix("detent: 'detent' on JACK server '\(server.name)'") == true)
+            server.stop()
+        }
+
+        @Test func jsonAnswersAndQuit() throws {
+            let server = try JackServer()
+            let detent = try DetentProcess(["live", "--server", server.name, "--json", "--channels", "1"])
+            detent.send("set cutoff 800 Hz\nget cutoff\nset cutoff nope\nstatus\nquit\n")
+            // The input stays open: `quit` alone ends the session.
+            let run = detent.finish()
+            #expect(run.status == 0)
+            #expect(run.stdout.count == 5)
+            let set = try Self.object(run.stdout[0])
+            #expect(set["ok"] as? Bool == true && set["id"] as? String == "cutoff" && set["value"] as? Double == 800)
+            #expect(try Self.object(run.stdout[1])["value"] as? Double == 800)
+            let error = try Self.object(run.stdout[2])
+            #expect(error["ok"] as? Bool == false)
+            let invalid = #expect(throws: ParameterError.self) { try ParameterID.cutoff.spec.parse("nope") }
+            #expect(error["error"] as? String == invalid?.description)
+            let status = try Self.object(run.stdout[3])
+            #expect(status["sampleRate"] as? Int == 48_000 && status["bufferSize"] as? Int == server.period)
+            #expect((status["peaks"] as? [Double])?.count == 1)
+            #expect(try Self.object(run.stdout[4])["bye"] as? Bool == true)
+            detent.closeInput()
+            server.stop()
+        }
+
+        @Test func presetsComeFromThePresetStore() throws {
+            let server = try JackServer()
+            let config = NSTemporaryDirectory() + "detent-live-presets-\(getpid())"
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let detent = try DetentProcess(["live", "--server", server.name, "--json", "--channels", "1"],
+                                           environment: ["XDG_CONFIG_HOME": config])
+            // A factory preset loads; the knobs moved since are saved as a user preset, which
+            // `detent preset` then sees with the same values.
+            detent.send("preset load Telephone\nget cutoff\nset gain -9 dB\npreset save Live take\nquit\n")
+            let run = detent.finish()
+            #expect(run.status == 0)
+            #expect(try Self.object(run.stdout[0])["ok"] as? Bool == true)
+            #expect(try Self.object(run.stdout[1])["value"] as? Double == 3_400)
+            #expect(try Self.object(run.stdout[3])["ok"] as? Bool == true)
+            let shown = try DetentProcess.run(["preset", "show", "Live take", "--json"], environment: ["XDG_CONFIG_HOME": config])
+            #expect(shown.status == 0)
+            let values = try Self.object(shown.stdout.joined(separator: "\n"))["values"] as? [String: Double]
+            #expect(values == ["cutoff": 3_400, "resonance": 1.4, "gain": -9])
+            detent.closeInput()
+            server.stop()
+        }
+
+        @Test(arguments: [SIGTERM, SIGINT])
+        func aSignalClosesTheClientCleanly(signal: Int32) throws {
+            let server = try JackServer()
+            let detent = try DetentProcess(["live", "--server", server.name, "--name", "signalled"])
+            let observer = try TestClient("observer", server: server.name)
+            try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 4 }
+            kill(detent.process.processIdentifier, signal)
+            let run = detent.finish()
+            #expect(run.status == 0)
+            #expect(observer.ports(matching: "^signalled:").isEmpty)
+            observer.close()
+            server.stop()
+        }
+
+        @Test func aTakenExactNameFailsWithOneLine() throws {
+            let server = try JackServer()
+            let first = try DetentProcess(["live", "--server", server.name])
+            let observer = try TestClient("observer", server: server.name)
+            try waitUntil("the first client is up") { observer.ports(matching: "^detent:").count == 4 }
+            observer.close()
+            let second = try DetentProcess.run(["live", "--server", server.name, "--exact-name"])
+            #expect(second.status == 1)
+            #expect(second.stderr == ["detent: \(LiveHostError.nameTaken("detent"))"])
+            first.closeInput()
+            #expect(first.finish().status == 0)
+            server.stop()
+        }
+
+        @Test func withoutReconnectALostServerEndsTheProgramWithStatusOne() throws {
+            let server = try JackServer()
+            let detent = try DetentProcess(["live", "--server", server.name, "--no-reconnect"])
+            let observer = try TestClient("observer", server: server.name)
+            try waitUntil("the client is up") { observer.ports(matching: "^detent:").count == 4 }
+            observer.close()
+            server.kill()
+            let run = detent.finish()
+            #expect(run.status == 1)
+            #expect(run.stderr.last == "detent: the JACK server '\(server.name)' stopped; exiting (--no-reconnect)")
+            try server.start()
+            server.stop()
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import DSP
+import Foundation
+import JackHost
+import Testing
+
+/// Messages the host logged, collected for assertions.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+    func contains(_ text: String) -> Bool { all.contains { $0.contains(text) } }
+}
+
+/// A private server, a player feeding the host, a recorder after it, and the host itself
+/// connected between them by its own `--connect-inputs` / `--connect-outputs` patterns.
+final class LiveFixture: @unchecked Sendable {
+    let server: JackServer
+    let player: TestClient
+    let recorder: TestClient
+    let host: LiveHost
+    let log = LogLines()
+    let input: [[Float]]
+    let options: LiveHostOptions
+
+    static let smoothing = 0.010
+
+    init(input: [[Float]], values: [ParameterID: Double] = [:], period: Int = 256) throws {
+        server = try JackServer(period: period)
+        self.input = input
+        player = try TestClient("player", server: server.name, play: input)
+        recorder = try TestClient("recorder", server: server.name, inputs: input.count, record: input[0].count,
+                                  follow: player)
+        var options = LiveHostOptions()
+        options.server = server.name
+        options.channels = input.count
+        options.connectInputs = "^player:out_"
+        options.connectOutputs = "^recorder:in_"
+        options.smoothing = Self.smoothing
+        options.initialValues = values
+        self.options = options
+        host = LiveHost(options: options, log: log.append)
+        try host.start()
+    }
+
+    deinit {
+        host.stop()
+        player.close()
+        recorder.close()
+        server.stop()
+    }
+
+    /// Starts playing and returns the engine frame the signal starts at.
+    ///
+    /// First waits until the host has run two cycles after its first: JACK takes new clients
+    /// and connections into the graph at a cycle boundary, so by then the player, the host
+    /// and the recorder all run, connected, in every cycle.
+    func play() throws -> Int64 {
+        try waitUntil("the host runs") { self.host.frameClock != nil }
+        let first = try #require(host.frameClock).engineFrame
+        try waitUntil("the graph has settled") {
+            (self.host.frameClock?.engineFrame ?? first) >= first + 2 * Int64(self.server.period)
+        }
+        player.start()
+        try waitUntil("the player starts") { self.player.startFrame != nil }
+        let clock = try #require(host.frameClock)
+        return clock.engineFrame(atJack: player.startFrame!)
+    }
+
+    /// Waits until `fraction` of the signal has been recorded.
+    func waitForRecording(_ fraction: Double, timeout: Double = 30) throws {
+        let frames = Int(fraction * Double(input[0].count))
+        try waitUntil("\(frames) frames are recorded", timeout: timeout) { self.recorder.recordedFrames >= frames }
+    }
+
+    /// What the offline engine makes of the same input (after `engineStart` frames of the
+    /// silence the live engine heard before the player started) with the same changes.
+    func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
+        let lead = [Float](repeating: 0, count: Int(engineStart))
+        let rendered = OfflineRender.run(input.map { lead + $0 }, changes: changes, values: options.initialValues,
+                                         smoothing: Self.smoothing)
+        return rendered.map { Array($0[Int(engineStart)...]) }
+    }
+}
+
+/// Where two signals first differ ("none" when they are equal sample for sample), so a
+/// failure names one frame instead of printing both signals.
+func firstDifference(_ a: [Float], _ b: [Float]) -> String {
+    guard a.count == b.count else { return "lengths \(a.count) and \(b.count)" }
+    guard let i = a.indices.first(where: { a[$0] != b[$0] }) else { return "none" }
+    return "frame \(i) of \(a.count): \(a[i]) vs \(b[i])"
+}

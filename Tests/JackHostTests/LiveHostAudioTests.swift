@@ -1,0 +1,129 @@
+import CJack
+import DSP
+import Foundation
+import JackHost
+import Testing
+
+extension JackTests {
+    /// The host in a real JACK graph (a private dummy server): what comes out of its ports.
+    @Suite struct LiveHostAudioTests {
+        static let frames = 48_000
+
+        static func stereo() -> [[Float]] {
+            let noise = Signal.noise(frames: frames, seed: 7)
+            let tone = Signal.sine(frequency: 440, frames: frames)
+            return [noise, zip(tone, Signal.noise(frames: frames, seed: 8)).map { $0 + 0.1 * $1 }]
+        }
+
+        @Test func liveOutputEqualsTheOfflineRenderWithTheSameEvents() throws {
+            let f = try LiveFixture(input: Self.stereo(), values: [.cutoff: 2_000, .resonance: 2])
+            #expect(f.recorder.connections(of: "\(f.recorder.name):in_2") == ["\(f.host.clientName!):out_2"])
+            let engineStart = try f.play()
+            var changes: [ParameterChange] = []
+            let moves: [(Double, [ParameterID: Double])] = [
+                (0.15, [.cutoff: 400]), (0.3, [.gain: -12, .resonance: 6]), (0.45, [.cutoff: 9_000]),
+                (0.6, [.gain: 3]), (0.75, [.cutoff: 150, .resonance: 0.5]), (0.9, [.gain: -60]),
+            ]
+            for (fraction, values) in moves {
+                try f.waitForRecording(fraction)
+                changes += f.host.send(values)
+            }
+            try f.waitForRecording(1)
+            // Every change was stamped on the engine's timeline, inside the recording.
+            #expect(changes.allSatisfy { $0.frame > engineStart && $0.frame < engineStart + Int64(Self.frames) })
+            let expected = f.offlineReference(engineStart: engineStart, changes: changes)
+            let recorded = f.recorder.recording
+            for c in 0..<2 {
+                #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1)")
+            }
+        }
+
+        /// A gain change from 0 dB to −20 dB on a steady tone: nothing moves before the stamp,
+        /// which is one period after the send; the amplitude then glides linearly (the gain
+        /// smoother is linear in amplitude) and sits exactly at a tenth after the smoothing time.
+        @Test func setTakesEffectSmoothlyWithinAPeriodPlusTheSmoothingTime() throws {
+            // 375 Hz repeats every 128 frames at 48 kHz: the steady output is periodic.
+            let cycle = 128
+            let f = try LiveFixture(input: [Signal.sine(frequency: 48_000.0 / Double(cycle), frames: Self.frames)])
+            let engineStart = try f.play()
+            try f.waitForRecording(0.5)
+            let before = jack_frame_time(f.player.client)
+            let change = try #require(f.host.send([.gain: -20]).first)
+            let after = jack_frame_time(f.player.client)
+            try f.waitForRecording(1)
+
+            let clock = try #require(f.host.frameClock)
+            let period = Int64(f.server.period)
+            #expect(change.frame >= clock.engineFrame(atJack: before) + period)
+            #expect(change.frame <= clock.engineFrame(atJack: after) + period)
+
+            let y = f.recorder.recording[0]
+            let at = Int(change.frame - engineStart)
+            let ramp = Int((LiveFixture.smoothing * 48_000).rounded())
+            let target = Float(ParameterID.gain.spec.engineValue(-20))
+            let peak = y[(at - 4 * cycle)..<at].map(abs).max()!
+            /// The steady waveform before the change, at the same phase as frame `t`.
+            func reference(_ t: Int) -> Float { y[at - cycle * (1 + (t - at) / cycle) + (t - at) % cycle] }
+            for t in (at - 8 * cycle)..<at {
+                #expect(abs(y[t] - y[t - cycle]) <= 1e-5, "frame \(t) moved before the change")
+            }
+            var worstRamp: Float = 0
+            for t in at..<(at + ramp) where abs(reference(t)) > 0.2 * peak {
+                let expectedGain = 1 + (target - 1) * Float(t - at) / Float(ramp)
+                worstRamp = max(worstRamp, abs(y[t] / reference(t) - expectedGain))
+            }
+            #expect(worstRamp < 2e-3, "the gain did not glide linearly over the smoothing time")
+            for t in (at + ramp)..<(at + ramp + 8 * cycle) {
+                #expect(abs(y[t] - target * reference(t)) <= 1e-5 * peak, "frame \(t) is not at the target")
+            }
+        }
+
+        @Test func aBufferSizeChangeKeepsTheOutputExact() throws {
+            let f = try LiveFixture(input: Self.stereo(), values: [.cutoff: 3_000])
+            let engineStart = try f.play()
+            var changes: [ParameterChange] = []
+            try f.waitForRecording(0.25)
+            changes += f.host.send([.cutoff: 500])
+            try f.waitForRecording(0.4)
+            #expect(jack_set_buffer_size(f.player.client, 128) == 0)
+            try waitUntil("the host sees the new buffer size") { f.host.status().bufferSize == 128 }
+            try f.waitForRecording(0.6)
+            changes += f.host.send([.cutoff: 5_000, .gain: -6])
+            try f.waitForRecording(1)
+            #expect(f.player.bufferSize == 128)
+            let expected = f.offlineReference(engineStart: engineStart, changes: changes)
+            let recorded = f.recorder.recording
+            for c in 0..<2 {
+                #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1)")
+            }
+        }
+
+        @Test func statusReportsTheServerAndTheOutputPeaks() throws {
+            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: Self.frames, amplitude: 0.5)],
+                                    values: [.cutoff: 20_000])
+            _ = try f.play()
+            try f.waitForRecording(0.5)
+            _ = f.host.status()  // takes the peaks so far
+            try f.waitForRecording(0.9)
+            let status = f.host.status()
+            #expect(status.server == f.server.name)
+            #expect(status.client == "detent")
+            #expect(status.sampleRate == 48_000)
+            #expect(status.bufferSize == f.server.period)
+            #expect(status.dspLoad.map { $0 >= 0 && $0 <= 100 } == true)
+            #expect(status.values[.cutoff] == 20_000)
+            // The peak the recorder saw over the same stretch bounds the reported one.
+            let recorded = f.recorder.recording[0][(Self.frames / 2)..<(Self.frames * 9 / 10)].map(abs).max()!
+            #expect(abs(status.peaks[0] - recorded) <= 0.01 * recorded)
+        }
+
+        @Test func xrunsAreCounted() throws {
+            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: Self.frames)])
+            _ = try f.play()
+            #expect(f.host.status().xruns == 0)
+            f.player.stall(microseconds: 200_000)
+            try waitUntil("the stalled cycle is reported") { f.host.status().xruns >= 1 }
+            #expect(f.host.status().xruns == f.player.xruns)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CRealtime
+import DSP
+import Foundation
+import JackHost
+import Testing
+
+/// Whether clang's RealtimeSanitizer runtime is linked into this test binary (the CI step
+/// links it in; see `.ci/run`).
+enum RealtimeSanitizer {
+    static var isLinked: Bool { dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__rtsan_realtime_enter") != nil }
+    static let probeVariable = "DETENT_RTSAN_PROBE"
+    static var isProbe: Bool { ProcessInfo.processInfo.environment[probeVariable] == "1" }
+}
+
+extension JackTests {
+    /// The process callback under load: parameters move at 1 kHz for three seconds while
+    /// noise plays through the host. Linked with RealtimeSanitizer, any allocation, lock or
+    /// blocking call inside the callback aborts the run; in any build, the last value of
+    /// every parameter must arrive exactly.
+    @Suite struct RealtimeCallbackTests {
+        @Test func parametersMovingAt1kHzReachTheirLastValues() throws {
+            let seconds = 3
+            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * (seconds + 2), seed: 3),
+                                            Signal.noise(frames: 48_000 * (seconds + 2), seed: 4)])
+            _ = try f.play()
+            var next = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &next)
+            var last: [ParameterID: Double] = [:]
+            let cutoff = ParameterID.cutoff.spec, resonance = ParameterID.resonance.spec, gain = ParameterID.gain.spec
+            for i in 0..<(1_000 * seconds) {
+                let phase = Double(i) / 1_000
+                let values: [ParameterID: Double] = switch i % 3 {
+                case 0: [.cutoff: cutoff.value(atNormalized: 0.5 + 0.45 * sin(2 * .pi * phase))]
+                case 1: [.resonance: resonance.value(atNormalized: 0.5 + 0.5 * sin(2 * .pi * 0.7 * phase))]
+                default: [.gain: gain.value(atNormalized: 0.6 + 0.4 * sin(2 * .pi * 1.3 * phase))]
+                }
+                f.host.send(values)
+                last.merge(values) { $1 }
+                next.tv_nsec += 1_000_000
+                if next.tv_nsec >= 1_000_000_000 {
+                    next.tv_nsec -= 1_000_000_000
+                    next.tv_sec += 1
+                }
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+            }
+            // Gain travels as an amplitude: compare in the engine's domain.
+            try waitUntil("every parameter reaches its last value") {
+                let values = f.host.status().values
+                return values[.cutoff] == last[.cutoff] && values[.resonance] == last[.resonance]
+                    && gain.engineValue(values[.gain]!) == gain.engineValue(last[.gain]!)
+            }
+            #expect(f.player.playedFrames >= 48_000 * seconds)
+        }
+    }
+}
+
+/// Proves the sanitizer set-up catches what it should: a child run of this binary
+/// allocates inside a region marked real-time, and must be stopped with a report.
+@Suite struct RealtimeSanitizerProbeTests {
+    @Test(.enabled(if: RealtimeSanitizer.isLinked && !RealtimeSanitizer.isProbe))
+    func anAllocationInTheRealtimeRegionIsReported() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "allocateInsideTheRealtimeRegion"]
+        child.environment = ProcessInfo.processInfo.environment.merging([RealtimeSanitizer.probeVariable: "1"]) { $1 }
+        let errors = Pipe()
+        child.standardError = errors
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(child.terminationStatus != 0)
+        #expect(report.contains("RealtimeSanitizer: unsafe-library-call"))
+        // Swift's own allocator is caught: its heap calls go through the interceptors.
+        #expect(report.contains("in real-time context"))
+        #expect(report.contains("swift_slowAlloc"))
+    }
+
+    /// Runs only as the probe's child.
+    @Test(.enabled(if: RealtimeSanitizer.isProbe))
+    func allocateInsideTheRealtimeRegion() {
+        detent_rtsan_enter()
+        let p = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+        detent_rtsan_exit()
+        p.deallocate()
+        Issue.record("the allocation was not reported")
+    }
+}

@@ -1,0 +1,213 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// A JACK client of the tests' own: plays known signals on its outputs and records its
+/// inputs, so the live host can be checked from outside, through the graph.
+///
+/// Playing and recording are counted in cycles, not by frame time: a player starts at the
+/// first cycle after `start()`, and a recorder that follows it starts in that same cycle
+/// (the player runs before the host and the host before the recorder, as the connections
+/// order them). Both then continue cycle by cycle, whatever the buffer size or frame time
+/// does meanwhile.
+final class TestClient: @unchecked Sendable {
+    let client: OpaquePointer
+    let name: String
+    let state: UnsafeMutablePointer<TestClientState>
+
+    /// - Parameters:
+    ///   - play: one signal per output port (`out_1…`), all the same length.
+    ///   - record: frames to record per input port (`in_1…`).
+    ///   - follow: a player whose start this client's recording follows.
+    init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
+         follow leader: TestClient? = nil) throws {
+        var status = JackStatus(0)
+        guard let client = detent_jack_client_open_server(name, JackNoStartServer, &status, server) else {
+            throw Timeout(what: "test client '\(name)' opens (status \(status.rawValue))")
+        }
+        self.client = client
+        self.name = String(cString: jack_get_client_name(client))
+        var outputs: [OpaquePointer] = []
+        for c in play.indices {
+            outputs.append(jack_port_register(client, "out_\(c + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)!)
+        }
+        var ins: [OpaquePointer] = []
+        for c in 0..<inputs {
+            ins.append(jack_port_register(client, "in_\(c + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)!)
+        }
+        state = .allocate(capacity: 1)
+        state.initialize(to: TestClientState(outputs: outputs, play: play, inputs: ins, record: record,
+                                             client: client, leader: leader?.state))
+        jack_set_process_callback(client, testClientProcess, state)
+        jack_set_xrun_callback(client, { arg in
+            arg!.assumingMemoryBound(to: TestClientState.self).pointee.xruns.add(1, ordering: .relaxed)
+            return 0
+        }, state)
+        jack_activate(client)
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    func close() {
+        guard !closed else { return }
+        closed = true
+        jack_client_close(client)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Starts playing at the next cycle.
+    func start() { state.pointee.armed.store(true, ordering: .releasing) }
+
+    /// The JACK frame time of the cycle playing (or recording) started in.
+    var startFrame: UInt32? {
+        state.pointee.started.load(ordering: .acquiring) ? state.pointee.startFrame.load(ordering: .relaxed) : nil
+    }
+    var recordedFrames: Int { state.pointee.recordedFrames.load(ordering: .acquiring) }
+    var playedFrames: Int { state.pointee.playedFrames.load(ordering: .acquiring) }
+    var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
+
+    /// What was recorded, once `recordedFrames` has reached the length asked for.
+    var recording: [[Float]] {
+        (0..<state.pointee.inputCount).map { c in
+            Array(UnsafeBufferPointer(start: state.pointee.record[c], count: state.pointee.recordLength))
+        }
+    }
+
+    /// Busy-waits `microseconds` inside the next cycle: a deliberate overrun.
+    func stall(microseconds: Int) { state.pointee.stall.store(microseconds, ordering: .relaxed) }
+
+    func connect(_ source: String, _ destination: String) -> Int32 {
+        jack_connect(client, source, destination)
+    }
+
+    func connections(of port: String) -> [String] {
+        guard let p = jack_port_by_name(client, port), let list = jack_port_get_connections(p) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var i = 0
+        while let name = list[i] {
+            names.append(String(cString: name))
+            i += 1
+        }
+        return names.sorted()
+    }
+
+    func ports(matching pattern: String) -> [String] {
+        guard let list = jack_get_ports(client, pattern, nil, 0) else { return [] }
+        defer { jack_free(list) }
+        var names: [String] = []
+        var i = 0
+        while let name = list[i] {
+            names.append(String(cString: name))
+            i += 1
+        }
+        return names
+    }
+
+    var bufferSize: Int { Int(jack_get_buffer_size(client)) }
+}
+
+/// The test client's memory, at a fixed address for its callback.
+struct TestClientState: ~Copyable {
+    let client: OpaquePointer
+    let outputCount: Int
+    let outputs: UnsafeMutablePointer<OpaquePointer>
+    let play: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let playLength: Int
+    let inputCount: Int
+    let inputs: UnsafeMutablePointer<OpaquePointer>
+    let record: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let recordLength: Int
+    let leader: UnsafeMutablePointer<TestClientState>?
+
+    let armed = Atomic<Bool>(false)
+    let started = Atomic<Bool>(false)
+    let startFrame = Atomic<UInt32>(0)
+    let playedFrames = Atomic<Int>(0)
+    let recordedFrames = Atomic<Int>(0)
+    let xruns = Atomic<Int>(0)
+    let stall = Atomic<Int>(0)
+
+    init(outputs: [OpaquePointer], play: [[Float]], inputs: [OpaquePointer], record: Int,
+         client: OpaquePointer, leader: UnsafeMutablePointer<TestClientState>?) {
+        self.client = client
+        outputCount = outputs.count
+        self.outputs = .allocate(capacity: max(1, outputs.count))
+        self.outputs.initialize(from: outputs, count: outputs.count)
+        playLength = play.first?.count ?? 0
+        self.play = .allocate(capacity: max(1, play.count))
+        for (c, signal) in play.enumerated() {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: signal.count)
+            buffer.initialize(from: signal, count: signal.count)
+            (self.play + c).initialize(to: buffer)
+        }
+        inputCount = inputs.count
+        self.inputs = .allocate(capacity: max(1, inputs.count))
+        self.inputs.initialize(from: inputs, count: inputs.count)
+        recordLength = record
+        self.record = .allocate(capacity: max(1, inputs.count))
+        for c in inputs.indices {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(1, record))
+            buffer.initialize(repeating: .nan, count: max(1, record))
+            (self.record + c).initialize(to: buffer)
+        }
+        self.leader = leader
+    }
+
+    deinit {
+        for c in 0..<outputCount { play[c].deallocate() }
+        for c in 0..<inputCount { record[c].deallocate() }
+        play.deallocate()
+        record.deallocate()
+        outputs.deallocate()
+        inputs.deallocate()
+    }
+}
+
+func testClientProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    let s = arg!.assumingMemoryBound(to: TestClientState.self)
+    let n = Int(nframes)
+    let cycleStart = jack_last_frame_time(s.pointee.client)
+    let stall = s.pointee.stall.exchange(0, ordering: .relaxed)
+    if stall > 0 {
+        var begin = timespec(), now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &begin)
+        repeat { clock_gettime(CLOCK_MONOTONIC, &now) }
+        while (now.tv_sec - begin.tv_sec) * 1_000_000 + (now.tv_nsec - begin.tv_nsec) / 1000 < stall
+    }
+    if !s.pointee.started.load(ordering: .relaxed) {
+        let go: Bool
+        if let leader = s.pointee.leader {
+            go = leader.pointee.started.load(ordering: .acquiring)
+                && leader.pointee.startFrame.load(ordering: .relaxed) == cycleStart
+        } else {
+            go = s.pointee.armed.load(ordering: .acquiring)
+        }
+        if go {
+            s.pointee.startFrame.store(cycleStart, ordering: .relaxed)
+            s.pointee.started.store(true, ordering: .releasing)
+        }
+    }
+    let started = s.pointee.started.load(ordering: .relaxed)
+    let played = s.pointee.playedFrames.load(ordering: .relaxed)
+    for c in 0..<s.pointee.outputCount {
+        let out = jack_port_get_buffer(s.pointee.outputs[c], nframes)!.assumingMemoryBound(to: Float.self)
+        for i in 0..<n {
+            let k = played + i
+            out[i] = started && k < s.pointee.playLength ? s.pointee.play[c][k] : 0
+        }
+    }
+    if started && s.pointee.outputCount > 0 { s.pointee.playedFrames.store(played + n, ordering: .releasing) }
+    let recorded = s.pointee.recordedFrames.load(ordering: .relaxed)
+    if started && recorded < s.pointee.recordLength {
+        let count = min(n, s.pointee.recordLength - recorded)
+        for c in 0..<s.pointee.inputCount {
+            let input = jack_port_get_buffer(s.pointee.inputs[c], nframes)!.assumingMemoryBound(to: Float.self)
+            (s.pointee.record[c] + recorded).update(from: input, count: count)
+        }
+        s.pointee.recordedFrames.store(recorded + count, ordering: .releasing)
+    }
+    return 0
+}
