@@ -139,8 +139,10 @@ extension JackTests {
         @Test func withoutReconnectALostServerEndsTheProgramWithStatusOne() throws {
             let server = try JackServer()
             let detent = try DetentProcess(["live", "--server", server.name, "--no-reconnect"])
-            let observer = try TestClient("observer", server: server.name)
-            try waitUntil("the client is up") { observer.ports(matching: "^detent:").count == 4 }
+            // Ports exist before the client is activated; a connection to one succeeds only
+            // once it is. Killing the server in between would test activation, not loss.
+            let observer = try TestClient("observer", server: server.name, play: [[0]])
+            try waitUntil("the client is active") { observer.connect("observer:out_1", "detent:in_1") == 0 }
             observer.close()
             server.kill()
             let run = detent.finish()
