@@ -16,13 +16,16 @@ public struct HostStatus: Sendable, Equatable {
     public var values: [ParameterID: Double]
     /// Highest absolute output sample per channel since the previous status.
     public var peaks: [Float]
+    /// RMS of each output channel since the previous status (empty before the first block).
+    public var rms: [Double]
     /// How many times the host has reconnected after losing the server.
     public var reconnects: Int
 
     public var isConnected: Bool { client != nil }
 
     public init(server: String, client: String?, sampleRate: Int?, bufferSize: Int?, xruns: Int,
-                dspLoad: Double?, values: [ParameterID: Double], peaks: [Float], reconnects: Int) {
+                dspLoad: Double?, values: [ParameterID: Double], peaks: [Float], rms: [Double] = [],
+                reconnects: Int) {
         self.server = server
         self.client = client
         self.sampleRate = sampleRate
@@ -31,6 +34,7 @@ public struct HostStatus: Sendable, Equatable {
         self.dspLoad = dspLoad
         self.values = values
         self.peaks = peaks
+        self.rms = rms
         self.reconnects = reconnects
     }
 }

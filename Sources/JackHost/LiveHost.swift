@@ -45,6 +45,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// The latest frame stamped, so stamps never go backwards.
         var lastStamp = Int64.min
         var closedXruns = 0
+        /// The telemetry read by the previous `status()`, for RMS over the interval since.
+        var lastSnapshot: TelemetrySnapshot?
         var reconnects = 0
         var failures = 0
         var nextAttempt: ContinuousClock.Instant?
@@ -172,18 +174,23 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         state.withLock { st in
             var values = st.targets
             var peaks = [Float](repeating: 0, count: options.channels)
+            var rms: [Double] = []
             if st.engine.channels > 0 {
                 let snapshot = st.engine.telemetry.snapshot()
                 // Before the first block nothing was published: the targets are the values.
                 if snapshot.framesProcessed > 0 { values = snapshot.values }
                 peaks = snapshot.peaks
+                // A rebuilt engine restarts its counters: measure from scratch then.
+                let earlier = st.lastSnapshot.flatMap { $0.framesProcessed <= snapshot.framesProcessed ? $0 : nil }
+                rms = snapshot.rms(since: earlier)
+                st.lastSnapshot = snapshot
             }
             let live = st.session.flatMap { $0.serverGone ? nil : $0 }
             return HostStatus(
                 server: options.serverDisplayName, client: live?.name,
                 sampleRate: live.map { Int($0.sampleRate) }, bufferSize: live.map { Int($0.bufferSize) },
                 xruns: st.closedXruns + (st.session?.xruns ?? 0), dspLoad: live?.dspLoad,
-                values: values, peaks: peaks, reconnects: st.reconnects)
+                values: values, peaks: peaks, rms: rms, reconnects: st.reconnects)
         }
     }
 

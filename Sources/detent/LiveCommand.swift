@@ -3,6 +3,8 @@ import DSP
 import Dispatch
 import Glibc
 import JackHost
+import Foundation
+import TerminalPanel
 import Presets
 import Synchronization
 
@@ -63,8 +65,11 @@ struct LiveCommand: ParsableCommand {
             help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "MS"))
     var smoothing: Double?
 
-    @Flag(help: "Read commands from standard input even when it is a terminal.")
+    @Flag(help: "Read commands from standard input even when it is a terminal (no knob panel).")
     var headless = false
+
+    @Flag(help: "Draw the knob panel with ASCII characters only.")
+    var ascii = false
 
     @Flag(help: "Answer commands with JSON lines.")
     var json = false
@@ -102,6 +107,14 @@ struct LiveCommand: ParsableCommand {
             throw ExitCode(64)
         }
 
+        // On a terminal (and without --headless) the knob panel opens over the engine; the
+        // host's messages (server lost, reconnected) are held while it owns the screen and
+        // printed when it closes.
+        if !headless && isatty(0) != 0 && isatty(1) != 0 {
+            try runPanel(options: options, store: store)
+            return
+        }
+
         let reader = LineReader()
         let signals = Self.stopOnSignals(reader)
         defer { signals.forEach { $0.cancel() } }
@@ -115,7 +128,6 @@ struct LiveCommand: ParsableCommand {
         let status = host.status()
         StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
             + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
-            + (!headless && isatty(0) != 0 ? "the knob panel is not available yet: " : "")
             + "type 'help' for commands")
 
         let interpreter = CommandInterpreter(control: host, presets: presets)
@@ -127,6 +139,55 @@ struct LiveCommand: ParsableCommand {
         }
         host.stop()
         if let code = host.exitStatus { throw ExitCode(code) }
+    }
+
+    /// The knob panel over a running live host, until the panel quits.
+    private func runPanel(options: LiveHostOptions, store: PresetStore) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let terminal: TerminalSession
+        do {
+            terminal = try TerminalSession(environment: environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(64)
+        }
+        let held = HeldLines()
+        // With --no-reconnect a lost server ends the session: the hangup ends the panel the
+        // way a closed terminal would, with the terminal restored, and the status below.
+        let host = LiveHost(options: options, log: held.append, onTerminate: { _ in kill(getpid(), SIGHUP) })
+        do {
+            try host.start()
+        } catch {
+            throw Self.failure(error.description)
+        }
+        let (defaults, _) = store.defaultValues()
+        let loaded = preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
+        var values = ParameterValues()
+        for id in ParameterID.allCases { values[id] = host.target(id) }
+        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
+                          store: store, ascii: ascii)
+        let outcome: PanelApp.Outcome
+        do {
+            outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
+        } catch {
+            host.stop()
+            held.flush()
+            Console.error(error.description)
+            throw ExitCode(74)
+        }
+        host.stop()
+        held.flush()
+        if let code = host.exitStatus { throw ExitCode(code) }
+        switch outcome {
+        case .quit, .signal(SIGINT), .signal(SIGTERM):
+            return  // the client is closed: a clean end, as in headless mode
+        case .terminalGone:
+            throw ExitCode(74)
+        case .signal(let signal):
+            Foundation.signal(signal, SIG_DFL)
+            raise(signal)
+            throw ExitCode(128 + signal)
+        }
     }
 
     /// One line on stderr and a failing exit status (no usage text, no stack trace).

@@ -46,7 +46,7 @@ struct PanelTerminalTests {
     func keysMouseAndQuit() throws {
         try withTemporaryDirectory { config in
             let pty = try start(config: config)
-            let before = pty.settings()
+            let before = pty.initialSettings
             #expect(pty.wait { $0.contains("[Cutoff]") && $0.contains("1.00 kHz") })
             #expect(pty.screen.alternateScreen)
             #expect(pty.screen.cursorHidden)
@@ -102,7 +102,7 @@ struct PanelTerminalTests {
     func controlC() throws {
         try withTemporaryDirectory { config in
             let pty = try start(config: config)
-            let before = pty.settings()
+            let before = pty.initialSettings
             #expect(pty.wait { $0.contains("[Cutoff]") })
             pty.send([0x03])
             #expect(pty.waitForExit()?.exited == 0)
@@ -115,7 +115,7 @@ struct PanelTerminalTests {
     func signals(signal: Int32) throws {
         try withTemporaryDirectory { config in
             let pty = try start(config: config)
-            let before = pty.settings()
+            let before = pty.initialSettings
             #expect(pty.wait { $0.contains("[Cutoff]") })
             kill(pty.pid, signal)
             let status = pty.waitForExit()
@@ -131,7 +131,7 @@ struct PanelTerminalTests {
             // With Swift's crash reporter on, a SIGSEGV sent by kill (not a real fault) is
             // reported and then survived; off, the default action follows the restore.
             let pty = try start(config: config, environment: ["SWIFT_BACKTRACE": "enable=no"])
-            let before = pty.settings()
+            let before = pty.initialSettings
             #expect(pty.wait { $0.contains("[Cutoff]") })
             kill(pty.pid, signal)
             let status = pty.waitForExit()

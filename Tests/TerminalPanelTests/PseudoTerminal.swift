@@ -41,6 +41,10 @@ final class PseudoTerminal {
         for fd in [m, sl] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK)
         screen = ScreenEmulator(width: width, height: height)
+        // Read before the child starts: once it runs it may switch to raw mode at any moment.
+        var initial = termios()
+        tcgetattr(sl, &initial)
+        initialSettings = initial
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -74,6 +78,9 @@ final class PseudoTerminal {
         close(master)
         close(slave)
     }
+
+    /// The terminal settings as they were before the program started.
+    let initialSettings: termios
 
     /// The terminal settings of the slave side now.
     func settings() -> termios {

@@ -1,0 +1,49 @@
+import DSP
+import JackHost
+import TerminalPanel
+
+/// The knob panel over a running live host. Knob moves reach the engine the same way typed
+/// commands do (stamped on the engine's timeline); the header shows the JACK status and the
+/// meters the engine's output since the previous refresh.
+final class LivePanelHost: PanelHost {
+    let host: LiveHost
+    /// The status read for the header, kept for the meters of the same refresh (the panel
+    /// asks for both in turn, and peaks are taken when read).
+    private var latest: HostStatus?
+
+    init(host: LiveHost) { self.host = host }
+
+    func send(_ id: ParameterID, _ value: Double) { host.set([id: value]) }
+
+    /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
+    /// would otherwise look like somebody else turning the knob.
+    func currentValues() -> [ParameterID: Double]? {
+        Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0, host.target($0)) })
+    }
+
+    func status() -> PanelStatus {
+        let status = host.status()
+        latest = status
+        return PanelStatus(
+            clientName: status.client ?? "waiting for JACK server '\(status.server)'",
+            sampleRate: status.sampleRate.map(Double.init), bufferSize: status.bufferSize,
+            dspLoad: status.dspLoad, xruns: status.xruns)
+    }
+
+    func meters() -> [MeterReading]? {
+        guard let status = latest ?? Optional(host.status()) else { return nil }
+        latest = nil
+        return status.peaks.indices.map { c in
+            MeterReading(label: Self.label(channel: c, of: status.peaks.count), peak: Double(status.peaks[c]),
+                         rms: c < status.rms.count ? status.rms[c] : 0)
+        }
+    }
+
+    /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
+    var refreshInterval: Double? { 1.0 / 30 }
+
+    /// `L`/`R` for stereo, channel numbers otherwise.
+    static func label(channel c: Int, of count: Int) -> String {
+        count == 2 ? (c == 0 ? "L" : "R") : String(c + 1)
+    }
+}
