@@ -1,3 +1,4 @@
+import DSP
 /// What a finished render did: for `--json`, and for the warnings printed after it.
 public struct RenderSummary: Sendable, Equatable {
     public var input: String
@@ -67,38 +68,6 @@ public struct RenderSummary: Sendable, Equatable {
     static func decibels(_ amplitude: Float) -> String {
         let db = (20 * _log10(Double(amplitude)) * 10).rounded() / 10
         return (db > 0 ? "+" : "") + "\(db)"
-    }
-}
-
-/// Minimal JSON writing (no Foundation).
-public enum JSONText {
-    /// A JSON string literal.
-    public static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A finite number rounded to `places` decimals (`null` if not finite).
-    public static func number(_ x: Double, places: Int) -> String {
-        guard x.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let r = (x * scale).rounded() / scale
-        if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
-        return "\(r)"
     }
 }
 

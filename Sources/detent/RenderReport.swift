@@ -1,3 +1,4 @@
+import DSP
 import AudioFile
 import Glibc
 import Synchronization

@@ -1,3 +1,5 @@
+import DSP
+
 /// Writes a ``JSONValue`` as text: pretty (two-space indents, one member per line, for files
 /// people read and diff) or compact (one line, for `--json` output that tools read line by line).
 ///
@@ -12,27 +14,8 @@ public enum JSONWriter {
         return pretty ? out + "\n" : out
     }
 
-    /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal, quotes included (the one JSON string writer).
+    public static func quoted(_ text: String) -> String { JSONText.string(text) }
 
     /// `indent` is the current depth when pretty, nil when compact.
     private static func write(_ value: JSONValue, into out: inout String, indent: Int?) {
