@@ -120,10 +120,12 @@ extension JackTests {
         @Test func xrunsAreCounted() throws {
             let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: Self.frames)])
             _ = try f.play()
-            #expect(f.host.status().xruns == 0)
+            // A busy machine may already have caused one: count from here.
+            let before = f.host.status().xruns
             f.player.stall(microseconds: 200_000)
-            try waitUntil("the stalled cycle is reported") { f.host.status().xruns >= 1 }
-            #expect(f.host.status().xruns == f.player.xruns)
+            try waitUntil("the stalled cycle is reported") { f.host.status().xruns > before }
+            // Every client hears of every xrun: the host counts what the player counts.
+            try waitUntil("the host and the player agree") { f.host.status().xruns == f.player.xruns }
         }
     }
 }
