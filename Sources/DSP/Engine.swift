@@ -104,8 +104,8 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// The engine's frame position: frames processed since the last `reset`. Changes
-    /// stamped with a frame are placed on this timeline.
-    public var framePosition: Int64 { render.framePosition }
+    /// stamped with a frame are placed on this timeline. Readable on the audio thread.
+    public var framePosition: Int64 { @_noLocks get { render.framePosition } }
 
     /// Processes `frames` frames of non-interleaved audio: drains pending changes (each at
     /// its frame inside the block), then runs smoothers → lowpass → gain. `input` and

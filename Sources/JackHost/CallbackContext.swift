@@ -24,11 +24,6 @@ struct CallbackContext: ~Copyable {
     /// The sample rate the engine was prepared for.
     let preparedRate: UInt32
 
-    /// The engine's frame position, counted here because the callback may only call
-    /// functions proven real-time safe (`Engine.framePosition` is not annotated). Written by
-    /// the process callback only; starts at the engine's position when the client is built.
-    var position: Int64
-
     // The frame clock (see `FrameClock`), published through a sequence lock: the callback
     // never waits, a reader retries if it overlapped a write.
     let clockSequence = Atomic<UInt64>(0)
@@ -48,8 +43,7 @@ struct CallbackContext: ~Copyable {
 
     init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer],
-         wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,
-         position: Int64) {
+         wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.engine = engine
         self.client = client
         self.channels = channels
@@ -65,7 +59,6 @@ struct CallbackContext: ~Copyable {
         preparedRate = sampleRate
         self.sampleRate = Atomic(sampleRate)
         self.bufferSize = Atomic(bufferSize)
-        self.position = position
     }
 
     deinit {

@@ -47,15 +47,13 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         }
         return
     }
-    let start = context.pointee.position
     let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
-    context.pointee.publishClock(jackFrame: cycleStart, engineFrame: start, period: nframes)
     let input = UnsafePointer(context.pointee.inputBuffers)
     let output = UnsafePointer(context.pointee.outputBuffers)
-    Unmanaged<Engine>.fromOpaque(context.pointee.engine)._withUnsafeGuaranteedRef {
-        $0.process(input: input, output: output, frames: frames)
+    Unmanaged<Engine>.fromOpaque(context.pointee.engine)._withUnsafeGuaranteedRef { engine in
+        context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
+        engine.process(input: input, output: output, frames: frames)
     }
-    context.pointee.position = start + Int64(frames)
 }
 
 func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {

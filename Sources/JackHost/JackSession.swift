@@ -64,7 +64,7 @@ final class JackSession: @unchecked Sendable {
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs, wake: wake,
-            sampleRate: rate, bufferSize: bufferSize, position: engine.framePosition))
+            sampleRate: rate, bufferSize: bufferSize))
 
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(client, jackProcess, arg)
