@@ -47,8 +47,9 @@ let package = Package(
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
 
-        // Helpers shared by the test targets (a seeded random generator).
-        .target(name: "TestSupport", path: "Tests/Support"),
+        // Helpers shared by the test targets: a seeded random generator, test signals and the
+        // block-wise engine driver every test compares against.
+        .target(name: "TestSupport", dependencies: ["DSP"], path: "Tests/Support"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),

@@ -88,15 +88,6 @@ struct Decoded {
     }
 }
 
-/// Deterministic test signals.
-enum Signal {
-    /// White noise in −amplitude … amplitude.
-    static func noise(frames: Int, seed: UInt64, amplitude: Float = 0.5) -> [Float] {
-        var random = SplitMix64(seed: seed)
-        return (0..<frames).map { _ in Float(random.double(in: -1...1)) * amplitude }
-    }
-}
-
 /// The engine driven directly, in one block, as the law the renderer must follow.
 enum EngineReference {
     static func run(_ input: [[Float]], sampleRate: Double = 48_000, values: [ParameterID: Double] = [:],
@@ -104,17 +95,9 @@ enum EngineReference {
         let frames = input[0].count
         let engine = Engine(initialValues: values, queueCapacity: max(1_024, changes.count + 1))
         engine.prepare(sampleRate: sampleRate, maxFrames: max(1, frames), channels: input.count)
-        for change in changes { #expect(engine.controls.trySend(change)) }
-        let ins = input.map { samples -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-            p.initialize(from: samples, count: frames)
-            return p
-        }
-        defer { ins.forEach { $0.deallocate() } }
-        ins.map { UnsafePointer($0) }.withUnsafeBufferPointer { i in
-            ins.withUnsafeBufferPointer { o in engine.process(input: i.baseAddress!, output: o.baseAddress!, frames: frames) }
-        }
-        return ins.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
+        let (output, allQueued) = EngineRun.render(engine, input, blockSize: max(1, frames), changes: changes)
+        #expect(allQueued)
+        return output
     }
 }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import DSP
 
@@ -66,7 +67,7 @@ struct EngineTests {
     @Test("NaN and infinity in the input never reach the output, and the filter recovers")
     func nonFiniteRecovery() {
         let fs = 48_000.0
-        var x = Signal.sine(frequency: 440, sampleRate: fs, frames: 8_192)
+        var x = Signal.sine(frequency: 440, frames: 8_192, sampleRate: fs)
         for i in 1_000..<1_100 { x[i] = i % 2 == 0 ? .nan : .infinity }
         x[3_000] = -.infinity
         x[3_001] = 3e38  // finite but overflows the filter state
@@ -113,7 +114,7 @@ struct EngineTests {
     func telemetry() {
         let fs = 48_000.0
         let harness = EngineHarness(sampleRate: fs, channels: 2, values: [.cutoff: 20_000, .gain: -6])
-        let x = Signal.sine(frequency: 1_000, sampleRate: fs, frames: 48_000, amplitude: 0.5)
+        let x = Signal.sine(frequency: 1_000, frames: 48_000, sampleRate: fs, amplitude: 0.5)
         _ = harness.run([x, [Float](repeating: 0, count: x.count)], blockSize: 512)
         let snap = harness.engine.telemetry.snapshot()
         let g = ParameterID.gain.spec.engineValue(-6)

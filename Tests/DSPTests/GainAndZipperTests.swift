@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 struct GainAndZipperTests {
     /// Output of a long steady sine at a given gain, relative to 0 dB, in dB.
     func gainDB(_ db: Double) -> Double {
-        let x = Signal.sine(frequency: 100, sampleRate: 48_000, frames: 48_000)
+        let x = Signal.sine(frequency: 100, frames: 48_000, sampleRate: 48_000)
         let ref = EngineHarness(values: [.cutoff: 20_000, .gain: 0]).run(x)
         let out = EngineHarness(values: [.cutoff: 20_000, .gain: db]).run(x)
         let r = ref[24_000...].map { Double($0 * $0) }.reduce(0, +)
@@ -39,7 +40,7 @@ struct GainAndZipperTests {
     @Test("fast cutoff and gain sweeps over a sine have no discontinuities")
     func zipper() {
         let fs = 48_000.0
-        let x = Signal.sine(frequency: 220, sampleRate: fs, frames: 24_000)
+        let x = Signal.sine(frequency: 220, frames: 24_000, sampleRate: fs)
         func sweep(ramp: Int32) -> [Float] {
             // Eight abrupt knob moves, 50 ms apart: gain 0 → −20 → +6 dB, cutoff 200 Hz ↔ 8 kHz.
             var changes: [ParameterChange] = []

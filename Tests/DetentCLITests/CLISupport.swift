@@ -111,11 +111,6 @@ enum WAV {
         return bytes(channels: UInt16(channels.count), sampleRate: sampleRate, data: data)
     }
 
-    /// Deterministic white noise in −amplitude … amplitude.
-    static func noise(frames: Int, seed: UInt64, amplitude: Float = 0.5) -> [Float] {
-        var random = SplitMix64(seed: seed)
-        return (0..<frames).map { _ in Float(random.double(in: -1...1)) * amplitude }
-    }
 }
 
 /// Reads a rendered file back, interleaved, with its format.

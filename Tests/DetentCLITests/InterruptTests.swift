@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -61,7 +62,7 @@ struct InterruptTests {
     @Test("on a terminal, a progress line that is erased at the end; none with --quiet")
     func progress() throws {
         let folder = TemporaryFolder()
-        folder.write("take.wav", WAV.float([WAV.noise(frames: 48_000, seed: 3)]))
+        folder.write("take.wav", WAV.float([Signal.noise(frames: 48_000, seed: 3)]))
         let shown = try runOnTerminal(["render", "take.wav", "--block-frames", "4096"], in: folder.path)
         #expect(shown.status == 0)
         #expect(shown.output.hasPrefix("\r\u{1B}[Ktake.wav  "))

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import AudioFile
@@ -5,7 +6,7 @@ import DSP
 
 @Suite("detent render")
 struct RenderCommandTests {
-    static let stereo = [WAV.noise(frames: 9_000, seed: 1), WAV.noise(frames: 9_000, seed: 2)]
+    static let stereo = [Signal.noise(frames: 9_000, seed: 1), Signal.noise(frames: 9_000, seed: 2)]
 
     @Test("renders beside the input, silently when stderr is not a terminal, as the library does")
     func defaultOutput() throws {
@@ -121,7 +122,7 @@ struct RenderCommandTests {
     func batch() throws {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: false)
-        for k in 0..<4 { folder.write("in\(k).wav", WAV.float([WAV.noise(frames: 5_000, seed: UInt64(k))])) }
+        for k in 0..<4 { folder.write("in\(k).wav", WAV.float([Signal.noise(frames: 5_000, seed: UInt64(k))])) }
         folder.write("bad.wav", Array("not audio".utf8))
         let outcome = try Detent.run(["render", "in0.wav", "in1.wav", "bad.wav", "in2.wav", "in3.wav",
                                       "--out-dir", "out", "--jobs", "3", "--json"], in: folder.path)
@@ -144,7 +145,7 @@ struct RenderCommandTests {
     @Test("NaN and infinity render finite, with one warning")
     func nonFinite() throws {
         let folder = TemporaryFolder()
-        var x = WAV.noise(frames: 3_000, seed: 5)
+        var x = Signal.noise(frames: 3_000, seed: 5)
         x[100] = .nan
         x[101] = -.infinity
         folder.write("nan.wav", WAV.float([x]))
@@ -157,7 +158,7 @@ struct RenderCommandTests {
     @Test("clipping is counted, reported once, and in the JSON")
     func clipping() throws {
         let folder = TemporaryFolder()
-        folder.write("loud.wav", WAV.float([WAV.noise(frames: 3_000, seed: 6, amplitude: 0.9)]))
+        folder.write("loud.wav", WAV.float([Signal.noise(frames: 3_000, seed: 6, amplitude: 0.9)]))
         let settings = ["--set", "gain=+12", "--set", "cutoff=20k"]
         #expect(try Detent.run(["render", "loud.wav", "-o", "float.wav"] + settings, in: folder.path).status == 0)
         let outcome = try Detent.run(["render", "loud.wav", "-o", "int.wav", "--subtype", "pcm16", "--no-dither", "--json"] + settings,
@@ -220,7 +221,7 @@ struct PipeTests {
     @Test("a streamed WAV that does not know its length renders all it brings")
     func unknownLength() throws {
         let folder = TemporaryFolder()
-        let samples = WAV.noise(frames: 3_000, seed: 4)
+        let samples = Signal.noise(frames: 3_000, seed: 4)
         var data: [UInt8] = []
         for x in samples { withUnsafeBytes(of: x.bitPattern.littleEndian) { data += $0 } }
         let (status, stdout, stderr) = try renderStream(
@@ -234,7 +235,7 @@ struct PipeTests {
     @Test("a stream that ends before its header's length is truncated, and leaves nothing")
     func truncatedStream() throws {
         let folder = TemporaryFolder()
-        let bytes = WAV.float([WAV.noise(frames: 3_000, seed: 4)])
+        let bytes = WAV.float([Signal.noise(frames: 3_000, seed: 4)])
         let (status, _, stderr) = try renderStream(Array(bytes.prefix(44 + 4 * 1_000)), in: folder)
         #expect(status == 65)
         #expect(stderr == "detent: /dev/stdin: truncated: the header promises 3000 frames but the data ends after 1000\n")

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// status, nothing on stdout, and no file left behind (no temporary either).
 @Suite("detent render: bad inputs")
 struct RenderErrorTests {
-    static let good = WAV.float([WAV.noise(frames: 2_000, seed: 1)])
+    static let good = WAV.float([Signal.noise(frames: 2_000, seed: 1)])
     static let pcm = [UInt8](repeating: 0, count: 1_000)
 
     /// A folder holding a good input, a few bad ones, a subfolder and an existing output.

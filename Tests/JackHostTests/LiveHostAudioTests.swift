@@ -1,3 +1,4 @@
+import TestSupport
 import CJack
 import DSP
 import Foundation

@@ -1,3 +1,4 @@
+import TestSupport
 import CRealtime
 import DSP
 import Foundation

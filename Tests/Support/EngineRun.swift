@@ -1,0 +1,41 @@
+import TestSupport
+import DSP
+
+/// Drives an `Engine` over whole signals in blocks, the way the JACK callback and the
+/// offline renderer do: each change is sent (never coalesced) just before the block that
+/// contains its frame. The one reference every test compares against.
+public enum EngineRun {
+    /// The output of `engine` for `input` (one array per channel); `changes` in time order.
+    ///
+    /// - Returns: the output, and whether every change fit in the queue with its frame.
+    public static func render(_ engine: Engine, _ input: [[Float]], blockSize: Int,
+                              changes: [ParameterChange] = []) -> (output: [[Float]], allQueued: Bool) {
+        let frames = input[0].count
+        var pending = changes[...]
+        var allQueued = true
+        let ins = input.map { signal -> UnsafeMutablePointer<Float> in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(1, frames))
+            p.initialize(from: signal, count: frames)
+            return p
+        }
+        let outs = input.map { _ in UnsafeMutablePointer<Float>.allocate(capacity: max(1, frames)) }
+        defer { (ins + outs).forEach { $0.deallocate() } }
+        var start = 0
+        while start < frames {
+            let n = min(blockSize, frames - start)
+            while let c = pending.first, c.frame < Int64(start + n) {
+                if !engine.controls.trySend(c) { allQueued = false }
+                pending.removeFirst()
+            }
+            let i = ins.map { UnsafePointer($0 + start) }
+            let o = outs.map { $0 + start }
+            i.withUnsafeBufferPointer { ib in
+                o.withUnsafeBufferPointer { ob in
+                    engine.process(input: ib.baseAddress!, output: ob.baseAddress!, frames: n)
+                }
+            }
+            start += n
+        }
+        return (outs.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }, allQueued)
+    }
+}
