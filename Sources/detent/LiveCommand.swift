@@ -143,14 +143,7 @@ struct LiveCommand: ParsableCommand {
 
     /// The knob panel over a running live host, until the panel quits.
     private func runPanel(options: LiveHostOptions, store: PresetStore) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let terminal: TerminalSession
-        do {
-            terminal = try TerminalSession(environment: environment)
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(64)
-        }
+        let terminal = try KnobPanelSession.openTerminal()
         let held = HeldLines()
         // With --no-reconnect a lost server ends the session: the hangup ends the panel the
         // way a closed terminal would, with the terminal restored, and the status below.
@@ -166,27 +159,11 @@ struct LiveCommand: ParsableCommand {
         for id in ParameterID.allCases { values[id] = host.target(id) }
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
                           store: store, ascii: ascii)
-        let outcome: PanelApp.Outcome
-        do {
-            outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
-        } catch {
+        // INT and TERM close the client and end the command normally, as in headless mode.
+        try KnobPanelSession.run(panel, on: terminal, quitSignals: [SIGINT, SIGTERM]) {
             host.stop()
             held.flush()
-            Console.error(error.description)
-            throw ExitCode(74)
-        }
-        host.stop()
-        held.flush()
-        if let code = host.exitStatus { throw ExitCode(code) }
-        switch outcome {
-        case .quit, .signal(SIGINT), .signal(SIGTERM):
-            return  // the client is closed: a clean end, as in headless mode
-        case .terminalGone:
-            throw ExitCode(74)
-        case .signal(let signal):
-            Foundation.signal(signal, SIG_DFL)
-            raise(signal)
-            throw ExitCode(128 + signal)
+            if let code = host.exitStatus { throw ExitCode(code) }
         }
     }
 

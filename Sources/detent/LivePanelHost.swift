@@ -31,7 +31,7 @@ final class LivePanelHost: PanelHost {
     }
 
     func meters() -> [MeterReading]? {
-        guard let status = latest ?? Optional(host.status()) else { return nil }
+        let status = latest ?? host.status()
         latest = nil
         return status.peaks.indices.map { c in
             MeterReading(label: Self.label(channel: c, of: status.peaks.count), peak: Double(status.peaks[c]),

@@ -29,13 +29,7 @@ struct PanelCommand: ParsableCommand {
     var ascii = false
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let terminal: TerminalSession
-        do {
-            terminal = try TerminalSession(environment: environment)
-        } catch {
-            throw PresetCommand.fail(error.description, status: .usage)
-        }
+        let terminal = try KnobPanelSession.openTerminal()
         let store = PresetStore.standard()
         let (defaults, defaultWarnings) = store.defaultValues()
         PresetCommand.warn(defaultWarnings)
@@ -52,23 +46,6 @@ struct PanelCommand: ParsableCommand {
         let values = loaded?.values ?? defaults
         let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
         let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, host: host, store: store, ascii: ascii)
-        let outcome: PanelApp.Outcome
-        do {
-            outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(74)
-        }
-        switch outcome {
-        case .quit:
-            return
-        case .terminalGone:
-            throw ExitCode(74)
-        case .signal(let signal):
-            // End the way the signal would have ended the process, now that the terminal is back.
-            Foundation.signal(signal, SIG_DFL)
-            raise(signal)
-            throw ExitCode(128 + signal)
-        }
+        try KnobPanelSession.run(panel, on: terminal)
     }
 }

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import TerminalPanel
+
+/// Opening the knob panel on this process's terminal and ending the command the way the panel
+/// ended: shared by `detent panel` and `detent live`.
+enum KnobPanelSession {
+    /// The terminal, or one line and status 64 when there is none to draw on.
+    static func openTerminal() throws -> TerminalSession {
+        do {
+            return try TerminalSession(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(64)
+        }
+    }
+
+    /// Runs `panel` until it quits. `cleanUp` runs once the terminal is back and before any
+    /// exit (to close a JACK client, print held messages). `quitSignals` end the command
+    /// normally; any other signal ends it the way that signal would have, terminal restored.
+    static func run(_ panel: Panel, on terminal: TerminalSession, quitSignals: Set<Int32> = [],
+                    cleanUp: () throws -> Void = {}) throws {
+        let outcome: PanelApp.Outcome
+        do {
+            outcome = try PanelApp(panel: panel, terminal: terminal,
+                                   theme: .forEnvironment(ProcessInfo.processInfo.environment)).run()
+        } catch {
+            try cleanUp()
+            Console.error(error.description)
+            throw ExitCode(74)
+        }
+        try cleanUp()
+        switch outcome {
+        case .quit:
+            return
+        case .signal(let signal) where quitSignals.contains(signal):
+            return
+        case .terminalGone:
+            throw ExitCode(74)
+        case .signal(let signal):
+            Foundation.signal(signal, SIG_DFL)
+            raise(signal)
+            throw ExitCode(128 + signal)
+        }
+    }
+}
