@@ -117,12 +117,34 @@ public final class Engine: @unchecked Sendable {
         output: UnsafePointer<UnsafeMutablePointer<Float>>,
         frames: Int
     ) {
+        process(.separate(input, output), frames: frames)
+    }
+
+    /// Processes `frames` frames of interleaved audio (`channels` samples per frame), as
+    /// audio files hold it, exactly as ``process(input:output:frames:)`` processes the same
+    /// samples in separate buffers. `output` may be `input` (in place).
+    @_noLocks
+    public func process(interleaved input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
+        process(.interleaved(input, output), frames: frames)
+    }
+
+    /// Where a block's samples are.
+    private enum Buffers {
+        case separate(UnsafePointer<UnsafePointer<Float>>, UnsafePointer<UnsafeMutablePointer<Float>>)
+        case interleaved(UnsafePointer<Float>, UnsafeMutablePointer<Float>)
+    }
+
+    @_noLocks
+    private func process(_ buffers: Buffers, frames: Int) {
         guard render.groups > 0, frames > 0 else { return }
         let savedMode = _unsafePerformance { detent_denormals_off() }
         var done = 0
         while done < frames {
             let n = min(render.maxFrames, frames - done)
-            render.bind(input: input, output: output, offset: done)
+            switch buffers {
+            case .separate(let input, let output): render.bind(input: input, output: output, offset: done)
+            case .interleaved(let input, let output): render.bind(interleavedInput: input, output: output, offset: done)
+            }
             processChunk(frames: n)
             done += n
         }

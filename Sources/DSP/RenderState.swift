@@ -24,15 +24,22 @@ struct RenderState {
     var states = UnsafeMutablePointer<Lowpass.State>.allocate(capacity: 0)
     var laneIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     var laneOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
-    /// Silence read by lanes beyond the last channel, and where their output goes.
+    /// Distance between a lane's consecutive samples: 1 for separate channel buffers, the
+    /// channel count for interleaved ones.
+    var stride = 1
+    /// Silence read by lanes beyond the last channel, and where their output goes (sized for
+    /// the widest stride).
     var silence = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var sink = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// While something glides: the coefficients of each span between grid points (at the
     /// span's first frame) and the gain of every frame.
-    var rampA1 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    var rampA2 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    var rampA3 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    var rampK1 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    var rampK2 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    var rampK3 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var rampGain = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// The gain while nothing glides, read at every frame through a stride of 0 (one loop
+    /// serves both cases).
+    var steadyGain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     var sumOfSquares = UnsafeMutablePointer<Double>.allocate(capacity: 0)
     /// The largest squared output sample of each channel in the current chunk.
     var blockPeaks = UnsafeMutablePointer<Float>.allocate(capacity: 0)
@@ -64,13 +71,13 @@ struct RenderState {
         states.initialize(repeating: Lowpass.State(), count: groups)
         laneIn = .allocate(capacity: groups * 4)
         laneOut = .allocate(capacity: groups * 4)
-        silence = .allocate(capacity: maxFrames)
-        silence.initialize(repeating: 0, count: maxFrames)
-        sink = .allocate(capacity: maxFrames)
-        sink.initialize(repeating: 0, count: maxFrames)
+        silence = .allocate(capacity: maxFrames * channels)
+        silence.initialize(repeating: 0, count: maxFrames * channels)
+        sink = .allocate(capacity: maxFrames * channels)
+        sink.initialize(repeating: 0, count: maxFrames * channels)
         laneIn.initialize(repeating: UnsafePointer(silence), count: groups * 4)
         laneOut.initialize(repeating: sink, count: groups * 4)
-        for buffer in [\RenderState.rampA1, \.rampA2, \.rampA3, \.rampGain] {
+        for buffer in [\RenderState.rampK1, \.rampK2, \.rampK3, \.rampGain] {
             self[keyPath: buffer] = .allocate(capacity: maxFrames)
             self[keyPath: buffer].initialize(repeating: 0, count: maxFrames)
         }
@@ -83,6 +90,7 @@ struct RenderState {
     /// Frees everything, at the engine's end.
     func deallocate() {
         deallocateBuffers()
+        steadyGain.deallocate()
         smoothers.deallocate()
         info.deallocate()
         appliedEpochs.deallocate()
@@ -92,8 +100,8 @@ struct RenderState {
     func deallocateBuffers() {
         for p in [UnsafeMutableRawPointer(states), UnsafeMutableRawPointer(laneIn),
                   UnsafeMutableRawPointer(laneOut), UnsafeMutableRawPointer(silence),
-                  UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(rampA1),
-                  UnsafeMutableRawPointer(rampA2), UnsafeMutableRawPointer(rampA3),
+                  UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(rampK1),
+                  UnsafeMutableRawPointer(rampK2), UnsafeMutableRawPointer(rampK3),
                   UnsafeMutableRawPointer(rampGain), UnsafeMutableRawPointer(sumOfSquares),
                   UnsafeMutableRawPointer(blockPeaks)] {
             p.deallocate()
@@ -118,15 +126,28 @@ struct RenderState {
         if frames == 0 && (p == cutoffIndex || p == resonanceIndex) { refreshCoefficients() }
     }
 
-    /// Points the lanes at the caller's channels, `offset` frames in.
+    /// Points the lanes at the caller's channel buffers, `offset` frames in.
     @_noLocks
     mutating func bind(input: UnsafePointer<UnsafePointer<Float>>,
                        output: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int) {
         for c in 0..<channels {
             laneIn[c] = input[c] + offset
             laneOut[c] = output[c] + offset
+            blockPeaks[c] = 0
         }
-        for c in 0..<channels { blockPeaks[c] = 0 }
+        stride = 1
+    }
+
+    /// Points the lanes at the channels of an interleaved buffer, `offset` frames in.
+    @_noLocks
+    mutating func bind(interleavedInput input: UnsafePointer<Float>,
+                       output: UnsafeMutablePointer<Float>, offset: Int) {
+        for c in 0..<channels {
+            laneIn[c] = input + (offset * channels + c)
+            laneOut[c] = output + (offset * channels + c)
+            blockPeaks[c] = 0
+        }
+        stride = channels
     }
 
     /// Renders frames `start..<end` of the current chunk. Returns true when the input held
@@ -168,63 +189,74 @@ struct RenderState {
             smoothers[cutoffIndex].skip(span - 1)
             smoothers[resonanceIndex].skip(span - 1)
             // Coefficients hold for the whole span: stored once, at its first frame.
-            rampA1[i] = coefficients.a1[0]
-            rampA2[i] = coefficients.a2[0]
-            rampA3[i] = coefficients.a3[0]
+            rampK1[i] = coefficients.k1[0]
+            rampK2[i] = coefficients.k2[0]
+            rampK3[i] = coefficients.k3[0]
             smoothers[gainIndex].fill(rampGain + i, count: span)
             i += span
         }
     }
 
-    /// Runs one group of four lanes through the filter and gain.
+    /// Runs one group of four lanes through the filter and gain, span by span (the same
+    /// spans as `fillRamps` while gliding: coefficients are constant inside each; one span
+    /// otherwise, with the gain read through a stride of 0).
+    ///
+    /// A group with two live lanes — every stereo stream — moves only those two lanes'
+    /// samples in and out: half the loads and stores, which is most of the per-frame work
+    /// besides the filter itself.
     @_noLocks
     private mutating func runGroup(_ g: Int, from start: Int, to end: Int, blockStart: Int64,
                                    gliding: Bool) -> Bool {
         var state = states[g]
         let lane = g * 4
-        let i0 = laneIn[lane], i1 = laneIn[lane + 1], i2 = laneIn[lane + 2], i3 = laneIn[lane + 3]
-        let o0 = laneOut[lane], o1 = laneOut[lane + 1], o2 = laneOut[lane + 2], o3 = laneOut[lane + 3]
-        // Meters: the peak is tracked as the largest square (one compare and select per
-        // frame; `pointwiseMax` is an out-of-line call); readers take the square root.
-        var peakSquare = SIMD4<Float>()
-        var squares = SIMD4<Float>()
-        var bad = SIMDMask<SIMD4<Int32>>()
-        if gliding {
-            // The same spans as `fillRamps`: coefficients are constant inside each.
-            let interval = Int(coefficientMask) + 1
-            var s = start
-            while s < end {
-                let span = min(end - s, interval - Int((blockStart + Int64(s)) & coefficientMask))
-                let c = Lowpass.Coefficients(
-                    a1: SIMD4(repeating: rampA1[s]), a2: SIMD4(repeating: rampA2[s]),
-                    a3: SIMD4(repeating: rampA3[s]))
+        let inputs = (laneIn[lane], laneIn[lane + 1], laneIn[lane + 2], laneIn[lane + 3])
+        let outputs = (laneOut[lane], laneOut[lane + 1], laneOut[lane + 2], laneOut[lane + 3])
+        let pair = channels - lane == 2
+        let stride = self.stride
+        steadyGain[0] = Float(smoothers[gainIndex].value)
+        let gains = gliding ? rampGain : steadyGain
+        let gainStride = gliding ? 1 : 0
+        var meter = Meter()
+        let interval = Int(coefficientMask) + 1
+        var s = start
+        while s < end {
+            let span = gliding ? min(end - s, interval - Int((blockStart + Int64(s)) & coefficientMask)) : end - s
+            let c = gliding
+                ? Lowpass.Coefficients(k1: SIMD4(repeating: rampK1[s]), k2: SIMD4(repeating: rampK2[s]),
+                                       k3: SIMD4(repeating: rampK3[s]))
+                : coefficients
+            if pair {
                 for i in s..<s + span {
-                    let y = Self.frame(SIMD4(i0[i], i1[i], i2[i], i3[i]), c, rampGain[i], &state, &bad)
-                    o0[i] = y[0]; o1[i] = y[1]; o2[i] = y[2]; o3[i] = y[3]
-                    let square = y * y
-                    squares += square
-                    peakSquare.replace(with: square, where: square .> peakSquare)
+                    let j = i &* stride
+                    let y = Self.frame(SIMD4(inputs.0[j], inputs.1[j], 0, 0), c, gains[i &* gainStride], &state, &meter)
+                    outputs.0[j] = y[0]; outputs.1[j] = y[1]
                 }
-                s += span
+            } else {
+                for i in s..<s + span {
+                    let j = i &* stride
+                    let y = Self.frame(SIMD4(inputs.0[j], inputs.1[j], inputs.2[j], inputs.3[j]), c,
+                                       gains[i &* gainStride], &state, &meter)
+                    outputs.0[j] = y[0]; outputs.1[j] = y[1]; outputs.2[j] = y[2]; outputs.3[j] = y[3]
+                }
             }
-        } else {
-            let c = coefficients
-            let gain = Float(smoothers[gainIndex].value)
-            for i in start..<end {
-                let y = Self.frame(SIMD4(i0[i], i1[i], i2[i], i3[i]), c, gain, &state, &bad)
-                o0[i] = y[0]; o1[i] = y[1]; o2[i] = y[2]; o3[i] = y[3]
-                let square = y * y
-                squares += square
-                peakSquare.replace(with: square, where: square .> peakSquare)
-            }
+            s += span
         }
         state.recoverNonFinite()
         states[g] = state
         for l in 0..<4 where lane + l < channels {
-            blockPeaks[lane + l] = max(blockPeaks[lane + l], peakSquare[l])
-            sumOfSquares[lane + l] += Double(squares[l])
+            blockPeaks[lane + l] = max(blockPeaks[lane + l], meter.peakSquare[l])
+            sumOfSquares[lane + l] += Double(meter.squares[l])
         }
-        return any(bad)
+        return any(meter.nonFinite)
+    }
+
+    /// What a group's frames leave behind besides audio: the meters' sums of squares and
+    /// largest squares (the peak is tracked as a square — one compare and select per frame;
+    /// readers take the root), and which lanes saw non-finite input.
+    struct Meter {
+        var squares = SIMD4<Float>()
+        var peakSquare = SIMD4<Float>()
+        var nonFinite = SIMDMask<SIMD4<Int32>>()
     }
 
     /// One frame of four lanes: silence for non-finite input, lowpass, gain.
@@ -237,23 +269,17 @@ struct RenderState {
     /// which compile to calls.)
     @_noLocks @inline(__always)
     private static func frame(_ input: SIMD4<Float>, _ c: Lowpass.Coefficients, _ gain: Float,
-                              _ state: inout Lowpass.State, _ bad: inout SIMDMask<SIMD4<Int32>>) -> SIMD4<Float> {
+                              _ state: inout Lowpass.State, _ meter: inout Meter) -> SIMD4<Float> {
         var x = input
         let nonFinite = (x - x) .!= 0
-        bad .|= nonFinite
+        meter.nonFinite .|= nonFinite
         x.replace(with: 0, where: nonFinite)
         x.replace(with: inputLimit, where: x .> inputLimit)
         x.replace(with: -inputLimit, where: x .< -inputLimit)
-        return Lowpass.tick(x, c, &state) * gain
-    }
-}
-
-extension Lowpass.Coefficients {
-    /// Coefficients given directly (per-frame values while gliding).
-    @_noLocks @inline(__always)
-    init(a1: SIMD4<Float>, a2: SIMD4<Float>, a3: SIMD4<Float>) {
-        self.a1 = a1
-        self.a2 = a2
-        self.a3 = a3
+        let y = Lowpass.tick(x, c, &state) * gain
+        let square = y * y
+        meter.squares += square
+        meter.peakSquare.replace(with: square, where: square .> meter.peakSquare)
+        return y
     }
 }

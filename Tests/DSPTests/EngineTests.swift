@@ -54,7 +54,7 @@ struct EngineTests {
         #expect(engine.telemetry.snapshot().framesProcessed == 0)
     }
 
-    @Test("every channel count processes each channel like a mono engine", arguments: [1, 2, 3, 4, 5, 8, 9])
+    @Test("every channel count processes each channel like a mono engine", arguments: [1, 2, 3, 4, 5, 6, 8, 9])
     func channelCounts(channels: Int) {
         let input = (0..<channels).map { Signal.noise(frames: 3_000, seed: UInt64($0 + 10)) }
         let multi = EngineHarness(channels: channels).run(input, blockSize: 128, changes: Self.timeline)

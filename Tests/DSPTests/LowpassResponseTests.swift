@@ -64,11 +64,27 @@ struct LowpassResponseTests {
         if 20_000 > Lowpass.maximumCutoffRatio * sampleRate {
             #expect(c == limit)
         }
-        for a in [c.a1[0], c.a2[0], c.a3[0]] { #expect(a.isFinite && a > 0) }
+        #expect(c.k1[0].isFinite && c.k1[0] < 0)
+        for k in [c.k2[0], c.k3[0]] { #expect(k.isFinite && k > 0) }
         // The filter stays stable: white noise in, bounded output.
         let harness = EngineHarness(sampleRate: sampleRate, values: [.cutoff: 20_000, .resonance: 10])
         let y = harness.run(Signal.noise(frames: 20_000))
         #expect(y.allSatisfy { $0.isFinite && abs($0) < 50 })
+    }
+
+    /// The lowest cutoff at a high sample rate is where single-precision filters lose their
+    /// poles: the state update's coefficients are tiny next to 1 (here g ≈ 3·10⁻⁴).
+    @Test("the lowest cutoff stays accurate at 192 kHz", arguments: [0.707, 4.0])
+    func lowestCutoff(q: Double) {
+        let fs = 192_000.0
+        let cutoff = ParameterID.cutoff.spec.range.lowerBound
+        let harness = EngineHarness(sampleRate: fs, values: [.cutoff: cutoff, .resonance: q, .gain: 0])
+        let h = harness.run(Signal.impulse(frames: 1 << 19), blockSize: 4096)
+        for f in [0.0, 5, 10, 15, 20, 25, 30, 40, 60, 100, 200] {
+            let expected = Self.analyticDB(frequency: f, cutoff: cutoff, q: q, sampleRate: fs)
+            let measured = Self.measuredDB(h, frequency: f, sampleRate: fs)
+            #expect(abs(measured - expected) < 0.05, "fc \(cutoff) Q \(q) f \(f): \(measured) vs \(expected)")
+        }
     }
 
     @Test("DC passes at unity gain; resonance peaks by Q at the cutoff")

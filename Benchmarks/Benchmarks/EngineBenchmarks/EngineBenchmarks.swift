@@ -75,7 +75,9 @@ let benchmarks: @Sendable () -> Void = {
 
     // The peer: the plain scalar C loop with the same coefficients.
     Benchmark("Reference scalar SVF (C, -O3), 256×2", configuration: configuration) { benchmark in
-        let c = Lowpass.Coefficients(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
+        // Simper's coefficients, for his form of the tick.
+        let (g, k) = Lowpass.prototype(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
+        let a1 = 1 / (1 + g * (g + k)), a2 = g * a1, a3 = g * a2
         let gain = Float(ParameterID.gain.spec.engineValue(-6))
         var states = [reference_svf_state](repeating: reference_svf_state(ic1: 0, ic2: 0), count: channels)
         benchmark.startMeasurement()
@@ -83,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
             reference_svf_process(
                 UnsafePointer(buffers.inputTable).withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: channels) { $0 },
                 UnsafePointer(buffers.outputTable).withMemoryRebound(to: UnsafeMutablePointer<Float>?.self, capacity: channels) { $0 },
-                Int32(channels), Int32(frames), c.a1[0], c.a2[0], c.a3[0], gain, &states)
+                Int32(channels), Int32(frames), Float(a1), Float(a2), Float(a3), gain, &states)
         }
         benchmark.stopMeasurement()
         blackHole(buffers.output[0][0])

@@ -13,9 +13,9 @@ import DSP
 ///
 ///     Ω = tan(π·f/fs) / g,   |H|² = 1 / ((1 − Ω²)² + (k·Ω)²).
 ///
-/// g and k are read back from ``DSP/Lowpass/Coefficients`` (a1 = 1/(1 + g(g + k)), a2 = g·a1),
-/// so the curve shows the filter with the engine's own clamping of the cutoff below Nyquist
-/// and of Q, not a second copy of those rules.
+/// g and k come from ``DSP/Lowpass/prototype(cutoff:q:sampleRate:)``, the function the
+/// engine's coefficients are made from, so the curve shows the filter with the engine's own
+/// clamping of the cutoff below Nyquist and of Q, not a second copy of those rules.
 ///
 /// ```swift
 /// let response = FilterResponse(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
@@ -30,11 +30,7 @@ public struct FilterResponse: Sendable, Hashable {
 
     public init(cutoff: Double, q: Double, sampleRate: Double) {
         self.sampleRate = sampleRate
-        let c = Lowpass.Coefficients(cutoff: cutoff, q: q, sampleRate: sampleRate)
-        let a1 = Double(c.a1[0]), a2 = Double(c.a2[0])
-        let g = a2 / a1
-        self.g = g
-        k = (1 / a1 - 1) / g - g
+        (g, k) = Lowpass.prototype(cutoff: cutoff, q: q, sampleRate: sampleRate)
     }
 
     /// The gain at `frequency` Hz, in dB; nil at or above Nyquist, or for a frequency ≤ 0.
