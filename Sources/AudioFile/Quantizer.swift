@@ -78,6 +78,14 @@ public struct Quantizer: Sendable {
         self.clipped += clipped
     }
 
+    /// Quantises `count` interleaved samples into `destination`; sample k takes draw k.
+    public mutating func quantize(_ samples: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<Int32>) {
+        var lane = samples
+        withUnsafePointer(to: &lane) { lanes in
+            quantize(lanes: lanes, channels: 1, frames: count, into: destination)
+        }
+    }
+
     /// 1 when `x` rounds to a value outside −scale … scale−1 (ties round to even, so
     /// scale − ½ is out and −scale − ½ is in).
     @inline(__always)

@@ -24,7 +24,7 @@ public struct RenderSettings: Sendable {
 
     /// Large enough that per-block costs vanish against per-sample ones, small enough to stay
     /// in the CPU's L2 cache with all its buffers (see the benchmark in the README).
-    public static let defaultBlockFrames = 8_192
+    public static let defaultBlockFrames = 16_384
 
     public init() {}
 }

@@ -6,13 +6,16 @@ import Synchronization
 /// the caller's thread) to a writer thread, through a ring of a few block buffers.
 ///
 /// ```
-/// reader thread:  read · deinterleave ─▶ [ring] ─▶ caller: automation · engine ─▶ [ring] ─▶ writer thread: interleave · quantise · write
+/// reader thread:  read ─▶ [ring] ─▶ caller: automation · engine ─▶ [ring] ─▶ writer thread: quantise · write
 /// ```
 ///
 /// Decoding, processing and encoding overlap, so a render takes about as long as its slowest
 /// stage instead of the sum of all three. Each stage still sees every block in file order and
 /// the engine is driven from one thread exactly as in a single loop, so the output is the same
-/// bit for bit. Memory is the ring: `slots × blockFrames × channels` floats.
+/// bit for bit. Blocks stay interleaved, as libsndfile reads and writes them: the reader
+/// decodes straight into a slot, the engine processes it in place and the writer encodes it
+/// from there (quantising first for integer PCM), so no stage copies samples around.
+/// Memory is the ring: `slots × blockFrames × channels` floats.
 struct RenderStream: ~Copyable {
     let engine: Engine
     private let ring: BlockRing
@@ -27,8 +30,6 @@ struct RenderStream: ~Copyable {
     private(set) var position: Int64 = 0
     /// Index of the first change not yet queued.
     private(set) var nextChange = 0
-    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>>
-    private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
 
     /// Samples the output encoding could not hold (valid after `run`).
     var clipped: Int64 { writeStage.clipped }
@@ -56,13 +57,6 @@ struct RenderStream: ~Copyable {
         }
         engine = Engine(initialValues: settings.startingValues, queueCapacity: max(1_024, perFrame + 1))
         engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
-        inputs = .allocate(capacity: channels)
-        outputs = .allocate(capacity: channels)
-    }
-
-    deinit {
-        inputs.deallocate()
-        outputs.deallocate()
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
@@ -127,12 +121,8 @@ struct RenderStream: ~Copyable {
     /// Processes frames `start..<end` of a slot in place.
     private func process(slot: Int, from start: Int, to end: Int) {
         guard end > start else { return }
-        for c in 0..<ring.channels {
-            let lane = ring.lane(slot: slot, channel: c) + start
-            inputs[c] = UnsafePointer(lane)
-            outputs[c] = lane
-        }
-        engine.process(input: inputs, output: outputs, frames: end - start)
+        let block = ring.block(slot) + start * ring.channels
+        engine.process(interleaved: block, output: block, frames: end - start)
     }
 }
 
@@ -146,8 +136,8 @@ final class BlockRing: @unchecked Sendable {
     let slots: Int
     let blockFrames: Int
     let channels: Int
-    /// Non-interleaved samples, `slots × channels × blockFrames`.
-    let planar: UnsafeMutablePointer<Float>
+    /// Interleaved samples, `slots × blockFrames × channels`.
+    let samples: UnsafeMutablePointer<Float>
     /// Frames in each slot.
     let frames: UnsafeMutablePointer<Int>
     let free: Semaphore
@@ -160,19 +150,20 @@ final class BlockRing: @unchecked Sendable {
         self.slots = slots
         self.blockFrames = blockFrames
         self.channels = channels
-        planar = .allocate(capacity: slots * channels * blockFrames)
+        samples = .allocate(capacity: slots * blockFrames * channels)
         frames = .allocate(capacity: slots)
         frames.initialize(repeating: 0, count: slots)
         free = Semaphore(slots)
     }
 
     deinit {
-        planar.deallocate()
+        samples.deallocate()
         frames.deallocate()
     }
 
-    func lane(slot: Int, channel: Int) -> UnsafeMutablePointer<Float> {
-        planar + (slot * channels + channel) * blockFrames
+    /// The first sample of a slot's block.
+    func block(_ slot: Int) -> UnsafeMutablePointer<Float> {
+        samples + slot * blockFrames * channels
     }
 
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
@@ -188,19 +179,15 @@ final class BlockRing: @unchecked Sendable {
     }
 }
 
-/// The reader thread: decodes blocks into free slots, split into channels.
+/// The reader thread: decodes blocks straight into free slots.
 final class ReadStage: @unchecked Sendable {
     private let reader: SoundFileReader
     private let ring: BlockRing
-    private let interleaved: UnsafeMutablePointer<Float>
 
     init(reader: SoundFileReader, ring: BlockRing) {
         self.reader = reader
         self.ring = ring
-        interleaved = .allocate(capacity: ring.blockFrames * ring.channels)
     }
-
-    deinit { interleaved.deallocate() }
 
     func run() {
         var slot = 0
@@ -208,11 +195,10 @@ final class ReadStage: @unchecked Sendable {
             ring.free.wait()
             if ring.isStopped { return }
             let n: Int
-            do { n = try reader.read(into: interleaved, frames: ring.blockFrames) } catch {
+            do { n = try reader.read(into: ring.block(slot), frames: ring.blockFrames) } catch {
                 ring.fail(error)
                 return
             }
-            deinterleave(into: slot, frames: n)
             ring.frames[slot] = n
             ring.filled.signal()
             if n == 0 { return }
@@ -221,37 +207,12 @@ final class ReadStage: @unchecked Sendable {
     }
 }
 
-extension ReadStage {
-    /// Splits the interleaved block into the slot's channels, in one pass over it.
-    private func deinterleave(into slot: Int, frames n: Int) {
-        let channels = ring.channels
-        if channels == 2 {
-            let left = ring.lane(slot: slot, channel: 0), right = ring.lane(slot: slot, channel: 1)
-            for i in 0..<n {
-                left[i] = interleaved[2 * i]
-                right[i] = interleaved[2 * i + 1]
-            }
-            return
-        }
-        for c in 0..<channels {
-            let lane = ring.lane(slot: slot, channel: c)
-            var j = c
-            for i in 0..<n {
-                lane[i] = interleaved[j]
-                j += channels
-            }
-        }
-    }
-}
-
-/// The writer thread: interleaves processed slots, converts them to the output's encoding
-/// (``Quantizer`` for integer PCM, clipping for other non-float encodings) and writes them.
+/// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
+/// integer PCM, clipping for other non-float encodings) and writes them.
 final class WriteStage: @unchecked Sendable {
     private let writer: SoundFileWriter
     private let ring: BlockRing
-    private let interleaved: UnsafeMutablePointer<Float>
     private let integers: UnsafeMutablePointer<Int32>
-    private let lanes: UnsafeMutablePointer<UnsafePointer<Float>>
     private var quantizer: Quantizer?
     private let clipsFloats: Bool
     private var floatClips: Int64 = 0
@@ -265,16 +226,10 @@ final class WriteStage: @unchecked Sendable {
         let bits = writer.format.pcmBits
         quantizer = bits.map { Quantizer(bits: $0, dither: dither && $0 <= 16) }
         clipsFloats = bits == nil && !writer.format.isFloatingPoint
-        interleaved = .allocate(capacity: bits == nil ? ring.blockFrames * ring.channels : 1)
         integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
-        lanes = .allocate(capacity: ring.channels)
     }
 
-    deinit {
-        interleaved.deallocate()
-        integers.deallocate()
-        lanes.deallocate()
-    }
+    deinit { integers.deallocate() }
 
     func run() {
         var slot = 0
@@ -293,22 +248,13 @@ final class WriteStage: @unchecked Sendable {
     }
 
     private func write(slot: Int, frames n: Int) throws(AudioFileError) {
-        let channels = ring.channels
-        for c in 0..<channels { lanes[c] = UnsafePointer(ring.lane(slot: slot, channel: c)) }
+        let block = ring.block(slot), count = n * ring.channels
         if quantizer != nil {
-            quantizer!.quantize(lanes: lanes, channels: channels, frames: n, into: integers)
+            quantizer!.quantize(block, count: count, into: integers)
             try writer.write(UnsafePointer(integers), frames: n)
             return
         }
-        for c in 0..<channels {
-            let lane = lanes[c]
-            var j = c
-            for i in 0..<n {
-                interleaved[j] = lane[i]
-                j += channels
-            }
-        }
-        if clipsFloats { floatClips += Quantizer.clipToUnit(interleaved, count: n * channels) }
-        try writer.write(UnsafePointer(interleaved), frames: n)
+        if clipsFloats { floatClips += Quantizer.clipToUnit(block, count: count) }
+        try writer.write(UnsafePointer(block), frames: n)
     }
 }

@@ -175,11 +175,10 @@ struct RenderState {
     /// result is the same however the caller's blocks cut the spans).
     @_noLocks
     private mutating func fillRamps(from start: Int, to end: Int, blockStart: Int64) {
-        let interval = Int(coefficientMask) + 1
         var i = start
         while i < end {
             let phase = Int((blockStart + Int64(i)) & coefficientMask)
-            let span = min(end - i, interval - phase)
+            let span = Spans.length(from: i, to: end, blockStart: blockStart, mask: coefficientMask)
             smoothers[cutoffIndex].skip(1)
             smoothers[resonanceIndex].skip(1)
             if phase == 0 && (smoothers[cutoffIndex].value != coefficientCutoff
@@ -209,37 +208,32 @@ struct RenderState {
                                    gliding: Bool) -> Bool {
         var state = states[g]
         let lane = g * 4
-        let inputs = (laneIn[lane], laneIn[lane + 1], laneIn[lane + 2], laneIn[lane + 3])
-        let outputs = (laneOut[lane], laneOut[lane + 1], laneOut[lane + 2], laneOut[lane + 3])
-        let pair = channels - lane == 2
         let stride = self.stride
         steadyGain[0] = Float(smoothers[gainIndex].value)
         let gains = gliding ? rampGain : steadyGain
         let gainStride = gliding ? 1 : 0
         var meter = Meter()
-        let interval = Int(coefficientMask) + 1
-        var s = start
-        while s < end {
-            let span = gliding ? min(end - s, interval - Int((blockStart + Int64(s)) & coefficientMask)) : end - s
-            let c = gliding
-                ? Lowpass.Coefficients(k1: SIMD4(repeating: rampK1[s]), k2: SIMD4(repeating: rampK2[s]),
-                                       k3: SIMD4(repeating: rampK3[s]))
-                : coefficients
-            if pair {
-                for i in s..<s + span {
+        var spans = Spans(render: self, from: start, to: end, blockStart: blockStart, gliding: gliding)
+        // Each loop takes only the pointers it uses, so they all stay in registers.
+        if channels - lane == 2 {
+            let in0 = laneIn[lane], in1 = laneIn[lane + 1], out0 = laneOut[lane], out1 = laneOut[lane + 1]
+            while let (range, c) = spans.next() {
+                for i in range {
                     let j = i &* stride
-                    let y = Self.frame(SIMD4(inputs.0[j], inputs.1[j], 0, 0), c, gains[i &* gainStride], &state, &meter)
-                    outputs.0[j] = y[0]; outputs.1[j] = y[1]
-                }
-            } else {
-                for i in s..<s + span {
-                    let j = i &* stride
-                    let y = Self.frame(SIMD4(inputs.0[j], inputs.1[j], inputs.2[j], inputs.3[j]), c,
-                                       gains[i &* gainStride], &state, &meter)
-                    outputs.0[j] = y[0]; outputs.1[j] = y[1]; outputs.2[j] = y[2]; outputs.3[j] = y[3]
+                    let y = Self.frame(SIMD4(in0[j], in1[j], 0, 0), c, gains[i &* gainStride], &state, &meter)
+                    out0[j] = y[0]; out1[j] = y[1]
                 }
             }
-            s += span
+        } else {
+            let in0 = laneIn[lane], in1 = laneIn[lane + 1], in2 = laneIn[lane + 2], in3 = laneIn[lane + 3]
+            let out0 = laneOut[lane], out1 = laneOut[lane + 1], out2 = laneOut[lane + 2], out3 = laneOut[lane + 3]
+            while let (range, c) = spans.next() {
+                for i in range {
+                    let j = i &* stride
+                    let y = Self.frame(SIMD4(in0[j], in1[j], in2[j], in3[j]), c, gains[i &* gainStride], &state, &meter)
+                    out0[j] = y[0]; out1[j] = y[1]; out2[j] = y[2]; out3[j] = y[3]
+                }
+            }
         }
         state.recoverNonFinite()
         states[g] = state
@@ -248,6 +242,52 @@ struct RenderState {
             sumOfSquares[lane + l] += Double(meter.squares[l])
         }
         return any(meter.nonFinite)
+    }
+
+    /// The runs of frames with constant coefficients: while gliding, the spans between
+    /// points of the coefficient grid that `fillRamps` wrote; otherwise the whole segment.
+    struct Spans {
+        let k1: UnsafeMutablePointer<Float>, k2: UnsafeMutablePointer<Float>, k3: UnsafeMutablePointer<Float>
+        let steady: Lowpass.Coefficients
+        let gliding: Bool
+        let blockStart: Int64
+        let mask: Int64
+        let end: Int
+        var position: Int
+
+        @_noLocks @inline(__always)
+        init(render: RenderState, from start: Int, to end: Int, blockStart: Int64, gliding: Bool) {
+            k1 = render.rampK1
+            k2 = render.rampK2
+            k3 = render.rampK3
+            steady = render.coefficients
+            self.gliding = gliding
+            self.blockStart = blockStart
+            mask = render.coefficientMask
+            self.end = end
+            position = start
+        }
+
+        /// Frames from `s` to the next grid point (or to `end`): the grid is every
+        /// `mask + 1` frames of the engine's timeline, whatever the caller's blocks.
+        @_noLocks @inline(__always)
+        static func length(from s: Int, to end: Int, blockStart: Int64, mask: Int64) -> Int {
+            min(end - s, Int(mask + 1) - Int((blockStart + Int64(s)) & mask))
+        }
+
+        @_noLocks @inline(__always)
+        mutating func next() -> (Range<Int>, Lowpass.Coefficients)? {
+            let s = position
+            guard s < end else { return nil }
+            guard gliding else {
+                position = end
+                return (s..<end, steady)
+            }
+            let span = Self.length(from: s, to: end, blockStart: blockStart, mask: mask)
+            position = s + span
+            return (s..<s + span, Lowpass.Coefficients(
+                k1: SIMD4(repeating: k1[s]), k2: SIMD4(repeating: k2[s]), k3: SIMD4(repeating: k3[s])))
+        }
     }
 
     /// What a group's frames leave behind besides audio: the meters' sums of squares and
