@@ -1,17 +1,129 @@
 import Testing
+import TestSupport
 @testable import AudioFile
 
 @Suite("Quantizer")
 struct QuantizerTests {
-    func quantize(_ samples: [Float], bits: Int, dither: Bool = false, seed: UInt64 = 1) -> ([Int32], Int64) {
+    /// Interleaved `samples` through ``Quantizer/quantize(_:count:into:)``, handed over in
+    /// pieces of the given sizes (the rest in one piece).
+    func quantize(_ samples: [Float], bits: Int, dither: Bool = false, seed: UInt64 = 1,
+                  pieces: [Int] = []) -> ([Int32], Int64) {
         var q = Quantizer(bits: bits, dither: dither, seed: seed)
-        var out = [Int32](repeating: 0, count: samples.count)
-        samples.withUnsafeBufferPointer { lane in
-            [lane.baseAddress!].withUnsafeBufferPointer { lanes in
-                q.quantize(lanes: lanes.baseAddress!, channels: 1, frames: samples.count, into: &out)
+        var out = [Int32](repeating: 0x5A5A_5A5A, count: samples.count)
+        samples.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                var start = 0
+                for n in pieces + [samples.count] {
+                    let n = min(n, samples.count - start)
+                    q.quantize(input.baseAddress! + start, count: n, into: output.baseAddress! + start)
+                    start += n
+                }
             }
         }
         return (out, q.clipped)
+    }
+
+    /// The rules, written out one sample at a time in Double: scaled by 2^(bits−1), plus
+    /// draw k of the triangular noise for sample k (the difference of the low and high 24-bit
+    /// halves of SplitMix64 output k, in units of 2^−24), rounded ties-to-even, clipped to
+    /// −2^(bits−1) … 2^(bits−1)−1 and counted if it had to be, left-justified. NaN is 0.
+    func reference(_ samples: [Float], bits: Int, dither: Bool, seed: UInt64) -> ([Int32], Int64) {
+        let scale = Double(1 << (bits - 1))
+        var random = SplitMix64(seed: seed)
+        var clipped: Int64 = 0
+        let out = samples.map { sample -> Int32 in
+            var x = Double(sample) * scale
+            if dither {
+                let z = random.next()
+                x += Double((Int64(z & 0xFFFF_FFFF) >> 8) - (Int64(z >> 32) >> 8)) / 16_777_216
+            }
+            if x.isNaN { return 0 }
+            let rounded = x.rounded(.toNearestOrEven)
+            let clamped = Swift.min(Swift.max(rounded, -scale), scale - 1)
+            if clamped != rounded { clipped += 1 }
+            return Int32(clamped) << (32 - bits)
+        }
+        return (out, clipped)
+    }
+
+    /// Inputs on and around every boundary of the rules for `bits`: ties at each half step
+    /// near both clamp edges, near ±2^22 and ±2^23 (where a Float's step is ½ and 1) and near
+    /// 0, their neighbouring Floats, ±1, zeros, denormals, huge values, infinities and NaNs.
+    func edges(bits: Int) -> [Float] {
+        let scale = Double(1 << (bits - 1))
+        var values: [Float] = [
+            0, -0.0, 1, -1, 0.5, -0.5, .infinity, -.infinity, .nan, -.nan,
+            Float(bitPattern: 0x7FC0_0007), Float(bitPattern: 0xFFA0_0005), .signalingNaN,
+            .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude,
+            -.leastNormalMagnitude, Float.leastNormalMagnitude.nextDown,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e30, -1e30, 3e9, -3e9,
+        ]
+        for center in [scale, -scale, scale / 2, -scale / 2, 0x1p22, -0x1p22, 0x1p23, -0x1p23, 0] {
+            for halfSteps in -8...8 {
+                let x = Float((center + Double(halfSteps) / 2) / scale)
+                values += [x, x.nextUp, x.nextDown]
+            }
+        }
+        return values
+    }
+
+    /// Random inputs for `bits`: a mix of edge values, uniform values past ±1, exact half
+    /// steps anywhere in the range, and arbitrary bit patterns.
+    func randomSamples(count: Int, bits: Int, random: inout SplitMix64) -> [Float] {
+        let edges = edges(bits: bits)
+        let scale = Double(1 << (bits - 1))
+        return (0..<count).map { _ -> Float in
+            switch random.next() % 4 {
+            case 0: random.pick(edges)
+            case 1: Float(random.double(in: -1.1...1.1))
+            case 2: Float((Double(Int64(bitPattern: random.next()) >> (64 - bits)) + 0.5) / scale)
+            default: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
+            }
+        }
+    }
+
+    @Test("matches the rules sample for sample, for every depth, with and without dither",
+          arguments: Array(8...32))
+    func matchesReference(bits: Int) {
+        var random = SplitMix64(seed: UInt64(bits))
+        for dither in [false, true] {
+            for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 17, 33, 1_001] {
+                let samples = randomSamples(count: count, bits: bits, random: &random)
+                let seed = random.next()
+                let expected = reference(samples, bits: bits, dither: dither, seed: seed)
+                let whole = quantize(samples, bits: bits, dither: dither, seed: seed)
+                #expect(whole.0 == expected.0, "bits \(bits), dither \(dither), count \(count)")
+                #expect(whole.1 == expected.1, "bits \(bits), dither \(dither), count \(count): clip count")
+                let pieces = (0..<5).map { _ in Int(random.next() % 11) }
+                let cut = quantize(samples, bits: bits, dither: dither, seed: seed, pieces: pieces)
+                #expect(cut.0 == expected.0 && cut.1 == expected.1, "bits \(bits), pieces \(pieces)")
+            }
+            let edges = edges(bits: bits)
+            let expected = reference(edges, bits: bits, dither: dither, seed: 3)
+            let got = quantize(edges, bits: bits, dither: dither, seed: 3)
+            for (i, x) in edges.enumerated() where got.0[i] != expected.0[i] {
+                Issue.record("bits \(bits), dither \(dither): \(x) (0x\(String(x.bitPattern, radix: 16))) gave \(got.0[i]), expected \(expected.0[i])")
+            }
+            #expect(got.1 == expected.1, "bits \(bits), dither \(dither): edge clip count")
+        }
+    }
+
+    @Test("the portable rounding step rounds as SSE2's conversion does")
+    func portableRounding() {
+        var random = SplitMix64(seed: 5)
+        var values: [Float] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0x1p23, -0x1p23, 0x1p31, -0x1p31,
+                               0x1p22 + 0.5, -0x1p22 - 0.5, 0x1p23 - 0.5, -0x1p23 + 0.5, Float(0x1p31).nextDown]
+        for _ in 0..<4_000 {
+            let magnitude = Float(1 << (random.next() % 32))
+            values.append(Float(random.double(in: -1...1)) * magnitude)
+            values.append((Float(Int64(random.next() % 0x100_0000)) - 0x80_0000) / 2)
+        }
+        for i in stride(from: 0, to: values.count - 3, by: 4) {
+            let x = SIMD4(values[i], values[i + 1], values[i + 2], values[i + 3])
+            let expected = SIMD4<Int32>((0..<4).map { Int32(truncatingIfNeeded: Int64(x[$0].rounded(.toNearestOrEven))) })
+            #expect(UnditheredRule.roundedToNearestEven(x) == expected, "\(x)")
+            #expect(UnditheredRule.portableRoundedToNearestEven(x) == expected, "\(x)")
+        }
     }
 
     @Test("rounds to the nearest step, ties to even, left-justified")
@@ -56,35 +168,15 @@ struct QuantizerTests {
         }
     }
 
-    @Test("dither is the same whether a signal is quantised at once or in pieces, per channel")
+    @Test("dither is the same whether a stereo signal is quantised at once or in blocks")
     func ditherIsBlockIndependent() {
         let left = (0..<1_000).map { Float($0 % 97) / 97 - 0.5 }
-        let right = left.map { -$0 * 0.3 }
-        func interleaved(blocks: [Int]) -> [Int32] {
-            var q = Quantizer(bits: 16, dither: true, seed: 7)
-            var out: [Int32] = []
-            var start = 0
-            for n in blocks {
-                var chunk = [Int32](repeating: 0, count: n * 2)
-                let l = Array(left[start..<start + n]), r = Array(right[start..<start + n])
-                l.withUnsafeBufferPointer { lp in
-                    r.withUnsafeBufferPointer { rp in
-                        [lp.baseAddress!, rp.baseAddress!].withUnsafeBufferPointer { lanes in
-                            q.quantize(lanes: lanes.baseAddress!, channels: 2, frames: n, into: &chunk)
-                        }
-                    }
-                }
-                out += chunk
-                start += n
-            }
-            return out
-        }
-        let whole = interleaved(blocks: [1_000])
-        #expect(interleaved(blocks: [1, 2, 3, 994]) == whole)
-        #expect(interleaved(blocks: Array(repeating: 10, count: 100)) == whole)
-        // Channel order is interleaved: frame 0 left, frame 0 right, … (not left's whole block first).
-        let mono = quantize(left.enumerated().flatMap { [$0.element, right[$0.offset]] }, bits: 16, dither: true, seed: 7).0
-        #expect(mono == whole)
+        // Frame by frame, channel by channel: sample k of the file takes draw k.
+        let stereo = left.flatMap { [$0, -$0 * 0.3] }
+        let whole = quantize(stereo, bits: 16, dither: true, seed: 7)
+        #expect(whole.0 == reference(stereo, bits: 16, dither: true, seed: 7).0)
+        #expect(quantize(stereo, bits: 16, dither: true, seed: 7, pieces: [2, 4, 6]).0 == whole.0)
+        #expect(quantize(stereo, bits: 16, dither: true, seed: 7, pieces: Array(repeating: 20, count: 99)).0 == whole.0)
     }
 
     @Test("non-integer encodings clip at ±1, counted")

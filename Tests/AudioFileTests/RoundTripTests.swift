@@ -90,10 +90,8 @@ struct RoundTripTests {
         #expect(decoded.channels[0] == ints.map { Float($0) / 32_768 })
         var q = Quantizer(bits: 16, dither: false)
         var out = [Int32](repeating: 0, count: ints.count)
-        decoded.channels[0].withUnsafeBufferPointer { lane in
-            [lane.baseAddress!].withUnsafeBufferPointer { lanes in
-                q.quantize(lanes: lanes.baseAddress!, channels: 1, frames: ints.count, into: &out)
-            }
+        decoded.channels[0].withUnsafeBufferPointer { samples in
+            q.quantize(samples.baseAddress!, count: ints.count, into: &out)
         }
         #expect(out == ints.map { Int32($0) << 16 })
         #expect(q.clipped == 0)
