@@ -12,7 +12,8 @@ enum Detent {
     }()
 
     struct Outcome {
-        var status: Int32
+        /// The exit status; nil when a signal ended the program.
+        var status: Int32?
         var stdout: String
         var stderr: String
     }
@@ -21,23 +22,10 @@ enum Detent {
     /// another program (`setpriv …`); with `direct` the prefix program gets `arguments` alone.
     static func run(_ arguments: [String], in folder: String, prefix: [String] = [], direct: Bool = false) throws -> Outcome {
         try #require(FileManager.default.isExecutableFile(atPath: path), "build the detent binary first: swift build")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: prefix.first ?? path)
-        process.arguments = prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = environment(in: folder)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes to the end concurrently with the process (it may write more than a
-        // pipe holds), then collect its status.
-        let stderrData = Reader(err.fileHandleForReading)
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                       stderr: String(decoding: stderrData.wait(), as: UTF8.self))
+        let outcome = try ChildProcess.run(
+            prefix.first ?? path, prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments,
+            environment: environment(in: folder), currentDirectory: folder)
+        return Outcome(status: outcome.status.exited, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 
     /// This process's environment with user presets looked up inside `folder`, so a test
@@ -46,22 +34,6 @@ enum Detent {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = folder + "/.config"
         return environment
-    }
-
-    /// Reads a file handle to its end on another thread.
-    final class Reader: @unchecked Sendable {
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-        init(_ handle: FileHandle) {
-            Thread {
-                self.data = handle.readDataToEndOfFile()
-                self.done.signal()
-            }.start()
-        }
-        func wait() -> Data {
-            done.wait()
-            return data
-        }
     }
 }
 

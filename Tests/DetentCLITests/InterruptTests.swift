@@ -12,16 +12,9 @@ struct InterruptTests {
     func interrupted(signal: Int32, status: Int32) throws {
         let folder = TemporaryFolder()
         #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Detent.path)
-        process.arguments = ["render", "in.wav", "-o", "out.wav"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        process.environment = Detent.environment(in: folder.path)
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = Detent.Reader(err.fileHandleForReading)
+        let render = try ChildProcess(Detent.path, ["render", "in.wav", "-o", "out.wav"],
+                                      environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                      stderr: .pipe)
 
         Glibc.signal(SIGPIPE, SIG_IGN)  // the render stops reading; our writes then fail with EPIPE
         let fifo = open(folder.file("in.wav"), O_WRONLY)  // waits for the render to open it
@@ -35,16 +28,16 @@ struct InterruptTests {
         #expect(folder.names.first?.hasPrefix(".out.wav.detent-") == true)
         #expect(!folder.names.contains("out.wav"))
 
-        kill(process.processIdentifier, signal)
+        render.signal(signal)
         // Keep feeding until the render stops reading (a block or two after the signal).
         var fed = 1 << 20
         let chunk = [UInt8](repeating: 0, count: 65_536)
         while fed < Int(minute), writeAll(fifo, chunk) { fed += chunk.count }
-        process.waitUntilExit()
+        let outcome = render.finish()
 
         #expect(fed < Int(minute), "the render stopped before the end of the stream")
-        #expect(process.terminationStatus == status)
-        #expect(String(decoding: stderr.wait(), as: UTF8.self) == "detent: in.wav: render interrupted; out.wav was not written\n")
+        #expect(outcome.status.exited == status)
+        #expect(outcome.stderrText == "detent: in.wav: render interrupted; out.wav was not written\n")
         #expect(folder.names == ["in.wav"])
     }
 
@@ -76,7 +69,7 @@ struct InterruptTests {
 
     /// Runs detent on a pseudo-terminal (through util-linux `script`, which copies what the
     /// terminal shows to its own stdout) and returns what it showed.
-    func runOnTerminal(_ arguments: [String], in folder: String) throws -> (status: Int32, output: String) {
+    func runOnTerminal(_ arguments: [String], in folder: String) throws -> (status: Int32?, output: String) {
         let command = ([Detent.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         let outcome = try Detent.run(["-q", "-e", "-c", command, "/dev/null"], in: folder, prefix: ["/usr/bin/script"], direct: true)
         return (outcome.status, outcome.stdout)

@@ -200,22 +200,10 @@ struct SampleTests {
 @Suite("Rendering from a pipe")
 struct PipeTests {
     /// Runs `detent render /dev/stdin -o out.wav --json` with `bytes` on its stdin.
-    func renderStream(_ bytes: [UInt8], in folder: TemporaryFolder) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Detent.path)
-        process.arguments = ["render", "/dev/stdin", "-o", "out.wav", "--json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let stderr = Detent.Reader(err.fileHandleForReading)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr.wait(), as: UTF8.self))
+    func renderStream(_ bytes: [UInt8], in folder: TemporaryFolder) throws -> (Int32?, String, String) {
+        let outcome = try ChildProcess.run(Detent.path, ["render", "/dev/stdin", "-o", "out.wav", "--json"],
+                                           currentDirectory: folder.path, stdin: bytes)
+        return (outcome.status.exited, outcome.stdoutText, outcome.stderrText)
     }
 
     @Test("a streamed WAV that does not know its length renders all it brings")

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import Testing
+import TestSupport
 
 /// A private JACK server with the dummy driver, started and stopped by a test: a unique
 /// name, so tests never touch (or depend on) a server already running.
@@ -16,7 +17,7 @@ final class JackServer: @unchecked Sendable {
     let name: String
     let period: Int
     let sampleRate: Int
-    private var wrapper: Process?
+    private var wrapper: ChildProcess?
     private var pid: pid_t = 0
 
     private static let counter = Counter()
@@ -34,17 +35,12 @@ final class JackServer: @unchecked Sendable {
 
     /// Starts jackd and waits until a client can connect.
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
-                       "--no-realtime", "-S", "-t", "5000", "-n", name,
-                       "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
+                                                      "--no-realtime", "-S", "-t", "5000", "-n", name,
+                                                      "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"])
         wrapper = p
         try waitUntil("jackd '\(name)' accepts clients", timeout: 20) { self.accepts() }
-        let children = "/proc/\(p.processIdentifier)/task/\(p.processIdentifier)/children"
+        let children = "/proc/\(p.pid)/task/\(p.pid)/children"
         pid = pid_t((try String(contentsOfFile: children, encoding: .utf8)).split(separator: " ").first ?? "") ?? 0
         #expect(pid > 0, "jackd's process id")
     }
@@ -61,11 +57,9 @@ final class JackServer: @unchecked Sendable {
         guard let p = wrapper else { return }
         wrapper = nil
         Foundation.kill(pid, signal)
-        let deadline = Date().addingTimeInterval(5)
-        while p.isRunning && Date() < deadline { usleep(2_000) }
-        guard p.isRunning else { return }
+        if p.wait(seconds: 5) != nil { return }
         Foundation.kill(pid, SIGKILL)
-        p.waitUntilExit()
+        p.wait()
         if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
     }
 

@@ -114,7 +114,7 @@ extension JackTests {
             let detent = try DetentProcess(["live", "--server", server.name, "--name", "signalled"])
             let observer = try TestClient("observer", server: server.name)
             try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 4 }
-            kill(detent.process.processIdentifier, signal)
+            detent.child.signal(signal)
             let run = detent.finish()
             #expect(run.status == 0)
             #expect(observer.ports(matching: "^signalled:").isEmpty)

@@ -62,17 +62,12 @@ extension JackTests {
 @Suite struct RealtimeSanitizerProbeTests {
     @Test(.enabled(if: RealtimeSanitizer.isLinked && !RealtimeSanitizer.isProbe))
     func anAllocationInTheRealtimeRegionIsReported() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "allocateInsideTheRealtimeRegion"]
-        child.environment = ProcessInfo.processInfo.environment.merging([RealtimeSanitizer.probeVariable: "1"]) { $1 }
-        let errors = Pipe()
-        child.standardError = errors
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        #expect(child.terminationStatus != 0)
+        let child = try ChildProcess.run(
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+            ["--testing-library", "swift-testing", "--filter", "allocateInsideTheRealtimeRegion"],
+            environment: ProcessInfo.processInfo.environment.merging([RealtimeSanitizer.probeVariable: "1"]) { $1 })
+        let report = child.stderrText
+        #expect(child.status.exited != 0)
         #expect(report.contains("RealtimeSanitizer: unsafe-library-call"))
         // Swift's own allocator is caught: its heap calls go through the interceptors.
         #expect(report.contains("in real-time context"))

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 @testable import Presets
 
 /// `detent preset …` run end to end: the built binary, copied into a temporary folder and
@@ -33,42 +34,28 @@ struct PresetCLITests {
         }
 
         struct Outcome {
-            let status: Int32
+            /// The exit status; nil when a signal ended the program.
+            let status: Int32?
             let out: String
             let err: String
+
+            init(_ finished: ChildProcess.Outcome) {
+                status = finished.status.exited
+                out = finished.stdoutText
+                err = finished.stderrText
+            }
         }
 
-        /// Starts `detent ARGS…` in the working folder; `wait` collects the outcome.
-        func start(_ arguments: [String], config: String? = nil) throws -> (Process, () throws -> Outcome) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: work)
-            process.environment = ["XDG_CONFIG_HOME": config ?? self.config, "HOME": root + "/home", "LANG": "C.UTF-8"]
-            // Output goes to files, so a full pipe can never block the child.
-            let id = UUID().uuidString
-            let outPath = root + "/\(id).out", errPath = root + "/\(id).err"
-            FileManager.default.createFile(atPath: outPath, contents: nil)
-            FileManager.default.createFile(atPath: errPath, contents: nil)
-            let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-            let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-            process.standardOutput = outHandle
-            process.standardError = errHandle
-            try process.run()
-            return (process, {
-                process.waitUntilExit()
-                try outHandle.close()
-                try errHandle.close()
-                defer {
-                    try? FileManager.default.removeItem(atPath: outPath)
-                    try? FileManager.default.removeItem(atPath: errPath)
-                }
-                return Outcome(status: process.terminationStatus, out: try readFile(outPath), err: try readFile(errPath))
-            })
+        /// Starts `detent ARGS…` in the working folder; its ``ChildProcess/finish()`` gives
+        /// the ``Outcome``.
+        func start(_ arguments: [String], config: String? = nil) throws -> ChildProcess {
+            try ChildProcess(binary, arguments,
+                             environment: ["XDG_CONFIG_HOME": config ?? self.config, "HOME": root + "/home", "LANG": "C.UTF-8"],
+                             currentDirectory: work, stdout: .pipe, stderr: .pipe)
         }
 
         func run(_ arguments: String..., config: String? = nil) throws -> Outcome {
-            try start(arguments, config: config).1()
+            Outcome(try start(arguments, config: config).finish())
         }
     }
 
@@ -208,7 +195,7 @@ struct PresetCLITests {
                 let runs = try [("111", "-1"), ("222", "-2")].map { cutoff, gain in
                     try sandbox.start(["preset", "save", "Race", "--set", "cutoff=\(cutoff)", "--set", "gain=\(gain)", "--force"])
                 }
-                for (_, wait) in runs { #expect(try wait().status == 0) }
+                for run in runs { #expect(Sandbox.Outcome(run.finish()).status == 0) }
                 let loaded = try store.load(named: "Race")
                 #expect(candidates.contains(loaded.values))
                 #expect(loaded.warnings.isEmpty)

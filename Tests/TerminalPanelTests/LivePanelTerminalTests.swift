@@ -4,32 +4,23 @@ import Glibc
 import DSP
 import Foundation
 import Testing
+import TestSupport
 @testable import TerminalPanel
 
 /// `detent live` on a terminal: the same panel, over a running engine on a private JACK
 /// server (dummy driver) that the test starts and stops itself.
 extension PanelTerminalTests {
     /// Starts `jackd` with the dummy driver and waits (bounded) until a client can reach it.
-    static func startServer(_ name: String) throws -> Process {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        server.arguments = ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+    static func startServer(_ name: String) throws -> ChildProcess {
+        let server = try ChildProcess("/usr/bin/jackd", ["--no-realtime", "-n", name, "-d", "dummy", "-r", "48000", "-p", "256"])
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/jack_lsp")
-            probe.environment = ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"]
-            probe.standardOutput = FileHandle.nullDevice
-            probe.standardError = FileHandle.nullDevice
-            try probe.run()
-            probe.waitUntilExit()
-            if probe.terminationStatus == 0 { return server }
+            let probe = try ChildProcess.run("/usr/bin/jack_lsp",
+                                             environment: ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"])
+            if probe.status.exited == 0 { return server }
         }
-        server.terminate()
-        server.waitUntilExit()
+        server.signal(SIGTERM)
+        server.wait()
         throw CocoaError(.executableLoad)
     }
 
@@ -39,8 +30,8 @@ extension PanelTerminalTests {
             let name = "detent-panel-\(getpid())"
             let server = try Self.startServer(name)
             defer {
-                server.terminate()
-                server.waitUntilExit()
+                server.signal(SIGTERM)
+                server.wait()
             }
             let pty = try start(["live", "--server", name], config: config, width: 90, height: 32)
             let before = pty.initialSettings

@@ -5,6 +5,7 @@ import DSP
 import Foundation
 import KnobKit
 import Testing
+import TestSupport
 @testable import TerminalPanel
 
 /// `detent panel`, the built executable, on a pseudo-terminal: keys and mouse reports typed
@@ -221,20 +222,10 @@ struct PanelTerminalTests {
     @Test("without a terminal: one clear line on stderr and status 64")
     func notATerminal() throws {
         let binary = try #require(Self.binary)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["panel"]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 64)
-        #expect(message == "detent: \(TerminalError.notATerminal(stream: "input"))\n")
-        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        let outcome = try ChildProcess.run(binary, ["panel"], stdin: [])
+        #expect(outcome.status.exited == 64)
+        #expect(outcome.stderrText == "detent: \(TerminalError.notATerminal(stream: "input"))\n")
+        #expect(outcome.stdout.isEmpty)
     }
 
     @Test("an unknown preset fails before the terminal is touched")

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 
 /// A private tmux server running an interactive shell: a real terminal emulator with job
 /// control, for what a pseudo-terminal alone cannot show — Ctrl-Z handing the terminal back to
@@ -25,29 +26,10 @@ final class TmuxSession {
         _ = try? run(["kill-server"])
     }
 
-    /// Runs `tmux -S SOCKET ARGS…` and returns its output (through a file). Spawned and
-    /// reaped here rather than with Foundation's `Process`, whose wait does not return while a
-    /// tmux server started by the command runs.
+    /// Runs `tmux -S SOCKET ARGS…` and returns its output.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let path = folder + "/tmux.out"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let script = closeInheritedDescriptors + #"; exec /usr/bin/tmux "$@""#
-        let argv = (["/bin/bash", "-c", script, "bash", "-f", "/dev/null", "-S", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var attributes = cleanSignalAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, environ)
-        guard result == 0 else { throw PseudoTerminal.Failure(description: "cannot run tmux: \(String(cString: strerror(result)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return try String(contentsOfFile: path, encoding: .utf8)
+        try ChildProcess.run("/usr/bin/tmux", ["-f", "/dev/null", "-S", socket] + arguments).stdoutText
     }
 
     func send(_ keys: String...) throws { try run(["send-keys", "-t", "0"] + keys) }
