@@ -3,11 +3,11 @@ import Glibc
 /// A POSIX thread running one closure, joined explicitly. The render's reader and writer run
 /// on these rather than on a shared pool: they block on each other, which a pool of fixed
 /// width could turn into a deadlock when several files render at once.
-struct WorkerThread {
+public struct WorkerThread: Sendable {
     private var id = pthread_t()
 
     /// Starts `body` on a new thread; nil (with `errno` set) when the system has none to give.
-    init?(_ body: @escaping @Sendable () -> Void) {
+    public init?(_ body: @escaping @Sendable () -> Void) {
         final class Box: @unchecked Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -25,7 +25,7 @@ struct WorkerThread {
     }
 
     /// Waits for the closure to return.
-    func join() {
+    public func join() {
         pthread_join(id, nil)
     }
 }

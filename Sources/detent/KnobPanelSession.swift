@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TerminalPanel
 
 /// Opening the knob panel on this process's terminal and ending the command the way the panel
@@ -38,7 +39,7 @@ enum KnobPanelSession {
         case .terminalGone:
             throw ExitCode(74)
         case .signal(let signal):
-            Foundation.signal(signal, SIG_DFL)
+            Glibc.signal(signal, SIG_DFL)
             raise(signal)
             throw ExitCode(128 + signal)
         }

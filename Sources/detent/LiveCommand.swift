@@ -3,7 +3,6 @@ import DSP
 import Dispatch
 import Glibc
 import JackHost
-import Foundation
 import TerminalPanel
 import Presets
 import Synchronization

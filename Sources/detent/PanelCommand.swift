@@ -1,6 +1,5 @@
 import ArgumentParser
 import DSP
-import Foundation
 import Presets
 import TerminalPanel
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DSP
-import Foundation
 import Presets
 
 /// `detent preset …`: lists, shows, saves, deletes, imports and exports presets.

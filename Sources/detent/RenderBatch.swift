@@ -1,5 +1,4 @@
 import AudioFile
-import Foundation
 import Synchronization
 
 /// Renders a list of jobs on up to `parallel` threads, each taking the next job when it is
@@ -29,16 +28,11 @@ struct RenderBatch {
         if threads <= 1 {
             work()
         } else {
-            let group = DispatchGroup()
-            for _ in 0..<threads {
-                group.enter()
-                let thread = Thread {
-                    work()
-                    group.leave()
-                }
-                thread.start()
-            }
-            group.wait()
+            // Threads of their own, not a pool: a render blocks on its reader and writer, and
+            // `--jobs` may ask for more renders at once than there are cores.
+            let workers = (0..<threads).compactMap { _ in WorkerThread(work) }
+            if workers.isEmpty { work() }
+            workers.forEach { $0.join() }
         }
         return results.withLock { $0 }
     }
