@@ -1,3 +1,4 @@
+import Glibc
 import DSP
 
 /// Everything about a render except which file: the sound (starting values, automation) and
@@ -19,6 +20,8 @@ public struct RenderSettings: Sendable {
     /// Frames per block read, processed and written. Memory is proportional to this, never
     /// to the file's length, and the output does not depend on it.
     public var blockFrames = RenderSettings.defaultBlockFrames
+    /// How reading and writing share threads (the output is the same either way).
+    public var ioThreads = IOThreads.forCores(RenderSettings.cores)
     /// Files the output must never replace (the other inputs of a batch).
     public var protectedFiles: Set<FileIdentity> = []
 
@@ -27,6 +30,23 @@ public struct RenderSettings: Sendable {
     public static let defaultBlockFrames = 16_384
 
     public init() {}
+
+    /// The cores this process may run on.
+    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// The threads a render's file I/O runs on, beside the engine's.
+public enum IOThreads: Sendable {
+    /// A reader and a writer thread: every stage on its own core, given three.
+    case separate
+    /// One thread that reads and writes in turns (see `IOStage`): with fewer than three
+    /// cores, three busy threads would only take turns on them.
+    case shared
+
+    /// The layout for renders that have `cores` cores to themselves.
+    public static func forCores(_ cores: Int) -> IOThreads {
+        cores >= 3 ? .separate : .shared
+    }
 }
 
 /// How far a render has got, reported once per block.

@@ -22,6 +22,7 @@ struct RenderStream: ~Copyable {
     private let readStage: ReadStage
     private let writeStage: WriteStage
     private let changes: [ParameterChange]
+    private let ioThreads: IOThreads
     private let sampleRate: Int
     private let totalFrames: Int64?
     private let output: String
@@ -44,6 +45,7 @@ struct RenderStream: ~Copyable {
         readStage = ReadStage(reader: reader, ring: ring)
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither)
         self.changes = changes
+        ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate
         totalFrames = reader.frames
         input = reader.path
@@ -62,14 +64,19 @@ struct RenderStream: ~Copyable {
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
     /// block and the first error is thrown.
     mutating func run(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
-        let readStage = readStage, writeStage = writeStage
-        guard let reading = WorkerThread({ readStage.run() }) else {
-            throw .writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno))
+        let readStage = readStage, writeStage = writeStage, ring = ring
+        var workers: [WorkerThread] = []
+        let bodies: [@Sendable () -> Void] = switch ioThreads {
+        case .separate: [{ readStage.run() }, { writeStage.run() }]
+        case .shared: [{ IOStage.run(reading: readStage, writing: writeStage, ring: ring) }]
         }
-        guard let writing = WorkerThread({ writeStage.run() }) else {
-            ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno)))
-            reading.join()
-            throw ring.failure!
+        for body in bodies {
+            guard let worker = WorkerThread(body) else {
+                ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno)))
+                workers.forEach { $0.join() }
+                throw ring.failure!
+            }
+            workers.append(worker)
         }
         var slot = 0
         while true {
@@ -90,8 +97,7 @@ struct RenderStream: ~Copyable {
             progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
             slot = (slot + 1) % ring.slots
         }
-        reading.join()
-        writing.join()
+        workers.forEach { $0.join() }
         // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
         if isCancelled() { throw .cancelled(input: input, output: output) }
         if let failure = ring.failure { throw failure }
@@ -189,21 +195,28 @@ final class ReadStage: @unchecked Sendable {
         self.ring = ring
     }
 
+    /// Reads into slots as they are freed, until the end of the file or a stop.
     func run() {
         var slot = 0
         while true {
             ring.free.wait()
             if ring.isStopped { return }
-            let n: Int
-            do { n = try reader.read(into: ring.block(slot), frames: ring.blockFrames) } catch {
-                ring.fail(error)
-                return
-            }
-            ring.frames[slot] = n
-            ring.filled.signal()
-            if n == 0 { return }
+            guard let n = read(into: slot), n > 0 else { return }
             slot = (slot + 1) % ring.slots
         }
+    }
+
+    /// Fills a slot and hands it on; the block after the last holds 0 frames. Returns nil
+    /// after a failure (recorded in the ring).
+    func read(into slot: Int) -> Int? {
+        let n: Int
+        do { n = try reader.read(into: ring.block(slot), frames: ring.blockFrames) } catch {
+            ring.fail(error)
+            return nil
+        }
+        ring.frames[slot] = n
+        ring.filled.signal()
+        return n
     }
 }
 
@@ -231,20 +244,28 @@ final class WriteStage: @unchecked Sendable {
 
     deinit { integers.deallocate() }
 
+    /// Writes slots as they are processed, until the end of the file or a stop.
     func run() {
         var slot = 0
         while true {
             ring.processed.wait()
             if ring.isStopped { return }
-            let n = ring.frames[slot]
-            if n == 0 { return }
-            do { try write(slot: slot, frames: n) } catch {
-                ring.fail(error)
-                return
-            }
+            guard write(slot) else { return }
             ring.free.signal()
             slot = (slot + 1) % ring.slots
         }
+    }
+
+    /// Writes a processed slot. Returns false at the end of the file or after a failure
+    /// (recorded in the ring).
+    func write(_ slot: Int) -> Bool {
+        let n = ring.frames[slot]
+        if n == 0 { return false }
+        do { try write(slot: slot, frames: n) } catch {
+            ring.fail(error)
+            return false
+        }
+        return true
     }
 
     private func write(slot: Int, frames n: Int) throws(AudioFileError) {
@@ -256,5 +277,35 @@ final class WriteStage: @unchecked Sendable {
         }
         if clipsFloats { floatClips += Quantizer.clipToUnit(block, count: count) }
         try writer.write(UnsafePointer(block), frames: n)
+    }
+}
+
+/// Reading and writing taking turns on one thread. On two cores, three busy threads — reader,
+/// engine, writer — would take turns on them instead, and the engine, the longest stage,
+/// would wait for its share; with reading and writing on one thread each stage has a core.
+///
+/// The thread writes whatever the engine has finished first (so slots come free as early as
+/// possible), otherwise reads ahead while a slot is free, and only sleeps when it can do
+/// neither.
+enum IOStage {
+    static func run(reading: ReadStage, writing: WriteStage, ring: BlockRing) {
+        var readSlot = 0, writeSlot = 0
+        var inFlight = 0  // slots read and not yet written, the end marker included
+        var atEnd = false
+        while true {
+            let canRead = !atEnd && inFlight < ring.slots
+            if canRead && !ring.processed.tryWait() {
+                guard let n = reading.read(into: readSlot) else { return }
+                readSlot = (readSlot + 1) % ring.slots
+                inFlight += 1
+                atEnd = n == 0
+                continue
+            }
+            if !canRead { ring.processed.wait() }
+            if ring.isStopped { return }
+            guard writing.write(writeSlot) else { return }
+            writeSlot = (writeSlot + 1) % ring.slots
+            inFlight -= 1
+        }
     }
 }

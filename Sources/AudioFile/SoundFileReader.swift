@@ -156,10 +156,11 @@ public final class SoundFileReader {
         }
     }
 
-    /// A libsndfile message as part of one line: no trailing period, no "Error : " prefix.
+    /// A libsndfile message as part of one line: no trailing period, no "Error : " or
+    /// "System error : " prefix (the system's own message follows it).
     static func clean(_ message: String) -> String {
         var text = Substring(message)
-        for prefix in ["Error : ", "Error: "] where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
+        for prefix in ["System error : ", "Error : ", "Error: "] where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
         while text.last == "." || text.last == "\n" { text = text.dropLast() }
         return String(text)
     }

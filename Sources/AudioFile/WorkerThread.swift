@@ -49,4 +49,9 @@ final class Semaphore: @unchecked Sendable {
     func wait() {
         while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
+
+    /// Takes one if there is one, without waiting.
+    func tryWait() -> Bool {
+        sem_trywait(semaphore) == 0
+    }
 }

@@ -62,6 +62,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("block-frames"), help: .hidden)
     var blockFrames: Int?
 
+    /// Threads for file I/O beside the engine's, 1 or 2 (default: 2 given three cores per
+    /// render); the output does not depend on it (tests and benchmarks set it).
+    @Option(name: .customLong("io-threads"), help: .hidden)
+    var ioThreads: Int?
+
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
@@ -106,6 +111,9 @@ struct RenderCommand: ParsableCommand {
             throw UsageError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
         }
         if let jobs, jobs < 1 { throw UsageError("--jobs \(jobs): must be at least 1") }
+        if let ioThreads, !(1...2).contains(ioThreads) {
+            throw UsageError("--io-threads \(ioThreads): must be 1 or 2")
+        }
         if let blockFrames, !(1...1 << 20).contains(blockFrames) {
             throw UsageError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
         }
@@ -129,7 +137,12 @@ struct RenderCommand: ParsableCommand {
         if let automation { settings.automation = try Automation.load(path: automation) }
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))
-        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        return (jobs, settings, self.jobs ?? max(1, cores))
+        let parallel = self.jobs ?? RenderSettings.cores
+        settings.ioThreads = switch ioThreads {
+        case 1: .shared
+        case 2: .separate
+        default: .forCores(RenderSettings.cores / min(parallel, max(1, jobs.count)))
+        }
+        return (jobs, settings, parallel)
     }
 }

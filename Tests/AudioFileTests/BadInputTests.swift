@@ -59,15 +59,19 @@ struct BadInputTests {
         #expect(render(folder.file("stream.wav"), folder.file("out.wav")).value?.frames == 250)
     }
 
-    @Test("a FLAC cut in half fails part-way through decoding, and the partial output is removed")
-    func truncatedFLAC() throws {
+    @Test("a FLAC cut in half fails part-way through decoding, and the partial output is removed",
+          arguments: [IOThreads.shared, .separate])
+    func truncatedFLAC(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let wav = folder.write("in.wav", WAV.float([Signal.noise(frames: 48_000, seed: 1)]))
         _ = render(wav, folder.file("whole.flac")) { $0.container = .flac }
         let whole = try Data(contentsOf: URL(fileURLWithPath: folder.file("whole.flac")))
         _ = folder.write("half.flac", Array(whole.prefix(whole.count / 2)))
         let before = folder.names
-        let result = render(folder.file("half.flac"), folder.file("out.flac")) { $0.blockFrames = 1_024 }
+        let result = render(folder.file("half.flac"), folder.file("out.flac")) {
+            $0.blockFrames = 1_024
+            $0.ioThreads = ioThreads
+        }
         guard case .corrupt(let path, let after, let reason)? = result.error else {
             Issue.record("expected a decoding error, got \(result)")
             return

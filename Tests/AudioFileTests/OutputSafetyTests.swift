@@ -106,12 +106,14 @@ struct OutputSafetyTests {
         #expect(try Decoded(path).channels == [samples])
     }
 
-    @Test("cancelling stops at the next block and removes the unfinished output")
-    func cancel() throws {
+    @Test("cancelling stops at the next block and removes the unfinished output",
+          arguments: [IOThreads.shared, .separate])
+    func cancel(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let input = folder.write("in.wav", WAV.float(Self.samples))
         var settings = RenderSettings()
         settings.blockFrames = 1_000
+        settings.ioThreads = ioThreads
         var blocks = 0
         #expect(throws: AudioFileError.cancelled(input: input, output: folder.file("out.wav"))) {
             try OfflineRenderer.render(input: input, output: folder.file("out.wav"), settings: settings,

@@ -36,8 +36,9 @@ struct RenderTests {
         ParameterChange(.cutoff, 5_000, frame: 9_600, rampFrames: 0),
     ]
 
-    @Test("the rendered file equals the engine's output for the same input, values and events")
-    func equalsEngine() throws {
+    @Test("the rendered file equals the engine's output for the same input, values and events",
+          arguments: [IOThreads.shared, .separate])
+    func equalsEngine(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input))
         let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt")
@@ -45,6 +46,7 @@ struct RenderTests {
             $0.startingValues = [.resonance: 2, .cutoff: 2_000]
             $0.automation = auto
             $0.blockFrames = 1_000
+            $0.ioThreads = ioThreads
         }
         #expect(result.error == nil)
         let expected = EngineReference.run(Self.input, values: [.resonance: 2, .cutoff: 2_000], changes: Self.changes)
@@ -58,23 +60,26 @@ struct RenderTests {
         #expect(result.value?.peak == peak)
     }
 
-    @Test("the output is identical for any internal block size, dither included")
+    @Test("the output is identical for any internal block size and thread layout, dither included")
     func blockSizeIndependence() throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input.map { Array($0.prefix(5_000)) }))
         let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt")
         var outputs: [[UInt8]] = []
         for block in [1, 7, 256, 4_096, 65_536] {
-            let out = folder.file("out\(block).wav")
-            let result = render(inPath, out) {
-                $0.automation = auto
-                $0.blockFrames = block
-                $0.subtype = .pcm16
+            for ioThreads in [IOThreads.shared, .separate] {
+                let out = folder.file("out\(block)-\(ioThreads).wav")
+                let result = render(inPath, out) {
+                    $0.automation = auto
+                    $0.blockFrames = block
+                    $0.subtype = .pcm16
+                    $0.ioThreads = ioThreads
+                }
+                #expect(result.error == nil)
+                outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
             }
-            #expect(result.error == nil)
-            outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
         }
-        #expect(outputs.count == 5)
+        #expect(outputs.count == 10)
         #expect(outputs.allSatisfy { $0 == outputs[0] })
     }
 

@@ -82,3 +82,23 @@ struct RenderErrorTests {
         #expect(folder.names == before)
     }
 }
+
+@Suite("detent render: failures part-way through")
+struct RenderWriteFailureTests {
+    /// A write that fails after the render has started — as on a full disk — is reported as
+    /// an I/O error, and the partial output is removed, whichever threads read and write. The
+    /// file-size limit makes writes past 64 KiB fail (EFBIG; SIGXFSZ is ignored so that the
+    /// write returns the error instead of killing the process).
+    @Test("a write failing mid-file: one line, status 74, nothing left", arguments: ["1", "2"])
+    func writeFails(ioThreads: String) throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 96_000, seed: 1), Signal.noise(frames: 96_000, seed: 2)]))
+        let before = folder.names
+        let limited = ["/bin/bash", "-c", "trap '' XFSZ; exec /usr/bin/prlimit --fsize=65536 \"$@\"", "limit"]
+        let outcome = try Detent.run(["render", "in.wav", "-o", "out.wav", "--block-frames", "1024", "--io-threads", ioThreads],
+                                     in: folder.path, prefix: limited)
+        #expect(outcome.stderr == "detent: out.wav: cannot write: File too large\n")
+        #expect(outcome.status == 74)
+        #expect(folder.names == before)
+    }
+}
