@@ -127,16 +127,19 @@ public final class SoundFileReader {
     /// The size a header declares for its audio and what the file really holds, when the
     /// first is larger. libsndfile shortens such files silently and only logs the fact, as
     /// `data : 192000 (should be 99956)` for the chunk that holds the audio (WAV, RF64 `data`,
-    /// AIFF `SSND`, the whole `riff` of W64), so the log is the one place it can be learnt. Streamed files that do not
-    /// know their length write 0 or 0xFFFFFFFF there, which is not a truncation.
+    /// AIFF `SSND`, the whole `riff` of W64; AU logs `Data Size   : 192000 (should be 99956)`),
+    /// so the log is the one place it can be learnt. Streamed files that do not know their
+    /// length write 0 or 0xFFFFFFFF there, which is not a truncation.
     static func headerShortfall(log: String) -> (declared: Int64, actual: Int64)? {
-        let markers: Set<Substring> = ["data", "SSND", "riff"]
+        let markers: Set<String> = ["data", "SSND", "riff", "Data Size"]
         for line in log.split(separator: "\n") {
-            let parts = line.split(separator: " ")
             // <marker> : <declared> (should be <actual>)
-            guard parts.count == 6, markers.contains(parts[0]), parts[1] == ":", parts[3] == "(should",
-                  parts[4] == "be", let declared = Int64(parts[2]), let actual = Int64(parts[5].dropLast()),
-                  parts[5].hasSuffix(")") else { continue }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let marker = line[..<colon].split(separator: " ").joined(separator: " ")
+            let parts = line[line.index(after: colon)...].split(separator: " ")
+            guard markers.contains(marker), parts.count == 4, parts[1] == "(should", parts[2] == "be",
+                  let declared = Int64(parts[0]), parts[3].hasSuffix(")"),
+                  let actual = Int64(parts[3].dropLast()) else { continue }
             if declared > actual && declared != 0xFFFF_FFFF && declared != 0xFFFF_FFFF - 8 { return (declared, actual) }
         }
         return nil

@@ -51,6 +51,25 @@ struct BadInputTests {
         #expect(AudioFileError.truncated(path: "c.wav", reason: "x").description == "c.wav: truncated: x")
     }
 
+    /// A Sun/NeXT AU file: a 24-byte big-endian header (magic, data offset, data size,
+    /// encoding 3 = 16-bit linear, rate, channels), then `data`.
+    static func au(declaredDataBytes: UInt32, data: [UInt8]) -> [UInt8] {
+        func word(_ x: UInt32) -> [UInt8] { withUnsafeBytes(of: x.bigEndian, Array.init) }
+        return Array(".snd".utf8) + word(24) + word(declaredDataBytes) + word(3) + word(48_000) + word(2) + data
+    }
+
+    @Test("an AU file whose header promises more than the file holds is truncated; an unknown size is not")
+    func truncatedAU() {
+        let folder = TemporaryFolder()
+        _ = folder.write("cut.au", Self.au(declaredDataBytes: 4_000, data: Self.frames))
+        expectFailure(folder, "cut.au", .truncated(path: folder.file("cut.au"),
+                      reason: "the header promises 4000 bytes of audio but the file holds 1000"), exitCode: 65)
+        _ = folder.write("stream.au", Self.au(declaredDataBytes: 0xFFFF_FFFF, data: Self.frames))
+        #expect(render(folder.file("stream.au"), folder.file("out.au")).value?.frames == 250)
+        _ = folder.write("whole.au", Self.au(declaredDataBytes: 1_000, data: Self.frames))
+        #expect(render(folder.file("whole.au"), folder.file("whole.out.au")).value?.frames == 250)
+    }
+
     @Test("a streamed WAV that does not know its length (0xFFFFFFFF) is not truncated")
     func streamedWAV() {
         let folder = TemporaryFolder()
