@@ -1,0 +1,59 @@
+/// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
+/// integer PCM, clipping for other non-float encodings) and writes them.
+final class WriteStage: @unchecked Sendable {
+    private let writer: SoundFileWriter
+    private let ring: BlockRing
+    private let integers: UnsafeMutablePointer<Int32>
+    private var quantizer: Quantizer?
+    private let clipsFloats: Bool
+    private var floatClips: Int64 = 0
+
+    /// Samples clipped so far (read after the thread is joined).
+    var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
+
+    init(writer: SoundFileWriter, ring: BlockRing, dither: Bool) {
+        self.writer = writer
+        self.ring = ring
+        let bits = writer.format.pcmBits
+        quantizer = bits.map { Quantizer(bits: $0, dither: dither && $0 <= 16) }
+        clipsFloats = bits == nil && !writer.format.isFloatingPoint
+        integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
+    }
+
+    deinit { integers.deallocate() }
+
+    /// Writes slots as they are processed, until the end of the file or a stop.
+    func run() {
+        var slot = 0
+        while true {
+            ring.processed.wait()
+            if ring.isStopped { return }
+            guard write(slot) else { return }
+            ring.free.signal()
+            slot = (slot + 1) % ring.slots
+        }
+    }
+
+    /// Writes a processed slot. Returns false at the end of the file or after a failure
+    /// (recorded in the ring).
+    func write(_ slot: Int) -> Bool {
+        let n = ring.frames[slot]
+        if n == 0 { return false }
+        do { try write(slot: slot, frames: n) } catch {
+            ring.fail(error)
+            return false
+        }
+        return true
+    }
+
+    private func write(slot: Int, frames n: Int) throws(AudioFileError) {
+        let block = ring.block(slot), count = n * ring.channels
+        if quantizer != nil {
+            quantizer!.quantize(block, count: count, into: integers)
+            try writer.write(UnsafePointer(integers), frames: n)
+            return
+        }
+        if clipsFloats { floatClips += Quantizer.clipToUnit(block, count: count) }
+        try writer.write(UnsafePointer(block), frames: n)
+    }
+}
