@@ -48,7 +48,9 @@ let package = Package(
         .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
 
         // Helpers shared by the test targets: a seeded random generator, test signals and the
-        // block-wise engine driver every test compares against.
+        // block-wise engine driver every test compares against; temporary folders; and what
+        // runs programs — the child-process helper, the built `detent` found beside the
+        // tests, and a private JACK server (started as programs: no JACK module here).
         .target(name: "TestSupport", dependencies: ["DSP"], path: "Tests/Support"),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),

@@ -40,6 +40,9 @@ public final class PendingOutput {
         var template = Array(FilePath.join(folder, "." + FilePath.name(of: path) + ".detent-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }
+        // Close-on-exec, so no program the process starts holds the unfinished file open. Set
+        // right after `mkstemp` because Swift's Glibc module does not import `mkostemp`, which
+        // sets it atomically (a GNU extension).
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

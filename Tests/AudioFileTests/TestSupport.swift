@@ -4,32 +4,6 @@ import Testing
 import DSP
 import TestSupport
 
-/// A fresh folder under the system's temporary folder, removed with everything in it when
-/// the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "detent-test-XXXXXX").utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names in the folder, hidden ones (temporary files) included, sorted.
-    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-
-    func write(_ name: String, _ bytes: [UInt8]) -> String {
-        let p = file(name)
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
-        return p
-    }
-
-    func write(_ name: String, text: String) -> String { write(name, Array(text.utf8)) }
-}
-
 /// WAV files built byte by byte, so tests control every header field (and can break them).
 enum WAV {
     /// A canonical RIFF/WAVE file. `declaredDataBytes` overrides the `data` chunk's size.

@@ -3,14 +3,8 @@ import Testing
 import AudioFile
 import TestSupport
 
-/// Runs the built `detent` binary (it sits beside the test bundle: `swift build` or
-/// `swift test` builds both).
+/// Runs the built `detent` binary (``BuiltProducts/detent``).
 enum Detent {
-    static let path: String = {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("detent").path
-    }()
-
     struct Outcome {
         /// The exit status; nil when a signal ended the program.
         var status: Int32?
@@ -21,7 +15,7 @@ enum Detent {
     /// Runs `detent` with `arguments` in `folder` and waits for it. A `prefix` runs it through
     /// another program (`setpriv …`); with `direct` the prefix program gets `arguments` alone.
     static func run(_ arguments: [String], in folder: String, prefix: [String] = [], direct: Bool = false) throws -> Outcome {
-        try #require(FileManager.default.isExecutableFile(atPath: path), "build the detent binary first: swift build")
+        let path = try BuiltProducts.detent
         let outcome = try ChildProcess.run(
             prefix.first ?? path, prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments,
             environment: environment(in: folder), currentDirectory: folder)
@@ -35,31 +29,6 @@ enum Detent {
         environment["XDG_CONFIG_HOME"] = folder + "/.config"
         return environment
     }
-}
-
-/// A fresh temporary folder, removed afterwards.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "detent-cli-XXXXXX").utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Names in the folder, hidden (temporary) files included, sorted.
-    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) -> String {
-        FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
-        return file(name)
-    }
-
-    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
 }
 
 /// WAV files byte by byte, so a test controls (and can break) every header field.

@@ -12,7 +12,7 @@ struct InterruptTests {
     func interrupted(signal: Int32, status: Int32) throws {
         let folder = TemporaryFolder()
         #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
-        let render = try ChildProcess(Detent.path, ["render", "in.wav", "-o", "out.wav"],
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
                                       environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
                                       stderr: .pipe)
 
@@ -70,7 +70,7 @@ struct InterruptTests {
     /// Runs detent on a pseudo-terminal (through util-linux `script`, which copies what the
     /// terminal shows to its own stdout) and returns what it showed.
     func runOnTerminal(_ arguments: [String], in folder: String) throws -> (status: Int32?, output: String) {
-        let command = ([Detent.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        let command = ([try BuiltProducts.detent] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         let outcome = try Detent.run(["-q", "-e", "-c", command, "/dev/null"], in: folder, prefix: ["/usr/bin/script"], direct: true)
         return (outcome.status, outcome.stdout)
     }

@@ -201,8 +201,9 @@ struct SampleTests {
 struct PipeTests {
     /// Runs `detent render /dev/stdin -o out.wav --json` with `bytes` on its stdin.
     func renderStream(_ bytes: [UInt8], in folder: TemporaryFolder) throws -> (Int32?, String, String) {
-        let outcome = try ChildProcess.run(Detent.path, ["render", "/dev/stdin", "-o", "out.wav", "--json"],
-                                           currentDirectory: folder.path, stdin: bytes)
+        let outcome = try ChildProcess.run(try BuiltProducts.detent, ["render", "/dev/stdin", "-o", "out.wav", "--json"],
+                                           environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                           stdin: bytes)
         return (outcome.status.exited, outcome.stdoutText, outcome.stderrText)
     }
 

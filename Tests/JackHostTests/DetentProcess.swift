@@ -6,21 +6,15 @@ import TestSupport
 final class DetentProcess: Sendable {
     let child: ChildProcess
 
-    /// `detent` sits next to the test bundle in the build folder (`swift build` makes both).
-    static var executable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("detent")
-    }
-
-    /// Starts `detent`; `environment` adds to (or replaces) variables of this process's.
+    /// Starts the built `detent` (``BuiltProducts/detent``); `environment` adds to (or
+    /// replaces) variables of this process's.
     init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path),
-                     "build the detent executable first (swift build)")
+        let executable = try BuiltProducts.detent
         // User presets in a folder of this test's own, never the real ~/.config/detent.
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "detent-live-tests-\(getpid())"
         environment.merge(extra) { $1 }
-        child = try ChildProcess(Self.executable.path, arguments, environment: environment,
+        child = try ChildProcess(executable, arguments, environment: environment,
                                  stdin: .pipe, stdout: .pipe, stderr: .pipe)
     }
 

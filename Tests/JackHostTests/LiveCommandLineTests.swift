@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import TestSupport
 
 /// `detent live` as a program: options, standard input and output, signals, exit status.
 @Suite struct LiveOptionErrorTests {

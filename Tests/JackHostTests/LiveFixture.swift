@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import TestSupport
 
 /// Messages the host logged, collected for assertions.
 final class LogLines: @unchecked Sendable {

@@ -4,6 +4,7 @@ import Foundation
 import JackHost
 import Synchronization
 import Testing
+import TestSupport
 
 extension JackTests {
     /// The host against whatever the server does: absent, killed, shut down, name clashes.

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A JACK client of the tests' own: plays known signals on its outputs and records its
 /// inputs, so the live host can be checked from outside, through the graph.

@@ -12,7 +12,7 @@ struct RandomEventPropertyTests {
         case 0: .nan
         case 1: .infinity
         case 2: -.infinity
-        case 3: rng.pick([1e308, -1e308, 5e-324, -0.0, Double.greatestFiniteMagnitude])
+        case 3: rng.pick([1e308, -1e308, Double.leastNonzeroMagnitude, -0.0, Double.greatestFiniteMagnitude])
         default: rng.double(in: ordinary)
         }
     }

@@ -8,14 +8,7 @@ import TestSupport
 /// started from another one, with XDG_CONFIG_HOME and HOME pointing at temporary folders.
 @Suite("detent preset, end to end")
 struct PresetCLITests {
-    /// The `detent` executable built next to this test bundle.
-    static let builtBinary: String? = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let candidate = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("detent").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
-
-    /// A sandbox: a copy of the binary, a working folder and a config folder, all temporary.
+    /// A sandbox: a copy of the built binary (``BuiltProducts/detent``), a working folder and a config folder, all temporary.
     struct Sandbox {
         let root: String
         let binary: String
@@ -24,13 +17,17 @@ struct PresetCLITests {
         var presets: String { config + "/detent/presets" }
 
         init(root: String) throws {
-            let built = try #require(PresetCLITests.builtBinary, "the detent executable is built with the tests")
+            let built = try BuiltProducts.detent
             self.root = root
             binary = root + "/bin/detent"
             for folder in [root + "/bin", root + "/work", root + "/home"] {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            try FileManager.default.copyItem(atPath: built, toPath: binary)
+            // Copied by `cp`, not in this process: a program another test starts at the moment
+            // the copy is open for writing here holds that descriptor too until it has closed
+            // its inherited ones, and running the copy meanwhile fails with "Text file busy".
+            let copy = try ChildProcess.run("/bin/cp", [built, binary])
+            try #require(copy.status.exited == 0, "cannot copy \(built) to \(binary): \(copy.stderrText)")
         }
 
         struct Outcome {

@@ -1,4 +1,3 @@
-import TestSupport
 import DSP
 
 /// Drives an `Engine` over whole signals in blocks, the way the JACK callback and the

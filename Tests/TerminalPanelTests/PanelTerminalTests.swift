@@ -13,16 +13,9 @@ import TestSupport
 /// it was found. Every wait is for screen content or the process's end, bounded by a deadline.
 @Suite("detent panel in a pseudo-terminal", .serialized)
 struct PanelTerminalTests {
-    /// The `detent` executable built next to this test bundle.
-    static let binary: String? = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let candidate = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("detent").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
-
     func start(_ arguments: [String] = ["panel"], config: String, environment extra: [String: String] = [:],
                width: Int = 80, height: Int = 24) throws -> PseudoTerminal {
-        let binary = try #require(Self.binary, "the detent executable is built with the tests")
+        let binary = try BuiltProducts.detent
         let environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": config, "XDG_CONFIG_HOME": config]
             .merging(extra) { $1 }
         return try PseudoTerminal(binary, arguments, in: config, environment: environment, width: width, height: height)
@@ -221,11 +214,13 @@ struct PanelTerminalTests {
 
     @Test("without a terminal: one clear line on stderr and status 64")
     func notATerminal() throws {
-        let binary = try #require(Self.binary)
-        let outcome = try ChildProcess.run(binary, ["panel"], stdin: [])
-        #expect(outcome.status.exited == 64)
-        #expect(outcome.stderrText == "detent: \(TerminalError.notATerminal(stream: "input"))\n")
-        #expect(outcome.stdout.isEmpty)
+        try withTemporaryDirectory { config in
+            let environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": config]) { $1 }
+            let outcome = try ChildProcess.run(try BuiltProducts.detent, ["panel"], environment: environment, stdin: [])
+            #expect(outcome.status.exited == 64)
+            #expect(outcome.stderrText == "detent: \(TerminalError.notATerminal(stream: "input"))\n")
+            #expect(outcome.stdout.isEmpty)
+        }
     }
 
     @Test("an unknown preset fails before the terminal is touched")
@@ -245,7 +240,7 @@ struct PanelTerminalTests {
 struct PanelJobControlTests {
     @Test("Ctrl-Z and SIGTSTP hand the terminal back to the shell as found; fg takes it again")
     func suspendAndResume() throws {
-        let binary = try #require(PanelTerminalTests.binary)
+        let binary = try BuiltProducts.detent
         try withTemporaryDirectory { folder in
             let tmux = try TmuxSession(folder: folder, environment: [
                 "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder, "XDG_CONFIG_HOME": folder,

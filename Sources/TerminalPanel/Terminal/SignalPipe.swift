@@ -26,6 +26,10 @@ final class SignalPipe {
         guard pipe(&fds) == 0 else {
             throw .system("cannot create a pipe for signals: \(String(cString: strerror(errno)))")
         }
+        // Close-on-exec, so no program the process starts (a JACK client library may fork and
+        // exec helpers) inherits the pipe. Set right after `pipe`, leaving an instant a
+        // concurrent exec could catch, because Swift's Glibc module does not import `pipe2`,
+        // which sets it atomically (a GNU extension).
         for fd in fds {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

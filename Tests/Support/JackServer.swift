@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// A private JACK server with the dummy driver, started and stopped by a test: a unique
+/// name, so tests never touch (or depend on) a server already running.
+///
+/// Sync mode (`-S`) makes the server wait for every client in each cycle instead of
+/// skipping late ones, so on a busy machine the graph is only slower, never different.
+///
+/// JACK keeps a machine-wide registry of eight servers, and a server that dies without
+/// shutting down (SIGKILL) keeps its entry until a server of the same name starts. So the
+/// server is stopped with SIGTERM, a killed one is restarted under its own name, and jackd
+/// runs under `timeout`, which shuts it down properly should the tests themselves die.
+///
+/// It only runs programs (`timeout`, `jackd`, `jack_lsp`) and links nothing of JACK, so
+/// every test target that needs a server shares this one.
+public final class JackServer: @unchecked Sendable {
+    public let name: String
+    public let period: Int
+    public let sampleRate: Int
+    /// The `timeout` process jackd runs under, and jackd's own process id: both set by a
+    /// successful ``start()`` and only then.
+    private var wrapper: ChildProcess?
+    private var pid: pid_t = 0
+
+    private static let started = Mutex(0)
+    /// The longest a test server may live, in seconds.
+    private static let lifetime = 900
+
+    public init(period: Int = 256, sampleRate: Int = 48_000) throws {
+        name = "detent-test-\(getpid())-\(Self.started.withLock { $0 += 1; return $0 })"
+        self.period = period
+        self.sampleRate = sampleRate
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts jackd and waits until a client can connect.
+    public func start() throws {
+        let p = try ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
+                                                      "--no-realtime", "-S", "-t", "5000", "-n", name,
+                                                      "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"])
+        do {
+            try waitForClients(p, timeout: 20)
+            let children = "/proc/\(p.pid)/task/\(p.pid)/children"
+            let listed = try String(contentsOfFile: children, encoding: .utf8).split(separator: " ").first
+            guard let jackd = listed.flatMap({ pid_t($0) }), jackd > 0 else {
+                throw ChildProcess.Failure(description: "jackd '\(name)' runs, but not as the child of timeout \(p.pid)")
+            }
+            pid = jackd
+            wrapper = p
+        } catch {
+            // `timeout` passes the signal on to jackd, and kills it if it has not ended 10 s later.
+            p.signal(SIGTERM)
+            p.wait()
+            throw error
+        }
+    }
+
+    /// Shuts the server down properly (it leaves JACK's registry).
+    public func stop() {
+        kill(signal: SIGTERM)
+    }
+
+    /// Sends `signal` to jackd and waits for it to be gone. A server that does not shut
+    /// down within five seconds (jackd can wait forever on a client that died) is killed,
+    /// and its registry entry reclaimed by a brief restart under the same name.
+    public func kill(signal: Int32 = SIGKILL, reclaim: Bool = true) {
+        guard let p = wrapper else { return }
+        wrapper = nil
+        Glibc.kill(pid, signal)
+        if p.wait(seconds: 5) != nil { return }
+        Glibc.kill(pid, SIGKILL)
+        p.wait()
+        if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
+    }
+
+    /// Whether a client can open on this server right now: JACK's own `jack_lsp` opens one,
+    /// as `detent` would, and never starts a server of its own.
+    public func accepts() -> Bool {
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_NO_START_SERVER"] = "1"
+        let probe = try? ChildProcess.run("/usr/bin/jack_lsp", ["--server", name], environment: environment)
+        return probe?.status.exited == 0
+    }
+
+    /// Waits until the server started by `wrapper` accepts clients.
+    ///
+    /// jackd announces nothing when it starts accepting clients — without `-v` it writes
+    /// nothing then, and its verbose debug log is written later by a thread of its own — so
+    /// this polls ``accepts()``, with a pause of 10 ms between attempts. The pause is spent
+    /// waiting for `wrapper` to end, the one signal there is: jackd failing to start (its name
+    /// taken, its driver refused) ends the wait at once rather than at the deadline.
+    private func waitForClients(_ wrapper: ChildProcess, timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !accepts() {
+            if let status = wrapper.wait(seconds: 0.01) {
+                throw ChildProcess.Failure(description: "jackd '\(name)' ended (\(status)) before it accepted clients")
+            }
+            if Date() > deadline { throw Timeout(what: "jackd '\(name)' accepts clients") }
+        }
+    }
+}
