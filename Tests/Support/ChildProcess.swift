@@ -17,9 +17,10 @@ import Foundation
 ///   O_CLOEXEC), is held by one object and is closed exactly once;
 /// - the child gets its three standard streams and nothing else: the spawn's file actions put
 ///   the intended pipe ends (or /dev/null) on 0, 1 and 2 and then close every descriptor from
-///   3 up. A file another test has open without close-on-exec — a copy of `detent` being
-///   written, say, whose exec would then fail with "Text file busy" while the child lives —
-///   never leaks into it;
+///   3 up, so nothing another test has open stays open in the child. (Between the fork and
+///   that close the child does briefly hold them: a file some test has open for writing
+///   without close-on-exec can still make a concurrent exec of it fail with "Text file busy",
+///   which is why tests copy binaries with `cp` rather than writing them themselves.)
 /// - the child starts with every signal at its default action and none blocked, whatever the
 ///   test runner's threads block or ignore (this process ignores SIGPIPE, see below): the
 ///   SIGINT, SIGTERM and SIGTSTP tests depend on it;
