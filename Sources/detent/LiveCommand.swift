@@ -43,25 +43,19 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "The number of channels: ports in_1…in_N and out_1…out_N.")
     var channels = 2
 
-    @Option(help: ArgumentHelp("Start from a preset.", valueName: "NAME|PATH"))
-    var preset: String?
+    @OptionGroup var starting: StartingValueOptions
 
-    @Option(name: .customLong("set"),
-            help: ArgumentHelp("Start with a parameter value, e.g. cutoff=1.2k (repeatable; after --preset).",
-                               valueName: "ID=VALUE"))
-    var assignments: [String] = []
-
-    @Option(help: ArgumentHelp("Connect the inputs from the ports matching a regular expression.", valueName: "REGEX"))
+    @Option(help: ArgumentHelp("Connect the inputs from the ports matching a regular expression.", valueName: "regex"))
     var connectInputs: String?
 
-    @Option(help: ArgumentHelp("Connect the outputs to the ports matching a regular expression.", valueName: "REGEX"))
+    @Option(help: ArgumentHelp("Connect the outputs to the ports matching a regular expression.", valueName: "regex"))
     var connectOutputs: String?
 
-    @Flag(help: "Connect to the physical capture and playback ports (where no REGEX is given).")
+    @Flag(help: "Connect to the physical capture and playback ports (where no regex is given).")
     var autoconnect = false
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "MS"))
+            help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "ms"))
     var smoothing: Double?
 
     @Flag(help: "Read commands from standard input even when it is a terminal (no knob panel).")
@@ -97,7 +91,7 @@ struct LiveCommand: ParsableCommand {
             throw ExitCode(64)
         }
         do {
-            options.initialValues = try startingValues(preset: preset, sets: assignments, store: store)
+            options.initialValues = try starting.values(store: store)
         } catch let error as PresetError {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
@@ -153,7 +147,7 @@ struct LiveCommand: ParsableCommand {
             throw Self.failure(error.description)
         }
         let (defaults, _) = store.defaultValues()
-        let loaded = preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
+        let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         var values = ParameterValues()
         for id in ParameterID.allCases { values[id] = host.target(id) }
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),

@@ -21,7 +21,7 @@ struct PanelCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Start from this preset (a name or a file).", valueName: "name|path"))
+    @Option(help: StartingValueOptions.presetHelp)
     var preset: String?
 
     @Flag(help: "Draw with ASCII characters only.")

@@ -34,12 +34,7 @@ struct RenderCommand: ParsableCommand {
         "Folder for the outputs, named like their inputs.", valueName: "dir"))
     var outDir: String?
 
-    @Option(help: ArgumentHelp("Preset to start from, by name or path (for now only Default).", valueName: "name|path"))
-    var preset: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Set a parameter, over the preset: cutoff=800, gain=-6dB (repeatable).", valueName: "id=value"))
-    var sets: [String] = []
+    @OptionGroup var starting: StartingValueOptions
 
     @Option(help: ArgumentHelp("Automation file: timed parameter events (see README).", valueName: "file"))
     var automation: String?
@@ -130,7 +125,7 @@ struct RenderCommand: ParsableCommand {
             }
             return s
         }
-        settings.startingValues = try startingValues(preset: preset, sets: sets)
+        settings.startingValues = try starting.values()
         settings.dither = !noDither
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames

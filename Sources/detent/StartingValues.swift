@@ -1,3 +1,4 @@
+import ArgumentParser
 import DSP
 import Presets
 
@@ -5,6 +6,25 @@ import Presets
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// `--preset` and `--set`, as `detent render` and `detent live` take them.
+struct StartingValueOptions: ParsableArguments {
+    /// `--preset`'s help, also for `detent panel` (which takes no `--set`).
+    static let presetHelp = ArgumentHelp(
+        "Start from a preset, by name or file (default: the Default preset).", valueName: "name|path")
+
+    @Option(help: presetHelp)
+    var preset: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Set a parameter over the preset, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"))
+    var sets: [String] = []
+
+    /// The values to start from; see ``startingValues(preset:sets:store:)``.
+    func values(store: PresetStore = .standard()) throws -> [ParameterID: Double] {
+        try startingValues(preset: preset, sets: sets, store: store)
+    }
 }
 
 /// The parameter values a command starts from: the named preset's (`--preset NAME|PATH`),
