@@ -44,7 +44,7 @@ struct BadInputTests {
     @Test("a WAV whose data chunk promises more than the file holds is truncated")
     func truncatedWAV() {
         let folder = TemporaryFolder()
-        _ = folder.write("cut.wav", WAV.bytes(formatTag: 1, channels: 2, sampleRate: 48_000, bitsPerSample: 16,
+        _ = folder.write("cut.wav", WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16,
                                               data: Self.frames, declaredDataBytes: 4_000))
         expectFailure(folder, "cut.wav", .truncated(path: folder.file("cut.wav"),
                       reason: "the header promises 4000 bytes of audio but the file holds 1000"), exitCode: 65)
@@ -73,7 +73,7 @@ struct BadInputTests {
     @Test("a streamed WAV that does not know its length (0xFFFFFFFF) is not truncated")
     func streamedWAV() {
         let folder = TemporaryFolder()
-        _ = folder.write("stream.wav", WAV.bytes(formatTag: 1, channels: 2, sampleRate: 48_000, bitsPerSample: 16,
+        _ = folder.write("stream.wav", WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16,
                                                  data: Self.frames, declaredDataBytes: 0xFFFF_FFFF))
         #expect(render(folder.file("stream.wav"), folder.file("out.wav")).value?.frames == 250)
     }
@@ -84,7 +84,7 @@ struct BadInputTests {
         let folder = TemporaryFolder()
         let wav = folder.write("in.wav", WAV.float([Signal.noise(frames: 48_000, seed: 1)]))
         _ = render(wav, folder.file("whole.flac")) { $0.container = .flac }
-        let whole = try Data(contentsOf: URL(fileURLWithPath: folder.file("whole.flac")))
+        let whole = try folder.bytes("whole.flac")
         _ = folder.write("half.flac", Array(whole.prefix(whole.count / 2)))
         let before = folder.names
         let result = render(folder.file("half.flac"), folder.file("out.flac")) {
@@ -110,14 +110,14 @@ struct BadInputTests {
     ])
     func absurdHeader(rate: UInt32, channels: UInt16, reason: String) {
         let folder = TemporaryFolder()
-        _ = folder.write("odd.wav", WAV.bytes(formatTag: 1, channels: channels, sampleRate: rate, bitsPerSample: 16, data: Self.frames))
+        _ = folder.write("odd.wav", WAV.bytes(formatTag: WAV.pcm, channels: channels, sampleRate: rate, bitsPerSample: 16, data: Self.frames))
         expectFailure(folder, "odd.wav", .unreadable(path: folder.file("odd.wav"), reason: reason), exitCode: 65)
     }
 
     @Test("an encoding libsndfile cannot decode (64-bit integer PCM)")
     func unsupportedEncoding() {
         let folder = TemporaryFolder()
-        _ = folder.write("wide.wav", WAV.bytes(formatTag: 1, channels: 2, sampleRate: 48_000, bitsPerSample: 64, data: Self.frames))
+        _ = folder.write("wide.wav", WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 64, data: Self.frames))
         expectFailure(folder, "wide.wav", .unreadable(path: folder.file("wide.wav"),
                       reason: "File contains data in an unimplemented format"), exitCode: 65)
     }

@@ -49,7 +49,7 @@ struct OutputSafetyTests {
     func outputIsInput() throws {
         let folder = TemporaryFolder()
         let input = folder.write("in.wav", WAV.float(Self.samples))
-        let original = try Data(contentsOf: URL(fileURLWithPath: input))
+        let original = try folder.bytes("in.wav")
         try FileManager.default.createSymbolicLink(atPath: folder.file("soft.wav"), withDestinationPath: input)
         try FileManager.default.linkItem(atPath: input, toPath: folder.file("hard.wav"))
         for output in [input, folder.file("soft.wav"), folder.file("hard.wav"), folder.path + "/../" + FilePath.name(of: folder.path) + "/in.wav"] {
@@ -63,7 +63,7 @@ struct OutputSafetyTests {
             $0.protectedFiles = [FileIdentity(path: input)!, FileIdentity(path: other)!]
         }
         #expect(result.error == .outputIsInput(path: input, input: other))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+        #expect(try folder.bytes("in.wav") == original)
         #expect(folder.names == ["hard.wav", "in.wav", "other.wav", "soft.wav"])
     }
 

@@ -49,7 +49,7 @@ struct RenderTests {
             $0.ioThreads = ioThreads
         }
         #expect(result.error == nil)
-        let expected = EngineReference.run(Self.input, values: [.resonance: 2, .cutoff: 2_000], changes: Self.changes)
+        let expected = EngineRun.reference(Self.input, values: [.resonance: 2, .cutoff: 2_000], changes: Self.changes)
         let out = try Decoded(folder.file("out.wav"))
         #expect(out.channels == expected)
         #expect(out.format == AudioFormat(.wav, .float))
@@ -68,15 +68,15 @@ struct RenderTests {
         var outputs: [[UInt8]] = []
         for block in [1, 7, 256, 4_096, 65_536] {
             for ioThreads in [IOThreads.shared, .separate] {
-                let out = folder.file("out\(block)-\(ioThreads).wav")
-                let result = render(inPath, out) {
+                let out = "out\(block)-\(ioThreads).wav"
+                let result = render(inPath, folder.file(out)) {
                     $0.automation = auto
                     $0.blockFrames = block
                     $0.subtype = .pcm16
                     $0.ioThreads = ioThreads
                 }
                 #expect(result.error == nil)
-                outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+                outputs.append(try folder.bytes(out))
             }
         }
         #expect(outputs.count == 10)
@@ -144,7 +144,7 @@ struct RenderTests {
             $0.blockFrames = 512
         }
         #expect(result.value?.automationEvents == 4_500)
-        #expect(try Decoded(folder.file("out.wav")).channels == EngineReference.run(input, changes: changes))
+        #expect(try Decoded(folder.file("out.wav")).channels == EngineRun.reference(input, changes: changes))
     }
 
     @Test("events after the end are counted and reported, not applied")
@@ -172,7 +172,7 @@ struct RenderTests {
         // The engine's contract: non-finite samples become silence. Frames 1000…1009 lie in
         // block 0 (0…1023), frame 3000 in block 2 (2048…3071).
         let clean = x.map { $0.isFinite ? $0 : 0 }
-        #expect(out == EngineReference.run([clean])[0])
+        #expect(out == EngineRun.reference([clean])[0])
         #expect(result.value?.nonFiniteBlocks == 2)
         #expect(result.value?.warnings == ["\(inPath): NaN or infinite samples (in 2 blocks) were rendered as silence"])
     }
@@ -188,7 +188,7 @@ struct RenderTests {
             $0.dither = false
         }
         // The law: a sample clips when it rounds (ties to even) outside −32768 … 32767.
-        let engine = EngineReference.run(input, values: [.gain: 12, .cutoff: 20_000])[0]
+        let engine = EngineRun.reference(input, values: [.gain: 12, .cutoff: 20_000])[0]
         let expected = engine.filter { x in
             let r = (Double(x) * 32_768).rounded(.toNearestOrEven)
             return r > 32_767 || r < -32_768

@@ -17,14 +17,14 @@ struct RoundTripTests {
     }
 
     @Test("float WAV holds the engine's samples exactly")
-    func floatWAV() throws { try check(.wav, .float, expected: EngineReference.run(Self.input, values: Self.values)) }
+    func floatWAV() throws { try check(.wav, .float, expected: EngineRun.reference(Self.input, values: Self.values)) }
 
     @Test("a float file carries no PEAK chunk (it holds the time of writing), so renders repeat byte for byte")
     func noPeakChunk() throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input))
         _ = render(inPath, folder.file("out.wav"))
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("out.wav"))))
+        let bytes = try folder.bytes("out.wav")
         let peak = Array("PEAK".utf8)
         #expect(!bytes.indices.dropLast(3).contains { Array(bytes[$0..<$0 + 4]) == peak })
     }
@@ -32,14 +32,14 @@ struct RoundTripTests {
     @Test("WAV, FLAC and AIFF at 24 bits hold the engine's samples rounded to 24 bits",
           arguments: [Container.wav, .flac, .aiff])
     func pcm24(_ container: Container) throws {
-        try check(container, .pcm24, expected: Self.quantized(EngineReference.run(Self.input, values: Self.values), bits: 24))
+        try check(container, .pcm24, expected: Self.quantized(EngineRun.reference(Self.input, values: Self.values), bits: 24))
     }
 
     @Test("WAV, FLAC and AIFF at 16 bits without dither hold the engine's samples rounded to 16 bits",
           arguments: [Container.wav, .flac, .aiff])
     func pcm16(_ container: Container) throws {
         try check(container, .pcm16, dither: false,
-                  expected: Self.quantized(EngineReference.run(Self.input, values: Self.values), bits: 16))
+                  expected: Self.quantized(EngineRun.reference(Self.input, values: Self.values), bits: 16))
     }
 
     @Test("16-bit output with TPDF dither stays within 1.5 steps of the engine's samples and differs from plain rounding")
@@ -48,7 +48,7 @@ struct RoundTripTests {
         let inPath = folder.write("in.wav", WAV.float(Self.input))
         _ = render(inPath, folder.file("out.wav")) { $0.startingValues = Self.values; $0.subtype = .pcm16 }
         let out = try Decoded(folder.file("out.wav")).channels
-        let engine = EngineReference.run(Self.input, values: Self.values)
+        let engine = EngineRun.reference(Self.input, values: Self.values)
         let rounded = Self.quantized(engine, bits: 16)
         var differing = 0
         for c in 0..<2 {

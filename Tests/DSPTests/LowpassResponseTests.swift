@@ -9,22 +9,6 @@ import Glibc
 /// lowpass with prewarping at the cutoff (the RBJ cookbook lowpass).
 @Suite("Lowpass magnitude response")
 struct LowpassResponseTests {
-    /// |H(e^jω)| in dB of the cookbook lowpass, computed in Double from its formula.
-    static func analyticDB(frequency f: Double, cutoff: Double, q: Double, sampleRate fs: Double) -> Double {
-        let w0 = 2 * Double.pi * cutoff / fs
-        let alpha = sin(w0) / (2 * q)
-        let cw = cos(w0)
-        let b0 = (1 - cw) / 2, b1 = 1 - cw, b2 = (1 - cw) / 2
-        let a0 = 1 + alpha, a1 = -2 * cw, a2 = 1 - alpha
-        let w = 2 * Double.pi * f / fs
-        func mag(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
-            let re = c0 + c1 * cos(w) + c2 * cos(2 * w)
-            let im = -(c1 * sin(w) + c2 * sin(2 * w))
-            return (re * re + im * im).squareRoot()
-        }
-        return 20 * log10(mag(b0, b1, b2) / mag(a0, a1, a2))
-    }
-
     /// |DTFT| in dB of an impulse response at frequency `f`.
     static func measuredDB(_ h: [Float], frequency f: Double, sampleRate fs: Double) -> Double {
         let w = 2 * Double.pi * f / fs
@@ -46,7 +30,7 @@ struct LowpassResponseTests {
             for i in 0..<24 {
                 // Log-spaced from 20 Hz to 0.45·fs.
                 let f = 20 * pow(0.45 * sampleRate / 20, Double(i) / 23)
-                let expected = Self.analyticDB(frequency: f, cutoff: cutoff, q: q, sampleRate: sampleRate)
+                let expected = CookbookLowpass.decibels(at: f, cutoff: cutoff, q: q, sampleRate: sampleRate)
                 guard expected > -100 else { continue }
                 let measured = Self.measuredDB(h, frequency: f, sampleRate: sampleRate)
                 #expect(abs(measured - expected) < 0.05, "fs \(sampleRate) fc \(cutoff) Q \(q) f \(f): \(measured) vs \(expected)")
@@ -81,7 +65,7 @@ struct LowpassResponseTests {
         let harness = EngineHarness(sampleRate: fs, values: [.cutoff: cutoff, .resonance: q, .gain: 0])
         let h = harness.run(Signal.impulse(frames: 1 << 19), blockSize: 4096)
         for f in [0.0, 5, 10, 15, 20, 25, 30, 40, 60, 100, 200] {
-            let expected = Self.analyticDB(frequency: f, cutoff: cutoff, q: q, sampleRate: fs)
+            let expected = CookbookLowpass.decibels(at: f, cutoff: cutoff, q: q, sampleRate: fs)
             let measured = Self.measuredDB(h, frequency: f, sampleRate: fs)
             #expect(abs(measured - expected) < 0.05, "fc \(cutoff) Q \(q) f \(f): \(measured) vs \(expected)")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 import AudioFile
 import TestSupport
 
@@ -29,29 +28,6 @@ enum Detent {
         environment["XDG_CONFIG_HOME"] = folder + "/.config"
         return environment
     }
-}
-
-/// WAV files byte by byte, so a test controls (and can break) every header field.
-enum WAV {
-    static func bytes(formatTag: UInt16 = 3, channels: UInt16, sampleRate: UInt32 = 48_000, bits: UInt16 = 32,
-                      data: [UInt8], declaredDataBytes: UInt32? = nil) -> [UInt8] {
-        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let align = channels * (bits / 8)
-        let size = declaredDataBytes ?? UInt32(data.count)
-        return Array("RIFF".utf8) + le32(36 &+ size) + Array("WAVEfmt ".utf8) + le32(16) + le16(formatTag) + le16(channels)
-            + le32(sampleRate) + le32(sampleRate &* UInt32(align)) + le16(align) + le16(bits) + Array("data".utf8) + le32(size) + data
-    }
-
-    /// 32-bit float WAV of the given channels.
-    static func float(_ channels: [[Float]], sampleRate: UInt32 = 48_000) -> [UInt8] {
-        var data: [UInt8] = []
-        for i in channels[0].indices {
-            for c in channels.indices { withUnsafeBytes(of: channels[c][i].bitPattern.littleEndian) { data += $0 } }
-        }
-        return bytes(channels: UInt16(channels.count), sampleRate: sampleRate, data: data)
-    }
-
 }
 
 /// Reads a rendered file back, interleaved, with its format.

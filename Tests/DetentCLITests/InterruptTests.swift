@@ -22,7 +22,7 @@ struct InterruptTests {
         defer { close(fifo) }
         // A header promising a minute of 16-bit stereo, then 1 MB of it.
         let minute: UInt32 = 60 * 48_000 * 4
-        let header = WAV.bytes(formatTag: 1, channels: 2, bits: 16, data: [], declaredDataBytes: minute)
+        let header = WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16, data: [], declaredDataBytes: minute)
         #expect(writeAll(fifo, header + [UInt8](repeating: 0, count: 1 << 20)))
         #expect(folder.names.count == 2)
         #expect(folder.names.first?.hasPrefix(".out.wav.detent-") == true)

@@ -45,8 +45,8 @@ struct RenderCommandTests {
         let folder = TemporaryFolder()
         folder.write("in.wav", WAV.float(Self.stereo))
         // A factory preset sounds exactly like its values given with --set.
-        let telephone = try #require(Detent.run(["preset", "show", "Telephone", "--json"], in: folder.path).stdout.data(using: .utf8))
-        let values = try #require((try JSONSerialization.jsonObject(with: telephone) as? [String: Any])?["values"] as? [String: Double])
+        let telephone = try jsonObject(Detent.run(["preset", "show", "Telephone", "--json"], in: folder.path).stdout)
+        let values = try #require(telephone["values"] as? [String: Double])
         #expect(try Detent.run(["render", "in.wav", "-o", "p.wav", "--preset", "Telephone"], in: folder.path).status == 0)
         let sets = values.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
         #expect(try Detent.run(["render", "in.wav", "-o", "s.wav"] + sets, in: folder.path).status == 0)
@@ -76,7 +76,7 @@ struct RenderCommandTests {
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let object = try jsonObject(lines[0])
         #expect(object["input"] as? String == "in.wav")
         #expect(object["output"] as? String == "in.detent.wav")
         #expect(object["format"] as? String == "wav")
@@ -134,8 +134,7 @@ struct RenderCommandTests {
         }
         #expect(inputs == ["in0.wav", "in1.wav", "bad.wav", "in2.wav", "in3.wav"])
         #expect(outcome.stdout.contains("\"error\":\"bad.wav: not an audio file (no format libsndfile reads)\",\"exitCode\":65"))
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.file("out")).sorted())
-            == ["in0.wav", "in1.wav", "in2.wav", "in3.wav"])
+        #expect(try folderContents(folder.file("out")) == ["in0.wav", "in1.wav", "in2.wav", "in3.wav"])
         for k in 0..<4 {
             #expect(try Detent.run(["render", "in\(k).wav", "-o", "single\(k).wav"], in: folder.path).status == 0)
             #expect(try folder.bytes("out/in\(k).wav") == folder.bytes("single\(k).wav"))
@@ -187,7 +186,7 @@ struct SampleTests {
                                       Self.samples + "/sweep.txt", "--json"], in: folder.path)
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let object = try jsonObject(outcome.stdout)
         #expect(object["sampleRate"] as? Int == 48_000)
         #expect(object["channels"] as? Int == 2)
         #expect((object["duration"] as? Double ?? 99) <= 10)

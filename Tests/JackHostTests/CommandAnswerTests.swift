@@ -2,12 +2,9 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import TestSupport
 
 @Suite struct CommandAnswerTests {
-    static func object(_ json: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    }
-
     @Test func valuesAsTextListEveryParameterInTableOrder() {
         let values: [ParameterID: Double] = [.cutoff: 440, .resonance: 2, .gain: -60]
         let expected = ParameterID.allCases.map { "\($0.id)=\($0.spec.format(values[$0]!, ascii: true))" }
@@ -16,7 +13,7 @@ import Testing
     }
 
     @Test func valueAsJSON() throws {
-        let json = try Self.object(CommandAnswer.value(.gain, -6).json)
+        let json = try jsonObject(CommandAnswer.value(.gain, -6).json)
         #expect(json["ok"] as? Bool == true)
         #expect(json["id"] as? String == "gain")
         #expect(json["value"] as? Double == -6)
@@ -25,7 +22,7 @@ import Testing
 
     @Test func errorsAreEscapedJSONStrings() throws {
         let message = "odd \"name\"\\ with\na newline and \u{1} control"
-        let json = try Self.object(CommandAnswer.error(message).json)
+        let json = try jsonObject(CommandAnswer.error(message).json)
         #expect(json["ok"] as? Bool == false)
         #expect(json["error"] as? String == message)
         #expect(!CommandAnswer.error(message).json.contains("\n"))
@@ -40,7 +37,7 @@ import Testing
         #expect(text == "server studio, client detent-01, 48000 Hz, 128 frames, xruns 2, DSP load "
                 + "\(DecimalText.fixed(1.25, decimals: 1, ascii: true)) %, reconnects 1, "
                 + CommandAnswer.values(values).text + ", peaks -6.0 dBFS / -inf dBFS")
-        let json = try Self.object(CommandAnswer.status(status).json)
+        let json = try jsonObject(CommandAnswer.status(status).json)
         #expect(json["server"] as? String == "studio")
         #expect(json["connected"] as? Bool == true)
         #expect(json["sampleRate"] as? Int == 48_000)
@@ -56,7 +53,7 @@ import Testing
         let status = HostStatus(server: "default", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0,
                                 dspLoad: nil, values: [:], peaks: [], reconnects: 0)
         #expect(CommandAnswer.status(status).text.hasPrefix("server default, disconnected"))
-        let json = try Self.object(CommandAnswer.status(status).json)
+        let json = try jsonObject(CommandAnswer.status(status).json)
         #expect(json["connected"] as? Bool == false)
         #expect(json["client"] is NSNull)
         #expect(json["dspLoad"] is NSNull)
@@ -67,7 +64,7 @@ import Testing
                                         .saved("x"), .help, .bye, .error("e")]
         for answer in answers {
             #expect(!answer.json.contains("\n") && !answer.text.contains("\n"))
-            _ = try Self.object(answer.json)
+            _ = try jsonObject(answer.json)
         }
     }
 }

@@ -38,10 +38,6 @@ import TestSupport
 
 extension JackTests {
     @Suite struct LiveCommandLineTests {
-        static func object(_ line: String) throws -> [String: Any] {
-            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-
         @Test func headlessCommandsAnswerOneLineEachAndEndOfInputQuits() throws {
             let server = try JackServer()
             let run = try DetentProcess.run(
@@ -72,38 +68,37 @@ extension JackTests {
             let run = detent.finish()
             #expect(run.status == 0)
             #expect(run.stdout.count == 5)
-            let set = try Self.object(run.stdout[0])
+            let set = try jsonObject(run.stdout[0])
             #expect(set["ok"] as? Bool == true && set["id"] as? String == "cutoff" && set["value"] as? Double == 800)
-            #expect(try Self.object(run.stdout[1])["value"] as? Double == 800)
-            let error = try Self.object(run.stdout[2])
+            #expect(try jsonObject(run.stdout[1])["value"] as? Double == 800)
+            let error = try jsonObject(run.stdout[2])
             #expect(error["ok"] as? Bool == false)
             let invalid = #expect(throws: ParameterError.self) { try ParameterID.cutoff.spec.parse("nope") }
             #expect(error["error"] as? String == invalid?.description)
-            let status = try Self.object(run.stdout[3])
+            let status = try jsonObject(run.stdout[3])
             #expect(status["sampleRate"] as? Int == 48_000 && status["bufferSize"] as? Int == server.period)
             #expect((status["peaks"] as? [Double])?.count == 1)
-            #expect(try Self.object(run.stdout[4])["bye"] as? Bool == true)
+            #expect(try jsonObject(run.stdout[4])["bye"] as? Bool == true)
             detent.closeInput()
             server.stop()
         }
 
         @Test func presetsComeFromThePresetStore() throws {
             let server = try JackServer()
-            let config = NSTemporaryDirectory() + "detent-live-presets-\(getpid())"
-            defer { try? FileManager.default.removeItem(atPath: config) }
+            let config = TemporaryFolder()
             let detent = try DetentProcess(["live", "--server", server.name, "--json", "--channels", "1"],
-                                           environment: ["XDG_CONFIG_HOME": config])
+                                           environment: ["XDG_CONFIG_HOME": config.path])
             // A factory preset loads; the knobs moved since are saved as a user preset, which
             // `detent preset` then sees with the same values.
             detent.send("preset load Telephone\nget cutoff\nset gain -9 dB\npreset save Live take\nquit\n")
             let run = detent.finish()
             #expect(run.status == 0)
-            #expect(try Self.object(run.stdout[0])["ok"] as? Bool == true)
-            #expect(try Self.object(run.stdout[1])["value"] as? Double == 3_400)
-            #expect(try Self.object(run.stdout[3])["ok"] as? Bool == true)
-            let shown = try DetentProcess.run(["preset", "show", "Live take", "--json"], environment: ["XDG_CONFIG_HOME": config])
+            #expect(try jsonObject(run.stdout[0])["ok"] as? Bool == true)
+            #expect(try jsonObject(run.stdout[1])["value"] as? Double == 3_400)
+            #expect(try jsonObject(run.stdout[3])["ok"] as? Bool == true)
+            let shown = try DetentProcess.run(["preset", "show", "Live take", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
             #expect(shown.status == 0)
-            let values = try Self.object(shown.stdout.joined(separator: "\n"))["values"] as? [String: Double]
+            let values = try jsonObject(shown.stdout.joined(separator: "\n"))["values"] as? [String: Double]
             #expect(values == ["cutoff": 3_400, "resonance": 1.4, "gain": -9])
             detent.closeInput()
             server.stop()

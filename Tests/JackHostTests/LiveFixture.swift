@@ -75,11 +75,12 @@ final class LiveFixture: @unchecked Sendable {
     }
 
     /// What the offline engine makes of the same input (after `engineStart` frames of the
-    /// silence the live engine heard before the player started) with the same changes.
+    /// silence the live engine heard before the player started) with the same changes, in
+    /// blocks of the server's period.
     func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
-        let rendered = OfflineRender.run(input.map { lead + $0 }, changes: changes, values: options.initialValues,
-                                         smoothing: Self.smoothing)
+        let rendered = EngineRun.reference(input.map { lead + $0 }, values: options.initialValues,
+                                           smoothing: Self.smoothing, blockSize: server.period, changes: changes)
         return rendered.map { Array($0[Int(engineStart)...]) }
     }
 }

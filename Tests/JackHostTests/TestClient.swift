@@ -85,18 +85,16 @@ final class TestClient: @unchecked Sendable {
 
     func connections(of port: String) -> [String] {
         guard let p = jack_port_by_name(client, port), let list = jack_port_get_connections(p) else { return [] }
-        defer { jack_free(list) }
-        var names: [String] = []
-        var i = 0
-        while let name = list[i] {
-            names.append(String(cString: name))
-            i += 1
-        }
-        return names.sorted()
+        return Self.takeNames(list).sorted()
     }
 
     func ports(matching pattern: String) -> [String] {
         guard let list = jack_get_ports(client, pattern, nil, 0) else { return [] }
+        return Self.takeNames(list)
+    }
+
+    /// The port names in a NULL-terminated list that JACK allocated, freeing the list.
+    private static func takeNames(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>) -> [String] {
         defer { jack_free(list) }
         var names: [String] = []
         var i = 0

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 @testable import Presets
 
 /// System calls that fail at one chosen step of a save, like a full disk or a dying process.
@@ -120,96 +121,91 @@ struct AtomicSaveTests {
         (.rename, "renaming the temporary file", EXDEV),
     ])
     func interrupted(step: FailingCalls.Step, what: String, code: Int32) throws {
-        try withTemporaryDirectory { root in
-            let path = try makeStore(in: root).save(old, replacing: false)
-            let oldText = try readFile(path)
+        let root = TemporaryFolder()
+        let path = try makeStore(in: root.path).save(old, replacing: false)
+        let oldText = try readFile(path)
 
-            let calls = FailingCalls(step)
-            let failing = makeStore(in: root, calls: calls)
-            #expect(throws: PresetError(.io("cannot save (\(what) failed; nothing was changed): \(systemText(code))"), source: path)) {
-                try failing.save(new, replacing: true)
-            }
-            if case .write(let limit) = step {
-                #expect(calls.bytesWritten == limit)  // it failed midway, not before starting
-                #expect(limit < PresetCodec.encode(new).utf8.count)
-            }
-            #expect(try readFile(path) == oldText)
-            #expect(try folderContents(failing.userDirectory) == ["Pad.json"])
-            #expect(try failing.load(named: "Pad").preset == old)
+        let calls = FailingCalls(step)
+        let failing = makeStore(in: root.path, calls: calls)
+        #expect(throws: PresetError(.io("cannot save (\(what) failed; nothing was changed): \(systemText(code))"), source: path)) {
+            try failing.save(new, replacing: true)
         }
+        if case .write(let limit) = step {
+            #expect(calls.bytesWritten == limit)  // it failed midway, not before starting
+            #expect(limit < PresetCodec.encode(new).utf8.count)
+        }
+        #expect(try readFile(path) == oldText)
+        #expect(try folderContents(failing.userDirectory) == ["Pad.json"])
+        #expect(try failing.load(named: "Pad").preset == old)
     }
 
     @Test("a process dying mid-save leaves the old file intact; its leftover is ignored")
     func crash() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let path = try store.save(old, replacing: false)
-            let oldText = try readFile(path)
-            let dying = makeStore(in: root, calls: FailingCalls(.crash(afterBytes: 50)))
-            #expect(throws: PresetError.self) { try dying.save(new, replacing: true) }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let path = try store.save(old, replacing: false)
+        let oldText = try readFile(path)
+        let dying = makeStore(in: root.path, calls: FailingCalls(.crash(afterBytes: 50)))
+        #expect(throws: PresetError.self) { try dying.save(new, replacing: true) }
 
-            let contents = try folderContents(store.userDirectory)
-            #expect(contents.count == 2 && contents.last == "Pad.json")
-            #expect(contents.first?.hasPrefix(".Pad.json.") == true && contents.first?.hasSuffix(".tmp") == true)
-            #expect(try readFile(path) == oldText)
-            #expect(try store.list().filter { $0.origin.path != nil }.map(\.name) == ["Pad"])
-            #expect(try store.load(named: "Pad").preset == old)
-        }
+        let contents = try folderContents(store.userDirectory)
+        #expect(contents.count == 2 && contents.last == "Pad.json")
+        #expect(contents.first?.hasPrefix(".Pad.json.") == true && contents.first?.hasSuffix(".tmp") == true)
+        #expect(try readFile(path) == oldText)
+        #expect(try store.list().filter { $0.origin.path != nil }.map(\.name) == ["Pad"])
+        #expect(try store.load(named: "Pad").preset == old)
     }
 
     @Test("without hard links, a no-replace write falls back to check-then-rename")
     func noHardLinks() throws {
-        try withTemporaryDirectory { root in
-            let writer = AtomicFileWriter(calls: FailingCalls(.noHardLinks))
-            let path = root + "/out.json"
-            try writer.write(Array("first".utf8), to: path, replacing: false)
-            #expect(try readFile(path) == "first")
-            #expect(throws: PresetError(.fileExists(path: path))) {
-                try writer.write(Array("second".utf8), to: path, replacing: false)
-            }
-            #expect(try readFile(path) == "first")
-            #expect(try folderContents(root) == ["out.json"])
+        let root = TemporaryFolder()
+        let writer = AtomicFileWriter(calls: FailingCalls(.noHardLinks))
+        let path = root.file("out.json")
+        try writer.write(Array("first".utf8), to: path, replacing: false)
+        #expect(try readFile(path) == "first")
+        #expect(throws: PresetError(.fileExists(path: path))) {
+            try writer.write(Array("second".utf8), to: path, replacing: false)
         }
+        #expect(try readFile(path) == "first")
+        #expect(try folderContents(root.path) == ["out.json"])
     }
 
     @Test("a write into a missing folder fails with the reason and creates nothing")
     func missingFolder() throws {
-        try withTemporaryDirectory { (root) throws in
-            let path = root + "/missing/out.json"
-            #expect(throws: PresetError(.io("cannot save (creating a temporary file failed; nothing was changed): \(systemText(ENOENT))"), source: path)) {
-                try AtomicFileWriter().write(Array("x".utf8), to: path, replacing: true)
-            }
-            #expect(try folderContents(root).isEmpty)
+        let root = TemporaryFolder()
+        let path = root.file("missing/out.json")
+        #expect(throws: PresetError(.io("cannot save (creating a temporary file failed; nothing was changed): \(systemText(ENOENT))"), source: path)) {
+            try AtomicFileWriter().write(Array("x".utf8), to: path, replacing: true)
         }
+        #expect(try folderContents(root.path).isEmpty)
     }
 
     @Test("two threads saving one preset over and over: readers only ever see one whole version")
     func concurrentSaves() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let path = try store.save(old, replacing: false)
-            let versions = [old, new]
-            let rounds = 200
-            let seen = Results()
-            DispatchQueue.concurrentPerform(iterations: 3) { worker in
-                for _ in 0..<rounds {
-                    do throws(PresetError) {
-                        if worker < 2 {
-                            try store.save(versions[worker], replacing: true)
-                        } else {
-                            let loaded = try store.load(named: "Pad")
-                            if !versions.contains(loaded.preset) { seen.append(PresetError(.io("saw a mixed version"))) }
-                        }
-                    } catch {
-                        seen.append(error)
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let path = try store.save(old, replacing: false)
+        let versions = [old, new]
+        let rounds = 200
+        let seen = Results()
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            for _ in 0..<rounds {
+                do throws(PresetError) {
+                    if worker < 2 {
+                        try store.save(versions[worker], replacing: true)
+                    } else {
+                        let loaded = try store.load(named: "Pad")
+                        if !versions.contains(loaded.preset) { seen.append(PresetError(.io("saw a mixed version"))) }
                     }
+                } catch {
+                    seen.append(error)
                 }
             }
-            #expect(seen.all.isEmpty)
-            let final = try store.load(named: "Pad")
-            #expect(versions.contains(final.preset))
-            #expect(try readFile(path) == PresetCodec.encode(final.preset))
-            #expect(try folderContents(store.userDirectory) == ["Pad.json"])
         }
+        #expect(seen.all.isEmpty)
+        let final = try store.load(named: "Pad")
+        #expect(versions.contains(final.preset))
+        #expect(try readFile(path) == PresetCodec.encode(final.preset))
+        #expect(try folderContents(store.userDirectory) == ["Pad.json"])
     }
 }

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 @testable import Presets
 
 @Suite("Factory presets")
@@ -32,7 +33,7 @@ struct FactoryPresetTests {
     @Test("each preset's values are what an independent JSON parser reads in its file, defaults filled in")
     func valuesMatchFiles() throws {
         for factory in FactoryPreset.all {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(factory.jsonText.utf8)) as? [String: Any])
+            let object = try jsonObject(factory.jsonText)
             let written = try #require(object["values"] as? [String: Double])
             let values = try factory.decode().preset.values
             for id in ParameterID.allCases {

@@ -72,13 +72,12 @@ struct PresetFileNameTests {
 
     @Test("an unsafe name saved to the store stays inside the store folder")
     func noTraversal() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let path = try store.save(Preset(name: "../../escape"), replacing: false)
-            #expect(path == store.userDirectory + "/%2E%2E%2F%2E%2E%2Fescape.json")
-            #expect(try folderContents(store.userDirectory) == ["%2E%2E%2F%2E%2E%2Fescape.json"])
-            #expect(try folderContents(root) == ["detent"])
-            #expect(try store.load(named: "../../escape").preset.name == "../../escape")
-        }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let path = try store.save(Preset(name: "../../escape"), replacing: false)
+        #expect(path == store.userDirectory + "/%2E%2E%2F%2E%2E%2Fescape.json")
+        #expect(try folderContents(store.userDirectory) == ["%2E%2E%2F%2E%2E%2Fescape.json"])
+        #expect(try folderContents(root.path) == ["detent"])
+        #expect(try store.load(named: "../../escape").preset.name == "../../escape")
     }
 }

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import TestSupport
 @testable import Presets
 
 @Suite("Migration of older preset formats")
@@ -32,19 +33,18 @@ struct PresetMigrationTests {
 
     @Test("a format-0 user preset saved again is written in the current format and loads without warnings")
     func resave() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let path = store.userDirectory + "/Warm Pad.json"
-            try writeFile(PresetFixtures.format0Warm, to: path)
-            let old = try store.load(named: "warm pad")
-            #expect(old.warnings.map(\.problem) == [.migrated(from: 0, to: Preset.formatVersion)])
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let path = store.userDirectory + "/Warm Pad.json"
+        try writeFile(PresetFixtures.format0Warm, to: path)
+        let old = try store.load(named: "warm pad")
+        #expect(old.warnings.map(\.problem) == [.migrated(from: 0, to: Preset.formatVersion)])
 
-            try store.save(old.preset, replacing: true)
-            #expect(try readFile(path) == PresetCodec.encode(old.preset))
-            let new = try store.load(named: "Warm Pad")
-            #expect(new.preset == old.preset)
-            #expect(new.warnings.isEmpty)
-        }
+        try store.save(old.preset, replacing: true)
+        #expect(try readFile(path) == PresetCodec.encode(old.preset))
+        let new = try store.load(named: "Warm Pad")
+        #expect(new.preset == old.preset)
+        #expect(new.warnings.isEmpty)
     }
 
     @Test("format 0 is assumed only when formatVersion is absent; an explicit 0 migrates too")

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import TestSupport
 @testable import Presets
 
 @Suite("Text of preset list and show")
@@ -34,7 +35,7 @@ struct PresetTextTests {
                                 status: .valid(LoadedPreset(preset: dark, origin: .user(path: "/p/Dark.json", overridesFactory: true))))
         let line = PresetText.listJSONLine(row)
         #expect(!line.contains("\n"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let object = try jsonObject(line)
         #expect(object["name"] as? String == "Dark" && object["source"] as? String == "user")
         #expect(object["overridesFactory"] as? Bool == true && object["path"] as? String == "/p/Dark.json")
         #expect(object["status"] as? String == "valid" && object["comment"] as? String == "Warm.")
@@ -43,7 +44,7 @@ struct PresetTextTests {
 
         let broken = PresetListing(name: "Bad", origin: .user(path: "/p/Bad.json", overridesFactory: false),
                                    status: .broken(PresetError(.missingField("name"), source: "/p/Bad.json")))
-        let brokenObject = try #require(try JSONSerialization.jsonObject(with: Data(PresetText.listJSONLine(broken).utf8)) as? [String: Any])
+        let brokenObject = try jsonObject(PresetText.listJSONLine(broken))
         #expect(brokenObject["status"] as? String == "broken" && brokenObject["error"] as? String == "missing the \"name\" field")
     }
 

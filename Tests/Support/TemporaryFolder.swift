@@ -16,8 +16,15 @@ public final class TemporaryFolder {
     /// The path of `name` inside the folder.
     public func file(_ name: String) -> String { path + "/" + name }
 
-    /// The names in the folder, hidden ones (temporary files) included, sorted.
-    public var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    /// The names in the folder, hidden ones (temporary files) included, sorted. A folder that
+    /// cannot be listed fails the test here, so that "nothing changed" is never two failed
+    /// listings compared.
+    public var names: [String] {
+        do { return try folderContents(path) } catch {
+            Issue.record("cannot list the test folder \(path): \(error)")
+            return []
+        }
+    }
 
     /// Writes `bytes` to `name` in the folder and returns its path. A file that cannot be
     /// written fails the test here, rather than later as a puzzling "no such file" from the

@@ -2,32 +2,19 @@ import DSP
 import Foundation
 import KnobKit
 import Testing
+import TestSupport
 @testable import TerminalPanel
 
 /// The response curve against the RBJ cookbook lowpass evaluated directly (the engine's
 /// filter has the same magnitude), and the knob drawing against KnobKit's geometry.
 @Suite("Drawing")
 struct DrawingTests {
-    /// |H(e^jω)| of the RBJ cookbook lowpass biquad, in dB, computed from its coefficients.
-    func cookbook(cutoff: Double, q: Double, sampleRate: Double, at f: Double) -> Double {
-        let w0 = 2 * Double.pi * cutoff / sampleRate
-        let alpha = sin(w0) / (2 * q)
-        let b0 = (1 - cos(w0)) / 2, b1 = 1 - cos(w0), b2 = b0
-        let a0 = 1 + alpha, a1 = -2 * cos(w0), a2 = 1 - alpha
-        let w = 2 * Double.pi * f / sampleRate
-        func poly(_ c0: Double, _ c1: Double, _ c2: Double) -> (Double, Double) {
-            (c0 + c1 * cos(w) + c2 * cos(2 * w), -(c1 * sin(w) + c2 * sin(2 * w)))
-        }
-        let (nr, ni) = poly(b0, b1, b2), (dr, di) = poly(a0, a1, a2)
-        return 10 * log10((nr * nr + ni * ni) / (dr * dr + di * di))
-    }
-
     @Test("the response equals the cookbook lowpass's within Float coefficient precision",
           arguments: [(1_000.0, 0.707, 48_000.0), (80, 10, 48_000), (12_000, 0.5, 44_100), (20, 3, 96_000)])
     func matchesCookbook(cutoff: Double, q: Double, rate: Double) {
         let response = FilterResponse(cutoff: cutoff, q: q, sampleRate: rate)
         for f in [20.0, 50, 100, 440, 1_000, 2_500, 8_000, 15_000, 20_000] where f < rate / 2 {
-            let expected = cookbook(cutoff: cutoff, q: q, sampleRate: rate, at: f)
+            let expected = CookbookLowpass.decibels(at: f, cutoff: cutoff, q: q, sampleRate: rate)
             let got = response.decibels(at: f)!
             #expect(abs(got - expected) < 0.01 + abs(expected) * 1e-4, "f=\(f) fc=\(cutoff) Q=\(q)")
         }

@@ -3,6 +3,7 @@ import Foundation
 import KnobKit
 import Presets
 import Testing
+import TestSupport
 @testable import TerminalPanel
 
 /// Whole screens compared with files in `Golden/`: the characters, then one role letter per

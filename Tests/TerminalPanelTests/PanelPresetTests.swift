@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Presets
 import Testing
+import TestSupport
 @testable import TerminalPanel
 
 /// `p` and `s`: the browser loads through the store, saving writes a user preset through
@@ -10,33 +11,32 @@ import Testing
 struct PanelPresetTests {
     @Test("p lists the store's presets; Enter loads the selected one, the knobs glide, one undo step")
     func browseAndLoad() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let (panel, host) = makePanel(store: store)
-            panel.type("p", at: 0)
-            guard case .browser(let browser) = panel.mode else {
-                Issue.record("no browser")
-                return
-            }
-            let names = try store.list().map(\.name)
-            #expect(browser.rows.map(\.name) == names)
-            let target = try #require(names.firstIndex(of: "Dark"))
-            for _ in 0..<target { panel.press(.down, at: 0) }
-            panel.press(.enter, at: 1)
-            let dark = try store.load(named: "Dark")
-            #expect(panel.mode == .normal)
-            #expect(panel.presetName == "Dark")
-            #expect(!panel.isModified)
-            for id in ParameterID.allCases {
-                #expect(panel.value(id) == dark.values[id])
-                // The host heard every value that changed; the others it had from the start.
-                #expect((host.values[id] ?? ParameterValues()[id]) == dark.values[id])
-            }
-            #expect(panel.knob(.cutoff).isAnimating(at: 1.01))
-            panel.type("u", at: 2)
-            #expect(panel.value(.cutoff) == ParameterID.cutoff.spec.defaultValue)
-            #expect(panel.isModified)  // the Dark preset is still the one being edited
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let (panel, host) = makePanel(store: store)
+        panel.type("p", at: 0)
+        guard case .browser(let browser) = panel.mode else {
+            Issue.record("no browser")
+            return
         }
+        let names = try store.list().map(\.name)
+        #expect(browser.rows.map(\.name) == names)
+        let target = try #require(names.firstIndex(of: "Dark"))
+        for _ in 0..<target { panel.press(.down, at: 0) }
+        panel.press(.enter, at: 1)
+        let dark = try store.load(named: "Dark")
+        #expect(panel.mode == .normal)
+        #expect(panel.presetName == "Dark")
+        #expect(!panel.isModified)
+        for id in ParameterID.allCases {
+            #expect(panel.value(id) == dark.values[id])
+            // The host heard every value that changed; the others it had from the start.
+            #expect((host.values[id] ?? ParameterValues()[id]) == dark.values[id])
+        }
+        #expect(panel.knob(.cutoff).isAnimating(at: 1.01))
+        panel.type("u", at: 2)
+        #expect(panel.value(.cutoff) == ParameterID.cutoff.spec.defaultValue)
+        #expect(panel.isModified)  // the Dark preset is still the one being edited
     }
 
     @Test("Escape closes the browser without loading")
@@ -51,75 +51,71 @@ struct PanelPresetTests {
 
     @Test("s saves the knobs as a user preset under the typed name; the marker clears")
     func save() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let (panel, _) = makePanel(store: store)
-            panel.press(.up, at: 0)
-            #expect(panel.isModified)
-            panel.type("s", at: 1)
-            panel.type("Bright", at: 1)
-            panel.press(.enter, at: 1)
-            let saved = try store.load(named: "Bright")
-            #expect(saved.values[.cutoff] == panel.value(.cutoff))
-            #expect(saved.values[.gain] == panel.value(.gain))
-            #expect(panel.presetName == "Bright")
-            #expect(!panel.isModified)
-            #expect(panel.message?.isError == false)
-            #expect(panel.message?.text.hasPrefix("saved 'Bright' to ") == true)
-        }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let (panel, _) = makePanel(store: store)
+        panel.press(.up, at: 0)
+        #expect(panel.isModified)
+        panel.type("s", at: 1)
+        panel.type("Bright", at: 1)
+        panel.press(.enter, at: 1)
+        let saved = try store.load(named: "Bright")
+        #expect(saved.values[.cutoff] == panel.value(.cutoff))
+        #expect(saved.values[.gain] == panel.value(.gain))
+        #expect(panel.presetName == "Bright")
+        #expect(!panel.isModified)
+        #expect(panel.message?.isError == false)
+        #expect(panel.message?.text.hasPrefix("saved 'Bright' to ") == true)
     }
 
     @Test("saving over an existing user preset asks first: n keeps it, y replaces it")
     func replace() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            try store.save(Preset(name: "Mine", values: ParameterValues([.cutoff: 333])), replacing: false)
-            let (panel, _) = makePanel(store: store)
-            panel.type("sMine", at: 0)
-            panel.press(.enter, at: 0)
-            #expect(panel.mode == .confirmReplace("Mine"))
-            panel.type("n", at: 0)
-            #expect(try store.load(named: "Mine").values[.cutoff] == 333)
-            #expect(panel.message?.text == "not saved")
-            panel.type("s", at: 1)
-            // The prompt starts empty: this preset was never named.
-            panel.type("mine", at: 1)
-            panel.press(.enter, at: 1)
-            #expect(panel.mode == .confirmReplace("mine"))
-            panel.type("y", at: 1)
-            #expect(try store.load(named: "Mine").values[.cutoff] == ParameterID.cutoff.spec.defaultValue)
-            #expect(try folderContents(store.userDirectory) == ["Mine.json"])
-        }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        try store.save(Preset(name: "Mine", values: ParameterValues([.cutoff: 333])), replacing: false)
+        let (panel, _) = makePanel(store: store)
+        panel.type("sMine", at: 0)
+        panel.press(.enter, at: 0)
+        #expect(panel.mode == .confirmReplace("Mine"))
+        panel.type("n", at: 0)
+        #expect(try store.load(named: "Mine").values[.cutoff] == 333)
+        #expect(panel.message?.text == "not saved")
+        panel.type("s", at: 1)
+        // The prompt starts empty: this preset was never named.
+        panel.type("mine", at: 1)
+        panel.press(.enter, at: 1)
+        #expect(panel.mode == .confirmReplace("mine"))
+        panel.type("y", at: 1)
+        #expect(try store.load(named: "Mine").values[.cutoff] == ParameterID.cutoff.spec.defaultValue)
+        #expect(try folderContents(store.userDirectory) == ["Mine.json"])
     }
 
     @Test("a name the store refuses is one line on the status bar; nothing is written")
     func badName() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let (panel, _) = makePanel(store: store)
-            panel.type("s Lead", at: 0)
-            panel.press(.enter, at: 0)
-            let expected = PresetError(.invalidName(name: " Lead", reason: "a name must not start or end with white space"))
-            #expect(panel.message == Panel.Message(text: expected.description, isError: true))
-            #expect(!FileManager.default.fileExists(atPath: store.userDirectory))
-        }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let (panel, _) = makePanel(store: store)
+        panel.type("s Lead", at: 0)
+        panel.press(.enter, at: 0)
+        let expected = PresetError(.invalidName(name: " Lead", reason: "a name must not start or end with white space"))
+        #expect(panel.message == Panel.Message(text: expected.description, isError: true))
+        #expect(!FileManager.default.fileExists(atPath: store.userDirectory))
     }
 
     @Test("the save prompt starts with the loaded preset's name; author and comment are kept")
     func keepsDetails() throws {
-        try withTemporaryDirectory { root in
-            let store = makeStore(in: root)
-            let base = Preset(name: "Warm", author: "Ada", comment: "soft", values: ParameterValues([.cutoff: 700]))
-            let (panel, _) = makePanel(values: base.values, store: store, preset: base)
-            #expect(panel.presetName == "Warm")
-            panel.press(.up, at: 0)
-            panel.type("s", at: 0)
-            #expect(panel.mode == .saveName(TextField("Warm")))
-            panel.press(.enter, at: 0)
-            let saved = try store.load(named: "Warm")
-            #expect(saved.preset.author == "Ada")
-            #expect(saved.preset.comment == "soft")
-            #expect(saved.values[.cutoff] == panel.value(.cutoff))
-        }
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let base = Preset(name: "Warm", author: "Ada", comment: "soft", values: ParameterValues([.cutoff: 700]))
+        let (panel, _) = makePanel(values: base.values, store: store, preset: base)
+        #expect(panel.presetName == "Warm")
+        panel.press(.up, at: 0)
+        panel.type("s", at: 0)
+        #expect(panel.mode == .saveName(TextField("Warm")))
+        panel.press(.enter, at: 0)
+        let saved = try store.load(named: "Warm")
+        #expect(saved.preset.author == "Ada")
+        #expect(saved.preset.comment == "soft")
+        #expect(saved.values[.cutoff] == panel.value(.cutoff))
     }
 }

@@ -4,15 +4,6 @@ import KnobKit
 import Presets
 @testable import TerminalPanel
 
-/// A fresh folder under the system's temporary directory, removed after `body`.
-func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-    let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("detent-panel-tests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
-}
-
 /// A store whose user folder is inside `root` (created on the first save).
 func makeStore(in root: String) -> PresetStore {
     PresetStore(userDirectory: root + "/detent/presets")
@@ -52,15 +43,6 @@ extension Panel {
 /// The knob a panel shows for `id` before any input: the law tests compare against.
 func referenceKnob(_ id: ParameterID) -> Knob {
     Knob(id, appearance: Panel.appearance(for: id.spec))
-}
-
-/// The package's root folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-/// The names in a folder, sorted.
-func folderContents(_ path: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
 }
 
 /// The first child of `parent` whose command name is `name`, from /proc.
