@@ -47,8 +47,9 @@ let package = Package(
         .executableTarget(name: "PresetEmbedder"),
         .plugin(name: "EmbedFactoryPresets", capability: .buildTool(), dependencies: ["PresetEmbedder"]),
 
-        // Helpers shared by the test targets: a seeded random generator, test signals and the
-        // block-wise engine driver every test compares against; temporary folders; and what
+        // Helpers shared by the test targets: a seeded random generator, test signals, the
+        // block-wise engine driver every test compares against and the cookbook lowpass;
+        // WAV bytes, JSON reading, temporary folders and the package's own folder; and what
         // runs programs — the child-process helper, the built `detent` found beside the
         // tests, and a private JACK server (started as programs: no JACK module here).
         .target(name: "TestSupport", dependencies: ["DSP"], path: "Tests/Support"),
