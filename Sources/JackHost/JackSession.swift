@@ -1,6 +1,7 @@
 import CJack
 import DSP
 import Glibc
+import Synchronization
 
 /// One client on one JACK server: opened, ports registered, callbacks set, active — until
 /// `close`. The host makes a new session for every (re)connection; the engine, and with it
@@ -82,12 +83,34 @@ final class JackSession: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Closes the client (which stops the process callback first). Also right after the
-    /// server died: libjack then only frees what it held.
+    /// Closes the client (which stops the process callback first).
     func close() {
         guard !isClosed else { return }
         isClosed = true
         jack_client_close(client)
+        Self.free(context)
+    }
+
+    /// Closes a client whose server died, waiting at most `timeout`. Returns false when the
+    /// client had to be abandoned.
+    ///
+    /// After a server's death libjack only frees what it held — but it can deadlock doing so:
+    /// its notification thread may have been stopped while holding the lock the close takes
+    /// (jackaudio/jack2#395). So the close runs on a thread of its own; if it has not returned
+    /// in time, the client is left to it and the host carries on (reconnects, or stops) with
+    /// a new client later. The callback context and the engine the callbacks reach stay alive
+    /// until the close returns, if ever.
+    func closeAfterServerLoss(timeout: Duration) -> Bool {
+        guard !isClosed else { return true }
+        isClosed = true
+        let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine
+        let closing = BoundedClose(close: { jack_client_close(client.value) }, release: {
+            withExtendedLifetime(engine) { Self.free(context.value) }
+        })
+        return closing.run(timeout: timeout)
+    }
+
+    static func free(_ context: UnsafeMutablePointer<CallbackContext>) {
         context.deinitialize(count: 1)
         context.deallocate()
     }
@@ -199,4 +222,10 @@ final class JackSession: @unchecked Sendable {
         }
         return result
     }
+}
+
+/// A value moved across threads whose accesses the caller orders itself.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -112,7 +112,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             if let s = st.session { st.closedXruns += s.xruns }
             return st.session
         }
-        session?.close()
+        if let session { close(session) }
+    }
+
+    /// Closes a session; one whose server died within a bounded time (see
+    /// ``JackSession/closeAfterServerLoss(timeout:)``).
+    private func close(_ session: JackSession) {
+        guard session.serverGone else { return session.close() }
+        if !session.closeAfterServerLoss(timeout: .seconds(2)) {
+            log("detent: the JACK library did not release the lost client within 2 s; leaving it behind")
+        }
     }
 
     /// Set when the host stopped by itself: the status the process should exit with.
@@ -254,7 +263,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         guard let lost else { return true }
         let gone = lost.serverGone
         let rate = lost.sampleRate
-        lost.close()
+        close(lost)
         if !gone {
             log("detent: the JACK sample rate changed to \(rate) Hz; restarting the client")
             return true
