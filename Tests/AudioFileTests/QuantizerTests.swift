@@ -23,22 +23,31 @@ struct QuantizerTests {
         return (out, q.clipped)
     }
 
-    /// The rules, written out one sample at a time in Double: scaled by 2^(bits−1), plus
-    /// draw k of the triangular noise for sample k (the difference of the low and high 24-bit
-    /// halves of SplitMix64 output k, in units of 2^−24), rounded ties-to-even, clipped to
-    /// −2^(bits−1) … 2^(bits−1)−1 and counted if it had to be, left-justified. NaN is 0.
+    /// Draw k of the dither noise, from its definition: the 32-bit hash (xor-shift-multiply,
+    /// "lowbias32") of the low 32 bits of k plus the folded seed, whose high and low 16-bit
+    /// halves are two uniform values; their difference in units of 2^−16 of a step.
+    static func draw(_ k: UInt64, seed: UInt64) -> Float {
+        var h = UInt32(truncatingIfNeeded: k) &+ (UInt32(truncatingIfNeeded: seed) ^ UInt32(truncatingIfNeeded: seed >> 32))
+        h ^= h >> 16
+        h = h &* 0x7FEB_352D
+        h ^= h >> 15
+        h = h &* 0x846C_A68B
+        h ^= h >> 16
+        return Float(Int(h >> 16) - Int(h & 0xFFFF)) / 65_536
+    }
+
+    /// The rules, written out one sample at a time: scaled by 2^(bits−1) in Float (exact),
+    /// plus — dithering at 16 bits or fewer — draw k for sample k, added in Float; then
+    /// rounded ties-to-even, clipped to −2^(bits−1) … 2^(bits−1)−1 and counted if it had to
+    /// be, left-justified. NaN is 0.
     func reference(_ samples: [Float], bits: Int, dither: Bool, seed: UInt64) -> ([Int32], Int64) {
         let scale = Double(1 << (bits - 1))
-        var random = SplitMix64(seed: seed)
         var clipped: Int64 = 0
-        let out = samples.map { sample -> Int32 in
-            var x = Double(sample) * scale
-            if dither {
-                let z = random.next()
-                x += Double((Int64(z & 0xFFFF_FFFF) >> 8) - (Int64(z >> 32) >> 8)) / 16_777_216
-            }
-            if x.isNaN { return 0 }
-            let rounded = x.rounded(.toNearestOrEven)
+        let out = samples.enumerated().map { k, sample -> Int32 in
+            var y = sample * Float(scale)
+            if dither && bits <= 16 { y += Self.draw(UInt64(k), seed: seed) }
+            if y.isNaN { return 0 }
+            let rounded = Double(y).rounded(.toNearestOrEven)
             let clamped = Swift.min(Swift.max(rounded, -scale), scale - 1)
             if clamped != rounded { clipped += 1 }
             return Int32(clamped) << (32 - bits)
@@ -121,8 +130,8 @@ struct QuantizerTests {
         for i in stride(from: 0, to: values.count - 3, by: 4) {
             let x = SIMD4(values[i], values[i + 1], values[i + 2], values[i + 3])
             let expected = SIMD4<Int32>((0..<4).map { Int32(truncatingIfNeeded: Int64(x[$0].rounded(.toNearestOrEven))) })
-            #expect(UnditheredRule.roundedToNearestEven(x) == expected, "\(x)")
-            #expect(UnditheredRule.portableRoundedToNearestEven(x) == expected, "\(x)")
+            #expect(StepRule.roundedToNearestEven(x) == expected, "\(x)")
+            #expect(StepRule.portableRoundedToNearestEven(x) == expected, "\(x)")
         }
     }
 
@@ -165,6 +174,37 @@ struct QuantizerTests {
         for value: Int32 in [-1, 1] {
             let count = Double(steps.filter { $0 == value }.count)
             #expect(abs(count - Double(n) / 8) < 5 * sigma, "step \(value)")
+        }
+    }
+
+    @Test("the dither noise is triangular on (−1, 1): mean 0, variance 1/6, uncorrelated")
+    func noiseIsTriangular() {
+        let noise = TriangularNoise(seed: 0x5DEE_CE66_D1CE_5EED)
+        let n = 1 << 20
+        var sum = 0.0, squares = 0.0, lagged = 0.0, previous = 0.0
+        var bins = [Int](repeating: 0, count: 20)  // over −1 … 1, 0.1 wide
+        var outside = 0, unlikeTheRule = 0
+        for k in 0..<n {
+            let x = Double(noise.draw(UInt64(k)))
+            if !(x > -1 && x < 1) { outside += 1 }
+            if x != Double(Self.draw(UInt64(k), seed: 0x5DEE_CE66_D1CE_5EED)) { unlikeTheRule += 1 }
+            sum += x
+            squares += x * x
+            lagged += x * previous
+            previous = x
+            bins[min(19, Int((x + 1) * 10))] += 1
+        }
+        #expect(outside == 0)
+        #expect(unlikeTheRule == 0)
+        let mean = sum / Double(n), variance = squares / Double(n) - mean * mean
+        #expect(abs(mean) < 0.002)
+        #expect(abs(variance - 1.0 / 6) < 0.002)
+        #expect(abs(lagged / Double(n) / variance) < 0.005)
+        // Each bin holds the triangle's area over it: (1 − |centre|) × 0.1.
+        for (i, count) in bins.enumerated() {
+            let centre = -0.95 + 0.1 * Double(i)
+            let expected = (1 - abs(centre)) * 0.1 * Double(n)
+            #expect(abs(Double(count) - expected) < 0.03 * expected + 50, "bin \(i)")
         }
     }
 
