@@ -37,7 +37,21 @@ public final class JackServer: @unchecked Sendable {
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        removeSemaphores()
+    }
+
+    /// Removes the semaphores JACK left in /dev/shm for this server's clients
+    /// (`jack_sem.<uid>_<server>_<client>`): a client that is killed, or whose server goes
+    /// first, never removes its own, and every test run would add to them.
+    private func removeSemaphores() {
+        let folder = "/dev/shm"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in names where entry.hasPrefix("jack_sem.") && entry.contains("_\(name)_") {
+            try? FileManager.default.removeItem(atPath: folder + "/" + entry)
+        }
+    }
 
     /// Starts jackd and waits until a client can connect.
     public func start() throws {
