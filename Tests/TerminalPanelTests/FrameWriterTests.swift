@@ -143,4 +143,81 @@ struct FrameWriterTests {
             }
         }
     }
+    @Test("a wide character is written once and moves the cursor two columns")
+    func wideCursor() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        var frame = screen(10, 2) { $0.put("暗x", x: 0, y: 0) }
+        // No bytes for the continuation: "x" follows "暗" directly.
+        #expect(text(writer.frame(frame)).hasSuffix("\(esc)[2J暗x"))
+        // The cursor is after "x", at column 3 (0-based): one back to rewrite it.
+        frame[2, 0] = Cell("y")
+        #expect(text(writer.frame(frame)) == "\(esc)[Dy")
+        // A changed wide character is written from its left half, once.
+        frame[0, 0] = Cell("音")
+        #expect(text(writer.frame(frame)) == "\r音")
+    }
+
+    @Test("a gap with a wide character costs its bytes once when bridged")
+    func wideGap() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        var frame = screen(10, 2) { $0.put("a暗b", x: 0, y: 0) }
+        _ = writer.frame(frame)
+        // From (4, 0) to (0, 0): CR. Then the gap "暗" (3 bytes) beats ESC[2C (4).
+        frame[0, 0] = Cell("A")
+        frame[3, 0] = Cell("B")
+        #expect(text(writer.frame(frame)) == "\rA暗B")
+    }
+
+    @Test("after a character terminals measure differently the writer moves absolutely and rewrites the row's rest")
+    func unsettled() {
+        var writer = FrameWriter(theme: Theme(color: false))
+        let frame = screen(8, 2) { $0.put("❤️ab", x: 0, y: 0) }
+        #expect(text(writer.frame(frame)).hasSuffix("\(esc)[2J❤️\(esc)[1;3Hab    "))
+
+        // An emulator that measures code point by code point (❤ is narrow there, and a ZWJ
+        // family is three wide glyphs, over six columns) still shows what follows in the
+        // buffer's columns, even cells that did not change.
+        for glyph in ["❤️", "👨‍👩‍👧"] {
+            var writer = FrameWriter(theme: Theme(color: false))
+            var emulator = ScreenEmulator(width: 12, height: 1)
+            var frame = screen(12, 1) { $0.put("ab    xy", x: 0, y: 0) }
+            emulator.feed(writer.frame(frame))
+            frame.put(glyph + "cd", x: 2, y: 0)
+            emulator.feed(writer.frame(frame))
+            #expect(emulator.column(of: "ab", row: 0) == 0, "\(glyph)")
+            #expect(emulator.column(of: "cd", row: 0) == 4, "\(glyph)")
+            #expect(emulator.column(of: "xy", row: 0) == 6, "\(glyph)")
+        }
+    }
+
+    @Test("replaying frames with wide characters on a width-aware emulator shows every glyph in its column")
+    func wideReplayLaw() {
+        var random = SplitMix64(seed: 13)
+        let texts = ["暗", "い音", "a", "Café ☕", "Ａb", "⣿─", "x暗y", "e\u{301}", "😀", " ", "  "]
+        let roles = CellRole.allCases
+        var writer = FrameWriter(theme: Theme(color: true))
+        var emulator = ScreenEmulator(width: 30, height: 8)
+        var frame = ScreenBuffer(width: 30, height: 8)
+        for round in 0..<300 {
+            let count = round % 19 == 0 ? 100 : Int(random.next() % 8)
+            for _ in 0..<count {
+                let x = Int(random.next() % 32) - 1, y = Int(random.next() % 8)
+                frame.put(texts[Int(random.next() % UInt64(texts.count))], x: x, y: y,
+                          role: roles[Int(random.next() % UInt64(roles.count))])
+            }
+            if round == 150 { writer.invalidate() }
+            emulator.feed(writer.frame(frame))
+            for y in 0..<8 {
+                for x in 0..<30 {
+                    let cell = frame[x, y]
+                    #expect(emulator.glyph(x: x, y: y) == (cell.isContinuation ? nil : String(cell.character)),
+                            "round \(round) cell \(x),\(y)")
+                    if cell.character != " " {
+                        #expect("\u{1B}[" + emulator.attributes(x: x, y: y) + "m" == Theme(color: true).sgr(cell.role),
+                                "round \(round) cell \(x),\(y)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,3 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C.UTF-8 locale (built into glibc), for `wcwidth`.
+nonisolated(unsafe) private let utf8Locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+/// The C library's `wcwidth`, which the Glibc module leaves out (its header hides it behind
+/// `_XOPEN_SOURCE`).
+private let wcwidth: @convention(c) (wchar_t) -> Int32 = {
+    let symbol = dlsym(dlopen(nil, RTLD_NOW), "wcwidth")
+    return unsafeBitCast(symbol!, to: (@convention(c) (wchar_t) -> Int32).self)
+}()
+
 /// A small terminal emulator for tests: it applies the escape sequences the panel writes
 /// (cursor position and moves, carriage return, clear, SGR, private modes) to a grid of characters and
 /// remembers which private modes are on. It lets a test check what a person would see from
@@ -5,10 +19,15 @@
 ///
 /// It is written from the ECMA-48 / xterm rules for those few sequences, independently of the
 /// panel's writer, so a writer bug shows up as a screen that differs from the frame drawn.
+///
+/// Like xterm and VTE it measures each code point on its own, with the C library's `wcwidth`
+/// (not the panel's ``DisplayWidth``): a wide one fills its column and the next, a zero-width
+/// one joins the glyph written last, and writing over half of a wide glyph blanks the other.
 struct ScreenEmulator {
     private(set) var width: Int
     private(set) var height: Int
-    private(set) var rows: [[Character]]
+    /// The glyph in each column; nil in the right half of a wide glyph.
+    private(set) var rows: [[String?]]
     /// The SGR parameters in force when each cell was last written.
     private var sgr: [[String]]
     private(set) var cursorX = 0
@@ -21,13 +40,19 @@ struct ScreenEmulator {
     private(set) var lastSGR = ""
     private var pending: [UInt8] = []
     /// The primary screen, kept while the alternate screen is shown.
-    private var savedPrimary: [[Character]]?
+    private var savedPrimary: [[String?]]?
+    /// Where the last glyph went: a zero-width code point joins it.
+    private var lastGlyph: (x: Int, y: Int)?
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        rows = Array(repeating: Array(repeating: " ", count: width), count: height)
+        rows = Self.blankRows(width: width, height: height)
         sgr = Array(repeating: Array(repeating: "", count: width), count: height)
+    }
+
+    private static func blankRows(width: Int, height: Int) -> [[String?]] {
+        Array(repeating: Array(repeating: " ", count: width), count: height)
     }
 
     /// The SGR parameters cell (`x`, `y`) was written with.
@@ -36,23 +61,32 @@ struct ScreenEmulator {
     var alternateScreen: Bool { modes.contains(1049) }
     var mouseReporting: Bool { !modes.isDisjoint(with: [1000, 1002, 1003, 1006, 1016]) }
 
-    /// The screen as text, trailing spaces removed.
+    /// The screen as text, trailing spaces removed (a wide glyph once, for its two columns).
     var text: String {
-        rows.map { row in
-            var line = String(row)
+        (0..<height).map { y in
+            var line = self.line(y)
             while line.last == " " { line.removeLast() }
             return line
         }.joined(separator: "\n")
     }
 
-    func contains(_ needle: String) -> Bool { rows.contains { String($0).contains(needle) } }
+    func contains(_ needle: String) -> Bool { (0..<height).contains { line($0).contains(needle) } }
 
-    func line(_ y: Int) -> String { String(rows[y]) }
+    func line(_ y: Int) -> String { rows[y].compactMap { $0 }.joined() }
+
+    /// The glyph in column `x` of row `y`; nil in the right half of a wide one.
+    func glyph(x: Int, y: Int) -> String? { rows[y][x] }
+
+    /// The column where `needle` starts on row `y`, counting columns as the terminal shows them.
+    func column(of needle: String, row y: Int) -> Int? {
+        let glyphs = rows[y].enumerated().compactMap { x, glyph in glyph.map { ($0, x) } }
+        return glyphs.indices.first { glyphs[$0...].map(\.0).joined().hasPrefix(needle) }.map { glyphs[$0].1 }
+    }
 
     mutating func resize(width: Int, height: Int) {
         self.width = width
         self.height = height
-        rows = Array(repeating: Array(repeating: " ", count: width), count: height)
+        rows = Self.blankRows(width: width, height: height)
         sgr = Array(repeating: Array(repeating: "", count: width), count: height)
         cursorX = 0
         cursorY = 0
@@ -87,20 +121,45 @@ struct ScreenEmulator {
             }
             let length = b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
             guard i + length <= pending.count else { break }
-            let character = String(decoding: pending[i..<(i + length)], as: UTF8.self).first ?? "?"
-            put(character)
+            let scalar = String(decoding: pending[i..<(i + length)], as: UTF8.self).unicodeScalars.first ?? "?"
+            put(scalar)
             i += length
         }
         pending.removeFirst(i)
     }
 
-    private mutating func put(_ character: Character) {
+    private mutating func put(_ scalar: Unicode.Scalar) {
+        guard cursorY >= 0, cursorY < height, cursorX >= 0 else { return }
+        let columns = Self.columns(scalar)
+        guard columns >= 0 else { return }  // not printable: nothing happens
+        guard columns > 0 else {
+            if let (x, y) = lastGlyph, let glyph = rows[y][x] { rows[y][x] = glyph + String(scalar) }
+            return
+        }
+        let (x, y) = (cursorX, cursorY)
+        // A wide glyph with one column left: not drawn (autowrap is off, it cannot wrap).
+        guard x + columns <= width else { return }
+        if rows[y][x] == nil { rows[y][x - 1] = " " }
+        if x + columns < width, rows[y][x + columns] == nil { rows[y][x + columns] = " " }
+        rows[y][x] = String(scalar)
+        sgr[y][x] = lastSGR
+        if columns == 2 {
+            rows[y][x + 1] = nil
+            sgr[y][x + 1] = lastSGR
+        }
+        lastGlyph = (x, y)
         // Autowrap is off in the panel: at the last column the cursor stays, and the next
         // character overwrites it.
-        guard cursorY >= 0, cursorY < height, cursorX >= 0 else { return }
-        rows[cursorY][cursorX] = character
-        sgr[cursorY][cursorX] = lastSGR
-        cursorX = min(cursorX + 1, width - 1)
+        cursorX = min(x + columns, width - 1)
+    }
+
+    /// The columns a terminal gives `scalar` (-1: not printable), from the C library in a
+    /// UTF-8 locale. `uselocale` switches only this thread, so tests running beside this one
+    /// keep theirs.
+    static func columns(_ scalar: Unicode.Scalar) -> Int {
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        return Int(wcwidth(wchar_t(scalar.value)))
     }
 
     private mutating func control(_ parameters: String, final: UInt8) {
@@ -123,7 +182,7 @@ struct ScreenEmulator {
             cursorX = min(max((numbers.first.flatMap { $0 } ?? 1) - 1, 0), width - 1)
         case (false, "J"):
             if numbers.first.flatMap({ $0 }) == 2 {
-                rows = Array(repeating: Array(repeating: " ", count: width), count: height)
+                rows = Self.blankRows(width: width, height: height)
                 sgr = Array(repeating: Array(repeating: "", count: width), count: height)
             }
         case (false, "m"):
@@ -133,7 +192,7 @@ struct ScreenEmulator {
                 if n == 25 { cursorHidden = false; continue }
                 if n == 1049, !modes.contains(1049) {
                     savedPrimary = rows
-                    rows = Array(repeating: Array(repeating: " ", count: width), count: height)
+                    rows = Self.blankRows(width: width, height: height)
                 }
                 modes.insert(n)
             }

@@ -164,7 +164,7 @@ public struct ResponsePlot: Sendable {
             guard row != lastLabelRow else { continue }
             lastLabelRow = row
             let text = Self.levelText(level, ascii: ascii)
-            buffer.put(text, x: area.x - 1 - text.count, y: area.y + row, role: .dim)
+            buffer.put(text, x: area.x - 1 - DisplayWidth.of(text), y: area.y + row, role: .dim)
         }
         let axisRow = area.y + area.height
         buffer.put("Hz", x: area.x - 3, y: axisRow, role: .dim)
@@ -172,7 +172,7 @@ public struct ResponsePlot: Sendable {
         for f in [frequencies.lowerBound] + decades + [frequencies.upperBound] {
             let column = area.x + Int((fraction(of: f) * Double(area.width - 1)).rounded())
             let text = Self.frequencyText(f)
-            let start = min(max(column - text.count / 2, area.x), area.x + area.width - text.count)
+            let start = min(max(column - DisplayWidth.of(text) / 2, area.x), area.x + area.width - DisplayWidth.of(text))
             guard start > taken else { continue }
             taken = buffer.put(text, x: start, y: axisRow, role: .dim)
         }

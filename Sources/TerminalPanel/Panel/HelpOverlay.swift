@@ -22,8 +22,8 @@ public enum HelpOverlay {
 
     public static func draw(ascii: Bool, into screen: inout ScreenBuffer) {
         let entries = lines(ascii: ascii)
-        let keyWidth = entries.map(\.0.count).max() ?? 0
-        let textWidth = entries.map(\.1.count).max() ?? 0
+        let keyWidth = entries.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let textWidth = entries.map { DisplayWidth.of($0.1) }.max() ?? 0
         let box = OverlayBox(title: "Help", footer: "Esc or ? closes", width: keyWidth + textWidth + 6,
                       height: entries.count + 2, ascii: ascii, screen: screen)
         box.drawFrame(into: &screen)

@@ -121,7 +121,7 @@ public final class Panel {
     /// The layout for the current size.
     public var layout: PanelLayout {
         PanelLayout(width: width, height: height, knobCount: knobs.count,
-                    nameWidth: knobs.map(\.scale.name.count).max() ?? 0, meterCount: lastMeters?.count ?? 0)
+                    nameWidth: knobs.map { DisplayWidth.of($0.scale.name) }.max() ?? 0, meterCount: lastMeters?.count ?? 0)
     }
 
     /// The knob turning parameter `id`.

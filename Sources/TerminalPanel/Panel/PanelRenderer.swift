@@ -46,7 +46,7 @@ public enum PanelRenderer {
     // MARK: - Parts
 
     static func drawTooSmall(_ panel: Panel, into screen: inout ScreenBuffer) {
-        let minimum = PanelLayout.minimumSize(knobCount: panel.knobs.count, nameWidth: panel.knobs.map(\.scale.name.count).max() ?? 0)
+        let minimum = PanelLayout.minimumSize(knobCount: panel.knobs.count, nameWidth: panel.knobs.map { DisplayWidth.of($0.scale.name) }.max() ?? 0)
         let times = panel.ascii ? "x" : "×"
         let lines = ["Window too small", "need \(minimum.width)\(times)\(minimum.height)", "have \(panel.width)\(times)\(panel.height)", "q quits"]
         for (row, line) in lines.enumerated() {
@@ -65,11 +65,11 @@ public enum PanelRenderer {
         // The status fields that fit, the least needed (client name, then buffer size) dropped first.
         var fields = statusFields(panel.status)
         let separator = panel.ascii ? " | " : " · "
-        while !fields.isEmpty, fields.joined(separator: separator).count + 2 > screen.width - x {
+        while !fields.isEmpty, DisplayWidth.of(fields.joined(separator: separator)) + 2 > screen.width - x {
             fields.removeFirst()
         }
         let right = fields.joined(separator: separator) + " "
-        if !fields.isEmpty { screen.put(right, x: screen.width - right.count, y: 0, role: .header) }
+        if !fields.isEmpty { screen.put(right, x: screen.width - DisplayWidth.of(right), y: 0, role: .header) }
     }
 
     /// `detent`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio` — in the
@@ -125,7 +125,7 @@ public enum PanelRenderer {
     }
 
     static func putCentered(_ text: String, column: Int, row: Int, role: CellRole, into screen: inout ScreenBuffer) {
-        screen.put(text, x: column - text.count / 2, y: row, role: role)
+        screen.put(text, x: column - DisplayWidth.of(text) / 2, y: row, role: role)
     }
 
     /// The lowpass's response at the knobs' shown values, on the cutoff's own frequency range.
@@ -179,7 +179,7 @@ public enum PanelRenderer {
             ("p presets", 2), ("s save", 5), ("u undo", 1), ("? help", 9), ("q quit", 8),
         ]
         if panel.dragStyle == .circular { all.insert(("[circular drag]", 10), at: 0) }
-        func length(_ hints: [(String, Int)]) -> Int { hints.map { $0.0.count + 2 }.reduce(-2, +) }
+        func length(_ hints: [(String, Int)]) -> Int { hints.map { DisplayWidth.of($0.0) + 2 }.reduce(-2, +) }
         while length(all) > panel.width, let least = all.indices.min(by: { all[$0].1 < all[$1].1 }) {
             all.remove(at: least)
         }
@@ -187,7 +187,7 @@ public enum PanelRenderer {
     }
 
     static func drawBrowser(_ browser: PresetBrowser, panel: Panel, into screen: inout ScreenBuffer) {
-        let nameWidth = min(max(browser.rows.map { PresetName.printable($0.name).count }.max() ?? 0, 12), 40)
+        let nameWidth = min(max(browser.rows.map { DisplayWidth.of(PresetName.printable($0.name)) }.max() ?? 0, 12), 40)
         let inner = min(nameWidth + 2 + 26, screen.width - 4)
         let visible = max(min(browser.rows.count, screen.height - 6), 1)
         let box = OverlayBox(title: "Presets", footer: "Enter load  Esc close", width: inner + 2, height: visible + 2, ascii: panel.ascii, screen: screen)

@@ -55,12 +55,29 @@ public struct TextField: Sendable, Hashable {
         return .editing
     }
 
-    /// The part to show in `width` columns, and where the cursor falls in it: the text's end
-    /// stays in view as it grows past the width.
+    /// The part to show in `width` columns, and the column the cursor falls on in it: the
+    /// text's end stays in view as it grows past the width. Measured in columns, so a wide
+    /// character (``DisplayWidth``) counts twice; the cursor always has a column of its own.
     public func visible(width: Int) -> (text: String, cursor: Int) {
         guard width > 0 else { return ("", 0) }
-        let first = max(0, cursor - (width - 1))
-        let last = min(characters.count, first + width)
-        return (String(characters[first..<last]), cursor - first)
+        // As much before the cursor as fits in the columns left of it…
+        var first = cursor
+        var before = 0
+        while first > 0 {
+            let columns = DisplayWidth.of(characters[first - 1])
+            guard before + columns <= width - 1 else { break }
+            before += columns
+            first -= 1
+        }
+        // …and after it, what still fits.
+        var last = cursor
+        var used = before
+        while last < characters.count {
+            let columns = DisplayWidth.of(characters[last])
+            guard used + columns <= width else { break }
+            used += columns
+            last += 1
+        }
+        return (String(characters[first..<last]), before)
     }
 }

@@ -6,9 +6,12 @@
 /// shortest sequence (an absolute `CSI row ; col H`, or relative moves from where the cursor
 /// is), switches attributes only when the role changes, and writes the characters. A small gap
 /// of unchanged cells between two changes is rewritten when that is no longer than moving over
-/// it. A frame
-/// identical to the last writes nothing at all. With synchronised output (mode 2026) each
-/// frame is wrapped so the terminal shows it at once, never half drawn.
+/// it. A wide character is written once, from its left cell, and moves the cursor two
+/// columns. After one that terminals measure differently (``DisplayWidth/isUnsettled(_:)``:
+/// ❤️, a ZWJ sequence) the writer forgets the cursor's column and rewrites the rest of the
+/// row from absolute positions, so a terminal that draws it wider or narrower shifts no later
+/// cell. A frame identical to the last writes nothing at all. With synchronised output (mode
+/// 2026) each frame is wrapped so the terminal shows it at once, never half drawn.
 ///
 /// ```swift
 /// var writer = FrameWriter(theme: Theme(color: true))
@@ -115,38 +118,50 @@ public struct FrameWriter: Sendable {
         mutating func append(_ text: String) { bytes += Array(text.utf8) }
 
         mutating func row(_ y: Int, of next: ScreenBuffer, previous: ScreenBuffer?) {
+            // From here on the terminal may have drawn over cells: all count as changed.
+            var uncertainFrom = Int.max
             func changed(_ x: Int) -> Bool {
+                guard x < uncertainFrom else { return true }
                 guard let previous else { return next[x, y] != .blank }
                 return next[x, y] != previous[x, y]
+            }
+            /// Where to start writing for a change at `x`: a wide character is written whole,
+            /// from its left half.
+            func lead(_ x: Int) -> Int { next[x, y].isContinuation ? max(x - 1, 0) : x }
+            func writeCell(_ x: Int) -> Int {
+                let after = write(next, x, y: y)
+                if DisplayWidth.isUnsettled(next[x, y].character) { uncertainFrom = min(uncertainFrom, after) }
+                return after
             }
             var x = 0
             while x < width {
                 guard changed(x) else { x += 1; continue }
-                move(toX: x, y: y)
                 // Write this change, and carry on over unchanged cells to the next change on
                 // the row when rewriting them is no longer than moving there.
-                var end = x
+                var end = lead(x)
                 while true {
-                    write(next[end, y])
-                    end += 1
-                    guard let nextChange = (end..<width).first(where: changed) else { break }
-                    guard let rewrite = rewriteCost(from: end, to: nextChange, y: y, in: next),
-                          rewrite <= motion(toX: nextChange, y: y).utf8.count
-                    else { break }
-                    for gx in end..<nextChange { write(next[gx, y]) }
-                    end = nextChange
+                    end = writeCell(end)
+                    guard let nextChange = (end..<width).first(where: changed).map(lead) else { break }
+                    if nextChange > end {
+                        guard let rewrite = rewriteCost(from: end, to: nextChange, y: y, in: next),
+                              rewrite <= motion(toX: nextChange, y: y).utf8.count
+                        else { break }
+                        while end < nextChange { end = writeCell(end) }
+                    }
                 }
                 x = end
             }
         }
 
         /// The bytes of rewriting the unchanged cells `from..<to` as they are; nil when that
-        /// would need an attribute change.
+        /// would need an attribute change, or leave the cursor's column unknown.
         func rewriteCost(from: Int, to: Int, y: Int, in buffer: ScreenBuffer) -> Int? {
             var cost = 0
             for x in from..<to {
                 let cell = buffer[x, y]
                 guard cell.role == pen else { return nil }
+                guard !cell.isContinuation else { continue }
+                guard !DisplayWidth.isUnsettled(cell.character) else { return nil }
                 cost += String(cell.character).utf8.count
             }
             return cost
@@ -180,14 +195,28 @@ public struct FrameWriter: Sendable {
             cursorY = y
         }
 
-        mutating func write(_ cell: Cell) {
+        /// Writes the character at (`x`, `y`) of `next` (moving there first if the cursor is not
+        /// there), returning the column after it.
+        mutating func write(_ next: ScreenBuffer, _ x: Int, y: Int) -> Int {
+            move(toX: x, y: y)
+            let cell = next[x, y]
             if pen != cell.role {
                 append(theme.sgr(cell.role))
                 pen = cell.role
             }
-            append(String(cell.character))
-            // Past the last column the cursor's place differs between terminals: unknown.
-            cursorX = cursorX.flatMap { $0 + 1 < width ? $0 + 1 : nil }
+            // A continuation is never written on its own: the buffer keeps it after its wide
+            // character, and writing from the left half covers it. Should one come alone, a
+            // blank keeps the cursor where this writer thinks it is.
+            let columns = max(cell.width, 1)
+            append(cell.isContinuation ? " " : String(cell.character))
+            // Past the last column the cursor's place differs between terminals: unknown. So
+            // is it after a character terminals measure differently.
+            if cell.isContinuation || !DisplayWidth.isUnsettled(cell.character) {
+                cursorX = cursorX.flatMap { $0 + columns < width ? $0 + columns : nil }
+            } else {
+                cursorX = nil
+            }
+            return x + columns
         }
     }
 }
