@@ -223,5 +223,8 @@ struct PresetCodecTests {
         let error = PresetError(.notFound("evil\u{1B}[2J"), source: "dir/\u{7}.json")
         #expect(error.description == "dir/\\u{7}.json: no preset named 'evil\\u{1b}[2J' (see 'detent preset list')")
         #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        // Bidirectional controls would reorder the rest of the line: shown, not sent.
+        #expect(PresetName.quoted("Dark\u{202E}txt.exe") == "'Dark\\u{202e}txt.exe'")
+        #expect(PresetName.printable("a\u{2067}b\u{200D}c") == "a\\u{2067}b\u{200D}c")  // ZWJ (emoji) stays
     }
 }

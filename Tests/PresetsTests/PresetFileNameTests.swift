@@ -36,6 +36,8 @@ struct PresetFileNameTests {
         ("a\nb", "a name must not contain control characters"),
         ("a\u{7F}b", "a name must not contain control characters"),
         ("a\u{1B}[2Jb", "a name must not contain control characters"),
+        ("Dark\u{202E}kraD", "a name must not contain bidirectional-text controls"),
+        ("a\u{2066}b\u{2069}", "a name must not contain bidirectional-text controls"),
         (String(repeating: "x", count: PresetName.maximumLength + 1), "a name must be at most \(PresetName.maximumLength) characters"),
         (String(repeating: "/", count: 90), "its file name would be longer than 255 bytes"),
     ])

@@ -11,13 +11,16 @@ public enum PresetName {
     ///
     /// - Throws: ``PresetError/Problem/invalidName(name:reason:)`` when it is empty, longer
     ///   than ``maximumLength`` characters, starts or ends with white space, or contains a
-    ///   control character.
+    ///   control character or a bidirectional-text control.
     public static func validate(_ name: String) throws(PresetError) {
         func refuse(_ reason: String) -> PresetError { PresetError(.invalidName(name: name, reason: reason)) }
         if name.isEmpty { throw refuse("a name must not be empty") }
         if name.count > maximumLength { throw refuse("a name must be at most \(maximumLength) characters") }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw refuse("a name must not contain control characters")
+        }
+        if name.unicodeScalars.contains(where: \.properties.isBidiControl) {
+            throw refuse("a name must not contain bidirectional-text controls")
         }
         if name.first!.isWhitespace || name.last!.isWhitespace {
             throw refuse("a name must not start or end with white space")
@@ -28,16 +31,19 @@ public enum PresetName {
     public static func key(_ name: String) -> String { name.lowercased() }
 
     /// `name` in single quotes for messages, with control characters shown as `\u{…}`
-    /// so that a hostile name cannot move the cursor or change the terminal's state.
+    /// (see ``printable(_:)``) so that a hostile name cannot move the cursor, change the
+    /// terminal's state or reorder the line.
     public static func quoted(_ name: String) -> String {
         "'" + printable(name) + "'"
     }
 
-    /// `name` with control characters shown as `\u{…}`: safe to print to a terminal.
+    /// `name` with control characters shown as `\u{…}`: safe to print to a terminal. So are
+    /// bidirectional-text controls (U+202A–202E, U+2066–2069, …), which would otherwise
+    /// reorder the rest of the line — a preset file from elsewhere could make a listing lie.
     public static func printable(_ name: String) -> String {
         var out = ""
         for scalar in name.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
+            if scalar.properties.generalCategory == .control || scalar.properties.isBidiControl {
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
