@@ -15,7 +15,7 @@ final class WriteStage: @unchecked Sendable {
         self.writer = writer
         self.ring = ring
         let bits = writer.format.pcmBits
-        quantizer = bits.map { Quantizer(bits: $0, dither: dither && $0 <= 16) }
+        quantizer = bits.map { Quantizer(bits: $0, dither: dither) }  // it dithers at 16 bits or fewer
         clipsFloats = bits == nil && !writer.format.isFloatingPoint
         integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
     }

@@ -56,8 +56,9 @@ struct LowpassResponseTests {
         #expect(y.allSatisfy { $0.isFinite && abs($0) < 50 })
     }
 
-    /// The lowest cutoff at a high sample rate is where single-precision filters lose their
-    /// poles: the state update's coefficients are tiny next to 1 (here g ≈ 3·10⁻⁴).
+    /// The lowest cutoff at a high sample rate is where single-precision direct-form filters
+    /// lose their poles: the state update's coefficients are tiny next to 1 (here
+    /// g ≈ 3·10⁻⁴). The state-variable form keeps them, in any grouping of its update.
     @Test("the lowest cutoff stays accurate at 192 kHz", arguments: [0.707, 4.0])
     func lowestCutoff(q: Double) {
         let fs = 192_000.0

@@ -105,28 +105,28 @@ struct PanelTerminalTests {
     @Test("SIGINT, SIGTERM and SIGHUP restore the terminal, then end the process by that signal",
           arguments: [SIGINT, SIGTERM, SIGHUP])
     func signals(signal: Int32) throws {
-        let config = TemporaryFolder()
-        let pty = try start(config: config)
-        let before = pty.initialSettings
-        #expect(pty.wait { $0.contains("[Cutoff]") })
-        kill(pty.pid, signal)
-        let status = pty.waitForExit()
-        #expect(status?.signal == signal)
-        expectRestored(pty, settings: before)
+        try expectRestoredAfter(signal)
     }
 
     @Test("a fatal signal still restores the terminal (the last-resort handler), then kills as it would have",
           arguments: [SIGSEGV, SIGABRT, SIGQUIT])
     func crash(signal: Int32) throws {
-        let config = TemporaryFolder()
         // With Swift's crash reporter on, a SIGSEGV sent by kill (not a real fault) is
         // reported and then survived; off, the default action follows the restore.
-        let pty = try start(config: config, environment: ["SWIFT_BACKTRACE": "enable=no"])
+        try expectRestoredAfter(signal, environment: ["SWIFT_BACKTRACE": "enable=no"])
+    }
+
+    /// Sends `signal` to a running panel: the terminal must be restored and the process end
+    /// by that signal.
+    func expectRestoredAfter(_ signal: Int32, environment: [String: String] = [:],
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let config = TemporaryFolder()
+        let pty = try start(config: config, environment: environment)
         let before = pty.initialSettings
-        #expect(pty.wait { $0.contains("[Cutoff]") })
+        #expect(pty.wait { $0.contains("[Cutoff]") }, sourceLocation: sourceLocation)
         kill(pty.pid, signal)
         let status = pty.waitForExit()
-        #expect(status?.signal == signal)
+        #expect(status?.signal == signal, sourceLocation: sourceLocation)
         expectRestored(pty, settings: before)
     }
 
