@@ -27,7 +27,6 @@ public final class SoundFileReader {
     public private(set) var framesRead: Int64 = 0
 
     private let file: OpaquePointer
-    private let descriptor: Int32
 
     /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
     public static let sampleRates = 1_000...1_536_000
@@ -45,20 +44,17 @@ public final class SoundFileReader {
             close(fd)
             throw .isDirectory(path: path)
         }
+        // From here on the descriptor is libsndfile's: `sf_close` closes it, and so does a
+        // failed open, whatever `close_desc` says (libsndfile honours the flag only once an
+        // open has succeeded). Closing it again after a failure would close whatever another
+        // thread had been given that number meanwhile.
         var info = SF_INFO()
         let opened: Result<OpaquePointer, AudioFileError> = Self.openLock.withLock { _ in
-            if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 0) { return .success(f) }
+            if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) { return .success(f) }
             return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
         }
-        let file: OpaquePointer
-        switch opened {
-        case .success(let f): file = f
-        case .failure(let error):
-            close(fd)
-            throw error
-        }
+        let file = try opened.get()
         self.file = file
-        descriptor = fd
         identity = FileIdentity(st)
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
@@ -81,10 +77,7 @@ public final class SoundFileReader {
         }
     }
 
-    deinit {
-        sf_close(file)
-        close(descriptor)
-    }
+    deinit { sf_close(file) }
 
     /// Reads up to `frames` frames of interleaved samples into `buffer` (which holds at least
     /// `frames × channels` floats). Returns the number read: fewer only at the end, 0 after it.
