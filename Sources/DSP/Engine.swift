@@ -107,6 +107,19 @@ public final class Engine: @unchecked Sendable {
     /// stamped with a frame are placed on this timeline. Readable on the audio thread.
     public var framePosition: Int64 { @_noLocks get { render.framePosition } }
 
+    /// Applies a change on the audio thread, between two `process` calls: it takes effect
+    /// at the first frame the next call processes (its own `frame` is not looked at). For
+    /// events that arrive with the audio rather than through the queue (MIDI): the caller
+    /// splits its block at each event's frame, which gives exactly what a queued change
+    /// stamped with that frame gives, because the output does not depend on how a stream is
+    /// cut into blocks. The value is clamped into its range like a queued one.
+    @_noLocks
+    public func apply(_ change: ParameterChange) {
+        let p = change.index
+        guard p >= 0, p < render.parameterCount else { return }
+        render.apply(parameter: p, value: change.value, rampFrames: Int(change.rampFrames))
+    }
+
     /// Processes `frames` frames of non-interleaved audio: drains pending changes (each at
     /// its frame inside the block), then runs smoothers → lowpass → gain. `input` and
     /// `output` hold `channels` channel pointers; a channel may be processed in place.

@@ -21,6 +21,9 @@ struct CallbackContext: ~Copyable {
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let wake: UnsafeMutablePointer<sem_t>
+    /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
+    let midiPort: OpaquePointer?
+    let midi: MIDIControlTable
     /// The sample rate the engine was prepared for.
     let preparedRate: UInt32
 
@@ -32,6 +35,8 @@ struct CallbackContext: ~Copyable {
     let clockPeriod = Atomic<UInt32>(0)
 
     let xruns = Atomic<Int>(0)
+    /// MIDI messages that moved a parameter.
+    let midiMessages = Atomic<Int>(0)
     let bufferSize: Atomic<UInt32>
     let sampleRate: Atomic<UInt32>
     /// The server's sample rate no longer matches the engine: the callback outputs silence
@@ -42,7 +47,7 @@ struct CallbackContext: ~Copyable {
     let graphChanged = Atomic<Bool>(false)
 
     init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
-         inputPorts: [OpaquePointer], outputPorts: [OpaquePointer],
+         inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midi: MIDIControls,
          wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.engine = engine
         self.client = client
@@ -55,6 +60,8 @@ struct CallbackContext: ~Copyable {
             (self.inputPorts + c).initialize(to: inputPorts[c])
             (self.outputPorts + c).initialize(to: outputPorts[c])
         }
+        self.midiPort = midiPort
+        self.midi = MIDIControlTable(midi)
         self.wake = wake
         preparedRate = sampleRate
         self.sampleRate = Atomic(sampleRate)

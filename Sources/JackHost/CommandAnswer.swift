@@ -64,6 +64,7 @@ public enum CommandAnswer: Equatable, Sendable {
         parts.append("xruns \(s.xruns)")
         if let load = s.dspLoad { parts.append("DSP load \(DecimalText.fixed(load, decimals: 1, ascii: true)) %") }
         if s.reconnects > 0 { parts.append("reconnects \(s.reconnects)") }
+        if s.midiMessages > 0 { parts.append("MIDI control changes \(s.midiMessages)") }
         parts.append(assignments(s.values))
         parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
         return parts.joined(separator: ", ")
@@ -92,6 +93,7 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("xruns", "\(s.xruns)"),
                 ("dspLoad", s.dspLoad.map(JSONText.number) ?? "null"),
                 ("reconnects", "\(s.reconnects)"),
+                ("midiMessages", "\(s.midiMessages)"),
             ] + Self.jsonValues(s.values) + [
                 ("peaks", JSONText.array(s.peaks.map { JSONText.number(Double($0)) })),
             ])

@@ -20,12 +20,14 @@ public struct HostStatus: Sendable, Equatable {
     public var rms: [Double]
     /// How many times the host has reconnected after losing the server.
     public var reconnects: Int
+    /// MIDI control changes that moved a parameter since start-up.
+    public var midiMessages: Int
 
     public var isConnected: Bool { client != nil }
 
     public init(server: String, client: String?, sampleRate: Int?, bufferSize: Int?, xruns: Int,
                 dspLoad: Double?, values: [ParameterID: Double], peaks: [Float], rms: [Double] = [],
-                reconnects: Int) {
+                reconnects: Int, midiMessages: Int = 0) {
         self.server = server
         self.client = client
         self.sampleRate = sampleRate
@@ -36,6 +38,7 @@ public struct HostStatus: Sendable, Equatable {
         self.peaks = peaks
         self.rms = rms
         self.reconnects = reconnects
+        self.midiMessages = midiMessages
     }
 }
 

@@ -15,9 +15,13 @@ final class JackSession: @unchecked Sendable {
     let name: String
     let inputNames: [String]
     let outputNames: [String]
+    /// `[midi_in]`, or none without MIDI.
+    let midiNames: [String]
     private var isClosed = false
 
     static let audioType = JACK_DEFAULT_AUDIO_TYPE
+    static let midiType = JACK_DEFAULT_MIDI_TYPE
+    static let midiInputName = "midi_in"
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
@@ -58,13 +62,24 @@ final class JackSession: @unchecked Sendable {
             }
         }
 
+        midiNames = options.midi == nil ? [] : [Self.midiInputName]
+        var midiPort: OpaquePointer?
+        if !midiNames.isEmpty {
+            midiPort = jack_port_register(client, Self.midiInputName, Self.midiType, UInt(JackPortIsInput.rawValue), 0)
+            guard midiPort != nil else {
+                jack_client_close(client)
+                throw .portRegistration("\(name):\(Self.midiInputName)")
+            }
+        }
+
         let rate = jack_get_sample_rate(client)
         let bufferSize = jack_get_buffer_size(client)
         engine = engineFor(rate, bufferSize)
         context = .allocate(capacity: 1)
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
-            channels: options.channels, inputPorts: inputs, outputPorts: outputs, wake: wake,
+            channels: options.channels, inputPorts: inputs, outputPorts: outputs,
+            midiPort: midiPort, midi: options.midi ?? MIDIControls(channel: nil, controllers: [:]), wake: wake,
             sampleRate: rate, bufferSize: bufferSize))
 
         let arg = UnsafeMutableRawPointer(context)
@@ -141,6 +156,10 @@ final class JackSession: @unchecked Sendable {
     var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
     var formatChanged: Bool { context.pointee.formatChanged.load(ordering: .relaxed) }
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    /// MIDI messages that moved a parameter on this connection.
+    var midiMessages: Int { context.pointee.midiMessages.load(ordering: .relaxed) }
+    /// How many times a controller has set parameter `p` on this connection, and the last value.
+    func midiLastSet(_ p: Int) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(p) }
     var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
     var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
     var clock: FrameClock? { context.pointee.readClock() }
@@ -160,9 +179,9 @@ final class JackSession: @unchecked Sendable {
     // MARK: Connections
 
     /// Full names of the ports matching `pattern` (nil: all) with `flags`, without our own.
-    func ports(matching pattern: String?, flags: JackPortFlags...) -> [String] {
+    func ports(matching pattern: String?, type: String = JackSession.audioType, flags: JackPortFlags...) -> [String] {
         let mask = flags.reduce(UInt(0)) { $0 | UInt($1.rawValue) }
-        guard let list = jack_get_ports(client, pattern, Self.audioType, mask) else { return [] }
+        guard let list = jack_get_ports(client, pattern, type, mask) else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
         var i = 0
@@ -178,21 +197,27 @@ final class JackSession: @unchecked Sendable {
     func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
         var result: [PortConnection] = []
         var warnings: [String] = []
-        let sides: [(pattern: String?, option: String, ours: [String], flag: JackPortFlags)] = [
-            (options.connectInputs, "--connect-inputs", inputNames, JackPortIsOutput),
-            (options.connectOutputs, "--connect-outputs", outputNames, JackPortIsInput),
+        let sides: [(pattern: String?, option: String, ours: [String], type: String, flag: JackPortFlags)] = [
+            (options.connectInputs, "--connect-inputs", inputNames, Self.audioType, JackPortIsOutput),
+            (options.connectOutputs, "--connect-outputs", outputNames, Self.audioType, JackPortIsInput),
+            (options.connectMIDI, "--connect-midi", midiNames, Self.midiType, JackPortIsOutput),
         ]
-        for side in sides {
+        for side in sides where !side.ours.isEmpty {
             let theirs: [String]
             if let pattern = side.pattern {
-                theirs = ports(matching: pattern, flags: side.flag)
+                theirs = ports(matching: pattern, type: side.type, flags: side.flag)
                 if theirs.isEmpty { warnings.append("no JACK ports match \(side.option) '\(pattern)'") }
             } else if options.autoconnect {
-                theirs = ports(matching: nil, flags: side.flag, JackPortIsPhysical)
+                theirs = ports(matching: nil, type: side.type, flags: side.flag, JackPortIsPhysical)
             } else {
                 theirs = []
             }
-            result += PortPattern.pairs(ours: side.ours, theirs: theirs).map { PortConnection(port: $0.ours, peer: $0.theirs) }
+            if side.type == Self.midiType {
+                // Every matching source plays into the one MIDI input: JACK merges them.
+                result += theirs.map { PortConnection(port: Self.midiInputName, peer: $0) }
+            } else {
+                result += PortPattern.pairs(ours: side.ours, theirs: theirs).map { PortConnection(port: $0.ours, peer: $0.theirs) }
+            }
         }
         return (result, warnings)
     }
@@ -210,7 +235,7 @@ final class JackSession: @unchecked Sendable {
     /// The connections our ports have now.
     func currentConnections() -> Set<PortConnection> {
         var result = Set<PortConnection>()
-        for port in inputNames + outputNames {
+        for port in inputNames + outputNames + midiNames {
             guard let p = jack_port_by_name(client, "\(name):\(port)"),
                   let list = jack_port_get_connections(p) else { continue }
             defer { jack_free(list) }

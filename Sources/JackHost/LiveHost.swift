@@ -45,6 +45,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// The latest frame stamped, so stamps never go backwards.
         var lastStamp = Int64.min
         var closedXruns = 0
+        var closedMIDIMessages = 0
+        /// Per parameter, how many MIDI settings of the current session are in `targets`.
+        var midiSeen = [UInt64](repeating: 0, count: ParameterID.allCases.count)
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
         var lastSnapshot: TelemetrySnapshot?
         var reconnects = 0
@@ -59,6 +62,35 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var supervisor: pthread_t?
         var stopping = false
         var exitStatus: Int32?
+
+        /// A new connection: its MIDI counts start again from zero.
+        mutating func attach(_ session: JackSession) {
+            self.session = session
+            midiSeen = [UInt64](repeating: 0, count: midiSeen.count)
+        }
+
+        /// Takes the values MIDI controllers set since the last look into `targets`, so
+        /// `get`, the panel's knobs and a rebuilt engine all follow the controller.
+        mutating func absorbMIDI() {
+            guard let s = session else { return }
+            for (p, id) in ParameterID.allCases.enumerated() {
+                let last = s.midiLastSet(p)
+                guard last.generation != midiSeen[p] else { continue }
+                midiSeen[p] = last.generation
+                targets[id] = last.value
+            }
+        }
+
+        /// Ends the current connection's share of the counters and forgets it.
+        mutating func detach() -> JackSession? {
+            absorbMIDI()
+            defer { session = nil }
+            if let s = session {
+                closedXruns += s.xruns
+                closedMIDIMessages += s.midiMessages
+            }
+            return session
+        }
     }
 
     /// - Parameters:
@@ -90,7 +122,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     public func start() throws(LiveHostError) {
         try options.validate()
         let session = try openSession()
-        state.withLock { $0.session = session }
+        state.withLock { $0.attach(session) }
         let planned = session.plannedConnections(options)
         for warning in planned.warnings { log("detent: \(warning)") }
         let failed = session.connect(planned.connections)
@@ -107,11 +139,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         }
         wake.post()
         if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
-        let session = state.withLock { st -> JackSession? in
-            defer { st.session = nil }
-            if let s = st.session { st.closedXruns += s.xruns }
-            return st.session
-        }
+        let session = state.withLock { st -> JackSession? in st.detach() }
         if let session { close(session) }
     }
 
@@ -155,6 +183,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     @discardableResult
     public func send(_ values: [ParameterID: Double]) -> [ParameterChange] {
         state.withLock { st in
+            // MIDI settings that came before this one must not later pass for newer ones.
+            st.absorbMIDI()
             var frame = ParameterChange.now
             if let s = st.session, !s.serverGone, let clock = s.clock {
                 frame = max(clock.stamp(atJack: s.frameTime), st.lastStamp)
@@ -176,11 +206,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     public func set(_ values: [ParameterID: Double]) { send(values) }
 
     public func target(_ id: ParameterID) -> Double {
-        state.withLock { $0.targets[id] ?? id.spec.defaultValue }
+        state.withLock { st in
+            st.absorbMIDI()
+            return st.targets[id] ?? id.spec.defaultValue
+        }
     }
 
     public func status() -> HostStatus {
         state.withLock { st in
+            st.absorbMIDI()
             var values = st.targets
             var peaks = [Float](repeating: 0, count: options.channels)
             var rms: [Double] = []
@@ -199,7 +233,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 server: options.serverDisplayName, client: live?.name,
                 sampleRate: live.map { Int($0.sampleRate) }, bufferSize: live.map { Int($0.bufferSize) },
                 xruns: st.closedXruns + (st.session?.xruns ?? 0), dspLoad: live?.dspLoad,
-                values: values, peaks: peaks, rms: rms, reconnects: st.reconnects)
+                values: values, peaks: peaks, rms: rms, reconnects: st.reconnects,
+                midiMessages: st.closedMIDIMessages + (st.session?.midiMessages ?? 0))
         }
     }
 
@@ -253,8 +288,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     private func handleLoss() -> Bool {
         let lost = state.withLock { st -> JackSession? in
             guard let s = st.session, s.serverGone || s.formatChanged else { return nil }
-            st.session = nil
-            st.closedXruns += s.xruns
+            _ = st.detach()
             st.settleDeadline = nil
             st.failures = 0
             st.nextAttempt = .now
@@ -290,7 +324,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         do {
             let session = try openSession()
             let remembered = state.withLock { st in
-                st.session = session
+                st.attach(session)
                 st.reconnects += 1
                 st.failures = 0
                 st.nextAttempt = nil

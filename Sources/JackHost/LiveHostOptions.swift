@@ -16,8 +16,13 @@ public struct LiveHostOptions: Sendable, Equatable {
     /// POSIX extended regular expressions choosing the ports to connect to.
     public var connectInputs: String?
     public var connectOutputs: String?
-    /// Connect to the physical capture and playback ports (where no pattern is given).
+    /// A pattern choosing MIDI sources to connect to `midi_in`.
+    public var connectMIDI: String?
+    /// Connect to the physical capture and playback ports, and every physical MIDI source
+    /// (where no pattern is given).
     public var autoconnect = false
+    /// What MIDI control changes do; nil for no MIDI input port at all.
+    public var midi: MIDIControls? = .standard
     /// Ramp time for changes, in seconds; nil for the engine's default.
     public var smoothing: Double?
     /// Reconnect when the server returns (otherwise the host stops with status 1).
@@ -39,6 +44,7 @@ public struct LiveHostOptions: Sendable, Equatable {
         }
         if let p = connectInputs { try PortPattern.validate(p, option: "--connect-inputs") }
         if let p = connectOutputs { try PortPattern.validate(p, option: "--connect-outputs") }
+        if let p = connectMIDI { try PortPattern.validate(p, option: "--connect-midi") }
     }
 
     /// The server name as people know it, for messages.

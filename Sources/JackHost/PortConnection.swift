@@ -1,7 +1,7 @@
 /// A connection between one of Detent's ports and a port of another client, remembered by
 /// names so it can be made again on a new server (where the client may have a new name).
 public struct PortConnection: Sendable, Hashable, CustomStringConvertible {
-    /// Detent's port, by its short name (`in_1`, `out_2`).
+    /// Detent's port, by its short name (`in_1`, `out_2`, `midi_in`).
     public var port: String
     /// The other end, by its full name (`system:capture_1`).
     public var peer: String
@@ -12,7 +12,7 @@ public struct PortConnection: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for Detent's inputs: the peer is the source.
-    public var isInput: Bool { port.hasPrefix("in_") }
+    public var isInput: Bool { port.hasPrefix("in_") || port == JackSession.midiInputName }
 
     public var description: String { isInput ? "\(peer) → \(port)" : "\(port) → \(peer)" }
 }

@@ -23,8 +23,13 @@ struct LiveCommand: ParsableCommand {
               preset load NAME   apply a preset
               preset save NAME   save the current values as a preset
               status             server, sample rate, buffer size, xruns, DSP load,
-                                 current values and output peaks since the last status
+                                 MIDI control changes, current values and output peaks
+                                 since the last status
               help, quit
+
+            MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
+            default cutoff answers to CC 74, resonance to CC 71 and gain to CC 7, on every \
+            channel (see --midi-cc and --midi-channel).
 
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \
@@ -51,8 +56,21 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Connect the outputs to the ports matching a regular expression.", valueName: "regex"))
     var connectOutputs: String?
 
-    @Flag(help: "Connect to the physical capture and playback ports (where no regex is given).")
+    @Option(help: ArgumentHelp("Connect midi_in from the MIDI ports matching a regular expression.", valueName: "regex"))
+    var connectMidi: String?
+
+    @Flag(help: "Connect to the physical capture, playback and MIDI ports (where no regex is given).")
     var autoconnect = false
+
+    @Option(help: ArgumentHelp("Map a parameter to a MIDI control change number (0…119), or unmap it with none "
+                               + "(repeatable; default: cutoff=74, resonance=71, gain=7).", valueName: "id=cc"))
+    var midiCc: [String] = []
+
+    @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all.", valueName: "channel"))
+    var midiChannel = "all"
+
+    @Flag(help: "No MIDI input port.")
+    var noMidi = false
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "ms"))
@@ -85,6 +103,15 @@ struct LiveCommand: ParsableCommand {
         options.reconnect = !noReconnect
         // A bad option is a usage error (64), told before any server is contacted.
         do {
+            if noMidi {
+                options.midi = nil
+            } else {
+                var midi = MIDIControls.standard
+                midi.channel = try MIDIControls.parseChannel(midiChannel)
+                try midi.assign(parsing: midiCc)
+                options.midi = midi
+                options.connectMIDI = connectMidi
+            }
             try options.validate()
         } catch {
             Console.error(error.description)
@@ -121,7 +148,7 @@ struct LiveCommand: ParsableCommand {
         let status = host.status()
         StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
             + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
-            + "type 'help' for commands")
+            + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
 
         let interpreter = CommandInterpreter(control: host, presets: presets)
         while let line = reader.readLine() {

@@ -112,5 +112,15 @@ struct ParameterTableTests {
             #expect(text.contains(id.spec.id) && text.contains(id.spec.name))
         }
         #expect(text.contains("\u{2212}60.0 dB (silence) … +12.0 dB"))
+        let cutoffRow = text.split(separator: "\n").first { $0.hasPrefix("cutoff ") }
+        #expect(cutoffRow?.split(separator: " ").last == "74")
+    }
+
+    @Test("every parameter has its own MIDI controller, outside the channel mode messages")
+    func midiControllers() {
+        let numbers = ParameterID.allCases.map(\.spec.midiController)
+        #expect(Set(numbers).count == numbers.count)
+        #expect(numbers.allSatisfy { (0...119).contains($0) })
+        #expect(ParameterTableText.jsonLine(ParameterID.gain.spec).hasSuffix(#""midiController":7}"#))
     }
 }

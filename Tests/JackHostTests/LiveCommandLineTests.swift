@@ -12,6 +12,9 @@ import TestSupport
         (["--preset", "Nope"], "no preset named 'Nope' (see 'detent preset list')"),
         (["--channels", "0"], LiveHostError.invalidChannels(0).description),
         (["--smoothing", "-5"], LiveHostError.invalidSmoothing(-5).description),
+        (["--midi-channel", "17"], "invalid --midi-channel '17': expected 1 … 16 or all"),
+        (["--midi-cc", "cutoff=200"], "invalid --midi-cc 'cutoff=200': expected a controller number 0 … 119 or none"),
+        (["--midi-cc", "cutoff=1", "--midi-cc", "gain=1"], "invalid --midi-cc 'gain=1': controller 1 is already given to cutoff"),
     ])
     func aBadOptionFailsWithOneLine(arguments: [String], message: String) throws {
         let run = try DetentProcess.run(["live", "--server", "detent-test-absent"] + arguments)
@@ -57,6 +60,7 @@ extension JackTests {
             #expect(run.stdout.last?.hasPrefix("server \(server.name), client detent, 48000 Hz, \(server.period) frames, xruns ") == true)
             #expect(run.stderr.count == 1)
             #expect(run.stderr.first?.hasPrefix("detent: 'detent' on JACK server '\(server.name)'") == true)
+            #expect(run.stderr.first?.contains("; MIDI: cutoff CC 74, resonance CC 71, gain CC 7 on all channels;") == true)
             server.stop()
         }
 
@@ -109,7 +113,7 @@ extension JackTests {
             let server = try JackServer()
             let detent = try DetentProcess(["live", "--server", server.name, "--name", "signalled"])
             let observer = try TestClient("observer", server: server.name)
-            try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 4 }
+            try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 5 }
             detent.child.signal(signal)
             let run = detent.finish()
             #expect(run.status == 0)
@@ -122,7 +126,7 @@ extension JackTests {
             let server = try JackServer()
             let first = try DetentProcess(["live", "--server", server.name])
             let observer = try TestClient("observer", server: server.name)
-            try waitUntil("the first client is up") { observer.ports(matching: "^detent:").count == 4 }
+            try waitUntil("the first client is up") { observer.ports(matching: "^detent:").count == 5 }
             observer.close()
             let second = try DetentProcess.run(["live", "--server", server.name, "--exact-name"])
             #expect(second.status == 1)

@@ -26,10 +26,13 @@ final class LiveFixture: @unchecked Sendable {
 
     static let smoothing = 0.010
 
-    init(input: [[Float]], values: [ParameterID: Double] = [:], period: Int = 256) throws {
+    /// - Parameter midi: MIDI messages the player sends at frames of the signal, into the
+    ///   host's `midi_in` (connected by `--connect-midi`).
+    init(input: [[Float]], values: [ParameterID: Double] = [:], period: Int = 256,
+         midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls = .standard) throws {
         server = try JackServer(period: period)
         self.input = input
-        player = try TestClient("player", server: server.name, play: input)
+        player = try TestClient("player", server: server.name, play: input, midi: midi)
         recorder = try TestClient("recorder", server: server.name, inputs: input.count, record: input[0].count,
                                   follow: player)
         var options = LiveHostOptions()
@@ -37,6 +40,8 @@ final class LiveFixture: @unchecked Sendable {
         options.channels = input.count
         options.connectInputs = "^player:out_"
         options.connectOutputs = "^recorder:in_"
+        options.connectMIDI = "^player:midi_out$"
+        options.midi = midiControls
         options.smoothing = Self.smoothing
         options.initialValues = values
         self.options = options

@@ -37,14 +37,16 @@ extension JackTests {
             let name = try #require(host.clientName)
 
             // A connection made by someone else, to be remembered by name.
-            var peer: TestClient? = try TestClient("peer", server: server.name, play: [[0]])
+            var peer: TestClient? = try TestClient("peer", server: server.name, play: [[0]], midi: [(0, [0xB0, 1, 0])])
             #expect(peer!.connect("peer:out_1", "\(name):in_2") == 0)
+            #expect(peer!.connect("peer:midi_out", "\(name):midi_in") == 0)
             let byRule = Set((1...2).flatMap { c in
                 [PortConnection(port: "in_\(c)", peer: "system:capture_\(c)"),
                  PortConnection(port: "out_\(c)", peer: "system:playback_\(c)")]
             })
-            let manual = PortConnection(port: "in_2", peer: "peer:out_1")
-            try waitUntil("the host remembers the connections") { host.rememberedConnections == byRule.union([manual]) }
+            let manual: Set = [PortConnection(port: "in_2", peer: "peer:out_1"),
+                               PortConnection(port: "midi_in", peer: "peer:midi_out")]
+            try waitUntil("the host remembers the connections") { host.rememberedConnections == byRule.union(manual) }
 
             host.send([.cutoff: 500, .gain: -9])
             try waitUntil("the values are reached") { host.status().values[.cutoff] == 500 }
@@ -68,7 +70,7 @@ extension JackTests {
             #expect(status.client == name)
 
             let observer = try TestClient("observer", server: server.name)
-            #expect(observer.ports(matching: "^\(name):").sorted() == ["in_1", "in_2", "out_1", "out_2"].map { "\(name):\($0)" })
+            #expect(observer.ports(matching: "^\(name):").sorted() == ["in_1", "in_2", "midi_in", "out_1", "out_2"].map { "\(name):\($0)" })
             for c in byRule {
                 let ours = "\(name):\(c.port)"
                 try waitUntil("\(c) is made again") { observer.connections(of: ours).contains(c.peer) }
@@ -136,6 +138,7 @@ extension JackTests {
             #expect(ports.filter { $0.hasPrefix("detent:in_") }.count == 5)
             #expect(ports.filter { $0.hasPrefix("detent:out_") }.count == 5)
             #expect(ports.contains("detent:in_5") && ports.contains("detent:out_5"))
+            #expect(ports.count == 11, "and one MIDI input")
             host.stop()
             #expect(observer.ports(matching: "^detent:").isEmpty)
             observer.close()

@@ -14,16 +14,23 @@ enum RealtimeSanitizer {
 }
 
 extension JackTests {
-    /// The process callback under load: parameters move at 1 kHz for three seconds while
-    /// noise plays through the host. Linked with RealtimeSanitizer, any allocation, lock or
-    /// blocking call inside the callback aborts the run; in any build, the last value of
-    /// every parameter must arrive exactly.
+    /// The process callback under load: for the first second a MIDI control change arrives
+    /// every 100 frames, then parameters move at 1 kHz through the queue for three seconds,
+    /// while noise plays through the host. Linked with RealtimeSanitizer, any allocation,
+    /// lock or blocking call inside the callback aborts the run; in any build, every MIDI
+    /// message must be counted and the last value of every parameter must arrive exactly.
     @Suite struct RealtimeCallbackTests {
         @Test func parametersMovingAt1kHzReachTheirLastValues() throws {
             let seconds = 3
+            let controllers = ParameterID.allCases.map { UInt8($0.spec.midiController) }
+            let midi = (0..<480).map { k in
+                (frame: 100 * k, bytes: [0xB0, controllers[k % controllers.count], UInt8((k * 7) % 128)])
+            }
             let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * (seconds + 2), seed: 3),
-                                            Signal.noise(frames: 48_000 * (seconds + 2), seed: 4)])
+                                            Signal.noise(frames: 48_000 * (seconds + 2), seed: 4)], midi: midi)
             _ = try f.play()
+            try waitUntil("the MIDI second has played") { f.player.playedFrames >= 48_000 + f.server.period }
+            #expect(f.host.status().midiMessages == midi.count)
             var next = timespec()
             clock_gettime(CLOCK_MONOTONIC, &next)
             var last: [ParameterID: Double] = [:]

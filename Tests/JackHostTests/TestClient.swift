@@ -20,8 +20,10 @@ final class TestClient: @unchecked Sendable {
     ///   - play: one signal per output port (`out_1…`), all the same length.
     ///   - record: frames to record per input port (`in_1…`).
     ///   - follow: a player whose start this client's recording follows.
+    ///   - midi: three-byte MIDI messages to play on a port `midi_out`, each at a frame of
+    ///     the signal (in frame order).
     init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
-         follow leader: TestClient? = nil) throws {
+         follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = []) throws {
         var status = JackStatus(0)
         guard let client = detent_jack_client_open_server(name, JackNoStartServer, &status, server) else {
             throw Timeout(what: "test client '\(name)' opens (status \(status.rawValue))")
@@ -36,9 +38,11 @@ final class TestClient: @unchecked Sendable {
         for c in 0..<inputs {
             ins.append(jack_port_register(client, "in_\(c + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)!)
         }
+        let midiPort = midi.isEmpty ? nil
+            : jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0)!
         state = .allocate(capacity: 1)
         state.initialize(to: TestClientState(outputs: outputs, play: play, inputs: ins, record: record,
-                                             client: client, leader: leader?.state))
+                                             client: client, leader: leader?.state, midiPort: midiPort, midi: midi))
         jack_set_process_callback(client, testClientProcess, state)
         jack_set_xrun_callback(client, { arg in
             arg!.assumingMemoryBound(to: TestClientState.self).pointee.xruns.add(1, ordering: .relaxed)
@@ -120,6 +124,10 @@ struct TestClientState: ~Copyable {
     let record: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     let recordLength: Int
     let leader: UnsafeMutablePointer<TestClientState>?
+    let midiPort: OpaquePointer?
+    let midiCount: Int
+    let midiFrames: UnsafeMutablePointer<Int>
+    let midiBytes: UnsafeMutablePointer<UInt8>
 
     let armed = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
@@ -130,8 +138,18 @@ struct TestClientState: ~Copyable {
     let stall = Atomic<Int>(0)
 
     init(outputs: [OpaquePointer], play: [[Float]], inputs: [OpaquePointer], record: Int,
-         client: OpaquePointer, leader: UnsafeMutablePointer<TestClientState>?) {
+         client: OpaquePointer, leader: UnsafeMutablePointer<TestClientState>?,
+         midiPort: OpaquePointer?, midi: [(frame: Int, bytes: [UInt8])]) {
         self.client = client
+        self.midiPort = midiPort
+        midiCount = midi.count
+        midiFrames = .allocate(capacity: max(1, midi.count))
+        midiBytes = .allocate(capacity: max(1, 3 * midi.count))
+        for (i, event) in midi.enumerated() {
+            precondition(event.bytes.count == 3, "three-byte messages only")
+            (midiFrames + i).initialize(to: event.frame)
+            (midiBytes + 3 * i).initialize(from: event.bytes, count: 3)
+        }
         outputCount = outputs.count
         self.outputs = .allocate(capacity: max(1, outputs.count))
         self.outputs.initialize(from: outputs, count: outputs.count)
@@ -160,6 +178,8 @@ struct TestClientState: ~Copyable {
         for c in 0..<inputCount { record[c].deallocate() }
         play.deallocate()
         record.deallocate()
+        midiFrames.deallocate()
+        midiBytes.deallocate()
         outputs.deallocate()
         inputs.deallocate()
     }
@@ -198,7 +218,16 @@ func testClientProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer
             out[i] = started && k < s.pointee.playLength ? s.pointee.play[c][k] : 0
         }
     }
-    if started && s.pointee.outputCount > 0 { s.pointee.playedFrames.store(played + n, ordering: .releasing) }
+    if let port = s.pointee.midiPort, let buffer = jack_port_get_buffer(port, nframes) {
+        jack_midi_clear_buffer(buffer)
+        for i in 0..<s.pointee.midiCount where started {
+            let at = s.pointee.midiFrames[i] - played
+            if at >= 0 && at < n { jack_midi_event_write(buffer, jack_nframes_t(at), s.pointee.midiBytes + 3 * i, 3) }
+        }
+    }
+    if started && (s.pointee.outputCount > 0 || s.pointee.midiPort != nil) {
+        s.pointee.playedFrames.store(played + n, ordering: .releasing)
+    }
     let recorded = s.pointee.recordedFrames.load(ordering: .relaxed)
     if started && recorded < s.pointee.recordLength {
         let count = min(n, s.pointee.recordLength - recorded)

@@ -22,17 +22,17 @@ public enum ParameterID: Int, CaseIterable, Sendable, Hashable, Codable {
             ParameterSpec(
                 id: "cutoff", name: "Cutoff", unit: .hertz,
                 range: 20...20_000, taper: .logarithmic, defaultValue: 1_000,
-                smoothing: .multiplicative)
+                smoothing: .multiplicative, midiController: 74)  // GM2 "brightness"
         case .resonance:
             ParameterSpec(
                 id: "resonance", name: "Resonance", unit: .quality,
                 range: 0.5...10, taper: .logarithmic, defaultValue: 0.707,
-                smoothing: .linear)
+                smoothing: .linear, midiController: 71)  // GM2 "resonance"
         case .gain:
             ParameterSpec(
                 id: "gain", name: "Gain", unit: .decibels,
                 range: -60...12, taper: .linear, defaultValue: 0,
-                smoothing: .linear, minimumIsSilence: true)
+                smoothing: .linear, minimumIsSilence: true, midiController: 7)  // "channel volume"
         }
     }
 

@@ -21,13 +21,19 @@ public struct ParameterSpec: Sendable, Hashable {
     public let smoothing: Smoothing
     /// When true, the range minimum means "off" (gain at −60 dB is silence, not −60 dB).
     public let minimumIsSilence: Bool
+    /// The MIDI control change number (0…119) that turns this knob unless told otherwise:
+    /// the General MIDI 2 sound controller for the same job, so a controller's "cutoff"
+    /// or "volume" knob works without setting anything up.
+    public let midiController: Int
 
     public init(
         id: String, name: String, unit: ParameterUnit, range: ClosedRange<Double>,
-        taper: Taper, defaultValue: Double, smoothing: Smoothing, minimumIsSilence: Bool = false
+        taper: Taper, defaultValue: Double, smoothing: Smoothing, minimumIsSilence: Bool = false,
+        midiController: Int
     ) {
         precondition(range.contains(defaultValue), "default outside range for \(id)")
         precondition(taper != .logarithmic || range.lowerBound > 0, "log taper needs a positive range")
+        precondition((0...119).contains(midiController), "not a control change number for \(id)")
         self.id = id
         self.name = name
         self.unit = unit
@@ -36,6 +42,7 @@ public struct ParameterSpec: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.smoothing = smoothing
         self.minimumIsSilence = minimumIsSilence
+        self.midiController = midiController
     }
 
     /// Clamps a value into the range; non-finite values become the nearest bound

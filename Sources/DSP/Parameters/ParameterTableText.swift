@@ -2,14 +2,14 @@
 public enum ParameterTableText {
     /// An aligned plain-text table with a header row, one line per parameter.
     public static func table(ascii: Bool = false) -> String {
-        let header = ["ID", "NAME", "UNIT", "RANGE", "DEFAULT", "TAPER", "SMOOTHING"]
+        let header = ["ID", "NAME", "UNIT", "RANGE", "DEFAULT", "TAPER", "SMOOTHING", "MIDI CC"]
         let rows = ParameterID.allCases.map { id -> [String] in
             let s = id.spec
             // The silent minimum is shown as its number too, so the range reads as a range.
             let low = s.minimumIsSilence ? s.unit.format(s.range.lowerBound, ascii: ascii) + " (silence)"
                 : s.format(s.range.lowerBound, ascii: ascii)
             return [s.id, s.name, s.unit.symbol, "\(low) … \(s.format(s.range.upperBound, ascii: ascii))",
-                    s.format(s.defaultValue, ascii: ascii), s.taper.rawValue, s.smoothing.rawValue]
+                    s.format(s.defaultValue, ascii: ascii), s.taper.rawValue, s.smoothing.rawValue, "\(s.midiController)"]
         }
         return TextTable.render([header] + rows)
     }
@@ -19,6 +19,6 @@ public enum ParameterTableText {
         "{\"id\":\"\(s.id)\",\"name\":\"\(s.name)\",\"unit\":\"\(s.unit.symbol)\","
             + "\"min\":\(s.range.lowerBound),\"max\":\(s.range.upperBound),\"default\":\(s.defaultValue),"
             + "\"taper\":\"\(s.taper.rawValue)\",\"smoothing\":\"\(s.smoothing.rawValue)\","
-            + "\"minimumIsSilence\":\(s.minimumIsSilence)}"
+            + "\"minimumIsSilence\":\(s.minimumIsSilence),\"midiController\":\(s.midiController)}"
     }
 }

@@ -1,0 +1,93 @@
+import DSP
+import Synchronization
+
+/// ``MIDIControls`` laid out for the process callback: a lookup from controller number to
+/// parameter and from controller value to parameter value, both worked out before the
+/// client starts, so the audio thread only indexes memory (the tapers' `exp2` and the
+/// dictionary stay off it). The values the callback applies are published back through
+/// atomics, for the host's targets and the panel's knobs.
+struct MIDIControlTable: ~Copyable {
+    /// Status nibble of a control change message.
+    static let controlChange: UInt8 = 0xB0
+    static let controllers = 128
+    static let steps = 128
+
+    /// The channel listened to, 0…15; −1 for all.
+    let channel: Int32
+    /// Parameter index per controller number; −1 where none.
+    private let parameters: UnsafeMutablePointer<Int32>
+    /// The change each parameter's controller makes, its value filled in per message.
+    private let templates: UnsafeMutablePointer<ParameterChange>
+    /// `values[p · 128 + v]`: parameter `p` at controller value `v`, through its taper.
+    private let values: UnsafeMutablePointer<Double>
+    let parameterCount: Int
+
+    /// Per parameter, the bits of the last value a controller set and how many times one did.
+    private let latest: UnsafeMutablePointer<Atomic<UInt64>>
+    private let generations: UnsafeMutablePointer<Atomic<UInt64>>
+
+    init(_ controls: MIDIControls) {
+        let ids = ParameterID.allCases
+        parameterCount = ids.count
+        channel = Int32((controls.channel ?? 0) - 1)
+        parameters = .allocate(capacity: Self.controllers)
+        parameters.initialize(repeating: -1, count: Self.controllers)
+        templates = .allocate(capacity: parameterCount)
+        values = .allocate(capacity: parameterCount * Self.steps)
+        latest = .allocate(capacity: parameterCount)
+        generations = .allocate(capacity: parameterCount)
+        for (p, id) in ids.enumerated() {
+            (templates + p).initialize(to: ParameterChange(id, id.spec.defaultValue))
+            for v in 0..<Self.steps {
+                (values + p * Self.steps + v).initialize(to: Self.value(id, controllerValue: v))
+            }
+            (latest + p).initialize(to: Atomic(0))
+            (generations + p).initialize(to: Atomic(0))
+            if let number = controls.controllers[id] { parameters[number] = Int32(p) }
+        }
+    }
+
+    deinit {
+        parameters.deallocate()
+        templates.deallocate()
+        values.deallocate()
+        latest.deinitialize(count: parameterCount)
+        latest.deallocate()
+        generations.deinitialize(count: parameterCount)
+        generations.deallocate()
+    }
+
+    /// The value a controller value 0…127 stands for: a knob position through the taper,
+    /// with 127 exactly the top of the range.
+    static func value(_ id: ParameterID, controllerValue v: Int) -> Double {
+        id.spec.value(atNormalized: Double(v) / Double(steps - 1))
+    }
+
+    /// The change a three-byte MIDI message makes, or nil when it is not a control change
+    /// on the channel listened to, for a mapped controller.
+    @_noLocks
+    func change(status: UInt8, data1: UInt8, data2: UInt8) -> ParameterChange? {
+        guard status & 0xF0 == Self.controlChange else { return nil }
+        guard channel < 0 || Int32(status & 0x0F) == channel else { return nil }
+        let p = Int(parameters[Int(data1 & 0x7F)])
+        guard p >= 0 else { return nil }
+        var change = templates[p]
+        change.value = values[p * Self.steps + Int(data2 & 0x7F)]
+        return change
+    }
+
+    /// Records that a controller set `change` (audio thread).
+    @_noLocks
+    func publish(_ change: ParameterChange) {
+        let p = change.index
+        latest[p].store(change.value.bitPattern, ordering: .relaxed)
+        generations[p].wrappingAdd(1, ordering: .releasing)
+    }
+
+    /// How many times a controller has set parameter `p`, and the last value it set. The
+    /// value read may be newer than the count, never older.
+    func lastSet(_ p: Int) -> (generation: UInt64, value: Double) {
+        let generation = generations[p].load(ordering: .acquiring)
+        return (generation, Double(bitPattern: latest[p].load(ordering: .relaxed)))
+    }
+}

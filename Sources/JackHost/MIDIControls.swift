@@ -1,0 +1,109 @@
+import DSP
+
+/// Which MIDI control changes turn which knobs in `detent live`: one controller number per
+/// parameter, heard on one channel or on all sixteen.
+///
+/// Out of the box each parameter answers to the controller its table row names (cutoff to
+/// 74, resonance to 71, gain to 7: the General MIDI 2 sound controllers for those jobs), on
+/// every channel, so most controllers work without setting anything up. A controller's value
+/// 0…127 is a knob position: it goes through the parameter's taper, the way the panel's knob
+/// does, so 64 is the middle of the knob's travel (about 632 Hz for the cutoff), not of the
+/// range in hertz.
+///
+/// ```swift
+/// var controls = MIDIControls.standard
+/// try controls.assign(parsing: ["cutoff=21", "gain=none"])  // --midi-cc
+/// controls.channel = 2                                      // --midi-channel 2
+/// ```
+public struct MIDIControls: Sendable, Equatable {
+    /// The channel listened to, 1…16; nil for every channel.
+    public var channel: Int?
+    /// The controller number each mapped parameter answers to. Parameters missing here do
+    /// not answer to MIDI; no two share a controller.
+    public private(set) var controllers: [ParameterID: Int]
+
+    /// Controller numbers a parameter may take: 120…127 are channel mode messages (all notes
+    /// off and the like), not controls.
+    public static let controllerRange = 0...119
+    public static let channelRange = 1...16
+
+    /// Every parameter on its table row's controller, every channel.
+    public static var standard: MIDIControls {
+        MIDIControls(channel: nil, controllers: Dictionary(
+            uniqueKeysWithValues: ParameterID.allCases.map { ($0, $0.spec.midiController) }))
+    }
+
+    public init(channel: Int?, controllers: [ParameterID: Int]) {
+        self.channel = channel
+        self.controllers = controllers
+    }
+
+    /// The parameter a controller number turns, if any.
+    public func parameter(forController number: Int) -> ParameterID? {
+        controllers.first { $0.value == number }?.key
+    }
+
+    /// Applies `ID=CC` or `ID=none` assignments (as `--midi-cc` takes them), in order. A
+    /// parameter whose standard controller another one is given here gives it up, so moving
+    /// gain to 74 leaves the cutoff without one rather than failing; two assignments naming
+    /// the same controller are an error.
+    ///
+    /// - Throws: ``LiveHostError/invalidMIDIControl(_:reason:)`` naming the assignment.
+    public mutating func assign(parsing assignments: [String]) throws(LiveHostError) {
+        var given: [Int: ParameterID] = [:]
+        for text in assignments {
+            let (id, number) = try Self.parseAssignment(text)
+            controllers[id] = nil
+            guard let number else { continue }
+            if let other = given[number], other != id {
+                throw .invalidMIDIControl(text, reason: "controller \(number) is already given to \(other.id)")
+            }
+            given[number] = id
+            if let holder = parameter(forController: number) { controllers[holder] = nil }
+            controllers[id] = number
+        }
+    }
+
+    /// One `ID=CC` or `ID=none`.
+    static func parseAssignment(_ text: String) throws(LiveHostError) -> (ParameterID, Int?) {
+        guard let eq = text.firstIndex(of: "=") else {
+            throw .invalidMIDIControl(text, reason: "expected ID=CC, e.g. cutoff=74 or gain=none")
+        }
+        let id: ParameterID
+        do { id = try ParameterID(parsing: String(text[..<eq])) } catch {
+            throw .invalidMIDIControl(text, reason: error.description)
+        }
+        let value = text[text.index(after: eq)...].trimmingSpaces
+        if value.lowercased() == "none" { return (id, nil) }
+        guard let number = Int(value), controllerRange.contains(number) else {
+            throw .invalidMIDIControl(text, reason: "expected a controller number \(controllerRange.lowerBound) … "
+                + "\(controllerRange.upperBound) or none")
+        }
+        return (id, number)
+    }
+
+    /// Parses `--midi-channel`: 1…16, or `all`.
+    public static func parseChannel(_ text: String) throws(LiveHostError) -> Int? {
+        let value = Substring(text).trimmingSpaces
+        if value.lowercased() == "all" { return nil }
+        guard let channel = Int(value), channelRange.contains(channel) else { throw .invalidMIDIChannel(text) }
+        return channel
+    }
+
+    /// One line for the start-up message: `cutoff CC 74, resonance CC 71, gain CC 7 on all channels`.
+    public var summary: String {
+        let mapped = ParameterID.allCases.compactMap { id in controllers[id].map { "\(id.id) CC \($0)" } }
+        let on = channel.map { "on channel \($0)" } ?? "on all channels"
+        return mapped.isEmpty ? "no controllers mapped" : mapped.joined(separator: ", ") + " " + on
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

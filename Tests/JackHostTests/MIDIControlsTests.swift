@@ -1,0 +1,110 @@
+import DSP
+import Testing
+@testable import JackHost
+
+@Suite("MIDI controls: which control change turns which knob")
+struct MIDIControlsTests {
+    @Test("out of the box: the table's controllers, on every channel")
+    func standard() {
+        let controls = MIDIControls.standard
+        #expect(controls.channel == nil)
+        #expect(controls.controllers == [.cutoff: 74, .resonance: 71, .gain: 7])
+        #expect(controls.parameter(forController: 74) == .cutoff)
+        #expect(controls.parameter(forController: 1) == nil)
+        #expect(controls.summary == "cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
+    }
+
+    @Test("--midi-cc moves a parameter, unmaps one, and takes a controller from its standard owner")
+    func assignments() throws {
+        var controls = MIDIControls.standard
+        try controls.assign(parsing: ["cutoff=21", "resonance = none", "GAIN=74"])
+        #expect(controls.controllers == [.cutoff: 21, .gain: 74])
+        // The standard owner of 74 (cutoff) had already moved; now take one from a standard owner.
+        var other = MIDIControls.standard
+        try other.assign(parsing: ["gain=71"])
+        #expect(other.controllers == [.cutoff: 74, .gain: 71])
+        #expect(other.parameter(forController: 7) == nil)
+        other.channel = 10
+        #expect(other.summary == "cutoff CC 74, gain CC 71 on channel 10")
+        var none = MIDIControls.standard
+        try none.assign(parsing: ["cutoff=none", "resonance=none", "gain=none"])
+        #expect(none.summary == "no controllers mapped")
+    }
+
+    @Test("bad assignments name what was typed and why", arguments: [
+        ("cutoff", "invalid --midi-cc 'cutoff': expected ID=CC, e.g. cutoff=74 or gain=none"),
+        ("cutoff=120", "invalid --midi-cc 'cutoff=120': expected a controller number 0 … 119 or none"),
+        ("cutoff=-1", "invalid --midi-cc 'cutoff=-1': expected a controller number 0 … 119 or none"),
+        ("cutoff=7.5", "invalid --midi-cc 'cutoff=7.5': expected a controller number 0 … 119 or none"),
+        ("drive=1", "invalid --midi-cc 'drive=1': unknown parameter 'drive' (valid ids: cutoff, resonance, gain)"),
+    ])
+    func badAssignments(text: String, message: String) {
+        var controls = MIDIControls.standard
+        let error = #expect(throws: LiveHostError.self) { try controls.assign(parsing: [text]) }
+        #expect(error?.description == message)
+        #expect(controls == .standard, "a refused assignment changes nothing")
+    }
+
+    @Test("two parameters given the same controller is an error")
+    func duplicate() {
+        var controls = MIDIControls.standard
+        #expect(throws: LiveHostError.invalidMIDIControl("gain=21", reason: "controller 21 is already given to cutoff")) {
+            try controls.assign(parsing: ["cutoff=21", "gain=21"])
+        }
+    }
+
+    @Test("--midi-channel takes 1…16 or all")
+    func channels() throws {
+        #expect(try MIDIControls.parseChannel("1") == 1)
+        #expect(try MIDIControls.parseChannel(" 16") == 16)
+        #expect(try MIDIControls.parseChannel("ALL") == nil)
+        for bad in ["0", "17", "one", ""] {
+            #expect(throws: LiveHostError.invalidMIDIChannel(bad)) { try MIDIControls.parseChannel(bad) }
+        }
+        #expect(LiveHostError.invalidMIDIChannel("17").description == "invalid --midi-channel '17': expected 1 … 16 or all")
+    }
+
+    @Test("the audio thread's table: control changes on the channel, for mapped controllers only")
+    func table() throws {
+        var controls = MIDIControls.standard
+        controls.channel = 3
+        let table = MIDIControlTable(controls)
+        let cutoff = ParameterID.cutoff.spec
+        // Channel 3 is status nibble 2.
+        let lowest = table.change(status: 0xB2, data1: 74, data2: 0)
+        let low = try #require(lowest)
+        #expect(low.parameter == .cutoff && low.value == cutoff.range.lowerBound)
+        #expect(low.frame == ParameterChange.now && low.rampFrames == ParameterChange.defaultRamp)
+        #expect(table.change(status: 0xB2, data1: 74, data2: 127)?.value == cutoff.range.upperBound)
+        // A controller value is a knob position through the taper.
+        for v in [1, 64, 100] {
+            #expect(table.change(status: 0xB2, data1: 74, data2: UInt8(v))?.value == cutoff.value(atNormalized: Double(v) / 127))
+        }
+        #expect(table.change(status: 0xB2, data1: 7, data2: 0)?.value == -60)
+        #expect(table.change(status: 0xB2, data1: 71, data2: 127)?.parameter == .resonance)
+        #expect(table.change(status: 0xB0, data1: 74, data2: 0) == nil, "another channel")
+        #expect(table.change(status: 0x92, data1: 74, data2: 10) == nil, "a note on")
+        #expect(table.change(status: 0xE2, data1: 0, data2: 64) == nil, "pitch bend")
+        #expect(table.change(status: 0xB2, data1: 1, data2: 64) == nil, "an unmapped controller")
+        // Data bytes are 7 bits: a stray top bit is ignored rather than read past the table.
+        #expect(table.change(status: 0xB2, data1: 74 | 0x80, data2: 127 | 0x80)?.value == cutoff.range.upperBound)
+
+        let omni = MIDIControlTable(.standard)
+        for channel in UInt8(0)...15 {
+            #expect(omni.change(status: 0xB0 | channel, data1: 7, data2: 127)?.value == 12)
+        }
+    }
+
+    @Test("what the audio thread applied is published with a count, per parameter")
+    func published() throws {
+        let table = MIDIControlTable(.standard)
+        #expect(table.lastSet(ParameterID.gain.rawValue).generation == 0)
+        let silence = table.change(status: 0xB0, data1: 7, data2: 0)
+        let loudest = table.change(status: 0xB0, data1: 7, data2: 127)
+        table.publish(try #require(silence))
+        table.publish(try #require(loudest))
+        let gain = table.lastSet(ParameterID.gain.rawValue)
+        #expect(gain.generation == 2 && gain.value == 12)
+        #expect(table.lastSet(ParameterID.cutoff.rawValue).generation == 0)
+    }
+}
