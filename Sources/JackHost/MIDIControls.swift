@@ -7,7 +7,7 @@ import DSP
 /// 74, resonance to 71, gain to 7: the General MIDI 2 sound controllers for those jobs), on
 /// every channel, so most controllers work without setting anything up. A controller's value
 /// 0…127 is a knob position: it goes through the parameter's taper, the way the panel's knob
-/// does, so 64 is the middle of the knob's travel (about 632 Hz for the cutoff), not of the
+/// does, so 64 is about the middle of the knob's travel (650 Hz for the cutoff), not of the
 /// range in hertz.
 ///
 /// ```swift

@@ -102,6 +102,10 @@ struct LiveCommand: ParsableCommand {
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
         // A bad option is a usage error (64), told before any server is contacted.
+        if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != "all") {
+            Console.error("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up")
+            throw ExitCode(64)
+        }
         do {
             if noMidi {
                 options.midi = nil

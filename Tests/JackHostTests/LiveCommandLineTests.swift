@@ -15,6 +15,7 @@ import TestSupport
         (["--midi-channel", "17"], "invalid --midi-channel '17': expected 1 … 16 or all"),
         (["--midi-cc", "cutoff=200"], "invalid --midi-cc 'cutoff=200': expected a controller number 0 … 119 or none"),
         (["--midi-cc", "cutoff=1", "--midi-cc", "gain=1"], "invalid --midi-cc 'gain=1': controller 1 is already given to cutoff"),
+        (["--no-midi", "--midi-channel", "3"], "--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up"),
     ])
     func aBadOptionFailsWithOneLine(arguments: [String], message: String) throws {
         let run = try DetentProcess.run(["live", "--server", "detent-test-absent"] + arguments)
