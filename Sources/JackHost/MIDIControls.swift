@@ -90,6 +90,12 @@ public struct MIDIControls: Sendable, Equatable {
         return channel
     }
 
+    /// The mapping as `--midi-cc` takes it: `cutoff=74, resonance=71, gain=7`.
+    public var assignments: String {
+        ParameterID.allCases.map { id in "\(id.id)=" + (controllers[id].map(String.init) ?? "none") }
+            .joined(separator: ", ")
+    }
+
     /// One line for the start-up message: `cutoff CC 74, resonance CC 71, gain CC 7 on all channels`.
     public var summary: String {
         let mapped = ParameterID.allCases.compactMap { id in controllers[id].map { "\(id.id) CC \($0)" } }

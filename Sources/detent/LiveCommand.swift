@@ -13,8 +13,8 @@ struct LiveCommand: ParsableCommand {
         commandName: "live",
         abstract: "Run the engine as a JACK client, controlled by typed commands.",
         discussion: """
-            Registers in_1…in_N and out_1…out_N and reads one command per line from standard \
-            input, answering each with one line on standard output:
+            Registers in_1…in_N, out_1…out_N and midi_in, and reads one command per line from \
+            standard input, answering each with one line on standard output:
 
               set ID VALUE       set a parameter (set cutoff 1.2k, set gain -6 dB)
               get ID             the value a parameter is set to
@@ -28,8 +28,7 @@ struct LiveCommand: ParsableCommand {
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
-            default cutoff answers to CC 74, resonance to CC 71 and gain to CC 7, on every \
-            channel (see --midi-cc and --midi-channel).
+            default \(MIDIControls.standard.summary) (see --midi-cc and --midi-channel).
 
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \
@@ -62,8 +61,9 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Connect to the physical capture, playback and MIDI ports (where no regex is given).")
     var autoconnect = false
 
-    @Option(help: ArgumentHelp("Map a parameter to a MIDI control change number (0…119), or unmap it with none "
-                               + "(repeatable; default: cutoff=74, resonance=71, gain=7).", valueName: "id=cc"))
+    @Option(help: ArgumentHelp("Map a parameter to a MIDI control change number "
+                               + "(\(MIDIControls.controllerRange.lowerBound)…\(MIDIControls.controllerRange.upperBound)), or unmap it with none "
+                               + "(repeatable; default: \(MIDIControls.standard.assignments)).", valueName: "id=cc"))
     var midiCc: [String] = []
 
     @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all.", valueName: "channel"))

@@ -12,6 +12,7 @@ struct MIDIControlsTests {
         #expect(controls.parameter(forController: 74) == .cutoff)
         #expect(controls.parameter(forController: 1) == nil)
         #expect(controls.summary == "cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
+        #expect(controls.assignments == "cutoff=74, resonance=71, gain=7")
     }
 
     @Test("--midi-cc moves a parameter, unmaps one, and takes a controller from its standard owner")
@@ -19,6 +20,7 @@ struct MIDIControlsTests {
         var controls = MIDIControls.standard
         try controls.assign(parsing: ["cutoff=21", "resonance = none", "GAIN=74"])
         #expect(controls.controllers == [.cutoff: 21, .gain: 74])
+        #expect(controls.assignments == "cutoff=21, resonance=none, gain=74")
         // The standard owner of 74 (cutoff) had already moved; now take one from a standard owner.
         var other = MIDIControls.standard
         try other.assign(parsing: ["gain=71"])
