@@ -15,6 +15,8 @@ public enum CommandAnswer: Equatable, Sendable {
     /// `preset save NAME`.
     case saved(String)
     case status(HostStatus)
+    /// `midi …`: what MIDI control changes do now.
+    case midi(MIDIControls)
     case help
     /// `quit`: the last answer.
     case bye
@@ -32,6 +34,7 @@ public enum CommandAnswer: Equatable, Sendable {
         case .preset(let name, let values): "preset \(name): \(Self.assignments(values))"
         case .saved(let name): "saved preset \(name)"
         case .status(let s): Self.statusText(s)
+        case .midi(let controls): "midi \(controls.summary)"
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(ParameterError.validIDs)"
         case .bye: "bye"
@@ -96,6 +99,14 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("midiMessages", "\(s.midiMessages)"),
             ] + Self.jsonValues(s.values) + [
                 ("peaks", JSONText.array(s.peaks.map { JSONText.number(Double($0)) })),
+            ])
+        case .midi(let controls):
+            JSONText.object([
+                ("ok", "true"),
+                ("midiChannel", controls.channel.map { "\($0)" } ?? "null"),
+                ("midiControllers", JSONText.object(ParameterID.allCases.map { id in
+                    (id.id, controls.controllers[id].map { "\($0)" } ?? "null")
+                })),
             ])
         case .help:
             JSONText.object([("ok", "true"), ("commands", JSONText.array(HostCommand.synopsis.map(JSONText.string))),

@@ -59,12 +59,24 @@ public struct CommandInterpreter: Sendable {
             }
         case .status:
             return .status(control.status())
+        case .midi:
+            return control.midiControls.map(CommandAnswer.midi) ?? Self.noMIDI
+        case .midiController(let id, let number):
+            guard var controls = control.midiControls else { return Self.noMIDI }
+            controls.assign(id, to: number)
+            return control.setMIDIControls(controls) ? .midi(controls) : Self.noMIDI
+        case .midiChannel(let channel):
+            guard var controls = control.midiControls else { return Self.noMIDI }
+            controls.channel = channel
+            return control.setMIDIControls(controls) ? .midi(controls) : Self.noMIDI
         case .help:
             return .help
         case .quit:
             return .bye
         }
     }
+
+    static let noMIDI = CommandAnswer.error("there is no MIDI input (Detent was started with --no-midi)")
 
     private func targets() -> [ParameterID: Double] {
         var values: [ParameterID: Double] = [:]

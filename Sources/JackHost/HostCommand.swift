@@ -19,13 +19,19 @@ public enum HostCommand: Equatable, Sendable {
     case presetLoad(String)
     case presetSave(String)
     case status
+    /// `midi`: what MIDI control changes do.
+    case midi
+    /// `midi ID CC` or `midi ID none`.
+    case midiController(ParameterID, Int?)
+    /// `midi channel N` or `midi channel all`.
+    case midiChannel(Int?)
     case help
     case quit
 
     /// The commands as `help` lists them.
     public static let synopsis = [
         "set ID VALUE", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
-        "status", "help", "quit",
+        "status", "midi [ID CC|none] [channel N|all]", "help", "quit",
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer).
@@ -60,11 +66,33 @@ public enum HostCommand: Equatable, Sendable {
                 throw .usage("preset load NAME | preset save NAME")
             }
             return action == "load" ? .presetLoad(rest(after: 2)) : .presetSave(rest(after: 2))
+        case "midi":
+            return try midi(Array(words.dropFirst()))
         case "params": return try noArguments(.params)
         case "status": return try noArguments(.status)
         case "help": return try noArguments(.help)
         case "quit": return try noArguments(.quit)
         default: throw .unknownCommand(String(words[0]))
+        }
+    }
+
+    /// `midi`, `midi ID CC|none`, `midi channel N|all` (the words after `midi`).
+    private static func midi(_ words: [Substring]) throws(CommandError) -> HostCommand {
+        let usage = CommandError.usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")
+        guard !words.isEmpty else { return .midi }
+        guard words.count == 2 else { throw usage }
+        if words[0].lowercased() == "channel" {
+            do { return .midiChannel(try MIDIControls.parseChannel(String(words[1]))) } catch {
+                throw .invalid("MIDI channel '\(words[1])': expected \(MIDIControls.channelRange.lowerBound) … "
+                    + "\(MIDIControls.channelRange.upperBound) or all")
+            }
+        }
+        let id: ParameterID
+        do { id = try ParameterID(parsing: String(words[0])) } catch { throw .parameter(error) }
+        switch MIDIControls.controller(String(words[1])) {
+        case .number(let number): return .midiController(id, number)
+        case .none: return .midiController(id, nil)
+        case .invalid: throw .invalid("controller '\(words[1])' for \(id.id): expected \(MIDIControls.controllerExpectation)")
         }
     }
 }
@@ -75,6 +103,8 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case usage(String)
     case unexpectedArguments(String)
     case parameter(ParameterError)
+    /// A value that is not one the command takes: "invalid " and what it was.
+    case invalid(String)
 
     public var description: String {
         switch self {
@@ -82,6 +112,7 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         case .usage(let form): "usage: \(form)"
         case .unexpectedArguments(let verb): "'\(verb)' takes no arguments"
         case .parameter(let error): error.description
+        case .invalid(let what): "invalid \(what)"
         }
     }
 }

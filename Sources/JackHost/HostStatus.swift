@@ -50,4 +50,13 @@ public protocol LiveControl: AnyObject, Sendable {
     /// The value a parameter is heading to (what was last set).
     func target(_ id: ParameterID) -> Double
     func status() -> HostStatus
+    /// What MIDI control changes do; nil without a MIDI input.
+    var midiControls: MIDIControls? { get }
+    /// Changes what MIDI control changes do; false when there is no MIDI input.
+    func setMIDIControls(_ controls: MIDIControls) -> Bool
+}
+
+extension LiveControl {
+    public var midiControls: MIDIControls? { nil }
+    public func setMIDIControls(_ controls: MIDIControls) -> Bool { false }
 }

@@ -25,7 +25,9 @@ final class JackSession: @unchecked Sendable {
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
-    init(options: LiveHostOptions, wake: UnsafeMutablePointer<sem_t>,
+    /// `midi` is the mapping to start with; a `midi_in` port is registered when the options
+    /// ask for MIDI at all.
+    init(options: LiveHostOptions, midi: MIDIControls?, wake: UnsafeMutablePointer<sem_t>,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) -> Engine) throws(LiveHostError) {
         Self.silenceLibjack
         var status = JackStatus(0)
@@ -79,7 +81,7 @@ final class JackSession: @unchecked Sendable {
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midi: options.midi ?? MIDIControls(channel: nil, controllers: [:]), wake: wake,
+            midiPort: midiPort, midi: midi ?? MIDIControls(channel: nil, controllers: [:]), wake: wake,
             sampleRate: rate, bufferSize: bufferSize))
 
         let arg = UnsafeMutableRawPointer(context)
@@ -158,6 +160,8 @@ final class JackSession: @unchecked Sendable {
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
     var midiMessages: Int { context.pointee.midiMessages.load(ordering: .relaxed) }
+    /// Makes `controls` the MIDI mapping from the next message on.
+    func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set parameter `p` on this connection, and the last value.
     func midiLastSet(_ p: Int) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(p) }
     var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }

@@ -46,6 +46,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var lastStamp = Int64.min
         var closedXruns = 0
         var closedMIDIMessages = 0
+        /// What MIDI control changes do now (nil without a MIDI input): the options' mapping
+        /// until `midi` changes it, kept for new connections.
+        var midi: MIDIControls?
         /// Per parameter, how many MIDI settings of the current session are in `targets`.
         var midiSeen = [UInt64](repeating: 0, count: ParameterID.allCases.count)
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
@@ -107,7 +110,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         for id in ParameterID.allCases {
             targets[id] = id.spec.clamp(options.initialValues[id] ?? id.spec.defaultValue)
         }
-        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets))
+        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi))
     }
 
     private static func makeEngine(_ values: [ParameterID: Double], _ options: LiveHostOptions) -> Engine {
@@ -159,7 +162,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
     /// a new rate needs a new engine, which starts from the current targets.
     private func openSession() throws(LiveHostError) -> JackSession {
-        try JackSession(options: options, wake: wake.semaphore) { rate, bufferSize in
+        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.semaphore) { rate, bufferSize in
             state.withLock { st in
                 if st.engine.sampleRate != Double(rate) {
                     if st.engine.sampleRate != 0 {
@@ -204,6 +207,21 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     public func set(_ values: [ParameterID: Double]) { send(values) }
+
+    /// What MIDI control changes do now; nil when the host has no MIDI input.
+    public var midiControls: MIDIControls? { state.withLock { $0.midi } }
+
+    /// Changes what MIDI control changes do, from the next message on (and on every later
+    /// connection). Returns false, changing nothing, when the host has no MIDI input.
+    @discardableResult
+    public func setMIDIControls(_ controls: MIDIControls) -> Bool {
+        state.withLock { st in
+            guard st.midi != nil else { return false }
+            st.midi = controls
+            st.session?.updateMIDI(controls)
+            return true
+        }
+    }
 
     public func target(_ id: ParameterID) -> Double {
         state.withLock { st in

@@ -6,6 +6,11 @@ import Synchronization
 /// client starts, so the audio thread only indexes memory (the tapers' `exp2` and the
 /// dictionary stay off it). The values the callback applies are published back through
 /// atomics, for the host's targets and the panel's knobs.
+///
+/// The mapping itself is atomics too, so it can change while the client runs (`midi` typed
+/// to the host): each controller's entry is stored on its own, and the audio thread reads
+/// each entry whole. Between two of those stores, a message may meet half of an update
+/// (a parameter briefly on its old and its new controller); it never meets a torn entry.
 struct MIDIControlTable: ~Copyable {
     /// Status nibble of a control change message.
     static let controlChange: UInt8 = 0xB0
@@ -13,9 +18,9 @@ struct MIDIControlTable: ~Copyable {
     static let steps = 128
 
     /// The channel listened to, 0…15; −1 for all.
-    let channel: Int32
+    private let channel = Atomic<Int32>(-1)
     /// Parameter index per controller number; −1 where none.
-    private let parameters: UnsafeMutablePointer<Int32>
+    private let parameters: UnsafeMutablePointer<Atomic<Int32>>
     /// The change each parameter's controller makes, its value filled in per message.
     private let templates: UnsafeMutablePointer<ParameterChange>
     /// `values[p · 128 + v]`: parameter `p` at controller value `v`, through its taper.
@@ -29,9 +34,8 @@ struct MIDIControlTable: ~Copyable {
     init(_ controls: MIDIControls) {
         let ids = ParameterID.allCases
         parameterCount = ids.count
-        channel = Int32((controls.channel ?? 0) - 1)
         parameters = .allocate(capacity: Self.controllers)
-        parameters.initialize(repeating: -1, count: Self.controllers)
+        for c in 0..<Self.controllers { (parameters + c).initialize(to: Atomic(-1)) }
         templates = .allocate(capacity: parameterCount)
         values = .allocate(capacity: parameterCount * Self.steps)
         latest = .allocate(capacity: parameterCount)
@@ -43,11 +47,12 @@ struct MIDIControlTable: ~Copyable {
             }
             (latest + p).initialize(to: Atomic(0))
             (generations + p).initialize(to: Atomic(0))
-            if let number = controls.controllers[id] { parameters[number] = Int32(p) }
         }
+        update(controls)
     }
 
     deinit {
+        parameters.deinitialize(count: Self.controllers)
         parameters.deallocate()
         templates.deallocate()
         values.deallocate()
@@ -63,13 +68,24 @@ struct MIDIControlTable: ~Copyable {
         id.spec.value(atNormalized: Double(v) / Double(steps - 1))
     }
 
+    /// Makes `controls` the mapping (any thread).
+    func update(_ controls: MIDIControls) {
+        let indices = Dictionary(uniqueKeysWithValues: ParameterID.allCases.enumerated().map { ($1, Int32($0)) })
+        for c in 0..<Self.controllers {
+            let p = controls.parameter(forController: c).flatMap { indices[$0] } ?? -1
+            parameters[c].store(p, ordering: .relaxed)
+        }
+        channel.store(Int32((controls.channel ?? 0) - 1), ordering: .relaxed)
+    }
+
     /// The change a three-byte MIDI message makes, or nil when it is not a control change
     /// on the channel listened to, for a mapped controller.
     @_noLocks
     func change(status: UInt8, data1: UInt8, data2: UInt8) -> ParameterChange? {
         guard status & 0xF0 == Self.controlChange else { return nil }
-        guard channel < 0 || Int32(status & 0x0F) == channel else { return nil }
-        let p = Int(parameters[Int(data1 & 0x7F)])
+        let listened = channel.load(ordering: .relaxed)
+        guard listened < 0 || Int32(status & 0x0F) == listened else { return nil }
+        let p = Int(parameters[Int(data1 & 0x7F)].load(ordering: .relaxed))
         guard p >= 0 else { return nil }
         var change = templates[p]
         change.value = values[p * Self.steps + Int(data2 & 0x7F)]

@@ -48,20 +48,52 @@ public struct MIDIControls: Sendable, Equatable {
     /// gain to 74 leaves the cutoff without one rather than failing; two assignments naming
     /// the same controller are an error.
     ///
-    /// - Throws: ``LiveHostError/invalidMIDIControl(_:reason:)`` naming the assignment.
+    /// - Throws: ``LiveHostError/invalidMIDIControl(_:reason:)`` naming the assignment; then
+    ///   nothing has changed.
     public mutating func assign(parsing assignments: [String]) throws(LiveHostError) {
         var given: [Int: ParameterID] = [:]
+        var result = self
         for text in assignments {
             let (id, number) = try Self.parseAssignment(text)
-            controllers[id] = nil
-            guard let number else { continue }
+            guard let number else {
+                result.assign(id, to: nil)
+                continue
+            }
             if let other = given[number], other != id {
                 throw .invalidMIDIControl(text, reason: "controller \(number) is already given to \(other.id)")
             }
             given[number] = id
-            if let holder = parameter(forController: number) { controllers[holder] = nil }
-            controllers[id] = number
+            result.assign(id, to: number)
         }
+        self = result
+    }
+
+    /// Gives parameter `id` the controller `number` (nil: none). A parameter that had that
+    /// controller loses it: the one typed last wins, as with a knob.
+    public mutating func assign(_ id: ParameterID, to number: Int?) {
+        controllers[id] = nil
+        guard let number else { return }
+        if let holder = parameter(forController: number) { controllers[holder] = nil }
+        controllers[id] = number
+    }
+
+    /// A controller as typed: a number in ``controllerRange``, or `none`.
+    enum ControllerText: Equatable {
+        case number(Int)
+        case none
+        case invalid
+    }
+
+    static func controller(_ text: String) -> ControllerText {
+        let value = Substring(text).trimmingSpaces
+        if value.lowercased() == "none" { return .none }
+        guard let number = Int(value), controllerRange.contains(number) else { return .invalid }
+        return .number(number)
+    }
+
+    /// What a controller must be, for messages.
+    static var controllerExpectation: String {
+        "a controller number \(controllerRange.lowerBound) … \(controllerRange.upperBound) or none"
     }
 
     /// One `ID=CC` or `ID=none`.
@@ -73,13 +105,11 @@ public struct MIDIControls: Sendable, Equatable {
         do { id = try ParameterID(parsing: String(text[..<eq])) } catch {
             throw .invalidMIDIControl(text, reason: error.description)
         }
-        let value = text[text.index(after: eq)...].trimmingSpaces
-        if value.lowercased() == "none" { return (id, nil) }
-        guard let number = Int(value), controllerRange.contains(number) else {
-            throw .invalidMIDIControl(text, reason: "expected a controller number \(controllerRange.lowerBound) … "
-                + "\(controllerRange.upperBound) or none")
+        switch controller(String(text[text.index(after: eq)...])) {
+        case .number(let number): return (id, number)
+        case .none: return (id, nil)
+        case .invalid: throw .invalidMIDIControl(text, reason: "expected \(controllerExpectation)")
         }
-        return (id, number)
     }
 
     /// Parses `--midi-channel`: 1…16, or `all`.

@@ -25,6 +25,9 @@ struct LiveCommand: ParsableCommand {
               status             server, sample rate, buffer size, xruns, DSP load,
                                  MIDI control changes, current values and output peaks
                                  since the last status
+              midi               what MIDI control changes do; 'midi ID CC' or
+                                 'midi ID none' maps a parameter, 'midi channel
+                                 N' or 'midi channel all' picks the channel
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \

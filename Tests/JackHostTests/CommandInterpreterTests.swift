@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import TestSupport
 
 /// A live host without JACK: records what it was sent.
 final class FakeControl: LiveControl, @unchecked Sendable {
@@ -27,6 +28,23 @@ final class FakeControl: LiveControl, @unchecked Sendable {
 
     func target(_ id: ParameterID) -> Double { lock.withLock { targets[id]! } }
     func status() -> HostStatus { reported }
+}
+
+/// A fake host with a MIDI input: keeps the mapping it is given.
+final class FakeMIDIControl: LiveControl, @unchecked Sendable {
+    private let lock = NSLock()
+    private var controls = MIDIControls.standard
+    func set(_ values: [ParameterID: Double]) {}
+    func target(_ id: ParameterID) -> Double { id.spec.defaultValue }
+    func status() -> HostStatus {
+        HostStatus(server: "fake", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0, dspLoad: nil,
+                   values: [:], peaks: [], reconnects: 0)
+    }
+    var midiControls: MIDIControls? { lock.withLock { controls } }
+    func setMIDIControls(_ new: MIDIControls) -> Bool {
+        lock.withLock { controls = new }
+        return true
+    }
 }
 
 /// A preset store standing in for the Presets module: proves the seam carries presets both ways.
@@ -131,5 +149,29 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
         let quit = try #require(interpreter.respond(to: "quit"))
         #expect(quit.endsSession)
         #expect(interpreter.respond(to: "") == nil)
+    }
+
+    @Test func midiShowsAndChangesTheMapping() throws {
+        let control = FakeMIDIControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        #expect(interpreter.respond(to: "midi")?.text == "midi cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
+        // Taking the cutoff's controller leaves the cutoff without one.
+        #expect(interpreter.respond(to: "midi gain 74")?.text == "midi resonance CC 71, gain CC 74 on all channels")
+        #expect(interpreter.respond(to: "midi channel 2")?.text == "midi resonance CC 71, gain CC 74 on channel 2")
+        #expect(interpreter.respond(to: "midi resonance none")?.text == "midi gain CC 74 on channel 2")
+        #expect(control.midiControls == MIDIControls(channel: 2, controllers: [.gain: 74]))
+        let json = try jsonObject(try #require(interpreter.respond(to: "midi cutoff 1")).json)
+        #expect(json["midiChannel"] as? Int == 2)
+        let controllers = try #require(json["midiControllers"] as? [String: Any])
+        #expect(controllers.compactMapValues { $0 as? Int } == ["cutoff": 1, "gain": 74])
+        #expect(controllers["resonance"] is NSNull)
+    }
+
+    @Test func midiWithoutAMIDIInputIsAnError() {
+        let control = FakeControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        for line in ["midi", "midi cutoff 21", "midi channel 1"] {
+            #expect(interpreter.respond(to: line) == .error("there is no MIDI input (Detent was started with --no-midi)"))
+        }
     }
 }

@@ -18,6 +18,11 @@ import Testing
             ("preset load Default", .presetLoad("Default")),
             ("preset save My Dark Pad", .presetSave("My Dark Pad")),
             ("status", .status),
+            ("midi", .midi),
+            ("midi cutoff 21", .midiController(.cutoff, 21)),
+            ("MIDI Gain none", .midiController(.gain, nil)),
+            ("midi channel 16", .midiChannel(16)),
+            ("midi channel all", .midiChannel(nil)),
             ("help", .help),
             ("quit", .quit),
         ]
@@ -74,5 +79,19 @@ import Testing
         #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("set volume 3") }
         #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("get volume") }
         #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("reset volume") }
+    }
+
+    @Test func refusesBadMIDICommandsSayingWhatIsAccepted() throws {
+        let cases: [(String, CommandError)] = [
+            ("midi cutoff", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")),
+            ("midi cutoff 21 22", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")),
+            ("midi channel 0", .invalid("MIDI channel '0': expected 1 … 16 or all")),
+            ("midi cutoff 120", .invalid("controller '120' for cutoff: expected a controller number 0 … 119 or none")),
+            ("midi drive 1", .parameter(.unknownID("drive"))),
+        ]
+        for (line, error) in cases {
+            #expect(throws: error, "\(line)") { try HostCommand.parse(line) }
+        }
+        #expect(CommandError.invalid("MIDI channel '0': x").description == "invalid MIDI channel '0': x")
     }
 }

@@ -48,7 +48,9 @@ extension JackTests {
             #expect(f.host.status().midiMessages == 5)
         }
 
-        @Test func aChannelAndRemappedControllersAreObeyed() throws {
+        /// The mapping given at start (the options), or changed while running (`midi` typed).
+        @Test(arguments: [false, true])
+        func aChannelAndRemappedControllersAreObeyed(changedWhileRunning: Bool) throws {
             var controls = MIDIControls.standard
             controls.channel = 2
             try controls.assign(parsing: ["gain=1"])
@@ -58,7 +60,13 @@ extension JackTests {
                 (3_000, [0xB1, 1, 0]),     // CC 1 does: silence
                 (4_000, [0xB1, 74, 127]),  // cutoff on channel 2
             ]
-            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: 8_000)], midi: midi, midiControls: controls)
+            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: 8_000)], midi: midi,
+                                    midiControls: changedWhileRunning ? .standard : controls)
+            if changedWhileRunning {
+                #expect(f.host.midiControls == .standard)
+                #expect(f.host.setMIDIControls(controls))
+            }
+            #expect(f.host.midiControls == controls)
             _ = try f.play()
             try f.waitForRecording(1)
             #expect(f.host.target(.gain) == -60)
@@ -92,6 +100,8 @@ extension JackTests {
             let probe = try TestClient("probe", server: server.name)
             defer { probe.close() }
             #expect(probe.ports(matching: "^detent:").sorted() == ["detent:in_1", "detent:in_2", "detent:out_1", "detent:out_2"])
+            #expect(host.midiControls == nil)
+            #expect(!host.setMIDIControls(.standard), "no port to map")
             host.stop()
             var withMIDI = options
             withMIDI.midi = .standard
