@@ -62,8 +62,9 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             while i < count {
                 defer { i += 1 }
                 guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
-                      event.size == 3, let bytes = event.buffer,
-                      let change = context.pointee.midi.change(status: bytes[0], data1: bytes[1], data2: bytes[2])
+                      event.size == 3, let bytes = event.buffer else { continue }
+                context.pointee.midi.hear(status: bytes[0], data1: bytes[1])
+                guard let change = context.pointee.midi.change(status: bytes[0], data1: bytes[1], data2: bytes[2])
                 else { continue }
                 let at = min(Int(event.time), frames)
                 if at > done {

@@ -160,6 +160,8 @@ final class JackSession: @unchecked Sendable {
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
     var midiMessages: Int { context.pointee.midiMessages.load(ordering: .relaxed) }
+    /// Control changes heard on the listened channel on this connection, and the last one's number.
+    var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
     /// Makes `controls` the MIDI mapping from the next message on.
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set parameter `p` on this connection, and the last value.

@@ -46,6 +46,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var lastStamp = Int64.min
         var closedXruns = 0
         var closedMIDIMessages = 0
+        /// Control changes heard on earlier connections, and the last one's number.
+        var closedHeard: (count: UInt64, controller: Int) = (0, 0)
         /// What MIDI control changes do now (nil without a MIDI input): the options' mapping
         /// until `midi` changes it, kept for new connections.
         var midi: MIDIControls?
@@ -84,6 +86,12 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             }
         }
 
+        /// Control changes heard since start-up, over every connection, and the last one's number.
+        var heard: (count: UInt64, controller: Int) {
+            guard let now = session?.midiHeard, now.count > 0 else { return closedHeard }
+            return (closedHeard.count + now.count, now.controller)
+        }
+
         /// Ends the current connection's share of the counters and forgets it.
         mutating func detach() -> JackSession? {
             absorbMIDI()
@@ -91,6 +99,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             if let s = session {
                 closedXruns += s.xruns
                 closedMIDIMessages += s.midiMessages
+                closedHeard = heard
             }
             return session
         }
@@ -221,6 +230,12 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             st.session?.updateMIDI(controls)
             return true
         }
+    }
+
+    /// How many MIDI control changes have arrived on the channel listened to, mapped or not,
+    /// and the last one's controller number: what MIDI learn waits for. Nil without MIDI.
+    public func lastMIDIControl() -> (count: UInt64, controller: Int)? {
+        state.withLock { st in st.midi == nil ? nil : st.heard }
     }
 
     public func target(_ id: ParameterID) -> Double {

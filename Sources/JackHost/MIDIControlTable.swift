@@ -27,6 +27,10 @@ struct MIDIControlTable: ~Copyable {
     private let values: UnsafeMutablePointer<Double>
     let parameterCount: Int
 
+    /// Control changes heard on the listened channel, mapped or not, for MIDI learn: their
+    /// count (upper bits) and the last one's controller number (lowest 8 bits).
+    private let heard = Atomic<UInt64>(0)
+
     /// Per parameter, the bits of the last value a controller set and how many times one did.
     private let latest: UnsafeMutablePointer<Atomic<UInt64>>
     private let generations: UnsafeMutablePointer<Atomic<UInt64>>
@@ -90,6 +94,26 @@ struct MIDIControlTable: ~Copyable {
         var change = templates[p]
         change.value = values[p * Self.steps + Int(data2 & 0x7F)]
         return change
+    }
+
+    /// Notes a control change on the listened channel for MIDI learn, whether or not it is
+    /// mapped (audio thread; the only writer).
+    @_noLocks
+    func hear(status: UInt8, data1: UInt8) {
+        guard status & 0xF0 == Self.controlChange else { return }
+        let listened = channel.load(ordering: .relaxed)
+        guard listened < 0 || Int32(status & 0x0F) == listened else { return }
+        let controller = UInt64(data1 & 0x7F)
+        guard controller < 120 else { return }  // 120…127 are channel mode messages
+        let count = heard.load(ordering: .relaxed) >> 8
+        heard.store((count &+ 1) << 8 | controller, ordering: .releasing)
+    }
+
+    /// How many control changes were heard on the listened channel, and the last one's
+    /// controller number.
+    func lastHeard() -> (count: UInt64, controller: Int) {
+        let word = heard.load(ordering: .acquiring)
+        return (word >> 8, Int(word & 0xFF))
     }
 
     /// Records that a controller set `change` (audio thread).

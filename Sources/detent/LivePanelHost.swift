@@ -39,6 +39,16 @@ final class LivePanelHost: PanelHost {
         }
     }
 
+    func midiControllers() -> [ParameterID: Int]? { host.midiControls?.controllers }
+
+    func assignMIDIController(_ number: Int, to id: ParameterID) {
+        guard var controls = host.midiControls else { return }
+        controls.assign(id, to: number)
+        host.setMIDIControls(controls)
+    }
+
+    func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
+
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
     var refreshInterval: Double? { 1.0 / 30 }
 

@@ -46,6 +46,8 @@ extension JackTests {
             #expect(f.host.target(.resonance) == 10)
             #expect(f.host.target(.gain) == Self.value(.gain, 90))
             #expect(f.host.status().midiMessages == 5)
+            // Every control change counts for MIDI learn, the unmapped mod wheel too.
+            #expect(f.host.lastMIDIControl()?.count == 6 && f.host.lastMIDIControl()?.controller == 74)
         }
 
         /// The mapping given at start (the options), or changed while running (`midi` typed).
@@ -101,6 +103,7 @@ extension JackTests {
             defer { probe.close() }
             #expect(probe.ports(matching: "^detent:").sorted() == ["detent:in_1", "detent:in_2", "detent:out_1", "detent:out_2"])
             #expect(host.midiControls == nil)
+            #expect(host.lastMIDIControl() == nil)
             #expect(!host.setMIDIControls(.standard), "no port to map")
             host.stop()
             var withMIDI = options

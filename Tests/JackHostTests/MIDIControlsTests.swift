@@ -109,4 +109,21 @@ struct MIDIControlsTests {
         #expect(gain.generation == 2 && gain.value == 12)
         #expect(table.lastSet(ParameterID.cutoff.rawValue).generation == 0)
     }
+
+    @Test("MIDI learn hears every control change on the channel, mapped or not, but no mode messages")
+    func heard() {
+        var controls = MIDIControls.standard
+        controls.channel = 1
+        let table = MIDIControlTable(controls)
+        #expect(table.lastHeard() == (0, 0))
+        table.hear(status: 0xB0, data1: 21)
+        #expect(table.lastHeard() == (1, 21))
+        table.hear(status: 0xB1, data1: 22)   // channel 2
+        table.hear(status: 0x90, data1: 60)   // a note
+        table.hear(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound + 1))  // all sound off and up
+        #expect(table.lastHeard() == (1, 21))
+        table.hear(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound))
+        table.hear(status: 0xB0, data1: 74)
+        #expect(table.lastHeard() == (3, 74))
+    }
 }

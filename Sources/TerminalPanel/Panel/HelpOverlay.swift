@@ -13,6 +13,7 @@ public enum HelpOverlay {
             ("u  r", "undo, redo"),
             ("p  s", "load a preset, save the preset"),
             ("c", "vertical or circular drag"),
+            ("m", "MIDI learn: turn a controller"),
             ("q  Ctrl-C", "quit (Ctrl-Z suspends)"),
             ("mouse drag", "turn; sideways away: finer"),
             ("wheel", "turn a step (Ctrl or Alt: fine)"),

@@ -48,6 +48,8 @@ extension Panel {
                 mode = .normal
                 save(as: name, replacing: false)
             }
+        case .midiLearn:
+            midiLearnKey(key)
         case .confirmReplace(let name):
             switch key {
             case .character("y"), .character("Y"):
@@ -95,6 +97,7 @@ extension Panel {
             case "q": quit(at: time)
             case "?": mode = .help
             case "c": toggleDragStyle()
+            case "m": startMIDILearn()
             default: break
             }
         default:

@@ -28,6 +28,9 @@ public final class Panel {
         case saveName(TextField)
         /// Asking whether to replace the existing user preset of this name.
         case confirmReplace(String)
+        /// Waiting for a MIDI controller to move, to map it to the focused knob; `heard` is
+        /// the host's count of control changes when learning began.
+        case midiLearn(heard: UInt64)
     }
 
     /// A line for the status bar.
@@ -295,6 +298,7 @@ public final class Panel {
         if status != lastStatus || meters != lastMeters { needsDraw = true }
         lastStatus = status
         lastMeters = meters
+        learnMIDIIfHeard()
         guard let values = host.currentValues() else { return }
         for (i, id) in ids.enumerated() {
             guard let value = values[id], value != lastHostValues?[id], value != knobs[i].value,

@@ -33,6 +33,17 @@ public protocol PanelHost: AnyObject {
     /// How often to poll ``currentValues()``, ``status()`` and ``meters()`` (seconds); nil when
     /// nothing changes unless the panel changes it.
     var refreshInterval: Double? { get }
+
+    /// The MIDI controller number each parameter answers to; nil without a MIDI input (the
+    /// panel then offers no MIDI learn).
+    func midiControllers() -> [ParameterID: Int]?
+
+    /// Gives parameter `id` the controller `number`; a parameter that had it loses it.
+    func assignMIDIController(_ number: Int, to id: ParameterID)
+
+    /// How many control changes have arrived on the channel listened to, mapped or not, and
+    /// the last one's number; nil without a MIDI input. MIDI learn waits for the count to move.
+    func lastMIDIControl() -> (count: UInt64, controller: Int)?
 }
 
 extension PanelHost {
@@ -40,4 +51,7 @@ extension PanelHost {
     public func status() -> PanelStatus { PanelStatus() }
     public func meters() -> [MeterReading]? { nil }
     public var refreshInterval: Double? { nil }
+    public func midiControllers() -> [ParameterID: Int]? { nil }
+    public func assignMIDIController(_ number: Int, to id: ParameterID) {}
+    public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
 }

@@ -159,6 +159,9 @@ public enum PanelRenderer {
         case .confirmReplace(let name):
             screen.put("Replace the user preset \(PresetName.quoted(name))? (y/n)", x: 0, y: row, role: .prompt)
             return nil
+        case .midiLearn:
+            screen.put(panel.midiLearnPrompt, x: 0, y: row, role: .prompt, limit: width)
+            return nil
         default:
             break
         }
