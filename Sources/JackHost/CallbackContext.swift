@@ -35,8 +35,6 @@ struct CallbackContext: ~Copyable {
     let clockPeriod = Atomic<UInt32>(0)
 
     let xruns = Atomic<Int>(0)
-    /// MIDI messages that moved a parameter.
-    let midiMessages = Atomic<Int>(0)
     let bufferSize: Atomic<UInt32>
     let sampleRate: Atomic<UInt32>
     /// The server's sample rate no longer matches the engine: the callback outputs silence

@@ -62,13 +62,9 @@ public struct CommandInterpreter: Sendable {
         case .midi:
             return control.midiControls.map(CommandAnswer.midi) ?? Self.noMIDI
         case .midiController(let id, let number):
-            guard var controls = control.midiControls else { return Self.noMIDI }
-            controls.assign(id, to: number)
-            return control.setMIDIControls(controls) ? .midi(controls) : Self.noMIDI
+            return control.updateMIDIControls { $0.assign(id, to: number) }.map(CommandAnswer.midi) ?? Self.noMIDI
         case .midiChannel(let channel):
-            guard var controls = control.midiControls else { return Self.noMIDI }
-            controls.channel = channel
-            return control.setMIDIControls(controls) ? .midi(controls) : Self.noMIDI
+            return control.updateMIDIControls { $0.channel = channel }.map(CommandAnswer.midi) ?? Self.noMIDI
         case .help:
             return .help
         case .quit:

@@ -52,11 +52,12 @@ public protocol LiveControl: AnyObject, Sendable {
     func status() -> HostStatus
     /// What MIDI control changes do; nil without a MIDI input.
     var midiControls: MIDIControls? { get }
-    /// Changes what MIDI control changes do; false when there is no MIDI input.
-    func setMIDIControls(_ controls: MIDIControls) -> Bool
+    /// Edits what MIDI control changes do, in one step, and returns the result; nil (and no
+    /// edit) when there is no MIDI input.
+    func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls?
 }
 
 extension LiveControl {
     public var midiControls: MIDIControls? { nil }
-    public func setMIDIControls(_ controls: MIDIControls) -> Bool { false }
+    public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
 }

@@ -63,8 +63,7 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                 defer { i += 1 }
                 guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
                       event.size == 3, let bytes = event.buffer else { continue }
-                context.pointee.midi.hear(status: bytes[0], data1: bytes[1])
-                guard let change = context.pointee.midi.change(status: bytes[0], data1: bytes[1], data2: bytes[2])
+                guard let change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2])
                 else { continue }
                 let at = min(Int(event.time), frames)
                 if at > done {
@@ -72,8 +71,6 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                     done = at
                 }
                 engine.apply(change)
-                context.pointee.midi.publish(change)
-                context.pointee.midiMessages.wrappingAdd(1, ordering: .relaxed)
             }
         }
         if done < frames { processPart(context, engine, frames: frames - done) }

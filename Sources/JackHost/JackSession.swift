@@ -25,8 +25,7 @@ final class JackSession: @unchecked Sendable {
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
-    /// `midi` is the mapping to start with; a `midi_in` port is registered when the options
-    /// ask for MIDI at all.
+    /// `midi` is the mapping to start with; nil registers no `midi_in` port.
     init(options: LiveHostOptions, midi: MIDIControls?, wake: UnsafeMutablePointer<sem_t>,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) -> Engine) throws(LiveHostError) {
         Self.silenceLibjack
@@ -64,7 +63,7 @@ final class JackSession: @unchecked Sendable {
             }
         }
 
-        midiNames = options.midi == nil ? [] : [Self.midiInputName]
+        midiNames = midi == nil ? [] : [Self.midiInputName]
         var midiPort: OpaquePointer?
         if !midiNames.isEmpty {
             midiPort = jack_port_register(client, Self.midiInputName, Self.midiType, UInt(JackPortIsInput.rawValue), 0)
@@ -159,13 +158,13 @@ final class JackSession: @unchecked Sendable {
     var formatChanged: Bool { context.pointee.formatChanged.load(ordering: .relaxed) }
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
-    var midiMessages: Int { context.pointee.midiMessages.load(ordering: .relaxed) }
+    var midiMessages: Int { context.pointee.midi.messagesApplied }
     /// Control changes heard on the listened channel on this connection, and the last one's number.
     var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
     /// Makes `controls` the MIDI mapping from the next message on.
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
-    /// How many times a controller has set parameter `p` on this connection, and the last value.
-    func midiLastSet(_ p: Int) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(p) }
+    /// How many times a controller has set `id` on this connection, and the last value.
+    func midiLastSet(_ id: ParameterID) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
     var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
     var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
     var clock: FrameClock? { context.pointee.readClock() }

@@ -52,7 +52,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// until `midi` changes it, kept for new connections.
         var midi: MIDIControls?
         /// Per parameter, how many MIDI settings of the current session are in `targets`.
-        var midiSeen = [UInt64](repeating: 0, count: ParameterID.allCases.count)
+        var midiSeen: [ParameterID: UInt64] = [:]
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
         var lastSnapshot: TelemetrySnapshot?
         var reconnects = 0
@@ -71,17 +71,17 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// A new connection: its MIDI counts start again from zero.
         mutating func attach(_ session: JackSession) {
             self.session = session
-            midiSeen = [UInt64](repeating: 0, count: midiSeen.count)
+            midiSeen = [:]
         }
 
         /// Takes the values MIDI controllers set since the last look into `targets`, so
         /// `get`, the panel's knobs and a rebuilt engine all follow the controller.
         mutating func absorbMIDI() {
             guard let s = session else { return }
-            for (p, id) in ParameterID.allCases.enumerated() {
-                let last = s.midiLastSet(p)
-                guard last.generation != midiSeen[p] else { continue }
-                midiSeen[p] = last.generation
+            for id in ParameterID.allCases {
+                let last = s.midiLastSet(id)
+                guard last.generation != midiSeen[id, default: 0] else { continue }
+                midiSeen[id] = last.generation
                 targets[id] = last.value
             }
         }
@@ -220,15 +220,18 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// What MIDI control changes do now; nil when the host has no MIDI input.
     public var midiControls: MIDIControls? { state.withLock { $0.midi } }
 
-    /// Changes what MIDI control changes do, from the next message on (and on every later
-    /// connection). Returns false, changing nothing, when the host has no MIDI input.
+    /// Edits what MIDI control changes do, from the next message on (and on every later
+    /// connection), and returns the new mapping. Returns nil, changing nothing, when the host
+    /// has no MIDI input. The edit runs under the host's lock, so two editors (the panel and
+    /// typed commands) cannot lose each other's changes.
     @discardableResult
-    public func setMIDIControls(_ controls: MIDIControls) -> Bool {
+    public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? {
         state.withLock { st in
-            guard st.midi != nil else { return false }
+            guard var controls = st.midi else { return nil }
+            edit(&controls)
             st.midi = controls
             st.session?.updateMIDI(controls)
-            return true
+            return controls
         }
     }
 

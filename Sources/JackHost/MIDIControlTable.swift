@@ -27,24 +27,29 @@ struct MIDIControlTable: ~Copyable {
     private let values: UnsafeMutablePointer<Double>
     let parameterCount: Int
 
+    /// The highest controller number a parameter can take (the table's rule), as the audio
+    /// thread compares it.
+    private let lastController: UInt8
     /// Control changes heard on the listened channel, mapped or not, for MIDI learn: their
     /// count (upper bits) and the last one's controller number (lowest 8 bits).
     private let heard = Atomic<UInt64>(0)
 
-    /// Per parameter, the bits of the last value a controller set and how many times one did.
+    /// Per parameter (by raw value, as the engine counts them), the bits of the last value a
+    /// controller set and how many times one did.
     private let latest: UnsafeMutablePointer<Atomic<UInt64>>
     private let generations: UnsafeMutablePointer<Atomic<UInt64>>
 
     init(_ controls: MIDIControls) {
-        let ids = ParameterID.allCases
-        parameterCount = ids.count
+        parameterCount = ParameterID.allCases.count
+        lastController = UInt8(MIDIControls.controllerRange.upperBound)
         parameters = .allocate(capacity: Self.controllers)
         for c in 0..<Self.controllers { (parameters + c).initialize(to: Atomic(-1)) }
         templates = .allocate(capacity: parameterCount)
         values = .allocate(capacity: parameterCount * Self.steps)
         latest = .allocate(capacity: parameterCount)
         generations = .allocate(capacity: parameterCount)
-        for (p, id) in ids.enumerated() {
+        for id in ParameterID.allCases {
+            let p = id.rawValue
             (templates + p).initialize(to: ParameterChange(id, id.spec.defaultValue))
             for v in 0..<Self.steps {
                 (values + p * Self.steps + v).initialize(to: Self.value(id, controllerValue: v))
@@ -74,39 +79,31 @@ struct MIDIControlTable: ~Copyable {
 
     /// Makes `controls` the mapping (any thread).
     func update(_ controls: MIDIControls) {
-        let indices = Dictionary(uniqueKeysWithValues: ParameterID.allCases.enumerated().map { ($1, Int32($0)) })
         for c in 0..<Self.controllers {
-            let p = controls.parameter(forController: c).flatMap { indices[$0] } ?? -1
-            parameters[c].store(p, ordering: .relaxed)
+            parameters[c].store(Int32(controls.parameter(forController: c)?.rawValue ?? -1), ordering: .relaxed)
         }
         channel.store(Int32((controls.channel ?? 0) - 1), ordering: .relaxed)
     }
 
-    /// The change a three-byte MIDI message makes, or nil when it is not a control change
-    /// on the channel listened to, for a mapped controller.
+    /// Takes one three-byte MIDI message (audio thread; the only writer). A control change on
+    /// the channel listened to is noted for MIDI learn, mapped or not; for a mapped controller
+    /// the change it makes is recorded for the host and returned. Anything else gives nil.
     @_noLocks
-    func change(status: UInt8, data1: UInt8, data2: UInt8) -> ParameterChange? {
+    func receive(status: UInt8, data1: UInt8, data2: UInt8) -> ParameterChange? {
         guard status & 0xF0 == Self.controlChange else { return nil }
         let listened = channel.load(ordering: .relaxed)
         guard listened < 0 || Int32(status & 0x0F) == listened else { return nil }
-        let p = Int(parameters[Int(data1 & 0x7F)].load(ordering: .relaxed))
+        let controller = data1 & 0x7F
+        guard controller <= lastController else { return nil }  // a channel mode message
+        let count = heard.load(ordering: .relaxed) >> 8
+        heard.store((count &+ 1) << 8 | UInt64(controller), ordering: .releasing)
+        let p = Int(parameters[Int(controller)].load(ordering: .relaxed))
         guard p >= 0 else { return nil }
         var change = templates[p]
         change.value = values[p * Self.steps + Int(data2 & 0x7F)]
+        latest[p].store(change.value.bitPattern, ordering: .relaxed)
+        generations[p].wrappingAdd(1, ordering: .releasing)
         return change
-    }
-
-    /// Notes a control change on the listened channel for MIDI learn, whether or not it is
-    /// mapped (audio thread; the only writer).
-    @_noLocks
-    func hear(status: UInt8, data1: UInt8) {
-        guard status & 0xF0 == Self.controlChange else { return }
-        let listened = channel.load(ordering: .relaxed)
-        guard listened < 0 || Int32(status & 0x0F) == listened else { return }
-        let controller = UInt64(data1 & 0x7F)
-        guard controller < 120 else { return }  // 120…127 are channel mode messages
-        let count = heard.load(ordering: .relaxed) >> 8
-        heard.store((count &+ 1) << 8 | controller, ordering: .releasing)
     }
 
     /// How many control changes were heard on the listened channel, and the last one's
@@ -116,18 +113,15 @@ struct MIDIControlTable: ~Copyable {
         return (word >> 8, Int(word & 0xFF))
     }
 
-    /// Records that a controller set `change` (audio thread).
-    @_noLocks
-    func publish(_ change: ParameterChange) {
-        let p = change.index
-        latest[p].store(change.value.bitPattern, ordering: .relaxed)
-        generations[p].wrappingAdd(1, ordering: .releasing)
+    /// How many times a controller has set `id`, and the last value it set. The value read
+    /// may be newer than the count, never older.
+    func lastSet(_ id: ParameterID) -> (generation: UInt64, value: Double) {
+        let generation = generations[id.rawValue].load(ordering: .acquiring)
+        return (generation, Double(bitPattern: latest[id.rawValue].load(ordering: .relaxed)))
     }
 
-    /// How many times a controller has set parameter `p`, and the last value it set. The
-    /// value read may be newer than the count, never older.
-    func lastSet(_ p: Int) -> (generation: UInt64, value: Double) {
-        let generation = generations[p].load(ordering: .acquiring)
-        return (generation, Double(bitPattern: latest[p].load(ordering: .relaxed)))
+    /// MIDI messages that moved a parameter: every setting counted once.
+    var messagesApplied: Int {
+        ParameterID.allCases.reduce(0) { $0 + Int(lastSet($1).generation) }
     }
 }

@@ -22,9 +22,8 @@ public struct MIDIControls: Sendable, Equatable {
     /// not answer to MIDI; no two share a controller.
     public private(set) var controllers: [ParameterID: Int]
 
-    /// Controller numbers a parameter may take: 120…127 are channel mode messages (all notes
-    /// off and the like), not controls.
-    public static let controllerRange = 0...119
+    /// Controller numbers a parameter may take (the parameter table's rule).
+    public static let controllerRange = ParameterSpec.midiControllerRange
     public static let channelRange = 1...16
 
     /// Every parameter on its table row's controller, every channel.
@@ -85,7 +84,7 @@ public struct MIDIControls: Sendable, Equatable {
     }
 
     static func controller(_ text: String) -> ControllerText {
-        let value = Substring(text).trimmingSpaces
+        let value = text.trimmedWhitespace
         if value.lowercased() == "none" { return .none }
         guard let number = Int(value), controllerRange.contains(number) else { return .invalid }
         return .number(number)
@@ -114,7 +113,7 @@ public struct MIDIControls: Sendable, Equatable {
 
     /// Parses `--midi-channel`: 1…16, or `all`.
     public static func parseChannel(_ text: String) throws(LiveHostError) -> Int? {
-        let value = Substring(text).trimmingSpaces
+        let value = text.trimmedWhitespace
         if value.lowercased() == "all" { return nil }
         guard let channel = Int(value), channelRange.contains(channel) else { throw .invalidMIDIChannel(text) }
         return channel
@@ -131,15 +130,5 @@ public struct MIDIControls: Sendable, Equatable {
         let mapped = ParameterID.allCases.compactMap { id in controllers[id].map { "\(id.id) CC \($0)" } }
         let on = channel.map { "on channel \($0)" } ?? "on all channels"
         return mapped.isEmpty ? "no controllers mapped" : mapped.joined(separator: ", ") + " " + on
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
     }
 }

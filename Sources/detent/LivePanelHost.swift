@@ -42,9 +42,7 @@ final class LivePanelHost: PanelHost {
     func midiControllers() -> [ParameterID: Int]? { host.midiControls?.controllers }
 
     func assignMIDIController(_ number: Int, to id: ParameterID) {
-        guard var controls = host.midiControls else { return }
-        controls.assign(id, to: number)
-        host.setMIDIControls(controls)
+        host.updateMIDIControls { $0.assign(id, to: number) }
     }
 
     func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }

@@ -120,7 +120,7 @@ struct ParameterTableTests {
     func midiControllers() {
         let numbers = ParameterID.allCases.map(\.spec.midiController)
         #expect(Set(numbers).count == numbers.count)
-        #expect(numbers.allSatisfy { (0...119).contains($0) })
+        #expect(numbers.allSatisfy(ParameterSpec.midiControllerRange.contains))
         #expect(ParameterTableText.jsonLine(ParameterID.gain.spec).hasSuffix(#""midiController":7}"#))
     }
 }

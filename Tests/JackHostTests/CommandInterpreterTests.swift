@@ -41,9 +41,11 @@ final class FakeMIDIControl: LiveControl, @unchecked Sendable {
                    values: [:], peaks: [], reconnects: 0)
     }
     var midiControls: MIDIControls? { lock.withLock { controls } }
-    func setMIDIControls(_ new: MIDIControls) -> Bool {
-        lock.withLock { controls = new }
-        return true
+    func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? {
+        lock.withLock {
+            edit(&controls)
+            return controls
+        }
     }
 }
 

@@ -40,7 +40,7 @@ final class LiveFixture: @unchecked Sendable {
         options.channels = input.count
         options.connectInputs = "^player:out_"
         options.connectOutputs = "^recorder:in_"
-        options.connectMIDI = "^player:midi_out$"
+        if !midi.isEmpty { options.connectMIDI = "^player:midi_out$" }
         options.midi = midiControls
         options.smoothing = Self.smoothing
         options.initialValues = values

@@ -66,7 +66,7 @@ extension JackTests {
                                     midiControls: changedWhileRunning ? .standard : controls)
             if changedWhileRunning {
                 #expect(f.host.midiControls == .standard)
-                #expect(f.host.setMIDIControls(controls))
+                #expect(f.host.updateMIDIControls { $0 = controls } == controls)
             }
             #expect(f.host.midiControls == controls)
             _ = try f.play()
@@ -104,7 +104,7 @@ extension JackTests {
             #expect(probe.ports(matching: "^detent:").sorted() == ["detent:in_1", "detent:in_2", "detent:out_1", "detent:out_2"])
             #expect(host.midiControls == nil)
             #expect(host.lastMIDIControl() == nil)
-            #expect(!host.setMIDIControls(.standard), "no port to map")
+            #expect(host.updateMIDIControls { $0 = .standard } == nil, "no port to map")
             host.stop()
             var withMIDI = options
             withMIDI.midi = .standard

@@ -73,41 +73,42 @@ struct MIDIControlsTests {
         let table = MIDIControlTable(controls)
         let cutoff = ParameterID.cutoff.spec
         // Channel 3 is status nibble 2.
-        let lowest = table.change(status: 0xB2, data1: 74, data2: 0)
+        let lowest = table.receive(status: 0xB2, data1: 74, data2: 0)
         let low = try #require(lowest)
         #expect(low.parameter == .cutoff && low.value == cutoff.range.lowerBound)
         #expect(low.frame == ParameterChange.now && low.rampFrames == ParameterChange.defaultRamp)
-        #expect(table.change(status: 0xB2, data1: 74, data2: 127)?.value == cutoff.range.upperBound)
+        #expect(table.receive(status: 0xB2, data1: 74, data2: 127)?.value == cutoff.range.upperBound)
         // A controller value is a knob position through the taper.
         for v in [1, 64, 100] {
-            #expect(table.change(status: 0xB2, data1: 74, data2: UInt8(v))?.value == cutoff.value(atNormalized: Double(v) / 127))
+            #expect(table.receive(status: 0xB2, data1: 74, data2: UInt8(v))?.value == cutoff.value(atNormalized: Double(v) / 127))
         }
-        #expect(table.change(status: 0xB2, data1: 7, data2: 0)?.value == -60)
-        #expect(table.change(status: 0xB2, data1: 71, data2: 127)?.parameter == .resonance)
-        #expect(table.change(status: 0xB0, data1: 74, data2: 0) == nil, "another channel")
-        #expect(table.change(status: 0x92, data1: 74, data2: 10) == nil, "a note on")
-        #expect(table.change(status: 0xE2, data1: 0, data2: 64) == nil, "pitch bend")
-        #expect(table.change(status: 0xB2, data1: 1, data2: 64) == nil, "an unmapped controller")
+        #expect(table.receive(status: 0xB2, data1: 7, data2: 0)?.value == -60)
+        #expect(table.receive(status: 0xB2, data1: 71, data2: 127)?.parameter == .resonance)
+        #expect(table.receive(status: 0xB0, data1: 74, data2: 0) == nil, "another channel")
+        #expect(table.receive(status: 0x92, data1: 74, data2: 10) == nil, "a note on")
+        #expect(table.receive(status: 0xE2, data1: 0, data2: 64) == nil, "pitch bend")
+        #expect(table.receive(status: 0xB2, data1: 1, data2: 64) == nil, "an unmapped controller")
         // Data bytes are 7 bits: a stray top bit is ignored rather than read past the table.
-        #expect(table.change(status: 0xB2, data1: 74 | 0x80, data2: 127 | 0x80)?.value == cutoff.range.upperBound)
+        #expect(table.receive(status: 0xB2, data1: 74 | 0x80, data2: 127 | 0x80)?.value == cutoff.range.upperBound)
 
         let omni = MIDIControlTable(.standard)
         for channel in UInt8(0)...15 {
-            #expect(omni.change(status: 0xB0 | channel, data1: 7, data2: 127)?.value == 12)
+            #expect(omni.receive(status: 0xB0 | channel, data1: 7, data2: 127)?.value == 12)
         }
     }
 
     @Test("what the audio thread applied is published with a count, per parameter")
-    func published() throws {
+    func published() {
         let table = MIDIControlTable(.standard)
-        #expect(table.lastSet(ParameterID.gain.rawValue).generation == 0)
-        let silence = table.change(status: 0xB0, data1: 7, data2: 0)
-        let loudest = table.change(status: 0xB0, data1: 7, data2: 127)
-        table.publish(try #require(silence))
-        table.publish(try #require(loudest))
-        let gain = table.lastSet(ParameterID.gain.rawValue)
+        #expect(table.lastSet(.gain).generation == 0 && table.messagesApplied == 0)
+        _ = table.receive(status: 0xB0, data1: 7, data2: 0)
+        _ = table.receive(status: 0xB0, data1: 7, data2: 127)
+        _ = table.receive(status: 0xB0, data1: 1, data2: 127)  // unmapped: heard, not applied
+        let gain = table.lastSet(.gain)
         #expect(gain.generation == 2 && gain.value == 12)
-        #expect(table.lastSet(ParameterID.cutoff.rawValue).generation == 0)
+        #expect(table.lastSet(.cutoff).generation == 0)
+        #expect(table.messagesApplied == 2)
+        #expect(table.lastHeard() == (3, 1))
     }
 
     @Test("MIDI learn hears every control change on the channel, mapped or not, but no mode messages")
@@ -116,14 +117,14 @@ struct MIDIControlsTests {
         controls.channel = 1
         let table = MIDIControlTable(controls)
         #expect(table.lastHeard() == (0, 0))
-        table.hear(status: 0xB0, data1: 21)
+        _ = table.receive(status: 0xB0, data1: 21, data2: 0)
         #expect(table.lastHeard() == (1, 21))
-        table.hear(status: 0xB1, data1: 22)   // channel 2
-        table.hear(status: 0x90, data1: 60)   // a note
-        table.hear(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound + 1))  // all sound off and up
+        _ = table.receive(status: 0xB1, data1: 22, data2: 0)   // channel 2
+        _ = table.receive(status: 0x90, data1: 60, data2: 0)   // a note
+        _ = table.receive(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound + 1), data2: 0)  // all sound off and up
         #expect(table.lastHeard() == (1, 21))
-        table.hear(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound))
-        table.hear(status: 0xB0, data1: 74)
+        _ = table.receive(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound), data2: 0)
+        _ = table.receive(status: 0xB0, data1: 74, data2: 0)
         #expect(table.lastHeard() == (3, 74))
     }
 }

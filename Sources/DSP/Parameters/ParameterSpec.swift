@@ -21,10 +21,14 @@ public struct ParameterSpec: Sendable, Hashable {
     public let smoothing: Smoothing
     /// When true, the range minimum means "off" (gain at −60 dB is silence, not −60 dB).
     public let minimumIsSilence: Bool
-    /// The MIDI control change number (0…119) that turns this knob unless told otherwise:
+    /// The MIDI control change number (in ``midiControllerRange``) that turns this knob unless told otherwise:
     /// the General MIDI 2 sound controller for the same job, so a controller's "cutoff"
     /// or "volume" knob works without setting anything up.
     public let midiController: Int
+
+    /// Control change numbers that can turn a knob: 120…127 are channel mode messages (all
+    /// notes off and the like), not controls.
+    public static let midiControllerRange = 0...119
 
     public init(
         id: String, name: String, unit: ParameterUnit, range: ClosedRange<Double>,
@@ -33,7 +37,7 @@ public struct ParameterSpec: Sendable, Hashable {
     ) {
         precondition(range.contains(defaultValue), "default outside range for \(id)")
         precondition(taper != .logarithmic || range.lowerBound > 0, "log taper needs a positive range")
-        precondition((0...119).contains(midiController), "not a control change number for \(id)")
+        precondition(Self.midiControllerRange.contains(midiController), "not a control change number for \(id)")
         self.id = id
         self.name = name
         self.unit = unit
@@ -131,8 +135,8 @@ public struct ParameterSpec: Sendable, Hashable {
 }
 
 extension String {
-    /// The string without leading and trailing spaces, tabs and newlines (no Foundation).
-    var trimmedWhitespace: String {
+    /// The text without leading and trailing spaces, tabs and newlines (no Foundation).
+    public var trimmedWhitespace: String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }
