@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detent", targets: ["detent"]),
+        .library(name: "Parameters", targets: ["Parameters"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
@@ -27,17 +28,20 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CRealtime"),
 
-        .target(name: "DSP", dependencies: ["CRealtime"]),
-        .target(name: "KnobKit", dependencies: ["DSP"]),
-        .target(name: "Presets", dependencies: ["DSP"], plugins: ["EmbedFactoryPresets"]),
-        .target(name: "AudioFile", dependencies: ["CSndfile", "DSP"]),
-        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "DSP"]),
-        .target(name: "TerminalPanel", dependencies: ["KnobKit", "DSP", "Presets"]),
+        // The parameter table as a value a processor provides, its text and JSON: beneath
+        // everything else, so naming a parameter never needs the engine.
+        .target(name: "Parameters"),
+        .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
+        .target(name: "KnobKit", dependencies: ["Parameters"]),
+        .target(name: "Presets", dependencies: ["Parameters"], plugins: ["EmbedFactoryPresets"]),
+        .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP"]),
+        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets"]),
 
         .executableTarget(
             name: "detent",
             dependencies: [
-                "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -52,7 +56,8 @@ let package = Package(
         // WAV bytes, JSON reading, temporary folders and the package's own folder; and what
         // runs programs — the child-process helper, the built `detent` found beside the
         // tests, and a private JACK server (started as programs: no JACK module here).
-        .target(name: "TestSupport", dependencies: ["DSP"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["Parameters", "DSP"], path: "Tests/Support"),
+        .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),

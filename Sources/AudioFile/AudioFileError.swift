@@ -40,6 +40,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case automationDoesNotFit(path: String, input: String, reason: String)
     /// The render was stopped by a signal (Ctrl-C, SIGTERM); its output was removed.
     case cancelled(input: String, output: String)
+    /// The processor could not be made ready for the file (a plug-in that fails to start).
+    case processorFailed(input: String, reason: String)
 
     public var description: String {
         switch self {
@@ -60,6 +62,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .automation(let path, let line, let reason): "\(path):\(line): \(reason)"
         case .automationDoesNotFit(let path, let input, let reason): "\(path): does not fit \(input): \(reason)"
         case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
+        case .processorFailed(let input, let reason): "\(input): the processor cannot start: \(reason)"
         }
     }
 
@@ -69,6 +72,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
         case .notAudio, .unreadable, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
+        case .processorFailed: 69  // EX_UNAVAILABLE
         case .cancelled: 130  // 128 + SIGINT; the command line reports the actual signal
         }
     }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// A timeline of parameter events for an offline render, read from an automation file.
@@ -31,9 +32,9 @@ public struct Automation: Equatable, Sendable {
     ///
     /// - Throws: ``AudioFileError/automation(path:line:reason:)`` for a malformed line, or the
     ///   error for a file that cannot be read.
-    public static func load(path: String) throws(AudioFileError) -> Automation {
+    public static func load(path: String, table: ParameterTable) throws(AudioFileError) -> Automation {
         let bytes = try TextFile.read(path: path, limit: 64 << 20)
-        return try AutomationParser.parse(bytes, path: path)
+        return try AutomationParser.parse(bytes, path: path, table: table)
     }
 
     /// The events as engine changes for a file at `sampleRate`, ordered by frame; events at
@@ -65,7 +66,7 @@ public struct Automation: Equatable, Sendable {
 /// One line of an automation file.
 public struct AutomationEvent: Equatable, Sendable {
     public var time: AutomationTime
-    public var parameter: ParameterID
+    public var parameter: ParameterIndex
     /// In the parameter's unit (Hz, Q, dB), inside its range.
     public var value: Double
     /// The glide's length; nil for the engine's default smoothing (as a knob turn gets).
@@ -73,7 +74,7 @@ public struct AutomationEvent: Equatable, Sendable {
     /// The line it came from (1-based), for messages.
     public var line: Int
 
-    public init(time: AutomationTime, parameter: ParameterID, value: Double, ramp: AutomationTime? = nil, line: Int = 0) {
+    public init(time: AutomationTime, parameter: ParameterIndex, value: Double, ramp: AutomationTime? = nil, line: Int = 0) {
         self.time = time
         self.parameter = parameter
         self.value = value

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// Parses the automation line format.
@@ -21,7 +22,7 @@ public enum AutomationParser {
     /// Parses the bytes of a file named `path` (for messages).
     ///
     /// - Throws: ``AudioFileError/automation(path:line:reason:)`` naming the first bad line.
-    public static func parse(_ bytes: [UInt8], path: String) throws(AudioFileError) -> Automation {
+    public static func parse(_ bytes: [UInt8], path: String, table: ParameterTable) throws(AudioFileError) -> Automation {
         var events: [AutomationEvent] = []
         var lineNumber = 0
         var body = bytes[...]
@@ -32,7 +33,7 @@ public enum AutomationParser {
                 throw .automation(path: path, line: lineNumber, reason: "not UTF-8 text")
             }
             do throws(LineError) {
-                if let event = try parseLine(line, number: lineNumber) { events.append(event) }
+                if let event = try parseLine(line, number: lineNumber, table: table) { events.append(event) }
             } catch {
                 throw .automation(path: path, line: lineNumber, reason: error.reason)
             }
@@ -41,8 +42,8 @@ public enum AutomationParser {
     }
 
     /// Parses text (for tests and callers that already hold the file).
-    public static func parse(_ text: String, path: String) throws(AudioFileError) -> Automation {
-        try parse(Array(text.utf8), path: path)
+    public static func parse(_ text: String, path: String, table: ParameterTable) throws(AudioFileError) -> Automation {
+        try parse(Array(text.utf8), path: path, table: table)
     }
 
     struct LineError: Error {
@@ -51,7 +52,7 @@ public enum AutomationParser {
     }
 
     /// One line: nil for a blank or comment line.
-    static func parseLine(_ line: String, number: Int) throws(LineError) -> AutomationEvent? {
+    static func parseLine(_ line: String, number: Int, table: ParameterTable) throws(LineError) -> AutomationEvent? {
         let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
         if words.isEmpty { return nil }
@@ -59,8 +60,8 @@ public enum AutomationParser {
             throw LineError("expected TIME PARAMETER VALUE [ramp DURATION], got '\(words.joined(separator: " "))'")
         }
         let time = try parseTime(words[0], what: "time")
-        let parameter: ParameterID
-        do { parameter = try ParameterID(parsing: words[1]) } catch { throw LineError(error.description) }
+        let parameter: ParameterIndex
+        do { parameter = try table.index(of: words[1]) } catch { throw LineError(error.description) }
         var valueWords = Array(words[2...])
         var ramp: AutomationTime?
         if let r = valueWords.firstIndex(where: { $0.lowercased() == "ramp" }) {
@@ -72,9 +73,9 @@ public enum AutomationParser {
             ramp = try parseTime(after.first!, what: "ramp")
             valueWords.removeSubrange(r...)
         }
-        guard !valueWords.isEmpty else { throw LineError("missing value for \(parameter.id)") }
+        guard !valueWords.isEmpty else { throw LineError("missing value for \(table[parameter].id)") }
         let value: Double
-        do { value = try parameter.spec.parse(valueWords.joined(separator: " ")) } catch { throw LineError(error.description) }
+        do { value = try table[parameter].parse(valueWords.joined(separator: " ")) } catch { throw LineError(error.description) }
         return AutomationEvent(time: time, parameter: parameter, value: value, ramp: ramp, line: number)
     }
 

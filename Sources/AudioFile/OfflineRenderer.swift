@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// Renders audio files through the Detent engine, streaming in fixed blocks.
@@ -45,7 +46,7 @@ public enum OfflineRenderer {
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
                 sampleRate: reader.sampleRate, channels: reader.channels)
-            var stream = RenderStream(
+            var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })
             try writer.finish()

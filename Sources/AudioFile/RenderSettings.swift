@@ -1,4 +1,5 @@
 import Glibc
+import Parameters
 import DSP
 
 /// Everything about a render except which file: the sound (starting values, automation) and
@@ -6,7 +7,9 @@ import DSP
 public struct RenderSettings: Sendable {
     /// Parameter values from the first sample (a preset with `--set` overrides), in each
     /// parameter's unit. Missing ids take the table's default.
-    public var startingValues: [ParameterID: Double] = [:]
+    public var startingValues: [ParameterIndex: Double] = [:]
+    /// What the engine runs (the built-in lowpass + gain unless told otherwise).
+    public var processor: Processor = .lowpassGain
     /// Timed parameter events.
     public var automation: Automation = .none
     /// Output container; nil keeps the input's.

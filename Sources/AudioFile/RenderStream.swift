@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import Glibc
 
@@ -38,7 +39,7 @@ struct RenderStream: ~Copyable {
     /// Blocks in flight: one being read, one processed, one written, one spare to absorb jitter.
     static let slots = 4
 
-    init(reader: SoundFileReader, writer: SoundFileWriter, changes: [ParameterChange], settings: RenderSettings) {
+    init(reader: SoundFileReader, writer: SoundFileWriter, changes: [ParameterChange], settings: RenderSettings) throws(AudioFileError) {
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
@@ -57,8 +58,13 @@ struct RenderStream: ~Copyable {
             run = i > 0 && changes[i].frame == changes[i - 1].frame ? run + 1 : 1
             perFrame = max(perFrame, run)
         }
-        engine = Engine(initialValues: settings.startingValues, queueCapacity: max(1_024, perFrame + 1))
-        engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
+        engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
+                        queueCapacity: max(1_024, perFrame + 1))
+        do {
+            try engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
+        } catch {
+            throw .processorFailed(input: reader.path, reason: String(describing: error))
+        }
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next

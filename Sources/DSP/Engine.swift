@@ -1,14 +1,16 @@
 import CRealtime
+import Parameters
 
-/// The one engine behind every way Detent makes sound: smoothers → lowpass → gain.
+/// The one engine behind every way Detent makes sound: a processor's parameters, smoothed,
+/// driving its audio code — the built-in lowpass → gain, or an ``ExternalKernel``.
 ///
 /// The JACK callback and the offline renderer drive it with the same calls, so live and
 /// offline output agree sample for sample for the same input and the same timeline of
 /// parameter changes. Life cycle, as in most plug-in kernels:
 ///
 /// ```swift
-/// let engine = Engine()
-/// engine.prepare(sampleRate: 48_000, maxFrames: 1024, channels: 2)  // allocates
+/// let engine = Engine(processor: .lowpassGain)
+/// try engine.prepare(sampleRate: 48_000, maxFrames: 1024, channels: 2)  // allocates
 /// engine.jump(.cutoff, to: 800)                                     // before the first block
 /// engine.controls.send(ParameterChange(.gain, -6))                  // any time, any thread
 /// engine.process(input: ins, output: outs, frames: 256)             // the audio thread
@@ -18,6 +20,10 @@ import CRealtime
 /// (`@_noLocks`). `prepare`, `reset` and `jump` allocate or touch shared state and must not
 /// run while `process` does. Blocks longer than `maxFrames` are processed in pieces.
 public final class Engine: @unchecked Sendable {
+    /// What the engine runs: its parameter table and audio code.
+    public let processor: Processor
+    /// The processor's parameters (`processor.table`).
+    public var table: ParameterTable { processor.table }
     /// The control side of the parameter queue: send changes here from any thread.
     public let controls: ParameterQueue
     /// The audio thread's reports: values, meters, counters. Replaced by `prepare` when the
@@ -35,6 +41,8 @@ public final class Engine: @unchecked Sendable {
     private let queue: QueueStorage
     private var meters: TelemetryStorage
     private var render: RenderState
+    /// Keeps an external kernel's memory alive between `prepare`s (never read on the audio thread).
+    private var kernelOwner: AnyObject?
 
     /// Coefficients are refreshed while cutoff or Q glide every `coefficientInterval`
     /// frames of the engine's own timeline (not of the caller's blocks), so output does not
@@ -42,19 +50,29 @@ public final class Engine: @unchecked Sendable {
     /// Must be a power of two (the render path takes it modulo with a mask).
     public static let coefficientInterval: Int64 = 8
 
-    public init(initialValues: [ParameterID: Double] = [:], smoothingTime: Double = 0.030,
-                queueCapacity: Int = 1024) {
-        controls = ParameterQueue(capacity: queueCapacity)
+    /// An external kernel runs in stretches of at most this many frames while a control
+    /// glides, each with that moment's smoothed values (a plug-in reads a control once per
+    /// `run`). The grid is the engine's own timeline, so the output does not depend on the
+    /// caller's block size. 32 frames (0.7 ms at 48 kHz) keep a 30 ms glide at 45 steps.
+    public static let externalInterval: Int64 = 32
+
+    /// An engine for `processor`, its parameters at `initialValues` (clamped; defaults for
+    /// those missing).
+    public init(processor: Processor = .lowpassGain, initialValues: [ParameterIndex: Double] = [:],
+                smoothingTime: Double = 0.030, queueCapacity: Int = 1024) {
+        self.processor = processor
+        let table = processor.table
+        controls = ParameterQueue(capacity: queueCapacity, parameterCount: table.count)
         queue = controls.storage
         self.smoothingTime = smoothingTime
-        telemetry = EngineTelemetry(channels: 0)
+        telemetry = EngineTelemetry(channels: 0, table: table, amplitude: processor.isBuiltIn)
         meters = telemetry.storage
-        render = RenderState()
-        for id in ParameterID.allCases {
-            let spec = id.spec
-            let v = spec.engineValue(spec.clamp(initialValues[id] ?? spec.defaultValue))
-            render.smoothers[id.rawValue] = Smoother(kind: spec.smoothing, value: v)
-            render.info[id.rawValue] = EngineParameter(spec)
+        render = RenderState(parameterCount: table.count)
+        for id in table.indices {
+            let info = EngineParameter(table[id], amplitude: processor.isBuiltIn)
+            let v = info.engineValue(table[id].clamp(initialValues[id] ?? table[id].defaultValue))
+            render.smoothers[id.rawValue] = Smoother(kind: table[id].smoothing, value: v)
+            render.info[id.rawValue] = info
         }
     }
 
@@ -62,16 +80,30 @@ public final class Engine: @unchecked Sendable {
 
     /// Allocates for blocks of up to `maxFrames` frames of `channels` channels at
     /// `sampleRate`, and clears the filter. Parameter values are kept.
-    public func prepare(sampleRate: Double, maxFrames: Int, channels: Int) {
+    ///
+    /// - Throws: what an external processor's kernel factory throws (the built-in never does).
+    public func prepare(sampleRate: Double, maxFrames: Int, channels: Int) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
+        let kernel: RenderState.Kernel
+        var owner: AnyObject? = nil
+        switch processor.code {
+        case .lowpassGain:
+            kernel = .lowpassGain
+        case .external(let make):
+            let prepared = try make(sampleRate, maxFrames, channels)
+            kernel = .external(prepared.kernel)
+            owner = prepared.owner
+        }
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         if channels != self.channels || telemetry.channels != channels {
-            telemetry = EngineTelemetry(channels: channels)
+            telemetry = EngineTelemetry(channels: channels, table: processor.table, amplitude: processor.isBuiltIn)
             meters = telemetry.storage
         }
         self.channels = channels
         render.deallocateBuffers()
+        render.kernel = kernel
+        kernelOwner = owner
         render.allocate(channels: channels, maxFrames: maxFrames)
         render.sampleRate = sampleRate
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
@@ -82,6 +114,7 @@ public final class Engine: @unchecked Sendable {
     /// frame count at 0. Pending changes stay queued.
     public func reset() {
         for g in 0..<render.groups { render.states[g] = Lowpass.State() }
+        if case .external(let kernel) = render.kernel { kernel.reset?(kernel.context) }
         for p in 0..<render.parameterCount {
             render.smoothers[p].jump(to: render.smoothers[p].target)
         }
@@ -92,45 +125,35 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Sets a parameter at once, with no glide: for initial values before the first block.
-    public func jump(_ id: ParameterID, to value: Double) {
-        let spec = id.spec
-        render.smoothers[id.rawValue].jump(to: spec.engineValue(spec.clamp(value)))
+    public func jump(_ id: ParameterIndex, to value: Double) {
+        render.smoothers[id.rawValue].jump(to: render.info[id.rawValue].engineValue(table[id].clamp(value)))
         render.refreshCoefficients()
     }
 
     /// The current (smoothed) value of a parameter, in its unit. Not for the audio thread.
-    public func currentValue(_ id: ParameterID) -> Double {
-        id.spec.value(fromEngine: render.smoothers[id.rawValue].value)
+    public func currentValue(_ id: ParameterIndex) -> Double {
+        table[id].value(fromEngine: render.smoothers[id.rawValue].value, amplitude: processor.isBuiltIn)
     }
 
     /// The engine's frame position: frames processed since the last `reset`. Changes
     /// stamped with a frame are placed on this timeline. Readable on the audio thread.
     public var framePosition: Int64 { @_noLocks get { render.framePosition } }
 
-    /// Applies a change on the audio thread, between two `process` calls: it takes effect
-    /// at the first frame the next call processes (its own `frame` is not looked at). For
-    /// events that arrive with the audio rather than through the queue (MIDI): the caller
-    /// splits its block at each event's frame, which gives exactly what a queued change
-    /// stamped with that frame gives, because the output does not depend on how a stream is
-    /// cut into blocks. The value is clamped into its range like a queued one.
-    @_noLocks
-    public func apply(_ change: ParameterChange) {
-        let p = change.index
-        guard p >= 0, p < render.parameterCount else { return }
-        render.apply(parameter: p, value: change.value, rampFrames: Int(change.rampFrames))
-    }
-
     /// Processes `frames` frames of non-interleaved audio: drains pending changes (each at
-    /// its frame inside the block), then runs smoothers → lowpass → gain. `input` and
-    /// `output` hold `channels` channel pointers; a channel may be processed in place.
-    /// NaN or infinite input samples are replaced by silence and counted.
+    /// its frame inside the block) and takes `events` — changes that arrived with the audio
+    /// (MIDI), each at the frame its `frame` field gives *within this call* (0 ..< frames),
+    /// in ascending order — then runs the smoothers and the processor. One loop splits the
+    /// block at both, so an event lands exactly as a queued change stamped with that frame.
+    /// `input` and `output` hold `channels` channel pointers; a channel may be processed in
+    /// place. NaN or infinite input samples are replaced by silence and counted.
     @_noLocks
     public func process(
         input: UnsafePointer<UnsafePointer<Float>>,
         output: UnsafePointer<UnsafeMutablePointer<Float>>,
-        frames: Int
+        frames: Int,
+        events: UnsafeBufferPointer<ParameterChange> = UnsafeBufferPointer(start: nil, count: 0)
     ) {
-        process(.separate(input, output), frames: frames)
+        process(.separate(input, output), frames: frames, events: events)
     }
 
     /// Processes `frames` frames of interleaved audio (`channels` samples per frame), as
@@ -138,7 +161,7 @@ public final class Engine: @unchecked Sendable {
     /// samples in separate buffers. `output` may be `input` (in place).
     @_noLocks
     public func process(interleaved input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        process(.interleaved(input, output), frames: frames)
+        process(.interleaved(input, output), frames: frames, events: UnsafeBufferPointer(start: nil, count: 0))
     }
 
     /// Where a block's samples are.
@@ -148,25 +171,28 @@ public final class Engine: @unchecked Sendable {
     }
 
     @_noLocks
-    private func process(_ buffers: Buffers, frames: Int) {
+    private func process(_ buffers: Buffers, frames: Int, events: UnsafeBufferPointer<ParameterChange>) {
         guard render.groups > 0, frames > 0 else { return }
         let savedMode = _unsafePerformance { detent_denormals_off() }
         var done = 0
+        var nextEvent = 0
         while done < frames {
             let n = min(render.maxFrames, frames - done)
             switch buffers {
             case .separate(let input, let output): render.bind(input: input, output: output, offset: done)
             case .interleaved(let input, let output): render.bind(interleavedInput: input, output: output, offset: done)
             }
-            processChunk(frames: n)
+            processChunk(frames: n, events: events, nextEvent: &nextEvent, eventBase: done)
             done += n
         }
         _unsafePerformance { detent_denormals_restore(savedMode) }
     }
 
-    /// One piece of at most `maxFrames` frames.
+    /// One piece of at most `maxFrames` frames; `events[nextEvent...]` are the caller's
+    /// events not yet taken, their frames counted from `eventBase` frames before this piece.
     @_noLocks
-    private func processChunk(frames n: Int) {
+    private func processChunk(frames n: Int, events: UnsafeBufferPointer<ParameterChange>,
+                              nextEvent: inout Int, eventBase: Int) {
         let blockStart = render.framePosition
         let blockEnd = blockStart + Int64(n)
         // Values that overflowed the ring are the newest of their parameter: apply them first,
@@ -181,11 +207,24 @@ public final class Engine: @unchecked Sendable {
         var nonFinite = false
         while true {
             var segmentEnd = n
+            // The caller's events at this position are applied; the next one ends the segment.
+            while nextEvent < events.count {
+                let event = events[nextEvent]
+                let at = max(0, Int(event.frame) - eventBase)
+                if at > position {
+                    segmentEnd = min(segmentEnd, at)
+                    break
+                }
+                nextEvent += 1
+                let p = event.index
+                guard p >= 0, p < render.parameterCount else { continue }
+                render.apply(parameter: p, value: event.value, rampFrames: Int(event.rampFrames))
+            }
             while let change = queue.peek() {
                 let at = change.frame <= blockStart ? 0 : Int(min(change.frame, blockEnd) - blockStart)
                 if at >= n { break }  // belongs to a later block
                 if at > position {
-                    segmentEnd = at
+                    segmentEnd = min(segmentEnd, at)
                     break
                 }
                 queue.pop()

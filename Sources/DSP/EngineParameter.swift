@@ -1,3 +1,5 @@
+import Parameters
+
 /// The facts of a parameter the audio thread needs, copied from its table row into plain
 /// values (the row's strings must not be touched there: copying them costs reference counts).
 struct EngineParameter: BitwiseCopyable {
@@ -5,12 +7,18 @@ struct EngineParameter: BitwiseCopyable {
     var upperBound: Double
     var silenceFloor: Double
     var unit: ParameterUnit
+    /// Decibels travel as amplitude (the built-in gain); otherwise values stay in their unit.
+    var amplitude: Bool
+    /// A stepped parameter (toggle, integer, enumeration): every change is a jump.
+    var jumps: Bool
 
-    init(_ spec: ParameterSpec) {
+    init(_ spec: ParameterSpec, amplitude: Bool) {
         lowerBound = spec.range.lowerBound
         upperBound = spec.range.upperBound
         silenceFloor = spec.silenceFloor
         unit = spec.unit
+        self.amplitude = amplitude
+        jumps = spec.smoothing == .none
     }
 
     init() {
@@ -18,12 +26,14 @@ struct EngineParameter: BitwiseCopyable {
         upperBound = 0
         silenceFloor = 0
         unit = .quality
+        amplitude = false
+        jumps = false
     }
 
     /// `value` clamped to the range and mapped into the engine domain (dB → amplitude).
     @_noLocks
     func engineValue(_ value: Double) -> Double {
         let v = min(max(value, lowerBound), upperBound)
-        return ParameterSpec.engineValue(v, unit: unit, silenceBelow: silenceFloor)
+        return ParameterSpec.engineValue(v, unit: unit, silenceBelow: silenceFloor, amplitude: amplitude)
     }
 }

@@ -1,3 +1,5 @@
+import Parameters
+
 import Synchronization
 
 /// What the audio thread tells the rest of the program: current smoothed values, output
@@ -11,10 +13,15 @@ import Synchronization
 public final class EngineTelemetry: @unchecked Sendable {
     public let channels: Int
     let storage: TelemetryStorage
+    /// The table the values are read through, and whether decibels travel as amplitude.
+    private let table: ParameterTable
+    private let amplitude: Bool
 
-    init(channels: Int) {
+    init(channels: Int, table: ParameterTable, amplitude: Bool) {
         self.channels = channels
-        storage = TelemetryStorage(parameterCount: ParameterID.allCases.count, channels: channels)
+        self.table = table
+        self.amplitude = amplitude
+        storage = TelemetryStorage(parameterCount: table.count, channels: channels)
     }
 
     deinit { storage.deallocate() }
@@ -24,9 +31,9 @@ public final class EngineTelemetry: @unchecked Sendable {
     public func snapshot() -> TelemetrySnapshot {
         let words = storage.readConsistent()
         let p = storage.parameterCount
-        var values: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases {
-            values[id] = id.spec.value(fromEngine: Double(bitPattern: words[id.rawValue]))
+        var values: [ParameterIndex: Double] = [:]
+        for id in table.indices {
+            values[id] = table[id].value(fromEngine: Double(bitPattern: words[id.rawValue]), amplitude: amplitude)
         }
         return TelemetrySnapshot(
             values: values,
@@ -40,7 +47,7 @@ public final class EngineTelemetry: @unchecked Sendable {
 /// One reading of ``EngineTelemetry``.
 public struct TelemetrySnapshot: Sendable, Equatable {
     /// Current smoothed value of each parameter, in its own unit.
-    public var values: [ParameterID: Double]
+    public var values: [ParameterIndex: Double]
     /// Sum of squared output samples per channel since `prepare`.
     public var sumOfSquares: [Double]
     /// Frames processed since `prepare`.

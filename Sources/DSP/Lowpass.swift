@@ -1,3 +1,5 @@
+import Parameters
+
 /// The resonant lowpass: a topology-preserving (trapezoidal) state-variable filter.
 ///
 /// Its magnitude response equals the bilinear transform of H(s) = 1 / (s² + s/Q + 1) with

@@ -1,3 +1,5 @@
+import Parameters
+
 /// One knob movement on its way to the audio thread.
 ///
 /// `value` is in the parameter's own unit (Hz, Q, dB): the engine maps it into its working
@@ -6,8 +8,7 @@
 /// start of the next block. `rampFrames` overrides the engine's smoothing time for this
 /// change (0 jumps; ``ParameterChange/defaultRamp`` uses the engine's).
 public struct ParameterChange: Sendable, Equatable, BitwiseCopyable {
-    /// The parameter's raw value, stored as a plain integer so the audio thread reads it
-    /// without calling the enum's (unchecked) `rawValue` accessor.
+    /// The parameter's row in its processor's table, as a plain integer for the audio thread.
     public private(set) var index: Int
     public var value: Double
     public var frame: Int64
@@ -20,7 +21,7 @@ public struct ParameterChange: Sendable, Equatable, BitwiseCopyable {
     /// Use the engine's smoothing time.
     public static var defaultRamp: Int32 { -1 }
 
-    public init(_ parameter: ParameterID, _ value: Double, frame: Int64 = ParameterChange.now,
+    public init(_ parameter: ParameterIndex, _ value: Double, frame: Int64 = ParameterChange.now,
                 rampFrames: Int32 = ParameterChange.defaultRamp) {
         self.index = parameter.rawValue
         self.value = value
@@ -29,8 +30,8 @@ public struct ParameterChange: Sendable, Equatable, BitwiseCopyable {
     }
 
     /// The parameter this change moves.
-    public var parameter: ParameterID {
-        get { ParameterID(rawValue: index)! }
+    public var parameter: ParameterIndex {
+        get { ParameterIndex(index) }
         set { index = newValue.rawValue }
     }
 
@@ -40,7 +41,4 @@ public struct ParameterChange: Sendable, Equatable, BitwiseCopyable {
     }
 }
 
-extension ParameterID: BitwiseCopyable {}
-extension Smoothing: BitwiseCopyable {}
-extension ParameterUnit: BitwiseCopyable {}
-extension Taper: BitwiseCopyable {}
+

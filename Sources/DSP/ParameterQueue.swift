@@ -26,13 +26,14 @@ public final class ParameterQueue: @unchecked Sendable {
     /// The producers' epochs, one per parameter.
     private let producer: Mutex<[UInt32]>
 
-    public init(capacity: Int = 1024) {
+    /// A queue for changes of `parameterCount` parameters (a processor's table size).
+    public init(capacity: Int = 1024, parameterCount: Int) {
         precondition(capacity > 0)
         var size = 1
         while size < capacity { size <<= 1 }
         self.capacity = size
-        storage = QueueStorage(capacity: size, parameterCount: ParameterID.allCases.count)
-        producer = Mutex(Array(repeating: 0, count: ParameterID.allCases.count))
+        storage = QueueStorage(capacity: size, parameterCount: parameterCount)
+        producer = Mutex(Array(repeating: 0, count: parameterCount))
     }
 
     deinit { storage.deallocate() }
@@ -45,7 +46,7 @@ public final class ParameterQueue: @unchecked Sendable {
     @discardableResult
     public func send(_ change: ParameterChange) -> Bool {
         producer.withLock { epochs in
-            let p = change.parameter.rawValue
+            let p = change.index
             var stamped = change
             stamped.epoch = epochs[p]
             if storage.slotPending(p) == false && storage.push(stamped) { return true }
@@ -60,7 +61,7 @@ public final class ParameterQueue: @unchecked Sendable {
     /// coalesced, such as sample-accurate automation in offline renders.
     public func trySend(_ change: ParameterChange) -> Bool {
         producer.withLock { epochs in
-            let p = change.parameter.rawValue
+            let p = change.index
             var stamped = change
             stamped.epoch = epochs[p]
             return storage.slotPending(p) == false && storage.push(stamped)

@@ -1,9 +1,18 @@
+import Parameters
+
 /// Everything the audio thread reads and writes, as plain values and raw pointers allocated
 /// by `Engine.prepare`: smoothers, filter states, scratch buffers and the channel-to-lane
 /// pointer tables. Kept apart from `Engine` so the render path never touches a class
 /// reference (no retain/release on the audio thread).
 struct RenderState {
-    let parameterCount = ParameterID.allCases.count
+    /// The processor's audio code, as the render path calls it.
+    enum Kernel: BitwiseCopyable {
+        case lowpassGain
+        case external(ExternalKernel)
+    }
+
+    let parameterCount: Int
+    var kernel = Kernel.lowpassGain
     var smoothers: UnsafeMutablePointer<Smoother>
     var info: UnsafeMutablePointer<EngineParameter>
     var appliedEpochs: UnsafeMutablePointer<UInt32>
@@ -43,18 +52,30 @@ struct RenderState {
     var sumOfSquares = UnsafeMutablePointer<Double>.allocate(capacity: 0)
     /// The largest squared output sample of each channel in the current chunk.
     var blockPeaks = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// An external kernel's view: the control values it reads (one per parameter), its
+    /// channel pointer tables, and the sanitised copy of the input it reads from (so NaN
+    /// never reaches a plug-in, and input and output never alias).
+    var controls: UnsafeMutablePointer<Float>
+    var externalIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
+    var externalOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
+    var scratchIn = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    var scratchOut = UnsafeMutablePointer<Float>.allocate(capacity: 0)
 
-    /// Where the parameters the DSP wires up live in `smoothers` (plain integers: the
-    /// enum's `rawValue` accessor is not checked for real-time use).
-    private let cutoffIndex = ParameterID.cutoff.rawValue
-    private let resonanceIndex = ParameterID.resonance.rawValue
-    private let gainIndex = ParameterID.gain.rawValue
+    /// Where the built-in processor's parameters live in `smoothers` (plain integers).
+    private let cutoffIndex = 0
+    private let resonanceIndex = 1
+    private let gainIndex = 2
     /// Input magnitude limit (+96 dBFS), see `frame`.
     static var inputLimit: Float { @_noLocks get { 65_536 } }
     /// `Engine.coefficientInterval − 1`, for a cheap modulo on the engine's timeline.
     private let coefficientMask = Engine.coefficientInterval - 1
+    /// `Engine.externalInterval − 1`, likewise.
+    private let externalMask = Engine.externalInterval - 1
 
-    init() {
+    init(parameterCount: Int) {
+        self.parameterCount = parameterCount
+        controls = .allocate(capacity: max(1, parameterCount))
+        controls.initialize(repeating: 0, count: max(1, parameterCount))
         smoothers = .allocate(capacity: parameterCount)
         smoothers.initialize(repeating: Smoother(kind: .linear, value: 0), count: parameterCount)
         info = .allocate(capacity: parameterCount)
@@ -85,6 +106,16 @@ struct RenderState {
         sumOfSquares.initialize(repeating: 0, count: channels)
         blockPeaks = .allocate(capacity: channels)
         blockPeaks.initialize(repeating: 0, count: channels)
+        externalIn = .allocate(capacity: channels)
+        externalOut = .allocate(capacity: channels)
+        scratchIn = .allocate(capacity: maxFrames * channels)
+        scratchIn.initialize(repeating: 0, count: maxFrames * channels)
+        scratchOut = .allocate(capacity: maxFrames * channels)
+        scratchOut.initialize(repeating: 0, count: maxFrames * channels)
+        for c in 0..<channels {
+            externalIn[c] = UnsafePointer(scratchIn + c * maxFrames)
+            externalOut[c] = scratchOut + c * maxFrames
+        }
     }
 
     /// Frees everything, at the engine's end.
@@ -93,6 +124,7 @@ struct RenderState {
         steadyGain.deallocate()
         smoothers.deallocate()
         info.deallocate()
+        controls.deallocate()
         appliedEpochs.deallocate()
     }
 
@@ -103,7 +135,9 @@ struct RenderState {
                   UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(rampK1),
                   UnsafeMutableRawPointer(rampK2), UnsafeMutableRawPointer(rampK3),
                   UnsafeMutableRawPointer(rampGain), UnsafeMutableRawPointer(sumOfSquares),
-                  UnsafeMutableRawPointer(blockPeaks)] {
+                  UnsafeMutableRawPointer(blockPeaks), UnsafeMutableRawPointer(externalIn),
+                  UnsafeMutableRawPointer(externalOut), UnsafeMutableRawPointer(scratchIn),
+                  UnsafeMutableRawPointer(scratchOut)] {
             p.deallocate()
         }
     }
@@ -111,6 +145,7 @@ struct RenderState {
     /// Recomputes the coefficients from the current cutoff and Q.
     @_noLocks
     mutating func refreshCoefficients() {
+        guard case .lowpassGain = kernel, parameterCount > resonanceIndex else { return }
         coefficientCutoff = smoothers[cutoffIndex].value
         coefficientQ = smoothers[resonanceIndex].value
         coefficients = Lowpass.Coefficients(cutoff: coefficientCutoff, q: coefficientQ, sampleRate: sampleRate)
@@ -121,7 +156,7 @@ struct RenderState {
     @_noLocks
     mutating func apply(parameter p: Int, value: Double, rampFrames: Int) {
         guard value.isFinite else { return }
-        let frames = rampFrames < 0 ? defaultRamp : rampFrames
+        let frames = info[p].jumps ? 0 : (rampFrames < 0 ? defaultRamp : rampFrames)
         smoothers[p].ramp(to: info[p].engineValue(value), frames: frames)
         if frames == 0 && (p == cutoffIndex || p == resonanceIndex) { refreshCoefficients() }
     }
@@ -155,6 +190,9 @@ struct RenderState {
     @_noLocks
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start else { return false }
+        if case .external(let external) = kernel {
+            return renderExternal(external, from: start, to: end, blockStart: blockStart)
+        }
         let gliding = smoothers[gainIndex].isRamping || smoothers[cutoffIndex].isRamping
             || smoothers[resonanceIndex].isRamping
             || smoothers[cutoffIndex].value != coefficientCutoff
@@ -242,6 +280,58 @@ struct RenderState {
             sumOfSquares[lane + l] += Double(meter.squares[l])
         }
         return any(meter.nonFinite)
+    }
+
+    /// Renders `start..<end` through an external kernel: the input is copied (sanitised) to
+    /// the scratch buffers; while a control glides the kernel runs in stretches cut at the
+    /// engine's external grid, each with that moment's smoothed values; the output is
+    /// metered, made finite and copied to the caller's buffers.
+    @_noLocks
+    private mutating func renderExternal(_ external: ExternalKernel, from start: Int, to end: Int,
+                                         blockStart: Int64) -> Bool {
+        var nonFinite = false
+        // In: lanes → scratch, offset 0 = frame `start`.
+        for c in 0..<channels {
+            let src = laneIn[c], dst = scratchIn + c * maxFrames
+            for i in start..<end {
+                var x = src[i &* stride]
+                if !x.isFinite { x = 0; nonFinite = true }
+                dst[i - start] = min(max(x, -Self.inputLimit), Self.inputLimit)
+            }
+        }
+        var i = start
+        while i < end {
+            var gliding = false
+            for p in 0..<parameterCount where smoothers[p].isRamping { gliding = true }
+            let span = gliding ? Spans.length(from: i, to: end, blockStart: blockStart, mask: externalMask) : end - i
+            for p in 0..<parameterCount { controls[p] = Float(smoothers[p].value) }
+            // The kernel's channel tables point at frame `i` of the scratch buffers.
+            for c in 0..<channels {
+                externalIn[c] = UnsafePointer(scratchIn + c * maxFrames + (i - start))
+                externalOut[c] = scratchOut + c * maxFrames + (i - start)
+            }
+            let controls = UnsafePointer(self.controls)
+            let inputs = UnsafePointer(externalIn), outputs = UnsafePointer(externalOut)
+            let channels = self.channels
+            _unsafePerformance { external.run(external.context, controls, inputs, outputs, channels, span) }
+            for p in 0..<parameterCount { smoothers[p].skip(span) }
+            i += span
+        }
+        // Out: scratch → lanes, metered; a non-finite sample from the kernel becomes silence.
+        for c in 0..<channels {
+            let src = scratchOut + c * maxFrames, dst = laneOut[c]
+            var squares: Float = 0, peak: Float = blockPeaks[c]
+            for i in start..<end {
+                var y = src[i - start]
+                if !y.isFinite { y = 0 }
+                dst[i &* stride] = y
+                squares += y * y
+                peak = max(peak, y * y)
+            }
+            blockPeaks[c] = peak
+            sumOfSquares[c] += Double(squares)
+        }
+        return nonFinite
     }
 
     /// The runs of frames with constant coefficients: while gliding, the spans between

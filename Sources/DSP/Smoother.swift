@@ -1,3 +1,5 @@
+import Parameters
+
 /// A per-sample glide from the current value to a target, over a fixed number of samples.
 ///
 /// - Linear ramps add a constant step; they are computed as `start + step·k` rather than

@@ -1,4 +1,6 @@
 import CJack
+import DSP
+import Parameters
 import Glibc
 import Synchronization
 
@@ -26,6 +28,11 @@ struct CallbackContext: ~Copyable {
     let midi: MIDIControlTable
     /// The sample rate the engine was prepared for.
     let preparedRate: UInt32
+    /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
+    /// the cycle). A cycle with more than `eventCapacity` mapped changes keeps the first
+    /// ones; a JACK MIDI buffer of a usual period holds far fewer.
+    let events: UnsafeMutablePointer<ParameterChange>
+    static var eventCapacity: Int { @_noLocks get { 1024 } }
 
     // The frame clock (see `FrameClock`), published through a sequence lock: the callback
     // never waits, a reader retries if it overlapped a write.
@@ -60,6 +67,8 @@ struct CallbackContext: ~Copyable {
         }
         self.midiPort = midiPort
         self.midi = MIDIControlTable(midi)
+        events = .allocate(capacity: Self.eventCapacity)
+        events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake
         preparedRate = sampleRate
         self.sampleRate = Atomic(sampleRate)
@@ -71,6 +80,7 @@ struct CallbackContext: ~Copyable {
         outputPorts.deallocate()
         inputBuffers.deallocate()
         outputBuffers.deallocate()
+        events.deallocate()
     }
 
     /// Publishes the start of a cycle (audio thread).

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// The one-line answer to a command, as text or as a JSON object.
@@ -7,11 +8,11 @@ import DSP
 /// `cutoff=1.20 kHz` answers `set cutoff 1.2k`, and `set cutoff 1.20 kHz` sets it again.
 public enum CommandAnswer: Equatable, Sendable {
     /// `set`, `get`, `reset ID`.
-    case value(ParameterID, Double)
+    case value(ParameterIndex, Double)
     /// `params`, `reset`.
-    case values([ParameterID: Double])
+    case values([ParameterIndex: Double])
     /// `preset load NAME`: the preset's name and the values it set.
-    case preset(String, [ParameterID: Double])
+    case preset(String, [ParameterIndex: Double])
     /// `preset save NAME`.
     case saved(String)
     case status(HostStatus)
@@ -27,27 +28,27 @@ public enum CommandAnswer: Equatable, Sendable {
 
     // MARK: Text
 
-    public var text: String {
+    public func text(_ table: ParameterTable) -> String {
         switch self {
-        case .value(let id, let v): Self.assignment(id, v)
-        case .values(let values): Self.assignments(values)
-        case .preset(let name, let values): "preset \(name): \(Self.assignments(values))"
+        case .value(let id, let v): Self.assignment(id, v, table)
+        case .values(let values): Self.assignments(values, table)
+        case .preset(let name, let values): "preset \(name): \(Self.assignments(values, table))"
         case .saved(let name): "saved preset \(name)"
-        case .status(let s): Self.statusText(s)
+        case .status(let s): Self.statusText(s, table)
         case .midi(let controls): "midi \(controls.summary)"
         case .help:
-            "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(ParameterError.validIDs)"
+            "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
         case .error(let message): "error: \(message)"
         }
     }
 
-    static func assignment(_ id: ParameterID, _ value: Double) -> String {
-        "\(id.id)=\(id.spec.format(value, ascii: true))"
+    static func assignment(_ id: ParameterIndex, _ value: Double, _ table: ParameterTable) -> String {
+        "\(table[id].id)=\(table[id].format(value, ascii: true))"
     }
 
-    static func assignments(_ values: [ParameterID: Double]) -> String {
-        ParameterID.allCases.compactMap { id in values[id].map { assignment(id, $0) } }.joined(separator: ", ")
+    static func assignments(_ values: [ParameterIndex: Double], _ table: ParameterTable) -> String {
+        table.indices.compactMap { id in values[id].map { assignment(id, $0, table) } }.joined(separator: ", ")
     }
 
     /// A linear peak as dBFS, `-inf dBFS` for silence.
@@ -57,7 +58,7 @@ public enum CommandAnswer: Equatable, Sendable {
         return DecimalText.fixed(db, decimals: 1, ascii: true) + " dBFS"
     }
 
-    static func statusText(_ s: HostStatus) -> String {
+    static func statusText(_ s: HostStatus, _ table: ParameterTable) -> String {
         var parts = ["server \(s.server)"]
         if let client = s.client, let rate = s.sampleRate, let frames = s.bufferSize {
             parts += ["client \(client)", "\(rate) Hz", "\(frames) frames"]
@@ -68,22 +69,22 @@ public enum CommandAnswer: Equatable, Sendable {
         if let load = s.dspLoad { parts.append("DSP load \(DecimalText.fixed(load, decimals: 1, ascii: true)) %") }
         if s.reconnects > 0 { parts.append("reconnects \(s.reconnects)") }
         if s.midiMessages > 0 { parts.append("MIDI control changes \(s.midiMessages)") }
-        parts.append(assignments(s.values))
+        parts.append(assignments(s.values, table))
         parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
         return parts.joined(separator: ", ")
     }
 
     // MARK: JSON
 
-    public var json: String {
+    public func json(_ table: ParameterTable) -> String {
         switch self {
         case .value(let id, let v):
-            JSONText.object([("ok", "true"), ("id", JSONText.string(id.id)), ("value", JSONText.number(v)),
-                             ("text", JSONText.string(id.spec.format(v, ascii: true)))])
+            JSONText.object([("ok", "true"), ("id", JSONText.string(table[id].id)), ("value", JSONText.number(v)),
+                             ("text", JSONText.string(table[id].format(v, ascii: true)))])
         case .values(let values):
-            JSONText.object([("ok", "true")] + Self.jsonValues(values))
+            JSONText.object([("ok", "true")] + Self.jsonValues(values, table))
         case .preset(let name, let values):
-            JSONText.object([("ok", "true"), ("preset", JSONText.string(name))] + Self.jsonValues(values))
+            JSONText.object([("ok", "true"), ("preset", JSONText.string(name))] + Self.jsonValues(values, table))
         case .saved(let name):
             JSONText.object([("ok", "true"), ("saved", JSONText.string(name))])
         case .status(let s):
@@ -97,20 +98,20 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("dspLoad", s.dspLoad.map(JSONText.number) ?? "null"),
                 ("reconnects", "\(s.reconnects)"),
                 ("midiMessages", "\(s.midiMessages)"),
-            ] + Self.jsonValues(s.values) + [
+            ] + Self.jsonValues(s.values, table) + [
                 ("peaks", JSONText.array(s.peaks.map { JSONText.number(Double($0)) })),
             ])
         case .midi(let controls):
             JSONText.object([
                 ("ok", "true"),
                 ("midiChannel", controls.channel.map { "\($0)" } ?? "null"),
-                ("midiControllers", JSONText.object(ParameterID.allCases.map { id in
-                    (id.id, controls.controllers[id].map { "\($0)" } ?? "null")
+                ("midiControllers", JSONText.object(table.indices.map { id in
+                    (table[id].id, controls.controllers[id].map { "\($0)" } ?? "null")
                 })),
             ])
         case .help:
             JSONText.object([("ok", "true"), ("commands", JSONText.array(HostCommand.synopsis.map(JSONText.string))),
-                             ("ids", JSONText.array(ParameterID.allCases.map { JSONText.string($0.id) }))])
+                             ("ids", JSONText.array(table.indices.map { JSONText.string(table[$0].id) }))])
         case .bye:
             JSONText.object([("ok", "true"), ("bye", "true")])
         case .error(let message):
@@ -119,11 +120,11 @@ public enum CommandAnswer: Equatable, Sendable {
     }
 
     /// `"values": {id: number}` and `"text": {id: formatted}`, in table order.
-    static func jsonValues(_ values: [ParameterID: Double]) -> [(String, String)] {
-        let ids = ParameterID.allCases.filter { values[$0] != nil }
+    static func jsonValues(_ values: [ParameterIndex: Double], _ table: ParameterTable) -> [(String, String)] {
+        let ids = table.indices.filter { values[$0] != nil }
         return [
-            ("values", JSONText.object(ids.map { ($0.id, JSONText.number(values[$0]!)) })),
-            ("text", JSONText.object(ids.map { ($0.id, JSONText.string($0.spec.format(values[$0]!, ascii: true))) })),
+            ("values", JSONText.object(ids.map { (table[$0].id, JSONText.number(values[$0]!)) })),
+            ("text", JSONText.object(ids.map { (table[$0].id, JSONText.string(table[$0].format(values[$0]!, ascii: true))) })),
         ]
     }
 }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// Runs typed commands against a live host and answers each with one line.
@@ -19,7 +20,7 @@ public struct CommandInterpreter: Sendable {
     /// Parses and runs one line; nil for a blank line or a comment.
     public func respond(to line: String) -> CommandAnswer? {
         do {
-            guard let command = try HostCommand.parse(line) else { return nil }
+            guard let command = try HostCommand.parse(line, table: control.table) else { return nil }
             return execute(command)
         } catch {
             return .error(error.description)
@@ -30,22 +31,20 @@ public struct CommandInterpreter: Sendable {
         switch command {
         case .set(let id, let value):
             control.set([id: value])
-            return .value(id, control.target(id))
+            return .value(id, targets()[id]!)
         case .get(let id):
-            return .value(id, control.target(id))
+            return .value(id, targets()[id]!)
         case .params:
             return .values(targets())
         case .reset(let id?):
             control.set([id: presets.defaults()[id]!])
-            return .value(id, control.target(id))
+            return .value(id, targets()[id]!)
         case .reset(nil):
             control.set(presets.defaults())
             return .values(targets())
         case .presetLoad(let name):
             do {
-                var values = try presets.load(name)
-                for id in ParameterID.allCases { values[id] = id.spec.clamp(values[id] ?? id.spec.defaultValue) }
-                control.set(values)
+                control.set(control.table.complete(try presets.load(name)))
                 return .preset(name, targets())
             } catch {
                 return .error("\(error)")
@@ -74,9 +73,5 @@ public struct CommandInterpreter: Sendable {
 
     static let noMIDI = CommandAnswer.error("there is no MIDI input (Detent was started with --no-midi)")
 
-    private func targets() -> [ParameterID: Double] {
-        var values: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases { values[id] = control.target(id) }
-        return values
-    }
+    private func targets() -> [ParameterIndex: Double] { control.targets() }
 }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// One line typed to a running host (`detent live --headless` reads them from stdin).
@@ -12,17 +13,17 @@ import DSP
 /// try HostCommand.parse("   ")                  // nil: nothing to answer
 /// ```
 public enum HostCommand: Equatable, Sendable {
-    case set(ParameterID, Double)
-    case get(ParameterID)
+    case set(ParameterIndex, Double)
+    case get(ParameterIndex)
     case params
-    case reset(ParameterID?)
+    case reset(ParameterIndex?)
     case presetLoad(String)
     case presetSave(String)
     case status
     /// `midi`: what MIDI control changes do.
     case midi
     /// `midi ID CC` or `midi ID none`.
-    case midiController(ParameterID, Int?)
+    case midiController(ParameterIndex, Int?)
     /// `midi channel N` or `midi channel all`.
     case midiChannel(Int?)
     case help
@@ -35,15 +36,15 @@ public enum HostCommand: Equatable, Sendable {
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer).
-    public static func parse(_ line: String) throws(CommandError) -> HostCommand? {
+    public static func parse(_ line: String, table: ParameterTable) throws(CommandError) -> HostCommand? {
         let words = line.split(whereSeparator: \.isWhitespace)
         guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
         /// The text after the first `n` words, as typed (values such as `800 Hz` hold spaces).
         func rest(after n: Int) -> String {
             words.count > n ? String(line[words[n].startIndex...]).trimmingTrailingWhitespace : ""
         }
-        func id(_ word: Substring) throws(CommandError) -> ParameterID {
-            do { return try ParameterID(parsing: String(word)) } catch { throw .parameter(error) }
+        func id(_ word: Substring) throws(CommandError) -> ParameterIndex {
+            do { return try table.index(of: String(word)) } catch { throw .parameter(error) }
         }
         func noArguments(_ command: HostCommand) throws(CommandError) -> HostCommand {
             guard words.count == 1 else { throw .unexpectedArguments(verb) }
@@ -53,7 +54,7 @@ public enum HostCommand: Equatable, Sendable {
         case "set":
             guard words.count >= 3 else { throw .usage("set ID VALUE") }
             let parameter = try id(words[1])
-            do { return .set(parameter, try parameter.spec.parse(rest(after: 2))) } catch { throw .parameter(error) }
+            do { return .set(parameter, try table[parameter].parse(rest(after: 2))) } catch { throw .parameter(error) }
         case "get":
             guard words.count == 2 else { throw .usage("get ID") }
             return .get(try id(words[1]))
@@ -67,7 +68,7 @@ public enum HostCommand: Equatable, Sendable {
             }
             return action == "load" ? .presetLoad(rest(after: 2)) : .presetSave(rest(after: 2))
         case "midi":
-            return try midi(Array(words.dropFirst()))
+            return try midi(Array(words.dropFirst()), table: table)
         case "params": return try noArguments(.params)
         case "status": return try noArguments(.status)
         case "help": return try noArguments(.help)
@@ -77,7 +78,7 @@ public enum HostCommand: Equatable, Sendable {
     }
 
     /// `midi`, `midi ID CC|none`, `midi channel N|all` (the words after `midi`).
-    private static func midi(_ words: [Substring]) throws(CommandError) -> HostCommand {
+    private static func midi(_ words: [Substring], table: ParameterTable) throws(CommandError) -> HostCommand {
         let usage = CommandError.usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")
         guard !words.isEmpty else { return .midi }
         guard words.count == 2 else { throw usage }
@@ -87,12 +88,12 @@ public enum HostCommand: Equatable, Sendable {
                     + "\(MIDIControls.channelRange.upperBound) or all")
             }
         }
-        let id: ParameterID
-        do { id = try ParameterID(parsing: String(words[0])) } catch { throw .parameter(error) }
+        let id: ParameterIndex
+        do { id = try table.index(of: String(words[0])) } catch { throw .parameter(error) }
         switch MIDIControls.controller(String(words[1])) {
         case .number(let number): return .midiController(id, number)
         case .none: return .midiController(id, nil)
-        case .invalid: throw .invalid("controller '\(words[1])' for \(id.id): expected \(MIDIControls.controllerExpectation)")
+        case .invalid: throw .invalid("controller '\(words[1])' for \(table[id].id): expected \(MIDIControls.controllerExpectation)")
         }
     }
 }

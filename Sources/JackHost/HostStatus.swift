@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// One reading of the live host, for the `status` command (and, later, the panel).
@@ -13,7 +14,7 @@ public struct HostStatus: Sendable, Equatable {
     /// The server's DSP load in percent (`jack_cpu_load`); nil while disconnected.
     public var dspLoad: Double?
     /// Current (smoothed) parameter values, in their units.
-    public var values: [ParameterID: Double]
+    public var values: [ParameterIndex: Double]
     /// Highest absolute output sample per channel since the previous status.
     public var peaks: [Float]
     /// RMS of each output channel since the previous status (empty before the first block).
@@ -26,7 +27,7 @@ public struct HostStatus: Sendable, Equatable {
     public var isConnected: Bool { client != nil }
 
     public init(server: String, client: String?, sampleRate: Int?, bufferSize: Int?, xruns: Int,
-                dspLoad: Double?, values: [ParameterID: Double], peaks: [Float], rms: [Double] = [],
+                dspLoad: Double?, values: [ParameterIndex: Double], peaks: [Float], rms: [Double] = [],
                 reconnects: Int, midiMessages: Int = 0) {
         self.server = server
         self.client = client
@@ -45,10 +46,12 @@ public struct HostStatus: Sendable, Equatable {
 /// What the command interpreter needs from a live host: move parameters, read them back,
 /// report. ``LiveHost`` is the real one; tests use a stand-in with no JACK at all.
 public protocol LiveControl: AnyObject, Sendable {
+    /// The parameters of the processor being hosted.
+    var table: ParameterTable { get }
     /// Sends new targets (already in range), all stamped at the same frame.
-    func set(_ values: [ParameterID: Double])
-    /// The value a parameter is heading to (what was last set).
-    func target(_ id: ParameterID) -> Double
+    func set(_ values: [ParameterIndex: Double])
+    /// Every parameter's target (what was last set, by any source), in one snapshot.
+    func targets() -> [ParameterIndex: Double]
     func status() -> HostStatus
     /// What MIDI control changes do; nil without a MIDI input.
     var midiControls: MIDIControls? { get }

@@ -1,5 +1,6 @@
 import CJack
 import CRealtime
+import Parameters
 import DSP
 import Glibc
 
@@ -51,41 +52,27 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { jack_port_get_buffer(port, nframes) } }
     Unmanaged<Engine>.fromOpaque(context.pointee.engine)._withUnsafeGuaranteedRef { engine in
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
-        var done = 0
+        // Each mapped control change lands at its own frame: the engine's one splitter cuts
+        // the block there (JACK delivers the events in time order).
+        var count = 0
         if let midiBuffer {
-            // Each control change lands at its own frame: the block is processed up to it,
-            // the change applied, and the rest processed after. JACK delivers the events
-            // in time order.
-            let count = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
+            let available = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
             var event = jack_midi_event_t()
             var i: UInt32 = 0
-            while i < count {
+            while i < available && count < CallbackContext.eventCapacity {
                 defer { i += 1 }
                 guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
                       event.size == 3, let bytes = event.buffer else { continue }
-                guard let change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2])
+                guard var change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2])
                 else { continue }
-                let at = min(Int(event.time), frames)
-                if at > done {
-                    processPart(context, engine, frames: at - done)
-                    done = at
-                }
-                engine.apply(change)
+                change.frame = Int64(min(Int(event.time), frames))
+                context.pointee.events[count] = change
+                count += 1
             }
         }
-        if done < frames { processPart(context, engine, frames: frames - done) }
-    }
-}
-
-/// Processes the next `frames` frames of the cycle and moves the channel pointers past them.
-@_noLocks
-private func processPart(_ context: UnsafeMutablePointer<CallbackContext>, _ engine: Engine, frames: Int) {
-    let input = UnsafePointer(context.pointee.inputBuffers)
-    let output = UnsafePointer(context.pointee.outputBuffers)
-    engine.process(input: input, output: output, frames: frames)
-    for c in 0..<context.pointee.channels {
-        context.pointee.inputBuffers[c] += frames
-        context.pointee.outputBuffers[c] += frames
+        engine.process(
+            input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
+            frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
     }
 }
 

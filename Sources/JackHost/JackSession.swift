@@ -1,4 +1,5 @@
 import CJack
+import Parameters
 import DSP
 import Glibc
 import Synchronization
@@ -27,7 +28,7 @@ final class JackSession: @unchecked Sendable {
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
     init(options: LiveHostOptions, midi: MIDIControls?, wake: UnsafeMutablePointer<sem_t>,
-         engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) -> Engine) throws(LiveHostError) {
+         engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         Self.silenceLibjack
         var status = JackStatus(0)
         var flags = JackNoStartServer.rawValue
@@ -75,12 +76,15 @@ final class JackSession: @unchecked Sendable {
 
         let rate = jack_get_sample_rate(client)
         let bufferSize = jack_get_buffer_size(client)
-        engine = engineFor(rate, bufferSize)
+        do { engine = try engineFor(rate, bufferSize) } catch {
+            jack_client_close(client)
+            throw error
+        }
         context = .allocate(capacity: 1)
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midi: midi ?? MIDIControls(channel: nil, controllers: [:]), wake: wake,
+            midiPort: midiPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]), wake: wake,
             sampleRate: rate, bufferSize: bufferSize))
 
         let arg = UnsafeMutableRawPointer(context)
@@ -164,7 +168,7 @@ final class JackSession: @unchecked Sendable {
     /// Makes `controls` the MIDI mapping from the next message on.
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.
-    func midiLastSet(_ id: ParameterID) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
+    func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
     var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
     var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
     var clock: FrameClock? { context.pointee.readClock() }

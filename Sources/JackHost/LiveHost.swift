@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import Glibc
 import Synchronization
@@ -41,7 +42,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var session: JackSession?
         /// Where each parameter is heading: what `get` answers and what a rebuilt engine
         /// starts from.
-        var targets: [ParameterID: Double]
+        var targets: [ParameterIndex: Double]
         /// The latest frame stamped, so stamps never go backwards.
         var lastStamp = Int64.min
         var closedXruns = 0
@@ -52,7 +53,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// until `midi` changes it, kept for new connections.
         var midi: MIDIControls?
         /// Per parameter, how many MIDI settings of the current session are in `targets`.
-        var midiSeen: [ParameterID: UInt64] = [:]
+        var midiSeen: [ParameterIndex: UInt64] = [:]
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
         var lastSnapshot: TelemetrySnapshot?
         var reconnects = 0
@@ -78,7 +79,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// `get`, the panel's knobs and a rebuilt engine all follow the controller.
         mutating func absorbMIDI() {
             guard let s = session else { return }
-            for id in ParameterID.allCases {
+            for id in Array(targets.keys) {
                 let last = s.midiLastSet(id)
                 guard last.generation != midiSeen[id, default: 0] else { continue }
                 midiSeen[id] = last.generation
@@ -115,16 +116,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         self.options = options
         self.log = log
         self.onTerminate = onTerminate
-        var targets: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases {
-            targets[id] = id.spec.clamp(options.initialValues[id] ?? id.spec.defaultValue)
-        }
+        let targets = options.processor.table.complete(options.initialValues)
         state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi))
     }
 
-    private static func makeEngine(_ values: [ParameterID: Double], _ options: LiveHostOptions) -> Engine {
-        if let smoothing = options.smoothing { return Engine(initialValues: values, smoothingTime: smoothing) }
-        return Engine(initialValues: values)
+    private static func makeEngine(_ values: [ParameterIndex: Double], _ options: LiveHostOptions) -> Engine {
+        if let smoothing = options.smoothing {
+            return Engine(processor: options.processor, initialValues: values, smoothingTime: smoothing)
+        }
+        return Engine(processor: options.processor, initialValues: values)
     }
 
     // MARK: Life cycle
@@ -171,15 +171,20 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
     /// a new rate needs a new engine, which starts from the current targets.
     private func openSession() throws(LiveHostError) -> JackSession {
-        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.semaphore) { rate, bufferSize in
-            state.withLock { st in
+        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.semaphore) {
+            rate, bufferSize throws(LiveHostError) in
+            try state.withLock { st throws(LiveHostError) in
                 if st.engine.sampleRate != Double(rate) {
                     if st.engine.sampleRate != 0 {
                         st.engine = Self.makeEngine(st.targets, options)
                         st.lastStamp = .min
                     }
-                    st.engine.prepare(sampleRate: Double(rate), maxFrames: max(Self.preparedFrames, Int(bufferSize)),
-                                      channels: options.channels)
+                    do {
+                        try st.engine.prepare(sampleRate: Double(rate), maxFrames: max(Self.preparedFrames, Int(bufferSize)),
+                                              channels: options.channels)
+                    } catch {
+                        throw .processorFailed(String(describing: error))
+                    }
                 }
                 return st.engine
             }
@@ -193,7 +198,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// they take effect at the matching sample of the next cycle. Without a server they wait
     /// in the queue and apply at the first block after reconnecting.
     @discardableResult
-    public func send(_ values: [ParameterID: Double]) -> [ParameterChange] {
+    public func send(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
         state.withLock { st in
             // MIDI settings that came before this one must not later pass for newer ones.
             st.absorbMIDI()
@@ -203,9 +208,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 st.lastStamp = frame
             }
             var sent: [ParameterChange] = []
-            for id in ParameterID.allCases {
+            for id in table.indices {
                 guard let value = values[id] else { continue }
-                let v = id.spec.clamp(value)
+                let v = table[id].clamp(value)
                 st.targets[id] = v
                 let change = ParameterChange(id, v, frame: frame)
                 st.engine.controls.send(change)
@@ -215,7 +220,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         }
     }
 
-    public func set(_ values: [ParameterID: Double]) { send(values) }
+    public func set(_ values: [ParameterIndex: Double]) { send(values) }
+
+    /// The parameters of the processor hosted.
+    public var table: ParameterTable { options.processor.table }
 
     /// What MIDI control changes do now; nil when the host has no MIDI input.
     public var midiControls: MIDIControls? { state.withLock { $0.midi } }
@@ -241,10 +249,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         state.withLock { st in st.midi == nil ? nil : st.heard }
     }
 
-    public func target(_ id: ParameterID) -> Double {
+    public func targets() -> [ParameterIndex: Double] {
         state.withLock { st in
             st.absorbMIDI()
-            return st.targets[id] ?? id.spec.defaultValue
+            return st.targets
         }
     }
 

@@ -15,6 +15,8 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A `--midi-cc` assignment that cannot be taken.
     case invalidMIDIControl(String, reason: String)
     case invalidMIDIChannel(String)
+    /// The processor could not be made ready for the server's format.
+    case processorFailed(String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,8 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidMIDIChannel(let text):
             "invalid --midi-channel '\(text)': expected \(MIDIControls.channelRange.lowerBound) … "
                 + "\(MIDIControls.channelRange.upperBound) or all"
+        case .processorFailed(let reason):
+            "the processor cannot start: \(reason)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import Glibc
 
@@ -12,7 +13,9 @@ public struct LiveHostOptions: Sendable, Equatable {
     /// Ports `in_1…in_N` and `out_1…out_N`.
     public var channels = 2
     /// Start-up values (from a preset and `--set`); missing ids take the table default.
-    public var initialValues: [ParameterID: Double] = [:]
+    public var initialValues: [ParameterIndex: Double] = [:]
+    /// What the engine runs.
+    public let processor: Processor
     /// POSIX extended regular expressions choosing the ports to connect to.
     public var connectInputs: String?
     public var connectOutputs: String?
@@ -22,7 +25,7 @@ public struct LiveHostOptions: Sendable, Equatable {
     /// (where no pattern is given).
     public var autoconnect = false
     /// What MIDI control changes do; nil for no MIDI input port at all.
-    public var midi: MIDIControls? = .standard
+    public var midi: MIDIControls?
     /// Ramp time for changes, in seconds; nil for the engine's default.
     public var smoothing: Double?
     /// Reconnect when the server returns (otherwise the host stops with status 1).
@@ -32,7 +35,11 @@ public struct LiveHostOptions: Sendable, Equatable {
     public static let channelRange = 1...64
     public static let maximumSmoothingMilliseconds = 10_000.0
 
-    public init() {}
+    /// Options for hosting `processor`, its parameters mapped to their standard controllers.
+    public init(processor: Processor = .lowpassGain) {
+        self.processor = processor
+        midi = .standard(for: processor.table)
+    }
 
     /// Checks everything that can be checked before talking to JACK.
     public func validate() throws(LiveHostError) {

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import Synchronization
 
@@ -40,7 +41,8 @@ struct MIDIControlTable: ~Copyable {
     private let generations: UnsafeMutablePointer<Atomic<UInt64>>
 
     init(_ controls: MIDIControls) {
-        parameterCount = ParameterID.allCases.count
+        let table = controls.table
+        parameterCount = table.count
         lastController = UInt8(MIDIControls.controllerRange.upperBound)
         parameters = .allocate(capacity: Self.controllers)
         for c in 0..<Self.controllers { (parameters + c).initialize(to: Atomic(-1)) }
@@ -48,11 +50,11 @@ struct MIDIControlTable: ~Copyable {
         values = .allocate(capacity: parameterCount * Self.steps)
         latest = .allocate(capacity: parameterCount)
         generations = .allocate(capacity: parameterCount)
-        for id in ParameterID.allCases {
+        for id in table.indices {
             let p = id.rawValue
-            (templates + p).initialize(to: ParameterChange(id, id.spec.defaultValue))
+            (templates + p).initialize(to: ParameterChange(id, table[id].defaultValue))
             for v in 0..<Self.steps {
-                (values + p * Self.steps + v).initialize(to: Self.value(id, controllerValue: v))
+                (values + p * Self.steps + v).initialize(to: Self.value(table[id], controllerValue: v))
             }
             (latest + p).initialize(to: Atomic(0))
             (generations + p).initialize(to: Atomic(0))
@@ -73,8 +75,8 @@ struct MIDIControlTable: ~Copyable {
 
     /// The value a controller value 0…127 stands for: a knob position through the taper,
     /// with 127 exactly the top of the range.
-    static func value(_ id: ParameterID, controllerValue v: Int) -> Double {
-        id.spec.value(atNormalized: Double(v) / Double(steps - 1))
+    static func value(_ spec: ParameterSpec, controllerValue v: Int) -> Double {
+        spec.value(atNormalized: Double(v) / Double(steps - 1))
     }
 
     /// Makes `controls` the mapping (any thread).
@@ -115,13 +117,13 @@ struct MIDIControlTable: ~Copyable {
 
     /// How many times a controller has set `id`, and the last value it set. The value read
     /// may be newer than the count, never older.
-    func lastSet(_ id: ParameterID) -> (generation: UInt64, value: Double) {
+    func lastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) {
         let generation = generations[id.rawValue].load(ordering: .acquiring)
         return (generation, Double(bitPattern: latest[id.rawValue].load(ordering: .relaxed)))
     }
 
     /// MIDI messages that moved a parameter: every setting counted once.
     var messagesApplied: Int {
-        ParameterID.allCases.reduce(0) { $0 + Int(lastSet($1).generation) }
+        (0..<parameterCount).reduce(0) { $0 + Int(lastSet(ParameterIndex($1)).generation) }
     }
 }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// Which MIDI control changes turn which knobs in `detent live`: one controller number per
@@ -18,27 +19,30 @@ import DSP
 public struct MIDIControls: Sendable, Equatable {
     /// The channel listened to, 1…16; nil for every channel.
     public var channel: Int?
+    /// The parameters that can be mapped.
+    public let table: ParameterTable
     /// The controller number each mapped parameter answers to. Parameters missing here do
     /// not answer to MIDI; no two share a controller.
-    public private(set) var controllers: [ParameterID: Int]
+    public private(set) var controllers: [ParameterIndex: Int]
 
     /// Controller numbers a parameter may take (the parameter table's rule).
     public static let controllerRange = ParameterSpec.midiControllerRange
     public static let channelRange = 1...16
 
     /// Every parameter on its table row's controller, every channel.
-    public static var standard: MIDIControls {
-        MIDIControls(channel: nil, controllers: Dictionary(
-            uniqueKeysWithValues: ParameterID.allCases.map { ($0, $0.spec.midiController) }))
+    public static func standard(for table: ParameterTable) -> MIDIControls {
+        MIDIControls(table: table, channel: nil, controllers: Dictionary(
+            uniqueKeysWithValues: table.indices.compactMap { id in table[id].midiController.map { (id, $0) } }))
     }
 
-    public init(channel: Int?, controllers: [ParameterID: Int]) {
+    public init(table: ParameterTable, channel: Int?, controllers: [ParameterIndex: Int]) {
+        self.table = table
         self.channel = channel
         self.controllers = controllers
     }
 
     /// The parameter a controller number turns, if any.
-    public func parameter(forController number: Int) -> ParameterID? {
+    public func parameter(forController number: Int) -> ParameterIndex? {
         controllers.first { $0.value == number }?.key
     }
 
@@ -50,16 +54,16 @@ public struct MIDIControls: Sendable, Equatable {
     /// - Throws: ``LiveHostError/invalidMIDIControl(_:reason:)`` naming the assignment; then
     ///   nothing has changed.
     public mutating func assign(parsing assignments: [String]) throws(LiveHostError) {
-        var given: [Int: ParameterID] = [:]
+        var given: [Int: ParameterIndex] = [:]
         var result = self
         for text in assignments {
-            let (id, number) = try Self.parseAssignment(text)
+            let (id, number) = try parseAssignment(text)
             guard let number else {
                 result.assign(id, to: nil)
                 continue
             }
             if let other = given[number], other != id {
-                throw .invalidMIDIControl(text, reason: "controller \(number) is already given to \(other.id)")
+                throw .invalidMIDIControl(text, reason: "controller \(number) is already given to \(table[other].id)")
             }
             given[number] = id
             result.assign(id, to: number)
@@ -69,7 +73,7 @@ public struct MIDIControls: Sendable, Equatable {
 
     /// Gives parameter `id` the controller `number` (nil: none). A parameter that had that
     /// controller loses it: the one typed last wins, as with a knob.
-    public mutating func assign(_ id: ParameterID, to number: Int?) {
+    public mutating func assign(_ id: ParameterIndex, to number: Int?) {
         controllers[id] = nil
         guard let number else { return }
         if let holder = parameter(forController: number) { controllers[holder] = nil }
@@ -96,18 +100,18 @@ public struct MIDIControls: Sendable, Equatable {
     }
 
     /// One `ID=CC` or `ID=none`.
-    static func parseAssignment(_ text: String) throws(LiveHostError) -> (ParameterID, Int?) {
+    func parseAssignment(_ text: String) throws(LiveHostError) -> (ParameterIndex, Int?) {
         guard let eq = text.firstIndex(of: "=") else {
             throw .invalidMIDIControl(text, reason: "expected ID=CC, e.g. cutoff=74 or gain=none")
         }
-        let id: ParameterID
-        do { id = try ParameterID(parsing: String(text[..<eq])) } catch {
+        let id: ParameterIndex
+        do { id = try table.index(of: String(text[..<eq])) } catch {
             throw .invalidMIDIControl(text, reason: error.description)
         }
-        switch controller(String(text[text.index(after: eq)...])) {
+        switch Self.controller(String(text[text.index(after: eq)...])) {
         case .number(let number): return (id, number)
         case .none: return (id, nil)
-        case .invalid: throw .invalidMIDIControl(text, reason: "expected \(controllerExpectation)")
+        case .invalid: throw .invalidMIDIControl(text, reason: "expected \(Self.controllerExpectation)")
         }
     }
 
@@ -121,13 +125,13 @@ public struct MIDIControls: Sendable, Equatable {
 
     /// The mapping as `--midi-cc` takes it: `cutoff=74, resonance=71, gain=7`.
     public var assignments: String {
-        ParameterID.allCases.map { id in "\(id.id)=" + (controllers[id].map(String.init) ?? "none") }
+        table.indices.map { id in "\(table[id].id)=" + (controllers[id].map(String.init) ?? "none") }
             .joined(separator: ", ")
     }
 
     /// One line for the start-up message: `cutoff CC 74, resonance CC 71, gain CC 7 on all channels`.
     public var summary: String {
-        let mapped = ParameterID.allCases.compactMap { id in controllers[id].map { "\(id.id) CC \($0)" } }
+        let mapped = table.indices.compactMap { id in controllers[id].map { "\(table[id].id) CC \($0)" } }
         let on = channel.map { "on channel \($0)" } ?? "on all channels"
         return mapped.isEmpty ? "no controllers mapped" : mapped.joined(separator: ", ") + " " + on
     }

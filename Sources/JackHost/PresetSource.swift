@@ -1,23 +1,24 @@
+import Parameters
 import DSP
 
 /// Where `--preset`, `preset load` and `preset save` find presets: the one seam between the
 /// live host and preset storage, so the Presets module can be wired in without touching
 /// the host or the command interpreter.
 public protocol PresetSource: Sendable {
+    /// The parameters the presets hold values for.
+    var table: ParameterTable { get }
     /// The values of the preset `name` (a name, or a path to a preset file). Ids the preset
     /// leaves out take the table default.
-    func load(_ name: String) throws -> [ParameterID: Double]
+    func load(_ name: String) throws -> [ParameterIndex: Double]
     /// Saves `values` as the preset `name`.
-    func save(_ name: String, values: [ParameterID: Double]) throws
+    func save(_ name: String, values: [ParameterIndex: Double]) throws
 }
 
 extension PresetSource {
     /// The reset targets: the "Default" preset if there is one, else the table defaults.
-    public func defaults() -> [ParameterID: Double] {
+    public func defaults() -> [ParameterIndex: Double] {
         let preset = (try? load(FactoryDefaultPresets.defaultName)) ?? [:]
-        var values: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases { values[id] = preset[id] ?? id.spec.defaultValue }
-        return values
+        return table.complete(preset)
     }
 }
 
@@ -26,16 +27,16 @@ extension PresetSource {
 public struct FactoryDefaultPresets: PresetSource {
     public static let defaultName = "Default"
 
-    public init() {}
+    public let table: ParameterTable
 
-    public func load(_ name: String) throws -> [ParameterID: Double] {
+    public init(table: ParameterTable) { self.table = table }
+
+    public func load(_ name: String) throws -> [ParameterIndex: Double] {
         guard name.lowercased() == Self.defaultName.lowercased() else { throw PresetSourceError.unknown(name) }
-        var values: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases { values[id] = id.spec.defaultValue }
-        return values
+        return table.defaults
     }
 
-    public func save(_ name: String, values: [ParameterID: Double]) throws {
+    public func save(_ name: String, values: [ParameterIndex: Double]) throws {
         throw PresetSourceError.cannotSave(name)
     }
 }

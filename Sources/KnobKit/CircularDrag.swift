@@ -1,3 +1,5 @@
+import Parameters
+
 /// A circular drag: the pointer's angle around the knob's centre turns the knob (MHRotaryKnob).
 ///
 /// Only the change of angle counts, never the angle itself, so the first event of a drag turns
@@ -37,10 +39,10 @@ struct CircularDrag: Sendable, Hashable {
         guard point.isFinite, center.isFinite else { return nil }
         let dx = (point.x - center.x) / behavior.aspect(for: unit)
         let dy = point.y - center.y
-        let radius = KnobMath.hypot(dx, dy)
+        let radius = RealtimeMath.hypot(dx, dy)
         guard radius.isFinite, radius > 0,
               radius >= behavior.checkedDeadZone * behavior.travel(for: unit) else { return nil }
         // Screen y points down: 12 o'clock is −y, and clockwise runs toward +x.
-        return KnobMath.atan2(dx, -dy)
+        return RealtimeMath.atan2(dx, -dy)
     }
 }

@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// Discrete inputs: wheel notches, keys and typed values. Each reports at once.
 extension Knob {
@@ -34,7 +34,7 @@ extension Knob {
     /// table parameters, the table's own. The knob glides to it; it is not snapped, since the
     /// person asked for exactly this value.
     ///
-    /// - Throws: ``DSP/ParameterError`` with a one-line message when the text is not a value in
+    /// - Throws: ``Parameters/ParameterError`` with a one-line message when the text is not a value in
     ///   range; the knob is then unchanged.
     /// - Returns: the value to send, or nil when it did not change or the knob is disabled.
     @discardableResult

@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// A knob as a value model: one parameter's value, turned by gestures, shown on an arc.
 ///
@@ -98,12 +98,12 @@ public struct Knob: Sendable, Hashable {
         storedDefault = scale.defaultValue
     }
 
-    /// A knob for a parameter of the Detent engine, reading everything from the table.
+    /// A knob for a row of a parameter table, reading everything from it.
     public init(
-        _ id: ParameterID, value: Double? = nil, arc: KnobArc = .standard,
+        _ spec: ParameterSpec, value: Double? = nil, arc: KnobArc = .standard,
         behavior: KnobBehavior = KnobBehavior(), appearance: KnobAppearance = KnobAppearance()
     ) {
-        self.init(scale: KnobScale(id), value: value, arc: arc, behavior: behavior, appearance: appearance)
+        self.init(scale: KnobScale(spec), value: value, arc: arc, behavior: behavior, appearance: appearance)
     }
 
     /// The value's normalised position (0…1) through the taper.
@@ -230,6 +230,15 @@ public struct Knob: Sendable, Hashable {
         return report(final: true)
     }
 
+    /// A stepped parameter moves through its values: one per ordinary step (``KnobBehavior/step``)
+    /// of `delta`, at least one, so a fine step still moves and a page moves several.
+    private func stepped(through steps: [Double], by delta: Double) -> Double {
+        let count = max(1, Int((abs(delta) / behavior.checkedStep).rounded()))
+        let current = steps.enumerated().min(by: { abs($0.element - value) < abs($1.element - value) })!.offset
+        let next = delta > 0 ? min(steps.count - 1, current + count) : max(0, current - count)
+        return steps[next]
+    }
+
     /// `value` on the snapping grid (clamped), or unchanged without snapping.
     func snapped(_ value: Double) -> Double {
         guard let snap = behavior.snap else { return value }
@@ -240,6 +249,7 @@ public struct Knob: Sendable, Hashable {
     /// grid and moves at least one interval, so a step smaller than the interval is never lost.
     func stepped(by delta: Double) -> Double {
         guard delta.isFinite, delta != 0 else { return value }
+        if let steps = scale.steps, !steps.isEmpty { return stepped(through: steps, by: delta) }
         let target = scale.value(atNormalized: position + delta)
         guard let snap = behavior.snap else { return target }
         let up = delta > 0

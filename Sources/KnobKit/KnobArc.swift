@@ -1,3 +1,5 @@
+import Parameters
+
 /// The arc a knob turns along: angles in radians, measured clockwise from 12 o'clock.
 ///
 /// Position 0 sits at ``startAngle`` and 1 at ``endAngle``; the rest of the circle is the gap,
@@ -63,7 +65,7 @@ public struct KnobArc: Sendable, Hashable {
     /// The point at `angle` on a circle of `radius` around the origin, in screen orientation
     /// (x to the right, y down): 12 o'clock is (0, −radius), 3 o'clock is (radius, 0).
     public static func point(atAngle angle: Double, radius: Double = 1) -> KnobPoint {
-        let (s, c) = KnobMath.sinCos(angle)
+        let (s, c) = RealtimeMath.sinCos(angle)
         return KnobPoint(x: radius * s, y: -radius * c)
     }
 }

@@ -1,3 +1,5 @@
+import Parameters
+
 /// How a knob responds to gestures: drag travel and feel, steps, snapping, timing, reporting.
 ///
 /// Distances other than the travel are fractions of the travel, so one setting per pointer unit
@@ -107,6 +109,6 @@ public struct KnobBehavior: Sendable, Hashable {
     /// The distance between two pointer positions in `unit`, measured in rows (or pixels) so that
     /// a column counts as the fraction of a row that it looks.
     func distance(_ a: KnobPoint, _ b: KnobPoint, unit: PointerUnit) -> Double {
-        KnobMath.hypot((b.x - a.x) / aspect(for: unit), b.y - a.y)
+        RealtimeMath.hypot((b.x - a.x) / aspect(for: unit), b.y - a.y)
     }
 }

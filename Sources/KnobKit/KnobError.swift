@@ -1,7 +1,7 @@
 /// Why a knob could not be built as asked. Each message names the knob (or the arc) and the
 /// offending numbers, so a caller can print it as one line on stderr.
 ///
-/// Values typed by a person are refused with the table's own ``DSP/ParameterError`` instead,
+/// Values typed by a person are refused with the table's own ``Parameters/ParameterError`` instead,
 /// so the panel and the command line show the same messages for the same mistakes.
 public enum KnobError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A range bound is NaN or infinite.

@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// How a knob over a plain range writes and reads its numbers: a fixed number of decimals and an
 /// optional unit suffix (`"0.50"`, `"12 %"`, `"3.0 st"`).

@@ -1,14 +1,14 @@
-import DSP
+import Parameters
 
 /// What a knob turns: a row of the parameter table, or a plain range of numbers.
 ///
 /// A scale answers the questions a knob asks of its parameter — the range, the taper between a
 /// value and its normalised position 0…1, the default, and the text a person reads and types —
 /// without the knob knowing where the answers come from. For table parameters every answer is
-/// the table's own (``DSP/ParameterSpec``); nothing here repeats a range, default or unit.
+/// the table's own (``Parameters/ParameterSpec``); nothing here repeats a range, default or unit.
 ///
 /// ```swift
-/// let cutoff = KnobScale(.cutoff)                  // range, taper, text from the table
+/// let cutoff = KnobScale(LowpassGain.table[.cutoff])  // range, taper, text from the table
 /// let mix = try KnobScale(name: "Mix", range: 0...100, defaultValue: 50,
 ///                         format: KnobNumberFormat(decimals: 0, unit: "%"))
 /// ```
@@ -23,11 +23,6 @@ public struct KnobScale: Sendable, Hashable {
     /// A scale that reads everything from a table row.
     public init(_ spec: ParameterSpec) {
         source = .parameter(spec)
-    }
-
-    /// A scale for a parameter of the Detent engine.
-    public init(_ id: ParameterID) {
-        self.init(id.spec)
     }
 
     /// A scale over a plain range, for knobs the parameter table does not describe.
@@ -83,6 +78,13 @@ public struct KnobScale: Sendable, Hashable {
         }
     }
 
+    /// Every value a stepped parameter (toggle, integer, enumeration) can hold, ascending; nil
+    /// for continuous ones. Wheel notches and keys move one step at a time through these.
+    public var steps: [Double]? {
+        if case .parameter(let spec) = source { return spec.steps }
+        return nil
+    }
+
     /// `value` inside the range: infinities become the nearest bound, NaN the default.
     public func clamp(_ value: Double) -> Double {
         switch source {
@@ -128,7 +130,7 @@ public struct KnobScale: Sendable, Hashable {
     /// A value typed by a person, through the table's parser (units, `k`, `-inf` for silence) or
     /// the plain range's number format.
     ///
-    /// - Throws: ``DSP/ParameterError`` naming the parameter, the text and what is accepted;
+    /// - Throws: ``Parameters/ParameterError`` naming the parameter, the text and what is accepted;
     ///   a value outside the range is refused, not clamped.
     public func parse(_ text: String) throws(ParameterError) -> Double {
         switch source {

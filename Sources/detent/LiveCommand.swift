@@ -1,4 +1,5 @@
 import ArgumentParser
+import Parameters
 import DSP
 import Dispatch
 import Glibc
@@ -31,7 +32,7 @@ struct LiveCommand: ParsableCommand {
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
-            default \(MIDIControls.standard.summary) (see --midi-cc and --midi-channel).
+            default \(MIDIControls.standard(for: LowpassGain.table).summary) (see --midi-cc and --midi-channel).
 
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \
@@ -66,7 +67,7 @@ struct LiveCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Map a parameter to a MIDI control change number "
                                + "(\(MIDIControls.controllerRange.lowerBound)…\(MIDIControls.controllerRange.upperBound)), or unmap it with none "
-                               + "(repeatable; default: \(MIDIControls.standard.assignments)).", valueName: "id=cc"))
+                               + "(repeatable; default: \(MIDIControls.standard(for: LowpassGain.table).assignments)).", valueName: "id=cc"))
     var midiCc: [String] = []
 
     @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all.", valueName: "channel"))
@@ -113,7 +114,7 @@ struct LiveCommand: ParsableCommand {
             if noMidi {
                 options.midi = nil
             } else {
-                var midi = MIDIControls.standard
+                var midi = MIDIControls.standard(for: options.processor.table)
                 midi.channel = try MIDIControls.parseChannel(midiChannel)
                 try midi.assign(parsing: midiCc)
                 options.midi = midi
@@ -182,8 +183,7 @@ struct LiveCommand: ParsableCommand {
         }
         let (defaults, _) = store.defaultValues()
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
-        var values = ParameterValues()
-        for id in ParameterID.allCases { values[id] = host.target(id) }
+        let values = ParameterValues(table: host.table, host.targets())
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
                           store: store, ascii: ascii)
         // INT and TERM close the client and end the command normally, as in headless mode.

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import JackHost
 import TerminalPanel
@@ -13,12 +14,12 @@ final class LivePanelHost: PanelHost {
 
     init(host: LiveHost) { self.host = host }
 
-    func send(_ id: ParameterID, _ value: Double) { host.set([id: value]) }
+    func send(_ id: ParameterIndex, _ value: Double) { host.set([id: value]) }
 
     /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
     /// would otherwise look like somebody else turning the knob.
-    func currentValues() -> [ParameterID: Double]? {
-        Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0, host.target($0)) })
+    func currentValues() -> [ParameterIndex: Double]? {
+        host.targets()
     }
 
     func status() -> PanelStatus {
@@ -39,9 +40,9 @@ final class LivePanelHost: PanelHost {
         }
     }
 
-    func midiControllers() -> [ParameterID: Int]? { host.midiControls?.controllers }
+    func midiControllers() -> [ParameterIndex: Int]? { host.midiControls?.controllers }
 
-    func assignMIDIController(_ number: Int, to id: ParameterID) {
+    func assignMIDIController(_ number: Int, to id: ParameterIndex) {
         host.updateMIDIControls { $0.assign(id, to: number) }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Parameters
 import DSP
 import Presets
 import TerminalPanel

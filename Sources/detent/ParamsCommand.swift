@@ -1,4 +1,5 @@
 import ArgumentParser
+import Parameters
 import DSP
 
 /// `detent params`: prints the parameter table, the same rows every surface reads.
@@ -13,9 +14,10 @@ struct ParamsCommand: ParsableCommand {
 
     func run() throws {
         if json {
-            for id in ParameterID.allCases { print(ParameterTableText.jsonLine(id.spec)) }
+            let table = Processor.lowpassGain.table
+            for spec in table.specs { print(ParameterTableText.jsonLine(spec)) }
         } else {
-            print(ParameterTableText.table(), terminator: "")
+            print(ParameterTableText.table(Processor.lowpassGain.table), terminator: "")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Parameters
 import DSP
 import Presets
 
@@ -29,11 +30,12 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let rows = try PresetStore.standard().list()
+                let store = PresetStore.standard()
+                let rows = try store.list()
                 if json {
                     for row in rows { print(PresetText.listJSONLine(row)) }
                 } else {
-                    print(PresetText.listTable(rows), terminator: "")
+                    print(PresetText.listTable(rows, table: store.scope.table), terminator: "")
                 }
             }
         }
@@ -86,10 +88,10 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             // Every --set is checked before anything is written.
-            var changes: [(ParameterID, Double)] = []
+            var changes: [(ParameterIndex, Double)] = []
             for assignment in assignments {
                 do {
-                    changes.append(try ParameterID.parseAssignment(assignment))
+                    changes.append(try PresetScope.builtIn.table.parseAssignment(assignment))
                 } catch {
                     throw PresetCommand.fail(error.description, status: .usage)
                 }

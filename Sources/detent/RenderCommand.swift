@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFile
+import Parameters
 import DSP
 import Presets
 import Glibc
@@ -129,7 +130,7 @@ struct RenderCommand: ParsableCommand {
         settings.dither = !noDither
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
-        if let automation { settings.automation = try Automation.load(path: automation) }
+        if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))
         let parallel = self.jobs ?? RenderSettings.cores

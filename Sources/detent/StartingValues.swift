@@ -1,4 +1,5 @@
 import ArgumentParser
+import Parameters
 import DSP
 import Presets
 
@@ -22,7 +23,7 @@ struct StartingValueOptions: ParsableArguments {
     var sets: [String] = []
 
     /// The values to start from; see ``startingValues(preset:sets:store:)``.
-    func values(store: PresetStore = .standard()) throws -> [ParameterID: Double] {
+    func values(store: PresetStore = .standard()) throws -> [ParameterIndex: Double] {
         try startingValues(preset: preset, sets: sets, store: store)
     }
 }
@@ -39,13 +40,13 @@ struct StartingValueOptions: ParsableArguments {
 ///
 /// - Throws: `PresetError` for a preset that cannot be found or read, `UsageError` for a
 ///   bad `--set`.
-func startingValues(preset: String?, sets: [String], store: PresetStore = .standard()) throws -> [ParameterID: Double] {
+func startingValues(preset: String?, sets: [String], store: PresetStore = .standard()) throws -> [ParameterIndex: Double] {
     let loaded = try preset.map { reference throws(PresetError) in try store.resolve(reference) } ?? store.defaultPreset()
     for warning in loaded.warnings { Console.warning(warning.description) }
     var values = Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
     for assignment in sets {
         do {
-            let (id, value) = try ParameterID.parseAssignment(assignment)
+            let (id, value) = try store.scope.table.parseAssignment(assignment)
             values[id] = value
         } catch {
             throw UsageError("--set '\(assignment)': \(error.description)")

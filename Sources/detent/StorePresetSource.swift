@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import JackHost
 import Presets
@@ -7,8 +8,10 @@ import Presets
 struct StorePresetSource: PresetSource {
     let store: PresetStore
 
+    var table: ParameterTable { store.scope.table }
+
     /// A preset's values (a name or a preset file); its warnings go to stderr.
-    func load(_ name: String) throws -> [ParameterID: Double] {
+    func load(_ name: String) throws -> [ParameterIndex: Double] {
         let loaded = try store.resolve(name)
         for warning in loaded.warnings { Console.warning(warning.description) }
         return Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
@@ -16,12 +19,12 @@ struct StorePresetSource: PresetSource {
 
     /// Saves the values as a user preset, replacing one of the same name: typed in a live
     /// session, `preset save NAME` means "keep what I hear now under this name".
-    func save(_ name: String, values: [ParameterID: Double]) throws {
-        _ = try store.save(Preset(name: name, values: ParameterValues(values)), replacing: true)
+    func save(_ name: String, values: [ParameterIndex: Double]) throws {
+        _ = try store.save(Preset(name: name, values: ParameterValues(table: table, values), processor: store.scope.processor), replacing: true)
     }
 
     /// The reset targets: the Default preset (the user's, else the factory one).
-    func defaults() -> [ParameterID: Double] {
+    func defaults() -> [ParameterIndex: Double] {
         Dictionary(uniqueKeysWithValues: store.defaultValues().values.ordered.map { ($0.id, $0.value) })
     }
 }

@@ -13,12 +13,12 @@ struct CircularDragTests {
         let b = KnobBehavior()
         // 6 columns right and 3 rows up: a square offset on screen, so 45°.
         let cells = CircularDrag.angle(of: KnobPoint(x: 46, y: 9), around: center, unit: .cells, behavior: b)
-        #expect(cells == KnobMath.atan2(3, 3))
+        #expect(cells == RealtimeMath.atan2(3, 3))
         #expect(try #require(cells).isClose(to: Double.pi / 4, tolerance: 1e-15))
         // The same numbers as pixels are not corrected.
         let pixels = CircularDrag.angle(of: KnobPoint(x: 460, y: 270), around: KnobPoint(x: 400, y: 300),
                                         unit: .pixels, behavior: b)
-        #expect(pixels == KnobMath.atan2(60, 30))
+        #expect(pixels == RealtimeMath.atan2(60, 30))
         // The four directions.
         for (degrees, expected) in [(0.0, 0.0), (90, Double.pi / 2), (-90, -Double.pi / 2), (180, Double.pi)] {
             let angle = CircularDrag.angle(of: Fixture.cellPoint(degrees: degrees), around: center, unit: .cells, behavior: b)
@@ -132,7 +132,7 @@ struct CircularDragTests {
         let c = KnobPoint(x: 400, y: 300)
         knob.pointerDown(KnobPoint(x: 400, y: 200), center: c, unit: .pixels, at: 0)  // 12 o'clock
         knob.pointerMoved(KnobPoint(x: 460, y: 220), at: 0.1)  // (60, −80): atan(3/4) clockwise
-        #expect(knob.value.isClose(to: 0.5 + KnobMath.atan2(3, 4) / span))
-        #expect(KnobMath.atan2(3, 4).isClose(to: 0.6435011087932844))
+        #expect(knob.value.isClose(to: 0.5 + RealtimeMath.atan2(3, 4) / span))
+        #expect(RealtimeMath.atan2(3, 4).isClose(to: 0.6435011087932844))
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Drawing geometry in the unit coordinate system")
 struct GeometryTests {
-    func distance(_ a: KnobPoint, _ b: KnobPoint) -> Double { KnobMath.hypot(a.x - b.x, a.y - b.y) }
+    func distance(_ a: KnobPoint, _ b: KnobPoint) -> Double { RealtimeMath.hypot(a.x - b.x, a.y - b.y) }
 
     @Test("the track is the whole arc at radius 1")
     func track() throws {

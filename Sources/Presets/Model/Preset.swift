@@ -1,3 +1,5 @@
+import Parameters
+
 /// A named set of parameter values, as stored in a preset file.
 ///
 /// A preset is plain data; reading one from JSON (validation, migration, warnings) is
@@ -22,14 +24,19 @@ public struct Preset: Sendable, Hashable {
     public var comment: String?
     /// A value for every parameter.
     public var values: ParameterValues
+    /// The processor the values belong to (``Parameters/ProcessorIdentifier/builtIn`` or a
+    /// plug-in URI); written to the file only for processors other than the built-in, so
+    /// presets of the built-in engine keep the form they always had.
+    public var processor: String
     /// Reserved for MIDI mappings: not interpreted yet, but kept exactly as read so that a
     /// preset written by a later release survives being saved again by this one.
     public var midi: JSONValue?
 
     public init(
         name: String, author: String? = nil, comment: String? = nil,
-        values: ParameterValues = ParameterValues(), midi: JSONValue? = nil
+        values: ParameterValues, processor: String = LowpassGain.identifier, midi: JSONValue? = nil
     ) {
+        self.processor = processor
         self.name = name
         self.author = author
         self.comment = comment

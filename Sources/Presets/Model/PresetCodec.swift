@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// Reads and writes preset files: JSON text ↔ ``Preset``, with every rule of the format.
 ///
@@ -17,7 +17,7 @@ public enum PresetCodec {
     public static let maximumFileSize = 1 << 20
 
     /// The top-level fields of the current format, in the order they are written.
-    static let knownFields: Set<String> = ["formatVersion", "name", "author", "comment", "values", "midi"]
+    static let knownFields: Set<String> = ["formatVersion", "name", "processor", "author", "comment", "values", "midi"]
 
     // MARK: Reading
 
@@ -28,7 +28,7 @@ public enum PresetCodec {
     /// - Returns: the preset, with a value for every parameter, and the warnings to show.
     /// - Throws: a ``PresetError`` naming `source`.
     public static func decode(
-        _ bytes: [UInt8], source: String
+        _ bytes: [UInt8], source: String, scope: PresetScope = .builtIn
     ) throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {
         func fail(_ problem: PresetError.Problem) -> PresetError { PresetError(problem, source: source) }
         guard bytes.count <= maximumFileSize else { throw fail(.tooLarge(limit: maximumFileSize)) }
@@ -54,11 +54,16 @@ public enum PresetCodec {
         }
         do { try PresetName.validate(name) } catch { throw PresetError(error.problem, source: source) }
 
+        let processor = try optionalString("processor", in: object, source: source) ?? LowpassGain.identifier
+        guard processor == scope.processor else {
+            throw fail(.otherProcessor(found: processor, expected: scope.processor))
+        }
         var preset = Preset(
             name: name,
             author: try optionalString("author", in: object, source: source),
-            comment: try optionalString("comment", in: object, source: source))
-        preset.values = try values(in: object, source: source, warnings: &warnings)
+            comment: try optionalString("comment", in: object, source: source),
+            values: ParameterValues(table: scope.table), processor: processor)
+        preset.values = try values(in: object, table: scope.table, source: source, warnings: &warnings)
         if let midi = object.member("midi"), midi != .null {
             try requireFinite(midi, field: "midi", source: source)
             preset.midi = midi
@@ -95,20 +100,20 @@ public enum PresetCodec {
 
     /// The `values` object read against the parameter table.
     private static func values(
-        in object: JSONValue, source: String, warnings: inout [PresetWarning]
+        in object: JSONValue, table: ParameterTable, source: String, warnings: inout [PresetWarning]
     ) throws(PresetError) -> ParameterValues {
         guard let field = object.member("values") else { throw PresetError(.missingField("values"), source: source) }
         guard case .object(let members) = field else {
             throw PresetError(.wrongType(field: "values", expected: "an object of parameter values", found: field.kindDescription), source: source)
         }
-        var values = ParameterValues()
-        var seen: Set<ParameterID> = []
+        var values = ParameterValues(table: table)
+        var seen: Set<ParameterIndex> = []
         for member in members {
-            guard let id = try? ParameterID(parsing: member.key) else {
-                warnings.append(PresetWarning(.unknownParameter(member.key), source: source))
+            guard let id = table.find(member.key) else {
+                warnings.append(PresetWarning(.unknownParameter(member.key, valid: table.textIDs), source: source))
                 continue
             }
-            guard seen.insert(id).inserted else { throw PresetError(.duplicateParameter(id.id), source: source) }
+            guard seen.insert(id).inserted else { throw PresetError(.duplicateParameter(table[id].id), source: source) }
             let fieldName = "values.\(member.key)"
             guard case .number(let text) = member.value, let number = member.value.doubleValue else {
                 throw PresetError(.wrongType(field: fieldName, expected: "a number", found: member.value.kindDescription), source: source)
@@ -116,7 +121,7 @@ public enum PresetCodec {
             guard number.isFinite else { throw PresetError(.notFinite(field: fieldName, text: text), source: source) }
             values[id] = number
             if values[id] != number {
-                warnings.append(PresetWarning(.clamped(id, written: text, clampedTo: values[id]), source: source))
+                warnings.append(PresetWarning(.clamped(table[id], written: text, clampedTo: values[id]), source: source))
             }
         }
         return values
@@ -147,6 +152,7 @@ public enum PresetCodec {
     /// The preset as a JSON tree in the current format.
     public static func document(_ preset: Preset) -> JSONValue {
         var members = [JSONMember("formatVersion", .number(Double(Preset.formatVersion))), JSONMember("name", .string(preset.name))]
+        if preset.processor != LowpassGain.identifier { members.append(JSONMember("processor", .string(preset.processor))) }
         if let author = preset.author { members.append(JSONMember("author", .string(author))) }
         if let comment = preset.comment { members.append(JSONMember("comment", .string(comment))) }
         members.append(JSONMember("values", valuesObject(preset.values)))
@@ -156,6 +162,6 @@ public enum PresetCodec {
 
     /// The values as a JSON object keyed by parameter id, in table order.
     public static func valuesObject(_ values: ParameterValues) -> JSONValue {
-        .object(values.ordered.map { JSONMember($0.id.id, .number($0.value)) })
+        .object(values.ordered.map { JSONMember(values.table[$0.id].id, .number($0.value)) })
     }
 }

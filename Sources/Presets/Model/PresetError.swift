@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// Why a preset could not be read, found, saved or deleted.
 ///
@@ -36,7 +36,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         switch problem {
         case .invalidName, .notFound, .alreadyExists, .nameClash, .fileExists, .factoryReadOnly: .usage
         case .io: .io
-        case .malformedJSON, .tooLarge, .notAnObject, .missingField, .wrongType, .notFinite,
+        case .malformedJSON, .tooLarge, .notAnObject, .missingField, .wrongType, .notFinite, .otherProcessor,
              .duplicateParameter, .newerFormat, .invalidFormatVersion: .data
         }
     }
@@ -52,6 +52,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case notFinite(field: String, text: String)
         /// The same parameter given twice (ids are case-insensitive).
         case duplicateParameter(String)
+        /// The preset belongs to another processor (a plug-in's preset read for the built-in engine).
+        case otherProcessor(found: String, expected: String)
         case newerFormat(found: Int, newestKnown: Int)
         case invalidFormatVersion(String)
         case invalidName(name: String, reason: String)
@@ -78,6 +80,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
                 "\"\(field)\" must be \(expected), found \(found)"
             case .notFinite(let field, let text):
                 "\"\(field)\" is \(text), which is not a finite number"
+            case .otherProcessor(let found, let expected):
+                "belongs to processor \(JSONWriter.quoted(found)), not \(JSONWriter.quoted(expected))"
             case .duplicateParameter(let id):
                 "the parameter '\(id)' is given more than once"
             case .newerFormat(let found, let newest):

@@ -1,3 +1,5 @@
+import Parameters
+
 /// Converts preset documents written in older formats to the current one, a step at a time,
 /// before they are validated.
 ///

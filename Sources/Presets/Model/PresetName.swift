@@ -1,3 +1,5 @@
+import Parameters
+
 /// The rules for preset names: free text shown as given, with just enough refused that a
 /// name can always be printed on one line and turned into a file name.
 ///

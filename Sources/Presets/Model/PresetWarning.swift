@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// Something in a preset file that was read anyway, with a correction the person should know
 /// about. Returned as values for the caller to print (`warning: …` on stderr), never printed here.
@@ -17,11 +17,11 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
 
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// A parameter id this release does not know; its value is ignored.
-        case unknownParameter(String)
+        case unknownParameter(String, valid: [String])
         /// A top-level field this release does not know; it is ignored (and not saved back).
         case unknownField(String)
         /// A value outside the table range: `written` as it appears in the file, `clampedTo` what is used.
-        case clamped(ParameterID, written: String, clampedTo: Double)
+        case clamped(ParameterSpec, written: String, clampedTo: Double)
         /// An older format was read and converted; saving the preset writes the current format.
         case migrated(from: Int, to: Int)
         /// The user's Default preset cannot be read, so the factory Default is used instead.
@@ -29,12 +29,12 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
 
         public var description: String {
             switch self {
-            case .unknownParameter(let id):
-                "unknown parameter '\(id)' ignored (valid ids: \(ParameterError.validIDs))"
+            case .unknownParameter(let id, let valid):
+                "unknown parameter '\(id)' ignored (valid ids: \(valid.joined(separator: ", ")))"
             case .unknownField(let field):
                 "unknown field \"\(field)\" ignored"
             case .clamped(let id, let written, let value):
-                "\(id.id) value \(written) is out of range (\(Self.rangeText(id))); clamped to \(id.spec.format(value, ascii: true))"
+                "\(id.id) value \(written) is out of range (\(Self.rangeText(id))); clamped to \(id.format(value, ascii: true))"
             case .migrated(let from, let to):
                 "converted from preset format \(from) to \(to)"
             case .brokenUserDefault(let reason):
@@ -43,8 +43,7 @@ public struct PresetWarning: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The range as the table formats its ends.
-        private static func rangeText(_ id: ParameterID) -> String {
-            let spec = id.spec
+        private static func rangeText(_ spec: ParameterSpec) -> String {
             return "\(spec.format(spec.range.lowerBound, ascii: true)) … \(spec.format(spec.range.upperBound, ascii: true))"
         }
     }

@@ -1,3 +1,5 @@
+import Parameters
+
 /// A factory preset as shipped: the text of one `Presets/*.json` file of the package.
 ///
 /// The files are compiled into the module at build time (the `EmbedFactoryPresets` plugin
@@ -22,7 +24,7 @@ public struct FactoryPreset: Sendable, Hashable {
     public var source: String { "factory preset \(fileName)" }
 
     /// The preset read from its text.
-    public func decode() throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {
-        try PresetCodec.decode(Array(jsonText.utf8), source: source)
+    public func decode(scope: PresetScope = .builtIn) throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {
+        try PresetCodec.decode(Array(jsonText.utf8), source: source, scope: scope)
     }
 }

@@ -1,3 +1,5 @@
+import Parameters
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

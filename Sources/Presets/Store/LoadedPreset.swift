@@ -1,3 +1,5 @@
+import Parameters
+
 /// Where a preset came from.
 public enum PresetOrigin: Sendable, Hashable {
     /// Shipped with Detent (read-only).

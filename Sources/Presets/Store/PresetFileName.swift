@@ -1,3 +1,5 @@
+import Parameters
+
 /// Derives a safe file name from a preset name, reversibly.
 ///
 /// Letters, digits, spaces and a few harmless punctuation marks are kept, so `Dark` is stored

@@ -1,3 +1,5 @@
+import Parameters
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +26,8 @@ public struct PresetStore: Sendable {
     /// The folder of user presets (created on the first save).
     public let userDirectory: String
     public let factoryPresets: [FactoryPreset]
+    /// The processor whose presets this store reads and writes.
+    public let scope: PresetScope
     let writer: AtomicFileWriter
     /// The factory presets read once: they cannot change while the program runs.
     private let factoryEntries: [Entry]
@@ -33,26 +37,29 @@ public struct PresetStore: Sendable {
     ///   - factoryPresets: the read-only presets (the ones compiled into this build by default).
     ///   - calls: the system calls saves go through (replaced in tests to inject failures).
     public init(
-        userDirectory: String, factoryPresets: [FactoryPreset] = FactoryPreset.all,
+        userDirectory: String, factoryPresets: [FactoryPreset]? = nil, scope: PresetScope = .builtIn,
         calls: any FileSystemCalls = SystemFileCalls()
     ) {
         self.userDirectory = userDirectory
+        // The factory presets are written for the built-in engine.
+        let factoryPresets = factoryPresets ?? (scope == .builtIn ? FactoryPreset.all : [])
         self.factoryPresets = factoryPresets
+        self.scope = scope
         self.writer = AtomicFileWriter(calls: calls)
         factoryEntries = factoryPresets.map { factory in
             Self.entry(fileName: factory.fileName, path: factory.source, origin: .factory(fileName: factory.fileName)) { () throws(PresetError) in
-                try factory.decode()
+                try factory.decode(scope: scope)
             }
         }
     }
 
     /// The store in the standard place for this process's environment.
-    public static func standard() -> PresetStore {
+    public static func standard(scope: PresetScope = .builtIn) -> PresetStore {
         var environment: [String: String] = [:]
         for key in ["XDG_CONFIG_HOME", "HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
-        return PresetStore(userDirectory: userDirectory(environment: environment))
+        return PresetStore(userDirectory: userDirectory(environment: environment), scope: scope)
     }
 
     /// `$XDG_CONFIG_HOME/detent/presets`, or `~/.config/detent/presets` when `XDG_CONFIG_HOME`
@@ -106,7 +113,7 @@ public struct PresetStore: Sendable {
 
     /// Reads a preset file from anywhere (`--preset ./mine.json`, `detent preset import`).
     public func load(file path: String) throws(PresetError) -> LoadedPreset {
-        let (preset, warnings) = try PresetCodec.decode(PresetFileReader.contents(of: path), source: path)
+        let (preset, warnings) = try PresetCodec.decode(PresetFileReader.contents(of: path), source: path, scope: scope)
         return LoadedPreset(preset: preset, warnings: warnings, origin: .file(path: path))
     }
 
@@ -150,7 +157,9 @@ public struct PresetStore: Sendable {
            case .valid(let loaded) = entry.status {
             return LoadedPreset(preset: loaded.preset, warnings: warnings + loaded.warnings, origin: .factory(fileName: entry.fileName))
         }
-        return LoadedPreset(preset: Preset(name: Preset.defaultName), warnings: warnings, origin: .tableDefaults)
+        return LoadedPreset(
+            preset: Preset(name: Preset.defaultName, values: ParameterValues(table: scope.table), processor: scope.processor),
+            warnings: warnings, origin: .tableDefaults)
     }
 
     /// The startup values and reset-to-default targets (see ``defaultPreset()``).
@@ -269,7 +278,7 @@ public struct PresetStore: Sendable {
         return fileNames.sorted().map { fileName in
             let path = userDirectory + "/" + fileName
             return Self.entry(fileName: fileName, path: path, origin: .user(path: path, overridesFactory: false)) { () throws(PresetError) in
-                try PresetCodec.decode(PresetFileReader.contents(of: path), source: path)
+                try PresetCodec.decode(PresetFileReader.contents(of: path), source: path, scope: scope)
             }
         }
     }

@@ -1,4 +1,4 @@
-import DSP
+import Parameters
 
 /// The text `detent preset list` and `detent preset show` print, kept here (pure and tested)
 /// so the command only wires options to the store.
@@ -12,13 +12,13 @@ public enum PresetText {
     /// Dark     factory  2.50 kHz  0.71       0.0 dB
     /// Mine     user     broken: line 3, column 1: expected a value, found '}'
     /// ```
-    public static func listTable(_ rows: [PresetListing], ascii: Bool = false) -> String {
-        let header = ["NAME", "SOURCE"] + ParameterID.allCases.map { $0.spec.name.uppercased() }
+    public static func listTable(_ rows: [PresetListing], table: ParameterTable, ascii: Bool = false) -> String {
+        let header = ["NAME", "SOURCE"] + table.specs.map { $0.name.uppercased() }
         let body = rows.map { row -> [String] in
             let lead = [PresetName.printable(row.name), row.origin.label]
             switch row.status {
             case .valid(let loaded):
-                return lead + loaded.values.ordered.map { $0.id.spec.format($0.value, ascii: ascii) }
+                return lead + loaded.values.ordered.map { table[$0.id].format($0.value, ascii: ascii) }
             case .broken(let error):
                 return lead + ["broken: " + PresetName.printable(error.problem.description)]
             }
@@ -78,8 +78,9 @@ public enum PresetText {
         var header = [["Name:", loaded.preset.name], ["Source:", source]]
         if let author = loaded.preset.author { header.append(["Author:", author]) }
         if let comment = loaded.preset.comment { header.append(["Comment:", comment]) }
+        let table = loaded.values.table
         let values = [["ID", "NAME", "VALUE"]] + loaded.values.ordered.map {
-            [$0.id.id, $0.id.spec.name, $0.id.spec.format($0.value, ascii: ascii)]
+            [table[$0.id].id, table[$0.id].name, table[$0.id].format($0.value, ascii: ascii)]
         }
         // Names, comments and paths are free text: show any control character, never send it.
         return TextTable.render(header.map { $0.map(PresetName.printable) }) + "\n" + TextTable.render(values)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Parameters
 import DSP
 
 /// The magnitude response of the engine's lowpass at given settings, for the panel's curve.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Parameters
 import DSP
 
 /// Output meters, one row per channel: `Out L ⣿⣿⣿⣿⣿⣀⣀⣀⣀ −12.0 dB`, the bar at the RMS level

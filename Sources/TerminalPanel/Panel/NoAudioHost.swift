@@ -1,17 +1,18 @@
+import Parameters
 import DSP
 
 /// The host of `detent panel`: no audio. It keeps the last value sent for each parameter, so
 /// the panel edits a preset and nothing else.
 public final class NoAudioHost: PanelHost {
-    public private(set) var values: [ParameterID: Double]
+    public private(set) var values: [ParameterIndex: Double]
     /// Every value sent, in order (what a live host would have queued).
-    public private(set) var sent: [(ParameterID, Double)] = []
+    public private(set) var sent: [(ParameterIndex, Double)] = []
 
-    public init(values: [ParameterID: Double] = [:]) {
+    public init(values: [ParameterIndex: Double] = [:]) {
         self.values = values
     }
 
-    public func send(_ id: ParameterID, _ value: Double) {
+    public func send(_ id: ParameterIndex, _ value: Double) {
         values[id] = value
         sent.append((id, value))
     }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// MIDI learn: `m` on a knob, then turn a hardware controller, and that controller turns the
@@ -35,7 +36,7 @@ extension Panel {
         host.assignMIDIController(last.controller, to: id)
         mode = .normal
         var text = "\(knobs[focus].scale.name) answers to CC \(last.controller)"
-        if let other = before.first(where: { $0.value == last.controller && $0.key != id })?.key {
+        if let other = before.first(where: { $0.value == last.controller && $0.key != id })?.key as ParameterIndex? {
             text += "; \(knob(other).scale.name) no longer does"
         }
         message = Message(text: text, isError: false)

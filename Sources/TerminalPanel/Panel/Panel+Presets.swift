@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import KnobKit
 import Presets

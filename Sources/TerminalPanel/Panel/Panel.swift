@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import KnobKit
 import Presets
@@ -44,7 +45,9 @@ public final class Panel {
     /// Draw with ASCII only.
     public let ascii: Bool
     /// The parameters, in table order: one knob each.
-    public let ids: [ParameterID]
+    public let ids: [ParameterIndex]
+    /// The parameters the knobs turn.
+    public let table: ParameterTable
     public internal(set) var knobs: [Knob]
     public internal(set) var focus = 0
     public internal(set) var mode: Mode = .normal
@@ -78,7 +81,7 @@ public final class Panel {
     var drawnAnimating: [Bool] = []
     /// When the host was last polled.
     var lastRefresh: Double = -.infinity
-    var lastHostValues: [ParameterID: Double]?
+    var lastHostValues: [ParameterIndex: Double]?
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
 
@@ -90,7 +93,7 @@ public final class Panel {
     /// - Parameters:
     ///   - preset: the preset being edited, when one was loaded (its name shows in the header).
     public init(
-        values: ParameterValues, defaults: ParameterValues = ParameterValues(), preset: Preset? = nil,
+        values: ParameterValues, defaults: ParameterValues? = nil, preset: Preset? = nil,
         host: any PanelHost, store: PresetStore, ascii: Bool = false, width: Int = 80, height: Int = 24
     ) {
         self.host = host
@@ -98,14 +101,16 @@ public final class Panel {
         self.ascii = ascii
         self.width = width
         self.height = height
-        ids = ParameterID.allCases
+        table = values.table
+        ids = table.ids
+        let defaults = defaults ?? ParameterValues(table: table)
         knobs = ids.map { id in
-            var knob = Knob(id, value: values[id], appearance: Self.appearance(for: id.spec))
+            var knob = Knob(values.table[id], value: values[id], appearance: Self.appearance(for: values.table[id]))
             knob.defaultValue = defaults[id]
             return knob
         }
         knobs[0].isFocused = true
-        self.preset = preset ?? Preset(name: "", values: values)
+        self.preset = preset ?? Preset(name: "", values: values, processor: store.scope.processor)
         self.preset.values = values
         presetName = preset?.name
     }
@@ -128,11 +133,11 @@ public final class Panel {
     }
 
     /// The knob turning parameter `id`.
-    public func knob(_ id: ParameterID) -> Knob { knobs[ids.firstIndex(of: id)!] }
+    public func knob(_ id: ParameterIndex) -> Knob { knobs[ids.firstIndex(of: id)!] }
 
     /// The current values, as a preset stores them.
     public var values: ParameterValues {
-        ParameterValues(Dictionary(uniqueKeysWithValues: zip(ids, knobs.map(\.value))))
+        ParameterValues(table: table, Dictionary(uniqueKeysWithValues: zip(ids, knobs.map(\.value))))
     }
 
     /// The knobs differ from the preset as last loaded or saved.
@@ -181,7 +186,7 @@ public final class Panel {
     /// Sets knobs from code (undo, redo, preset load): the needles glide, the host gets the
     /// new values. Returns the moves made.
     @discardableResult
-    func setValues(_ targets: [(ParameterID, Double)], at time: Double) -> [UndoHistory.Change] {
+    func setValues(_ targets: [(ParameterIndex, Double)], at time: Double) -> [UndoHistory.Change] {
         var changes: [UndoHistory.Change] = []
         for (id, target) in targets {
             guard let i = ids.firstIndex(of: id) else { continue }

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// What the panel drives: an engine running live, or nothing at all while shaping a preset.
@@ -9,7 +10,7 @@ import DSP
 ///
 /// ```swift
 /// final class LiveHost: PanelHost {
-///     func send(_ id: ParameterID, _ value: Double) { engine.controls.send(ParameterChange(id, value)) }
+///     func send(_ id: ParameterIndex, _ value: Double) { engine.controls.send(ParameterChange(id, value)) }
 ///     var refreshInterval: Double? { 1.0 / 30 }
 ///     func status() -> PanelStatus { PanelStatus(clientName: "detent", sampleRate: 48_000, …) }
 ///     func meters() -> [MeterReading]? { … }
@@ -17,12 +18,12 @@ import DSP
 /// ```
 public protocol PanelHost: AnyObject {
     /// A knob moved: pass its value on (to the engine's queue, or to nothing).
-    func send(_ id: ParameterID, _ value: Double)
+    func send(_ id: ParameterIndex, _ value: Double)
 
     /// The value each parameter is set to now, by anyone (the panel, MIDI, typed commands);
     /// nil when only this panel changes values. A value that changes without the panel having
     /// sent it moves the knob there.
-    func currentValues() -> [ParameterID: Double]?
+    func currentValues() -> [ParameterIndex: Double]?
 
     /// The header's status fields; all nil without audio.
     func status() -> PanelStatus
@@ -36,10 +37,10 @@ public protocol PanelHost: AnyObject {
 
     /// The MIDI controller number each parameter answers to; nil without a MIDI input (the
     /// panel then offers no MIDI learn).
-    func midiControllers() -> [ParameterID: Int]?
+    func midiControllers() -> [ParameterIndex: Int]?
 
     /// Gives parameter `id` the controller `number`; a parameter that had it loses it.
-    func assignMIDIController(_ number: Int, to id: ParameterID)
+    func assignMIDIController(_ number: Int, to id: ParameterIndex)
 
     /// How many control changes have arrived on the channel listened to, mapped or not, and
     /// the last one's number; nil without a MIDI input. MIDI learn waits for the count to move.
@@ -47,11 +48,11 @@ public protocol PanelHost: AnyObject {
 }
 
 extension PanelHost {
-    public func currentValues() -> [ParameterID: Double]? { nil }
+    public func currentValues() -> [ParameterIndex: Double]? { nil }
     public func status() -> PanelStatus { PanelStatus() }
     public func meters() -> [MeterReading]? { nil }
     public var refreshInterval: Double? { nil }
-    public func midiControllers() -> [ParameterID: Int]? { nil }
-    public func assignMIDIController(_ number: Int, to id: ParameterID) {}
+    public func midiControllers() -> [ParameterIndex: Int]? { nil }
+    public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}
     public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
 }

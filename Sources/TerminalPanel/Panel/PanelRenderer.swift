@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import KnobKit
 import Presets
@@ -30,7 +31,8 @@ public enum PanelRenderer {
         if let frame = layout.meters, let meters = panel.meters {
             MeterPainter.draw(meters, ascii: panel.ascii, into: &screen, frame: frame)
         }
-        if let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
+        // The response curve is the built-in lowpass's; other processors have none to draw.
+        if panel.table == LowpassGain.table, let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
         let cursor = drawStatus(panel, into: &screen, row: layout.statusRow)
         switch panel.mode {
         case .help:

@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 
 /// The knob moves that `u` undoes and `r` redoes.
@@ -9,11 +10,11 @@ import DSP
 public struct UndoHistory: Sendable {
     /// One knob's move.
     public struct Change: Sendable, Hashable {
-        public let id: ParameterID
+        public let id: ParameterIndex
         public let before: Double
         public var after: Double
 
-        public init(id: ParameterID, before: Double, after: Double) {
+        public init(id: ParameterIndex, before: Double, after: Double) {
             self.id = id
             self.before = before
             self.after = after
@@ -22,8 +23,8 @@ public struct UndoHistory: Sendable {
 
     /// What joins consecutive steps into one: the same knob turned by keys or wheel.
     public struct Burst: Sendable, Hashable {
-        public let id: ParameterID
-        public init(_ id: ParameterID) { self.id = id }
+        public let id: ParameterIndex
+        public init(_ id: ParameterIndex) { self.id = id }
     }
 
     public struct Step: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import DSP
+
 
 /// Writes a ``JSONValue`` as text: pretty (two-space indents, one member per line, for files
 /// people read and diff) or compact (one line, for `--json` output that tools read line by line).

@@ -1,11 +1,21 @@
 /// The unit of a parameter: how its values are written and read by people.
-public enum ParameterUnit: String, Sendable, Hashable, Codable {
+public enum ParameterUnit: String, Sendable, Hashable, Codable, BitwiseCopyable {
     /// Frequency; shown as `850 Hz` or `1.20 kHz`, typed as `800`, `800 Hz`, `1.2k`, `1.2 kHz`.
     case hertz
     /// Filter quality; shown as `0.71`, typed as `0.707` or `0.707 Q`.
     case quality
     /// Level; shown as `−6.0 dB`, typed as `-6`, `-6 dB`, `−6dB`.
     case decibels
+    /// A plain number; shown with three significant digits (`0.50`, `12.5`, `440`).
+    case none
+    /// A share; shown as `25.0 %`, typed as `25` or `25 %`.
+    case percent
+    /// Time; shown as `12.5 ms`, typed as `12.5`, `12.5 ms`.
+    case milliseconds
+    /// Time; shown as `1.50 s`, typed as `1.5`, `1.5 s`.
+    case seconds
+    /// Pitch interval; shown as `−12.0 st`, typed as `-12`, `-12 st`.
+    case semitones
 
     /// The unit's symbol as shown in tables (`Hz`, `Q`, `dB`).
     public var symbol: String {
@@ -13,6 +23,11 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable {
         case .hertz: "Hz"
         case .quality: "Q"
         case .decibels: "dB"
+        case .none: ""
+        case .percent: "%"
+        case .milliseconds: "ms"
+        case .seconds: "s"
+        case .semitones: "st"
         }
     }
 
@@ -22,6 +37,11 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable {
         case .hertz: "a frequency in Hz (800, 800 Hz, 1.2k, 1.2 kHz)"
         case .quality: "a Q value (0.707, 4)"
         case .decibels: "a level in dB (-6, -6 dB, +3 dB, -inf)"
+        case .none: "a number"
+        case .percent: "a percentage (25, 25 %)"
+        case .milliseconds: "a time in ms (20, 20 ms)"
+        case .seconds: "a time in s (1.5, 1.5 s)"
+        case .semitones: "semitones (-12, 7 st)"
         }
     }
 
@@ -48,7 +68,21 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable {
             let text = DecimalText.fixed(value, decimals: 1, ascii: ascii)
             let positive = DecimalText.rounded(value, decimals: 1) > 0
             return (positive ? "+" : "") + text + " dB"
+        case .semitones:
+            return DecimalText.fixed(value, decimals: 1, ascii: ascii) + " st"
+        case .none, .percent, .milliseconds, .seconds:
+            // Three significant digits for the usual magnitudes.
+            let m = abs(DecimalText.rounded(value, decimals: 2))
+            let decimals = m < 10 ? 2 : (m < 100 ? 1 : 0)
+            let text = DecimalText.fixed(value, decimals: decimals, ascii: ascii)
+            return symbol.isEmpty ? text : text + " " + symbol
         }
+    }
+
+    /// Formats a whole number with the unit's symbol (`3`, `−12 st`).
+    func formatInteger(_ value: Double, ascii: Bool) -> String {
+        let text = DecimalText.fixed(value, decimals: 0, ascii: ascii)
+        return symbol.isEmpty || self == .quality ? text : text + " " + symbol
     }
 
     /// The text shown for a silent minimum.
@@ -69,6 +103,11 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable {
             if s.hasSuffix("q") { s.removeLast(1) }
         case .decibels:
             if s.hasSuffix("db") { s.removeLast(2) }
+        case .none:
+            break
+        case .percent, .milliseconds, .seconds, .semitones:
+            let suffix = symbol.lowercased()
+            if s.hasSuffix(suffix) { s.removeLast(suffix.count) }
         }
         if s.hasPrefix("+") { s.removeFirst() }
         guard !s.isEmpty, s.first != "+", let number = Double(s) else { return nil }

@@ -2,7 +2,7 @@
 ///
 /// Logarithmic suits quantities heard in ratios (Hz, Q): equal knob travel gives an equal
 /// ratio. Linear suits quantities already logarithmic (dB).
-public enum Taper: String, Sendable, Hashable, Codable {
+public enum Taper: String, Sendable, Hashable, Codable, BitwiseCopyable {
     case linear
     case logarithmic
 
@@ -33,9 +33,12 @@ public enum Taper: String, Sendable, Hashable, Codable {
 }
 
 /// How the engine glides from the current value to a new target.
-public enum Smoothing: String, Sendable, Hashable, Codable {
+public enum Smoothing: String, Sendable, Hashable, Codable, BitwiseCopyable {
     /// A constant step per sample (in the engine domain: amplitude for gain).
     case linear
     /// A constant ratio per sample: equal time per octave, which is how a cutoff sweep is heard.
     case multiplicative
+    /// No glide: each new value takes effect at once (stepped parameters: toggles, integers,
+    /// enumerations, where a value between two steps means nothing).
+    case none
 }

@@ -1,21 +1,20 @@
-/// The little trigonometry a knob needs (sine, cosine, arctangent, hypotenuse), in plain Swift.
+/// The little trigonometry a knob needs (sine, cosine, arctangent, hypotenuse), beside the
+/// render path's functions: one place for the project's math.
 ///
-/// KnobKit imports only the standard library and `DSP`, and the standard library has no `sin`
-/// or `atan2`; pulling in Glibc for three functions would tie a pure module to a C library.
-/// These are accurate to a few units in the last place over the angles a knob uses, and give
-/// the same bits on every platform, so geometry and golden screens never differ between machines.
-enum KnobMath {
-    /// π/2 split in two (Cody–Waite), so reducing an angle by multiples of π/2 stays exact.
-    private static let halfPiHigh = 1.5707963267948966
-    private static let halfPiLow = 6.123233995736766e-17
+/// The standard library has no `sin` or `atan2`, and KnobKit stays a pure module with no C
+/// library under it. These are accurate to a few units in the last place over the angles a
+/// knob uses. (The panel's response curve is drawn with libm; its golden screens pass on
+/// any machine because the curve is quantised to braille dots, far coarser than libm's
+/// differences.)
+extension RealtimeMath {
 
     /// Sine and cosine of `x` (radians). Non-finite `x` gives NaN for both.
-    static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+    public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         guard x.isFinite else { return (.nan, .nan) }
         // Bring very large angles near zero first; knobs never need them, but they must not trap.
         let wrapped = abs(x) > 1e6 ? x.truncatingRemainder(dividingBy: 2 * Double.pi) : x
-        let quadrant = (wrapped / halfPiHigh).rounded()
-        let r = (wrapped - quadrant * halfPiHigh) - quadrant * halfPiLow  // |r| ≲ π/4
+        let quadrant = (wrapped / halfPi).rounded()
+        let r = (wrapped - quadrant * halfPi) - quadrant * halfPiTail  // |r| ≲ π/4
         let r2 = r * r
         // Taylor series; after r^19 the terms are below 2^-60 for |r| ≤ π/4.
         var sinSum = 0.0, cosSum = 0.0
@@ -36,11 +35,11 @@ enum KnobMath {
         }
     }
 
-    static func sin(_ x: Double) -> Double { sinCos(x).sin }
-    static func cos(_ x: Double) -> Double { sinCos(x).cos }
+    public static func sin(_ x: Double) -> Double { sinCos(x).sin }
+    public static func cos(_ x: Double) -> Double { sinCos(x).cos }
 
     /// The angle of the vector (x, y) from the positive x axis, in (−π, π]; 0 for the zero vector.
-    static func atan2(_ y: Double, _ x: Double) -> Double {
+    public static func atan2(_ y: Double, _ x: Double) -> Double {
         if x.isNaN || y.isNaN { return .nan }
         if x == 0 && y == 0 { return 0 }
         let ax = abs(x), ay = abs(y)
@@ -76,7 +75,7 @@ enum KnobMath {
     }
 
     /// √(x² + y²) without overflow for large components.
-    static func hypot(_ x: Double, _ y: Double) -> Double {
+    public static func hypot(_ x: Double, _ y: Double) -> Double {
         if x.isNaN || y.isNaN { return .nan }
         let m = max(abs(x), abs(y))
         guard m > 0, m.isFinite else { return m }

@@ -1,0 +1,63 @@
+import Parameters
+
+/// What the engine runs: a parameter table and the audio code that reads it.
+///
+/// Detent is a parameter host: a processor provides the table and the audio code; the engine
+/// owns everything around them — the queue, smoothing, splitting blocks at events, meters —
+/// so the panel, presets, MIDI, automation, live and offline work for any processor alike.
+/// The built-in lowpass + gain is ``lowpassGain``; others (plug-ins, test processors) provide
+/// an ``ExternalKernel`` made at `prepare`.
+///
+/// ```swift
+/// let engine = Engine(processor: .lowpassGain)
+/// engine.processor.table.count   // 3
+/// ```
+public struct Processor: Sendable, Equatable {
+    /// Stable identifier, stored in presets (`detent:lowpass-gain`, or a plug-in URI).
+    public let identifier: String
+    /// Shown to people (`Lowpass + gain`, a plug-in's name).
+    public let name: String
+    /// The parameters.
+    public let table: ParameterTable
+    /// The audio code.
+    let code: Code
+
+    enum Code: Sendable {
+        case lowpassGain
+        case external(@Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel)
+    }
+
+    /// A processor whose audio code is an ``ExternalKernel``. `makeKernel` runs at each
+    /// engine `prepare` (never on the audio thread) and may allocate and throw.
+    public init(
+        identifier: String, name: String, table: ParameterTable,
+        makeKernel: @escaping @Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel
+    ) {
+        self.identifier = identifier
+        self.name = name
+        self.table = table
+        code = .external(makeKernel)
+    }
+
+    private init(identifier: String, name: String, table: ParameterTable, code: Code) {
+        self.identifier = identifier
+        self.name = name
+        self.table = table
+        self.code = code
+    }
+
+    /// The built-in resonant lowpass followed by a gain stage.
+    public static let lowpassGain = Processor(
+        identifier: LowpassGain.identifier, name: "Lowpass + gain", table: LowpassGain.table, code: .lowpassGain)
+
+    /// Two processors are the same when they have the same identifier and table.
+    public static func == (a: Processor, b: Processor) -> Bool {
+        a.identifier == b.identifier && a.table == b.table
+    }
+
+    /// True for the built-in engine, whose gain glides in amplitude rather than in decibels.
+    public var isBuiltIn: Bool {
+        if case .lowpassGain = code { return true }
+        return false
+    }
+}

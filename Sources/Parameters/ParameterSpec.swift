@@ -1,0 +1,205 @@
+/// One row of the parameter table: everything the project knows about a parameter.
+///
+/// A spec is plain data plus pure functions: the taper (value ↔ normalised position), the
+/// text a person reads and types, and the mapping into the engine's working domain
+/// (decibels become amplitude for the built-in gain). The engine copies the
+/// trivially-copyable parts it needs at `prepare`, so the audio thread never touches the
+/// strings held here.
+public struct ParameterSpec: Sendable, Hashable {
+    /// Stable text id (`cutoff`): typed on the command line, stored in presets.
+    public let id: String
+    /// Display name (`Cutoff`).
+    public let name: String
+    /// Unit: decides formatting, accepted suffixes when parsing, and the engine mapping.
+    public let unit: ParameterUnit
+    /// Valid values, in `unit`.
+    public let range: ClosedRange<Double>
+    /// How a normalised position 0…1 maps onto `range`.
+    public let taper: Taper
+    /// The factory default (a "Default" preset may override it).
+    public let defaultValue: Double
+    /// How the engine glides toward a new value (`none` for stepped kinds).
+    public let smoothing: Smoothing
+    /// When true, the range minimum means "off" (gain at −60 dB is silence, not −60 dB).
+    public let minimumIsSilence: Bool
+    /// The MIDI control change number (in ``midiControllerRange``) that turns this knob unless
+    /// told otherwise, or nil: for the built-in engine the General MIDI 2 sound controller for
+    /// the same job, so a controller's "cutoff" or "volume" knob works without setting up.
+    public let midiController: Int?
+    /// Continuous, or one of the stepped kinds.
+    public let kind: ParameterKind
+
+    /// Control change numbers that can turn a knob: 120…127 are channel mode messages (all
+    /// notes off and the like), not controls.
+    public static let midiControllerRange = 0...119
+
+    public init(
+        id: String, name: String, unit: ParameterUnit, range: ClosedRange<Double>,
+        taper: Taper, defaultValue: Double, smoothing: Smoothing, minimumIsSilence: Bool = false,
+        midiController: Int? = nil, kind: ParameterKind = .continuous
+    ) {
+        precondition(range.contains(defaultValue), "default outside range for \(id)")
+        precondition(taper != .logarithmic || range.lowerBound > 0, "log taper needs a positive range")
+        precondition(midiController.map(Self.midiControllerRange.contains) ?? true,
+                     "not a control change number for \(id)")
+        if case .enumeration(let points) = kind { precondition(!points.isEmpty, "an enumeration without values: \(id)") }
+        self.id = id
+        self.name = name
+        self.unit = unit
+        self.range = range
+        self.taper = taper
+        self.defaultValue = defaultValue
+        self.smoothing = kind.isStepped ? .none : smoothing
+        self.minimumIsSilence = minimumIsSilence
+        self.midiController = midiController
+        self.kind = kind
+    }
+
+    /// Clamps a value into the range, and for stepped kinds onto the nearest step; non-finite
+    /// values become the nearest bound (NaN becomes the default).
+    public func clamp(_ value: Double) -> Double {
+        if value.isNaN { return defaultValue }
+        let v = min(max(value, range.lowerBound), range.upperBound)
+        switch kind {
+        case .continuous: return v
+        case .toggle: return v > (range.lowerBound + range.upperBound) / 2 ? range.upperBound : range.lowerBound
+        case .integer: return min(max(v.rounded(), range.lowerBound.rounded(.up)), range.upperBound.rounded(.down))
+        case .enumeration(let points): return nearestPoint(to: v, in: points).value
+        }
+    }
+
+    /// Every value a stepped parameter can hold, ascending; nil for continuous ones (and for
+    /// integer ranges too wide to list).
+    public var steps: [Double]? {
+        switch kind {
+        case .continuous: return nil
+        case .toggle: return [range.lowerBound, range.upperBound]
+        case .integer:
+            let lo = range.lowerBound.rounded(.up), hi = range.upperBound.rounded(.down)
+            guard hi - lo < 100_000 else { return nil }
+            return Array(stride(from: lo, through: hi, by: 1))
+        case .enumeration(let points):
+            return points.map(\.value).filter(range.contains).sorted()
+        }
+    }
+
+    /// The normalised position (0…1) of `value` through the taper.
+    public func normalized(_ value: Double) -> Double {
+        taper.normalized(clamp(value), in: range)
+    }
+
+    /// The value at normalised position `position` (clamped to 0…1).
+    public func value(atNormalized position: Double) -> Double {
+        let p = position.isNaN ? 0 : min(max(position, 0), 1)
+        return clamp(taper.value(atNormalized: p, in: range))
+    }
+
+    /// The value as a person reads it: `1.20 kHz`, `850 Hz`, `−6.0 dB`, `0.71`, `on`, `Lowpass`.
+    ///
+    /// - Parameter ascii: use `-` and `inf` instead of `−` and `∞` (for `--ascii` terminals).
+    public func format(_ value: Double, ascii: Bool = false) -> String {
+        switch kind {
+        case .toggle:
+            return clamp(value) > range.lowerBound ? "on" : "off"
+        case .enumeration(let points):
+            return nearestPoint(to: value, in: points).label
+        case .integer:
+            return unit.formatInteger(clamp(value), ascii: ascii)
+        case .continuous:
+            if minimumIsSilence && value <= range.lowerBound {
+                return unit.formatSilence(ascii: ascii)
+            }
+            return unit.format(value, ascii: ascii)
+        }
+    }
+
+    /// What a person may type, for error messages.
+    public var expectation: String {
+        switch kind {
+        case .continuous, .integer: unit.expectation
+        case .toggle: "on or off"
+        case .enumeration(let points): "one of " + points.map(\.label).joined(separator: ", ")
+        }
+    }
+
+    /// Parses a value typed by a person (`1.2k`, `800 Hz`, `-6 dB`, `-6`, `0.707`, `on`, a label).
+    ///
+    /// - Throws: ``ParameterError`` naming this parameter, what was typed and what is accepted;
+    ///   values outside the range are refused, not silently clamped.
+    public func parse(_ text: String) throws(ParameterError) -> Double {
+        let trimmed = text.trimmedWhitespace
+        let word = trimmed.lowercased()
+        switch kind {
+        case .toggle:
+            if ["on", "true", "yes", "1"].contains(word) { return range.upperBound }
+            if ["off", "false", "no", "0"].contains(word) { return range.lowerBound }
+            throw .invalidValue(id: id, text: text, expected: expectation)
+        case .enumeration(let points):
+            if let point = points.first(where: { $0.label.lowercased() == word }) { return point.value }
+            if let number = ParameterUnit.none.parse(trimmed), let point = points.first(where: { $0.value == number }) {
+                return point.value
+            }
+            throw .invalidValue(id: id, text: text, expected: expectation)
+        case .continuous, .integer:
+            break
+        }
+        if minimumIsSilence, ParameterUnit.silenceWords.contains(word.replacingMinusSign) {
+            return range.lowerBound
+        }
+        guard let value = unit.parse(trimmed), value.isFinite else {
+            throw .invalidValue(id: id, text: text, expected: expectation)
+        }
+        // Tolerate the rounding of a value that was itself formatted from the range ends.
+        let slack = (range.upperBound - range.lowerBound) * 1e-9
+        guard value >= range.lowerBound - slack, value <= range.upperBound + slack else {
+            throw .outOfRange(
+                id: id, text: text,
+                range: "\(format(range.lowerBound, ascii: true)) … \(format(range.upperBound, ascii: true))")
+        }
+        return clamp(value)
+    }
+
+    /// The value in the engine's working domain: amplitude for decibels (0 at a silent
+    /// minimum) when `amplitude` is set, as the built-in gain works; the value itself
+    /// otherwise. Real-time safe.
+    @_noLocks @inlinable
+    public static func engineValue(
+        _ value: Double, unit: ParameterUnit, silenceBelow floor: Double, amplitude: Bool = true
+    ) -> Double {
+        guard amplitude, case .decibels = unit else { return value }
+        return value <= floor ? 0 : RealtimeMath.exp2(value * RealtimeMath.log2Of10 / 20.0)
+    }
+
+    /// The engine-domain value of `value` for this row (see ``engineValue(_:unit:silenceBelow:amplitude:)``).
+    public func engineValue(_ value: Double) -> Double {
+        Self.engineValue(value, unit: unit, silenceBelow: silenceFloor)
+    }
+
+    /// Back from the engine domain to the parameter's own unit (for meters and read-outs).
+    public func value(fromEngine engine: Double, amplitude: Bool = true) -> Double {
+        switch unit {
+        case .decibels where amplitude:
+            guard engine > 0 else { return range.lowerBound }
+            return clamp(20 * RealtimeMath.log2(engine) / RealtimeMath.log2Of10)
+        default:
+            return engine
+        }
+    }
+
+    /// Values at or below this are silence (−∞ when the minimum is a real value).
+    public var silenceFloor: Double { minimumIsSilence ? range.lowerBound : -.infinity }
+
+    private func nearestPoint(to value: Double, in points: [ScalePoint]) -> ScalePoint {
+        points.min(by: { abs($0.value - value) < abs($1.value - value) })!
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces, tabs and newlines (no Foundation).
+    public var trimmedWhitespace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
