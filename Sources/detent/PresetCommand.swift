@@ -171,7 +171,7 @@ struct PresetCommand: ParsableCommand {
         var name: String
 
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "file"),
-                completion: .file(extensions: ["json"]))
+                completion: .file())
         var output: String?
 
         @Flag(help: "Replace the output file if it exists.")

@@ -41,9 +41,9 @@ struct RenderCommand: ParsableCommand {
             completion: .file())
     var automation: String?
 
-    // `--format` and `--subtype` are read as typed and resolved by `validate()`, so an unknown
-    // name is told in Detent's words (ArgumentParser's would differ); their completions list
-    // the names.
+    // `--format` and `--subtype` are taken as text and resolved by `validate()`, so that an
+    // unknown name is told in Detent's words rather than ArgumentParser's; their help and
+    // shell completions list the names.
     @Option(help: ArgumentHelp(
         "Output container: \(Container.allValueStrings.joined(separator: ", ")).", valueName: "format"),
             completion: Container.defaultCompletionKind)
@@ -98,12 +98,16 @@ struct RenderCommand: ParsableCommand {
 
     /// `--format`, by name in any case.
     private var container: Container? {
-        get throws(ValidationError) { try format.map { name throws(ValidationError) in try Container.named(name, option: "--format") } }
+        get throws(ValidationError) {
+            try format.map { name throws(ValidationError) in try Container.named(name, option: "--format") }
+        }
     }
 
     /// `--subtype`, by name in any case.
     private var encoding: Subtype? {
-        get throws(ValidationError) { try subtype.map { name throws(ValidationError) in try Subtype.named(name, option: "--subtype") } }
+        get throws(ValidationError) {
+            try subtype.map { name throws(ValidationError) in try Subtype.named(name, option: "--subtype") }
+        }
     }
 
     func run() throws {
