@@ -4,7 +4,7 @@ import DSP
 /// One line typed to a running host (`detent live --headless` reads them from stdin).
 ///
 /// Parsing is pure: ids and values go through the parameter table
-/// (``ParameterID/init(parsing:)``, ``ParameterSpec/parse(_:)``), so a command accepts
+/// (``ParameterTable/index(of:)``, ``ParameterSpec/parse(_:)``), so a command accepts
 /// exactly what `--set` and the panel accept.
 ///
 /// ```swift

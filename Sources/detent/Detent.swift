@@ -15,4 +15,32 @@ struct Detent: ParsableCommand {
         version: version,
         subcommands: [ParamsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self]
     )
+
+    /// Parses the command line and runs the command. Help, `--version` and completion scripts
+    /// print as ArgumentParser writes them (status 0). Every other failure is at most one line
+    /// on stderr, `detent: …`, the way commands report their own problems: a usage error
+    /// (an unknown option or subcommand, a missing or malformed value, a failed `validate()`)
+    /// exits 64 without ArgumentParser's usage block; an `ExitCode` thrown by a command has
+    /// already said why, and exits with its status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success { exit(withError: error) }
+            let text = errorLine(message(for: error))
+            if !text.isEmpty { Console.error(text) }
+            exit(withError: status)
+        }
+    }
+
+    /// A message as one line: ArgumentParser's are one line today, but a line break must not
+    /// split the one error line.
+    static func errorLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
 }

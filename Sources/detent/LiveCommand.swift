@@ -92,9 +92,14 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when the server goes away instead of waiting for it.")
     var noReconnect = false
 
-    func run() throws {
-        let store = PresetStore.standard()
-        let presets: any PresetSource = StorePresetSource(store: store)
+    /// The checks that need no server and no preset: each a usage error (64), told before
+    /// any server is contacted.
+    func validate() throws {
+        _ = try hostOptions()
+    }
+
+    /// The host's options from the command line (all but the starting values).
+    private func hostOptions() throws(ValidationError) -> LiveHostOptions {
         var options = LiveHostOptions()
         options.name = name
         options.exactName = exactName
@@ -105,10 +110,8 @@ struct LiveCommand: ParsableCommand {
         options.autoconnect = autoconnect
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
-        // A bad option is a usage error (64), told before any server is contacted.
         if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != "all") {
-            Console.error("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up")
-            throw ExitCode(64)
+            throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up")
         }
         do {
             if noMidi {
@@ -122,9 +125,15 @@ struct LiveCommand: ParsableCommand {
             }
             try options.validate()
         } catch {
-            Console.error(error.description)
-            throw ExitCode(64)
+            throw ValidationError(error.description)
         }
+        return options
+    }
+
+    func run() throws {
+        let store = PresetStore.standard()
+        let presets: any PresetSource = StorePresetSource(store: store)
+        var options = try hostOptions()
         do {
             options.initialValues = try starting.values(store: store)
         } catch let error as PresetError {

@@ -86,16 +86,25 @@ struct PresetCommand: ParsableCommand {
         @Flag(help: "Replace an existing user preset of the same name.")
         var force = false
 
-        func run() throws {
-            // Every --set is checked before anything is written.
+        /// Every --set is checked before anything is read or written.
+        func validate() throws {
+            _ = try changes()
+        }
+
+        private func changes() throws(ValidationError) -> [(ParameterIndex, Double)] {
             var changes: [(ParameterIndex, Double)] = []
             for assignment in assignments {
                 do {
                     changes.append(try PresetScope.builtIn.table.parseAssignment(assignment))
                 } catch {
-                    throw PresetCommand.fail(error.description, status: .usage)
+                    throw ValidationError(error.description)
                 }
             }
+            return changes
+        }
+
+        func run() throws {
+            let changes = try changes()
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 let store = PresetStore.standard()
                 var preset: Preset
@@ -138,7 +147,7 @@ struct PresetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a preset file and copy it into the user presets.")
 
-        @Argument(help: "The preset file.")
+        @Argument(help: "The preset file.", completion: .file(extensions: ["json"]))
         var file: String
 
         @Option(help: "Save it under this name instead of the one in the file.")
@@ -163,7 +172,8 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The preset's name.")
         var name: String
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "file"))
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "file"),
+                completion: .file())
         var output: String?
 
         @Flag(help: "Replace the output file if it exists.")
@@ -195,12 +205,6 @@ struct PresetCommand: ParsableCommand {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
         }
-    }
-
-    /// Prints `message` as an error and returns the exit status for `status`.
-    static func fail(_ message: String, status: PresetError.Category) -> ExitCode {
-        Console.error(message)
-        return ExitCode(status.exitCode)
     }
 
     static func warn(_ warnings: [PresetWarning]) {

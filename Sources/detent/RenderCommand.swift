@@ -24,28 +24,35 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Audio files to render.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Audio files to render.", valueName: "input"), completion: .file())
     var inputs: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output file (one input only). Default: <stem>.detent.<ext> beside the input.", valueName: "file"))
+        "Output file (one input only). Default: <stem>.detent.<ext> beside the input.", valueName: "file"),
+            completion: .file())
     var output: String?
 
     @Option(name: .customLong("out-dir"), help: ArgumentHelp(
-        "Folder for the outputs, named like their inputs.", valueName: "dir"))
+        "Folder for the outputs, named like their inputs.", valueName: "dir"), completion: .directory)
     var outDir: String?
 
     @OptionGroup var starting: StartingValueOptions
 
-    @Option(help: ArgumentHelp("Automation file: timed parameter events (see README).", valueName: "file"))
+    @Option(help: ArgumentHelp("Automation file: timed parameter events (see README).", valueName: "file"),
+            completion: .file())
     var automation: String?
 
+    // `--format` and `--subtype` are taken as text and resolved by `validate()`, so that an
+    // unknown name is told in Detent's words rather than ArgumentParser's; their help and
+    // shell completions list the names.
     @Option(help: ArgumentHelp(
-        "Output container: \(Container.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+        "Output container: \(Container.allValueStrings.joined(separator: ", ")).", valueName: "format"),
+            completion: Container.defaultCompletionKind)
     var format: String?
 
     @Option(help: ArgumentHelp(
-        "Output encoding: \(Subtype.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "subtype"))
+        "Output encoding: \(Subtype.allValueStrings.joined(separator: ", ")).", valueName: "subtype"),
+            completion: Subtype.defaultCompletionKind)
     var subtype: String?
 
     @Flag(name: .customLong("no-dither"), help: "Do not dither outputs of 16 bits or fewer.")
@@ -71,6 +78,38 @@ struct RenderCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON summary object per file on stdout.")
     var json = false
+
+    /// The checks that need no file: each a usage error (64), told before anything is read.
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
+        if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
+        if output != nil && inputs.count > 1 {
+            throw ValidationError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): must be at least 1") }
+        if let ioThreads, !(1...2).contains(ioThreads) {
+            throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
+        }
+        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
+            throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
+        }
+        _ = try container
+        _ = try encoding
+    }
+
+    /// `--format`, by name in any case.
+    private var container: Container? {
+        get throws(ValidationError) {
+            try format.map { name throws(ValidationError) in try Container.named(name, option: "--format") }
+        }
+    }
+
+    /// `--subtype`, by name in any case.
+    private var encoding: Subtype? {
+        get throws(ValidationError) {
+            try subtype.map { name throws(ValidationError) in try Subtype.named(name, option: "--subtype") }
+        }
+    }
 
     func run() throws {
         let jobs: [RenderJob]
@@ -99,33 +138,12 @@ struct RenderCommand: ParsableCommand {
         for case .failure(let error)? in results { throw ExitCode(error.exitCode) }
     }
 
-    /// Checks the options and reads everything shared by all files, before any rendering.
+    /// Reads everything shared by all files (options checked by `validate()`), before any
+    /// rendering.
     private func prepare() throws -> ([RenderJob], RenderSettings, Int) {
-        guard !inputs.isEmpty else { throw UsageError("render: no input files (detent render --help)") }
-        if output != nil && outDir != nil { throw UsageError("use either -o or --out-dir, not both") }
-        if output != nil && inputs.count > 1 {
-            throw UsageError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
-        }
-        if let jobs, jobs < 1 { throw UsageError("--jobs \(jobs): must be at least 1") }
-        if let ioThreads, !(1...2).contains(ioThreads) {
-            throw UsageError("--io-threads \(ioThreads): must be 1 or 2")
-        }
-        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
-            throw UsageError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
-        }
-        let container = try format.map { name throws(UsageError) in
-            guard let c = Container(rawValue: name.lowercased()) else {
-                throw UsageError("--format '\(name)': unknown (known: \(Container.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            return c
-        }
+        let container = try self.container
         var settings = RenderSettings()
-        settings.subtype = try subtype.map { name throws(UsageError) in
-            guard let s = Subtype(rawValue: name.lowercased()) else {
-                throw UsageError("--subtype '\(name)': unknown (known: \(Subtype.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            return s
-        }
+        settings.subtype = try encoding
         settings.startingValues = try starting.values()
         settings.dither = !noDither
         settings.overwrite = force
@@ -140,5 +158,26 @@ struct RenderCommand: ParsableCommand {
         default: .forCores(RenderSettings.cores / min(parallel, max(1, jobs.count)))
         }
         return (jobs, settings, parallel)
+    }
+}
+
+/// Output containers and encodings as option values: named in any case (`--format FLAC`); help
+/// and shell completions list the names.
+extension Container: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension Subtype: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension ExpressibleByArgument where Self: CaseIterable {
+    /// The value named `name` in any case, or the usage error naming `option` and the names
+    /// it knows.
+    static func named(_ name: String, option: String) throws(ValidationError) -> Self {
+        guard let value = Self(argument: name) else {
+            throw ValidationError("\(option) '\(name)': unknown (known: \(allValueStrings.joined(separator: ", ")))")
+        }
+        return value
     }
 }

@@ -10,28 +10,49 @@ final class Counter: Sendable {
     var value: Int { count.load(ordering: .relaxed) }
 }
 
+/// A flag one thread raises to tell another to stop.
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .relaxed) }
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
+}
+
 @Suite("Parameter queue")
 struct ParameterQueueTests {
-    /// Runs `body` on a new thread; the returned closure waits for it to finish.
-    func spawn(_ body: @escaping @Sendable () -> Void) -> () -> Void {
+    /// The longest any loop or wait here may run before the test fails instead of hanging;
+    /// the work itself takes well under a second.
+    static let limit = 60
+
+    /// Runs `body` on a new thread; the returned closure waits for it to finish, at most
+    /// ``limit`` seconds, and tells whether it did.
+    func spawn(_ body: @escaping @Sendable () -> Void) -> () -> Bool {
         let done = DispatchSemaphore(value: 0)
         Thread {
             body()
             done.signal()
         }.start()
-        return { done.wait() }
+        return { done.wait(timeout: .now() + .seconds(Self.limit)) == .success }
     }
+
+    /// The time after which a loop gives up.
+    static var deadline: ContinuousClock.Instant { .now + .seconds(limit) }
 
     @Test("two threads, two million changes: none lost or duplicated, order kept")
     func lossless() {
         let queue = ParameterQueue(capacity: 256)
         let count = 2_000_000
+        // Whichever side fails first stops the other: a consumer that gives up must not leave
+        // the producer spinning on a full ring, nor a lost change leave the consumer waiting.
+        let stop = StopFlag()
         let join = spawn {
             for i in 0..<count {
                 let change = ParameterChange(.cutoff, Double(i), frame: Int64(i))
-                while !queue.trySend(change) {}
+                while !queue.trySend(change) {
+                    if stop.isRaised { return }
+                }
             }
         }
+        let deadline = Self.deadline
         var expected = 0
         while expected < count {
             if let c = queue.storage.peek() {
@@ -39,9 +60,13 @@ struct ParameterQueueTests {
                 #expect(c.frame == Int64(expected) && c.value == Double(expected))
                 if c.value != Double(expected) { break }
                 expected += 1
+            } else if ContinuousClock.now > deadline {
+                Issue.record("only \(expected) of \(count) changes arrived in \(Self.limit) s")
+                break
             }
         }
-        join()
+        stop.raise()
+        #expect(join(), "the producer did not finish")
         #expect(expected == count)
         #expect(queue.storage.peek() == nil)
     }
@@ -53,8 +78,9 @@ struct ParameterQueueTests {
         engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
         let rounds = 200_000
         let coalesced = Counter()
+        let stop = StopFlag()
         let join = spawn {
-            for i in 1...rounds {
+            for i in 1...rounds where !stop.isRaised {
                 if !engine.controls.send(ParameterChange(.cutoff, 20 + Double(i % 19_000), rampFrames: 0)) {
                     coalesced.increment()
                 }
@@ -79,12 +105,18 @@ struct ParameterQueueTests {
             lastGain = g
         }
         // The audio side runs slower than the producer, so the ring overflows constantly.
+        let deadline = Self.deadline
         var blocks = 0
         while engine.controls.pendingCount > 0 || blocks < 2_000 {
             block()
             blocks += 1
+            if ContinuousClock.now > deadline {
+                Issue.record("changes still pending after \(Self.limit) s")
+                break
+            }
         }
-        join()
+        stop.raise()
+        #expect(join(), "the producer did not finish")
         // The last values may have taken the overflow slots, which glide with the default
         // 30 ms ramp: run well past it (64 blocks of 64 frames = 85 ms).
         for _ in 0..<64 { block() }

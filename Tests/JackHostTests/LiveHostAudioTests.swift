@@ -99,12 +99,18 @@ extension JackTests {
             }
         }
 
-        @Test func statusReportsTheServerAndTheOutputPeaks() throws {
-            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: Self.frames, amplitude: 0.5)],
-                                    values: [.cutoff: 20_000])
+        /// The peaks are those since the previous status: the input is loud for its first 40 %
+        /// and quiet after, so a status taken in the quiet part after one taken past the loud
+        /// part reports the quiet level, and would report the loud one if peaks were kept.
+        @Test func statusReportsTheServerAndThePeaksSinceTheLastStatus() throws {
+            let loud = Self.frames * 4 / 10
+            let tone = Signal.sine(frequency: 375, frames: Self.frames, amplitude: 1)
+            let input = tone.indices.map { tone[$0] * ($0 < loud ? 0.8 : 0.2) }
+            let f = try LiveFixture(input: [input], values: [.cutoff: 20_000])
             _ = try f.play()
             try f.waitForRecording(0.5)
-            _ = f.host.status()  // takes the peaks so far
+            let first = f.host.status()  // takes the peaks so far, the loud part's among them
+            #expect(first.peaks[0] > 0.7)
             try f.waitForRecording(0.9)
             let status = f.host.status()
             #expect(status.server == f.server.name)
@@ -113,8 +119,9 @@ extension JackTests {
             #expect(status.bufferSize == f.server.period)
             #expect(status.dspLoad.map { $0 >= 0 && $0 <= 100 } == true)
             #expect(status.values[.cutoff] == 20_000)
-            // The peak the recorder saw over the same stretch bounds the reported one.
+            // The peak the recorder saw over the same quiet stretch is the reported one.
             let recorded = f.recorder.recording[0][(Self.frames / 2)..<(Self.frames * 9 / 10)].map(abs).max()!
+            #expect(recorded < 0.3)
             #expect(abs(status.peaks[0] - recorded) <= 0.01 * recorded)
         }
 
