@@ -64,6 +64,6 @@ let package = Package(
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "DetentCLITests", dependencies: ["DSP", "AudioFile", "TestSupport"]),
+        .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"]),
     ]
 )

@@ -61,6 +61,9 @@ public protocol LiveControl: AnyObject, Sendable {
 }
 
 extension LiveControl {
+    /// One parameter's target (for a single read; a refresh takes ``targets()`` once).
+    public func target(_ id: ParameterIndex) -> Double { targets()[id] ?? table[id].defaultValue }
+
     public var midiControls: MIDIControls? { nil }
     public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
 }

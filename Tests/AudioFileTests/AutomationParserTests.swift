@@ -1,4 +1,5 @@
 import Testing
+import Parameters
 @testable import AudioFile
 import DSP
 
@@ -16,20 +17,20 @@ struct AutomationParserTests {
             2e-1s GAIN -inf
             3s cutoff 1.2 kHz
             """
-        let a = try AutomationParser.parse(text, path: "a.txt")
+        let a = try AutomationParser.parse(text, path: "a.txt", table: LowpassGain.table)
         #expect(a.events == [
             AutomationEvent(time: .frames(0), parameter: .cutoff, value: 200, line: 3),
             AutomationEvent(time: .seconds(1.5), parameter: .cutoff, value: 8_000, ramp: .seconds(2), line: 4),
             AutomationEvent(time: .seconds(0.25), parameter: .gain, value: -6, ramp: .frames(4_800), line: 5),
             AutomationEvent(time: .frames(72_000), parameter: .resonance, value: 4, ramp: .frames(0), line: 6),
-            AutomationEvent(time: .seconds(0.2), parameter: .gain, value: ParameterID.gain.spec.range.lowerBound, line: 7),
+            AutomationEvent(time: .seconds(0.2), parameter: .gain, value: LowpassGain.table[.gain].range.lowerBound, line: 7),
             AutomationEvent(time: .seconds(3), parameter: .cutoff, value: 1_200, line: 8),
         ])
     }
 
     @Test("times become frames at the file's rate, sorted, with file order kept on one frame")
     func changes() throws {
-        let a = try AutomationParser.parse("1s gain -1\n0.5s gain -2 ramp 10ms\n24000smp cutoff 300 ramp 0\n0 gain -3", path: "a")
+        let a = try AutomationParser.parse("1s gain -1\n0.5s gain -2 ramp 10ms\n24000smp cutoff 300 ramp 0\n0 gain -3", path: "a", table: LowpassGain.table)
         let changes = try a.changes(sampleRate: 48_000, input: "in.wav")
         #expect(changes == [
             ParameterChange(.gain, -3, frame: 0),
@@ -38,13 +39,13 @@ struct AutomationParserTests {
             ParameterChange(.gain, -1, frame: 48_000),
         ])
         // 1/3 s at 44.1 kHz is 14700 frames exactly; 1 ms is 44.1 frames, rounded to 44.
-        let b = try AutomationParser.parse("0.333333333333s gain -1 ramp 1ms", path: "b")
+        let b = try AutomationParser.parse("0.333333333333s gain -1 ramp 1ms", path: "b", table: LowpassGain.table)
         #expect(try b.changes(sampleRate: 44_100, input: "x") == [ParameterChange(.gain, -1, frame: 14_700, rampFrames: 44)])
     }
 
     @Test("a ramp longer than the engine can count is refused for that file")
     func rampTooLong() throws {
-        let a = try AutomationParser.parse("0 gain -1 ramp 100000s", path: "auto.txt")
+        let a = try AutomationParser.parse("0 gain -1 ramp 100000s", path: "auto.txt", table: LowpassGain.table)
         #expect(throws: AudioFileError.automationDoesNotFit(path: "auto.txt", input: "in.wav", reason: "line 1: ramp 100000.0s is too long")) {
             try a.changes(sampleRate: 48_000, input: "in.wav")
         }
@@ -69,14 +70,14 @@ struct AutomationParserTests {
     ])
     func rejects(text: String, line: Int, reason: String) {
         #expect(throws: AudioFileError.automation(path: "auto.txt", line: line, reason: reason)) {
-            try AutomationParser.parse(text, path: "auto.txt")
+            try AutomationParser.parse(text, path: "auto.txt", table: LowpassGain.table)
         }
     }
 
     @Test("bytes that are not UTF-8 name their line")
     func notText() {
         #expect(throws: AudioFileError.automation(path: "a", line: 2, reason: "not UTF-8 text")) {
-            try AutomationParser.parse(Array("0 gain -1\n".utf8) + [0xFF, 0xFE, 0x00], path: "a")
+            try AutomationParser.parse(Array("0 gain -1\n".utf8) + [0xFF, 0xFE, 0x00], path: "a", table: LowpassGain.table)
         }
     }
 
@@ -89,8 +90,8 @@ struct AutomationParserTests {
     @Test("loading: a missing file and a folder are I/O errors")
     func loading() {
         #expect(throws: AudioFileError.cannotOpen(path: "/nonexistent/auto.txt", reason: "No such file or directory")) {
-            try Automation.load(path: "/nonexistent/auto.txt")
+            try Automation.load(path: "/nonexistent/auto.txt", table: LowpassGain.table)
         }
-        #expect(throws: AudioFileError.isDirectory(path: "/")) { try Automation.load(path: "/") }
+        #expect(throws: AudioFileError.isDirectory(path: "/")) { try Automation.load(path: "/", table: LowpassGain.table) }
     }
 }

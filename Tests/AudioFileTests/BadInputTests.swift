@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
+import Parameters
 @testable import AudioFile
 
 /// Every bad input is one error naming the file and the problem, and leaves nothing behind.
@@ -127,7 +128,7 @@ struct BadInputTests {
         let folder = TemporaryFolder()
         let wav = folder.write("in.wav", WAV.float([[0, 0]]))
         let result = render(wav, folder.file("out.wav")) {
-            $0.automation = try! AutomationParser.parse("1e300s gain -6", path: "auto.txt")
+            $0.automation = try! AutomationParser.parse("1e300s gain -6", path: "auto.txt", table: LowpassGain.table)
         }
         #expect(result.error == .automationDoesNotFit(path: "auto.txt", input: wav, reason: "line 1: time 1e+300s is too far"))
         #expect(folder.names == ["in.wav"])

@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
+import Parameters
 @testable import AudioFile
 import DSP
 
@@ -41,7 +42,7 @@ struct RenderTests {
     func equalsEngine(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input))
-        let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt")
+        let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt", table: LowpassGain.table)
         let result = render(inPath, folder.file("out.wav")) {
             $0.startingValues = [.resonance: 2, .cutoff: 2_000]
             $0.automation = auto
@@ -64,7 +65,7 @@ struct RenderTests {
     func blockSizeIndependence() throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input.map { Array($0.prefix(5_000)) }))
-        let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt")
+        let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt", table: LowpassGain.table)
         var outputs: [[UInt8]] = []
         for block in [1, 7, 256, 4_096, 65_536] {
             for ioThreads in [IOThreads.shared, .separate] {
@@ -95,7 +96,7 @@ struct RenderTests {
                      "\(n)smp resonance 4 ramp 0"] {
             let out = folder.file("moved.wav")
             let result = render(inPath, out) {
-                $0.automation = try! AutomationParser.parse(line, path: "a")
+                $0.automation = try! AutomationParser.parse(line, path: "a", table: LowpassGain.table)
                 $0.blockFrames = 4_096
                 $0.overwrite = true
             }
@@ -113,7 +114,7 @@ struct RenderTests {
         let inPath = folder.write("in.wav", WAV.float(noise, sampleRate: 44_100))
         _ = render(inPath, folder.file("plain.wav"))
         let result = render(inPath, folder.file("moved.wav")) {
-            $0.automation = try! AutomationParser.parse("0.1s gain -6 ramp 0", path: "a")
+            $0.automation = try! AutomationParser.parse("0.1s gain -6 ramp 0", path: "a", table: LowpassGain.table)
         }
         #expect(result.value?.sampleRate == 44_100)
         let plain = try Decoded(folder.file("plain.wav")).channels[0]
@@ -140,7 +141,7 @@ struct RenderTests {
             changes.append(ParameterChange(.cutoff, hz, frame: 4_000, rampFrames: i % 2 == 0 ? 0 : 100))
         }
         let result = render(inPath, folder.file("out.wav")) {
-            $0.automation = try! AutomationParser.parse(lines.joined(separator: "\n"), path: "a")
+            $0.automation = try! AutomationParser.parse(lines.joined(separator: "\n"), path: "a", table: LowpassGain.table)
             $0.blockFrames = 512
         }
         #expect(result.value?.automationEvents == 4_500)
@@ -152,7 +153,7 @@ struct RenderTests {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float([[Float](repeating: 0.1, count: 1_000)]))
         let result = render(inPath, folder.file("out.wav")) {
-            $0.automation = try! AutomationParser.parse("999smp gain -6\n1000smp gain -3\n2s cutoff 300", path: "a")
+            $0.automation = try! AutomationParser.parse("999smp gain -6\n1000smp gain -3\n2s cutoff 300", path: "a", table: LowpassGain.table)
         }
         #expect(result.value?.automationEvents == 1)
         #expect(result.value?.eventsAfterEnd == 2)

@@ -1,13 +1,14 @@
 import TestSupport
 import Foundation
 import Testing
+import Parameters
 @testable import AudioFile
 import DSP
 
 @Suite("Formats and round trips")
 struct RoundTripTests {
     static let input = [Signal.noise(frames: 3_000, seed: 11, amplitude: 0.7), Signal.noise(frames: 3_000, seed: 12, amplitude: 0.7)]
-    static let values: [ParameterID: Double] = [.cutoff: 5_000, .gain: -1]
+    static let values: [ParameterIndex: Double] = [.cutoff: 5_000, .gain: -1]
 
     /// What an integer output must hold: the engine's samples rounded (ties to even) to
     /// `bits`, clipped, and read back as k / 2^(bits−1).

@@ -1,34 +1,52 @@
 import DSP
 import Testing
+import Parameters
 import TestSupport
 
-/// `Engine.apply`: a change made on the audio thread between two `process` calls (how MIDI
-/// control changes arrive) against the same change queued with a frame stamp.
-@Suite("Changes applied between process calls")
+/// Events given to `Engine.process` with the audio (how MIDI control changes arrive), against
+/// the same changes queued with frame stamps: one splitter serves both.
+@Suite("Changes given with the audio")
 struct EngineApplyTests {
-    /// Processes `input` (mono) cut at each change's frame, applying the change there.
-    static func split(_ input: [Float], changes: [ParameterChange], values: [ParameterID: Double]) -> [Float] {
+    /// Processes `input` (mono) in blocks of `block` frames, each with the changes whose
+    /// frames fall in it as events (frames within the block).
+    static func split(_ input: [Float], changes: [ParameterChange], values: [ParameterIndex: Double],
+                      block: Int = 256) -> [Float] {
         let engine = Engine(initialValues: values, smoothingTime: 0.005)
-        engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 1)
+        try! engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 1)
         var output = [Float](repeating: .nan, count: input.count)
         var done = 0
-        func process(until end: Int) {
-            guard end > done else { return }
+        while done < input.count {
+            let n = min(block, input.count - done)
+            let events = changes.filter { Int($0.frame) >= done && Int($0.frame) < done + n }.map { change in
+                var event = change
+                event.frame -= Int64(done)
+                return event
+            }
             input.withUnsafeBufferPointer { i in
                 output.withUnsafeMutableBufferPointer { o in
                     var ins = [i.baseAddress! + done]
                     var outs = [o.baseAddress! + done]
-                    engine.process(input: &ins, output: &outs, frames: end - done)
+                    events.withUnsafeBufferPointer { e in
+                        engine.process(input: &ins, output: &outs, frames: n, events: e)
+                    }
                 }
             }
-            done = end
+            done += n
         }
-        for change in changes {
-            process(until: Int(change.frame))
-            engine.apply(change)
-        }
-        process(until: input.count)
         return output
+    }
+
+    /// One frame processed with `change` as an event at its start.
+    static func apply(_ change: ParameterChange, to engine: Engine) {
+        var x: Float = 0, y: Float = 0
+        withUnsafePointer(to: &x) { xp in
+            withUnsafeMutablePointer(to: &y) { yp in
+                var ins = [xp], outs = [yp]
+                var event = change
+                event.frame = 0
+                [event].withUnsafeBufferPointer { engine.process(input: &ins, output: &outs, frames: 1, events: $0) }
+            }
+        }
     }
 
     @Test("a change applied where the block is cut sounds exactly like the same change queued for that frame")
@@ -41,8 +59,10 @@ struct EngineApplyTests {
             ParameterChange(.cutoff, 12_000, frame: 1_300),  // mid-glide of the first
             ParameterChange(.gain, -60, frame: 4_000, rampFrames: 0),
         ]
-        let values: [ParameterID: Double] = [.cutoff: 2_000, .resonance: 1]
+        let values: [ParameterIndex: Double] = [.cutoff: 2_000, .resonance: 1]
         let applied = Self.split(input, changes: changes, values: values)
+        // However the caller cuts its blocks.
+        #expect(Self.split(input, changes: changes, values: values, block: 100) == applied)
         let queued = EngineRun.reference([input], values: values, smoothing: 0.005, blockSize: 256, changes: changes)[0]
         #expect(applied == queued)
         // And the changes did something: the output is not the unchanged engine's.
@@ -55,10 +75,10 @@ struct EngineApplyTests {
     @Test("values outside the range are clamped, non-finite ones ignored, unknown indices too")
     func outOfRange() {
         let engine = Engine(initialValues: [.cutoff: 1_000], smoothingTime: 0)
-        engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
-        engine.apply(ParameterChange(.cutoff, 1e9, rampFrames: 0))
+        try! engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
+        Self.apply(ParameterChange(.cutoff, 1e9, rampFrames: 0), to: engine)
         #expect(engine.currentValue(.cutoff) == 20_000)
-        engine.apply(ParameterChange(.cutoff, .nan, rampFrames: 0))
+        Self.apply(ParameterChange(.cutoff, .nan, rampFrames: 0), to: engine)
         #expect(engine.currentValue(.cutoff) == 20_000)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import Parameters
 import TestSupport
 import DSP
 
@@ -9,9 +10,9 @@ struct EngineHarness {
     let sampleRate: Double
 
     init(sampleRate: Double = 48_000, channels: Int = 1, maxFrames: Int = 4096,
-         values: [ParameterID: Double] = [:], smoothing: Double = 0.030) {
+         values: [ParameterIndex: Double] = [:], smoothing: Double = 0.030) {
         engine = Engine(initialValues: values, smoothingTime: smoothing)
-        engine.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels)
+        try! engine.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels)
         self.sampleRate = sampleRate
     }
 

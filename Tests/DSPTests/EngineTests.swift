@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import Parameters
 @testable import DSP
 
 @Suite("Engine")
@@ -49,7 +50,7 @@ struct EngineTests {
         #expect(harness.run(Signal.noise(frames: 512)).allSatisfy { $0 == 0 })
         let engine = Engine()
         engine.jump(.cutoff, to: 250)
-        engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
+        try! engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
         #expect(engine.currentValue(.cutoff) == 250)
         #expect(engine.telemetry.snapshot().framesProcessed == 0)
     }
@@ -117,7 +118,7 @@ struct EngineTests {
         let x = Signal.sine(frequency: 1_000, frames: 48_000, sampleRate: fs, amplitude: 0.5)
         _ = harness.run([x, [Float](repeating: 0, count: x.count)], blockSize: 512)
         let snap = harness.engine.telemetry.snapshot()
-        let g = ParameterID.gain.spec.engineValue(-6)
+        let g = LowpassGain.table[.gain].engineValue(-6)
         #expect(abs(snap.values[.gain]! + 6) < 1e-9)
         #expect(snap.values[.cutoff] == 20_000)
         #expect(snap.framesProcessed == 48_000)

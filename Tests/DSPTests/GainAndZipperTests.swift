@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import Parameters
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,7 +70,7 @@ struct GainAndZipperTests {
         let dc = [Float](repeating: 1, count: 2_000)
         // Filter settles on DC first; then gain → −6 dB at frame 1000 over 480 frames.
         let y = harness.run(dc, blockSize: 64, changes: [ParameterChange(.gain, -6, frame: 1_000)])
-        let target = Float(ParameterID.gain.spec.engineValue(-6))
+        let target = Float(LowpassGain.table[.gain].engineValue(-6))
         #expect(abs(y[999] - 1) < 1e-6)
         #expect(y[1_000] < y[999] && y[1_000] > target)
         #expect(abs(y[1_478] - target) > 1e-5)     // still gliding one frame before the end

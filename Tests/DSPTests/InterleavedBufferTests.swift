@@ -13,7 +13,7 @@ struct InterleavedBufferTests {
                                   changes: [ParameterChange]) -> (output: [[Float]], telemetry: TelemetrySnapshot) {
         let channels = input.count, frames = input[0].count
         let engine = Engine()
-        engine.prepare(sampleRate: 48_000, maxFrames: maxFrames, channels: channels)
+        try! engine.prepare(sampleRate: 48_000, maxFrames: maxFrames, channels: channels)
         var buffer = [Float](repeating: .nan, count: frames * channels)
         for c in 0..<channels { for i in 0..<frames { buffer[i * channels + c] = input[c][i] } }
         var pending = changes[...]

@@ -1,4 +1,6 @@
+import Parameters
 import Testing
+import Parameters
 import Foundation
 import Synchronization
 @testable import DSP
@@ -39,7 +41,7 @@ struct ParameterQueueTests {
 
     @Test("two threads, two million changes: none lost or duplicated, order kept")
     func lossless() {
-        let queue = ParameterQueue(capacity: 256)
+        let queue = ParameterQueue(capacity: 256, parameterCount: LowpassGain.table.count)
         let count = 2_000_000
         // Whichever side fails first stops the other: a consumer that gives up must not leave
         // the producer spinning on a full ring, nor a lost change leave the consumer waiting.
@@ -75,7 +77,7 @@ struct ParameterQueueTests {
     func overflowKeepsFinalValues() {
         // Gain starts at the bottom, so every value the producer sends is a step up.
         let engine = Engine(initialValues: [.gain: -60], queueCapacity: 16)
-        engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
+        try! engine.prepare(sampleRate: 48_000, maxFrames: 64, channels: 1)
         let rounds = 200_000
         let coalesced = Counter()
         let stop = StopFlag()
@@ -129,12 +131,12 @@ struct ParameterQueueTests {
 
     @Test("send reports whether the change kept its frame or was coalesced")
     func coalescingIsReported() {
-        let queue = ParameterQueue(capacity: 2)
+        let queue = ParameterQueue(capacity: 2, parameterCount: LowpassGain.table.count)
         #expect(queue.send(ParameterChange(.gain, 1)))
         #expect(queue.send(ParameterChange(.gain, 2)))
         #expect(!queue.send(ParameterChange(.gain, 3)))
         #expect(!queue.trySend(ParameterChange(.gain, 4)))   // the slot is pending: later changes wait
         #expect(queue.trySend(ParameterChange(.cutoff, 100)) == false)  // ring still full
-        #expect(queue.storage.takeSlot(ParameterID.gain.rawValue)?.value == 3)
+        #expect(queue.storage.takeSlot(ParameterIndex.gain.rawValue)?.value == 3)
     }
 }

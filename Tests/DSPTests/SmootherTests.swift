@@ -1,3 +1,4 @@
+import Parameters
 import Testing
 @testable import DSP
 

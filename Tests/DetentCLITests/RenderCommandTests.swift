@@ -1,3 +1,4 @@
+import Parameters
 import TestSupport
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ struct RenderCommandTests {
 
         var settings = RenderSettings()
         settings.startingValues = [.cutoff: 800, .gain: -3, .resonance: 2]
-        settings.automation = try Automation.load(path: folder.file("auto.txt"))
+        settings.automation = try Automation.load(path: folder.file("auto.txt"), table: LowpassGain.table)
         _ = try OfflineRenderer.render(input: folder.file("take.wav"), output: folder.file("library.wav"), settings: settings)
         #expect(try folder.bytes("take.detent.wav") == folder.bytes("library.wav"))
     }

@@ -2,42 +2,43 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 import TestSupport
 
 @Suite struct CommandAnswerTests {
     @Test func valuesAsTextListEveryParameterInTableOrder() {
-        let values: [ParameterID: Double] = [.cutoff: 440, .resonance: 2, .gain: -60]
-        let expected = ParameterID.allCases.map { "\($0.id)=\($0.spec.format(values[$0]!, ascii: true))" }
-        #expect(CommandAnswer.values(values).text == expected.joined(separator: ", "))
-        #expect(CommandAnswer.values(values).text.hasSuffix("gain=-inf dB"))
+        let values: [ParameterIndex: Double] = [.cutoff: 440, .resonance: 2, .gain: -60]
+        let expected = LowpassGain.table.ids.map { "\($0.id)=\(LowpassGain.table[$0].format(values[$0]!, ascii: true))" }
+        #expect(CommandAnswer.values(values).text(LowpassGain.table) == expected.joined(separator: ", "))
+        #expect(CommandAnswer.values(values).text(LowpassGain.table).hasSuffix("gain=-inf dB"))
     }
 
     @Test func valueAsJSON() throws {
-        let json = try jsonObject(CommandAnswer.value(.gain, -6).json)
+        let json = try jsonObject(CommandAnswer.value(.gain, -6).json(LowpassGain.table))
         #expect(json["ok"] as? Bool == true)
         #expect(json["id"] as? String == "gain")
         #expect(json["value"] as? Double == -6)
-        #expect(json["text"] as? String == ParameterID.gain.spec.format(-6, ascii: true))
+        #expect(json["text"] as? String == LowpassGain.table[.gain].format(-6, ascii: true))
     }
 
     @Test func errorsAreEscapedJSONStrings() throws {
         let message = "odd \"name\"\\ with\na newline and \u{1} control"
-        let json = try jsonObject(CommandAnswer.error(message).json)
+        let json = try jsonObject(CommandAnswer.error(message).json(LowpassGain.table))
         #expect(json["ok"] as? Bool == false)
         #expect(json["error"] as? String == message)
-        #expect(!CommandAnswer.error(message).json.contains("\n"))
+        #expect(!CommandAnswer.error(message).json(LowpassGain.table).contains("\n"))
     }
 
     @Test func statusAsTextAndJSON() throws {
-        let values: [ParameterID: Double] = [.cutoff: 1_000, .resonance: 0.707, .gain: 0]
+        let values: [ParameterIndex: Double] = [.cutoff: 1_000, .resonance: 0.707, .gain: 0]
         let status = HostStatus(server: "studio", client: "detent-01", sampleRate: 48_000, bufferSize: 128, xruns: 2,
                                 dspLoad: 1.25, values: values, peaks: [0.5, 0], reconnects: 1)
         // 20·log10(0.5) = −6.02 dB.
-        let text = CommandAnswer.status(status).text
+        let text = CommandAnswer.status(status).text(LowpassGain.table)
         #expect(text == "server studio, client detent-01, 48000 Hz, 128 frames, xruns 2, DSP load "
                 + "\(DecimalText.fixed(1.25, decimals: 1, ascii: true)) %, reconnects 1, "
-                + CommandAnswer.values(values).text + ", peaks -6.0 dBFS / -inf dBFS")
-        let json = try jsonObject(CommandAnswer.status(status).json)
+                + CommandAnswer.values(values).text(LowpassGain.table) + ", peaks -6.0 dBFS / -inf dBFS")
+        let json = try jsonObject(CommandAnswer.status(status).json(LowpassGain.table))
         #expect(json["server"] as? String == "studio")
         #expect(json["connected"] as? Bool == true)
         #expect(json["sampleRate"] as? Int == 48_000)
@@ -45,15 +46,15 @@ import TestSupport
         #expect(json["xruns"] as? Int == 2)
         #expect(json["dspLoad"] as? Double == 1.25)
         #expect((json["values"] as? [String: Double])?["resonance"] == 0.707)
-        #expect((json["text"] as? [String: String])?["cutoff"] == ParameterID.cutoff.spec.format(1_000, ascii: true))
+        #expect((json["text"] as? [String: String])?["cutoff"] == LowpassGain.table[.cutoff].format(1_000, ascii: true))
         #expect(json["peaks"] as? [Double] == [0.5, 0])
     }
 
     @Test func disconnectedStatusHasNulls() throws {
         let status = HostStatus(server: "default", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0,
                                 dspLoad: nil, values: [:], peaks: [], reconnects: 0)
-        #expect(CommandAnswer.status(status).text.hasPrefix("server default, disconnected"))
-        let json = try jsonObject(CommandAnswer.status(status).json)
+        #expect(CommandAnswer.status(status).text(LowpassGain.table).hasPrefix("server default, disconnected"))
+        let json = try jsonObject(CommandAnswer.status(status).json(LowpassGain.table))
         #expect(json["connected"] as? Bool == false)
         #expect(json["client"] is NSNull)
         #expect(json["dspLoad"] is NSNull)
@@ -63,8 +64,8 @@ import TestSupport
         let answers: [CommandAnswer] = [.value(.cutoff, 20), .values([.gain: 12]), .preset("A \"b\"", [.cutoff: 100]),
                                         .saved("x"), .help, .bye, .error("e")]
         for answer in answers {
-            #expect(!answer.json.contains("\n") && !answer.text.contains("\n"))
-            _ = try jsonObject(answer.json)
+            #expect(!answer.json(LowpassGain.table).contains("\n") && !answer.text(LowpassGain.table).contains("\n"))
+            _ = try jsonObject(answer.json(LowpassGain.table))
         }
     }
 }

@@ -2,40 +2,43 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 import TestSupport
 
 /// A live host without JACK: records what it was sent.
 final class FakeControl: LiveControl, @unchecked Sendable {
     private let lock = NSLock()
-    private var targets: [ParameterID: Double]
-    private(set) var sent: [[ParameterID: Double]] = []
+    private var values: [ParameterIndex: Double]
+    private(set) var sent: [[ParameterIndex: Double]] = []
     var reported: HostStatus
 
-    init(_ values: [ParameterID: Double] = [:]) {
-        var t: [ParameterID: Double] = [:]
-        for id in ParameterID.allCases { t[id] = values[id] ?? id.spec.defaultValue }
-        targets = t
+    init(_ values: [ParameterIndex: Double] = [:]) {
+        var t: [ParameterIndex: Double] = [:]
+        for id in LowpassGain.table.ids { t[id] = values[id] ?? LowpassGain.table[id].defaultValue }
+        self.values = t
         reported = HostStatus(server: "fake", client: "detent", sampleRate: 48_000, bufferSize: 256, xruns: 0,
                               dspLoad: 1, values: t, peaks: [0, 0], reconnects: 0)
     }
 
-    func set(_ values: [ParameterID: Double]) {
+    func set(_ values: [ParameterIndex: Double]) {
         lock.withLock {
             sent.append(values)
-            targets.merge(values) { $1 }
+            self.values.merge(values) { $1 }
         }
     }
 
-    func target(_ id: ParameterID) -> Double { lock.withLock { targets[id]! } }
+    var table: ParameterTable { LowpassGain.table }
+    func targets() -> [ParameterIndex: Double] { lock.withLock { values } }
     func status() -> HostStatus { reported }
 }
 
 /// A fake host with a MIDI input: keeps the mapping it is given.
 final class FakeMIDIControl: LiveControl, @unchecked Sendable {
     private let lock = NSLock()
-    private var controls = MIDIControls.standard
-    func set(_ values: [ParameterID: Double]) {}
-    func target(_ id: ParameterID) -> Double { id.spec.defaultValue }
+    private var controls = MIDIControls.standard(for: LowpassGain.table)
+    func set(_ values: [ParameterIndex: Double]) {}
+    var table: ParameterTable { LowpassGain.table }
+    func targets() -> [ParameterIndex: Double] { LowpassGain.table.defaults }
     func status() -> HostStatus {
         HostStatus(server: "fake", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0, dspLoad: nil,
                    values: [:], peaks: [], reconnects: 0)
@@ -52,58 +55,59 @@ final class FakeMIDIControl: LiveControl, @unchecked Sendable {
 /// A preset store standing in for the Presets module: proves the seam carries presets both ways.
 final class MemoryPresets: PresetSource, @unchecked Sendable {
     private let lock = NSLock()
-    private var presets: [String: [ParameterID: Double]] = ["Dark": [.cutoff: 300]]
+    private var presets: [String: [ParameterIndex: Double]] = ["Dark": [.cutoff: 300]]
+    var table: ParameterTable { LowpassGain.table }
 
-    func load(_ name: String) throws -> [ParameterID: Double] {
+    func load(_ name: String) throws -> [ParameterIndex: Double] {
         guard let p = lock.withLock({ presets[name] }) else { throw PresetSourceError.unknown(name) }
         return p
     }
 
-    func save(_ name: String, values: [ParameterID: Double]) throws {
+    func save(_ name: String, values: [ParameterIndex: Double]) throws {
         lock.withLock { presets[name] = values }
     }
 }
 
 @Suite struct CommandInterpreterTests {
-    static func defaults() -> [ParameterID: Double] {
-        Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0, $0.spec.defaultValue) })
+    static func defaults() -> [ParameterIndex: Double] {
+        Dictionary(uniqueKeysWithValues: LowpassGain.table.ids.map { ($0, LowpassGain.table[$0].defaultValue) })
     }
 
     @Test func setMovesTheParameterAndAnswersWithTheTablesText() throws {
         let control = FakeControl()
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
         let answer = try #require(interpreter.respond(to: "set cutoff 1.2k"))
         #expect(answer == .value(.cutoff, 1_200))
-        #expect(answer.text == "cutoff=" + ParameterID.cutoff.spec.format(1_200, ascii: true))
+        #expect(answer.text(LowpassGain.table) == "cutoff=" + LowpassGain.table[.cutoff].format(1_200, ascii: true))
         #expect(control.sent == [[.cutoff: 1_200]])
         #expect(interpreter.respond(to: "get cutoff") == .value(.cutoff, 1_200))
     }
 
     @Test func anAnswerCanBeTypedBack() throws {
-        let interpreter = CommandInterpreter(control: FakeControl(), presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: FakeControl(), presets: FactoryDefaultPresets(table: LowpassGain.table))
         for line in ["set cutoff 1234", "set gain -7.5", "set resonance 3.3", "set gain -inf"] {
-            let text = try #require(interpreter.respond(to: line)).text
-            let (id, value) = try ParameterID.parseAssignment(text)
-            let again = try #require(interpreter.respond(to: "set \(id.id) \(id.spec.format(value, ascii: true))"))
-            #expect(again.text == text)
+            let text = try #require(interpreter.respond(to: line)).text(LowpassGain.table)
+            let (id, value) = try LowpassGain.table.parseAssignment(text)
+            let again = try #require(interpreter.respond(to: "set \(id.id) \(LowpassGain.table[id].format(value, ascii: true))"))
+            #expect(again.text(LowpassGain.table) == text)
         }
     }
 
     @Test func aBadCommandAnswersAnErrorAndChangesNothing() throws {
         let control = FakeControl()
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
         let bad = try #require(interpreter.respond(to: "set cutoff 99999"))
-        let reason = #expect(throws: ParameterError.self) { try ParameterID.cutoff.spec.parse("99999") }
+        let reason = #expect(throws: ParameterError.self) { try LowpassGain.table[.cutoff].parse("99999") }
         #expect(bad == .error(reason!.description))
-        #expect(bad.text == "error: \(reason!.description)")
+        #expect(bad.text(LowpassGain.table) == "error: \(reason!.description)")
         #expect(control.sent.isEmpty)
         #expect(interpreter.respond(to: "set gain -3") == .value(.gain, -3))
     }
 
     @Test func resetReturnsToTheDefaults() throws {
         let control = FakeControl([.cutoff: 300, .gain: -20, .resonance: 5])
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
-        #expect(interpreter.respond(to: "reset gain") == .value(.gain, ParameterID.gain.spec.defaultValue))
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
+        #expect(interpreter.respond(to: "reset gain") == .value(.gain, LowpassGain.table[.gain].defaultValue))
         #expect(control.target(.cutoff) == 300)
         #expect(interpreter.respond(to: "reset") == .values(Self.defaults()))
         // All at once: one change set, so every parameter moves on the same frame.
@@ -115,7 +119,7 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
         try presets.save("Default", values: [.cutoff: 5_000])
         let interpreter = CommandInterpreter(control: FakeControl([.cutoff: 300]), presets: presets)
         #expect(interpreter.respond(to: "reset cutoff") == .value(.cutoff, 5_000))
-        #expect(interpreter.respond(to: "reset gain") == .value(.gain, ParameterID.gain.spec.defaultValue))
+        #expect(interpreter.respond(to: "reset gain") == .value(.gain, LowpassGain.table[.gain].defaultValue))
     }
 
     @Test func presetsLoadAndSaveThroughTheSource() throws {
@@ -134,7 +138,7 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
 
     @Test func theStubKnowsOnlyTheDefaultPreset() throws {
         let control = FakeControl([.cutoff: 300])
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
         #expect(interpreter.respond(to: "preset load default") == .preset("default", Self.defaults()))
         #expect(interpreter.respond(to: "preset load Warm") == .error(PresetSourceError.unknown("Warm").description))
         #expect(interpreter.respond(to: "preset save Warm") == .error(PresetSourceError.cannotSave("Warm").description))
@@ -143,11 +147,11 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
 
     @Test func statusHelpAndQuit() throws {
         let control = FakeControl()
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
         #expect(interpreter.respond(to: "status") == .status(control.reported))
-        let help = try #require(interpreter.respond(to: "help")).text
+        let help = try #require(interpreter.respond(to: "help")).text(LowpassGain.table)
         for form in HostCommand.synopsis { #expect(help.contains(form)) }
-        for id in ParameterID.allCases { #expect(help.contains(id.id)) }
+        for id in LowpassGain.table.ids { #expect(help.contains(id.id)) }
         let quit = try #require(interpreter.respond(to: "quit"))
         #expect(quit.endsSession)
         #expect(interpreter.respond(to: "") == nil)
@@ -155,14 +159,14 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
 
     @Test func midiShowsAndChangesTheMapping() throws {
         let control = FakeMIDIControl()
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
-        #expect(interpreter.respond(to: "midi")?.text == "midi cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
+        #expect(interpreter.respond(to: "midi")?.text(LowpassGain.table) == "midi cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
         // Taking the cutoff's controller leaves the cutoff without one.
-        #expect(interpreter.respond(to: "midi gain 74")?.text == "midi resonance CC 71, gain CC 74 on all channels")
-        #expect(interpreter.respond(to: "midi channel 2")?.text == "midi resonance CC 71, gain CC 74 on channel 2")
-        #expect(interpreter.respond(to: "midi resonance none")?.text == "midi gain CC 74 on channel 2")
-        #expect(control.midiControls == MIDIControls(channel: 2, controllers: [.gain: 74]))
-        let json = try jsonObject(try #require(interpreter.respond(to: "midi cutoff 1")).json)
+        #expect(interpreter.respond(to: "midi gain 74")?.text(LowpassGain.table) == "midi resonance CC 71, gain CC 74 on all channels")
+        #expect(interpreter.respond(to: "midi channel 2")?.text(LowpassGain.table) == "midi resonance CC 71, gain CC 74 on channel 2")
+        #expect(interpreter.respond(to: "midi resonance none")?.text(LowpassGain.table) == "midi gain CC 74 on channel 2")
+        #expect(control.midiControls == MIDIControls(table: LowpassGain.table, channel: 2, controllers: [.gain: 74]))
+        let json = try jsonObject(try #require(interpreter.respond(to: "midi cutoff 1")).json(LowpassGain.table))
         #expect(json["midiChannel"] as? Int == 2)
         let controllers = try #require(json["midiControllers"] as? [String: Any])
         #expect(controllers.compactMapValues { $0 as? Int } == ["cutoff": 1, "gain": 74])
@@ -171,7 +175,7 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
 
     @Test func midiWithoutAMIDIInputIsAnError() {
         let control = FakeControl()
-        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets())
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: LowpassGain.table))
         for line in ["midi", "midi cutoff 21", "midi channel 1"] {
             #expect(interpreter.respond(to: line) == .error("there is no MIDI input (Detent was started with --no-midi)"))
         }

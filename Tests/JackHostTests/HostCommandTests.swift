@@ -1,10 +1,11 @@
 import DSP
 import JackHost
 import Testing
+import Parameters
 
 @Suite struct HostCommandTests {
     /// The value the parameter table itself reads from `text`.
-    static func table(_ id: ParameterID, _ text: String) throws -> Double { try id.spec.parse(text) }
+    static func table(_ id: ParameterIndex, _ text: String) throws -> Double { try LowpassGain.table[id].parse(text) }
 
     @Test func parsesEveryCommand() throws {
         let cases: [(String, HostCommand)] = [
@@ -27,26 +28,26 @@ import Testing
             ("quit", .quit),
         ]
         for (line, command) in cases {
-            #expect(try HostCommand.parse(line) == command, "\(line)")
+            #expect(try HostCommand.parse(line, table: LowpassGain.table) == command, "\(line)")
         }
     }
 
     @Test func valuesAreReadByTheParameterTable() throws {
-        for (id, text) in [(ParameterID.cutoff, "800 Hz"), (.cutoff, "1.2 kHz"), (.gain, "-inf"), (.gain, "+3 dB"),
+        for (id, text) in [(ParameterIndex.cutoff, "800 Hz"), (.cutoff, "1.2 kHz"), (.gain, "-inf"), (.gain, "+3 dB"),
                            (.resonance, "0.707 Q")] {
-            #expect(try HostCommand.parse("set \(id.id) \(text)") == .set(id, try Self.table(id, text)))
+            #expect(try HostCommand.parse("set \(id.id) \(text)", table: LowpassGain.table) == .set(id, try Self.table(id, text)))
         }
     }
 
     @Test func verbsAndIdsIgnoreCaseAndSpacing() throws {
-        #expect(try HostCommand.parse("  SET   Cutoff   800  ") == .set(.cutoff, 800))
-        #expect(try HostCommand.parse("Get\tGAIN") == .get(.gain))
-        #expect(try HostCommand.parse("STATUS\r") == .status)
+        #expect(try HostCommand.parse("  SET   Cutoff   800  ", table: LowpassGain.table) == .set(.cutoff, 800))
+        #expect(try HostCommand.parse("Get\tGAIN", table: LowpassGain.table) == .get(.gain))
+        #expect(try HostCommand.parse("STATUS\r", table: LowpassGain.table) == .status)
     }
 
     @Test func blankLinesAndCommentsAreNotCommands() throws {
         for line in ["", "   ", "\t", "# set cutoff 100", "  #note"] {
-            #expect(try HostCommand.parse(line) == nil)
+            #expect(try HostCommand.parse(line, table: LowpassGain.table) == nil)
         }
     }
 
@@ -65,20 +66,20 @@ import Testing
             ("quit please", .unexpectedArguments("quit")),
         ]
         for (line, error) in cases {
-            #expect(throws: error, "\(line)") { try HostCommand.parse(line) }
+            #expect(throws: error, "\(line)") { try HostCommand.parse(line, table: LowpassGain.table) }
             #expect(!error.description.contains("\n"))
         }
     }
 
     @Test func parameterErrorsAreTheTablesOwn() throws {
-        for (line, id, text) in [("set cutoff 1e9", ParameterID.cutoff, "1e9"), ("set gain loud", .gain, "loud"),
+        for (line, id, text) in [("set cutoff 1e9", ParameterIndex.cutoff, "1e9"), ("set gain loud", .gain, "loud"),
                                  ("set resonance 0.1", .resonance, "0.1")] {
-            let tableError = #expect(throws: ParameterError.self) { try id.spec.parse(text) }
-            #expect(throws: CommandError.parameter(tableError!)) { try HostCommand.parse(line) }
+            let tableError = #expect(throws: ParameterError.self) { try LowpassGain.table[id].parse(text) }
+            #expect(throws: CommandError.parameter(tableError!)) { try HostCommand.parse(line, table: LowpassGain.table) }
         }
-        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("set volume 3") }
-        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("get volume") }
-        #expect(throws: CommandError.parameter(.unknownID("volume"))) { try HostCommand.parse("reset volume") }
+        #expect(throws: CommandError.parameter(.unknownID("volume", valid: LowpassGain.table.textIDs))) { try HostCommand.parse("set volume 3", table: LowpassGain.table) }
+        #expect(throws: CommandError.parameter(.unknownID("volume", valid: LowpassGain.table.textIDs))) { try HostCommand.parse("get volume", table: LowpassGain.table) }
+        #expect(throws: CommandError.parameter(.unknownID("volume", valid: LowpassGain.table.textIDs))) { try HostCommand.parse("reset volume", table: LowpassGain.table) }
     }
 
     @Test func refusesBadMIDICommandsSayingWhatIsAccepted() throws {
@@ -87,10 +88,10 @@ import Testing
             ("midi cutoff 21 22", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")),
             ("midi channel 0", .invalid("MIDI channel '0': expected 1 … 16 or all")),
             ("midi cutoff 120", .invalid("controller '120' for cutoff: expected a controller number 0 … 119 or none")),
-            ("midi drive 1", .parameter(.unknownID("drive"))),
+            ("midi drive 1", .parameter(.unknownID("drive", valid: LowpassGain.table.textIDs))),
         ]
         for (line, error) in cases {
-            #expect(throws: error, "\(line)") { try HostCommand.parse(line) }
+            #expect(throws: error, "\(line)") { try HostCommand.parse(line, table: LowpassGain.table) }
         }
         #expect(CommandError.invalid("MIDI channel '0': x").description == "invalid MIDI channel '0': x")
     }

@@ -2,13 +2,14 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 import TestSupport
 
 /// `detent live` as a program: options, standard input and output, signals, exit status.
 @Suite struct LiveOptionErrorTests {
     @Test(arguments: [
-        (["--set", "cutoff=fast"], "--set 'cutoff=fast': \(try! #require(#expect(throws: ParameterError.self) { try ParameterID.parseAssignment("cutoff=fast") }))"),
-        (["--set", "volume=3"], "--set 'volume=3': " + ParameterError.unknownID("volume").description),
+        (["--set", "cutoff=fast"], "--set 'cutoff=fast': \(try! #require(#expect(throws: ParameterError.self) { try LowpassGain.table.parseAssignment("cutoff=fast") }))"),
+        (["--set", "volume=3"], "--set 'volume=3': " + ParameterError.unknownID("volume", valid: LowpassGain.table.textIDs).description),
         (["--preset", "Nope"], "no preset named 'Nope' (see 'detent preset list')"),
         (["--channels", "0"], LiveHostError.invalidChannels(0).description),
         (["--smoothing", "-5"], LiveHostError.invalidSmoothing(-5).description),
@@ -48,14 +49,14 @@ extension JackTests {
                 ["live", "--server", server.name, "--headless", "--set", "gain=-6", "--smoothing", "1"],
                 stdin: "get gain\nset cutoff 1.2k\n\n# a comment\nbogus\nset resonance 99\nparams\nstatus\n")
             #expect(run.status == 0)
-            let spec = ParameterID.resonance.spec
+            let spec = LowpassGain.table[.resonance]
             let rangeError = #expect(throws: ParameterError.self) { try spec.parse("99") }
             #expect(Array(run.stdout.prefix(5)) == [
-                "gain=" + ParameterID.gain.spec.format(-6, ascii: true),
-                "cutoff=" + ParameterID.cutoff.spec.format(1_200, ascii: true),
+                "gain=" + LowpassGain.table[.gain].format(-6, ascii: true),
+                "cutoff=" + LowpassGain.table[.cutoff].format(1_200, ascii: true),
                 "error: unknown command 'bogus' (try 'help')",
                 "error: \(rangeError!)",
-                CommandAnswer.values([.cutoff: 1_200, .resonance: spec.defaultValue, .gain: -6]).text,
+                CommandAnswer.values([.cutoff: 1_200, .resonance: spec.defaultValue, .gain: -6]).text(LowpassGain.table),
             ])
             #expect(run.stdout.count == 6)
             #expect(run.stdout.last?.hasPrefix("server \(server.name), client detent, 48000 Hz, \(server.period) frames, xruns ") == true)
@@ -78,7 +79,7 @@ extension JackTests {
             #expect(try jsonObject(run.stdout[1])["value"] as? Double == 800)
             let error = try jsonObject(run.stdout[2])
             #expect(error["ok"] as? Bool == false)
-            let invalid = #expect(throws: ParameterError.self) { try ParameterID.cutoff.spec.parse("nope") }
+            let invalid = #expect(throws: ParameterError.self) { try LowpassGain.table[.cutoff].parse("nope") }
             #expect(error["error"] as? String == invalid?.description)
             let status = try jsonObject(run.stdout[3])
             #expect(status["sampleRate"] as? Int == 48_000 && status["bufferSize"] as? Int == server.period)

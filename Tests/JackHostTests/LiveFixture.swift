@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 import TestSupport
 
 /// Messages the host logged, collected for assertions.
@@ -28,8 +29,8 @@ final class LiveFixture: @unchecked Sendable {
 
     /// - Parameter midi: MIDI messages the player sends at frames of the signal, into the
     ///   host's `midi_in` (connected by `--connect-midi`).
-    init(input: [[Float]], values: [ParameterID: Double] = [:], period: Int = 256,
-         midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls = .standard) throws {
+    init(input: [[Float]], values: [ParameterIndex: Double] = [:], period: Int = 256,
+         midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls = .standard(for: LowpassGain.table)) throws {
         server = try JackServer(period: period)
         self.input = input
         player = try TestClient("player", server: server.name, play: input, midi: midi)

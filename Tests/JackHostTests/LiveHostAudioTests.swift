@@ -4,6 +4,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 
 extension JackTests {
     /// The host in a real JACK graph (a private dummy server): what comes out of its ports.
@@ -21,7 +22,7 @@ extension JackTests {
             #expect(f.recorder.connections(of: "\(f.recorder.name):in_2") == ["\(f.host.clientName!):out_2"])
             let engineStart = try f.play()
             var changes: [ParameterChange] = []
-            let moves: [(Double, [ParameterID: Double])] = [
+            let moves: [(Double, [ParameterIndex: Double])] = [
                 (0.15, [.cutoff: 400]), (0.3, [.gain: -12, .resonance: 6]), (0.45, [.cutoff: 9_000]),
                 (0.6, [.gain: 3]), (0.75, [.cutoff: 150, .resonance: 0.5]), (0.9, [.gain: -60]),
             ]
@@ -61,7 +62,7 @@ extension JackTests {
             let y = f.recorder.recording[0]
             let at = Int(change.frame - engineStart)
             let ramp = Int((LiveFixture.smoothing * 48_000).rounded())
-            let target = Float(ParameterID.gain.spec.engineValue(-20))
+            let target = Float(LowpassGain.table[.gain].engineValue(-20))
             let peak = y[(at - 4 * cycle)..<at].map(abs).max()!
             /// The steady waveform before the change, at the same phase as frame `t`.
             func reference(_ t: Int) -> Float { y[at - cycle * (1 + (t - at) / cycle) + (t - at) % cycle] }

@@ -4,6 +4,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 
 extension JackTests {
     /// MIDI control changes into the host's `midi_in`, through a real JACK graph: the player
@@ -11,8 +12,8 @@ extension JackTests {
     /// engine with the same changes queued at the same frames.
     @Suite struct LiveHostMIDITests {
         /// The parameter value a controller value stands for: the knob position v/127.
-        static func value(_ id: ParameterID, _ v: UInt8) -> Double {
-            id.spec.value(atNormalized: Double(v) / 127)
+        static func value(_ id: ParameterIndex, _ v: UInt8) -> Double {
+            LowpassGain.table[id].value(atNormalized: Double(v) / 127)
         }
 
         @Test func controlChangesLandAtTheirFrameExactlyAsQueuedChangesWould() throws {
@@ -31,7 +32,7 @@ extension JackTests {
 
             var changes: [ParameterChange] = []
             for event in midi where event.bytes[0] & 0xF0 == 0xB0 {
-                guard let id = ParameterID.allCases.first(where: { $0.spec.midiController == Int(event.bytes[1]) })
+                guard let id = LowpassGain.table.ids.first(where: { LowpassGain.table[$0].midiController == Int(event.bytes[1]) })
                 else { continue }
                 changes.append(ParameterChange(id, Self.value(id, event.bytes[2]), frame: engineStart + Int64(event.frame)))
             }
@@ -53,7 +54,7 @@ extension JackTests {
         /// The mapping given at start (the options), or changed while running (`midi` typed).
         @Test(arguments: [false, true])
         func aChannelAndRemappedControllersAreObeyed(changedWhileRunning: Bool) throws {
-            var controls = MIDIControls.standard
+            var controls = MIDIControls.standard(for: LowpassGain.table)
             controls.channel = 2
             try controls.assign(parsing: ["gain=1"])
             let midi: [(frame: Int, bytes: [UInt8])] = [
@@ -63,9 +64,9 @@ extension JackTests {
                 (4_000, [0xB1, 74, 127]),  // cutoff on channel 2
             ]
             let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: 8_000)], midi: midi,
-                                    midiControls: changedWhileRunning ? .standard : controls)
+                                    midiControls: changedWhileRunning ? .standard(for: LowpassGain.table) : controls)
             if changedWhileRunning {
-                #expect(f.host.midiControls == .standard)
+                #expect(f.host.midiControls == .standard(for: LowpassGain.table))
                 #expect(f.host.updateMIDIControls { $0 = controls } == controls)
             }
             #expect(f.host.midiControls == controls)
@@ -73,7 +74,7 @@ extension JackTests {
             try f.waitForRecording(1)
             #expect(f.host.target(.gain) == -60)
             #expect(f.host.target(.cutoff) == 20_000)
-            #expect(f.host.target(.resonance) == ParameterID.resonance.spec.defaultValue)
+            #expect(f.host.target(.resonance) == LowpassGain.table[.resonance].defaultValue)
             #expect(f.host.status().midiMessages == 2)
             // Silence from the smoothing time after CC 1 on.
             let settled = 3_000 + Int((LiveFixture.smoothing * 48_000).rounded())
@@ -104,10 +105,10 @@ extension JackTests {
             #expect(probe.ports(matching: "^detent:").sorted() == ["detent:in_1", "detent:in_2", "detent:out_1", "detent:out_2"])
             #expect(host.midiControls == nil)
             #expect(host.lastMIDIControl() == nil)
-            #expect(host.updateMIDIControls { $0 = .standard } == nil, "no port to map")
+            #expect(host.updateMIDIControls { $0 = .standard(for: LowpassGain.table) } == nil, "no port to map")
             host.stop()
             var withMIDI = options
-            withMIDI.midi = .standard
+            withMIDI.midi = .standard(for: LowpassGain.table)
             let other = LiveHost(options: withMIDI, log: { _ in })
             try other.start()
             defer { other.stop() }

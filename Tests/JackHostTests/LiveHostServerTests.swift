@@ -4,6 +4,7 @@ import Foundation
 import JackHost
 import Synchronization
 import Testing
+import Parameters
 import TestSupport
 
 extension JackTests {
@@ -81,7 +82,7 @@ extension JackTests {
                 observer.connections(of: "\(name):in_2") == ["peer:out_1", "system:capture_2"]
             }
             // Gain travels as an amplitude: back in decibels it is −9 up to rounding.
-            let gain = ParameterID.gain.spec.value(fromEngine: ParameterID.gain.spec.engineValue(-9))
+            let gain = LowpassGain.table[.gain].value(fromEngine: LowpassGain.table[.gain].engineValue(-9))
             try waitUntil("the values are kept") {
                 let values = host.status().values
                 return values[.cutoff] == 500 && values[.gain] == gain && values[.resonance] == 3

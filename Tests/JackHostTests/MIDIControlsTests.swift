@@ -1,12 +1,13 @@
 import DSP
 import Testing
+import Parameters
 @testable import JackHost
 
 @Suite("MIDI controls: which control change turns which knob")
 struct MIDIControlsTests {
     @Test("out of the box: the table's controllers, on every channel")
     func standard() {
-        let controls = MIDIControls.standard
+        let controls = MIDIControls.standard(for: LowpassGain.table)
         #expect(controls.channel == nil)
         #expect(controls.controllers == [.cutoff: 74, .resonance: 71, .gain: 7])
         #expect(controls.parameter(forController: 74) == .cutoff)
@@ -17,18 +18,18 @@ struct MIDIControlsTests {
 
     @Test("--midi-cc moves a parameter, unmaps one, and takes a controller from its standard owner")
     func assignments() throws {
-        var controls = MIDIControls.standard
+        var controls = MIDIControls.standard(for: LowpassGain.table)
         try controls.assign(parsing: ["cutoff=21", "resonance = none", "GAIN=74"])
         #expect(controls.controllers == [.cutoff: 21, .gain: 74])
         #expect(controls.assignments == "cutoff=21, resonance=none, gain=74")
         // The standard owner of 74 (cutoff) had already moved; now take one from a standard owner.
-        var other = MIDIControls.standard
+        var other = MIDIControls.standard(for: LowpassGain.table)
         try other.assign(parsing: ["gain=71"])
         #expect(other.controllers == [.cutoff: 74, .gain: 71])
         #expect(other.parameter(forController: 7) == nil)
         other.channel = 10
         #expect(other.summary == "cutoff CC 74, gain CC 71 on channel 10")
-        var none = MIDIControls.standard
+        var none = MIDIControls.standard(for: LowpassGain.table)
         try none.assign(parsing: ["cutoff=none", "resonance=none", "gain=none"])
         #expect(none.summary == "no controllers mapped")
     }
@@ -41,15 +42,15 @@ struct MIDIControlsTests {
         ("drive=1", "invalid --midi-cc 'drive=1': unknown parameter 'drive' (valid ids: cutoff, resonance, gain)"),
     ])
     func badAssignments(text: String, message: String) {
-        var controls = MIDIControls.standard
+        var controls = MIDIControls.standard(for: LowpassGain.table)
         let error = #expect(throws: LiveHostError.self) { try controls.assign(parsing: [text]) }
         #expect(error?.description == message)
-        #expect(controls == .standard, "a refused assignment changes nothing")
+        #expect(controls == .standard(for: LowpassGain.table), "a refused assignment changes nothing")
     }
 
     @Test("two parameters given the same controller is an error")
     func duplicate() {
-        var controls = MIDIControls.standard
+        var controls = MIDIControls.standard(for: LowpassGain.table)
         #expect(throws: LiveHostError.invalidMIDIControl("gain=21", reason: "controller 21 is already given to cutoff")) {
             try controls.assign(parsing: ["cutoff=21", "gain=21"])
         }
@@ -68,10 +69,10 @@ struct MIDIControlsTests {
 
     @Test("the audio thread's table: control changes on the channel, for mapped controllers only")
     func table() throws {
-        var controls = MIDIControls.standard
+        var controls = MIDIControls.standard(for: LowpassGain.table)
         controls.channel = 3
         let table = MIDIControlTable(controls)
-        let cutoff = ParameterID.cutoff.spec
+        let cutoff = LowpassGain.table[.cutoff]
         // Channel 3 is status nibble 2.
         let lowest = table.receive(status: 0xB2, data1: 74, data2: 0)
         let low = try #require(lowest)
@@ -91,7 +92,7 @@ struct MIDIControlsTests {
         // Data bytes are 7 bits: a stray top bit is ignored rather than read past the table.
         #expect(table.receive(status: 0xB2, data1: 74 | 0x80, data2: 127 | 0x80)?.value == cutoff.range.upperBound)
 
-        let omni = MIDIControlTable(.standard)
+        let omni = MIDIControlTable(.standard(for: LowpassGain.table))
         for channel in UInt8(0)...15 {
             #expect(omni.receive(status: 0xB0 | channel, data1: 7, data2: 127)?.value == 12)
         }
@@ -99,7 +100,7 @@ struct MIDIControlsTests {
 
     @Test("what the audio thread applied is published with a count, per parameter")
     func published() {
-        let table = MIDIControlTable(.standard)
+        let table = MIDIControlTable(.standard(for: LowpassGain.table))
         #expect(table.lastSet(.gain).generation == 0 && table.messagesApplied == 0)
         _ = table.receive(status: 0xB0, data1: 7, data2: 0)
         _ = table.receive(status: 0xB0, data1: 7, data2: 127)
@@ -113,7 +114,7 @@ struct MIDIControlsTests {
 
     @Test("MIDI learn hears every control change on the channel, mapped or not, but no mode messages")
     func heard() {
-        var controls = MIDIControls.standard
+        var controls = MIDIControls.standard(for: LowpassGain.table)
         controls.channel = 1
         let table = MIDIControlTable(controls)
         #expect(table.lastHeard() == (0, 0))

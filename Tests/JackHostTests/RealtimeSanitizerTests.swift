@@ -4,6 +4,7 @@ import DSP
 import Foundation
 import JackHost
 import Testing
+import Parameters
 
 /// Whether clang's RealtimeSanitizer runtime is linked into this test binary (the CI step
 /// links it in; see `.ci/run`).
@@ -22,7 +23,7 @@ extension JackTests {
     @Suite struct RealtimeCallbackTests {
         @Test func parametersMovingAt1kHzReachTheirLastValues() throws {
             let seconds = 3
-            let controllers = ParameterID.allCases.map { UInt8($0.spec.midiController) }
+            let controllers = LowpassGain.table.ids.map { UInt8(LowpassGain.table[$0].midiController!) }
             let midi = (0..<480).map { k in
                 (frame: 100 * k, bytes: [0xB0, controllers[k % controllers.count], UInt8((k * 7) % 128)])
             }
@@ -33,11 +34,11 @@ extension JackTests {
             #expect(f.host.status().midiMessages == midi.count)
             var next = timespec()
             clock_gettime(CLOCK_MONOTONIC, &next)
-            var last: [ParameterID: Double] = [:]
-            let cutoff = ParameterID.cutoff.spec, resonance = ParameterID.resonance.spec, gain = ParameterID.gain.spec
+            var last: [ParameterIndex: Double] = [:]
+            let cutoff = LowpassGain.table[.cutoff], resonance = LowpassGain.table[.resonance], gain = LowpassGain.table[.gain]
             for i in 0..<(1_000 * seconds) {
                 let phase = Double(i) / 1_000
-                let values: [ParameterID: Double] = switch i % 3 {
+                let values: [ParameterIndex: Double] = switch i % 3 {
                 case 0: [.cutoff: cutoff.value(atNormalized: 0.5 + 0.45 * sin(2 * .pi * phase))]
                 case 1: [.resonance: resonance.value(atNormalized: 0.5 + 0.5 * sin(2 * .pi * 0.7 * phase))]
                 default: [.gain: gain.value(atNormalized: 0.6 + 0.4 * sin(2 * .pi * 1.3 * phase))]

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Animation along the arc")
@@ -30,7 +31,7 @@ struct AnimationTests {
         #expect(knob.shownPosition(at: 10) == from)
         #expect(knob.shownPosition(at: 10 + duration) == to)
         #expect(knob.shownPosition(at: 99) == to)
-        #expect(knob.shownValue(at: 10 + duration) == ParameterID.cutoff.spec.defaultValue)
+        #expect(knob.shownValue(at: 10 + duration) == LowpassGain.table[.cutoff].defaultValue)
         #expect(knob.shownValue(at: 10 + duration / 2) != knob.value)
         #expect(!knob.isAnimating(at: 10 + duration))
         #expect(knob.isAnimating(at: 10 + duration / 2))

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Label: name when idle, value while turning and for a while after")
@@ -9,7 +10,7 @@ struct DisplayTests {
     @Test("an untouched knob shows its name; focus alone does not change that")
     func idleShowsName() {
         var knob = Knob(.cutoff)
-        #expect(knob.label(at: 0) == .name(ParameterID.cutoff.spec.name))
+        #expect(knob.label(at: 0) == .name(LowpassGain.table[.cutoff].name))
         knob.isFocused = true
         #expect(knob.label(at: 0) == .name("Cutoff"))
         #expect(!knob.label(at: 0).showsValue)
@@ -31,7 +32,7 @@ struct DisplayTests {
         knob.pointerDown(center, center: center, at: 1)
         knob.pointerMoved(KnobPoint(x: center.x, y: center.y + 1), at: 1.5)
         knob.pointerUp(KnobPoint(x: center.x, y: center.y + 1), at: 2)
-        #expect(knob.label(at: 2) == .value(ParameterID.gain.spec.format(knob.value)))
+        #expect(knob.label(at: 2) == .value(LowpassGain.table[.gain].format(knob.value)))
         #expect(knob.label(at: (2 + persistence).nextDown).showsValue)
         #expect(knob.label(at: 2 + persistence) == .name("Gain"))
         #expect(knob.nameReturnTime(after: 2.5) == 2 + persistence)
@@ -49,7 +50,7 @@ struct DisplayTests {
         try knob.enter("-12", at: 30)
         #expect(knob.label(at: 30.25) == .value("\u{2212}12.0 dB"))
         knob.resetToDefault(at: 40)
-        #expect(knob.label(at: 40.25) == .value(ParameterID.gain.spec.format(0)))
+        #expect(knob.label(at: 40.25) == .value(LowpassGain.table[.gain].format(0)))
         // A key at the end of the range changes nothing but still shows where it is.
         knob.press(.end, at: 50)
         knob.press(.end, at: 60)
@@ -67,7 +68,7 @@ struct DisplayTests {
     func alwaysValue() throws {
         var knob = Knob(.resonance)
         knob.appearance.showsNameWhenIdle = false
-        #expect(knob.label(at: 0) == .value(ParameterID.resonance.spec.format(ParameterID.resonance.spec.defaultValue)))
+        #expect(knob.label(at: 0) == .value(LowpassGain.table[.resonance].format(LowpassGain.table[.resonance].defaultValue)))
         let nameless = Knob(scale: try KnobScale(name: "", range: 0...1, defaultValue: 0.5))
         #expect(nameless.label(at: 0) == .value("0.50"))
     }
@@ -75,10 +76,10 @@ struct DisplayTests {
     @Test("value text comes from the table, with an ASCII form")
     func valueText() {
         let gain = Knob(.gain, value: -6)
-        #expect(gain.valueText() == ParameterID.gain.spec.format(-6))
+        #expect(gain.valueText() == LowpassGain.table[.gain].format(-6))
         #expect(gain.valueText(ascii: true) == "-6.0 dB")
         let silent = Knob(.gain, value: -60)
-        #expect(silent.valueText(ascii: true) == ParameterID.gain.spec.format(-60, ascii: true))
+        #expect(silent.valueText(ascii: true) == LowpassGain.table[.gain].format(-60, ascii: true))
         #expect(Knob(.cutoff, value: 1200).valueText() == "1.20 kHz")
     }
 

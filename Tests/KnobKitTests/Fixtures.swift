@@ -1,3 +1,5 @@
+import TestSupport
+import Parameters
 import DSP
 import Testing
 @testable import KnobKit
@@ -33,12 +35,6 @@ enum Fixture {
     static let center = KnobPoint(x: 40, y: 12)
 }
 
-extension Double {
-    /// Within a relative `tolerance` of `other` (for results of transcendental functions and tapers).
-    func isClose(to other: Double, tolerance: Double = 1e-12) -> Bool {
-        abs(self - other) <= tolerance * max(1, abs(other))
-    }
-}
 
 /// The scales laws are checked on: every table row, and plain ranges (linear, bipolar, logarithmic).
 enum ScaleCase: CaseIterable, CustomTestStringConvertible {
@@ -60,4 +56,17 @@ enum ScaleCase: CaseIterable, CustomTestStringConvertible {
     }
 
     var testDescription: String { "\(self)" }
+}
+
+extension Knob {
+    /// A knob for a row of the built-in table.
+    init(_ id: ParameterIndex, value: Double? = nil, arc: KnobArc = .standard,
+         behavior: KnobBehavior = KnobBehavior(), appearance: KnobAppearance = KnobAppearance()) {
+        self.init(LowpassGain.table[id], value: value, arc: arc, behavior: behavior, appearance: appearance)
+    }
+}
+
+extension KnobScale {
+    /// The scale of a row of the built-in table.
+    init(_ id: ParameterIndex) { self.init(LowpassGain.table[id]) }
 }

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Drawing geometry in the unit coordinate system")
@@ -42,7 +43,7 @@ struct GeometryTests {
     func progressFromDefault() {
         var knob = Knob(.gain, value: -6)
         knob.appearance.progressOrigin = .defaultValue
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         let g = knob.geometry(at: 0)
         #expect(g.progress.startAngle == knob.arc.angle(atPosition: spec.normalized(-6)))
         #expect(g.progress.endAngle == knob.arc.angle(atPosition: spec.normalized(spec.defaultValue)))

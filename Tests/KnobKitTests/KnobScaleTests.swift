@@ -1,13 +1,14 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Knob scale: table rows and plain ranges")
 struct KnobScaleTests {
-    @Test("a table scale answers with the table row's own facts", arguments: ParameterID.allCases)
-    func tableFacts(id: ParameterID) {
+    @Test("a table scale answers with the table row's own facts", arguments: LowpassGain.table.ids)
+    func tableFacts(id: ParameterIndex) {
         let scale = KnobScale(id)
-        let spec = id.spec
+        let spec = LowpassGain.table[id]
         #expect(scale.spec == spec)
         #expect(scale.name == spec.name)
         #expect(scale.range == spec.range)
@@ -26,11 +27,11 @@ struct KnobScaleTests {
     @Test("a table scale parses through the table's parser and refuses with its messages")
     func tableParsing() throws {
         let cutoff = KnobScale(.cutoff)
-        #expect(try cutoff.parse("1.2k") == ParameterID.cutoff.spec.parse("1.2k"))
-        #expect(try KnobScale(.gain).parse("-inf") == ParameterID.gain.spec.range.lowerBound)
+        #expect(try cutoff.parse("1.2k") == LowpassGain.table[.cutoff].parse("1.2k"))
+        #expect(try KnobScale(.gain).parse("-inf") == LowpassGain.table[.gain].range.lowerBound)
         for bad in ["5 dB", "50k", "abc"] {
             var tableError: ParameterError?
-            do { _ = try ParameterID.cutoff.spec.parse(bad) } catch { tableError = error }
+            do { _ = try LowpassGain.table[.cutoff].parse(bad) } catch { tableError = error }
             let expected = try #require(tableError)
             #expect(throws: expected) { _ = try cutoff.parse(bad) }
         }

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Snapping")
@@ -34,7 +35,7 @@ struct SnappingTests {
     func dragSnaps() {
         var knob = Knob(.gain)
         knob.behavior.snapInterval = 1
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         let start = spec.normalized(spec.defaultValue)
         let c = KnobPoint(x: 400, y: 300)
         knob.pointerDown(c, center: c, unit: .pixels, at: 0)
@@ -57,7 +58,7 @@ struct SnappingTests {
         // Smaller than a step: each notch goes one step (0.72 dB) and snaps to the nearest half.
         knob.behavior.snapInterval = 0.5
         knob.setValue(0, at: 10)
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         for i in 1...10 {
             let before = knob.value
             let target = spec.value(atNormalized: spec.normalized(before) + 0.01)

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Vertical drag")
@@ -164,7 +165,7 @@ struct VerticalDragTests {
     @Test("a drag turns a logarithmic parameter linearly in its position")
     func logarithmicTaper() {
         var knob = Knob(.cutoff)
-        let spec = ParameterID.cutoff.spec
+        let spec = LowpassGain.table[.cutoff]
         let start = spec.normalized(spec.defaultValue)
         knob.pointerDown(center, center: center, at: 0)
         knob.pointerMoved(point(up: 1), at: 0.1)

@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 @testable import KnobKit
 
 @Suite("Wheel, keys and typed values")
@@ -18,7 +19,7 @@ struct WheelAndKeyboardTests {
     @Test("a notch on a logarithmic parameter moves its position by one step")
     func wheelOnLogTaper() {
         var knob = Knob(.cutoff)
-        let spec = ParameterID.cutoff.spec
+        let spec = LowpassGain.table[.cutoff]
         let start = knob.position
         knob.scroll(notches: 1, at: 0)
         #expect(knob.value == spec.value(atNormalized: start + 0.01))
@@ -40,7 +41,7 @@ struct WheelAndKeyboardTests {
     @Test("Home and End go to the range ends, reset to the default; each glides")
     func homeEndReset() {
         var knob = Knob(.gain)
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         #expect(knob.press(.home, at: 0) == spec.range.lowerBound)
         #expect(knob.isAnimating(at: 0.1))
         #expect(knob.press(.end, at: 1) == spec.range.upperBound)
@@ -58,15 +59,15 @@ struct WheelAndKeyboardTests {
     }
 
     @Test("typed values go through the table's parser, units and all", arguments: [
-        (ParameterID.cutoff, "1.2k", 1200.0), (.cutoff, "800 Hz", 800), (.gain, "-6 dB", -6),
+        (ParameterIndex.cutoff, "1.2k", 1200.0), (.cutoff, "800 Hz", 800), (.gain, "-6 dB", -6),
         (.gain, "\u{2212}3dB", -3), (.gain, "off", -60), (.resonance, "4", 4),
     ])
-    func typedValues(id: ParameterID, text: String, expected: Double) throws {
+    func typedValues(id: ParameterIndex, text: String, expected: Double) throws {
         var knob = Knob(id)
         let reported = try knob.enter(text, at: 0)
         #expect(knob.value == expected)
-        #expect(knob.value == (try id.spec.parse(text)))
-        #expect(reported == (expected == id.spec.defaultValue ? nil : expected))
+        #expect(knob.value == (try LowpassGain.table[id].parse(text)))
+        #expect(reported == (expected == LowpassGain.table[id].defaultValue ? nil : expected))
     }
 
     @Test("a refused typed value throws the table's one-line message and leaves the knob alone")

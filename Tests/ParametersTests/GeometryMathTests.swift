@@ -1,5 +1,6 @@
 import Testing
-@testable import KnobKit
+@testable import Parameters
+import TestSupport
 
 @Suite("Trigonometry without libm")
 struct GeometryMathTests {

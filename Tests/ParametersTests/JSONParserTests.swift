@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Presets
+@testable import Parameters
+import TestSupport
 
 @Suite("JSON parser and writer")
 struct JSONParserTests {

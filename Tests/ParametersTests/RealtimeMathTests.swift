@@ -2,7 +2,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import DSP
+@testable import Parameters
+import TestSupport
 
 /// The render path's own math against the C library, over the domains the engine uses.
 @Suite("Realtime math")

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
@@ -107,9 +108,9 @@ final class FailingCalls: FileSystemCalls, @unchecked Sendable {
 
 @Suite("Atomic saves: nothing is ever half-written")
 struct AtomicSaveTests {
-    private let old = Preset(name: "Pad", comment: "the old version", values: ParameterValues([.cutoff: 300, .gain: -3]))
+    private let old = Preset(name: "Pad", comment: "the old version", values: ParameterValues(table: LowpassGain.table, [.cutoff: 300, .gain: -3]))
     private let new = Preset(name: "Pad", comment: "the new version, which must never appear half-written",
-                             values: ParameterValues([.cutoff: 4_000, .resonance: 2, .gain: 6]))
+                             values: ParameterValues(table: LowpassGain.table, [.cutoff: 4_000, .resonance: 2, .gain: 6]))
 
     private func systemText(_ code: Int32) -> String { String(cString: strerror(code)) }
 

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
@@ -36,8 +37,8 @@ struct FactoryPresetTests {
             let object = try jsonObject(factory.jsonText)
             let written = try #require(object["values"] as? [String: Double])
             let values = try factory.decode().preset.values
-            for id in ParameterID.allCases {
-                #expect(values[id] == written[id.id] ?? id.spec.defaultValue, "\(factory.fileName) \(id.id)")
+            for id in LowpassGain.table.ids {
+                #expect(values[id] == written[id.id] ?? LowpassGain.table[id].defaultValue, "\(factory.fileName) \(id.id)")
             }
         }
     }
@@ -45,7 +46,7 @@ struct FactoryPresetTests {
     @Test("the factory Default is the parameter table's defaults")
     func defaultIsTable() throws {
         let factory = try #require(FactoryPreset.all.first { $0.fileName == "Default.json" })
-        #expect(try factory.decode().preset.values == ParameterValues())
+        #expect(try factory.decode().preset.values == ParameterValues(table: LowpassGain.table))
     }
 
     /// The values of the factory preset `name`.
@@ -56,18 +57,18 @@ struct FactoryPresetTests {
     /// Each character preset moves away from Open (the filter wide open, flat, at unity gain)
     /// in the direction its name promises.
     @Test("the musical intent holds relative to Open", arguments: [
-        ("Dark", ParameterID.cutoff, -1.0), ("Muffled", .cutoff, -1), ("Telephone", .cutoff, -1),
+        ("Dark", ParameterIndex.cutoff, -1.0), ("Muffled", .cutoff, -1), ("Telephone", .cutoff, -1),
         ("Resonant", .resonance, 1), ("Telephone", .resonance, 1), ("Resonant", .gain, -1), ("Quiet", .gain, -1),
         ("Muffled", .resonance, -1),
     ])
-    func intent(name: String, id: ParameterID, direction: Double) throws {
+    func intent(name: String, id: ParameterIndex, direction: Double) throws {
         #expect((try values(name)[id] - values("Open")[id]) * direction > 0)
     }
 
     @Test("Open passes everything: the top of the cutoff range, a flat Q, unity gain")
     func open() throws {
         let open = try values("Open")
-        #expect(open[.cutoff] == ParameterID.cutoff.spec.range.upperBound)
+        #expect(open[.cutoff] == LowpassGain.table[.cutoff].range.upperBound)
         #expect(abs(open[.resonance] - 1 / 2.0.squareRoot()) < 0.001)  // Butterworth: no peak
         #expect(open[.gain] == 0)
     }

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
@@ -84,8 +85,8 @@ struct PresetCLITests {
             let document = try jsonObject(shown.out)
             let values = try #require(document["values"] as? [String: Double])
             let written = file["values"] as? [String: Double] ?? [:]
-            for id in ParameterID.allCases {
-                #expect(values[id.id] == written[id.id] ?? id.spec.defaultValue, "\(fileName) \(id.id)")
+            for id in LowpassGain.table.ids {
+                #expect(values[id.id] == written[id.id] ?? LowpassGain.table[id].defaultValue, "\(fileName) \(id.id)")
             }
         }
         #expect(try folderContents(sandbox.work).isEmpty)
@@ -101,7 +102,7 @@ struct PresetCLITests {
         #expect(saved.out == "saved 'Lo/Fi' to \(sandbox.presets)/Lo%2FFi.json\n")
 
         let shown = try sandbox.run("preset", "show", "lo/fi")
-        let cutoff = ParameterID.cutoff.spec, gain = ParameterID.gain.spec
+        let cutoff = LowpassGain.table[.cutoff], gain = LowpassGain.table[.gain]
         #expect(shown.out.contains("\ncutoff     Cutoff     \(cutoff.format(2_200))\n"))
         #expect(shown.out.contains("\ngain       Gain       \(gain.format(-6))\n"))
         #expect(shown.out.hasPrefix("Name:     Lo/Fi\nSource:   user (\(sandbox.presets)/Lo%2FFi.json)\n"))
@@ -134,7 +135,7 @@ struct PresetCLITests {
         let badSet = "cutoff=50k"
         let setError: String
         do throws(ParameterError) {
-            _ = try ParameterID.parseAssignment(badSet)
+            _ = try LowpassGain.table.parseAssignment(badSet)
             setError = "no error"
         } catch {
             setError = error.description
@@ -181,7 +182,7 @@ struct PresetCLITests {
         let sandbox = try Sandbox(root: root.path)
         #expect(try sandbox.run("preset", "save", "Race").status == 0)
         let store = PresetStore(userDirectory: sandbox.presets, factoryPresets: [])
-        let candidates = [ParameterValues([.cutoff: 111, .gain: -1]), ParameterValues([.cutoff: 222, .gain: -2])]
+        let candidates = [ParameterValues(table: LowpassGain.table, [.cutoff: 111, .gain: -1]), ParameterValues(table: LowpassGain.table, [.cutoff: 222, .gain: -2])]
         for _ in 0..<8 {
             let runs = try [("111", "-1"), ("222", "-2")].map { cutoff, gain in
                 try sandbox.start(["preset", "save", "Race", "--set", "cutoff=\(cutoff)", "--set", "gain=\(gain)", "--force"])

@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 @testable import Presets
 
 @Suite("Preset format: round trips and validation")
@@ -26,10 +27,10 @@ struct PresetCodecTests {
     static let presets: [Preset] = [
         Preset(name: "Plain"),
         Preset(name: "Dark", author: "Someone", comment: "Line one\nline \"two\"\tand a tab",
-               values: ParameterValues([.cutoff: 2_500, .resonance: 0.707, .gain: -6.5])),
-        Preset(name: "Lo/Fi ../ é 🎹", values: ParameterValues([.cutoff: 20, .resonance: 10, .gain: -60])),
-        Preset(name: "Odd numbers", values: ParameterValues([.cutoff: 1234.5678901234, .resonance: 0.5000001, .gain: 11.999999])),
-        Preset(name: "With MIDI", values: ParameterValues([.cutoff: 440]), midi: .object([
+               values: ParameterValues(table: LowpassGain.table, [.cutoff: 2_500, .resonance: 0.707, .gain: -6.5])),
+        Preset(name: "Lo/Fi ../ é 🎹", values: ParameterValues(table: LowpassGain.table, [.cutoff: 20, .resonance: 10, .gain: -60])),
+        Preset(name: "Odd numbers", values: ParameterValues(table: LowpassGain.table, [.cutoff: 1234.5678901234, .resonance: 0.5000001, .gain: 11.999999])),
+        Preset(name: "With MIDI", values: ParameterValues(table: LowpassGain.table, [.cutoff: 440]), midi: .object([
             JSONMember("channel", .number("1")),
             JSONMember("cc", .array([
                 .object([JSONMember("cc", .number("74")), JSONMember("parameter", .string("cutoff"))]),
@@ -53,10 +54,10 @@ struct PresetCodecTests {
 
     @Test("writes the current format, every parameter in table order")
     func layout() {
-        let preset = Preset(name: "Dark", comment: "c", values: ParameterValues([.cutoff: 2_500]))
+        let preset = Preset(name: "Dark", comment: "c", values: ParameterValues(table: LowpassGain.table, [.cutoff: 2_500]))
         let expected = "{\n  \"formatVersion\": \(Preset.formatVersion),\n  \"name\": \"Dark\",\n  \"comment\": \"c\",\n  \"values\": {\n"
-            + ParameterID.allCases.map { id in
-                let value = id == .cutoff ? 2_500 : id.spec.defaultValue
+            + LowpassGain.table.ids.map { id in
+                let value = id == .cutoff ? 2_500 : LowpassGain.table[id].defaultValue
                 return "    \"\(id.id)\": \(value == value.rounded() ? String(Int(value)) : String(value))"
             }.joined(separator: ",\n")
             + "\n  }\n}\n"
@@ -69,17 +70,17 @@ struct PresetCodecTests {
     func missingValues() throws {
         let (preset, warnings) = try decode(document(values: #""cutoff": 500"#))
         #expect(warnings.isEmpty)
-        for id in ParameterID.allCases {
-            #expect(preset.values[id] == (id == .cutoff ? 500 : id.spec.defaultValue))
+        for id in LowpassGain.table.ids {
+            #expect(preset.values[id] == (id == .cutoff ? 500 : LowpassGain.table[id].defaultValue))
         }
     }
 
     @Test("an unknown parameter is ignored with a warning naming it and the valid ids")
     func unknownParameter() throws {
         let (preset, warnings) = try decode(document(values: #""drive": 3, "cutoff": 500"#), source: "x.json")
-        #expect(preset.values == ParameterValues([.cutoff: 500]))
-        #expect(warnings == [PresetWarning(.unknownParameter("drive"), source: "x.json")])
-        #expect(warnings[0].description == "x.json: unknown parameter 'drive' ignored (valid ids: \(ParameterError.validIDs))")
+        #expect(preset.values == ParameterValues(table: LowpassGain.table, [.cutoff: 500]))
+        #expect(warnings == [PresetWarning(.unknownParameter("drive", valid: LowpassGain.table.textIDs), source: "x.json")])
+        #expect(warnings[0].description == "x.json: unknown parameter 'drive' ignored (valid ids: cutoff, resonance, gain)")
     }
 
     @Test("an unknown top-level field is ignored with a warning")
@@ -89,34 +90,34 @@ struct PresetCodecTests {
         #expect(warnings == [PresetWarning(.unknownField("colour"), source: "test.json")])
     }
 
-    @Test("parameter ids are read ignoring case", arguments: ParameterID.allCases)
-    func idCase(id: ParameterID) throws {
-        let value = id.spec.range.upperBound
+    @Test("parameter ids are read ignoring case", arguments: LowpassGain.table.ids)
+    func idCase(id: ParameterIndex) throws {
+        let value = LowpassGain.table[id].range.upperBound
         let (preset, _) = try decode(document(values: "\"\(id.id.uppercased())\": \(value)"))
         #expect(preset.values[id] == value)
     }
 
     @Test("an out-of-range value is clamped to the nearest end of the table range, with a warning",
-          arguments: ParameterID.allCases.flatMap { id in
-              let range = id.spec.range
+          arguments: LowpassGain.table.ids.flatMap { id in
+              let range = LowpassGain.table[id].range
               let span = range.upperBound - range.lowerBound
               return [(id, range.lowerBound - span), (id, range.upperBound + span), (id, range.upperBound * 10)]
           })
-    func clamping(id: ParameterID, value: Double) throws {
+    func clamping(id: ParameterIndex, value: Double) throws {
         let written = String(value)
         let (preset, warnings) = try decode(document(values: "\"\(id.id)\": \(written)"), source: "x.json")
-        let expected = value < id.spec.range.lowerBound ? id.spec.range.lowerBound : id.spec.range.upperBound
+        let expected = value < LowpassGain.table[id].range.lowerBound ? LowpassGain.table[id].range.lowerBound : LowpassGain.table[id].range.upperBound
         #expect(preset.values[id] == expected)
-        #expect(warnings == [PresetWarning(.clamped(id, written: written, clampedTo: expected), source: "x.json")])
-        let spec = id.spec
+        #expect(warnings == [PresetWarning(.clamped(LowpassGain.table[id], written: written, clampedTo: expected), source: "x.json")])
+        let spec = LowpassGain.table[id]
         #expect(warnings.first?.description == "x.json: \(id.id) value \(written) is out of range "
             + "(\(spec.format(spec.range.lowerBound, ascii: true)) … \(spec.format(spec.range.upperBound, ascii: true))); "
             + "clamped to \(spec.format(expected, ascii: true))")
     }
 
-    @Test("values at the ends of the range are kept without a warning", arguments: ParameterID.allCases)
-    func rangeEnds(id: ParameterID) throws {
-        for value in [id.spec.range.lowerBound, id.spec.range.upperBound] {
+    @Test("values at the ends of the range are kept without a warning", arguments: LowpassGain.table.ids)
+    func rangeEnds(id: ParameterIndex) throws {
+        for value in [LowpassGain.table[id].range.lowerBound, LowpassGain.table[id].range.upperBound] {
             let (preset, warnings) = try decode(document(values: "\"\(id.id)\": \(value)"))
             #expect(preset.values[id] == value)
             #expect(warnings.isEmpty)

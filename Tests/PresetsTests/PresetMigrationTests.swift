@@ -1,5 +1,6 @@
 import DSP
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
@@ -15,19 +16,19 @@ struct PresetMigrationTests {
         let (preset, warnings) = try decode(PresetFixtures.format0Warm, source: "Warm Pad.json")
         #expect(preset == Preset(
             name: "Warm Pad", author: "Early Adopter", comment: "Saved before preset files had a format version.",
-            values: ParameterValues([.cutoff: 1800, .resonance: 1.2, .gain: -4.5])))
+            values: ParameterValues(table: LowpassGain.table, [.cutoff: 1800, .resonance: 1.2, .gain: -4.5])))
         #expect(warnings == [PresetWarning(.migrated(from: 0, to: Preset.formatVersion), source: "Warm Pad.json")])
     }
 
     @Test("a migrated preset is validated like any other: clamping and unknown ids still warn, in file order")
     func format0Validated() throws {
         let (preset, warnings) = try decode(PresetFixtures.format0Odd, source: "Odd.json")
-        let top = ParameterID.resonance.spec.range.upperBound
-        #expect(preset.values == ParameterValues([.resonance: top]))
+        let top = LowpassGain.table[.resonance].range.upperBound
+        #expect(preset.values == ParameterValues(table: LowpassGain.table, [.resonance: top]))
         #expect(warnings == [
             PresetWarning(.migrated(from: 0, to: Preset.formatVersion), source: "Odd.json"),
-            PresetWarning(.clamped(.resonance, written: "40", clampedTo: top), source: "Odd.json"),
-            PresetWarning(.unknownParameter("drive"), source: "Odd.json"),
+            PresetWarning(.clamped(LowpassGain.table[.resonance], written: "40", clampedTo: top), source: "Odd.json"),
+            PresetWarning(.unknownParameter("drive", valid: LowpassGain.table.textIDs), source: "Odd.json"),
         ])
     }
 
@@ -50,7 +51,7 @@ struct PresetMigrationTests {
     @Test("format 0 is assumed only when formatVersion is absent; an explicit 0 migrates too")
     func explicitZero() throws {
         let (preset, warnings) = try decode(#"{"formatVersion": 0, "name": "Z", "parameters": {"q": 2}}"#)
-        #expect(preset.values == ParameterValues([.resonance: 2]))
+        #expect(preset.values == ParameterValues(table: LowpassGain.table, [.resonance: 2]))
         #expect(warnings.map(\.problem) == [.migrated(from: 0, to: Preset.formatVersion)])
     }
 }

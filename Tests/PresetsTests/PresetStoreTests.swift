@@ -1,6 +1,7 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
@@ -25,7 +26,7 @@ struct PresetStoreTests {
     func saveAndLoad() throws {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
-        let preset = Preset(name: "Mine", author: "Me", comment: "notes", values: ParameterValues([.cutoff: 640, .gain: -9]))
+        let preset = Preset(name: "Mine", author: "Me", comment: "notes", values: ParameterValues(table: LowpassGain.table, [.cutoff: 640, .gain: -9]))
         let path = try store.save(preset, replacing: false)
         #expect(path == store.userDirectory + "/Mine.json")
         #expect(try readFile(path) == PresetCodec.encode(preset))
@@ -71,13 +72,13 @@ struct PresetStoreTests {
     func existing() throws {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
-        let first = Preset(name: "Pad", values: ParameterValues([.cutoff: 300]))
+        let first = Preset(name: "Pad", values: ParameterValues(table: LowpassGain.table, [.cutoff: 300]))
         let path = try store.save(first, replacing: false)
         let text = try readFile(path)
 
-        let again = Preset(name: "Pad", values: ParameterValues([.cutoff: 400]))
+        let again = Preset(name: "Pad", values: ParameterValues(table: LowpassGain.table, [.cutoff: 400]))
         #expect(thrown { () throws(PresetError) in try store.save(again, replacing: false) } == PresetError(.alreadyExists("Pad")))
-        let other = Preset(name: "PAD", values: ParameterValues([.cutoff: 500]))
+        let other = Preset(name: "PAD", values: ParameterValues(table: LowpassGain.table, [.cutoff: 500]))
         let clash = thrown { () throws(PresetError) in try store.save(other, replacing: false) }
         #expect(clash == PresetError(.nameClash(name: "PAD", existing: "Pad")))
         #expect(clash?.description == "'PAD' clashes with the user preset 'Pad' (names are compared ignoring case; use --force to replace it)")
@@ -96,7 +97,7 @@ struct PresetStoreTests {
         try store.save(Preset(name: "Seed"), replacing: false)  // the folder exists before the race
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: 2) { i in
-            let preset = Preset(name: "Race", values: ParameterValues([.cutoff: Double(100 + i)]))
+            let preset = Preset(name: "Race", values: ParameterValues(table: LowpassGain.table, [.cutoff: Double(100 + i)]))
             do throws(PresetError) {
                 try store.save(preset, replacing: false)
                 results.append(nil)
@@ -114,7 +115,7 @@ struct PresetStoreTests {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
         let folder = store.userDirectory
-        try store.save(Preset(name: "Good", values: ParameterValues([.gain: -3])), replacing: false)
+        try store.save(Preset(name: "Good", values: ParameterValues(table: LowpassGain.table, [.gain: -3])), replacing: false)
         try writeFile("{\"formatVersion\": 1,\n \"name\": \"Broken\", \"values\": {\"cutoff\": }}", to: folder + "/Broken.json")
         try writeFile(#"{"formatVersion": 99, "name": "Lo/Fi", "values": {}}"#, to: folder + "/Lo%2FFi.json")
         try writeFile("half a preset", to: folder + "/.Good.json.8f2c.tmp")  // an interrupted save
@@ -132,7 +133,7 @@ struct PresetStoreTests {
         #expect(newer.status == .broken(PresetError(.newerFormat(found: 99, newestKnown: Preset.formatVersion), source: folder + "/Lo%2FFi.json")))
         let good = try #require(rows.first { $0.name == "Good" })
         guard case .valid(let loaded) = good.status else { Issue.record("Good is not valid"); return }
-        #expect(loaded.values == ParameterValues([.gain: -3]))
+        #expect(loaded.values == ParameterValues(table: LowpassGain.table, [.gain: -3]))
 
         // Loading the broken one by its listed name gives its reason; deleting it works.
         #expect(thrown { () throws(PresetError) in _ = try store.load(named: "broken") } == {
@@ -146,7 +147,7 @@ struct PresetStoreTests {
     func resolution() throws {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
-        let filePreset = Preset(name: "From A File", values: ParameterValues([.cutoff: 777]))
+        let filePreset = Preset(name: "From A File", values: ParameterValues(table: LowpassGain.table, [.cutoff: 777]))
         let file = root.file("elsewhere/mine.json")
         try writeFile(PresetCodec.encode(filePreset), to: file)
 
@@ -155,8 +156,8 @@ struct PresetStoreTests {
         #expect(try store.resolve("telephone") == LoadedPreset(preset: telephone, origin: .factory(fileName: "Telephone.json")))
 
         // Names that look like paths still work when no such file exists.
-        try store.save(Preset(name: "Lo/Fi", values: ParameterValues([.cutoff: 5_000])), replacing: false)
-        try store.save(Preset(name: "Mix.json", values: ParameterValues([.cutoff: 6_000])), replacing: false)
+        try store.save(Preset(name: "Lo/Fi", values: ParameterValues(table: LowpassGain.table, [.cutoff: 5_000])), replacing: false)
+        try store.save(Preset(name: "Mix.json", values: ParameterValues(table: LowpassGain.table, [.cutoff: 6_000])), replacing: false)
         #expect(try store.resolve("Lo/Fi").values[.cutoff] == 5_000)
         #expect(try store.resolve("Mix.json").values[.cutoff] == 6_000)
 
@@ -173,8 +174,8 @@ struct PresetStoreTests {
         let file = root.file("partial.json")
         try writeFile(#"{"formatVersion": 1, "name": "Partial", "values": {"gain": -12}}"#, to: file)
         let values = try makeStore(in: root.path).resolve(file).values
-        for id in ParameterID.allCases {
-            #expect(values[id] == (id == .gain ? -12 : id.spec.defaultValue))
+        for id in LowpassGain.table.ids {
+            #expect(values[id] == (id == .gain ? -12 : LowpassGain.table[id].defaultValue))
         }
     }
 
@@ -184,17 +185,17 @@ struct PresetStoreTests {
         let store = makeStore(in: root.path)
         let factoryDefault = store.defaultPreset()
         #expect(factoryDefault.origin == .factory(fileName: "Default.json"))
-        #expect(factoryDefault.values == ParameterValues())
+        #expect(factoryDefault.values == ParameterValues(table: LowpassGain.table))
         #expect(factoryDefault.warnings.isEmpty)
 
-        let mine = Preset(name: "default", values: ParameterValues([.cutoff: 5_000, .gain: -6]))
+        let mine = Preset(name: "default", values: ParameterValues(table: LowpassGain.table, [.cutoff: 5_000, .gain: -6]))
         let path = try store.save(mine, replacing: false)
         #expect(store.defaultValues().values == mine.values)
         #expect(store.defaultPreset().origin == .user(path: path, overridesFactory: true))
 
         try writeFile("{", to: path)
         let fallback = store.defaultValues()
-        #expect(fallback.values == ParameterValues())
+        #expect(fallback.values == ParameterValues(table: LowpassGain.table))
         #expect(fallback.warnings == [PresetWarning(.brokenUserDefault(
             reason: "malformed JSON at line 1, column 2: expected a member name in quotes, found the end of the file"), source: path)])
 

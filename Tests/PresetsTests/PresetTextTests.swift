@@ -1,12 +1,13 @@
 import DSP
 import Foundation
 import Testing
+import Parameters
 import TestSupport
 @testable import Presets
 
 @Suite("Text of preset list and show")
 struct PresetTextTests {
-    private let dark = Preset(name: "Dark", author: "Detent", comment: "Warm.", values: ParameterValues([.cutoff: 2_500]))
+    private let dark = Preset(name: "Dark", author: "Detent", comment: "Warm.", values: ParameterValues(table: LowpassGain.table, [.cutoff: 2_500]))
 
     @Test("the list aligns columns; a broken row's reason does not widen them")
     func listTable() {
@@ -16,8 +17,8 @@ struct PresetTextTests {
             PresetListing(name: "Mine", origin: .user(path: "/p/Mine.json", overridesFactory: false),
                           status: .broken(PresetError(.missingField("values"), source: "/p/Mine.json"))),
         ]
-        let values = ParameterID.allCases.map { $0.spec.format(dark.values[$0]) }
-        let headers = ParameterID.allCases.map { $0.spec.name.uppercased() }
+        let values = LowpassGain.table.ids.map { LowpassGain.table[$0].format(dark.values[$0]) }
+        let headers = LowpassGain.table.ids.map { LowpassGain.table[$0].name.uppercased() }
         // Each column is as wide as its widest cell plus two spaces.
         func pad(_ cells: [String], _ widths: [Int]) -> String {
             zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count + 2) }.joined()
@@ -26,7 +27,7 @@ struct PresetTextTests {
         let expected = pad(["NAME", "SOURCE"] + headers.dropLast(), widths) + headers.last! + "\n"
             + pad(["Dark", "factory"] + values.dropLast(), widths) + values.last! + "\n"
             + pad(["Mine", "user"], widths) + "broken: missing the \"values\" field\n"
-        #expect(PresetText.listTable(rows) == expected)
+        #expect(PresetText.listTable(rows, table: LowpassGain.table) == expected)
     }
 
     @Test("list --json writes one object per preset that a JSON parser reads back")
@@ -40,7 +41,7 @@ struct PresetTextTests {
         #expect(object["overridesFactory"] as? Bool == true && object["path"] as? String == "/p/Dark.json")
         #expect(object["status"] as? String == "valid" && object["comment"] as? String == "Warm.")
         let values = try #require(object["values"] as? [String: Double])
-        #expect(values == Dictionary(uniqueKeysWithValues: ParameterID.allCases.map { ($0.id, dark.values[$0]) }))
+        #expect(values == Dictionary(uniqueKeysWithValues: LowpassGain.table.ids.map { ($0.id, dark.values[$0]) }))
 
         let broken = PresetListing(name: "Bad", origin: .user(path: "/p/Bad.json", overridesFactory: false),
                                    status: .broken(PresetError(.missingField("name"), source: "/p/Bad.json")))
@@ -52,10 +53,10 @@ struct PresetTextTests {
     func show() {
         let text = PresetText.show(LoadedPreset(preset: dark, origin: .factory(fileName: "Dark.json")))
         var expected = "Name:     Dark\nSource:   factory (Dark.json)\nAuthor:   Detent\nComment:  Warm.\n\nID         NAME       VALUE\n"
-        for id in ParameterID.allCases {
+        for id in LowpassGain.table.ids {
             let idCell = id.id + String(repeating: " ", count: 11 - id.id.count)
-            let nameCell = id.spec.name + String(repeating: " ", count: 11 - id.spec.name.count)
-            expected += idCell + nameCell + id.spec.format(dark.values[id]) + "\n"
+            let nameCell = LowpassGain.table[id].name + String(repeating: " ", count: 11 - LowpassGain.table[id].name.count)
+            expected += idCell + nameCell + LowpassGain.table[id].format(dark.values[id]) + "\n"
         }
         #expect(text == expected)
     }

@@ -1,3 +1,4 @@
+import Parameters
 import Foundation
 @testable import Presets
 
@@ -20,4 +21,11 @@ func readFile(_ path: String) throws -> String {
 /// Decodes preset JSON given as text.
 func decode(_ text: String, source: String = "test.json") throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {
     try PresetCodec.decode(Array(text.utf8), source: source)
+}
+
+extension Preset {
+    /// A preset of the built-in processor at its table defaults.
+    init(name: String, author: String? = nil, comment: String? = nil) {
+        self.init(name: name, author: author, comment: comment, values: ParameterValues(table: LowpassGain.table))
+    }
 }

@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import KnobKit
 import Testing
+import Parameters
 import TestSupport
 @testable import TerminalPanel
 
@@ -38,10 +39,10 @@ struct DrawingTests {
     @Test("the braille arc: progress from the arc's start to the value, the needle at the value's angle")
     func brailleArc() {
         var knob = referenceKnob(.cutoff)
-        knob.setValue(ParameterID.cutoff.spec.range.upperBound, at: 0)
+        knob.setValue(LowpassGain.table[.cutoff].range.upperBound, at: 0)
         var full = BrailleCanvas(columns: KnobPainter.artColumns, rows: KnobPainter.artRows)
         KnobPainter.drawBraille(knob.geometry(at: 0), progressRole: .progress, on: &full)
-        knob.setValue(ParameterID.cutoff.spec.range.lowerBound, at: 0)
+        knob.setValue(LowpassGain.table[.cutoff].range.lowerBound, at: 0)
         var empty = BrailleCanvas(columns: KnobPainter.artColumns, rows: KnobPainter.artRows)
         KnobPainter.drawBraille(knob.geometry(at: 0), progressRole: .progress, on: &empty)
         // At the minimum there is no progress; at the maximum it covers the whole track twice
@@ -53,7 +54,7 @@ struct DrawingTests {
             #expect(!canvas.isLit(column: KnobPainter.artColumns / 2 - 1, row: KnobPainter.artRows - 1))
         }
         // Straight up (position 1/2): the needle lights the top-middle cells' column.
-        knob.setValue(ParameterID.cutoff.spec.value(atNormalized: 0.5), at: 0)
+        knob.setValue(LowpassGain.table[.cutoff].value(atNormalized: 0.5), at: 0)
         var screen = ScreenBuffer(width: 20, height: 8)
         KnobPainter.drawArc(knob, at: 0, progressRole: .progress, ascii: false, into: &screen, x: 0, y: 0)
         let top = KnobPainter.artColumns / 2
@@ -69,7 +70,7 @@ struct DrawingTests {
         #expect(knob.geometry(at: 0).progress.isEmpty)
         knob.setValue(-30, at: 0)
         let g = knob.geometry(at: 0)
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         #expect(g.progress.endAngle == knob.arc.angle(atPosition: spec.normalized(spec.defaultValue)))
         #expect(g.progress.startAngle == knob.arc.angle(atPosition: spec.normalized(-30)))
     }
@@ -77,11 +78,11 @@ struct DrawingTests {
     @Test("the compact bar: track along the bottom, progress between origin and value, the needle at the value")
     func bar() {
         var knob = referenceKnob(.gain)
-        knob.setValue(ParameterID.gain.spec.range.lowerBound, at: 0)
+        knob.setValue(LowpassGain.table[.gain].range.lowerBound, at: 0)
         var screen = ScreenBuffer(width: 24, height: 1)
         KnobPainter.drawBar(knob, at: 0, width: 24, progressRole: .progress, ascii: true, into: &screen, x: 0, y: 0)
         // Origin at 0 dB: position 60/72 of 23 slots = slot 19 (rounded); the value at slot 0.
-        let origin = Int((ParameterID.gain.spec.normalized(0) * 23).rounded())
+        let origin = Int((LowpassGain.table[.gain].normalized(0) * 23).rounded())
         #expect(origin == 19)
         #expect(screen.text(row: 0) == "|" + String(repeating: "=", count: origin) + String(repeating: "-", count: 23 - origin))
         #expect(screen[0, 0].role == .indicator)
@@ -116,7 +117,7 @@ struct DrawingTests {
 
     @Test("the plot's axes: the table's cutoff range on a log axis, 12 dB grid, labels in place")
     func plotAxes() {
-        let plot = ResponsePlot(frequencies: ParameterID.cutoff.spec.range, decibels: PanelRenderer.plotDecibels)
+        let plot = ResponsePlot(frequencies: LowpassGain.table[.cutoff].range, decibels: PanelRenderer.plotDecibels)
         #expect(plot.decades == [100, 1_000, 10_000])
         #expect(plot.gridLevels == [-48, -36, -24, -12, 0, 12, 24])
         #expect(abs(plot.fraction(of: plot.frequency(atFraction: 0.37)) - 0.37) < 1e-12)

@@ -3,6 +3,7 @@ import Foundation
 import KnobKit
 import Presets
 import Testing
+import Parameters
 import TestSupport
 @testable import TerminalPanel
 
@@ -51,9 +52,9 @@ struct GoldenScreenTests {
         let slots = panel.layout.slots
         let names = screen.text(row: slots[0].nameRow)
         #expect(names.contains("[Cutoff]"))
-        for id in ParameterID.allCases.dropFirst() { #expect(names.contains(" \(id.spec.name) ")) }
+        for id in LowpassGain.table.ids.dropFirst() { #expect(names.contains(" \(LowpassGain.table[id].name) ")) }
         let values = screen.text(row: slots[0].valueRow)
-        for id in ParameterID.allCases { #expect(values.contains(id.spec.format(id.spec.defaultValue))) }
+        for id in LowpassGain.table.ids { #expect(values.contains(LowpassGain.table[id].format(LowpassGain.table[id].defaultValue))) }
         // Only the focused knob's progress is drawn focused; nothing is turning or active.
         #expect(cells(.progressFocused, in: screen).allSatisfy { slots[0].art.contains(x: $0.0, y: $0.1) })
         #expect(cells(.progressTurning, in: screen).isEmpty)
@@ -97,7 +98,7 @@ struct GoldenScreenTests {
         #expect(active.count == panel.knob(.gain).valueText().count)
         #expect(active.allSatisfy { $0.1 == slot.valueRow })
         // Three rows down of an 8-row travel: 3/8 of the range below 0 dB.
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         #expect(abs(spec.normalized(panel.value(.gain)) - (spec.normalized(0) - 3.0 / 8)) < 1e-12)
         #expect(screen.text(row: slot.valueRow).contains(spec.format(panel.value(.gain))))
         try check("turning", screen)
@@ -105,7 +106,7 @@ struct GoldenScreenTests {
 
     @Test("ASCII: the same panel in ASCII only")
     func ascii() throws {
-        let (panel, _) = makePanel(ascii: true, values: ParameterValues([.cutoff: 2_500, .resonance: 4, .gain: -12]))
+        let (panel, _) = makePanel(ascii: true, values: ParameterValues(table: LowpassGain.table, [.cutoff: 2_500, .resonance: 4, .gain: -12]))
         let screen = PanelRenderer.render(panel, at: late).screen
         #expect(screen.cells.allSatisfy { $0.character.isASCII })
         #expect(screen.contains("[Cutoff]"))
@@ -124,9 +125,9 @@ struct GoldenScreenTests {
         let screen = PanelRenderer.render(panel, at: 0.5).screen
         #expect(panel.layout.style == .compact)
         let slots = panel.layout.slots
-        for (i, id) in ParameterID.allCases.enumerated() {
+        for (i, id) in LowpassGain.table.ids.enumerated() {
             let line = screen.text(row: slots[i].nameRow)
-            #expect(line.contains(id.spec.name))
+            #expect(line.contains(LowpassGain.table[id].name))
             #expect(line.contains(panel.knob(id).valueText()))
         }
         #expect(screen.text(row: slots[2].nameRow).hasPrefix("▸ Gain"))

@@ -2,6 +2,7 @@ import DSP
 import KnobKit
 import Presets
 import Testing
+import Parameters
 @testable import TerminalPanel
 
 /// Frames of the whole panel: how much a change costs on the wire, when the picture changes by
@@ -73,7 +74,7 @@ struct PanelFrameTests {
 
     @Test("the layout: full when the knob row fits, compact when not, a notice below that")
     func layouts() {
-        let knobs = ParameterID.allCases.count
+        let knobs = LowpassGain.table.ids.count
         let fullWidth = knobs * PanelLayout.slotWidth + 2
         let fullHeight = 2 + PanelLayout.knobRows + 2
         func style(_ w: Int, _ h: Int) -> PanelLayout.Style {

@@ -1,20 +1,21 @@
 import DSP
 import Testing
+import Parameters
 @testable import TerminalPanel
 
 /// A live host as the `live` command will plug in: status, meters and values changed by others.
 final class FakeLiveHost: PanelHost {
-    var values: [ParameterID: Double] = [:]
-    var sent: [(ParameterID, Double)] = []
+    var values: [ParameterIndex: Double] = [:]
+    var sent: [(ParameterIndex, Double)] = []
     var currentStatus = PanelStatus(clientName: "detent", sampleRate: 44_100, bufferSize: 256, dspLoad: 3.25, xruns: 2)
     var currentMeters: [MeterReading]? = [MeterReading(label: "L", peak: 0.5, rms: 0.25), MeterReading(label: "R", peak: 1, rms: 0.9)]
     var polls = 0
 
-    func send(_ id: ParameterID, _ value: Double) {
+    func send(_ id: ParameterIndex, _ value: Double) {
         values[id] = value
         sent.append((id, value))
     }
-    func currentValues() -> [ParameterID: Double]? {
+    func currentValues() -> [ParameterIndex: Double]? {
         polls += 1
         return values
     }

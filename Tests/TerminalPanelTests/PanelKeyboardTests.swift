@@ -2,6 +2,7 @@ import DSP
 import KnobKit
 import Presets
 import Testing
+import Parameters
 @testable import TerminalPanel
 
 /// The panel's keys, each checked against what KnobKit itself gives for the same input: the
@@ -15,7 +16,7 @@ struct PanelKeyboardTests {
         #expect(panel.focus == 0)
         #expect(panel.knobs[0].scale.name == "Cutoff")
         #expect(panel.knobs.map(\.isFocused) == [true, false, false])
-        #expect(panel.ids == ParameterID.allCases)
+        #expect(panel.ids == LowpassGain.table.ids)
     }
 
     @Test("Tab and → move focus forward, Shift-Tab and ← back, wrapping around")
@@ -72,10 +73,10 @@ struct PanelKeyboardTests {
         let (panel, host) = makePanel()
         panel.press(.tab, at: 0)
         panel.press(.home, at: 1)
-        #expect(panel.value(.resonance) == ParameterID.resonance.spec.range.lowerBound)
+        #expect(panel.value(.resonance) == LowpassGain.table[.resonance].range.lowerBound)
         panel.press(.end, at: 2)
-        #expect(panel.value(.resonance) == ParameterID.resonance.spec.range.upperBound)
-        #expect(host.sent.map(\.1) == [ParameterID.resonance.spec.range.lowerBound, ParameterID.resonance.spec.range.upperBound])
+        #expect(panel.value(.resonance) == LowpassGain.table[.resonance].range.upperBound)
+        #expect(host.sent.map(\.1) == [LowpassGain.table[.resonance].range.lowerBound, LowpassGain.table[.resonance].range.upperBound])
     }
 
     @Test("= or Enter types a value with units, read by the table's parser")
@@ -101,7 +102,7 @@ struct PanelKeyboardTests {
         panel.press(.enter, at: 1)
         #expect(panel.value(.cutoff) == 1_000)
         #expect(host.sent.isEmpty)
-        let expected = try? ParameterID.cutoff.spec.parse("abc")
+        let expected = try? LowpassGain.table[.cutoff].parse("abc")
         #expect(expected == nil)
         #expect(panel.message == Panel.Message(text: ParameterError.invalidValue(
             id: "cutoff", text: "abc", expected: ParameterUnit.hertz.expectation).description, isError: true))
@@ -137,18 +138,18 @@ struct PanelKeyboardTests {
 
     @Test("d resets the focused knob to its default, D all of them; both glide")
     func resets() {
-        var defaults = ParameterValues()
+        var defaults = ParameterValues(table: LowpassGain.table)
         defaults[.cutoff] = 2_000
         let noAudio = NoAudioHost()
-        let panel = Panel(values: ParameterValues([.cutoff: 300, .resonance: 4, .gain: -20]), defaults: defaults,
+        let panel = Panel(values: ParameterValues(table: LowpassGain.table, [.cutoff: 300, .resonance: 4, .gain: -20]), defaults: defaults,
                           host: noAudio, store: PresetStore(userDirectory: "/nonexistent"))
         panel.type("d", at: 1)
         #expect(panel.value(.cutoff) == 2_000)
         #expect(panel.knob(.cutoff).isAnimating(at: 1.01))
         #expect(panel.value(.resonance) == 4)
         panel.type("D", at: 2)
-        #expect(panel.value(.resonance) == ParameterID.resonance.spec.defaultValue)
-        #expect(panel.value(.gain) == ParameterID.gain.spec.defaultValue)
+        #expect(panel.value(.resonance) == LowpassGain.table[.resonance].defaultValue)
+        #expect(panel.value(.gain) == LowpassGain.table[.gain].defaultValue)
         // D is one step: one undo brings both back.
         panel.type("u", at: 3)
         #expect(panel.value(.resonance) == 4)

@@ -1,18 +1,19 @@
 import DSP
 import Testing
+import Parameters
 @testable import TerminalPanel
 
 /// A live host with a MIDI input: a mapping, and a counter of control changes heard that the
 /// test moves by hand (as the audio thread would).
 final class FakeMIDIHost: PanelHost {
-    var controllers: [ParameterID: Int] = [.cutoff: 74, .resonance: 71, .gain: 7]
+    var controllers: [ParameterIndex: Int] = [.cutoff: 74, .resonance: 71, .gain: 7]
     var heard: (count: UInt64, controller: Int) = (12, 74)
-    var assigned: [(Int, ParameterID)] = []
+    var assigned: [(Int, ParameterIndex)] = []
 
-    func send(_ id: ParameterID, _ value: Double) {}
+    func send(_ id: ParameterIndex, _ value: Double) {}
     var refreshInterval: Double? { 1.0 / 30 }
-    func midiControllers() -> [ParameterID: Int]? { controllers }
-    func assignMIDIController(_ number: Int, to id: ParameterID) {
+    func midiControllers() -> [ParameterIndex: Int]? { controllers }
+    func assignMIDIController(_ number: Int, to id: ParameterIndex) {
         assigned.append((number, id))
         for (other, n) in controllers where n == number { controllers[other] = nil }
         controllers[id] = number
@@ -42,7 +43,7 @@ struct PanelMIDILearnTests {
         panel.advance(to: 0.2)
         panel.press(.up, at: 0.25)
         #expect(panel.mode == .midiLearn(heard: 12))
-        #expect(panel.value(.resonance) == ParameterID.resonance.spec.defaultValue)
+        #expect(panel.value(.resonance) == LowpassGain.table[.resonance].defaultValue)
         host.turn(21)
         panel.advance(to: 0.3)
         #expect(host.assigned.map(\.0) == [21] && host.assigned.map(\.1) == [.resonance])

@@ -2,6 +2,7 @@ import DSP
 import KnobKit
 import Presets
 import Testing
+import Parameters
 @testable import TerminalPanel
 
 /// The mouse, routed to KnobKit: every expected value comes from a knob driven with the same
@@ -38,12 +39,12 @@ struct PanelMouseTests {
         reference.pointerUp(point(x + 30, y - 5), at: 1.6)
         panel.mouse(.release(.left), x: x + 30, y: y - 5, at: 1.6)
         #expect(panel.value(.gain) == reference.value)
-        #expect(panel.value(.gain) > ParameterID.gain.spec.defaultValue)
+        #expect(panel.value(.gain) > LowpassGain.table[.gain].defaultValue)
         #expect(host.values[.gain] == reference.value)
         #expect(panel.knob(.gain).state == .focused)
         #expect(panel.history.undoSteps.count == 1)
         panel.type("u", at: 2)
-        #expect(panel.value(.gain) == ParameterID.gain.spec.defaultValue)
+        #expect(panel.value(.gain) == LowpassGain.table[.gain].defaultValue)
     }
 
     @Test("the drag keeps its knob wherever the pointer goes; Ctrl on a drag event is fine control")
@@ -60,7 +61,7 @@ struct PanelMouseTests {
         reference.pointerMoved(point(x + 16, y - 3), at: 0.2)
         panel.mouse(.drag(.left), x: x + 16, y: y - 3, at: 0.2)
         #expect(panel.value(.cutoff) == reference.value)
-        #expect(panel.value(.resonance) == ParameterID.resonance.spec.defaultValue)
+        #expect(panel.value(.resonance) == LowpassGain.table[.resonance].defaultValue)
         #expect(panel.focus == 0)
     }
 
@@ -88,16 +89,16 @@ struct PanelMouseTests {
 
     @Test("a double-click resets to the default, through KnobKit's double-click rule")
     func doubleClick() {
-        let (panel, _) = makePanel(values: ParameterValues([.cutoff: 5_000]))
+        let (panel, _) = makePanel(values: ParameterValues(table: LowpassGain.table, [.cutoff: 5_000]))
         let (x, y) = middle(of: 0, in: panel)
         panel.mouse(.press(.left), x: x, y: y, at: 1)
         panel.mouse(.release(.left), x: x, y: y, at: 1.05)
         #expect(panel.value(.cutoff) == 5_000)
         panel.mouse(.press(.left), x: x, y: y, at: 1.15)
         panel.mouse(.release(.left), x: x, y: y, at: 1.2)
-        #expect(panel.value(.cutoff) == ParameterID.cutoff.spec.defaultValue)
+        #expect(panel.value(.cutoff) == LowpassGain.table[.cutoff].defaultValue)
         // Too slow: two clicks, no reset.
-        let (slow, _) = makePanel(values: ParameterValues([.cutoff: 5_000]))
+        let (slow, _) = makePanel(values: ParameterValues(table: LowpassGain.table, [.cutoff: 5_000]))
         slow.mouse(.press(.left), x: x, y: y, at: 1)
         slow.mouse(.release(.left), x: x, y: y, at: 1.05)
         slow.mouse(.press(.left), x: x, y: y, at: 1 + KnobBehavior().doubleClickInterval + 0.1)
@@ -120,7 +121,7 @@ struct PanelMouseTests {
             panel.mouse(.drag(.left), x: p.0, y: p.1, at: 0.1 * Double(i + 1))
         }
         #expect(panel.value(.resonance) == reference.value)
-        #expect(panel.value(.resonance) > ParameterID.resonance.spec.defaultValue)
+        #expect(panel.value(.resonance) > LowpassGain.table[.resonance].defaultValue)
     }
 
     @Test("pixel reports: hit-testing divides by the cell size, KnobKit gets pixels and a pixel centre")
@@ -139,7 +140,7 @@ struct PanelMouseTests {
         #expect(panel.focus == 2)
         #expect(panel.value(.gain) == reference.value)
         // 37 px down of a 200 px travel: 37/200 of the range down.
-        let spec = ParameterID.gain.spec
+        let spec = LowpassGain.table[.gain]
         #expect(abs(spec.normalized(panel.value(.gain)) - spec.normalized(spec.defaultValue) + 37.0 / 200) < 1e-9)
     }
 

@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Presets
 import Testing
+import Parameters
 import TestSupport
 @testable import TerminalPanel
 
@@ -28,14 +29,14 @@ struct PanelPresetTests {
         #expect(panel.mode == .normal)
         #expect(panel.presetName == "Dark")
         #expect(!panel.isModified)
-        for id in ParameterID.allCases {
+        for id in LowpassGain.table.ids {
             #expect(panel.value(id) == dark.values[id])
             // The host heard every value that changed; the others it had from the start.
-            #expect((host.values[id] ?? ParameterValues()[id]) == dark.values[id])
+            #expect((host.values[id] ?? ParameterValues(table: LowpassGain.table)[id]) == dark.values[id])
         }
         #expect(panel.knob(.cutoff).isAnimating(at: 1.01))
         panel.type("u", at: 2)
-        #expect(panel.value(.cutoff) == ParameterID.cutoff.spec.defaultValue)
+        #expect(panel.value(.cutoff) == LowpassGain.table[.cutoff].defaultValue)
         #expect(panel.isModified)  // the Dark preset is still the one being edited
     }
 
@@ -72,7 +73,7 @@ struct PanelPresetTests {
     func replace() throws {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
-        try store.save(Preset(name: "Mine", values: ParameterValues([.cutoff: 333])), replacing: false)
+        try store.save(Preset(name: "Mine", values: ParameterValues(table: LowpassGain.table, [.cutoff: 333])), replacing: false)
         let (panel, _) = makePanel(store: store)
         panel.type("sMine", at: 0)
         panel.press(.enter, at: 0)
@@ -86,7 +87,7 @@ struct PanelPresetTests {
         panel.press(.enter, at: 1)
         #expect(panel.mode == .confirmReplace("mine"))
         panel.type("y", at: 1)
-        #expect(try store.load(named: "Mine").values[.cutoff] == ParameterID.cutoff.spec.defaultValue)
+        #expect(try store.load(named: "Mine").values[.cutoff] == LowpassGain.table[.cutoff].defaultValue)
         #expect(try folderContents(store.userDirectory) == ["Mine.json"])
     }
 
@@ -106,7 +107,7 @@ struct PanelPresetTests {
     func keepsDetails() throws {
         let root = TemporaryFolder()
         let store = makeStore(in: root.path)
-        let base = Preset(name: "Warm", author: "Ada", comment: "soft", values: ParameterValues([.cutoff: 700]))
+        let base = Preset(name: "Warm", author: "Ada", comment: "soft", values: ParameterValues(table: LowpassGain.table, [.cutoff: 700]))
         let (panel, _) = makePanel(values: base.values, store: store, preset: base)
         #expect(panel.presetName == "Warm")
         panel.press(.up, at: 0)

@@ -5,6 +5,7 @@ import DSP
 import Foundation
 import KnobKit
 import Testing
+import Parameters
 import TestSupport
 @testable import TerminalPanel
 
@@ -22,8 +23,8 @@ struct PanelTerminalTests {
     }
 
     /// The 80 × 24 layout the panel draws, for aiming mouse reports.
-    let layout = PanelLayout(width: 80, height: 24, knobCount: ParameterID.allCases.count,
-                             nameWidth: ParameterID.allCases.map(\.spec.name.count).max()!, meterCount: 0)
+    let layout = PanelLayout(width: 80, height: 24, knobCount: LowpassGain.table.ids.count,
+                             nameWidth: LowpassGain.table.specs.map(\.name.count).max()!, meterCount: 0)
 
     /// Checks that the terminal is back as found: normal screen, cursor shown, mouse off,
     /// same settings. The last bytes may reach the master side a moment after the program

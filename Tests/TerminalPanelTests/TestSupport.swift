@@ -1,3 +1,4 @@
+import Parameters
 import DSP
 import Foundation
 import KnobKit
@@ -12,7 +13,7 @@ func makeStore(in root: String) -> PresetStore {
 /// A panel over the table defaults with a no-audio host, in a store nobody saves to unless a
 /// test gives it a folder.
 func makePanel(
-    width: Int = 80, height: Int = 24, ascii: Bool = false, values: ParameterValues = ParameterValues(),
+    width: Int = 80, height: Int = 24, ascii: Bool = false, values: ParameterValues = ParameterValues(table: LowpassGain.table),
     store: PresetStore = PresetStore(userDirectory: "/nonexistent/detent-panel-tests"), host: (any PanelHost)? = nil,
     preset: Preset? = nil
 ) -> (Panel, NoAudioHost) {
@@ -37,12 +38,12 @@ extension Panel {
         handle(.mouse(MouseEvent(kind, x: x, y: y, modifiers: modifiers)), at: time)
     }
 
-    func value(_ id: ParameterID) -> Double { knob(id).value }
+    func value(_ id: ParameterIndex) -> Double { knob(id).value }
 }
 
 /// The knob a panel shows for `id` before any input: the law tests compare against.
-func referenceKnob(_ id: ParameterID) -> Knob {
-    Knob(id, appearance: Panel.appearance(for: id.spec))
+func referenceKnob(_ id: ParameterIndex) -> Knob {
+    Knob(LowpassGain.table[id], appearance: Panel.appearance(for: LowpassGain.table[id]))
 }
 
 /// The first child of `parent` whose command name is `name`, from /proc.
@@ -58,4 +59,11 @@ func childProcess(of parent: pid_t, named name: String) -> pid_t? {
         if command == name, fields.count > 1, pid_t(fields[1]) == parent { return pid }
     }
     return nil
+}
+
+extension Preset {
+    /// A preset of the built-in processor at its table defaults.
+    init(name: String, author: String? = nil, comment: String? = nil) {
+        self.init(name: name, author: author, comment: comment, values: ParameterValues(table: LowpassGain.table))
+    }
 }

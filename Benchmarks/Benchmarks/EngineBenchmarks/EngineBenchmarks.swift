@@ -38,7 +38,7 @@ let buffers = Buffers()
 
 func makeEngine() -> Engine {
     let engine = Engine(initialValues: [.cutoff: 1_000, .resonance: 0.707, .gain: -6])
-    engine.prepare(sampleRate: 48_000, maxFrames: frames, channels: channels)
+    try! engine.prepare(sampleRate: 48_000, maxFrames: frames, channels: channels)
     return engine
 }
 

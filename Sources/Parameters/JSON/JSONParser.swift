@@ -294,5 +294,11 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public let column: Int
     public let message: String
 
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "line \(line), column \(column): \(message)" }
 }
