@@ -170,7 +170,7 @@ struct LiveCommand: ParsableCommand {
         let interpreter = CommandInterpreter(control: host, presets: presets)
         while let line = reader.readLine() {
             guard let answer = interpreter.respond(to: line) else { continue }
-            print(json ? answer.json : answer.text)
+            print(json ? answer.json(host.table) : answer.text(host.table))
             fflush(nil)
             if answer.endsSession { break }
         }
