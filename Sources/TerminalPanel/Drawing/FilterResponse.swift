@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DSP
 
 /// The magnitude response of the engine's lowpass at given settings, for the panel's curve.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DSP
 
 /// Output meters, one row per channel: `Out L ⣿⣿⣿⣿⣿⣀⣀⣀⣀ −12.0 dB`, the bar at the RMS level
