@@ -1,12 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Detent: a real-time-safe audio parameter host. The module split is the pure/I-O split:
-/// `DSP` and `KnobKit` are pure and exhaustively tested; the rest are thin shells over C
-/// libraries and the terminal.
+/// Detent: a real-time-safe audio parameter host for Linux (the only system it supports). The
+/// module split is the pure/I-O split: `DSP` and `KnobKit` are pure and exhaustively tested;
+/// the rest are thin shells over C libraries and the terminal, through `Platform`.
 let package = Package(
     name: "Detent",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detent", targets: ["detent"]),
         .library(name: "Parameters", targets: ["Parameters"]),
@@ -18,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -27,21 +27,30 @@ let package = Package(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CRealtime"),
+        // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
+        .target(name: "CPlatform"),
+
+        // The one layer over the operating system (Linux only): system calls retried on
+        // interrupt, errors as `Errno`, named threads, a monotonic semaphore, whole-line
+        // writes to stderr, bounded file reads.
+        .target(
+            name: "Platform",
+            dependencies: ["CPlatform", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The parameter table as a value a processor provides, its text and JSON: beneath
         // everything else, so naming a parameter never needs the engine.
         .target(name: "Parameters"),
         .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
-        .target(name: "Presets", dependencies: ["Parameters"], plugins: ["EmbedFactoryPresets"]),
-        .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP"]),
-        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP"]),
-        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets"]),
+        .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
+        .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
+        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
 
         .executableTarget(
             name: "detent",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -58,11 +67,12 @@ let package = Package(
         // tests, and a private JACK server (started as programs: no JACK module here).
         .target(name: "TestSupport", dependencies: ["Parameters", "DSP"], path: "Tests/Support"),
         .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
-        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "TestSupport"]),
+        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "Platform", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"]),
     ]

@@ -1,5 +1,6 @@
 import Parameters
 import DSP
+import Platform
 
 /// A timeline of parameter events for an offline render, read from an automation file.
 ///
@@ -33,7 +34,17 @@ public struct Automation: Equatable, Sendable {
     /// - Throws: ``AudioFileError/automation(path:line:reason:)`` for a malformed line, or the
     ///   error for a file that cannot be read.
     public static func load(path: String, table: ParameterTable) throws(AudioFileError) -> Automation {
-        let bytes = try TextFile.read(path: path, limit: 64 << 20)
+        let limit = 64 << 20
+        let bytes: [UInt8]
+        do throws(BoundedFileReader.Failure) {
+            bytes = try BoundedFileReader.read(path: path, limit: limit)
+        } catch {
+            switch error {
+            case .system(.isDirectory): throw .isDirectory(path: path)
+            case .system(let reason): throw .cannotOpen(path: path, reason: reason.description)
+            case .tooLarge: throw .automation(path: path, line: 1, reason: "larger than \(limit >> 20) MB; not an automation file")
+            }
+        }
         return try AutomationParser.parse(bytes, path: path, table: table)
     }
 

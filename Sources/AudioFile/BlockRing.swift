@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// The block buffers the stages pass around, with the semaphores that order them: a slot is

@@ -71,9 +71,9 @@ public enum OfflineRenderer {
             if existing == reader.identity || settings.protectedFiles.contains(existing) {
                 throw .outputIsInput(path: output, input: reader.path)
             }
-            if FilePath.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
+            if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
             if !settings.overwrite { throw .outputExists(path: output) }
-        } else if FilePath.exists(output) && !settings.overwrite {
+        } else if PathString.exists(output) && !settings.overwrite {
             throw .outputExists(path: output)  // a dangling symbolic link
         }
     }

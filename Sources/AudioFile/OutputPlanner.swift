@@ -27,26 +27,26 @@ public enum OutputPlanner {
     ) throws(AudioFileError) -> [RenderJob] {
         var jobs: [RenderJob] = []
         if let output {
-            let ext = FilePath.split(FilePath.name(of: output)).extension
+            let ext = PathString.split(PathString.name(of: output)).extension
             let named = ext.flatMap(Container.init(fileExtension:))
             if let format, let ext, named != nil, !(format.extensions + [format.fileExtension]).contains(ext.lowercased()) {
                 throw .formatNotWritable(path: output, reason: "its extension says \(ext) but --format is \(format.rawValue)")
             }
             jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named) }
         } else {
-            if let outputFolder, !FilePath.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
+            if let outputFolder, !PathString.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
             for input in inputs {
-                let (stem, inputExt) = FilePath.split(FilePath.name(of: input))
+                let (stem, inputExt) = PathString.split(PathString.name(of: input))
                 let ext = format?.fileExtension ?? inputExt ?? probedExtension(input)
                 let name = outputFolder == nil ? stem + ".detent" : stem
                 let file = ext.map { name + "." + $0 } ?? name
-                let path = outputFolder.map { FilePath.join($0, file) } ?? FilePath.sibling(of: input, named: file)
+                let path = outputFolder.map { PathString.join($0, file) } ?? PathString.sibling(of: input, named: file)
                 jobs.append(RenderJob(input: input, output: path, container: format))
             }
         }
         var claimed: [String: String] = [:]
         for job in jobs {
-            let key = FilePath.canonical(job.output)
+            let key = PathString.canonical(job.output)
             if let first = claimed[key] { throw .outputCollision(path: job.output, first: first, second: job.input) }
             claimed[key] = job.input
         }
@@ -56,7 +56,7 @@ public enum OutputPlanner {
     /// The extension for an input that has none: its container's (nil when unreadable — the
     /// render reports why — and for pipes and devices, which a look would consume).
     static func probedExtension(_ input: String) -> String? {
-        guard FilePath.isRegularFile(input), let reader = try? SoundFileReader(path: input) else { return nil }
+        guard PathString.isRegularFile(input), let reader = try? SoundFileReader(path: input) else { return nil }
         return reader.format.container?.fileExtension ?? reader.format.libraryExtension
     }
 }

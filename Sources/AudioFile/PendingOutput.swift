@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// An output file that appears under its name only when it is complete.
 ///
@@ -35,11 +36,11 @@ public final class PendingOutput {
     ///   ``AudioFileError/writeFailed(path:reason:)`` when the file cannot be created there.
     public init(path: String) throws(AudioFileError) {
         self.path = path
-        let folder = FilePath.folder(of: path)
-        guard FilePath.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
-        var template = Array(FilePath.join(folder, "." + FilePath.name(of: path) + ".detent-XXXXXX").utf8CString)
+        let folder = PathString.folder(of: path)
+        guard PathString.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
+        var template = Array(PathString.join(folder, "." + PathString.name(of: path) + ".detent-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
         // Close-on-exec, so no program the process starts holds the unfinished file open. Set
         // right after `mkstemp` because Swift's Glibc module does not import `mkostemp`, which
         // sets it atomically (a GNU extension).
@@ -55,8 +56,8 @@ public final class PendingOutput {
     public func commit(overwrite: Bool) throws(AudioFileError) {
         guard !finished else { return }
         let modeSet = fchmod(descriptor, Self.newFileMode) == 0
-        var reason = modeSet ? "" : systemError(errno)
-        if close(descriptor) != 0 && modeSet { reason = systemError(errno) }
+        var reason = modeSet ? "" : Errno.last.description
+        if close(descriptor) != 0 && modeSet { reason = Errno.last.description }
         descriptor = -1
         if !reason.isEmpty {
             discard()
@@ -64,7 +65,7 @@ public final class PendingOutput {
         }
         if overwrite {
             guard rename(temporaryPath, path) == 0 else {
-                let reason = systemError(errno)
+                let reason = Errno.last.description
                 discard()
                 throw .writeFailed(path: path, reason: reason)
             }
@@ -79,8 +80,8 @@ public final class PendingOutput {
             }
             // File systems without hard links: check, then rename (not atomic against others).
             guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK,
-                  !FilePath.exists(path), rename(temporaryPath, path) == 0 else {
-                let reason = FilePath.exists(path) ? nil : systemError(errno)
+                  !PathString.exists(path), rename(temporaryPath, path) == 0 else {
+                let reason = PathString.exists(path) ? nil : Errno.last.description
                 discard()
                 if let reason { throw .writeFailed(path: path, reason: reason) }
                 throw .outputExists(path: path)

@@ -1,6 +1,7 @@
 import Parameters
 import DSP
 import Glibc
+import Platform
 
 /// The streaming part of a render: blocks flow from a reader (``ReadStage``) through the
 /// engine (on the caller's thread) to a writer (``WriteStage``), through a ring of a few block
@@ -71,18 +72,19 @@ struct RenderStream: ~Copyable {
     /// block and the first error is thrown.
     mutating func run(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
         let readStage = readStage, writeStage = writeStage, ring = ring
-        var workers: [WorkerThread] = []
-        let bodies: [@Sendable () -> Void] = switch ioThreads {
-        case .separate: [{ readStage.run() }, { writeStage.run() }]
-        case .shared: [{ IOStage.run(reading: readStage, writing: writeStage, ring: ring) }]
+        var workers: [NamedThread] = []
+        let bodies: [(name: String, body: @Sendable () -> Void)] = switch ioThreads {
+        case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
+        case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
         }
-        for body in bodies {
-            guard let worker = WorkerThread(body) else {
-                ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + systemError(errno)))
+        for (name, body) in bodies {
+            do {
+                workers.append(try NamedThread(name: name, body))
+            } catch {
+                ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + error.description))
                 workers.forEach { $0.join() }
                 throw ring.failure!
             }
-            workers.append(worker)
         }
         var slot = 0
         while true {

@@ -1,6 +1,7 @@
 import CSndfile
 import Glibc
 import Synchronization
+import Platform
 
 /// Reads an audio file in any format libsndfile knows, block by block, as interleaved
 /// 32-bit floats (integer PCM scaled by 1/2^(bits−1), so a sample read and written back at the
@@ -38,7 +39,7 @@ public final class SoundFileReader {
     public init(path: String) throws(AudioFileError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: systemError(errno)) }
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: Errno.last.description) }
         var st = stat()
         if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
             close(fd)

@@ -1,5 +1,6 @@
 import CSndfile
 import Glibc
+import Platform
 
 /// Writes interleaved audio through libsndfile to an open file descriptor.
 ///
@@ -30,7 +31,7 @@ public final class SoundFileWriter {
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
         let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else { throw .writeFailed(path: path, reason: systemError(errno)) }
+        guard own >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
         let opened: Result<OpaquePointer, AudioFileError> = SoundFileReader.openLock.withLock { _ in
             // With close_desc set, libsndfile closes `own` on failure too.
             if let f = sf_open_fd(own, Int32(SFM_WRITE), &info, 1) { return .success(f) }

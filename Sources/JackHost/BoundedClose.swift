@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Synchronization
 
 /// A blocking close run on a thread of its own, waited for at most a deadline — for releasing
@@ -11,7 +11,7 @@ import Synchronization
 final class BoundedClose: @unchecked Sendable {
     private let close: @Sendable () -> Void
     private let release: @Sendable () -> Void
-    private let done = Wakeup()
+    private let done = Semaphore()
     private let outcome = Atomic<Int>(0)
 
     init(close: @escaping @Sendable () -> Void, release: @escaping @Sendable () -> Void) {
@@ -38,22 +38,17 @@ final class BoundedClose: @unchecked Sendable {
 
     /// Starts the close on a detached thread; false when no thread could be made.
     private func start() -> Bool {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let me = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, &attributes, { arg in
-            let closing = Unmanaged<BoundedClose>.fromOpaque(arg!).takeRetainedValue()
-            closing.close()
-            if !closing.outcome.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-                closing.release()  // the waiter gave up
+        do {
+            try NamedThread.detach(name: "jack-close") { [self] in
+                close()
+                if !outcome.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+                    release()  // the waiter gave up
+                }
+                done.signal()
             }
-            closing.done.post()
-            return nil
-        }, me)
-        if created != 0 { Unmanaged<BoundedClose>.fromOpaque(me).release() }
-        return created == 0
+            return true
+        } catch {
+            return false
+        }
     }
 }

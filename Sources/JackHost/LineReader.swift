@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// Reads lines from a file descriptor (standard input) and can be interrupted from any
 /// thread: `readLine` waits in `poll` on the input and on a pipe, and `interrupt` writes
@@ -54,17 +55,20 @@ public final class LineReader: @unchecked Sendable {
             }
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
+            do {
+                try systemCall { poll(&fds, 2, -1) }
+            } catch {
                 return nil
             }
             if fds[1].revents != 0 { return nil }
             guard fds[0].revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = read(input, &chunk, chunk.count)
-            if n > 0 {
-                buffer += chunk[..<n]
-            } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+            do {
+                let n = try systemCall { read(input, &chunk, chunk.count) }
+                if n > 0 { buffer += chunk[..<n] } else { atEnd = true }
+            } catch where error == .resourceTemporarilyUnavailable {
+                // Nothing to read after all (a non-blocking input): back to `poll`.
+            } catch {
                 atEnd = true
             }
         }

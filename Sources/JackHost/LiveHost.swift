@@ -1,6 +1,7 @@
 import Parameters
 import DSP
 import Glibc
+import Platform
 import Synchronization
 
 /// `detent live`: the engine as a JACK client that survives whatever the server does.
@@ -8,7 +9,7 @@ import Synchronization
 /// ```swift
 /// var options = LiveHostOptions()
 /// options.server = "studio"
-/// let host = LiveHost(options: options, log: { StandardError.line($0) })
+/// let host = LiveHost(options: options, log: { LineWriter.standardError.line($0) })
 /// try host.start()                      // fails clearly when no server runs
 /// host.set([.cutoff: 800])              // lands one period from now, sample-accurately
 /// print(host.status().values)
@@ -34,7 +35,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     private let log: @Sendable (String) -> Void
     private let onTerminate: (@Sendable (Int32) -> Void)?
-    private let wake = Wakeup()
+    private let wake = Semaphore()
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
@@ -65,7 +66,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var remembered = Set<PortConnection>()
         var pending = Set<PortConnection>()
         var settleDeadline: ContinuousClock.Instant?
-        var supervisor: pthread_t?
+        var supervisor: NamedThread?
         var stopping = false
         var exitStatus: Int32?
 
@@ -144,13 +145,13 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     /// Closes the client and stops watching the server. Safe to call more than once.
     public func stop() {
-        let thread = state.withLock { st -> pthread_t? in
+        let thread = state.withLock { st -> NamedThread? in
             st.stopping = true
             defer { st.supervisor = nil }
             return st.supervisor
         }
-        wake.post()
-        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+        wake.signal()
+        if let thread, !thread.isCurrent { thread.join() }
         let session = state.withLock { st -> JackSession? in st.detach() }
         if let session { close(session) }
     }
@@ -171,7 +172,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
     /// a new rate needs a new engine, which starts from the current targets.
     private func openSession() throws(LiveHostError) -> JackSession {
-        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.semaphore) {
+        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.pointer) {
             rate, bufferSize throws(LiveHostError) in
             try state.withLock { st throws(LiveHostError) in
                 if st.engine.sampleRate != Double(rate) {
@@ -294,14 +295,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     // MARK: Supervisor
 
     private func startSupervisor() {
-        var thread = pthread_t()
-        let host = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { arg in
-            Unmanaged<LiveHost>.fromOpaque(arg!).takeRetainedValue().supervise()
-            return nil
-        }, host)
-        guard created == 0 else {
-            Unmanaged<LiveHost>.fromOpaque(host).release()
+        guard let thread = try? NamedThread(name: "live-supervisor", { self.supervise() }) else {
             log("detent: cannot start the supervisor thread; the server will not be watched")
             return
         }
@@ -319,7 +313,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 }
                 return timeout
             }
-            wake.wait(timeout: timeout)
+            // Several posts may have piled up: one pass of the supervisor handles them all.
+            if wake.wait(timeout: timeout) { wake.drain() }
             if state.withLock({ $0.stopping }) { return }
             if !handleLoss() { return }
             reconnectIfDue()

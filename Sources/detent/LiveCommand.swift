@@ -4,6 +4,7 @@ import DSP
 import Dispatch
 import Glibc
 import JackHost
+import Platform
 import TerminalPanel
 import Presets
 import Synchronization
@@ -155,7 +156,7 @@ struct LiveCommand: ParsableCommand {
         let reader = LineReader()
         let signals = Self.stopOnSignals(reader)
         defer { signals.forEach { $0.cancel() } }
-        let host = LiveHost(options: options, log: StandardError.line, onTerminate: { _ in reader.interrupt() })
+        let host = LiveHost(options: options, log: LineWriter.standardError.line, onTerminate: { _ in reader.interrupt() })
         do {
             try host.start()
         } catch {
@@ -163,7 +164,7 @@ struct LiveCommand: ParsableCommand {
         }
 
         let status = host.status()
-        StandardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
+        LineWriter.standardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
             + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
 

@@ -1,4 +1,5 @@
 import AudioFile
+import Platform
 import Synchronization
 
 /// Renders a list of jobs on up to `parallel` threads, each taking the next job when it is
@@ -30,7 +31,7 @@ struct RenderBatch {
         } else {
             // Threads of their own, not a pool: a render blocks on its reader and writer, and
             // `--jobs` may ask for more renders at once than there are cores.
-            let workers = (0..<threads).compactMap { _ in WorkerThread(work) }
+            let workers = (0..<threads).compactMap { _ in try? NamedThread(name: "render-job", work) }
             if workers.isEmpty { work() }
             workers.forEach { $0.join() }
         }

@@ -1,7 +1,6 @@
 import Parameters
 import DSP
 import AudioFile
-import Glibc
 import Synchronization
 
 /// What the render command tells the user while and after files render: a progress line on
@@ -92,7 +91,7 @@ final class RenderReport: Sendable {
         let elapsed = max((now - started).seconds, 1e-6)
         let audio = s.audioSeconds.reduce(0, +)
         let speed = audio / elapsed
-        var text = jobs.count == 1 ? FilePath.name(of: jobs[0].input)
+        var text = jobs.count == 1 ? PathString.name(of: jobs[0].input)
             : "\(s.results.lazy.filter { $0 != nil }.count)/\(jobs.count) files"
         if jobs.count == 1 && s.fractions[0] == nil {
             // A stream of unknown length: how much is done, not how much is left.
@@ -121,34 +120,5 @@ final class RenderReport: Sendable {
         guard x.isFinite else { return "–" }
         let tenths = Int((x * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-/// Writing to the standard streams: whole lines, each with one `write` (unbuffered, so
-/// nothing is lost or reordered when the process exits on a signal).
-enum Console {
-    /// One line on stderr, prefixed with the program name: how every command reports a
-    /// problem.
-    static func error(_ line: String) { raw("detent: " + line + "\n") }
-
-    /// One warning line on stderr (`detent: warning: …`).
-    static func warning(_ line: String) { error("warning: " + line) }
-
-    /// One line on stdout.
-    static func out(_ line: String) { write(STDOUT_FILENO, line + "\n") }
-
-    /// Text on stderr as it is.
-    static func raw(_ text: String) { write(STDERR_FILENO, text) }
-
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
-
-    private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            bytes = bytes.dropFirst(n)
-        }
     }
 }

@@ -1,5 +1,7 @@
+import Glibc
 import Testing
 import Parameters
+import TestSupport
 @testable import AudioFile
 import DSP
 
@@ -93,5 +95,19 @@ struct AutomationParserTests {
             try Automation.load(path: "/nonexistent/auto.txt", table: LowpassGain.table)
         }
         #expect(throws: AudioFileError.isDirectory(path: "/")) { try Automation.load(path: "/", table: LowpassGain.table) }
+    }
+
+    @Test("loading: a file over 64 MB, or an endless one, is refused without reading it all")
+    func loadingTooLarge() throws {
+        let folder = TemporaryFolder()
+        let path = folder.write("huge.txt", [])
+        try #require(truncate(path, (64 << 20) + 1) == 0)  // sparse: no disk space used
+        let refused = "larger than 64 MB; not an automation file"
+        #expect(throws: AudioFileError.automation(path: path, line: 1, reason: refused)) {
+            try Automation.load(path: path, table: LowpassGain.table)
+        }
+        #expect(throws: AudioFileError.automation(path: "/dev/zero", line: 1, reason: refused)) {
+            try Automation.load(path: "/dev/zero", table: LowpassGain.table)
+        }
     }
 }

@@ -55,9 +55,9 @@ struct OutputPlannerTests {
         (".hidden", ".", ".hidden", ".hidden", nil), ("a/b.", "a", "b.", "b.", nil), ("x.y.z", ".", "x.y.z", "x.y", "z"),
     ] as [(String, String, String, String, String?)])
     func pieces(path: String, folder: String, name: String, stem: String, ext: String?) {
-        #expect(FilePath.folder(of: path) == folder)
-        #expect(FilePath.name(of: path) == name)
-        #expect(FilePath.split(name).stem == stem)
-        #expect(FilePath.split(name).extension == ext)
+        #expect(PathString.folder(of: path) == folder)
+        #expect(PathString.name(of: path) == name)
+        #expect(PathString.split(name).stem == stem)
+        #expect(PathString.split(name).extension == ext)
     }
 }

@@ -52,7 +52,7 @@ struct OutputSafetyTests {
         let original = try folder.bytes("in.wav")
         try FileManager.default.createSymbolicLink(atPath: folder.file("soft.wav"), withDestinationPath: input)
         try FileManager.default.linkItem(atPath: input, toPath: folder.file("hard.wav"))
-        for output in [input, folder.file("soft.wav"), folder.file("hard.wav"), folder.path + "/../" + FilePath.name(of: folder.path) + "/in.wav"] {
+        for output in [input, folder.file("soft.wav"), folder.file("hard.wav"), folder.path + "/../" + PathString.name(of: folder.path) + "/in.wav"] {
             let result = render(input, output) { $0.overwrite = true }
             #expect(result.error == .outputIsInput(path: output, input: input))
             #expect(result.error?.exitCode == 64)

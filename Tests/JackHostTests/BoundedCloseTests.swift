@@ -1,21 +1,13 @@
-import Glibc
+import Platform
 import Synchronization
 import Testing
 @testable import JackHost
 
 /// The hand-off that lets the live host abandon a JACK client whose close hangs after its
 /// server died (jackaudio/jack2#395) without ever freeing what the close may still use.
+/// Every wait here has a deadline, so a broken hand-off fails the test instead of hanging it.
 @Suite("Bounded close")
 struct BoundedCloseTests {
-    /// A semaphore the test opens by hand.
-    final class Gate: @unchecked Sendable {
-        private var semaphore = sem_t()
-        init() { sem_init(&semaphore, 0, 0) }
-        deinit { sem_destroy(&semaphore) }
-        func open() { sem_post(&semaphore) }
-        func pass() { while sem_wait(&semaphore) != 0 && errno == EINTR {} }
-    }
-
     @Test("a close that returns in time is released once, on the waiting thread, before run returns")
     func inTime() {
         let releases = Atomic(0)
@@ -27,12 +19,12 @@ struct BoundedCloseTests {
 
     @Test("a close that hangs is abandoned at the deadline and released once, after it returns")
     func hangs() {
-        let hang = Gate(), released = Gate()
+        let hang = Semaphore(), released = Semaphore()
         let releases = Atomic(0)
         let closed = Atomic(false)
         let closing = BoundedClose(
             close: {
-                hang.pass()
+                _ = hang.wait(timeout: .seconds(60))
                 closed.store(true, ordering: .releasing)
             },
             release: {
@@ -40,13 +32,14 @@ struct BoundedCloseTests {
                 let hasClosed = closed.load(ordering: .acquiring)
                 #expect(hasClosed)
                 releases.add(1, ordering: .relaxed)
-                released.open()
+                released.signal()
             })
         #expect(closing.run(timeout: .milliseconds(20)) == false)
         let early = releases.load(ordering: .relaxed)
         #expect(early == 0)
-        hang.open()  // the library lets go at last
-        released.pass()
+        hang.signal()  // the library lets go at last
+        let releasedInTime = released.wait(timeout: .seconds(30))
+        #expect(releasedInTime, "release never ran after the close returned")
         let late = releases.load(ordering: .relaxed)
         #expect(late == 1)
     }

@@ -22,6 +22,34 @@ struct PresetStoreTests {
         return try #require(match).decode().preset
     }
 
+    @Test("a preset file over the size limit, or an endless one, is refused without reading it all")
+    func tooLargeFile() {
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        let limit = PresetCodec.maximumFileSize
+        let big = root.write("big.json", [UInt8](repeating: UInt8(ascii: " "), count: limit + 1))
+        #expect(throws: PresetError(.tooLarge(limit: limit), source: big)) { try store.load(file: big) }
+        #expect(throws: PresetError(.tooLarge(limit: limit), source: "/dev/zero")) { try store.load(file: "/dev/zero") }
+        let exact = root.write("exact.json", [UInt8](repeating: UInt8(ascii: " "), count: limit))
+        do {
+            _ = try store.load(file: exact)
+        } catch {
+            #expect(error.problem != .tooLarge(limit: limit), "a file of exactly the limit is read")
+        }
+    }
+
+    @Test("a preset file that cannot be read says why, in the system's words")
+    func unreadableFile() {
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        #expect(throws: PresetError(.io("cannot read: No such file or directory"), source: root.file("none.json"))) {
+            try store.load(file: root.file("none.json"))
+        }
+        #expect(throws: PresetError(.io("cannot read: Is a directory"), source: root.path)) {
+            try store.load(file: root.path)
+        }
+    }
+
     @Test("a saved preset loads back identical, from a file holding its canonical text")
     func saveAndLoad() throws {
         let root = TemporaryFolder()

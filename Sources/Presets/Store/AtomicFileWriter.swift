@@ -1,10 +1,6 @@
 import Parameters
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Writes a file so that readers only ever see the old content or the whole new content.
 ///
@@ -74,10 +70,12 @@ public struct AtomicFileWriter: Sendable {
     private func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(PresetError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { calls.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure("writing", code: errno, path: path)
+            let written: Int
+            switch bytes.withUnsafeBytes({ raw in
+                Result { () throws(Errno) in try systemCall { calls.write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...])) } }
+            }) {
+            case .success(let count): written = count
+            case .failure(let reason): throw Self.failure("writing", code: reason.rawValue, path: path)
             }
             if written == 0 { throw Self.failure("writing", code: EIO, path: path) }
             offset += written
@@ -120,7 +118,7 @@ public struct AtomicFileWriter: Sendable {
     /// A failed step: nothing was changed, since the destination is only touched by the
     /// final rename or link.
     private static func failure(_ step: String, code: Int32, path: String) -> PresetError {
-        SystemError.failure("cannot save (\(step) failed; nothing was changed)", code: code, path: path)
+        .system("cannot save (\(step) failed; nothing was changed)", Errno(rawValue: code), path: path)
     }
 
     /// The folder and the last component of `path` (`.` when it has no folder).

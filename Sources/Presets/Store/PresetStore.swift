@@ -1,10 +1,6 @@
 import Parameters
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The presets a person can use: the factory presets shipped in the executable, and their
 /// own presets in a folder (`$XDG_CONFIG_HOME/detent/presets`).
@@ -113,7 +109,7 @@ public struct PresetStore: Sendable {
 
     /// Reads a preset file from anywhere (`--preset ./mine.json`, `detent preset import`).
     public func load(file path: String) throws(PresetError) -> LoadedPreset {
-        let (preset, warnings) = try PresetCodec.decode(PresetFileReader.contents(of: path), source: path, scope: scope)
+        let (preset, warnings) = try PresetCodec.decode(Self.contents(of: path), source: path, scope: scope)
         return LoadedPreset(preset: preset, warnings: warnings, origin: .file(path: path))
     }
 
@@ -214,7 +210,7 @@ public struct PresetStore: Sendable {
             throw PresetError(factory.map { .factoryReadOnly($0.name) } ?? .notFound(name))
         }
         guard writer.calls.unlink(entry.path) == 0 else {
-            throw SystemError.failure("cannot delete", code: errno, path: entry.path)
+            throw .system("cannot delete", .last, path: entry.path)
         }
         return (entry.path, factory?.name)
     }
@@ -265,7 +261,7 @@ public struct PresetStore: Sendable {
     func userEntries() throws(PresetError) -> [Entry] {
         guard let dir = opendir(userDirectory) else {
             if errno == ENOENT || errno == ENOTDIR { return [] }
-            throw SystemError.failure("cannot read the preset folder", code: errno, path: userDirectory)
+            throw .system("cannot read the preset folder", .last, path: userDirectory)
         }
         defer { closedir(dir) }
         var fileNames: [String] = []
@@ -278,7 +274,7 @@ public struct PresetStore: Sendable {
         return fileNames.sorted().map { fileName in
             let path = userDirectory + "/" + fileName
             return Self.entry(fileName: fileName, path: path, origin: .user(path: path, overridesFactory: false)) { () throws(PresetError) in
-                try PresetCodec.decode(PresetFileReader.contents(of: path), source: path, scope: scope)
+                try PresetCodec.decode(Self.contents(of: path), source: path, scope: scope)
             }
         }
     }
@@ -322,13 +318,26 @@ public struct PresetStore: Sendable {
         }
     }
 
+    /// A preset file's bytes, refusing anything larger than ``PresetCodec/maximumFileSize``
+    /// without reading it all (a preset path pointing at a huge file or a device costs nothing).
+    private static func contents(of path: String) throws(PresetError) -> [UInt8] {
+        do throws(BoundedFileReader.Failure) {
+            return try BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize)
+        } catch {
+            switch error {
+            case .system(let reason): throw .system("cannot read", reason, path: path)
+            case .tooLarge(let limit): throw PresetError(.tooLarge(limit: limit), source: path)
+            }
+        }
+    }
+
     /// `mkdir -p` for the user folder.
     private func createUserDirectory() throws(PresetError) {
         var path = ""
         for component in userDirectory.split(separator: "/") {
             path += "/" + component
             if mkdir(path, 0o755) != 0, errno != EEXIST {
-                throw SystemError.failure("cannot create the preset folder", code: errno, path: path)
+                throw .system("cannot create the preset folder", .last, path: path)
             }
         }
         var info = stat()

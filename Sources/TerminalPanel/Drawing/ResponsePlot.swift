@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Draws a magnitude response on a logarithmic frequency axis, in dB: the curve, grid lines
 /// every 12 dB and at each decade, a pointer at the cutoff along the top edge, and the axis

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The last resort: puts the terminal back when the process dies in a way the main loop never
 /// sees — a crash (SIGSEGV, SIGILL from a Swift trap, SIGBUS, SIGFPE, SIGTRAP), an abort, a

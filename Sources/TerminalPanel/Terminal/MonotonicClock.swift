@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Seconds on the monotonic clock: the timestamps KnobKit's gestures, double-clicks and label
 /// timing are measured in. It never jumps when the wall clock is set.

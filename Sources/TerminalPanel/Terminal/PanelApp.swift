@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The terminal loop: it puts the terminal into the panel's modes, feeds keys, mouse reports
 /// and signals to a ``Panel``, draws changed frames, and puts everything back.

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Signals turned into bytes on a pipe (the self-pipe trick), so the main loop sees them in
 /// its `poll` along with the keyboard and acts on them there.
@@ -24,7 +21,7 @@ final class SignalPipe {
     init() throws(TerminalError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
-            throw .system("cannot create a pipe for signals: \(String(cString: strerror(errno)))")
+            throw .system("cannot create a pipe for signals: \(Errno.last)")
         }
         // Close-on-exec, so no program the process starts (a JACK client library may fork and
         // exec helpers) inherits the pipe. Set right after `pipe`, leaving an instant a

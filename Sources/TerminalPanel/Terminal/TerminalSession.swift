@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The terminal the panel runs on: raw mode and the panel's modes on ``enter()``, the terminal
 /// exactly as found on ``leave()``.
@@ -32,7 +29,7 @@ public final class TerminalSession {
         self.output = output
         var settings = termios()
         guard tcgetattr(input, &settings) == 0 else {
-            throw .system("cannot read the terminal settings: \(String(cString: strerror(errno)))")
+            throw .system("cannot read the terminal settings: \(Errno.last)")
         }
         original = settings
     }
@@ -51,7 +48,7 @@ public final class TerminalSession {
         }
         self.raw = raw
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
-            throw .system("cannot switch the terminal to raw mode: \(String(cString: strerror(errno)))")
+            throw .system("cannot switch the terminal to raw mode: \(Errno.last)")
         }
         isActive = true
         try write(Array((TerminalModes.enter + TerminalModes.queries).utf8))
@@ -90,16 +87,20 @@ public final class TerminalSession {
     public func write(_ bytes: [UInt8]) throws(TerminalError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                systemWrite(output, raw.baseAddress! + offset, bytes.count - offset)
+            let written = bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) in
+                    try systemCall { systemWrite(output, raw.baseAddress! + offset, bytes.count - offset) }
+                }
             }
-            if n > 0 {
+            switch written {
+            case .success(let n):
                 offset += n
-            } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+            case .failure(.resourceTemporarilyUnavailable):
+                // A slow terminal (non-blocking output): wait until it takes more.
                 var fd = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&fd, 1, 100)
-            } else {
-                throw .system("cannot write to the terminal: \(String(cString: strerror(errno)))")
+            case .failure(let error):
+                throw .system("cannot write to the terminal: \(error)")
             }
         }
     }
@@ -108,10 +109,14 @@ public final class TerminalSession {
     public func read() throws(TerminalError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = systemRead(input, &buffer, buffer.count)
-            if n >= 0 { return Array(buffer[0..<n]) }
-            if errno == EINTR || errno == EAGAIN { continue }
-            throw .system("cannot read from the terminal: \(String(cString: strerror(errno)))")
+            do {
+                let n = try systemCall { systemRead(input, &buffer, buffer.count) }
+                return Array(buffer[0..<n])
+            } catch where error == .resourceTemporarilyUnavailable {
+                continue
+            } catch {
+                throw .system("cannot read from the terminal: \(error)")
+            }
         }
     }
 }

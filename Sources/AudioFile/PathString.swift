@@ -1,0 +1,66 @@
+import Glibc
+
+/// Path arithmetic on plain strings: folder, file name, stem and extension, spelled exactly as
+/// the user gave them (swift-system's `FilePath` normalizes, dropping a trailing `/` and
+/// doubled separators, which would change the paths error messages quote).
+public enum PathString {
+    /// The folder part (`.` when there is none).
+    public static func folder(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
+    }
+
+    /// The last component.
+    public static func name(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The file name without its extension, and the extension (nil when there is none; a
+    /// leading dot starts a hidden name, not an extension).
+    public static func split(_ name: String) -> (stem: String, extension: String?) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              name.index(after: dot) != name.endIndex else { return (name, nil) }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// `folder/name`, without doubling a slash.
+    public static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// A file called `name` in the folder of `path` (just `name` when `path` has no folder).
+    public static func sibling(of path: String, named name: String) -> String {
+        path.contains("/") ? join(folder(of: path), name) : name
+    }
+
+    /// True when `path` names an existing folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
+        var s = stat()
+        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// True when `path` names a regular file (following links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var s = stat()
+        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// True when something (even a dangling link) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var s = stat()
+        return lstat(path, &s) == 0
+    }
+
+    /// An absolute spelling of `path` with its folder resolved (links, `.` and `..`), for
+    /// telling whether two outputs are the same file before either exists.
+    public static func canonical(_ path: String) -> String {
+        let folder = folder(of: path)
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        return join(String(cString: resolved), name(of: path))
+    }
+}

@@ -1,0 +1,17 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <semaphore.h>
+#include <string.h>
+#include <time.h>
+#include "CPlatform.h"
+
+int detent_name_current_thread(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof shortened - 1);
+    shortened[sizeof shortened - 1] = '\0';
+    return pthread_setname_np(pthread_self(), shortened);
+}
+
+int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline) {
+    return sem_clockwait(semaphore, CLOCK_MONOTONIC, deadline);
+}

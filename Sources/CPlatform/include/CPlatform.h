@@ -1,0 +1,20 @@
+#ifndef DETENT_CPLATFORM_H
+#define DETENT_CPLATFORM_H
+
+#include <semaphore.h>
+#include <time.h>
+
+/// The two GNU extensions `Platform` needs. Swift's Glibc module is built without
+/// `_GNU_SOURCE`, so it does not import `pthread_setname_np` or `sem_clockwait`; these
+/// wrappers are compiled in CPlatform.c, which defines it.
+
+/// Names the calling thread (at most 15 bytes are kept, the kernel's limit). Returns 0 or an
+/// error number.
+int detent_name_current_thread(const char *name);
+
+/// `sem_clockwait(semaphore, CLOCK_MONOTONIC, deadline)`: waits until `deadline` on the
+/// monotonic clock, so setting the wall clock neither stretches nor cuts the wait. Returns 0,
+/// or -1 with `errno` set (ETIMEDOUT, EINTR).
+int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline);
+
+#endif

@@ -1,0 +1,68 @@
+import CPlatform
+import Glibc
+
+/// A counting semaphore (POSIX, unnamed) for handing work from one thread to another.
+///
+/// Timed waits measure their deadline on the monotonic clock (`sem_clockwait` with
+/// `CLOCK_MONOTONIC`): `sem_timedwait` takes a wall-clock deadline, so setting the clock
+/// (NTP stepping it, a user changing the time) would stretch or cut every wait in progress.
+/// Interrupted waits resume with the same deadline.
+public final class Semaphore: @unchecked Sendable {
+    /// The semaphore itself, for code that may only call async-signal-safe functions: JACK's
+    /// callbacks post with a plain `sem_post` on this pointer, from the audio thread and from
+    /// the shutdown handler.
+    public let pointer: UnsafeMutablePointer<sem_t>
+
+    /// A semaphore holding `value` signals.
+    public init(_ value: Int = 0) {
+        pointer = .allocate(capacity: 1)
+        sem_init(pointer, 0, UInt32(value))
+    }
+
+    deinit {
+        sem_destroy(pointer)
+        pointer.deallocate()
+    }
+
+    /// Adds one signal, waking one waiter.
+    public func signal() { sem_post(pointer) }
+
+    /// Takes one signal, waiting as long as it takes.
+    public func wait() {
+        _ = try? systemCall { sem_wait(pointer) }
+    }
+
+    /// Takes one signal if there is one, without waiting.
+    public func tryWait() -> Bool {
+        sem_trywait(pointer) == 0
+    }
+
+    /// Takes one signal, waiting at most `timeout` (measured on the monotonic clock).
+    /// Returns true when it got one, false when the time ran out.
+    @discardableResult
+    public func wait(timeout: Duration) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let deadline = Self.deadline(after: timeout, from: now)
+        return withUnsafePointer(to: deadline) { deadline in
+            (try? systemCall { detent_sem_wait_monotonic(pointer, deadline) }) != nil
+        }
+    }
+
+    /// Takes every signal there is without waiting; returns how many there were (several
+    /// posts that piled up while nobody waited can then be handled in one pass).
+    @discardableResult
+    public func drain() -> Int {
+        var count = 0
+        while tryWait() { count += 1 }
+        return count
+    }
+
+    /// `now + timeout` as a `timespec` (a negative timeout is none).
+    static func deadline(after timeout: Duration, from now: timespec) -> timespec {
+        let (seconds, attoseconds) = max(timeout, .zero).components
+        let nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        return timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000,
+                        tv_nsec: nanoseconds % 1_000_000_000)
+    }
+}
