@@ -74,6 +74,9 @@ let package = Package(
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "Platform", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
+        // A test-only processor of another shape than the built-in, through every front end.
+        .testTarget(name: "ProcessorTests", dependencies: [
+            "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"]),
     ]
 )

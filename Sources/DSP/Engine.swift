@@ -117,6 +117,7 @@ public final class Engine: @unchecked Sendable {
         if case .external(let kernel) = render.kernel { kernel.reset?(kernel.context) }
         for p in 0..<render.parameterCount {
             render.smoothers[p].jump(to: render.smoothers[p].target)
+            render.controls[p] = Float(render.smoothers[p].value)
         }
         render.refreshCoefficients()
         render.framePosition = 0
@@ -127,6 +128,7 @@ public final class Engine: @unchecked Sendable {
     /// Sets a parameter at once, with no glide: for initial values before the first block.
     public func jump(_ id: ParameterIndex, to value: Double) {
         render.smoothers[id.rawValue].jump(to: render.info[id.rawValue].engineValue(table[id].clamp(value)))
+        render.controls[id.rawValue] = Float(render.smoothers[id.rawValue].value)
         render.refreshCoefficients()
     }
 

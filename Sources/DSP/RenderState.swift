@@ -158,7 +158,10 @@ struct RenderState {
         guard value.isFinite else { return }
         let frames = info[p].jumps ? 0 : (rampFrames < 0 ? defaultRamp : rampFrames)
         smoothers[p].ramp(to: info[p].engineValue(value), frames: frames)
-        if frames == 0 && (p == cutoffIndex || p == resonanceIndex) { refreshCoefficients() }
+        if frames == 0 {
+            controls[p] = Float(smoothers[p].value)
+            if p == cutoffIndex || p == resonanceIndex { refreshCoefficients() }
+        }
     }
 
     /// Points the lanes at the caller's channel buffers, `offset` frames in.
@@ -301,10 +304,17 @@ struct RenderState {
         }
         var i = start
         while i < end {
-            var gliding = false
-            for p in 0..<parameterCount where smoothers[p].isRamping { gliding = true }
-            let span = gliding ? Spans.length(from: i, to: end, blockStart: blockStart, mask: externalMask) : end - i
-            for p in 0..<parameterCount { controls[p] = Float(smoothers[p].value) }
+            // Controls take the smoothed values at points of the grid (and at jumps, in
+            // `apply`), never where the caller's block happens to start: while a glide runs
+            // or has not yet been written out, the kernel runs span by span up to each point.
+            if (blockStart + Int64(i)) & externalMask == 0 {
+                for p in 0..<parameterCount { controls[p] = Float(smoothers[p].value) }
+            }
+            var pending = false
+            for p in 0..<parameterCount where smoothers[p].isRamping || controls[p] != Float(smoothers[p].value) {
+                pending = true
+            }
+            let span = pending ? Spans.length(from: i, to: end, blockStart: blockStart, mask: externalMask) : end - i
             // The kernel's channel tables point at frame `i` of the scratch buffers.
             for c in 0..<channels {
                 externalIn[c] = UnsafePointer(scratchIn + c * maxFrames + (i - start))

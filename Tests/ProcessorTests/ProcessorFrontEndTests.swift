@@ -1,0 +1,140 @@
+import AudioFile
+import DSP
+import Foundation
+import JackHost
+import KnobKit
+import Parameters
+import Presets
+import TestSupport
+import Testing
+@testable import TerminalPanel
+
+/// The seven-parameter probe processor driven through the engine, presets, automation, the
+/// command interpreter and the panel, none of which was changed for it.
+@Suite("A processor of another shape")
+struct ProcessorFrontEndTests {
+    let table = ProbeProcessor.table
+    func index(_ id: String) -> ParameterIndex { try! table.index(of: id) }
+
+    @Test("the engine glides continuous controls on its own grid, jumps stepped ones, whatever the blocks")
+    func engine() throws {
+        func run(block: Int) throws -> [[Float]] {
+            let engine = Engine(processor: ProbeProcessor.processor, smoothingTime: 0.001)
+            try engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 7)
+            return ProbeProcessor.render(engine, frames: 600, block: block, events: [
+                ParameterChange(index("level"), 1, frame: 100),
+                ParameterChange(index("bypass"), 1, frame: 130),
+                ParameterChange(index("mode"), 2, frame: 131),
+            ])
+        }
+        let out = try run(block: 256)
+        #expect(try run(block: 100) == out)
+        #expect(try run(block: 7) == out)
+        // Level: 0.5 until 100, then 48 frames of glide in steps of the 32-frame grid, then 1.
+        #expect(out[0][..<100].allSatisfy { $0 == 0.5 })
+        #expect(out[0][100] == 0.5 && out[0][127] == 0.5)
+        #expect(out[0][128] > 0.5 && out[0][128] < 1)
+        #expect(Set(out[0][128..<160]).count == 1)
+        #expect(out[0][200...].allSatisfy { $0 == 1 })
+        // Bypass and mode jump exactly at their frames.
+        #expect(out[4][129] == 0 && out[4][130] == 1)
+        #expect(out[6][130] == 0 && out[6][131] == 2)
+        // Voices and drive stay at their defaults (drive in dB: no amplitude mapping).
+        #expect(out[5].allSatisfy { $0 == 4 } && out[3].allSatisfy { $0 == 0 })
+    }
+
+    @Test("the table prints with its kinds, and stepped values read and write as people type them")
+    func text() throws {
+        let text = ParameterTableText.table(table, ascii: true)
+        #expect(text.contains("KIND"))
+        #expect(text.contains("Low | Band | High"))
+        #expect(table[index("mode")].format(1) == "Band")
+        #expect(try table[index("mode")].parse("high") == 2)
+        #expect(table[index("bypass")].format(1) == "on")
+        #expect(try table[index("bypass")].parse("off") == 0)
+        #expect(try table[index("voices")].parse("6.4") == 6)
+        #expect(throws: ParameterError.self) { try table[index("mode")].parse("Notch") }
+        #expect(table[index("mix")].format(25) == "25.0 %")
+    }
+
+    @Test("presets of the processor round-trip, and a preset of another processor is refused")
+    func presets() throws {
+        let scope = PresetScope(processor: ProbeProcessor.identifier, table: table)
+        var values = ParameterValues(table: table)
+        values[index("mode")] = 1.7  // snaps to High
+        values[index("voices")] = 3
+        let text = PresetCodec.encode(Preset(name: "Probe", values: values, processor: ProbeProcessor.identifier))
+        #expect(text.contains(#""processor": "test:probe""#))
+        let (back, warnings) = try PresetCodec.decode(Array(text.utf8), source: "p.json", scope: scope)
+        #expect(warnings.isEmpty)
+        #expect(back.values[index("mode")] == 2 && back.values[index("voices")] == 3)
+        let builtIn = PresetCodec.encode(Preset(name: "Dark", values: ParameterValues(table: LowpassGain.table)))
+        #expect(throws: PresetError.self) { try PresetCodec.decode(Array(builtIn.utf8), source: "d.json", scope: scope) }
+        #expect(throws: PresetError.self) { try PresetCodec.decode(Array(text.utf8), source: "p.json") }
+    }
+
+    @Test("automation names the processor's ids and values")
+    func automation() throws {
+        let automation = try AutomationParser.parse("500ms mode High\n1s bypass on\n1.5s level 0.25 ramp 100ms\n",
+                                                    path: "a.txt", table: table)
+        let changes = try automation.changes(sampleRate: 1_000, input: "x.wav")
+        #expect(changes.map(\.parameter) == [index("mode"), index("bypass"), index("level")])
+        #expect(changes.map(\.value) == [2, 1, 0.25])
+        #expect(throws: AudioFileError.self) { try AutomationParser.parse("0s cutoff 800\n", path: "a.txt", table: table) }
+    }
+
+    @Test("the command interpreter sets, reads and lists the processor's parameters")
+    func commands() throws {
+        final class Control: LiveControl, @unchecked Sendable {
+            let table = ProbeProcessor.table
+            private let lock = NSLock()
+            private var values = ProbeProcessor.table.defaults
+            func set(_ new: [ParameterIndex: Double]) { lock.withLock { values.merge(new) { $1 } } }
+            func targets() -> [ParameterIndex: Double] { lock.withLock { values } }
+            func status() -> HostStatus {
+                HostStatus(server: "none", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0, dspLoad: nil,
+                           values: targets(), peaks: [], reconnects: 0)
+            }
+        }
+        let control = Control()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: table))
+        #expect(interpreter.respond(to: "set mode band")?.text(table) == "mode=Band")
+        #expect(interpreter.respond(to: "set bypass on")?.text(table) == "bypass=on")
+        #expect(interpreter.respond(to: "get voices")?.text(table) == "voices=4")
+        #expect(interpreter.respond(to: "set cutoff 800")?.text(table).hasPrefix("error: unknown parameter 'cutoff'") == true)
+        let all = try #require(interpreter.respond(to: "params")).text(table)
+        #expect(all.hasPrefix("level=0.50, freq=440 Hz, mix=50.0 %, drive=0.0 dB, bypass=on, voices=4, mode=Band"))
+        _ = interpreter.respond(to: "reset")
+        #expect(control.targets() == table.defaults)
+    }
+
+    @Test("the panel shows every knob, steps an enumeration through its labels and flips a toggle")
+    func panel() throws {
+        let store = PresetStore(userDirectory: "/nonexistent/detent-probe",
+                                scope: PresetScope(processor: ProbeProcessor.identifier, table: table))
+        let host = NoAudioHost()
+        let panel = Panel(values: ParameterValues(table: table), host: host, store: store, width: 120, height: 40)
+        #expect(panel.knobs.count == 7)
+        let mode = 6
+        for _ in 0..<mode { panel.press(.tab, at: 0) }
+        #expect(panel.knobs[panel.focus].scale.name == "Mode")
+        panel.press(.up, at: 1)
+        #expect(panel.knob(index("mode")).value == 1)
+        panel.press(.up, at: 2)
+        panel.press(.up, at: 3)  // stays on the last label
+        #expect(panel.knob(index("mode")).value == 2)
+        panel.press(.backTab, at: 4)
+        panel.press(.backTab, at: 4)
+        panel.press(.up, at: 5)
+        #expect(panel.knob(index("bypass")).value == 1)
+        #expect(host.sent.map(\.1) == [1, 2, 1])
+        let screen = PanelRenderer.render(panel, at: 10).screen.text
+        for name in table.specs.map(\.name) { #expect(screen.contains(name), "\(name) on screen") }
+        #expect(screen.contains("High") && screen.contains("on"))
+    }
+}
+
+extension Panel {
+    /// Sends a key at `time`.
+    func press(_ key: Key, at time: Double) { handle(.key(key, []), at: time) }
+}
