@@ -106,16 +106,13 @@ struct RenderState {
         sumOfSquares.initialize(repeating: 0, count: channels)
         blockPeaks = .allocate(capacity: channels)
         blockPeaks.initialize(repeating: 0, count: channels)
+        // Pointed at the scratch buffers span by span in `renderExternal`.
         externalIn = .allocate(capacity: channels)
         externalOut = .allocate(capacity: channels)
         scratchIn = .allocate(capacity: maxFrames * channels)
         scratchIn.initialize(repeating: 0, count: maxFrames * channels)
         scratchOut = .allocate(capacity: maxFrames * channels)
         scratchOut.initialize(repeating: 0, count: maxFrames * channels)
-        for c in 0..<channels {
-            externalIn[c] = UnsafePointer(scratchIn + c * maxFrames)
-            externalOut[c] = scratchOut + c * maxFrames
-        }
     }
 
     /// Frees everything, at the engine's end.
@@ -145,6 +142,8 @@ struct RenderState {
     /// Recomputes the coefficients from the current cutoff and Q.
     @_noLocks
     mutating func refreshCoefficients() {
+        // Before an external processor's first `prepare` the kernel is still the default:
+        // the count tells the built-in's three rows from another table.
         guard case .lowpassGain = kernel, parameterCount > resonanceIndex else { return }
         coefficientCutoff = smoothers[cutoffIndex].value
         coefficientQ = smoothers[resonanceIndex].value
