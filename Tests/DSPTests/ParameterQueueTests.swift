@@ -1,6 +1,5 @@
 import Parameters
 import Testing
-import Parameters
 import Foundation
 import Synchronization
 @testable import DSP
@@ -81,6 +80,7 @@ struct ParameterQueueTests {
         let rounds = 200_000
         let coalesced = Counter()
         let stop = StopFlag()
+        let finished = StopFlag()
         let join = spawn {
             for i in 1...rounds where !stop.isRaised {
                 if !engine.controls.send(ParameterChange(.cutoff, 20 + Double(i % 19_000), rampFrames: 0)) {
@@ -92,6 +92,7 @@ struct ParameterQueueTests {
             }
             engine.controls.send(ParameterChange(.cutoff, 4_321, rampFrames: 0))
             engine.controls.send(ParameterChange(.resonance, 3, rampFrames: 0))
+            finished.raise()
         }
         var buffer = [Float](repeating: 0, count: 64)
         var lastGain = -Double.infinity
@@ -106,10 +107,12 @@ struct ParameterQueueTests {
             if g < lastGain - 1e-9 { monotonic = false }
             lastGain = g
         }
-        // The audio side runs slower than the producer, so the ring overflows constantly.
+        // The audio side runs slower than the producer, so the ring overflows constantly. It
+        // runs until the producer has sent everything (a slow producer, as under a sanitizer,
+        // must not be cut short) and the ring is empty; `stop` only ends a run past its limit.
         let deadline = Self.deadline
         var blocks = 0
-        while engine.controls.pendingCount > 0 || blocks < 2_000 {
+        while !finished.isRaised || engine.controls.pendingCount > 0 || blocks < 2_000 {
             block()
             blocks += 1
             if ContinuousClock.now > deadline {
