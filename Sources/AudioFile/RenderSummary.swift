@@ -42,27 +42,28 @@ public struct RenderSummary: Sendable, Equatable {
     }
 
     /// One JSON object on one line.
-    public var jsonLine: String {
-        let peakDB = peak > 0 ? JSONText.number(Double(20 * _log10(Double(peak))), places: 2) : "null"
-        let speed = seconds > 0 ? JSONText.number(duration / seconds, places: 1) : "null"
-        return "{" + [
-            "\"input\":" + JSONText.string(input),
-            "\"output\":" + JSONText.string(output),
-            "\"format\":" + JSONText.string(format.containerName),
-            "\"subtype\":" + JSONText.string(format.subtypeName),
-            "\"sampleRate\":\(sampleRate)",
-            "\"channels\":\(channels)",
-            "\"frames\":\(frames)",
-            "\"duration\":" + JSONText.number(duration, places: 6),
-            "\"peak\":" + JSONText.number(Double(peak), places: 6),
-            "\"peakDBFS\":" + peakDB,
-            "\"clipped\":\(clipped)",
-            "\"nonFiniteBlocks\":\(nonFiniteBlocks)",
-            "\"automationEvents\":\(automationEvents)",
-            "\"eventsAfterEnd\":\(eventsAfterEnd)",
-            "\"seconds\":" + JSONText.number(seconds, places: 3),
-            "\"speed\":" + speed,
-        ].joined(separator: ",") + "}"
+    public var jsonLine: String { jsonValue.compactText }
+
+    /// The summary as a JSON object, fields in a fixed order.
+    public var jsonValue: JSONValue {
+        .object([
+            JSONMember("input", .string(input)),
+            JSONMember("output", .string(output)),
+            JSONMember("format", .string(format.containerName)),
+            JSONMember("subtype", .string(format.subtypeName)),
+            JSONMember("sampleRate", .number(sampleRate)),
+            JSONMember("channels", .number(channels)),
+            JSONMember("frames", .number(frames)),
+            JSONMember("duration", .number(duration, places: 6)),
+            JSONMember("peak", .number(Double(peak), places: 6)),
+            JSONMember("peakDBFS", peak > 0 ? .number(20 * _log10(Double(peak)), places: 2) : .null),
+            JSONMember("clipped", .number(clipped)),
+            JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
+            JSONMember("automationEvents", .number(automationEvents)),
+            JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
+            JSONMember("seconds", .number(seconds, places: 3)),
+            JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
+        ])
     }
 
     /// `+1.2` / `-0.3`, for messages.

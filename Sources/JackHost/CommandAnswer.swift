@@ -76,55 +76,60 @@ public enum CommandAnswer: Equatable, Sendable {
 
     // MARK: JSON
 
-    public func json(_ table: ParameterTable) -> String {
+    public func json(_ table: ParameterTable) -> String { jsonValue(table).compactText }
+
+    /// The answer as a JSON object: `ok` first, then what was asked.
+    func jsonValue(_ table: ParameterTable) -> JSONValue {
+        func object(_ members: [(String, JSONValue)]) -> JSONValue {
+            .object([JSONMember("ok", .bool(true))] + members.map { JSONMember($0.0, $0.1) })
+        }
         switch self {
         case .value(let id, let v):
-            JSONText.object([("ok", "true"), ("id", JSONText.string(table[id].id)), ("value", JSONText.number(v)),
-                             ("text", JSONText.string(table[id].format(v, ascii: true)))])
+            return object([("id", .string(table[id].id)), ("value", .number(v)),
+                           ("text", .string(table[id].format(v, ascii: true)))])
         case .values(let values):
-            JSONText.object([("ok", "true")] + Self.jsonValues(values, table))
+            return object(Self.jsonValues(values, table))
         case .preset(let name, let values):
-            JSONText.object([("ok", "true"), ("preset", JSONText.string(name))] + Self.jsonValues(values, table))
+            return object([("preset", .string(name))] + Self.jsonValues(values, table))
         case .saved(let name):
-            JSONText.object([("ok", "true"), ("saved", JSONText.string(name))])
+            return object([("saved", .string(name))])
         case .status(let s):
-            JSONText.object([
-                ("ok", "true"), ("server", JSONText.string(s.server)),
-                ("connected", "\(s.isConnected)"),
-                ("client", s.client.map(JSONText.string) ?? "null"),
-                ("sampleRate", s.sampleRate.map { "\($0)" } ?? "null"),
-                ("bufferSize", s.bufferSize.map { "\($0)" } ?? "null"),
-                ("xruns", "\(s.xruns)"),
-                ("dspLoad", s.dspLoad.map(JSONText.number) ?? "null"),
-                ("reconnects", "\(s.reconnects)"),
-                ("midiMessages", "\(s.midiMessages)"),
+            return object([
+                ("server", .string(s.server)),
+                ("connected", .bool(s.isConnected)),
+                ("client", .string(s.client)),
+                ("sampleRate", s.sampleRate.map { .number($0) } ?? .null),
+                ("bufferSize", s.bufferSize.map { .number($0) } ?? .null),
+                ("xruns", .number(s.xruns)),
+                ("dspLoad", s.dspLoad.map { .number($0) } ?? .null),
+                ("reconnects", .number(s.reconnects)),
+                ("midiMessages", .number(s.midiMessages)),
             ] + Self.jsonValues(s.values, table) + [
-                ("peaks", JSONText.array(s.peaks.map { JSONText.number(Double($0)) })),
+                ("peaks", .array(s.peaks.map { .number(Double($0)) })),
             ])
         case .midi(let controls):
-            JSONText.object([
-                ("ok", "true"),
-                ("midiChannel", controls.channel.map { "\($0)" } ?? "null"),
-                ("midiControllers", JSONText.object(table.indices.map { id in
-                    (table[id].id, controls.controllers[id].map { "\($0)" } ?? "null")
+            return object([
+                ("midiChannel", controls.channel.map { .number($0) } ?? .null),
+                ("midiControllers", .object(table.indices.map { id in
+                    JSONMember(table[id].id, controls.controllers[id].map { .number($0) } ?? .null)
                 })),
             ])
         case .help:
-            JSONText.object([("ok", "true"), ("commands", JSONText.array(HostCommand.synopsis.map(JSONText.string))),
-                             ("ids", JSONText.array(table.indices.map { JSONText.string(table[$0].id) }))])
+            return object([("commands", .array(HostCommand.synopsis.map { .string($0) })),
+                           ("ids", .array(table.indices.map { .string(table[$0].id) }))])
         case .bye:
-            JSONText.object([("ok", "true"), ("bye", "true")])
+            return object([("bye", .bool(true))])
         case .error(let message):
-            JSONText.object([("ok", "false"), ("error", JSONText.string(message))])
+            return .object([JSONMember("ok", .bool(false)), JSONMember("error", .string(message))])
         }
     }
 
     /// `"values": {id: number}` and `"text": {id: formatted}`, in table order.
-    static func jsonValues(_ values: [ParameterIndex: Double], _ table: ParameterTable) -> [(String, String)] {
+    static func jsonValues(_ values: [ParameterIndex: Double], _ table: ParameterTable) -> [(String, JSONValue)] {
         let ids = table.indices.filter { values[$0] != nil }
         return [
-            ("values", JSONText.object(ids.map { (table[$0].id, JSONText.number(values[$0]!)) })),
-            ("text", JSONText.object(ids.map { (table[$0].id, JSONText.string(table[$0].format(values[$0]!, ascii: true))) })),
+            ("values", .object(ids.map { JSONMember(table[$0].id, .number(values[$0]!)) })),
+            ("text", .object(ids.map { JSONMember(table[$0].id, .string(table[$0].format(values[$0]!, ascii: true))) })),
         ]
     }
 }

@@ -81,8 +81,10 @@ final class RenderReport: Sendable {
         case .failure(let error):
             Console.error(error.description)
             if options.json {
-                Console.out("{\"input\":\(JSONText.string(job.input)),\"output\":\(JSONText.string(job.output)),"
-                    + "\"error\":\(JSONText.string(error.description)),\"exitCode\":\(error.exitCode)}")
+                Console.out(JSONValue.object([
+                    JSONMember("input", .string(job.input)), JSONMember("output", .string(job.output)),
+                    JSONMember("error", .string(error.description)), JSONMember("exitCode", .number(error.exitCode)),
+                ]).compactText)
             }
         }
     }

@@ -13,6 +13,18 @@ import TestSupport
         #expect(CommandAnswer.values(values).text(LowpassGain.table).hasSuffix("gain=-inf dB"))
     }
 
+    @Test("answers write numbers as presets and params --json do: 20000, not 20000.0; non-finite as null")
+    func oneNumberStyle() throws {
+        let answer = CommandAnswer.value(.cutoff, 20_000).json(LowpassGain.table)
+        #expect(answer.contains(#""value":20000,"#))
+        #expect(!answer.contains("20000.0"))
+        let status = HostStatus(server: "s", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0,
+                                dspLoad: .nan, values: [.cutoff: 1_000], peaks: [.infinity], reconnects: 0)
+        let json = CommandAnswer.status(status).json(LowpassGain.table)
+        #expect(json.contains(#""dspLoad":null"#) && json.contains(#""peaks":[null]"#))
+        #expect(json.contains(#""values":{"cutoff":1000}"#))
+    }
+
     @Test func valueAsJSON() throws {
         let json = try jsonObject(CommandAnswer.value(.gain, -6).json(LowpassGain.table))
         #expect(json["ok"] as? Bool == true)

@@ -21,13 +21,35 @@ public enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
 
     /// A number value written the shortest way that reads back to the same `Double`
-    /// (`800`, not `800.0`).
+    /// (`800`, not `800.0`): the one number style of everything Detent writes. JSON has no
+    /// NaN or infinity, so a non-finite value is `null`.
     public static func number(_ value: Double) -> JSONValue {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+        guard value.isFinite else { return .null }
+        if value == value.rounded(), abs(value) < 1e15 {
             return .number(String(Int64(value)))
         }
         return .number(String(value))
     }
+
+    /// `value` rounded to `places` decimals first (durations, timings, decibels in summaries,
+    /// where more digits would only be noise).
+    public static func number(_ value: Double, places: Int) -> JSONValue {
+        guard value.isFinite else { return .null }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return number((value * scale).rounded() / scale)
+    }
+
+    /// An integer count.
+    public static func number<Integer: BinaryInteger>(_ value: Integer) -> JSONValue {
+        .number(String(value))
+    }
+
+    /// A string, or `null` when there is none.
+    public static func string(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+
+    /// This value as one line of compact JSON.
+    public var compactText: String { JSONWriter.text(of: self, pretty: false) }
 
     /// The value of a number, or nil for any other kind (`NaN` and `±Infinity` included as
     /// non-finite doubles; a literal too large for a `Double` reads as infinite).

@@ -14,8 +14,26 @@ public enum JSONWriter {
         return pretty ? out + "\n" : out
     }
 
-    /// `text` as a JSON string literal, quotes included (the one JSON string writer).
-    public static func quoted(_ text: String) -> String { JSONText.string(text) }
+    /// `text` as a JSON string literal, quotes included (the one JSON string writer):
+    /// escaped per RFC 8259, control characters (and DEL) as `\u00XX`, so a line of JSON
+    /// stays one line.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 
     /// `indent` is the current depth when pretty, nil when compact.
     private static func write(_ value: JSONValue, into out: inout String, indent: Int?) {
