@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
+        .library(name: "Plugins", targets: ["Plugins"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
     ],
     dependencies: [
@@ -26,7 +27,13 @@ let package = Package(
         .systemLibrary(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CLilv", pkgConfig: "lilv-0",
+            providers: [.apt(["liblilv-dev"])]),
         .target(name: "CRealtime"),
+        // The audio-thread half of LV2 hosting: control values in, buffers connected, the
+        // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
+        .target(name: "CPluginKernel"),
         // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
         .target(name: "CPlatform"),
 
@@ -43,6 +50,8 @@ let package = Package(
         .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
+        // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
+        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "Parameters", "DSP", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
@@ -50,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "detent",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -77,6 +86,7 @@ let package = Package(
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"]),
     ]
 )

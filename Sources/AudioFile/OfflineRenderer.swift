@@ -53,12 +53,18 @@ public enum OfflineRenderer {
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
             try pending.commit(overwrite: settings.overwrite)
             let telemetry = stream.engine.telemetry.snapshot()
-            return RenderSummary(
+            var summary = RenderSummary(
                 input: input, output: output, format: format, sampleRate: reader.sampleRate,
                 channels: reader.channels, frames: stream.position, peak: telemetry.peaks.max() ?? 0,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
+            summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
+            if let reports = stream.engine.kernelReports {
+                summary.processorMessages = reports.takeMessages()
+                summary.processorOutputs = reports.outputValues
+            }
+            return summary
         } catch {
             pending.discard()
             throw error

@@ -15,6 +15,12 @@ public struct RenderSummary: Sendable, Equatable {
     public var clipped: Int64
     /// Engine blocks whose input held NaN or infinity (rendered as silence).
     public var nonFiniteBlocks: Int64
+    /// Output samples the processor made NaN, infinite or denormal (written as silence).
+    public var sanitizedOutputSamples: Int64 = 0
+    /// What the processor logged during the render, and its output controls at the end
+    /// (a plug-in's meters, by symbol).
+    public var processorMessages: [String] = []
+    public var processorOutputs: [OutputValue] = []
     /// Automation events applied, and those after the end of the input (not applied).
     public var automationEvents: Int
     public var eventsAfterEnd: Int
@@ -34,6 +40,11 @@ public struct RenderSummary: Sendable, Equatable {
             let blocks = nonFiniteBlocks == 1 ? "1 block" : "\(nonFiniteBlocks) blocks"
             lines.append("\(input): NaN or infinite samples (in \(blocks)) were rendered as silence")
         }
+        if sanitizedOutputSamples > 0 {
+            let samples = sanitizedOutputSamples == 1 ? "1 sample" : "\(sanitizedOutputSamples) samples"
+            lines.append("\(output): the processor put out \(samples) of NaN, infinity or denormals; written as silence")
+        }
+        lines += processorMessages
         if eventsAfterEnd > 0 {
             let events = eventsAfterEnd == 1 ? "1 automation event falls" : "\(eventsAfterEnd) automation events fall"
             lines.append("\(input): \(events) after its end and \(eventsAfterEnd == 1 ? "was" : "were") not applied")
@@ -59,11 +70,14 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("peakDBFS", peak > 0 ? .number(20 * _log10(Double(peak)), places: 2) : .null),
             JSONMember("clipped", .number(clipped)),
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
+            JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
             JSONMember("seconds", .number(seconds, places: 3)),
             JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
-        ])
+        ] + (processorOutputs.isEmpty ? [] : [
+            JSONMember("outputs", .object(processorOutputs.map { JSONMember($0.id, .number($0.value)) })),
+        ]))
     }
 
     /// `+1.2` / `-0.3`, for messages.

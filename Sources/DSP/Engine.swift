@@ -41,8 +41,9 @@ public final class Engine: @unchecked Sendable {
     private let queue: QueueStorage
     private var meters: TelemetryStorage
     private var render: RenderState
-    /// Keeps an external kernel's memory alive between `prepare`s (never read on the audio thread).
-    private var kernelOwner: AnyObject?
+    /// Keeps an external kernel's memory alive between `prepare`s, and lets its host read the
+    /// kernel's meters and messages (never read on the audio thread); nil for the built-in.
+    public private(set) var kernelOwner: AnyObject?
 
     /// Coefficients are refreshed while cutoff or Q glide every `coefficientInterval`
     /// frames of the engine's own timeline (not of the caller's blocks), so output does not
@@ -123,6 +124,7 @@ public final class Engine: @unchecked Sendable {
         render.framePosition = 0
         for c in 0..<channels { render.sumOfSquares[c] = 0 }
         render.nonFiniteBlocks = 0
+        render.sanitizedOutput = 0
     }
 
     /// Sets a parameter at once, with no glide: for initial values before the first block.
@@ -259,6 +261,7 @@ public final class Engine: @unchecked Sendable {
         }
         meters.store(base + meters.channels, UInt64(bitPattern: render.framePosition))
         meters.store(base + meters.channels + 1, UInt64(bitPattern: render.nonFiniteBlocks))
+        meters.store(base + meters.channels + 2, UInt64(bitPattern: render.sanitizedOutput))
         meters.endWrite()
         for c in 0..<min(render.channels, meters.channels) {
             meters.raisePeak(c, square: render.blockPeaks[c])

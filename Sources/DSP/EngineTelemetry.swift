@@ -40,6 +40,7 @@ public final class EngineTelemetry: @unchecked Sendable {
             sumOfSquares: (0..<channels).map { Double(bitPattern: words[p + $0]) },
             framesProcessed: Int64(bitPattern: words[p + channels]),
             nonFiniteBlocks: Int64(bitPattern: words[p + channels + 1]),
+            sanitizedOutputSamples: Int64(bitPattern: words[p + channels + 2]),
             peaks: (0..<channels).map { storage.takePeak($0) })
     }
 }
@@ -54,6 +55,8 @@ public struct TelemetrySnapshot: Sendable, Equatable {
     public var framesProcessed: Int64
     /// Blocks in which the input held NaN or infinity (replaced by silence).
     public var nonFiniteBlocks: Int64
+    /// Output samples an external processor made NaN, infinite or denormal (written as 0).
+    public var sanitizedOutputSamples: Int64
     /// Highest absolute output sample per channel since the previous snapshot.
     public var peaks: [Float]
 
@@ -70,19 +73,20 @@ public struct TelemetrySnapshot: Sendable, Equatable {
 
 /// The telemetry memory as a struct of pointers, so the audio thread writes it with no
 /// reference counting. Layout: a sequence word on its own cache line, then the words
-/// (parameter values, per-channel sums of squares, frames, non-finite blocks), then peaks.
+/// (parameter values, per-channel sums of squares, frames, non-finite blocks, sanitized
+/// output samples), then peaks.
 struct TelemetryStorage: @unchecked Sendable {
     let parameterCount: Int
     let channels: Int
     let sequence: UnsafeMutablePointer<Atomic<UInt64>>
     let words: UnsafeMutablePointer<Atomic<UInt64>>
     let peaks: UnsafeMutablePointer<Atomic<UInt32>>
-    var wordCount: Int { parameterCount + channels + 2 }
+    var wordCount: Int { parameterCount + channels + 3 }
 
     init(parameterCount: Int, channels: Int) {
         self.parameterCount = parameterCount
         self.channels = channels
-        let count = parameterCount + channels + 2
+        let count = parameterCount + channels + 3
         let raw = UnsafeMutableRawPointer.allocate(byteCount: 64 + count * 8 + channels * 4 + 4, alignment: 64)
         sequence = raw.bindMemory(to: Atomic<UInt64>.self, capacity: 1)
         sequence.initialize(to: Atomic(0))

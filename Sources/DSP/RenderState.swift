@@ -21,6 +21,8 @@ struct RenderState {
     var defaultRamp: Int = 0
     var framePosition: Int64 = 0
     var nonFiniteBlocks: Int64 = 0
+    /// Samples an external kernel put out as NaN, infinity or denormals (written as 0).
+    var sanitizedOutput: Int64 = 0
 
     var coefficients = Lowpass.Coefficients(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
     /// The cutoff and Q the coefficients were computed from.
@@ -326,13 +328,19 @@ struct RenderState {
             for p in 0..<parameterCount { smoothers[p].skip(span) }
             i += span
         }
-        // Out: scratch → lanes, metered; a non-finite sample from the kernel becomes silence.
+        // Out: scratch → lanes, metered; a non-finite or denormal sample from the kernel
+        // becomes silence (and is counted), so it can reach neither a file nor the speakers.
+        var sanitized: Int64 = 0
+        defer { sanitizedOutput &+= sanitized }
         for c in 0..<channels {
             let src = scratchOut + c * maxFrames, dst = laneOut[c]
             var squares: Float = 0, peak: Float = blockPeaks[c]
             for i in start..<end {
                 var y = src[i - start]
-                if !y.isFinite { y = 0 }
+                if !y.isFinite || (y != 0 && abs(y) < .leastNormalMagnitude) {
+                    y = 0
+                    sanitized &+= 1
+                }
                 dst[i &* stride] = y
                 squares += y * y
                 peak = max(peak, y * y)

@@ -1,6 +1,7 @@
 import Parameters
 import DSP
 import Glibc
+import Platform
 
 /// How `detent live` joins the JACK graph: names, channels, connections, smoothing and
 /// what to do when the server goes away.
@@ -57,7 +58,7 @@ public struct LiveHostOptions: Sendable, Equatable {
     /// The server name as people know it, for messages.
     public var serverDisplayName: String {
         if let server { return server }
-        if let env = getenv("JACK_DEFAULT_SERVER"), let name = String(validatingCString: env), !name.isEmpty {
+        if let name = Environment.value("JACK_DEFAULT_SERVER"), !name.isEmpty {
             return name
         }
         return "default"

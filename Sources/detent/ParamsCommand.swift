@@ -9,15 +9,17 @@ struct ParamsCommand: ParsableCommand {
         abstract: "Print the parameters: id, name, unit, range, default, taper and smoothing."
     )
 
+    @OptionGroup var plugin: PluginOption
+
     @Flag(help: "Print one JSON object per parameter, one per line.")
     var json = false
 
     func run() throws {
+        let table = try plugin.processor().table
         if json {
-            let table = Processor.lowpassGain.table
             for spec in table.specs { print(ParameterTableText.jsonLine(spec)) }
         } else {
-            print(ParameterTableText.table(Processor.lowpassGain.table), terminator: "")
+            print(ParameterTableText.table(table), terminator: "")
         }
     }
 }

@@ -25,12 +25,14 @@ struct PresetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the presets: name, source and values; unreadable files with the reason.")
 
+        @OptionGroup var plugin: PluginOption
+
         @Flag(help: "Print one JSON object per preset, one per line.")
         var json = false
 
         func run() throws {
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let store = PresetStore.standard()
                 let rows = try store.list()
                 if json {
                     for row in rows { print(PresetText.listJSONLine(row)) }
@@ -44,6 +46,8 @@ struct PresetCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a preset's details and values.")
 
+        @OptionGroup var plugin: PluginOption
+
         @Argument(help: "A preset name, or the path of a preset file.")
         var name: String
 
@@ -51,8 +55,9 @@ struct PresetCommand: ParsableCommand {
         var json = false
 
         func run() throws {
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let loaded = try PresetStore.standard().resolve(name)
+                let loaded = try store.resolve(name)
                 PresetCommand.warn(loaded.warnings)
                 print(json ? PresetCodec.encode(loaded.preset) : PresetText.show(loaded), terminator: "")
             }
@@ -67,6 +72,8 @@ struct PresetCommand: ParsableCommand {
                 MIDI mappings are kept too) or else from the Default preset, and each --set
                 changes one. Saving under a factory preset's name overrides it.
                 """)
+
+        @OptionGroup var plugin: PluginOption
 
         @Argument(help: "The new preset's name (free text).")
         var name: String
@@ -105,9 +112,9 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let changes = try changes()
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let store = PresetStore.standard()
-                var preset: Preset
+                                var preset: Preset
                 if let from {
                     let base = try store.resolve(from)
                     PresetCommand.warn(base.warnings)
@@ -131,12 +138,15 @@ struct PresetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a user preset (factory presets cannot be deleted).")
 
+        @OptionGroup var plugin: PluginOption
+
         @Argument(help: "The user preset's name.")
         var name: String
 
         func run() throws {
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let (path, factory) = try PresetStore.standard().delete(named: name)
+                let (path, factory) = try store.delete(named: name)
                 print("deleted \(path)")
                 if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
             }
@@ -146,6 +156,8 @@ struct PresetCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a preset file and copy it into the user presets.")
+
+        @OptionGroup var plugin: PluginOption
 
         @Argument(help: "The preset file.", completion: .file(extensions: ["json"]))
         var file: String
@@ -157,8 +169,9 @@ struct PresetCommand: ParsableCommand {
         var force = false
 
         func run() throws {
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let (loaded, path) = try PresetStore.standard().importPreset(file: file, as: name, replacing: force)
+                let (loaded, path) = try store.importPreset(file: file, as: name, replacing: force)
                 PresetCommand.warn(loaded.warnings)
                 print("imported \(PresetName.quoted(loaded.preset.name)) to \(path)")
             }
@@ -168,6 +181,8 @@ struct PresetCommand: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a preset as a file (to stdout without -o).")
+
+        @OptionGroup var plugin: PluginOption
 
         @Argument(help: "The preset's name.")
         var name: String
@@ -180,9 +195,9 @@ struct PresetCommand: ParsableCommand {
         var force = false
 
         func run() throws {
+            let store = try plugin.store()
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                let store = PresetStore.standard()
-                guard let output else {
+                                guard let output else {
                     let loaded = try store.load(named: name)
                     PresetCommand.warn(loaded.warnings)
                     print(PresetCodec.encode(loaded.preset), terminator: "")

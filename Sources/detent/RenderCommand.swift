@@ -36,6 +36,8 @@ struct RenderCommand: ParsableCommand {
         "Folder for the outputs, named like their inputs.", valueName: "dir"), completion: .directory)
     var outDir: String?
 
+    @OptionGroup var plugin: PluginOption
+
     @OptionGroup var starting: StartingValueOptions
 
     @Option(help: ArgumentHelp("Automation file: timed parameter events (see README).", valueName: "file"),
@@ -143,8 +145,9 @@ struct RenderCommand: ParsableCommand {
     private func prepare() throws -> ([RenderJob], RenderSettings, Int) {
         let container = try self.container
         var settings = RenderSettings()
+        settings.processor = try plugin.processor()
         settings.subtype = try encoding
-        settings.startingValues = try starting.values()
+        settings.startingValues = try starting.values(store: plugin.store())
         settings.dither = !noDither
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames

@@ -53,7 +53,7 @@ public struct PresetStore: Sendable {
     public static func standard(scope: PresetScope = .builtIn) -> PresetStore {
         var environment: [String: String] = [:]
         for key in ["XDG_CONFIG_HOME", "HOME"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
+            if let value = Environment.value(key) { environment[key] = value }
         }
         return PresetStore(userDirectory: userDirectory(environment: environment), scope: scope)
     }

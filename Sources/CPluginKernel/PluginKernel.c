@@ -1,0 +1,186 @@
+#include "PluginKernel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t padded(uint32_t size) { return (size + 7u) & ~7u; }
+
+/// The worker's `respond`: keeps a copy for delivery after `run`.
+static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
+    DetentLV2Instance *instance = (DetentLV2Instance *)handle;
+    uint32_t needed = (uint32_t)sizeof(uint32_t) + padded(size);
+    if (!instance->responses || size > instance->response_capacity
+        || instance->response_capacity - instance->response_used < needed) {
+        instance->responses_refused++;
+        return LV2_WORKER_ERR_NO_SPACE;
+    }
+    uint8_t *at = instance->responses + instance->response_used;
+    memcpy(at, &size, sizeof(uint32_t));
+    if (size) memcpy(at + sizeof(uint32_t), data, size);
+    instance->response_used += needed;
+    return LV2_WORKER_SUCCESS;
+}
+
+LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
+    DetentLV2Instance *instance = (DetentLV2Instance *)handle;
+    if (!instance || !instance->worker || !instance->worker->work) return LV2_WORKER_ERR_UNKNOWN;
+    return instance->worker->work(instance->handle, respond, instance, size, data);
+}
+
+/// Delivers the responses gathered during `run` (a few passes, since delivering one may
+/// schedule more work), then tells the plug-in the cycle ended.
+static void deliver(DetentLV2Instance *instance) {
+    const LV2_Worker_Interface *worker = instance->worker;
+    if (!worker) return;
+    for (int pass = 0; pass < 4 && instance->response_used > 0; pass++) {
+        uint8_t *full = instance->responses;
+        uint32_t used = instance->response_used;
+        instance->responses = instance->delivering;
+        instance->delivering = full;
+        instance->response_used = 0;
+        for (uint32_t offset = 0; offset < used;) {
+            uint32_t size;
+            memcpy(&size, full + offset, sizeof(uint32_t));
+            if (worker->work_response) worker->work_response(instance->handle, size, full + offset + sizeof(uint32_t));
+            offset += (uint32_t)sizeof(uint32_t) + padded(size);
+        }
+    }
+    if (worker->end_run) worker->end_run(instance->handle);
+}
+
+void detent_lv2_fold(const float *const *sources, uint32_t source_count, float *const *destinations,
+                     uint32_t destination_count, uint32_t frames) {
+    if (source_count >= destination_count) {
+        for (uint32_t d = 0; d < destination_count; d++) {
+            float *out = destinations[d];
+            uint32_t count = 0;
+            for (uint32_t s = d; s < source_count; s += destination_count) {
+                const float *in = sources[s];
+                if (count == 0) {
+                    for (uint32_t i = 0; i < frames; i++) out[i] = in[i];
+                } else {
+                    for (uint32_t i = 0; i < frames; i++) out[i] += in[i];
+                }
+                count++;
+            }
+            if (count > 1) {
+                float scale = 1.0f / (float)count;
+                for (uint32_t i = 0; i < frames; i++) out[i] *= scale;
+            }
+        }
+    } else {
+        for (uint32_t d = 0; d < destination_count; d++) {
+            const float *in = sources[d % source_count];
+            float *out = destinations[d];
+            for (uint32_t i = 0; i < frames; i++) out[i] = in[i];
+        }
+    }
+}
+
+/// The folded connection: engine channels → the plug-in's inputs, run, its outputs → channels.
+static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *const *inputs,
+                       float *const *outputs, uint32_t channels, uint32_t frames) {
+    enum { most = 128 };
+    float *ins[most], *outs[most];
+    uint32_t ni = k->mapped_inputs < most ? k->mapped_inputs : most;
+    uint32_t no = k->mapped_outputs < most ? k->mapped_outputs : most;
+    for (uint32_t j = 0; j < ni; j++) ins[j] = k->mapped_in + (size_t)j * k->max_frames;
+    for (uint32_t j = 0; j < no; j++) outs[j] = k->mapped_out + (size_t)j * k->max_frames;
+    detent_lv2_fold(inputs, channels, ins, ni, frames);
+    DetentLV2Instance *instance = &k->instances[0];
+    float *values = k->port_values[0];
+    for (uint32_t p = 0; p < k->parameter_count; p++) {
+        float v = controls[p];
+        values[k->parameter_ports[p]] = v < k->parameter_low[p] ? k->parameter_low[p] : v > k->parameter_high[p] ? k->parameter_high[p] : v;
+    }
+    for (uint32_t a = 0; a < k->atom_output_count; a++) {
+        LV2_Atom_Sequence *sequence = k->atom_outputs[a];
+        sequence->atom.size = k->atom_capacity;
+        sequence->atom.type = k->atom_chunk;
+    }
+    k->descriptor->run(instance->handle, frames);
+    deliver(instance);
+    detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
+}
+
+void detent_lv2_run(void *context, const float *controls, const float *const *inputs, float *const *outputs,
+                    intptr_t channels, intptr_t frames) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (k->mapped) {
+        run_mapped(k, controls, inputs, outputs, (uint32_t)channels, (uint32_t)frames);
+        return;
+    }
+    const LV2_Descriptor *d = k->descriptor;
+    for (uint32_t i = 0; i < k->instance_count; i++) {
+        DetentLV2Instance *instance = &k->instances[i];
+        float *values = k->port_values[i];
+        for (uint32_t p = 0; p < k->parameter_count; p++) {
+            float v = controls[p];
+        values[k->parameter_ports[p]] = v < k->parameter_low[p] ? k->parameter_low[p] : v > k->parameter_high[p] ? k->parameter_high[p] : v;
+        }
+        for (uint32_t j = 0; j < k->audio_per_instance; j++) {
+            uint32_t c = i * k->audio_per_instance + j;
+            d->connect_port(instance->handle, k->audio_inputs[j], (void *)inputs[c]);
+            d->connect_port(instance->handle, k->audio_outputs[j], outputs[c]);
+        }
+        for (uint32_t a = 0; a < k->atom_output_count; a++) {
+            LV2_Atom_Sequence *sequence = k->atom_outputs[i * k->atom_output_count + a];
+            sequence->atom.size = k->atom_capacity;
+            sequence->atom.type = k->atom_chunk;
+        }
+        d->run(instance->handle, (uint32_t)frames);
+        deliver(instance);
+    }
+}
+
+void detent_lv2_reset(void *context) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    const LV2_Descriptor *d = k->descriptor;
+    for (uint32_t i = 0; i < k->instance_count; i++) {
+        if (d->deactivate) d->deactivate(k->instances[i].handle);
+        if (d->activate) d->activate(k->instances[i].handle);
+    }
+}
+
+int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {
+    DetentLV2Log *log = (DetentLV2Log *)handle;
+    if (!log || type == log->trace) return 0;
+    uint32_t head = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
+    uint32_t tail = __atomic_load_n(&log->tail, __ATOMIC_ACQUIRE);
+    if (head - tail >= log->slots) {
+        __atomic_fetch_add(&log->dropped, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    uint32_t slot = head % log->slots;
+    int written = vsnprintf(log->messages + (size_t)slot * DETENT_LV2_LOG_MESSAGE, DETENT_LV2_LOG_MESSAGE, format, args);
+    log->types[slot] = type;
+    __atomic_store_n(&log->head, head + 1, __ATOMIC_RELEASE);
+    return written;
+}
+
+int detent_lv2_log_printf(LV2_Log_Handle handle, LV2_URID type, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int written = detent_lv2_log_vprintf(handle, type, format, args);
+    va_end(args);
+    return written;
+}
+
+void detent_lv2_log_feature(DetentLV2Log *log, LV2_Log_Log *feature) {
+    feature->handle = log;
+    feature->printf = detent_lv2_log_printf;
+    feature->vprintf = detent_lv2_log_vprintf;
+}
+
+int detent_lv2_log_take(DetentLV2Log *log, char *text, uint32_t *type) {
+    uint32_t tail = __atomic_load_n(&log->tail, __ATOMIC_RELAXED);
+    uint32_t head = __atomic_load_n(&log->head, __ATOMIC_ACQUIRE);
+    if (tail == head) return 0;
+    uint32_t slot = tail % log->slots;
+    memcpy(text, log->messages + (size_t)slot * DETENT_LV2_LOG_MESSAGE, DETENT_LV2_LOG_MESSAGE);
+    text[DETENT_LV2_LOG_MESSAGE - 1] = 0;
+    *type = log->types[slot];
+    __atomic_store_n(&log->tail, tail + 1, __ATOMIC_RELEASE);
+    return 1;
+}

@@ -1,0 +1,119 @@
+#ifndef DETENT_PLUGIN_KERNEL_H
+#define DETENT_PLUGIN_KERNEL_H
+
+// The part of LV2 hosting that runs on the audio thread, in C: it writes control values,
+// connects audio buffers, resets atom outputs, calls the plug-in's `run` and delivers the
+// worker's responses. Everything here is a plain loop over memory the host prepared; it never
+// allocates, locks or calls the system, so the one call that cannot be checked is the
+// plug-in's own `run`. The memory is allocated and filled by the Swift side at `prepare`.
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <lv2/core/lv2.h>
+#include <lv2/atom/atom.h>
+#include <lv2/log/log.h>
+#include <lv2/worker/worker.h>
+
+/// One instance of a plug-in and its worker's pending responses.
+typedef struct DetentLV2Instance {
+    LV2_Handle _Nullable handle;
+    /// The plug-in's worker interface, or NULL.
+    const LV2_Worker_Interface *_Nullable worker;
+    /// Responses the worker gave during this `run`, delivered after it: `[uint32 size][data]`,
+    /// each padded to 8 bytes. Two buffers, so that a response given while responses are
+    /// delivered waits for the next delivery pass.
+    uint8_t *_Nullable responses;
+    uint8_t *_Nullable delivering;
+    uint32_t response_capacity;
+    uint32_t response_used;
+    /// Responses that did not fit (counted; the plug-in was told there was no space).
+    uint32_t responses_refused;
+} DetentLV2Instance;
+
+/// What `detent_lv2_run` needs, prepared by the host.
+typedef struct DetentLV2Kernel {
+    const LV2_Descriptor *_Nullable descriptor;
+    DetentLV2Instance *_Nullable instances;
+    uint32_t instance_count;
+    /// Direct connection (`mapped` = 0): each instance has `audio_per_instance` main inputs and
+    /// as many outputs, and instance `i` takes engine channels
+    /// `i * audio_per_instance ..< (i + 1) * audio_per_instance`.
+    uint32_t audio_per_instance;
+    const uint32_t *_Nullable audio_inputs;
+    const uint32_t *_Nullable audio_outputs;
+    /// Folded connection (`mapped` = 1, one instance): the plug-in's `mapped_inputs` inputs
+    /// and `mapped_outputs` outputs are connected once to the buffers below, and the engine's
+    /// channels are folded into them and back (see `detent_lv2_fold`).
+    uint32_t mapped;
+    uint32_t mapped_inputs;
+    uint32_t mapped_outputs;
+    float *_Nullable mapped_in;     // mapped_inputs × max_frames
+    float *_Nullable mapped_out;    // mapped_outputs × max_frames
+    uint32_t max_frames;
+    /// The port of each parameter, and the range its value is held to: the table's, or for
+    /// an `lv2:sampleRate` port (whose table shows Hz at a reference rate) its declared
+    /// fractions of the actual rate.
+    uint32_t parameter_count;
+    const uint32_t *_Nullable parameter_ports;
+    const float *_Nullable parameter_low;
+    const float *_Nullable parameter_high;
+    /// Each instance's port memory: one float per port, control ports connected to theirs.
+    float *_Nonnull const *_Nullable port_values;
+    /// Atom output sequences, `atom_output_count` per instance, whose size is reset to their
+    /// capacity before each `run` as the atom extension asks.
+    uint32_t atom_output_count;
+    const uint32_t *_Nullable atom_output_ports;
+    LV2_Atom_Sequence *_Nonnull const *_Nullable atom_outputs;
+    uint32_t atom_capacity;
+    uint32_t atom_chunk;
+} DetentLV2Kernel;
+
+/// Folds `sources` channels of `frames` frames into `destinations` channels: with more sources
+/// than destinations, destination `d` is the mean of the sources `s` with `s % destinations == d`;
+/// with fewer, destination `d` is a copy of source `d % sources`. So a mono file feeds both
+/// inputs of a stereo plug-in, and a mono-to-stereo plug-in's two outputs become the mean of
+/// both in a mono file. `source(i)` / `destination(i)` address channel `i`.
+void detent_lv2_fold(const float *_Nonnull const *_Nonnull sources, uint32_t source_count,
+                     float *_Nonnull const *_Nonnull destinations, uint32_t destination_count, uint32_t frames);
+
+/// Renders `frames` frames of every instance with the given control values (the engine's
+/// `ExternalKernel.run`).
+void detent_lv2_run(void *_Nullable context, const float *_Nonnull controls,
+                    const float *_Nonnull const *_Nonnull inputs, float *_Nonnull const *_Nonnull outputs,
+                    intptr_t channels, intptr_t frames);
+
+/// Deactivates and activates every instance: the plug-ins forget their state (the engine's
+/// `reset`; never on the audio thread).
+void detent_lv2_reset(void *_Nullable context);
+
+/// The worker's `schedule_work`, offline flavour: the work runs at once in the calling thread
+/// (so a render is the same on every run), its responses are delivered after the current
+/// `run`. `handle` is a `DetentLV2Instance`.
+LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle _Nullable handle,
+                                           uint32_t size, const void *_Nullable data);
+
+/// Messages a plug-in logs, kept in a fixed ring until the host prints them from its own
+/// thread: the log feature may be called from `run`, where nothing may be printed.
+typedef struct DetentLV2Log {
+    char *_Nullable messages;      // slots × DETENT_LV2_LOG_MESSAGE bytes
+    uint32_t *_Nullable types;     // the URID of each message's type
+    uint32_t slots;
+    uint32_t head;                 // written by the logging side (atomically)
+    uint32_t tail;                 // written by the draining side (atomically)
+    uint32_t dropped;
+    uint32_t trace;                // log:Trace, which is not kept
+} DetentLV2Log;
+
+#define DETENT_LV2_LOG_MESSAGE 256
+
+int detent_lv2_log_printf(LV2_Log_Handle _Nullable handle, LV2_URID type, const char *_Nonnull format, ...);
+int detent_lv2_log_vprintf(LV2_Log_Handle _Nullable handle, LV2_URID type, const char *_Nonnull format, va_list args);
+
+/// Fills `feature` (the log feature's data) to log into `log`: the structure has a variadic
+/// member that only C can set.
+void detent_lv2_log_feature(DetentLV2Log *_Nonnull log, LV2_Log_Log *_Nonnull feature);
+
+/// Takes the oldest message into `text` (NUL-terminated); 0 when there is none.
+int detent_lv2_log_take(DetentLV2Log *_Nonnull log, char *_Nonnull text, uint32_t *_Nonnull type);
+
+#endif

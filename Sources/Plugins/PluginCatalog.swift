@@ -1,0 +1,160 @@
+import CLilv
+import Synchronization
+
+/// The installed LV2 plug-ins, read once per process.
+///
+/// ```swift
+/// let plugins = PluginCatalog.installed
+/// plugins.first { $0.isHostable }?.name
+/// ```
+public enum PluginCatalog {
+    /// Every installed plug-in, in name order.
+    public static var installed: [PluginDescription] { cache.value }
+
+    private static let cache = Lazy {
+        LV2World.shared.withWorld { world, uris in
+            var found: [PluginDescription] = []
+            let plugins = lilv_world_get_all_plugins(world)
+            var i = lilv_plugins_begin(plugins)
+            while !lilv_plugins_is_end(plugins, i) {
+                if let plugin = lilv_plugins_get(plugins, i) { found.append(describe(plugin, uris, world)) }
+                i = lilv_plugins_next(plugins, i)
+            }
+            return found.sorted { ($0.name.lowercased(), $0.uri) < ($1.name.lowercased(), $1.uri) }
+        }
+    }
+
+    /// The lilv plug-in for `uri` (with the world locked by the caller).
+    static func lilvPlugin(_ uri: String, in world: OpaquePointer) -> OpaquePointer? {
+        let node = lilv_new_uri(world, uri)
+        defer { lilv_node_free(node) }
+        return lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), node)
+    }
+
+    static func describe(_ plugin: OpaquePointer, _ uris: URINodes, _ world: OpaquePointer) -> PluginDescription {
+        let uri = text(of: lilv_plugin_get_uri(plugin)) ?? ""
+        let nameNode = lilv_plugin_get_name(plugin)
+        defer { lilv_node_free(nameNode) }
+        let className = lilv_plugin_get_class(plugin).flatMap { text(of: lilv_plugin_class_get_label($0)) } ?? "Plugin"
+        let ports = (0..<lilv_plugin_get_num_ports(plugin)).compactMap { index -> PortDescription? in
+            guard let port = lilv_plugin_get_port_by_index(plugin, index) else { return nil }
+            return describePort(plugin, port, index, uris, world)
+        }
+        let required = nodeTexts(lilv_plugin_get_required_features(plugin))
+        let extensions = nodeTexts(lilv_plugin_get_extension_data(plugin))
+        let hasState = lilv_plugin_has_feature(plugin, uris.loadDefaultStateFeature)
+            || hasValue(lilv_plugin_get_value(plugin, uris.stateState))
+        return PluginDescription(
+            uri: uri, name: text(of: nameNode) ?? uri, className: className, ports: ports,
+            requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
+    }
+
+    private static func describePort(_ plugin: OpaquePointer, _ port: OpaquePointer, _ index: UInt32,
+                                     _ uris: URINodes, _ world: OpaquePointer) -> PortDescription {
+        func isA(_ node: OpaquePointer) -> Bool { lilv_port_is_a(plugin, port, node) }
+        func has(_ node: OpaquePointer) -> Bool { lilv_port_has_property(plugin, port, node) }
+        let kind: PortDescription.Kind =
+            isA(uris.audioPort) ? .audio : isA(uris.controlPort) ? .control : isA(uris.atomPort) ? .atom
+            : isA(uris.cvPort) ? .cv : isA(uris.eventPort) ? .event : .unknown
+        var def: OpaquePointer?, min: OpaquePointer?, max: OpaquePointer?
+        lilv_port_get_range(plugin, port, &def, &min, &max)
+        defer { lilv_node_free(def); lilv_node_free(min); lilv_node_free(max) }
+        func number(_ node: OpaquePointer?) -> Double? {
+            guard let node, lilv_node_is_float(node) || lilv_node_is_int(node) else { return nil }
+            return Double(lilv_node_as_float(node))
+        }
+        let nameNode = lilv_port_get_name(plugin, port)
+        defer { lilv_node_free(nameNode) }
+        let symbol = text(of: lilv_port_get_symbol(plugin, port)) ?? "port\(index)"
+        var points: [(Double, String)] = []
+        if let scale = lilv_port_get_scale_points(plugin, port) {
+            var i = lilv_scale_points_begin(scale)
+            while !lilv_scale_points_is_end(scale, i) {
+                if let point = lilv_scale_points_get(scale, i), let value = number(lilv_scale_point_get_value(point)) {
+                    points.append((value, text(of: lilv_scale_point_get_label(point)) ?? "\(value)"))
+                }
+                i = lilv_scale_points_next(scale, i)
+            }
+            lilv_scale_points_free(scale)
+        }
+        points.sort { $0.0 < $1.0 }
+        let unitNodes = lilv_port_get_value(plugin, port, uris.unit)
+        defer { lilv_nodes_free(unitNodes) }
+        var unit: String?
+        if let first = firstNode(unitNodes) {
+            unit = lilv_node_is_uri(first) ? text(of: first) : nil
+        }
+        let sizeNodes = lilv_port_get_value(plugin, port, uris.resizeMinimumSize)
+        defer { lilv_nodes_free(sizeNodes) }
+        let designatesLatency = nodeTexts(lilv_port_get_value(plugin, port, uris.designation))
+            .contains(LV2URI.core + "latency")
+        return PortDescription(
+            index: index, symbol: symbol, name: text(of: nameNode) ?? symbol, kind: kind,
+            isInput: isA(uris.inputPort),
+            minimum: number(min), maximum: number(max), defaultValue: number(def),
+            isInteger: has(uris.integer), isToggled: has(uris.toggled), isEnumeration: has(uris.enumeration),
+            isSampleRate: has(uris.sampleRate), isLogarithmic: has(uris.logarithmic),
+            isNotOnGUI: has(uris.notOnGUI), isExpensive: has(uris.expensive),
+            isOptional: has(uris.connectionOptional),
+            isSideChain: has(uris.isSideChain) || inSideChainGroup(plugin, port, uris, world),
+            reportsLatency: has(uris.reportsLatency) || designatesLatency,
+            unit: unit, scalePoints: points,
+            supportsMIDI: lilv_port_supports_event(plugin, port, uris.midiEvent),
+            minimumSize: firstNode(sizeNodes).map { Int(lilv_node_as_int($0)) } ?? 0)
+    }
+
+    /// True when the port belongs to a port group that is the side chain of another (how LSP
+    /// marks its side-chain inputs, rather than with `lv2:isSideChain`).
+    private static func inSideChainGroup(_ plugin: OpaquePointer, _ port: OpaquePointer, _ uris: URINodes,
+                                         _ world: OpaquePointer) -> Bool {
+        guard let groups = lilv_port_get_value(plugin, port, uris.group) else { return false }
+        defer { lilv_nodes_free(groups) }
+        var i = lilv_nodes_begin(groups)
+        while !lilv_nodes_is_end(groups, i) {
+            if let group = lilv_nodes_get(groups, i), lilv_world_ask(world, group, uris.sideChainOf, nil) { return true }
+            i = lilv_nodes_next(groups, i)
+        }
+        return false
+    }
+
+    /// The texts of a node collection (which is freed).
+    static func nodeTexts(_ nodes: UnsafeMutableRawPointer?) -> [String] {
+        guard let nodes else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var texts: [String] = []
+        var i = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, i) {
+            if let t = text(of: lilv_nodes_get(nodes, i)) { texts.append(t) }
+            i = lilv_nodes_next(nodes, i)
+        }
+        return texts
+    }
+
+    static func firstNode(_ nodes: UnsafeMutableRawPointer?) -> OpaquePointer? {
+        guard let nodes, lilv_nodes_size(nodes) > 0 else { return nil }
+        return lilv_nodes_get(nodes, lilv_nodes_begin(nodes))
+    }
+
+    private static func hasValue(_ nodes: UnsafeMutableRawPointer?) -> Bool {
+        guard let nodes else { return false }
+        defer { lilv_nodes_free(nodes) }
+        return lilv_nodes_size(nodes) > 0
+    }
+}
+
+/// A value computed once, on first use, from any thread.
+final class Lazy<Value: Sendable>: @unchecked Sendable {
+    private let make: @Sendable () -> Value
+    private let state = Mutex<Value?>(nil)
+
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+
+    var value: Value {
+        state.withLock { stored in
+            if let stored { return stored }
+            let made = make()
+            stored = made
+            return made
+        }
+    }
+}

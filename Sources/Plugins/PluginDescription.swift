@@ -1,0 +1,50 @@
+/// An installed LV2 plug-in, read from its description without instantiating it.
+public struct PluginDescription: Sendable, Hashable {
+    public let uri: String
+    public let name: String
+    /// The plug-in's class label (`Filter`, `Reverb`, `Instrument`).
+    public let className: String
+    public let ports: [PortDescription]
+    /// Features the plug-in cannot run without.
+    public let requiredFeatures: [String]
+    /// Extensions whose data the plug-in offers (`worker#interface`, `state#interface`).
+    public let extensionData: [String]
+    /// True when the plug-in has a default state (`state:state`) to load after instantiation.
+    public let hasDefaultState: Bool
+
+    public static func == (a: Self, b: Self) -> Bool { a.uri == b.uri }
+    public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
+
+    /// Main audio inputs and outputs: side-chain inputs are connected to silence, not to the
+    /// file's channels.
+    public var audioInputs: [PortDescription] { ports.filter { $0.kind == .audio && $0.isInput && !$0.isSideChain } }
+    public var audioOutputs: [PortDescription] { ports.filter { $0.kind == .audio && !$0.isInput && !$0.isSideChain } }
+    /// The control inputs, which become the parameter table, and the control outputs (meters).
+    public var controlInputs: [PortDescription] { ports.filter { $0.kind == .control && $0.isInput } }
+    public var controlOutputs: [PortDescription] { ports.filter { $0.kind == .control && !$0.isInput } }
+    /// The control output that reports latency, if any.
+    public var latencyPort: PortDescription? { controlOutputs.first { $0.reportsLatency } }
+    /// True for plug-ins with an event (MIDI) input.
+    public var hasMIDIInput: Bool { ports.contains { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
+
+    /// Why Detent cannot host this plug-in, or nil when it can.
+    public var unhostableReason: String? {
+        if let feature = requiredFeatures.first(where: { !LV2URI.provided.contains($0) }) {
+            return "requires the feature <\(feature)>"
+        }
+        if let port = ports.first(where: { $0.kind == .unknown && !$0.isOptional }) {
+            return "port '\(port.symbol)' is of a type Detent does not support"
+        }
+        if let port = ports.first(where: { $0.kind == .event && !$0.isOptional }) {
+            return "port '\(port.symbol)' uses the old event extension"
+        }
+        if audioInputs.isEmpty {
+            return audioOutputs.isEmpty ? "has no audio ports" : "has no audio input (an instrument or generator)"
+        }
+        if audioOutputs.isEmpty { return "has no audio output (an analyser)" }
+        if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }
+        return nil
+    }
+
+    public var isHostable: Bool { unhostableReason == nil }
+}

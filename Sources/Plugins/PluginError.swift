@@ -1,0 +1,47 @@
+/// Why a plug-in could not be found or made ready. Each message is one line.
+public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No installed plug-in has that URI or name; the closest names follow.
+    case unknown(String, closest: [String])
+    /// More than one plug-in matches the name.
+    case ambiguous(String, candidates: [String])
+    /// The plug-in is installed but Detent cannot host it.
+    case notHostable(name: String, reason: String)
+    /// Its library refused to make an instance.
+    case instantiationFailed(name: String)
+    /// Its library cannot be loaded (a broken installation: a missing library or symbol).
+    case libraryFailed(name: String, reason: String)
+    /// Its ports cannot be connected to this many channels.
+    case channels(name: String, inputs: Int, channels: Int)
+    /// Its parameter table could not be built (two ports share a symbol, say).
+    case table(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let text, let closest):
+            "no installed LV2 plug-in is called '\(text)'"
+                + (closest.isEmpty ? "; `detent plugins` lists them" : " (closest: \(closest.joined(separator: ", ")))")
+        case .ambiguous(let text, let candidates):
+            "'\(text)' matches \(candidates.count) plug-ins; give a URI or a full name (\(candidates.prefix(6).joined(separator: ", "))\(candidates.count > 6 ? ", …" : ""))"
+        case .notHostable(let name, let reason):
+            "\(name) cannot be hosted: it \(reason)"
+        case .instantiationFailed(let name):
+            "\(name) failed to start (its library refused to make an instance)"
+        case .libraryFailed(let name, let reason):
+            "\(name) is installed but its library cannot be loaded: \(reason)"
+        case .channels(let name, let inputs, let channels):
+            "\(name) has \(inputs) audio \(inputs == 1 ? "input" : "inputs") and the audio has \(channels) \(channels == 1 ? "channel" : "channels"); "
+                + "Detent connects equal counts, or runs a mono plug-in once per channel"
+        case .table(let name, let reason):
+            "\(name): \(reason)"
+        }
+    }
+
+    /// The exit status: a name that matches nothing (or too much) is a usage error (64); a
+    /// plug-in that cannot run here is bad data (65).
+    public var exitCode: Int32 {
+        switch self {
+        case .unknown, .ambiguous: 64
+        case .notHostable, .instantiationFailed, .libraryFailed, .channels, .table: 65
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import CLilv
+import CPluginKernel
+import DSP
+import Glibc
+import Parameters
+import Platform
+
+/// The running instances of one plug-in for one engine `prepare`: lilv instances, their host
+/// features, port memory and buffers, and the ``DetentLV2Kernel`` that the audio thread runs.
+///
+/// How the file's channels meet the plug-in's main audio ports (one rule, in the README):
+/// equal counts connect directly; a mono plug-in runs once per channel with linked controls;
+/// any other plug-in runs once, with the channels folded into its inputs and its outputs
+/// folded back into the channels (`detent_lv2_fold`), so the output has the input's channels.
+final class PluginInstances: @unchecked Sendable {
+    let plugin: PluginDescription
+    /// The parameter table's ports, in row order.
+    let parameterPorts: [PortDescription]
+    let kernel: UnsafeMutablePointer<DetentLV2Kernel>
+    let log: UnsafeMutablePointer<DetentLV2Log>
+    private var instances: [UnsafeMutablePointer<LilvInstance>] = []
+    private var features: [HostFeatures] = []
+    private var allocations: [UnsafeMutableRawPointer] = []
+    private let records: UnsafeMutablePointer<DetentLV2Instance>
+    private let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+
+    /// Atom buffers' size in bytes: the largest any port asks for, and at least 8 KiB.
+    let atomCapacity: Int
+
+    init(plugin: PluginDescription, parameterPorts: [PortDescription], defaults: [Double], ranges: [ClosedRange<Double>],
+         sampleRate: Double, maxFrames: Int, channels: Int) throws(PluginError) {
+        self.plugin = plugin
+        self.parameterPorts = parameterPorts
+        let ins = plugin.audioInputs, outs = plugin.audioOutputs
+        let direct = ins.count == outs.count && (ins.count == channels || ins.count == 1)
+        let count = direct && ins.count == 1 ? channels : 1
+        atomCapacity = max(8192, plugin.ports.map(\.minimumSize).max() ?? 0)
+
+        kernel = .allocate(capacity: 1)
+        kernel.initialize(to: DetentLV2Kernel())
+        log = .allocate(capacity: 1)
+        log.initialize(to: DetentLV2Log())
+        records = .allocate(capacity: count)
+        records.initialize(repeating: DetentLV2Instance(), count: count)
+        portValues = .allocate(capacity: count)
+
+        func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1) * MemoryLayout<T>.stride, alignment: 64)
+            memset(raw, 0, max(n, 1) * MemoryLayout<T>.stride)
+            allocations.append(raw)
+            return raw.bindMemory(to: T.self, capacity: max(n, 1))
+        }
+        let urids = URIDMap.shared
+        log.pointee.slots = 64
+        log.pointee.messages = buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE))
+        log.pointee.types = buffer(UInt32.self, 64)
+        log.pointee.trace = urids.map(LV2URI.log + "Trace")
+
+        let silence = buffer(Float.self, maxFrames)
+        let discard = buffer(Float.self, maxFrames)
+        let atomSequence = urids.map(LV2URI.atom + "Sequence")
+        let portCount = plugin.ports.count
+        let atomOutputs = plugin.ports.filter { $0.kind == .atom && !$0.isInput }
+        let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
+        let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
+        let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
+
+        try LV2World.shared.withWorld { world, _ throws(PluginError) in
+            guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
+                throw PluginError.unknown(plugin.uri, closest: [])
+            }
+            for i in 0..<count {
+                let record = records + i
+                record.pointee.response_capacity = 16_384
+                record.pointee.responses = buffer(UInt8.self, 16_384)
+                record.pointee.delivering = buffer(UInt8.self, 16_384)
+                let hostFeatures = HostFeatures(sampleRate: sampleRate, maxFrames: maxFrames,
+                                                sequenceSize: atomCapacity, worker: record, log: log)
+                features.append(hostFeatures)
+                guard let instance = lilv_plugin_instantiate(lilvPlugin, sampleRate, hostFeatures.array) else {
+                    if let problem = Self.libraryProblem(lilvPlugin) {
+                        throw PluginError.libraryFailed(name: plugin.name, reason: problem)
+                    }
+                    throw PluginError.instantiationFailed(name: plugin.name)
+                }
+                instances.append(instance)
+                record.pointee.handle = lilv_instance_get_handle(instance)
+                record.pointee.worker = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
+                    .assumingMemoryBound(to: LV2_Worker_Interface.self)
+                if plugin.hasDefaultState {
+                    let uri = lilv_new_uri(world, plugin.uri)
+                    if let state = lilv_state_new_from_world(world, urids.mapFeature, uri) {
+                        lilv_state_restore(state, instance, nil, nil, 0, hostFeatures.array)
+                        lilv_state_free(state)
+                    }
+                    lilv_node_free(uri)
+                }
+
+                // Every port is connected before activation; audio of a direct connection
+                // is connected again at each run.
+                let values = buffer(Float.self, portCount)
+                portValues[i] = values
+                var atomIndex = 0
+                for port in plugin.ports {
+                    let at: UnsafeMutableRawPointer?
+                    switch port.kind {
+                    case .control:
+                        values[Int(port.index)] = Float(port.defaultValue ?? port.minimum ?? 0)
+                        at = UnsafeMutableRawPointer(values + Int(port.index))
+                    case .audio:
+                        if port.isSideChain {
+                            at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
+                        } else if let mappedIn, let mappedOut {
+                            let position = (port.isInput ? ins : outs).firstIndex(of: port)!
+                            at = UnsafeMutableRawPointer((port.isInput ? mappedIn : mappedOut) + position * maxFrames)
+                        } else {
+                            at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
+                        }
+                    case .cv:
+                        at = UnsafeMutableRawPointer(port.isInput ? silence : buffer(Float.self, maxFrames))
+                    case .atom:
+                        let sequence = buffer(UInt8.self, atomCapacity + 16)
+                            .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
+                        if port.isInput {
+                            // A valid empty sequence: nothing happens at any frame.
+                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
+                            sequence.pointee.atom.type = atomSequence
+                        } else {
+                            atomOutputBuffers[i * atomOutputs.count + atomIndex] = sequence
+                            atomIndex += 1
+                        }
+                        at = UnsafeMutableRawPointer(sequence)
+                    case .event, .unknown:
+                        at = nil
+                    }
+                    lilv_instance_connect_port(instance, port.index, at)
+                }
+                for (row, port) in parameterPorts.enumerated() {
+                    values[Int(port.index)] = Float(defaults[row])
+                }
+                lilv_instance_activate(instance)
+            }
+        }
+
+        let inputPorts = buffer(UInt32.self, ins.count), outputPorts = buffer(UInt32.self, outs.count)
+        for (j, port) in ins.enumerated() { inputPorts[j] = port.index }
+        for (j, port) in outs.enumerated() { outputPorts[j] = port.index }
+        let parameterIndices = buffer(UInt32.self, parameterPorts.count)
+        let lows = buffer(Float.self, parameterPorts.count), highs = buffer(Float.self, parameterPorts.count)
+        for (row, port) in parameterPorts.enumerated() {
+            parameterIndices[row] = port.index
+            let range = ranges[row]
+            lows[row] = Float(port.isSampleRate ? (port.minimum ?? 0) * sampleRate : range.lowerBound)
+            highs[row] = Float(port.isSampleRate ? (port.maximum ?? 0.5) * sampleRate : range.upperBound)
+        }
+        let atomPorts = buffer(UInt32.self, atomOutputs.count)
+        for (j, port) in atomOutputs.enumerated() { atomPorts[j] = port.index }
+
+        var k = DetentLV2Kernel()
+        k.descriptor = instances.first.flatMap { lilv_instance_get_descriptor($0) }
+        k.instances = records
+        k.instance_count = UInt32(count)
+        k.audio_per_instance = direct ? UInt32(ins.count) : 0
+        k.audio_inputs = UnsafePointer(inputPorts)
+        k.audio_outputs = UnsafePointer(outputPorts)
+        k.mapped = direct ? 0 : 1
+        k.mapped_inputs = UInt32(ins.count)
+        k.mapped_outputs = UInt32(outs.count)
+        k.mapped_in = mappedIn
+        k.mapped_out = mappedOut
+        k.max_frames = UInt32(maxFrames)
+        k.parameter_count = UInt32(parameterPorts.count)
+        k.parameter_ports = UnsafePointer(parameterIndices)
+        k.parameter_low = UnsafePointer(lows)
+        k.parameter_high = UnsafePointer(highs)
+        k.port_values = UnsafePointer(portValues)
+        k.atom_output_count = UInt32(atomOutputs.count)
+        k.atom_output_ports = UnsafePointer(atomPorts)
+        k.atom_outputs = UnsafePointer(atomOutputBuffers)
+        k.atom_capacity = UInt32(atomCapacity)
+        k.atom_chunk = urids.map(LV2URI.atom + "Chunk")
+        kernel.pointee = k
+    }
+
+    deinit {
+        for instance in instances {
+            lilv_instance_deactivate(instance)
+            lilv_instance_free(instance)
+        }
+        for raw in allocations { raw.deallocate() }
+        records.deallocate()
+        portValues.deallocate()
+        kernel.deallocate()
+        log.deallocate()
+    }
+
+    /// Why the plug-in's shared library cannot be loaded (a broken package: a missing
+    /// library or symbol), or nil when it loads.
+    static func libraryProblem(_ plugin: OpaquePointer) -> String? {
+        guard let uri = lilv_plugin_get_library_uri(plugin), let uriText = lilv_node_as_uri(uri),
+              let path = lilv_file_uri_parse(uriText, nil) else { return nil }
+        defer { lilv_free(path) }
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            return dlerror().map { String(cString: $0) } ?? "cannot be loaded"
+        }
+        dlclose(handle)
+        return nil
+    }
+
+    /// What the engine runs.
+    var prepared: PreparedKernel {
+        PreparedKernel(kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel),
+                                              run: detent_lv2_run, reset: detent_lv2_reset),
+                       owner: self)
+    }
+
+    /// The value of a control port of the first instance (meters, latency). Read between
+    /// renders, or as a snapshot that may be a block old.
+    func controlValue(_ port: PortDescription) -> Float {
+        portValues[0][Int(port.index)]
+    }
+
+    /// The plug-in's messages since the last call, as lines for stderr.
+    func takeMessages() -> [String] {
+        var lines: [String] = []
+        var text = [CChar](repeating: 0, count: Int(DETENT_LV2_LOG_MESSAGE))
+        var type: UInt32 = 0
+        while detent_lv2_log_take(log, &text, &type) != 0 {
+            let line = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .trimmingCharacters(whereSeparator: { $0.isNewline || $0 == " " })
+            if !line.isEmpty { lines.append("\(plugin.name): \(line)") }
+        }
+        return lines
+    }
+}
+
+extension String {
+    func trimmingCharacters(whereSeparator drop: (Character) -> Bool) -> String {
+        String(self.drop(while: drop).reversed().drop(while: drop).reversed())
+    }
+}

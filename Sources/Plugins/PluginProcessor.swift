@@ -1,0 +1,38 @@
+import DSP
+import Parameters
+
+extension Processor {
+    /// The processor that hosts `plugin`: its control inputs are the table, its instances are
+    /// made at each engine `prepare`.
+    ///
+    /// - Throws: ``PluginError/notHostable(name:reason:)`` for a plug-in Detent cannot run, or
+    ///   a table error.
+    public static func plugin(_ plugin: PluginDescription) throws(PluginError) -> Processor {
+        if let reason = plugin.unhostableReason { throw .notHostable(name: plugin.name, reason: reason) }
+        let (table, ports) = try PluginTable.make(plugin)
+        let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
+        return Processor(identifier: plugin.uri, name: plugin.name, table: table) { sampleRate, maxFrames, channels in
+            try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
+                                sampleRate: sampleRate, maxFrames: maxFrames, channels: channels).prepared
+        }
+    }
+
+    /// The processor for `text` (a URI or a name), or the built-in when `text` is nil.
+    public static func named(_ text: String?) throws(PluginError) -> Processor {
+        guard let text else { return .lowpassGain }
+        return try .plugin(PluginSearch.find(text))
+    }
+}
+
+extension PluginInstances: KernelReports {
+    var outputValues: [OutputValue] {
+        plugin.controlOutputs.map { OutputValue(id: $0.symbol, value: Double(controlValue($0))) }
+    }
+
+    /// The latency the plug-in reports on its latency port, in frames.
+    var latency: Int {
+        guard let port = plugin.latencyPort else { return 0 }
+        let frames = controlValue(port)
+        return frames.isFinite && frames > 0 ? Int(frames.rounded()) : 0
+    }
+}

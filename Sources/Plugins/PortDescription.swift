@@ -1,0 +1,40 @@
+/// One port of an LV2 plug-in, as its description declares it.
+public struct PortDescription: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case audio, control, atom, cv, event, unknown
+    }
+
+    public let index: UInt32
+    public let symbol: String
+    public let name: String
+    public let kind: Kind
+    public let isInput: Bool
+    /// The declared range and default (nil where the description gives none).
+    public let minimum: Double?
+    public let maximum: Double?
+    public let defaultValue: Double?
+    /// `lv2:integer`, `lv2:toggled`, `lv2:enumeration`, `lv2:sampleRate`.
+    public let isInteger: Bool
+    public let isToggled: Bool
+    public let isEnumeration: Bool
+    public let isSampleRate: Bool
+    /// `pprops:logarithmic`, `pprops:notOnGUI`, `pprops:expensive`.
+    public let isLogarithmic: Bool
+    public let isNotOnGUI: Bool
+    public let isExpensive: Bool
+    /// `lv2:connectionOptional`, `lv2:isSideChain`.
+    public let isOptional: Bool
+    public let isSideChain: Bool
+    /// An output that reports the plug-in's latency in frames.
+    public let reportsLatency: Bool
+    /// The unit's URI (`units:hz`), or its symbol for a unit the plug-in defines itself.
+    public let unit: String?
+    /// Labelled values, in value order.
+    public let scalePoints: [(value: Double, label: String)]
+    /// For atom ports: whether they carry MIDI; the buffer size asked for (0: none).
+    public let supportsMIDI: Bool
+    public let minimumSize: Int
+
+    public static func == (a: Self, b: Self) -> Bool { a.index == b.index && a.symbol == b.symbol }
+    public func hash(into hasher: inout Hasher) { hasher.combine(index); hasher.combine(symbol) }
+}
