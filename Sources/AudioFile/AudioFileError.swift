@@ -72,7 +72,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
         case .notAudio, .unreadable, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
-        case .processorFailed: 69  // EX_UNAVAILABLE
+        case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio
         case .cancelled: 130  // 128 + SIGINT; the command line reports the actual signal
         }
     }

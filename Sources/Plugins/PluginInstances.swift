@@ -69,6 +69,11 @@ final class PluginInstances: @unchecked Sendable {
             guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
                 throw PluginError.unknown(plugin.uri, closest: [])
             }
+            // Checked first, so that a broken installation is told in Detent's one line
+            // rather than in lilv's own messages.
+            if let problem = Self.libraryProblem(lilvPlugin) {
+                throw PluginError.libraryFailed(name: plugin.name, reason: problem)
+            }
             for i in 0..<count {
                 let record = records + i
                 record.pointee.response_capacity = 16_384

@@ -1,0 +1,106 @@
+import AudioFile
+import Foundation
+import Testing
+import TestSupport
+
+/// `detent plugins`, and renders through real LV2 plug-ins compared with the LV2 tools people
+/// use: lilv's `lv2apply` and `lv2file` (Debian `lilv-utils`, `lv2file`), on files sox made.
+@Suite("detent: plug-ins")
+struct PluginCommandTests {
+    /// A 2-second sweep made by sox, in 32-bit float, with `channels` channels.
+    static func sweep(_ folder: TemporaryFolder, channels: Int) throws -> String {
+        let path = folder.file("sweep\(channels).wav")
+        let outcome = try ChildProcess.run("/usr/bin/sox", [
+            "-n", "-r", "48000", "-c", "\(channels)", "-b", "32", "-e", "floating-point", path,
+            "synth", "2", "sine", "60-12000", "vol", "0.7",
+        ])
+        try #require(outcome.status.exited == 0, "sox: \(outcome.stderrText)")
+        return path
+    }
+
+    enum Peer: String, Sendable { case lv2apply, lv2file }
+
+    @Test("at fixed controls a render equals the same plug-in run by lv2apply or lv2file", arguments: [
+        ("http://plugin.org.uk/swh-plugins/buttlow_iir", Peer.lv2apply, 1, ["cutoff": "700"]),
+        ("http://plugin.org.uk/swh-plugins/sc1", .lv2file, 1, [:]),
+        ("http://drobilla.net/plugins/mda/Overdrive", .lv2file, 2, ["drive": "0.8"]),
+        ("http://drobilla.net/plugins/mda/Limiter", .lv2file, 2, [:]),
+        ("http://gareus.org/oss/lv2/darc#mono", .lv2apply, 1, [:]),
+        ("http://gareus.org/oss/lv2/darc#stereo", .lv2file, 2, [:]),
+        ("urn:zamaudio:ZamEQ2", .lv2file, 1, [:]),
+    ] as [(String, Peer, Int, [String: String])])
+    func equalsPeer(uri: String, peer: Peer, channels: Int, controls: [String: String]) throws {
+        let folder = TemporaryFolder()
+        let input = try Self.sweep(folder, channels: channels)
+        let sets = controls.sorted { $0.key < $1.key }
+        let rendered = try Detent.run(["render", input, "--plugin", uri, "-o", "detent.wav", "--subtype", "float"]
+                                      + sets.flatMap { ["--set", "\($0.key)=\($0.value)"] }, in: folder.path)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let arguments: [String] = switch peer {
+        case .lv2apply: ["-i", input, "-o", folder.file("peer.wav")] + sets.flatMap { ["-c", $0.key, $0.value] } + [uri]
+        case .lv2file: ["-i", input, "-o", folder.file("peer.wav"), "--ignore-clipping"] + sets.flatMap { ["-p", "\($0.key):\($0.value)"] } + [uri]
+        }
+        let ran = try ChildProcess.run("/usr/bin/" + peer.rawValue, arguments, currentDirectory: folder.path)
+        try #require(ran.status.exited == 0, "\(peer): \(ran.stderrText)")
+        let (ours, reader) = try decode(folder.file("detent.wav"))
+        let (theirs, peerReader) = try decode(folder.file("peer.wav"))
+        #expect(reader.channels == channels && peerReader.channels == channels)
+        try #require(ours.count == theirs.count && ours.count == 96_000 * channels)
+        var worst: Float = 0
+        for i in ours.indices { worst = max(worst, abs(ours[i] - theirs[i])) }
+        #expect(worst <= 1e-6, "largest difference \(worst)")
+        #expect(theirs.contains { abs($0) > 0.01 }, "the peer's output is not silent")
+    }
+
+    @Test("plugins lists every installed plug-in with a hostable verdict, as a table and as JSON")
+    func listing() throws {
+        let folder = TemporaryFolder()
+        let table = try Detent.run(["plugins"], in: folder.path)
+        #expect(table.status == 0 && table.stderr == "")
+        #expect(table.stdout.hasPrefix("NAME "))
+        #expect(table.stdout.contains("http://plugin.org.uk/swh-plugins/buttlow_iir"))
+        let json = try Detent.run(["plugins", "--json"], in: folder.path)
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count >= 350)
+        for line in lines {
+            let object = try jsonObject(line)
+            #expect(object["uri"] is String && object["hostable"] is Bool)
+            if object["hostable"] as? Bool == false { #expect(object["reason"] is String) }
+        }
+        let filtered = try Detent.run(["plugins", "butterworth"], in: folder.path)
+        #expect(filtered.stdout.split(separator: "\n").count == 5)  // header, 3 plug-ins, count
+        let none = try Detent.run(["plugins", "no-such-plugin-anywhere"], in: folder.path)
+        #expect(none.status == 1 && none.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("params --plugin prints the plug-in's table")
+    func params() throws {
+        let folder = TemporaryFolder()
+        let outcome = try Detent.run(["params", "--plugin", "buttlow_iir"], in: folder.path)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("cutoff") && outcome.stdout.contains("21.6 kHz"))
+    }
+
+    @Test("bad plug-in input: one line naming the problem, exit 64 or 65, no output file", arguments: [
+        (["--plugin", "http://example.org/not-installed"], 64, "not-installed"),
+        (["--plugin", "compressor"], 64, "matches"),
+        (["--plugin", "MDA Overdrve"], 64, "MDA Overdrive"),
+        (["--plugin", "buttlow_iir", "--set", "q=3"], 64, "'q'"),
+        (["--plugin", "buttlow_iir", "--set", "resonance=9"], 64, "out of range"),
+        (["--plugin", "http://plugin.org.uk/swh-plugins/mbeq"], 65, "cannot be loaded"),
+        (["--plugin", "http://lsp-plug.in/plugins/lv2/compressor_mono", "--set", "scm=Loudest"], 64, "Loudest"),
+        (["--plugin", "buttlow_iir", "--preset", "Telephone"], 64, "Telephone"),
+        (["--plugin", "buttlow_iir", "--preset", "builtin.json"], 65, "detent:lowpass-gain"),
+    ] as [([String], Int32, String)])
+    func badInput(options: [String], status: Int32, names: String) throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 4_800, seed: 1)]))
+        folder.write("builtin.json", text: #"{"name": "Dark", "values": {"cutoff": 800}}"#)
+        let outcome = try Detent.run(["render", "in.wav", "-o", "out.wav"] + options, in: folder.path)
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("detent: "), "one line: \(outcome.stderr)")
+        #expect(outcome.stderr.contains(names), "names the problem: \(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+}
