@@ -23,6 +23,9 @@ public struct RenderSettings: Sendable {
     /// Frames per block read, processed and written. Memory is proportional to this, never
     /// to the file's length, and the output does not depend on it.
     public var blockFrames = RenderSettings.defaultBlockFrames
+    /// How often a plug-in's gliding controls are written, in frames (a power of two; the
+    /// engine's default unless a benchmark measures another).
+    public var controlInterval = Int(Engine.externalInterval)
     /// How reading and writing share threads (the output is the same either way).
     public var ioThreads = IOThreads.forCores(RenderSettings.cores)
     /// Files the output must never replace (the other inputs of a batch).

@@ -60,7 +60,7 @@ struct RenderStream: ~Copyable {
             perFrame = max(perFrame, run)
         }
         engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
-                        queueCapacity: max(1_024, perFrame + 1))
+                        queueCapacity: max(1_024, perFrame + 1), controlInterval: settings.controlInterval)
         do {
             try engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
         } catch {

@@ -71,8 +71,8 @@ struct RenderState {
     static var inputLimit: Float { @_noLocks get { 65_536 } }
     /// `Engine.coefficientInterval − 1`, for a cheap modulo on the engine's timeline.
     private let coefficientMask = Engine.coefficientInterval - 1
-    /// `Engine.externalInterval − 1`, likewise.
-    private let externalMask = Engine.externalInterval - 1
+    /// The engine's control interval − 1, likewise (set once, at the engine's creation).
+    var externalMask = Engine.externalInterval - 1
 
     init(parameterCount: Int) {
         self.parameterCount = parameterCount

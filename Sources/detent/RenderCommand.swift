@@ -67,6 +67,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("block-frames"), help: .hidden)
     var blockFrames: Int?
 
+    /// Frames between writes of a plug-in's gliding controls, a power of two (benchmarks
+    /// measure zipper against cost with it).
+    @Option(name: .customLong("control-interval"), help: .hidden)
+    var controlInterval: Int?
+
     /// Threads for file I/O beside the engine's, 1 or 2 (default: 2 given three cores per
     /// render); the output does not depend on it (tests and benchmarks set it).
     @Option(name: .customLong("io-threads"), help: .hidden)
@@ -91,6 +96,9 @@ struct RenderCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): must be at least 1") }
         if let ioThreads, !(1...2).contains(ioThreads) {
             throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
+        }
+        if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
+            throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
         }
         if let blockFrames, !(1...1 << 20).contains(blockFrames) {
             throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
@@ -151,6 +159,7 @@ struct RenderCommand: ParsableCommand {
         settings.dither = !noDither
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
+        if let controlInterval { settings.controlInterval = controlInterval }
         if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))

@@ -19,7 +19,7 @@ struct ProcessorFrontEndTests {
     @Test("the engine glides continuous controls on its own grid, jumps stepped ones, whatever the blocks")
     func engine() throws {
         func run(block: Int) throws -> [[Float]] {
-            let engine = Engine(processor: ProbeProcessor.processor, smoothingTime: 0.001)
+            let engine = Engine(processor: ProbeProcessor.processor, smoothingTime: 0.001, controlInterval: 32)
             try engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 7)
             return ProbeProcessor.render(engine, frames: 600, block: block, events: [
                 ParameterChange(index("level"), 1, frame: 100),
@@ -30,7 +30,7 @@ struct ProcessorFrontEndTests {
         let out = try run(block: 256)
         #expect(try run(block: 100) == out)
         #expect(try run(block: 7) == out)
-        // Level: 0.5 until 100, then 48 frames of glide in steps of the 32-frame grid, then 1.
+        // Level: 0.5 until 100, then 48 frames of glide in steps of a 32-frame grid, then 1.
         #expect(out[0][..<100].allSatisfy { $0 == 0.5 })
         #expect(out[0][100] == 0.5 && out[0][127] == 0.5)
         #expect(out[0][128] > 0.5 && out[0][128] < 1)
