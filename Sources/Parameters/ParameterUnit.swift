@@ -45,10 +45,15 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable, BitwiseCopyable 
         }
     }
 
-    /// Words that mean "silence" for a parameter whose minimum is silence.
-    static let silenceWords: Set<String> = [
-        "-inf", "-inf db", "-infdb", "-∞", "−∞", "-∞ db", "−∞ db", "off", "mute", "silence",
-    ]
+    /// Words that mean "silence" for a parameter whose minimum is silence, as
+    /// ``isSilenceWord(_:)`` compares them: lowercased, without spaces, `−` (U+2212) as `-`.
+    static let silenceWords: Set<String> = ["-inf", "-infdb", "-∞", "-∞db", "off", "mute", "silence"]
+
+    /// `text` asks for silence: `-inf`, `−inf dB`, `−∞`, `-∞dB`, `off`, … in any case and
+    /// spacing, with either minus sign.
+    static func isSilenceWord(_ text: String) -> Bool {
+        silenceWords.contains(text.lowercased().replacingMinusSign.filter { $0 != " " && $0 != "\t" })
+    }
 
     /// Formats `value` with a precision that adapts to its magnitude.
     func format(_ value: Double, ascii: Bool) -> String {

@@ -45,7 +45,7 @@ struct PanelCommand: ParsableCommand {
         }
         let values = loaded?.values ?? defaults
         let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
-        let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, host: host, store: store, ascii: ascii)
+        let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, origin: loaded?.origin, host: host, store: store, ascii: ascii)
         try KnobPanelSession.run(panel, on: terminal)
     }
 }

@@ -106,6 +106,20 @@ extension Panel {
         }
     }
 
+    /// Keys while the window is too small to show the knobs: quit, suspend and repaint only.
+    func tooSmallKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) {
+        switch key {
+        case .character("c") where modifiers.contains(.ctrl), .character("q") where modifiers.isEmpty:
+            quit(at: time)
+        case .character("z") where modifiers.contains(.ctrl):
+            suspendRequested = true
+        case .character("l") where modifiers.contains(.ctrl):
+            repaintRequested = true
+        default:
+            break
+        }
+    }
+
     private func moveFocus(by delta: Int) {
         setFocus((focus + delta + knobs.count) % knobs.count)
     }

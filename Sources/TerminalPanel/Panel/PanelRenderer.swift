@@ -33,7 +33,7 @@ public enum PanelRenderer {
         }
         // The response curve is the built-in lowpass's; other processors have none to draw.
         if panel.table == LowpassGain.table, let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
-        let cursor = drawStatus(panel, into: &screen, row: layout.statusRow)
+        let cursor = drawStatus(panel, at: time, into: &screen, row: layout.statusRow)
         switch panel.mode {
         case .help:
             HelpOverlay.draw(ascii: panel.ascii, into: &screen)
@@ -144,7 +144,7 @@ public enum PanelRenderer {
     }
 
     /// The status line: a prompt (returning the cursor's place), a message, or the key hints.
-    static func drawStatus(_ panel: Panel, into screen: inout ScreenBuffer, row: Int) -> FrameWriter.CursorPosition? {
+    static func drawStatus(_ panel: Panel, at time: Double, into screen: inout ScreenBuffer, row: Int) -> FrameWriter.CursorPosition? {
         let width = screen.width
         func prompt(_ label: String, _ field: TextField) -> FrameWriter.CursorPosition {
             let x = screen.put(label, x: 0, y: row, role: .prompt)
@@ -167,7 +167,7 @@ public enum PanelRenderer {
         default:
             break
         }
-        if let message = panel.message {
+        if let message = panel.shownMessage(at: time) {
             screen.put(message.text, x: 0, y: row, role: message.isError ? .error : .status, limit: width)
             return nil
         }
