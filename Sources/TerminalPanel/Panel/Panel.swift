@@ -192,6 +192,8 @@ public final class Panel {
             handleKey(key, modifiers, at: time)
         case .mouse(let mouse):
             handleMouse(mouse, at: time)
+        case .paste(let text):
+            handlePaste(text)
         case .modeReport, .cellSize:
             return  // the terminal loop's business
         }
@@ -206,6 +208,23 @@ public final class Panel {
         self.width = width
         self.height = height
         needsDraw = true
+    }
+
+    /// Pasted text goes into an open prompt as if typed; anywhere else it is refused, since
+    /// keys there are commands (a pasted `q` must not quit).
+    func handlePaste(_ text: String) {
+        switch mode {
+        case .valueEntry(var field):
+            field.insert(pasted: text)
+            mode = .valueEntry(field)
+        case .saveName(var field):
+            field.insert(pasted: text)
+            mode = .saveName(field)
+        case .normal:
+            message = Message(text: "paste ignored: press = to type a value, then paste", isError: true)
+        default:
+            break
+        }
     }
 
     // MARK: - Turning knobs

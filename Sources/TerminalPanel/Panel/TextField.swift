@@ -1,3 +1,5 @@
+import Parameters
+
 /// A one-line text field for the status line: typing a value or a preset name.
 ///
 /// It understands the keys people expect of a shell prompt: characters insert, ←/→ and
@@ -53,6 +55,17 @@ public struct TextField: Sendable, Hashable {
             return nil
         }
         return .editing
+    }
+
+    /// Inserts pasted `text` at the cursor, as if typed: line breaks and tabs become spaces,
+    /// other control characters are dropped, and the ends are trimmed (a copied line's
+    /// newline must not make a name end in a space).
+    public mutating func insert(pasted text: String) {
+        let cleaned = text.map { c -> Character in c.isNewline || c == "\t" ? " " : c }
+            .filter { c in !c.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        let trimmed = String(cleaned).trimmedWhitespace
+        characters.insert(contentsOf: trimmed, at: cursor)
+        cursor += trimmed.count
     }
 
     /// The part to show in `width` columns, and the column the cursor falls on in it: the
