@@ -99,6 +99,10 @@ extension Panel {
             case "?": mode = .help
             case "c": toggleDragStyle()
             case "m": startMIDILearn()
+            case "M": toggleMute(at: time)
+            case "1"..."9":
+                // A knob by its place, as on a hardware synth's numbered controls.
+                if let n = c.wholeNumberValue, n <= knobs.count { setFocus(n - 1) }
             default: break
             }
         default:

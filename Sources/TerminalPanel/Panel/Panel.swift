@@ -98,6 +98,9 @@ public final class Panel {
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
 
+    /// The level each muted knob had before `M` silenced it.
+    var mutedLevels: [ParameterIndex: Double] = [:]
+
     /// The knob a mouse button went down on, and its value then (for undo).
     var capture: (index: Int, start: Double)?
 

@@ -74,12 +74,17 @@ public enum PanelRenderer {
         if !fields.isEmpty { screen.put(right, x: screen.width - DisplayWidth.of(right), y: 0, role: .header) }
     }
 
-    /// `detent`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio` — in the
-    /// order they are given up when the header is short.
+    /// `detent on studio`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio`
+    /// — in the order they are given up when the header is short.
     static func statusFields(_ status: PanelStatus) -> [String] {
         guard !status.isEmpty else { return ["no audio"] }
         var fields: [String] = []
-        if let name = status.clientName { fields.append(PresetName.printable(name)) }
+        switch (status.clientName, status.serverName) {
+        case let (client?, server?): fields.append(PresetName.printable(client) + " on " + PresetName.printable(server))
+        case let (client?, nil): fields.append(PresetName.printable(client))
+        case let (nil, server?): fields.append("server " + PresetName.printable(server))
+        case (nil, nil): break
+        }
         if let frames = status.bufferSize { fields.append("\(frames) frames") }
         if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
         if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }

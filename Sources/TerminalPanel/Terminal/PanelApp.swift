@@ -15,7 +15,7 @@ import Glibc
 ///
 /// ```swift
 /// let terminal = try TerminalSession(environment: environment)
-/// let outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
+/// let outcome = try PanelApp(panel: panel, terminal: terminal, theme: try .forEnvironment(environment)).run()
 /// ```
 public final class PanelApp {
     /// How the loop ended.
