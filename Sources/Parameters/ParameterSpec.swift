@@ -98,6 +98,12 @@ public struct ParameterSpec: Sendable, Hashable {
     ///
     /// - Parameter ascii: use `-` and `inf` instead of `−` and `∞` (for `--ascii` terminals).
     public func format(_ value: Double, ascii: Bool = false) -> String {
+        format(value, ascii: ascii, extraDigits: 0)
+    }
+
+    /// The value with up to `extraDigits` more decimals where they are not zeros
+    /// (`1.0715 kHz`), for continuous values: what a knob shows while turned finely.
+    public func format(_ value: Double, ascii: Bool, extraDigits: Int) -> String {
         switch kind {
         case .toggle:
             return clamp(value) > range.lowerBound ? "on" : "off"
@@ -109,7 +115,7 @@ public struct ParameterSpec: Sendable, Hashable {
             if minimumIsSilence && value <= range.lowerBound {
                 return unit.formatSilence(ascii: ascii)
             }
-            return unit.format(value, ascii: ascii)
+            return unit.format(value, ascii: ascii, extraDigits: extraDigits)
         }
     }
 

@@ -35,7 +35,7 @@ struct PanelHabitTerminalTests {
         #expect(!pty.screen.contains("(modified)"))
         // Into the prompt: taken as typed; Enter still submits.
         pty.send("3=")
-        #expect(pty.wait { $0.contains("Gain (now 0.0 dB) = ") })
+        #expect(pty.wait { $0.contains("Gain = 0.0 dB") })
         pty.send(Self.pasteStart + "\u{2212}6 dB\n" + Self.pasteEnd)
         #expect(pty.wait { $0.contains("= \u{2212}6 dB") })
         pty.send("\r")

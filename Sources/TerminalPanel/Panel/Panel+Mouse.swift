@@ -27,6 +27,7 @@ extension Panel {
             }
         case .drag(.left):
             guard let capture else { return }
+            preciseKnob = fine ? capture.index : nil
             if let value = knobs[capture.index].pointerMoved(point, fine: fine, at: time) {
                 host.send(ids[capture.index], value)
             }
@@ -41,6 +42,7 @@ extension Panel {
             guard notches != 0, capture == nil else { return }
             let index = layout.knob(atX: column, y: row) ?? focus
             setFocus(index)
+            preciseKnob = fine ? index : nil
             turn(index, burst: true, at: time) { $0.scroll(notches: notches, fine: fine, at: time) }
         default:
             break

@@ -98,6 +98,15 @@ public final class Panel {
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
 
+    /// The knob last turned with the fine modifier: while its label shows the value, the
+    /// value has ``preciseDigits`` more decimals, so a fine step is seen.
+    public internal(set) var preciseKnob: Int?
+    /// Decimals added to a finely turned value and to the value prompt's starting text.
+    public static let preciseDigits = 2
+
+    /// The text the value prompt started with: submitted unchanged, it changes nothing.
+    var offeredValue: String?
+
     /// The level each muted knob had before `M` silenced it.
     var mutedLevels: [ParameterIndex: Double] = [:]
 
@@ -258,6 +267,7 @@ public final class Panel {
 
     func setFocus(_ index: Int) {
         guard index != focus, knobs.indices.contains(index) else { return }
+        preciseKnob = nil
         knobs[focus].isFocused = false
         focus = index
         knobs[focus].isFocused = true

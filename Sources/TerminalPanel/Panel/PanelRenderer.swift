@@ -115,7 +115,7 @@ public enum PanelRenderer {
         let name = knob.isFocused ? "[" + knob.scale.name + "]" : knob.scale.name
         putCentered(name, column: slot.nameColumn, row: slot.nameRow, role: knob.isFocused ? .nameFocused : .name, into: &screen)
         let active = knob.label(at: time).showsValue
-        putCentered(knob.valueText(ascii: panel.ascii), column: slot.valueColumn, row: slot.valueRow,
+        putCentered(valueText(panel, index, active: active, width: PanelLayout.slotWidth), column: slot.valueColumn, row: slot.valueRow,
                     role: active ? .valueActive : .value, into: &screen)
     }
 
@@ -127,8 +127,18 @@ public enum PanelRenderer {
         KnobPainter.drawBar(knob, at: time, width: slot.art.width, progressRole: progressRole(knob), ascii: panel.ascii,
                             into: &screen, x: slot.art.x, y: slot.art.y)
         let active = knob.label(at: time).showsValue
-        screen.put(knob.valueText(ascii: panel.ascii), x: slot.valueColumn, y: slot.valueRow,
+        screen.put(valueText(panel, index, active: active, width: PanelLayout.valueWidth), x: slot.valueColumn, y: slot.valueRow,
                    role: active ? .valueActive : .value, limit: PanelLayout.valueWidth)
+    }
+
+    /// A knob's value: with more decimals while it is turned finely and the label shows the
+    /// value, when that fits in `width` columns.
+    static func valueText(_ panel: Panel, _ index: Int, active: Bool, width: Int) -> String {
+        let knob = panel.knobs[index]
+        let plain = knob.valueText(ascii: panel.ascii)
+        guard active, panel.preciseKnob == index else { return plain }
+        let precise = knob.valueText(ascii: panel.ascii, extraDigits: Panel.preciseDigits)
+        return DisplayWidth.of(precise) <= width ? precise : plain
     }
 
     static func putCentered(_ text: String, column: Int, row: Int, role: CellRole, into screen: inout ScreenBuffer) {
@@ -160,7 +170,7 @@ public enum PanelRenderer {
         switch panel.mode {
         case .valueEntry(let field):
             let knob = panel.knobs[panel.focus]
-            return prompt("\(knob.scale.name) (now \(knob.valueText(ascii: panel.ascii))) = ", field)
+            return prompt("\(knob.scale.name) = ", field)
         case .saveName(let field):
             return prompt("Save preset as: ", field)
         case .confirmReplace(let name):
