@@ -20,7 +20,10 @@ extension Panel {
             guard let index = layout.knob(atX: column, y: row) else { return }
             if let capture, capture.index != index { endCapture(at: time) }
             setFocus(index)
-            if capture == nil { capture = (index, knobs[index].value) }
+            if capture == nil {
+                capture = (index, knobs[index].value)
+                prepareDrag(index)
+            }
             let center = pointerCenter(of: index)
             if let value = knobs[index].pointerDown(point, center: center, unit: pointerUnit, fine: fine, at: time) {
                 host.send(ids[index], value)

@@ -104,6 +104,9 @@ public final class Panel {
     /// Decimals added to a finely turned value and to the value prompt's starting text.
     public static let preciseDigits = 2
 
+    /// Each knob's smallest displayed step (normalised), once measured (``displayGap(_:)``).
+    var displayGaps: [Int: Double] = [:]
+
     /// The text the value prompt started with: submitted unchanged, it changes nothing.
     var offeredValue: String?
 
