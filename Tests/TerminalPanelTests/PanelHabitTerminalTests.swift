@@ -99,3 +99,22 @@ struct PanelHabitTerminalTests {
         #expect(!String(decoding: bad.output, as: UTF8.self).contains("\u{1B}[?1049h"))
     }
 }
+
+extension PanelHabitTerminalTests {
+    @Test("at 160 × 50 the knobs are drawn larger and the curve takes the rest")
+    func scaledKnobs() throws {
+        let config = TemporaryFolder()
+        let pty = try start(config: config, width: 160, height: 50)
+        let layout = PanelLayout(width: 160, height: 50, knobCount: 3, nameWidth: 9, meterCount: 0)
+        #expect(layout.artSize.rows > KnobPainter.artRows)
+        #expect(pty.wait { $0.line(layout.slots[0].nameRow).contains("[Cutoff]") && $0.contains("Filter response") })
+        // The arc fills rows the standard knob would leave for the curve.
+        #expect(pty.screen.line(2 + KnobPainter.artRows + 4).contains { $0 != " " })
+        #expect(!pty.screen.line(2 + KnobPainter.artRows).contains("Cutoff"))
+        // A resize to 80 × 24 draws the standard knobs again.
+        pty.resize(width: 80, height: 24)
+        #expect(pty.wait { $0.line(2 + KnobPainter.artRows).contains("[Cutoff]") })
+        pty.send("q")
+        #expect(pty.waitForExit()?.exited == 0)
+    }
+}

@@ -111,11 +111,11 @@ public enum PanelRenderer {
     static func drawKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
         let knob = panel.knobs[index]
         KnobPainter.drawArc(knob, at: time, progressRole: progressRole(knob), ascii: panel.ascii,
-                            into: &screen, x: slot.art.x, y: slot.art.y)
+                            into: &screen, x: slot.art.x, y: slot.art.y, size: panel.layout.artSize)
         let name = knob.isFocused ? "[" + knob.scale.name + "]" : knob.scale.name
         putCentered(name, column: slot.nameColumn, row: slot.nameRow, role: knob.isFocused ? .nameFocused : .name, into: &screen)
         let active = knob.label(at: time).showsValue
-        putCentered(valueText(panel, index, active: active, width: PanelLayout.slotWidth), column: slot.valueColumn, row: slot.valueRow,
+        putCentered(valueText(panel, index, active: active, width: slot.frame.width), column: slot.valueColumn, row: slot.valueRow,
                     role: active ? .valueActive : .value, into: &screen)
     }
 
