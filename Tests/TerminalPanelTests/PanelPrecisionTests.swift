@@ -46,6 +46,9 @@ struct PanelPrecisionTests {
         #expect(panel.mode == .valueEntry(TextField("0.0 dB", selected: true)))
         let status = PanelRenderer.render(panel, at: 0).screen.text(row: panel.height - 1)
         #expect(status.hasPrefix("Gain = 0.0 dB"))
+        let screen = PanelRenderer.render(panel, at: 0).screen
+        #expect(screen[7, panel.height - 1].role == .overlaySelected)  // the offered "0.0 dB", selected
+        #expect(screen[0, panel.height - 1].role == .prompt)
         panel.type("-3", at: 1)
         panel.press(.enter, at: 1)
         #expect(panel.value(.gain) == -3)

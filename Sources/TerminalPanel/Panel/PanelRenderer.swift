@@ -164,7 +164,8 @@ public enum PanelRenderer {
         func prompt(_ label: String, _ field: TextField) -> FrameWriter.CursorPosition {
             let x = screen.put(label, x: 0, y: row, role: .prompt)
             let shown = field.visible(width: width - x - 1)
-            screen.put(shown.text, x: x, y: row, role: .prompt)
+            // Offered text that typing will replace is shown selected.
+            screen.put(shown.text, x: x, y: row, role: field.isSelected ? .overlaySelected : .prompt)
             return FrameWriter.CursorPosition(x: x + shown.cursor, y: row)
         }
         switch panel.mode {
