@@ -27,6 +27,21 @@ struct PanelPrecisionTests {
         #expect(valueRow(panel, at: 101).contains(panel.knob(.cutoff).valueText()))
     }
 
+    @Test("a drag slowed by moving sideways shows the extra decimals too; straight up it does not")
+    func slowDragShows() {
+        let (panel, _) = makePanel(width: 120, height: 30)
+        let slot = panel.layout.slots[0]
+        let (x, y) = (Int(slot.center.x), Int(slot.center.y))
+        panel.mouse(.press(.left), x: x, y: y, at: 0)
+        panel.mouse(.drag(.left), x: x, y: y - 1, at: 0.1)
+        #expect(panel.preciseKnob == nil)
+        panel.mouse(.drag(.left), x: panel.width - 1, y: y - 2, at: 0.2)
+        #expect(panel.preciseKnob == 0)
+        let row = PanelRenderer.render(panel, at: 0.2).screen.text(row: slot.valueRow)
+        #expect(row.contains(panel.knob(.cutoff).valueText(extraDigits: Panel.preciseDigits)))
+        panel.mouse(.release(.left), x: panel.width - 1, y: y - 2, at: 0.3)
+    }
+
     @Test("extra decimals are only those that are not zeros")
     func trailingZeros() {
         let cutoff = LowpassGain.table[.cutoff], gain = LowpassGain.table[.gain]

@@ -30,7 +30,9 @@ extension Panel {
             }
         case .drag(.left):
             guard let capture else { return }
-            preciseKnob = fine ? capture.index : nil
+            // Fine, or slowed to a tenth or less by moving sideways: the value shows more digits.
+            let slow = (knobs[capture.index].dragSpeed(at: point) ?? 1) <= Self.preciseDragSpeed
+            preciseKnob = fine || slow ? capture.index : nil
             if let value = knobs[capture.index].pointerMoved(point, fine: fine, at: time) {
                 host.send(ids[capture.index], value)
             }

@@ -103,6 +103,8 @@ public final class Panel {
     public internal(set) var preciseKnob: Int?
     /// Decimals added to a finely turned value and to the value prompt's starting text.
     public static let preciseDigits = 2
+    /// A drag at this speed or slower (a fine step's, a tenth) counts as turning finely.
+    static let preciseDragSpeed = 0.1
 
     /// Each knob's smallest displayed step (normalised), once measured (``displayGap(_:)``).
     var displayGaps: [Int: Double] = [:]
