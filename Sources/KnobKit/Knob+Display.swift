@@ -1,8 +1,11 @@
 /// What to draw, as pure functions of time.
 extension Knob {
     /// The value as text, formatted by the scale (the table's units and precision).
-    public func valueText(ascii: Bool = false) -> String {
-        scale.format(value, ascii: ascii)
+    ///
+    /// - Parameter extraDigits: up to this many more decimals where they are not zeros, so a
+    ///   fine step shows (`1.0715 kHz` rather than `1.07 kHz`).
+    public func valueText(ascii: Bool = false, extraDigits: Int = 0) -> String {
+        scale.format(value, ascii: ascii, extraDigits: extraDigits)
     }
 
     /// True when the label shows the value at `time`: while turning, and for

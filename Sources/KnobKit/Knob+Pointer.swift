@@ -56,6 +56,15 @@ extension Knob {
         return apply(snapped(scale.value(atNormalized: g.track.position)), at: time, animated: false, byHand: true, discrete: false)
     }
 
+    /// How fast a vertical drag in progress turns with the pointer at `point` (1 inside the
+    /// full-speed band, less sideways); nil when no vertical drag is in progress. A panel shows
+    /// more digits while a drag is slow.
+    public func dragSpeed(at point: KnobPoint) -> Double? {
+        guard case .pointer(let g)? = gesture, case .vertical(let drag) = g.drag, point.isFinite else { return nil }
+        let sideways = abs(point.x - drag.center.x) / behavior.aspect(for: drag.unit)
+        return VerticalDrag.speed(sideways: sideways, travel: behavior.travel(for: drag.unit), behavior: behavior)
+    }
+
     /// The button released: the last movement counts, then the drag ends (and reports, when
     /// reporting waits for the release). A release with no press is ignored.
     @discardableResult

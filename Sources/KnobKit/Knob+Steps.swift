@@ -9,7 +9,7 @@ extension Knob {
     public mutating func scroll(notches: Int, fine: Bool = false, at time: Double) -> Double? {
         guard isEnabled, notches != 0 else { return nil }
         let delta = Double(notches) * behavior.checkedStep * behavior.speedFactor(fine: fine)
-        return apply(stepped(by: delta), at: time, animated: false, byHand: true, discrete: true)
+        return step(by: delta, at: time)
     }
 
     /// A key: a step, a page of steps, the minimum, the maximum, or the default.
@@ -45,6 +45,6 @@ extension Knob {
     }
 
     private mutating func move(by delta: Double, at time: Double) -> Double? {
-        apply(stepped(by: delta), at: time, animated: false, byHand: true, discrete: true)
+        step(by: delta, at: time)
     }
 }

@@ -81,6 +81,20 @@ public struct Knob: Sendable, Hashable {
 
     /// The drag or rotation in progress.
     var gesture: Gesture?
+    /// Where a run of steps (keys, wheel notches) started, so steps are counted from there
+    /// rather than from each other: a step up and a step down give back exactly the value
+    /// they started from, however the taper rounds.
+    var stepAnchor: StepAnchor?
+
+    struct StepAnchor: Sendable, Hashable {
+        /// The value the run started from, and its position.
+        var value: Double
+        var position: Double
+        /// The steps taken since, summed (normalised).
+        var offset: Double
+        /// The value the last step reached: the run goes on only while the knob is still there.
+        var reached: Double
+    }
     var clicks = DoubleClickDetector()
 
     /// A knob over `scale`, starting at `value` (clamped) or the default when nil or NaN.
@@ -237,6 +251,26 @@ public struct Knob: Sendable, Hashable {
         let current = steps.enumerated().min(by: { abs($0.element - value) < abs($1.element - value) })!.offset
         let next = delta > 0 ? min(steps.count - 1, current + count) : max(0, current - count)
         return steps[next]
+    }
+
+    /// Takes a step of `delta` (normalised) by hand, counted from the start of the run of
+    /// steps it belongs to (``stepAnchor``); snapping and stepped parameters have exact
+    /// values of their own and step from the current one.
+    mutating func step(by delta: Double, at time: Double) -> Double? {
+        guard delta.isFinite, delta != 0, behavior.snap == nil, scale.steps == nil else {
+            return apply(stepped(by: delta), at: time, animated: false, byHand: true, discrete: true)
+        }
+        var anchor = stepAnchor.flatMap { $0.reached == value ? $0 : nil }
+            ?? StepAnchor(value: value, position: position, offset: 0, reached: value)
+        anchor.offset += delta
+        // Sums of tenths and hundredths are not exact in binary: a sum this small is zero.
+        if abs(anchor.offset) < 1e-12 { anchor.offset = 0 }
+        let target = anchor.position + anchor.offset
+        let next = anchor.offset == 0 ? anchor.value : scale.value(atNormalized: target)
+        anchor.reached = next
+        // Past an end the run stops: the next step starts from the end itself.
+        stepAnchor = (0...1).contains(target) ? anchor : nil
+        return apply(next, at: time, animated: false, byHand: true, discrete: true)
     }
 
     /// `value` on the snapping grid (clamped), or unchanged without snapping.

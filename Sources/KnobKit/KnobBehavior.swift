@@ -32,6 +32,8 @@ public struct KnobBehavior: Sendable, Hashable {
     public var fineReach: Double = 2
     /// The slowest a sideways pointer makes a vertical drag (0 < speed ≤ 1).
     public var minimumSpeed: Double = 0.1
+    /// How the speed falls between the band's edge and the fine reach.
+    public var speedFalloff: KnobSpeedFalloff = .linear
     /// The fine modifier (Ctrl or Alt) multiplies every drag, rotation, wheel and key step by this.
     public var fineFactor: Double = 0.1
     /// Height of a character cell divided by its width.

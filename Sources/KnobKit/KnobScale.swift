@@ -118,12 +118,15 @@ public struct KnobScale: Sendable, Hashable {
     }
 
     /// The value as a person reads it (`1.20 kHz`, `−6.0 dB`, `42 %`).
-    public func format(_ value: Double, ascii: Bool = false) -> String {
+    /// `extraDigits` more decimals, where they are not zeros, show fine steps (`1.0715 kHz`).
+    public func format(_ value: Double, ascii: Bool = false, extraDigits: Int = 0) -> String {
         switch source {
         case .parameter(let spec):
-            return spec.format(value, ascii: ascii)
+            return spec.format(value, ascii: ascii, extraDigits: extraDigits)
         case .plain(_, _, _, _, let format):
-            return format.format(value, ascii: ascii)
+            guard extraDigits > 0 else { return format.format(value, ascii: ascii) }
+            let number = DecimalText.fixed(value, decimals: format.decimals, extraDecimals: extraDigits, ascii: ascii)
+            return format.unit.isEmpty ? number : number + " " + format.unit
         }
     }
 

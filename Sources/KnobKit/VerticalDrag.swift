@@ -1,3 +1,5 @@
+import Parameters
+
 /// A vertical drag: up turns the knob up, and the further the pointer strays sideways from the
 /// knob's centre, the slower it turns (bradhowes' Knob, with its full-speed band scaled by the
 /// travel so it means the same with cell and pixel reports).
@@ -29,14 +31,21 @@ struct VerticalDrag: Sendable, Hashable {
     }
 
     /// The speed (0 < speed ≤ 1) of a drag whose pointer is `sideways` rows (or pixels) from
-    /// the knob's centre: 1 inside the full-speed band, then falling linearly over the fine reach
-    /// to the minimum. The fall starts at the band's edge, so the speed is continuous.
+    /// the knob's centre: 1 inside the full-speed band, then falling over the fine reach to the
+    /// minimum, linearly or geometrically (``KnobSpeedFalloff``). The fall starts at the band's
+    /// edge, so the speed is continuous.
     static func speed(sideways: Double, travel: Double, behavior: KnobBehavior) -> Double {
         let band = behavior.checkedFullSpeedBand * travel
         let beyond = sideways - band
         guard beyond > 0 else { return 1 }
         let reach = behavior.checkedFineReach * travel
         guard reach.isFinite, reach > 0 else { return behavior.checkedMinimumSpeed }
-        return max(behavior.checkedMinimumSpeed, 1 - beyond / reach)
+        switch behavior.speedFalloff {
+        case .linear:
+            return max(behavior.checkedMinimumSpeed, 1 - beyond / reach)
+        case .geometric:
+            guard beyond < reach else { return behavior.checkedMinimumSpeed }
+            return max(behavior.checkedMinimumSpeed, RealtimeMath.exp2(RealtimeMath.log2(behavior.checkedMinimumSpeed) * beyond / reach))
+        }
     }
 }

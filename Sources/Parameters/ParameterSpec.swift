@@ -98,6 +98,12 @@ public struct ParameterSpec: Sendable, Hashable {
     ///
     /// - Parameter ascii: use `-` and `inf` instead of `−` and `∞` (for `--ascii` terminals).
     public func format(_ value: Double, ascii: Bool = false) -> String {
+        format(value, ascii: ascii, extraDigits: 0)
+    }
+
+    /// The value with up to `extraDigits` more decimals where they are not zeros
+    /// (`1.0715 kHz`), for continuous values: what a knob shows while turned finely.
+    public func format(_ value: Double, ascii: Bool, extraDigits: Int) -> String {
         switch kind {
         case .toggle:
             return clamp(value) > range.lowerBound ? "on" : "off"
@@ -109,7 +115,7 @@ public struct ParameterSpec: Sendable, Hashable {
             if minimumIsSilence && value <= range.lowerBound {
                 return unit.formatSilence(ascii: ascii)
             }
-            return unit.format(value, ascii: ascii)
+            return unit.format(value, ascii: ascii, extraDigits: extraDigits)
         }
     }
 
@@ -143,7 +149,7 @@ public struct ParameterSpec: Sendable, Hashable {
         case .continuous, .integer:
             break
         }
-        if minimumIsSilence, ParameterUnit.silenceWords.contains(word.replacingMinusSign) {
+        if minimumIsSilence, ParameterUnit.isSilenceWord(word) {
             return range.lowerBound
         }
         guard let value = unit.parse(trimmed), value.isFinite else {
@@ -152,11 +158,18 @@ public struct ParameterSpec: Sendable, Hashable {
         // Tolerate the rounding of a value that was itself formatted from the range ends.
         let slack = (range.upperBound - range.lowerBound) * 1e-9
         guard value >= range.lowerBound - slack, value <= range.upperBound + slack else {
-            throw .outOfRange(
-                id: id, text: text,
-                range: "\(format(range.lowerBound, ascii: true)) … \(format(range.upperBound, ascii: true))")
+            throw .outOfRange(id: id, text: text, range: rangeText)
         }
         return clamp(value)
+    }
+
+    /// The range as an error message states it: `20.0 Hz … 20.0 kHz`. A silent minimum is
+    /// written as its number, with the word that asks for silence, so a value just below it
+    /// is plainly out of range (`-60.0 dB … +12.0 dB, or -inf for silence`).
+    public var rangeText: String {
+        let upper = format(range.upperBound, ascii: true)
+        guard minimumIsSilence, kind == .continuous else { return "\(format(range.lowerBound, ascii: true)) … \(upper)" }
+        return "\(unit.format(range.lowerBound, ascii: true)) … \(upper), or -inf for silence"
     }
 
     /// The value in the engine's working domain: amplitude for decibels (0 at a silent

@@ -45,36 +45,45 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable, BitwiseCopyable 
         }
     }
 
-    /// Words that mean "silence" for a parameter whose minimum is silence.
-    static let silenceWords: Set<String> = [
-        "-inf", "-inf db", "-infdb", "-∞", "−∞", "-∞ db", "−∞ db", "off", "mute", "silence",
-    ]
+    /// Words that mean "silence" for a parameter whose minimum is silence, as
+    /// ``isSilenceWord(_:)`` compares them: lowercased, without spaces, `−` (U+2212) as `-`.
+    static let silenceWords: Set<String> = ["-inf", "-infdb", "-∞", "-∞db", "off", "mute", "silence"]
 
-    /// Formats `value` with a precision that adapts to its magnitude.
-    func format(_ value: Double, ascii: Bool) -> String {
+    /// `text` asks for silence: `-inf`, `−inf dB`, `−∞`, `-∞dB`, `off`, … in any case and
+    /// spacing, with either minus sign.
+    static func isSilenceWord(_ text: String) -> Bool {
+        silenceWords.contains(text.lowercased().replacingMinusSign.filter { $0 != " " && $0 != "\t" })
+    }
+
+    /// Formats `value` with a precision that adapts to its magnitude, and up to `extraDigits`
+    /// more decimals where they are not zeros.
+    func format(_ value: Double, ascii: Bool, extraDigits: Int = 0) -> String {
+        func fixed(_ v: Double, decimals: Int, ascii: Bool) -> String {
+            DecimalText.fixed(v, decimals: decimals, extraDecimals: extraDigits, ascii: ascii)
+        }
         switch self {
         case .hertz:
             // Three significant digits; switch to kHz where the rounded value reaches 1000.
             if DecimalText.rounded(value, decimals: 0) >= 1000 {
                 let k = value / 1000
                 let decimals = DecimalText.rounded(k, decimals: 2) < 10 ? 2 : (DecimalText.rounded(k, decimals: 1) < 100 ? 1 : 0)
-                return DecimalText.fixed(k, decimals: decimals, ascii: ascii) + " kHz"
+                return fixed(k, decimals: decimals, ascii: ascii) + " kHz"
             }
             let decimals = DecimalText.rounded(value, decimals: 1) < 100 ? 1 : 0
-            return DecimalText.fixed(value, decimals: decimals, ascii: ascii) + " Hz"
+            return fixed(value, decimals: decimals, ascii: ascii) + " Hz"
         case .quality:
-            return DecimalText.fixed(value, decimals: 2, ascii: ascii)
+            return fixed(value, decimals: 2, ascii: ascii)
         case .decibels:
-            let text = DecimalText.fixed(value, decimals: 1, ascii: ascii)
+            let text = fixed(value, decimals: 1, ascii: ascii)
             let positive = DecimalText.rounded(value, decimals: 1) > 0
             return (positive ? "+" : "") + text + " dB"
         case .semitones:
-            return DecimalText.fixed(value, decimals: 1, ascii: ascii) + " st"
+            return fixed(value, decimals: 1, ascii: ascii) + " st"
         case .none, .percent, .milliseconds, .seconds:
             // Three significant digits for the usual magnitudes.
             let m = abs(DecimalText.rounded(value, decimals: 2))
             let decimals = m < 10 ? 2 : (m < 100 ? 1 : 0)
-            let text = DecimalText.fixed(value, decimals: decimals, ascii: ascii)
+            let text = fixed(value, decimals: decimals, ascii: ascii)
             return symbol.isEmpty ? text : text + " " + symbol
         }
     }

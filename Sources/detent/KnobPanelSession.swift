@@ -16,15 +16,30 @@ enum KnobPanelSession {
         }
     }
 
+    /// The theme chosen by `--theme`, `DETENT_THEME` or `NO_COLOR`, or one line and status 64
+    /// when `DETENT_THEME` names none. Asked before the terminal is taken.
+    static func theme(_ chosen: ThemeStyle?) throws -> Theme {
+        do {
+            return try Theme.forEnvironment(ProcessInfo.processInfo.environment, chosen: chosen)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(64)
+        }
+    }
+
+    /// Draw with ASCII when asked to, or when the locale has no UTF-8 (`LANG=C`).
+    static func ascii(_ asked: Bool) -> Bool {
+        asked || !TerminalLocale.isUTF8(ProcessInfo.processInfo.environment)
+    }
+
     /// Runs `panel` until it quits. `cleanUp` runs once the terminal is back and before any
     /// exit (to close a JACK client, print held messages). `quitSignals` end the command
     /// normally; any other signal ends it the way that signal would have, terminal restored.
-    static func run(_ panel: Panel, on terminal: TerminalSession, quitSignals: Set<Int32> = [],
+    static func run(_ panel: Panel, on terminal: TerminalSession, theme: Theme, quitSignals: Set<Int32> = [],
                     cleanUp: () throws -> Void = {}) throws {
         let outcome: PanelApp.Outcome
         do {
-            outcome = try PanelApp(panel: panel, terminal: terminal,
-                                   theme: .forEnvironment(ProcessInfo.processInfo.environment)).run()
+            outcome = try PanelApp(panel: panel, terminal: terminal, theme: theme).run()
         } catch {
             try cleanUp()
             Console.error(error.description)

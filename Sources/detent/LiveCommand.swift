@@ -84,8 +84,11 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Read commands from standard input even when it is a terminal (no knob panel).")
     var headless = false
 
-    @Flag(help: "Draw the knob panel with ASCII characters only.")
+    @Flag(help: "Draw the knob panel with ASCII characters only (the default when the locale is not UTF-8).")
     var ascii = false
+
+    @Option(help: ArgumentHelp("The knob panel's colours: dark, light (for light backgrounds) or plain (the terminal's own). Default: $DETENT_THEME, else dark.", valueName: "theme"))
+    var theme: ThemeStyle?
 
     @Flag(help: "Answer commands with JSON lines.")
     var json = false
@@ -181,6 +184,7 @@ struct LiveCommand: ParsableCommand {
 
     /// The knob panel over a running live host, until the panel quits.
     private func runPanel(options: LiveHostOptions, store: PresetStore) throws {
+        let theme = try KnobPanelSession.theme(theme)
         let terminal = try KnobPanelSession.openTerminal()
         let held = HeldLines()
         // With --no-reconnect a lost server ends the session: the hangup ends the panel the
@@ -195,9 +199,9 @@ struct LiveCommand: ParsableCommand {
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
-                          store: store, ascii: ascii)
+                          store: store, ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.
-        try KnobPanelSession.run(panel, on: terminal, quitSignals: [SIGINT, SIGTERM]) {
+        try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [SIGINT, SIGTERM]) {
             host.stop()
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }

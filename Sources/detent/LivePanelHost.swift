@@ -26,6 +26,7 @@ final class LivePanelHost: PanelHost {
         let status = host.status()
         latest = status
         return PanelStatus(
+            serverName: status.client == nil ? nil : status.server,
             clientName: status.client ?? "waiting for JACK server '\(status.server)'",
             sampleRate: status.sampleRate.map(Double.init), bufferSize: status.bufferSize,
             dspLoad: status.dspLoad, xruns: status.xruns)

@@ -17,18 +17,24 @@ struct PanelCommand: ParsableCommand {
             Keys: Tab/Shift-Tab or ←/→ move focus; ↑/↓, k/j, +/− turn (Ctrl or Alt: fine); \
             PgUp/PgDn coarse; Home/End; = or Enter types a value; d resets, D resets all; \
             p loads a preset, s saves; u/r undo and redo; c switches vertical/circular drag; \
+            1…9 focus a knob; M mutes the level and gives it back; \
             ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset. \
-            Honours NO_COLOR.
+            Paste goes into the value prompt only. Honours NO_COLOR and DETENT_THEME; \
+            draws ASCII when the locale is not UTF-8.
             """
     )
 
     @Option(help: StartingValueOptions.presetHelp)
     var preset: String?
 
-    @Flag(help: "Draw with ASCII characters only.")
+    @Flag(help: "Draw with ASCII characters only (the default when the locale is not UTF-8).")
     var ascii = false
 
+    @Option(help: ArgumentHelp("Colours: dark, light (for light backgrounds) or plain (the terminal's own). Default: $DETENT_THEME, else dark.", valueName: "theme"))
+    var theme: ThemeStyle?
+
     func run() throws {
+        let theme = try KnobPanelSession.theme(theme)
         let terminal = try KnobPanelSession.openTerminal()
         let store = PresetStore.standard()
         let (defaults, defaultWarnings) = store.defaultValues()
@@ -45,7 +51,13 @@ struct PanelCommand: ParsableCommand {
         }
         let values = loaded?.values ?? defaults
         let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
-        let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, host: host, store: store, ascii: ascii)
-        try KnobPanelSession.run(panel, on: terminal)
+        let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, origin: loaded?.origin, host: host, store: store,
+                          ascii: KnobPanelSession.ascii(ascii))
+        try KnobPanelSession.run(panel, on: terminal, theme: theme)
     }
+}
+
+/// `--theme dark|light|plain`, in any case; help and completions list the names.
+extension ThemeStyle: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

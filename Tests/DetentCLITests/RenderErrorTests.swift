@@ -40,7 +40,7 @@ struct RenderErrorTests {
         (["render", "in.wav", "--set", "cutoff=loud"], 64,
          "--set 'cutoff=loud': invalid cutoff value 'loud': expected a frequency in Hz (800, 800 Hz, 1.2k, 1.2 kHz)"),
         (["render", "in.wav", "--set", "gain"], 64, "--set 'gain': expected ID=VALUE, got 'gain' (valid ids: cutoff, resonance, gain)"),
-        (["render", "in.wav", "--set", "gain=+40"], 64, "--set 'gain=+40': gain value '+40' is out of range (-inf dB … +12.0 dB)"),
+        (["render", "in.wav", "--set", "gain=+40"], 64, "--set 'gain=+40': gain value '+40' is out of range (-60.0 dB … +12.0 dB, or -inf for silence)"),
         (["render", "in.wav", "--preset", "Warm"], 64,
          "no preset named 'Warm' (see 'detent preset list')"),
         (["render", "in.wav", "--automation", "auto.txt"], 65, "auto.txt:2: unknown parameter 'cutof' (valid ids: cutoff, resonance, gain)"),

@@ -190,3 +190,23 @@ struct VerticalDragTests {
         #expect(knob.state == .focused)
     }
 }
+
+@Suite("Vertical drag, geometric falloff")
+struct GeometricFalloffTests {
+    @Test("the speed falls by a constant ratio per unit sideways, from 1 at the band to the minimum")
+    func law() {
+        var b = KnobBehavior()
+        b.speedFalloff = .geometric
+        b.minimumSpeed = 0.001
+        let travel = 8.0
+        let band = b.fullSpeedBand * travel
+        let reach = b.fineReach * travel
+        #expect(VerticalDrag.speed(sideways: band, travel: travel, behavior: b) == 1)
+        #expect(abs(VerticalDrag.speed(sideways: band + reach / 2, travel: travel, behavior: b) - 0.001.squareRoot()) < 1e-9)
+        #expect(VerticalDrag.speed(sideways: band + reach, travel: travel, behavior: b) == 0.001)
+        #expect(VerticalDrag.speed(sideways: 1e9, travel: travel, behavior: b) == 0.001)
+        let r1 = VerticalDrag.speed(sideways: band + 1, travel: travel, behavior: b)
+        let r2 = VerticalDrag.speed(sideways: band + 2, travel: travel, behavior: b)
+        #expect(abs(r2 / r1 - r1) < 1e-9)
+    }
+}

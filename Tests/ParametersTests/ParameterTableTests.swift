@@ -27,6 +27,9 @@ struct ParameterTableTests {
         ("cutoff", "1.2k", 1200.0), ("cutoff", "800 Hz", 800), ("cutoff", "1.2 kHz", 1200),
         ("cutoff", "800hz", 800), ("cutoff", " 440 ", 440), ("gain", "-6 dB", -6), ("gain", "-6", -6),
         ("gain", "\u{2212}6dB", -6), ("gain", "+3 dB", 3), ("gain", "-inf", -60), ("gain", "off", -60),
+        ("gain", "\u{2212}inf", -60), ("gain", "\u{2212}inf dB", -60), ("gain", "\u{2212}\u{221E}", -60),
+        ("gain", "\u{2212}6 dB", -6), ("gain", "\u{2212}INF", -60), ("gain", "\u{2212}\u{221E}dB", -60),
+        ("gain", "- inf", -60),
         ("resonance", "0.707", 0.707), ("resonance", "4 Q", 4),
     ])
     func parsing(id: String, text: String, expected: Double) throws {
@@ -44,6 +47,17 @@ struct ParameterTableTests {
             _ = try spec.parse(text)
         } throws: { error in
             String(describing: error).contains(id) && String(describing: error).contains("'\(text)'")
+        }
+    }
+
+    @Test("a level below a silent minimum names the minimum as a number, and how to ask for silence")
+    func silentMinimumRange() {
+        let gain = LowpassGain.table[.gain]
+        #expect(throws: ParameterError.outOfRange(id: "gain", text: "-61", range: "-60.0 dB … +12.0 dB, or -inf for silence")) {
+            _ = try gain.parse("-61")
+        }
+        #expect(throws: ParameterError.outOfRange(id: "cutoff", text: "50k", range: "20.0 Hz … 20.0 kHz")) {
+            _ = try LowpassGain.table[.cutoff].parse("50k")
         }
     }
 

@@ -109,12 +109,12 @@ struct PanelFrameTests {
     }
 
     @Test("NO_COLOR: no colour codes at all, attributes keep focus, turning and errors apart")
-    func noColor() {
-        let mono = Theme.forEnvironment(["NO_COLOR": "1"])
-        let color = Theme.forEnvironment([:])
+    func noColor() throws {
+        let mono = try Theme.forEnvironment(["NO_COLOR": "1"])
+        let color = try Theme.forEnvironment([:])
         #expect(!mono.usesColor)
         #expect(color.usesColor)
-        #expect(Theme.forEnvironment(["NO_COLOR": ""]).usesColor)  // set but empty: colours allowed
+        #expect(try Theme.forEnvironment(["NO_COLOR": ""]).usesColor)  // set but empty: colours allowed
         for role in CellRole.allCases {
             let parameters = mono.sgr(role).dropFirst(2).dropLast().split(separator: ";").compactMap { Int($0) }
             #expect(parameters.allSatisfy { $0 < 30 }, "\(role)")  // 30 and up select colours

@@ -25,8 +25,10 @@ struct PanelMouseTests {
         let (x, y) = middle(of: gain, in: panel)
         let center = panel.layout.slots[gain].center
         var reference = referenceKnob(.gain)
-        reference.pointerDown(point(x, y), center: center, at: 1)
         panel.mouse(.press(.left), x: x, y: y, at: 1)
+        // The panel sets the drag's feel for the knob's size as it is grabbed.
+        reference.behavior = panel.knob(.gain).behavior
+        reference.pointerDown(point(x, y), center: center, at: 1)
         #expect(panel.focus == gain)
         #expect(panel.knob(.gain).state == .turning)
         for (i, dy) in [1, 2, 3].enumerated() {
@@ -53,8 +55,9 @@ struct PanelMouseTests {
         let (x, y) = middle(of: 0, in: panel)
         var reference = referenceKnob(.cutoff)
         let center = panel.layout.slots[0].center
-        reference.pointerDown(point(x, y), center: center, at: 0)
         panel.mouse(.press(.left), x: x, y: y, at: 0)
+        reference.behavior = panel.knob(.cutoff).behavior
+        reference.pointerDown(point(x, y), center: center, at: 0)
         // Over the resonance knob, with Ctrl held for part of the way.
         reference.pointerMoved(point(x + 16, y - 2), fine: true, at: 0.1)
         panel.mouse(.drag(.left), x: x + 16, y: y - 2, .ctrl, at: 0.1)
@@ -133,15 +136,18 @@ struct PanelMouseTests {
         let center = KnobPoint(x: slot.center.x * 10, y: slot.center.y * 20)
         let px = Int(center.x), py = Int(center.y)
         var reference = referenceKnob(.gain)
+        // The travel is the drawn knob's: 8 rows of 20 px for a 6-row knob.
+        reference.behavior.travelPixels = 160
         reference.pointerDown(KnobPoint(x: Double(px), y: Double(py)), center: center, unit: .pixels, at: 0)
         reference.pointerMoved(KnobPoint(x: Double(px), y: Double(py + 37)), at: 0.1)
         panel.mouse(.press(.left), x: px, y: py, at: 0)
         panel.mouse(.drag(.left), x: px, y: py + 37, at: 0.1)
         #expect(panel.focus == 2)
+        #expect(panel.knob(.gain).behavior.travelPixels == 160)
         #expect(panel.value(.gain) == reference.value)
-        // 37 px down of a 200 px travel: 37/200 of the range down.
+        // 37 px down of a 160 px travel: 37/160 of the range down.
         let spec = LowpassGain.table[.gain]
-        #expect(abs(spec.normalized(panel.value(.gain)) - spec.normalized(spec.defaultValue) + 37.0 / 200) < 1e-9)
+        #expect(abs(spec.normalized(panel.value(.gain)) - spec.normalized(spec.defaultValue) + 37.0 / 160) < 1e-9)
     }
 
     @Test("a resize ends a drag where it is and records it")

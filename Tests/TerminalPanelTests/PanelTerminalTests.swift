@@ -158,10 +158,11 @@ struct PanelTerminalTests {
         // Answer as a terminal that knows both modes, with 10 × 20 pixel cells.
         pty.send("\u{1B}[?2026;2$y\u{1B}[?1016;2$y\u{1B}[6;20;10t")
         #expect(pty.wait { _ in String(decoding: pty.output, as: UTF8.self).contains("\u{1B}[?1016h") })
-        // A pixel drag on Gain: 50 px down of a 200 px travel.
+        // A pixel drag on Gain: 50 px down of a travel of 8 rows of 20 px (the drawn knob's).
         let slot = layout.slots[2]
         let px = Int(slot.center.x * 10), py = Int(slot.center.y * 20)
         var gain = referenceKnob(.gain)
+        gain.behavior.travelPixels = 160
         gain.pointerDown(KnobPoint(x: Double(px), y: Double(py)), center: KnobPoint(x: slot.center.x * 10, y: slot.center.y * 20), unit: .pixels, at: 0)
         gain.pointerUp(KnobPoint(x: Double(px), y: Double(py + 50)), at: 0.1)
         let mark = pty.output.count

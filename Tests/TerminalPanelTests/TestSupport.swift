@@ -15,10 +15,10 @@ func makeStore(in root: String) -> PresetStore {
 func makePanel(
     width: Int = 80, height: Int = 24, ascii: Bool = false, values: ParameterValues = ParameterValues(table: LowpassGain.table),
     store: PresetStore = PresetStore(userDirectory: "/nonexistent/detent-panel-tests"), host: (any PanelHost)? = nil,
-    preset: Preset? = nil
+    preset: Preset? = nil, origin: PresetOrigin? = nil
 ) -> (Panel, NoAudioHost) {
     let noAudio = NoAudioHost()
-    let panel = Panel(values: values, preset: preset, host: host ?? noAudio, store: store, ascii: ascii,
+    let panel = Panel(values: values, preset: preset, origin: origin, host: host ?? noAudio, store: store, ascii: ascii,
                       width: width, height: height)
     return (panel, noAudio)
 }

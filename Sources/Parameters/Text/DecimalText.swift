@@ -28,6 +28,21 @@ public enum DecimalText {
         return (value < 0 && units != 0 ? (ascii ? "-" : "\u{2212}") : "") + text
     }
 
+    /// `value` with at least `decimals` places and up to `extraDecimals` more where they are
+    /// not zeros: `1.0715` for 1.07153 at 2 + 2, but `1.00` for 1.0. What a knob shows while
+    /// turned finely, so a fine step is seen without every value growing trailing zeros.
+    public static func fixed(_ value: Double, decimals: Int, extraDecimals: Int, ascii: Bool = false) -> String {
+        var text = fixed(value, decimals: decimals + max(extraDecimals, 0), ascii: ascii)
+        guard value.isFinite, extraDecimals > 0, text.contains(".") else { return text }
+        var removable = extraDecimals
+        while removable > 0, text.last == "0" {
+            text.removeLast()
+            removable -= 1
+        }
+        if text.last == "." { text.removeLast() }
+        return text
+    }
+
     private static func power10(_ n: Int) -> Double {
         var p = 1.0
         for _ in 0..<n { p *= 10 }

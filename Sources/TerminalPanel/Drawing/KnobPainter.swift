@@ -13,6 +13,37 @@ public enum KnobPainter {
     public static let artColumns = 14
     public static let artRows = 6
 
+    /// A knob's box in cells. The standard 14 × 6 is the smallest; a larger window draws
+    /// larger knobs of the same shape (``ArtSize/init(rows:)``), every length scaled alike.
+    public struct ArtSize: Sendable, Hashable {
+        public let columns: Int
+        public let rows: Int
+
+        /// The box `rows` high (at least the standard 6) and as wide as the standard's shape.
+        public init(rows: Int) {
+            self.rows = max(rows, KnobPainter.artRows)
+            columns = Int((Double(self.rows) * Double(KnobPainter.artColumns) / Double(KnobPainter.artRows)).rounded())
+        }
+
+        public static let standard = ArtSize(rows: KnobPainter.artRows)
+
+        /// How much larger than the standard.
+        var scale: Double { Double(rows) / Double(KnobPainter.artRows) }
+
+        /// Braille: the arc's centre and radius in dots.
+        var dotCenter: (x: Double, y: Double) { (Double(columns), KnobPainter.dotCenter.y * scale) }
+        var dotRadius: Double { min(KnobPainter.dotRadius * scale, Double(columns) - 1) }
+        /// Braille: how many dots thick the progress arc is.
+        var progressThickness: Int { max(2, Int((2 * scale).rounded())) }
+
+        /// The arc's centre in cells from the box's top-left corner.
+        public var center: (x: Double, y: Double) { (dotCenter.x / 2, dotCenter.y / 4) }
+
+        /// ASCII: the arc's radii and centre in cells.
+        var asciiRadius: (x: Double, y: Double) { (KnobPainter.asciiRadius.x * scale, KnobPainter.asciiRadius.y * scale) }
+        var asciiCenter: (x: Double, y: Double) { (Double(columns) / 2, KnobPainter.asciiCenter.y * scale) }
+    }
+
     /// Braille: the arc's radius and centre in dots.
     static let dotRadius = 13.0
     static let dotCenter = (x: 14.0, y: 13.5)
@@ -32,36 +63,35 @@ public enum KnobPainter {
     /// Draws `knob`'s arc as shown at `time` with its box's top-left at (`x`, `y`).
     public static func drawArc(
         _ knob: Knob, at time: Double, progressRole: CellRole, ascii: Bool,
-        into buffer: inout ScreenBuffer, x: Int, y: Int
+        into buffer: inout ScreenBuffer, x: Int, y: Int, size: ArtSize = .standard
     ) {
         let geometry = knob.geometry(at: time)
         if ascii {
-            var canvas = CharacterCanvas(columns: artColumns, rows: artRows)
-            drawASCII(geometry, progressRole: progressRole, on: &canvas)
+            var canvas = CharacterCanvas(columns: size.columns, rows: size.rows)
+            drawASCII(geometry, progressRole: progressRole, on: &canvas, size: size)
             canvas.draw(into: &buffer, x: x, y: y)
         } else {
-            var canvas = BrailleCanvas(columns: artColumns, rows: artRows)
-            drawBraille(geometry, progressRole: progressRole, on: &canvas)
+            var canvas = BrailleCanvas(columns: size.columns, rows: size.rows)
+            drawBraille(geometry, progressRole: progressRole, on: &canvas, size: size)
             canvas.draw(into: &buffer, x: x, y: y)
         }
     }
 
     /// The braille picture: a thin track, a progress arc two dots thick, ticks set one dot
     /// inside the progress band, and the indicator from the arc toward the centre.
-    public static func drawBraille(_ g: KnobGeometry, progressRole: CellRole, on canvas: inout BrailleCanvas) {
-        let r = dotRadius, c = dotCenter
+    public static func drawBraille(_ g: KnobGeometry, progressRole: CellRole, on canvas: inout BrailleCanvas, size: ArtSize = .standard) {
+        let r = size.dotRadius, c = size.dotCenter, thickness = size.progressThickness
         func plot(_ p: KnobPoint, scale: Double, role: CellRole, rank: Int) {
             canvas.plot(x: c.x + p.x * scale, y: c.y + p.y * scale, role: role, rank: rank)
         }
         for p in samples(g.track, radius: r) { plot(p, scale: r, role: .track, rank: trackRank) }
         if !g.progress.isEmpty {
             for p in samples(g.progress, radius: r) {
-                plot(p, scale: r, role: progressRole, rank: progressRank)
-                plot(p, scale: r - 1, role: progressRole, rank: progressRank)
+                for inset in 0..<thickness { plot(p, scale: r - Double(inset), role: progressRole, rank: progressRank) }
             }
         }
         for tick in g.ticks {
-            let s = r - 2
+            let s = r - Double(thickness)
             canvas.line(fromX: c.x + tick.line.from.x * s, y0: c.y + tick.line.from.y * s,
                         toX: c.x + tick.line.to.x * s, y1: c.y + tick.line.to.y * s, role: .tick, rank: tickRank)
         }
@@ -77,8 +107,8 @@ public enum KnobPainter {
 
     /// The ASCII picture: the track in dots, progress in strokes along the arc, ticks as `+`
     /// on the track, the indicator as strokes toward the centre.
-    public static func drawASCII(_ g: KnobGeometry, progressRole: CellRole, on canvas: inout CharacterCanvas) {
-        let r = asciiRadius, c = asciiCenter
+    public static func drawASCII(_ g: KnobGeometry, progressRole: CellRole, on canvas: inout CharacterCanvas, size: ArtSize = .standard) {
+        let r = size.asciiRadius, c = size.asciiCenter
         func place(_ p: KnobPoint, scale: Double) -> (x: Double, y: Double) {
             (c.x + p.x * r.x * scale, c.y + p.y * r.y * scale)
         }
@@ -100,7 +130,7 @@ public enum KnobPainter {
         }
         let from = place(g.indicator.from, scale: 1), to = place(g.indicator.to, scale: 1)
         let stroke = CharacterCanvas.stroke(atAngle: g.valueAngle)
-        let steps = 8
+        let steps = Int(8 * size.scale)
         for i in 0...steps {
             let t = Double(i) / Double(steps)
             canvas.plot(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t, stroke,

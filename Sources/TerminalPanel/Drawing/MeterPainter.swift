@@ -14,7 +14,8 @@ public enum MeterPainter {
     }
 
     public static func draw(_ meters: [MeterReading], ascii: Bool, into screen: inout ScreenBuffer, frame: PanelLayout.Frame) {
-        let labelWidth = 4 + (meters.map { DisplayWidth.of($0.label) }.max() ?? 0)
+        // `Out L` and a blank column before the bar.
+        let labelWidth = 5 + (meters.map { DisplayWidth.of($0.label) }.max() ?? 0)
         let textWidth = 10
         let barWidth = frame.width - labelWidth - textWidth - 1
         guard barWidth > 2 else { return }

@@ -8,6 +8,10 @@
 /// focus reports, OSC replies) are consumed whole and ignored, so they never leak as typed
 /// characters.
 ///
+/// Text pasted while bracketed paste is on (mode 2004) arrives between `ESC [ 200 ~` and
+/// `ESC [ 201 ~`; it becomes one ``InputEvent/paste(_:)`` event and never keys, so a pasted
+/// `q` or `-6 dB` cannot run a command.
+///
 /// ```swift
 /// var decoder = InputDecoder()
 /// decoder.feed(Array("\u{1B}[1;5".utf8))      // []: waiting for the rest
@@ -20,6 +24,16 @@ public struct InputDecoder: Sendable {
 
     /// A sequence longer than this is garbage (or an attack): it is dropped.
     static let maximumSequenceLength = 256
+    /// The most of one paste kept; the rest is dropped (a value or a name is short).
+    static let maximumPasteLength = 65_536
+    /// The bytes of a paste so far, while inside one.
+    private var paste: [UInt8]?
+
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    /// Inside a bracketed paste whose end has not arrived yet. If it never does, the caller
+    /// ends it with ``flush()`` after a while; what arrived is still a paste.
+    public var isPasting: Bool { paste != nil }
 
     public init() {}
 
@@ -33,6 +47,19 @@ public struct InputDecoder: Sendable {
         var events: [InputEvent] = []
         var i = 0
         while i < pending.count {
+            if paste != nil {
+                guard let end = takePaste(from: i) else {
+                    // Keep only what may be the start of the end marker.
+                    let kept = pasteMarkerPrefix(from: i)
+                    appendToPaste(pending[i..<(pending.count - kept)])
+                    pending.removeFirst(pending.count - kept)
+                    return events
+                }
+                events.append(.paste(String(decoding: paste ?? [], as: UTF8.self)))
+                paste = nil
+                i = end
+                continue
+            }
             if discarding {
                 let b = pending[i]
                 if (0x20...0x3F).contains(b) {
@@ -54,6 +81,9 @@ public struct InputDecoder: Sendable {
             case .overflow(let next):
                 i = next
                 discarding = true
+            case .pasteStart(let next):
+                paste = []
+                i = next
             case .incomplete:
                 pending.removeFirst(i)
                 return events
@@ -70,8 +100,46 @@ public struct InputDecoder: Sendable {
         defer {
             pending.removeAll()
             discarding = false
+            paste = nil
+        }
+        if var text = paste {
+            text += pending
+            return [.paste(String(decoding: text, as: UTF8.self))]
         }
         return pending.first == 0x1B ? [.key(.escape, [])] : []
+    }
+
+    // MARK: - Pastes
+
+    /// Where the paste's end marker ends, if it is in `pending` from `i`; the paste's bytes
+    /// before it are added.
+    private mutating func takePaste(from i: Int) -> Int? {
+        let marker = Self.pasteEnd
+        guard pending.count - i >= marker.count else { return nil }
+        var j = i
+        while j + marker.count <= pending.count {
+            if pending[j] == 0x1B, Array(pending[j..<(j + marker.count)]) == marker {
+                appendToPaste(pending[i..<j])
+                return j + marker.count
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// How many bytes at the end of `pending` could be the start of the end marker.
+    private func pasteMarkerPrefix(from i: Int) -> Int {
+        let marker = Self.pasteEnd
+        for length in stride(from: min(marker.count - 1, pending.count - i), through: 1, by: -1)
+        where Array(pending[(pending.count - length)...]) == Array(marker[0..<length]) {
+            return length
+        }
+        return 0
+    }
+
+    private mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {
+        let room = Self.maximumPasteLength - (paste?.count ?? 0)
+        if room > 0 { paste?.append(contentsOf: bytes.prefix(room)) }
     }
 
     // MARK: - Decoding one item
@@ -81,6 +149,8 @@ public struct InputDecoder: Sendable {
         case skip(next: Int)
         /// A control sequence too long to be real: drop it to its end.
         case overflow(next: Int)
+        /// `ESC [ 200 ~`: a bracketed paste starts.
+        case pasteStart(next: Int)
         case incomplete
 
         /// The event, or nothing for a sequence decoded but not understood.
@@ -155,7 +225,7 @@ public struct InputDecoder: Sendable {
             switch decode(at: i + 1) {
             case .event(.key(let key, let mods), let end):
                 return .event(.key(key, mods.union(.alt)), next: end)
-            case .event(_, let end), .skip(let end):
+            case .event(_, let end), .skip(let end), .pasteStart(let end):
                 return .skip(next: end)
             case .overflow(let end):
                 return .overflow(next: end)
@@ -190,6 +260,7 @@ public struct InputDecoder: Sendable {
                 j += 1
             case 0x40...0x7E:
                 let body = Array(pending[start..<j])
+                if c == UInt8(ascii: "~"), body == Array("200".utf8) { return .pasteStart(next: j + 1) }
                 return .eventOrSkip(Self.csi(body, final: c), next: j + 1)
             default:
                 // A control character or a byte outside a sequence: the sequence was cut off.

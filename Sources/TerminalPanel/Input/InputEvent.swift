@@ -7,6 +7,8 @@ public enum InputEvent: Sendable, Hashable {
     case modeReport(mode: Int, state: Int)
     /// A reply to `CSI 16 t`: the size of one character cell in pixels.
     case cellSize(width: Int, height: Int)
+    /// Text pasted while bracketed paste is on: text, never keys.
+    case paste(String)
 
     /// A key with no modifiers.
     public static func key(_ key: Key) -> InputEvent { .key(key, []) }

@@ -5,6 +5,7 @@ public enum HelpOverlay {
         let (up, down, left, right) = ascii ? ("Up", "Down", "Left", "Right") : ("↑", "↓", "←", "→")
         return [
             ("Tab Shift-Tab \(left) \(right)", "move focus"),
+            (ascii ? "1 ... 9" : "1 … 9", "focus that knob"),
             ("\(up) \(down)  k j  + -", "turn (Ctrl or Alt: fine)"),
             ("PgUp PgDn", "turn 10 steps"),
             ("Home End", "minimum, maximum"),
@@ -13,11 +14,13 @@ public enum HelpOverlay {
             ("u  r", "undo, redo"),
             ("p  s", "load a preset, save the preset"),
             ("c", "vertical or circular drag"),
+            ("M", "mute the level; again: unmute"),
             ("m", "MIDI learn: turn a controller"),
             ("q  Ctrl-C", "quit (Ctrl-Z suspends)"),
             ("mouse drag", "turn; sideways away: finer"),
             ("wheel", "turn a step (Ctrl or Alt: fine)"),
             ("double-click", "reset to default"),
+            ("paste", "into a prompt only"),
         ]
     }
 

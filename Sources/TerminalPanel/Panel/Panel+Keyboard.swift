@@ -99,8 +99,26 @@ extension Panel {
             case "?": mode = .help
             case "c": toggleDragStyle()
             case "m": startMIDILearn()
+            case "M": toggleMute(at: time)
+            case "1"..."9":
+                // A knob by its place, as on a hardware synth's numbered controls.
+                if let n = c.wholeNumberValue, n <= knobs.count { setFocus(n - 1) }
             default: break
             }
+        default:
+            break
+        }
+    }
+
+    /// Keys while the window is too small to show the knobs: quit, suspend and repaint only.
+    func tooSmallKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) {
+        switch key {
+        case .character("c") where modifiers.contains(.ctrl), .character("q") where modifiers.isEmpty:
+            quit(at: time)
+        case .character("z") where modifiers.contains(.ctrl):
+            suspendRequested = true
+        case .character("l") where modifiers.contains(.ctrl):
+            repaintRequested = true
         default:
             break
         }
@@ -112,17 +130,23 @@ extension Panel {
 
     /// A key for the focused knob. Steps of the same knob in quick succession undo together.
     private func press(_ knobKey: KnobKey, fine: Bool, at time: Double) {
+        preciseKnob = fine ? focus : nil
         let burst = [.increment, .decrement, .pageUp, .pageDown].contains(knobKey)
         turn(focus, burst: burst, at: time) { $0.press(knobKey, fine: fine, at: time) }
     }
 
+    /// The value prompt starts with the knob's value, precise and in ASCII (easy to edit),
+    /// selected: typing replaces it, a cursor key edits it.
     private func startValueEntry() {
-        mode = .valueEntry(TextField())
+        let knob = knobs[focus]
+        offeredValue = knob.valueText(ascii: true, extraDigits: Self.preciseDigits)
+        mode = .valueEntry(TextField(offeredValue ?? "", selected: true))
     }
 
     /// A typed value: the knob's parser (the table's) reads it, or says in one line why not.
     private func enterValue(_ text: String, at time: Double) {
-        guard !text.allSatisfy(\.isWhitespace) else { return }
+        // The offered value, unchanged, is the knob's own: rounded text must not move it.
+        guard !text.allSatisfy(\.isWhitespace), text != offeredValue else { return }
         var failure: ParameterError?
         turn(focus, at: time) { knob in
             do throws(ParameterError) { return try knob.enter(text, at: time) } catch {

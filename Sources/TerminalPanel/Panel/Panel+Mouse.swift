@@ -20,13 +20,19 @@ extension Panel {
             guard let index = layout.knob(atX: column, y: row) else { return }
             if let capture, capture.index != index { endCapture(at: time) }
             setFocus(index)
-            if capture == nil { capture = (index, knobs[index].value) }
+            if capture == nil {
+                capture = (index, knobs[index].value)
+                prepareDrag(index)
+            }
             let center = pointerCenter(of: index)
             if let value = knobs[index].pointerDown(point, center: center, unit: pointerUnit, fine: fine, at: time) {
                 host.send(ids[index], value)
             }
         case .drag(.left):
             guard let capture else { return }
+            // Fine, or slowed to a tenth or less by moving sideways: the value shows more digits.
+            let slow = (knobs[capture.index].dragSpeed(at: point) ?? 1) <= Self.preciseDragSpeed
+            preciseKnob = fine || slow ? capture.index : nil
             if let value = knobs[capture.index].pointerMoved(point, fine: fine, at: time) {
                 host.send(ids[capture.index], value)
             }
@@ -41,6 +47,7 @@ extension Panel {
             guard notches != 0, capture == nil else { return }
             let index = layout.knob(atX: column, y: row) ?? focus
             setFocus(index)
+            preciseKnob = fine ? index : nil
             turn(index, burst: true, at: time) { $0.scroll(notches: notches, fine: fine, at: time) }
         default:
             break

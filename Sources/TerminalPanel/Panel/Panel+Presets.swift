@@ -43,11 +43,13 @@ extension Panel {
     /// Loads a preset: the knobs glide to its values (one undoable step), and it becomes the
     /// preset being edited.
     public func load(_ loaded: LoadedPreset, at time: Double) {
+        now = time
         endCapture(at: time)
         let changes = setValues(loaded.values.ordered.map { ($0.id, $0.value) }, at: time)
         history.record(changes, at: time)
         preset = loaded.preset
         presetName = loaded.preset.name
+        presetOrigin = loaded.origin
         if let warning = loaded.warnings.first {
             let more = loaded.warnings.count > 1 ? " (and \(loaded.warnings.count - 1) more)" : ""
             message = Message(text: "warning: \(warning)\(more)", isError: true)
@@ -57,16 +59,28 @@ extension Panel {
         needsDraw = true
     }
 
-    /// Saves the knobs' values as the user preset `name`, keeping the edited preset's author,
-    /// comment and MIDI mappings. When a user preset of that name exists, asks first.
+    /// Saves the knobs' values (at ``KnobPrecision``) as the user preset `name`, keeping the
+    /// edited preset's MIDI mappings. Its author and comment are kept only when it replaces
+    /// the user's own preset of the same name: a factory preset's words, or another preset's,
+    /// would not describe these values. Saved as "Default", the values become the reset
+    /// targets at once, as they will be at the next start. When a user preset of that name
+    /// exists, asks first.
     func save(as name: String, replacing: Bool) {
         var saved = preset
         saved.name = name
-        saved.values = values
+        saved.values = ParameterValues(table: table, Dictionary(uniqueKeysWithValues: zip(ids, knobs.map { KnobPrecision.kept($0.value) })))
+        if !keepsDetails(savingAs: name) {
+            saved.author = nil
+            saved.comment = nil
+        }
         do throws(PresetError) {
             let path = try store.save(saved, replacing: replacing)
             preset = saved
             presetName = name
+            presetOrigin = .user(path: path, overridesFactory: false)
+            if PresetName.key(name) == PresetName.key(Preset.defaultName) {
+                for i in knobs.indices { knobs[i].defaultValue = saved.values[ids[i]] }
+            }
             message = Message(text: "saved \(PresetName.quoted(name)) to \(path)", isError: false)
         } catch {
             switch error.problem {
@@ -75,6 +89,16 @@ extension Panel {
             default:
                 message = Message(text: error.description, isError: true)
             }
+        }
+    }
+
+    /// The edited preset's author and comment still hold for a save under `name`: it is the
+    /// same preset, and not a factory one (or the origin is unknown).
+    private func keepsDetails(savingAs name: String) -> Bool {
+        guard let presetName, PresetName.key(presetName) == PresetName.key(name) else { return false }
+        switch presetOrigin {
+        case .factory?, .tableDefaults?: return false
+        case .user?, .file?, nil: return true
         }
     }
 }

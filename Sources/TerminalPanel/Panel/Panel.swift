@@ -51,12 +51,25 @@ public final class Panel {
     public internal(set) var knobs: [Knob]
     public internal(set) var focus = 0
     public internal(set) var mode: Mode = .normal
-    public internal(set) var message: Message?
+    /// The status line's message: it lasts until the next event replaces it, or for
+    /// ``messageDuration`` seconds, so the key hints come back and an old error never sits
+    /// beside a value accepted since.
+    public internal(set) var message: Message? {
+        didSet { messageTime = now }
+    }
+    /// When ``message`` was set.
+    var messageTime: Double = 0
+    /// How long a message stays on the status line when nothing else happens.
+    public static let messageDuration = 5.0
+    /// The time of the event or frame being handled: what a message set now is stamped with.
+    var now: Double = 0
     /// The preset being edited: its name (nil until saved or loaded), author, comment and MIDI
     /// mappings are kept; its values are the last saved or loaded ones, against which
     /// ``isModified`` compares the knobs.
     public internal(set) var preset: Preset
     public internal(set) var presetName: String?
+    /// Where the preset being edited came from, when known.
+    public internal(set) var presetOrigin: PresetOrigin?
     public internal(set) var history = UndoHistory()
     public internal(set) var width: Int
     public internal(set) var height: Int
@@ -85,6 +98,23 @@ public final class Panel {
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
 
+    /// The knob last turned with the fine modifier: while its label shows the value, the
+    /// value has ``preciseDigits`` more decimals, so a fine step is seen.
+    public internal(set) var preciseKnob: Int?
+    /// Decimals added to a finely turned value and to the value prompt's starting text.
+    public static let preciseDigits = 2
+    /// A drag at this speed or slower (a fine step's, a tenth) counts as turning finely.
+    static let preciseDragSpeed = 0.1
+
+    /// Each knob's smallest displayed step (normalised), once measured (``displayGap(_:)``).
+    var displayGaps: [Int: Double] = [:]
+
+    /// The text the value prompt started with: submitted unchanged, it changes nothing.
+    var offeredValue: String?
+
+    /// The level each muted knob had before `M` silenced it.
+    var mutedLevels: [ParameterIndex: Double] = [:]
+
     /// The knob a mouse button went down on, and its value then (for undo).
     var capture: (index: Int, start: Double)?
 
@@ -92,8 +122,10 @@ public final class Panel {
     ///
     /// - Parameters:
     ///   - preset: the preset being edited, when one was loaded (its name shows in the header).
+    ///   - origin: where that preset came from: saving keeps its author and comment only when
+    ///     it replaces the user's own preset of the same name.
     public init(
-        values: ParameterValues, defaults: ParameterValues? = nil, preset: Preset? = nil,
+        values: ParameterValues, defaults: ParameterValues? = nil, preset: Preset? = nil, origin: PresetOrigin? = nil,
         host: any PanelHost, store: PresetStore, ascii: Bool = false, width: Int = 80, height: Int = 24
     ) {
         self.host = host
@@ -113,6 +145,7 @@ public final class Panel {
         self.preset = preset ?? Preset(name: "", values: values, processor: store.scope.processor)
         self.preset.values = values
         presetName = preset?.name
+        presetOrigin = origin
     }
 
     /// How every knob looks: five ticks (ends, quarters, middle), and a progress arc from the
@@ -140,9 +173,16 @@ public final class Panel {
         ParameterValues(table: table, Dictionary(uniqueKeysWithValues: zip(ids, knobs.map(\.value))))
     }
 
-    /// The knobs differ from the preset as last loaded or saved.
+    /// The knobs differ from the preset as last loaded or saved, at the precision values are
+    /// kept at (``KnobPrecision``): a difference no preset file could hold is no edit.
     public var isModified: Bool {
-        zip(ids, knobs).contains { id, knob in knob.value != preset.values[id] }
+        zip(ids, knobs).contains { id, knob in KnobPrecision.kept(knob.value) != KnobPrecision.kept(preset.values[id]) }
+    }
+
+    /// The message to show at `time`, if it has not expired.
+    public func shownMessage(at time: Double) -> Message? {
+        guard let message, time < messageTime + Self.messageDuration else { return nil }
+        return message
     }
 
     /// The host's latest status and meters (polled every ``PanelHost/refreshInterval``).
@@ -153,11 +193,24 @@ public final class Panel {
 
     /// Handles one input event that happened at `time`.
     public func handle(_ event: InputEvent, at time: Double) {
+        now = time
+        if case .modeReport = event { return }
+        if case .cellSize = event { return }
+        // The next event replaces the message (it may set a new one).
+        if message != nil { message = nil }
+        // The "too small" notice shows no knobs: nothing may change one unseen.
+        if layout.style == .tooSmall {
+            if case .key(let key, let modifiers) = event { tooSmallKey(key, modifiers, at: time) }
+            needsDraw = true
+            return
+        }
         switch event {
         case .key(let key, let modifiers):
             handleKey(key, modifiers, at: time)
         case .mouse(let mouse):
             handleMouse(mouse, at: time)
+        case .paste(let text):
+            handlePaste(text)
         case .modeReport, .cellSize:
             return  // the terminal loop's business
         }
@@ -166,11 +219,29 @@ public final class Panel {
 
     /// The terminal changed size: a drag in progress ends where it is.
     public func resize(width: Int, height: Int, at time: Double) {
+        now = time
         guard width != self.width || height != self.height else { return }
         endCapture(at: time)
         self.width = width
         self.height = height
         needsDraw = true
+    }
+
+    /// Pasted text goes into an open prompt as if typed; anywhere else it is refused, since
+    /// keys there are commands (a pasted `q` must not quit).
+    func handlePaste(_ text: String) {
+        switch mode {
+        case .valueEntry(var field):
+            field.insert(pasted: text)
+            mode = .valueEntry(field)
+        case .saveName(var field):
+            field.insert(pasted: text)
+            mode = .saveName(field)
+        case .normal:
+            message = Message(text: "paste ignored: press = to type a value, then paste", isError: true)
+        default:
+            break
+        }
     }
 
     // MARK: - Turning knobs
@@ -201,6 +272,7 @@ public final class Panel {
 
     func setFocus(_ index: Int) {
         guard index != focus, knobs.indices.contains(index) else { return }
+        preciseKnob = nil
         knobs[focus].isFocused = false
         focus = index
         knobs[focus].isFocused = true
@@ -266,6 +338,7 @@ public final class Panel {
             if knob.isAnimating(at: time) { consider(time) }
             consider(knob.nameReturnTime(after: time))
         }
+        if message != nil { consider(max(messageTime + Self.messageDuration, time)) }
         if let interval = host.refreshInterval, interval > 0 { consider(lastRefresh + interval) }
         return next
     }
@@ -273,6 +346,11 @@ public final class Panel {
     /// Brings time-driven state up to `time`: polls the host when due, and notes whether the
     /// picture changed since the last frame (a glide moved, a label timed out).
     public func advance(to time: Double) {
+        now = time
+        if message != nil, time >= messageTime + Self.messageDuration {
+            message = nil
+            needsDraw = true
+        }
         if let interval = host.refreshInterval, interval > 0, time >= lastRefresh + interval {
             refreshHost(at: time)
         }

@@ -3,7 +3,8 @@ import KnobKit
 /// Where everything goes for a terminal of a given size.
 ///
 /// Three styles, picked by size: the full layout (a row of knobs drawn as arcs, then meters
-/// and the response curve as room allows), the compact layout (one line per knob with a bar,
+/// and the response curve as room allows; the knobs grow with the window, up to
+/// ``knobHeightShare`` of its height, and the rest goes to the meters and the curve), the compact layout (one line per knob with a bar,
 /// for short or narrow windows), and a "too small" notice. Drawing and mouse hit-testing both
 /// read the same layout, so a click lands on what is drawn there.
 public struct PanelLayout: Sendable, Hashable {
@@ -54,6 +55,8 @@ public struct PanelLayout: Sendable, Hashable {
     /// The response plot's box (title row, plot rows and the axis row), when it fits.
     public let plot: Frame?
     public let statusRow: Int
+    /// The size the knobs are drawn at (the standard in the compact and too-small layouts).
+    public let artSize: KnobPainter.ArtSize
 
     /// Columns of one knob in the full layout: the arc and a gap.
     public static let slotWidth = KnobPainter.artColumns + 2
@@ -65,6 +68,21 @@ public struct PanelLayout: Sendable, Hashable {
     public static let minimumBar = 6
     /// The fewest rows the response plot is drawn in (title, plot, axis).
     public static let minimumPlotRows = 6
+    /// The most of the rows below the header a knob row (arc, name, value) may take: the
+    /// curve and the meters keep the rest.
+    public static let knobHeightShare = 0.4
+
+    /// The largest knob for the window: as tall as the height share allows and as wide as the
+    /// row of `knobCount` knobs fits; never smaller than the standard.
+    static func artSize(width: Int, height: Int, knobCount: Int) -> KnobPainter.ArtSize {
+        let byHeight = Int(Double(height - 4) * knobHeightShare) - 2
+        var rows = max(byHeight, KnobPainter.artRows)
+        while rows > KnobPainter.artRows,
+              knobCount * (KnobPainter.ArtSize(rows: rows).columns + 2) + 2 > width {
+            rows -= 1
+        }
+        return KnobPainter.ArtSize(rows: rows)
+    }
 
     /// The layout for a `width` × `height` terminal with `knobCount` knobs whose longest name
     /// has `nameWidth` characters, and `meterCount` meters (0 without audio).
@@ -77,20 +95,24 @@ public struct PanelLayout: Sendable, Hashable {
         let compactWidth = 3 + nameWidth + 1 + Self.minimumBar + 1 + Self.valueWidth + 1
         if width >= fullWidth, height >= fullHeight {
             style = .full
-            let left = (width - knobCount * Self.slotWidth) / 2
+            let size = Self.artSize(width: width, height: height, knobCount: knobCount)
+            artSize = size
+            let slotWidth = size.columns + 2, knobRows = size.rows + 2
+            let left = (width - knobCount * slotWidth) / 2
             slots = (0..<knobCount).map { i in
-                let x = left + i * Self.slotWidth
-                let art = Frame(x: x + 1, y: 2, width: KnobPainter.artColumns, height: KnobPainter.artRows)
+                let x = left + i * slotWidth
+                let art = Frame(x: x + 1, y: 2, width: size.columns, height: size.rows)
                 return KnobSlot(
-                    frame: Frame(x: x, y: 2, width: Self.slotWidth, height: Self.knobRows),
-                    art: art, nameRow: 2 + KnobPainter.artRows, valueRow: 3 + KnobPainter.artRows,
-                    nameColumn: x + Self.slotWidth / 2, valueColumn: x + Self.slotWidth / 2,
-                    center: KnobPoint(x: Double(art.x) + KnobPainter.center.x, y: Double(art.y) + KnobPainter.center.y))
+                    frame: Frame(x: x, y: 2, width: slotWidth, height: knobRows),
+                    art: art, nameRow: 2 + size.rows, valueRow: 3 + size.rows,
+                    nameColumn: x + slotWidth / 2, valueColumn: x + slotWidth / 2,
+                    center: KnobPoint(x: Double(art.x) + size.center.x, y: Double(art.y) + size.center.y))
             }
-            var next = 2 + Self.knobRows + 1
+            var next = 2 + knobRows + 1
             (meters, plot) = Self.extras(from: &next, width: width, statusRow: statusRow, meterCount: meterCount)
         } else if width >= compactWidth, height >= knobCount + 2 {
             style = .compact
+            artSize = .standard
             let top = height >= knobCount + 4 ? 2 : 1
             let barX = 3 + nameWidth
             let barWidth = width - barX - 1 - Self.valueWidth - 1
@@ -106,6 +128,7 @@ public struct PanelLayout: Sendable, Hashable {
             (meters, plot) = Self.extras(from: &next, width: width, statusRow: statusRow, meterCount: meterCount)
         } else {
             style = .tooSmall
+            artSize = .standard
             slots = []
             meters = nil
             plot = nil

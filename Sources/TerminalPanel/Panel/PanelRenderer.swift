@@ -33,7 +33,7 @@ public enum PanelRenderer {
         }
         // The response curve is the built-in lowpass's; other processors have none to draw.
         if panel.table == LowpassGain.table, let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
-        let cursor = drawStatus(panel, into: &screen, row: layout.statusRow)
+        let cursor = drawStatus(panel, at: time, into: &screen, row: layout.statusRow)
         switch panel.mode {
         case .help:
             HelpOverlay.draw(ascii: panel.ascii, into: &screen)
@@ -74,12 +74,17 @@ public enum PanelRenderer {
         if !fields.isEmpty { screen.put(right, x: screen.width - DisplayWidth.of(right), y: 0, role: .header) }
     }
 
-    /// `detent`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio` — in the
-    /// order they are given up when the header is short.
+    /// `detent on studio`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio`
+    /// — in the order they are given up when the header is short.
     static func statusFields(_ status: PanelStatus) -> [String] {
         guard !status.isEmpty else { return ["no audio"] }
         var fields: [String] = []
-        if let name = status.clientName { fields.append(PresetName.printable(name)) }
+        switch (status.clientName, status.serverName) {
+        case let (client?, server?): fields.append(PresetName.printable(client) + " on " + PresetName.printable(server))
+        case let (client?, nil): fields.append(PresetName.printable(client))
+        case let (nil, server?): fields.append("server " + PresetName.printable(server))
+        case (nil, nil): break
+        }
         if let frames = status.bufferSize { fields.append("\(frames) frames") }
         if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
         if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }
@@ -106,11 +111,11 @@ public enum PanelRenderer {
     static func drawKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
         let knob = panel.knobs[index]
         KnobPainter.drawArc(knob, at: time, progressRole: progressRole(knob), ascii: panel.ascii,
-                            into: &screen, x: slot.art.x, y: slot.art.y)
+                            into: &screen, x: slot.art.x, y: slot.art.y, size: panel.layout.artSize)
         let name = knob.isFocused ? "[" + knob.scale.name + "]" : knob.scale.name
         putCentered(name, column: slot.nameColumn, row: slot.nameRow, role: knob.isFocused ? .nameFocused : .name, into: &screen)
         let active = knob.label(at: time).showsValue
-        putCentered(knob.valueText(ascii: panel.ascii), column: slot.valueColumn, row: slot.valueRow,
+        putCentered(valueText(panel, index, active: active, width: slot.frame.width), column: slot.valueColumn, row: slot.valueRow,
                     role: active ? .valueActive : .value, into: &screen)
     }
 
@@ -122,8 +127,18 @@ public enum PanelRenderer {
         KnobPainter.drawBar(knob, at: time, width: slot.art.width, progressRole: progressRole(knob), ascii: panel.ascii,
                             into: &screen, x: slot.art.x, y: slot.art.y)
         let active = knob.label(at: time).showsValue
-        screen.put(knob.valueText(ascii: panel.ascii), x: slot.valueColumn, y: slot.valueRow,
+        screen.put(valueText(panel, index, active: active, width: PanelLayout.valueWidth), x: slot.valueColumn, y: slot.valueRow,
                    role: active ? .valueActive : .value, limit: PanelLayout.valueWidth)
+    }
+
+    /// A knob's value: with more decimals while it is turned finely and the label shows the
+    /// value, when that fits in `width` columns.
+    static func valueText(_ panel: Panel, _ index: Int, active: Bool, width: Int) -> String {
+        let knob = panel.knobs[index]
+        let plain = knob.valueText(ascii: panel.ascii)
+        guard active, panel.preciseKnob == index else { return plain }
+        let precise = knob.valueText(ascii: panel.ascii, extraDigits: Panel.preciseDigits)
+        return DisplayWidth.of(precise) <= width ? precise : plain
     }
 
     static func putCentered(_ text: String, column: Int, row: Int, role: CellRole, into screen: inout ScreenBuffer) {
@@ -144,18 +159,19 @@ public enum PanelRenderer {
     }
 
     /// The status line: a prompt (returning the cursor's place), a message, or the key hints.
-    static func drawStatus(_ panel: Panel, into screen: inout ScreenBuffer, row: Int) -> FrameWriter.CursorPosition? {
+    static func drawStatus(_ panel: Panel, at time: Double, into screen: inout ScreenBuffer, row: Int) -> FrameWriter.CursorPosition? {
         let width = screen.width
         func prompt(_ label: String, _ field: TextField) -> FrameWriter.CursorPosition {
             let x = screen.put(label, x: 0, y: row, role: .prompt)
             let shown = field.visible(width: width - x - 1)
-            screen.put(shown.text, x: x, y: row, role: .prompt)
+            // Offered text that typing will replace is shown selected.
+            screen.put(shown.text, x: x, y: row, role: field.isSelected ? .overlaySelected : .prompt)
             return FrameWriter.CursorPosition(x: x + shown.cursor, y: row)
         }
         switch panel.mode {
         case .valueEntry(let field):
             let knob = panel.knobs[panel.focus]
-            return prompt("\(knob.scale.name) (now \(knob.valueText(ascii: panel.ascii))) = ", field)
+            return prompt("\(knob.scale.name) = ", field)
         case .saveName(let field):
             return prompt("Save preset as: ", field)
         case .confirmReplace(let name):
@@ -167,7 +183,7 @@ public enum PanelRenderer {
         default:
             break
         }
-        if let message = panel.message {
+        if let message = panel.shownMessage(at: time) {
             screen.put(message.text, x: 0, y: row, role: message.isError ? .error : .status, limit: width)
             return nil
         }

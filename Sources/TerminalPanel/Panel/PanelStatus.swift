@@ -1,5 +1,7 @@
 /// The header's view of a running engine. Every field is optional; the header shows those set.
 public struct PanelStatus: Sendable, Hashable {
+    /// The JACK server's name (`default` when none was named).
+    public var serverName: String?
     /// The JACK client's name.
     public var clientName: String?
     /// Frames per second.
@@ -11,8 +13,9 @@ public struct PanelStatus: Sendable, Hashable {
     /// Buffer under- and overruns since the start.
     public var xruns: Int?
 
-    public init(clientName: String? = nil, sampleRate: Double? = nil, bufferSize: Int? = nil,
+    public init(serverName: String? = nil, clientName: String? = nil, sampleRate: Double? = nil, bufferSize: Int? = nil,
                 dspLoad: Double? = nil, xruns: Int? = nil) {
+        self.serverName = serverName
         self.clientName = clientName
         self.sampleRate = sampleRate
         self.bufferSize = bufferSize
@@ -22,6 +25,6 @@ public struct PanelStatus: Sendable, Hashable {
 
     /// True when no field is set (no audio).
     public var isEmpty: Bool {
-        clientName == nil && sampleRate == nil && bufferSize == nil && dspLoad == nil && xruns == nil
+        serverName == nil && clientName == nil && sampleRate == nil && bufferSize == nil && dspLoad == nil && xruns == nil
     }
 }

@@ -1,16 +1,33 @@
+import Parameters
+
 /// A one-line text field for the status line: typing a value or a preset name.
 ///
 /// It understands the keys people expect of a shell prompt: characters insert, ←/→ and
 /// Home/End (Ctrl-A/Ctrl-E) move, Backspace and Delete erase, Ctrl-U clears to the start,
 /// Enter submits, Escape cancels.
+///
+/// A field can start with its text selected — the value prompt starts with the knob's value —
+/// so that typing or pasting replaces it, Backspace or Delete clears it, and a cursor key
+/// keeps it for editing.
 public struct TextField: Sendable, Hashable {
     public private(set) var characters: [Character]
     /// The insertion point, 0…count.
     public private(set) var cursor: Int
+    /// The whole text is selected: the next character typed replaces it.
+    public private(set) var isSelected: Bool
 
-    public init(_ text: String = "") {
+    public init(_ text: String = "", selected: Bool = false) {
         characters = Array(text)
         cursor = characters.count
+        isSelected = selected && !characters.isEmpty
+    }
+
+    /// Typing or Backspace on a selection: the text goes first.
+    private mutating func replaceSelection() {
+        guard isSelected else { return }
+        characters.removeAll()
+        cursor = 0
+        isSelected = false
     }
 
     public var text: String { String(characters) }
@@ -23,6 +40,21 @@ public struct TextField: Sendable, Hashable {
 
     /// Applies a key; nil when the key means nothing to a text field.
     public mutating func handle(_ key: Key, _ modifiers: KeyModifiers) -> Outcome? {
+        switch key {
+        case .backspace where isSelected, .delete where isSelected:
+            replaceSelection()
+            return .editing
+        case .character(let c) where isSelected && !modifiers.contains(.ctrl) && !modifiers.contains(.alt):
+            replaceSelection()
+            characters = [c]
+            cursor = 1
+            return .editing
+        case .left, .right, .home, .end:
+            isSelected = false
+        default:
+            break
+        }
+        if case .character = key, modifiers.contains(.ctrl) { isSelected = false }
         switch key {
         case .enter: return .submitted(text)
         case .escape: return .cancelled
@@ -53,6 +85,18 @@ public struct TextField: Sendable, Hashable {
             return nil
         }
         return .editing
+    }
+
+    /// Inserts pasted `text` at the cursor, as if typed: line breaks and tabs become spaces,
+    /// other control characters are dropped, and the ends are trimmed (a copied line's
+    /// newline must not make a name end in a space).
+    public mutating func insert(pasted text: String) {
+        replaceSelection()
+        let cleaned = text.map { c -> Character in c.isNewline || c == "\t" ? " " : c }
+            .filter { c in !c.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        let trimmed = String(cleaned).trimmedWhitespace
+        characters.insert(contentsOf: trimmed, at: cursor)
+        cursor += trimmed.count
     }
 
     /// The part to show in `width` columns, and the column the cursor falls on in it: the

@@ -15,7 +15,7 @@ import Glibc
 ///
 /// ```swift
 /// let terminal = try TerminalSession(environment: environment)
-/// let outcome = try PanelApp(panel: panel, terminal: terminal, theme: .forEnvironment(environment)).run()
+/// let outcome = try PanelApp(panel: panel, terminal: terminal, theme: try .forEnvironment(environment)).run()
 /// ```
 public final class PanelApp {
     /// How the loop ended.
@@ -33,6 +33,9 @@ public final class PanelApp {
     public static let maximumFrameRate = 60.0
     /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
     public static let escapeDelay = 0.03
+    /// How long a paste's end marker may keep the loop waiting before the paste is taken as
+    /// it stands (a terminal that never sends it must not swallow every key after).
+    public static let pasteDelay = 1.0
 
     let panel: Panel
     let terminal: TerminalSession
@@ -91,7 +94,8 @@ public final class PanelApp {
                 let bytes = try terminal.read()
                 guard !bytes.isEmpty else { return .terminalGone }
                 try handle(decoder.feed(bytes), at: time)
-                escapeDeadline = decoder.hasPendingBytes ? time + Self.escapeDelay : nil
+                escapeDeadline = decoder.isPasting ? time + Self.pasteDelay
+                    : (decoder.hasPendingBytes ? time + Self.escapeDelay : nil)
             } else if let deadline = escapeDeadline, time >= deadline {
                 escapeDeadline = nil
                 try handle(decoder.flush(), at: time)

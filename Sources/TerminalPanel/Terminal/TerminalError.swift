@@ -6,6 +6,8 @@ public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
     case dumbTerminal
     /// A terminal call failed: what, and the system's reason.
     case system(String)
+    /// `DETENT_THEME` names no theme.
+    case unknownTheme(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
             "the knob panel needs a terminal that can move the cursor; TERM is 'dumb'"
         case .system(let detail):
             detail
+        case .unknownTheme(let name):
+            "DETENT_THEME '\(name)' is not a theme (choose one of \(ThemeStyle.names))"
         }
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Entering: the alternate screen (the shell's screen comes back untouched on exit), no cursor,
 /// no autowrap (writing the bottom-right cell must not scroll), mouse reports for presses,
-/// drags and releases in SGR form (1000, 1002, 1006). Then two questions: does the terminal
+/// drags and releases in SGR form (1000, 1002, 1006), bracketed paste (2004). Then two
+/// questions: does the terminal
 /// know synchronised output (2026) and SGR-pixel mouse reports (1016) — asked with DECRQM, so
 /// a terminal that does not answer is simply taken not to — and how big is a cell in pixels.
 ///
@@ -13,6 +14,7 @@ public enum TerminalModes {
         + "\u{1B}[?25l"      // hide the cursor
         + "\u{1B}[?7l"       // no autowrap
         + "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"  // press/release, drags, SGR form
+        + "\u{1B}[?2004h"   // bracketed paste: pasted text is marked, never taken as keys
         + "\u{1B}[H\u{1B}[2J"
 
     /// The questions asked after entering (their answers arrive as input).
@@ -23,6 +25,7 @@ public enum TerminalModes {
 
     public static let leave =
         "\u{1B}[?2026l"      // end any unfinished synchronised update
+        + "\u{1B}[?2004l"
         + "\u{1B}[?1016l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
         + "\u{1B}[0m"
         + "\u{1B}[?7h"
