@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CRealtime"),
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
-        .target(name: "CPluginKernel"),
+        .target(name: "CPluginKernel", dependencies: ["CRealtime"]),
         // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
         .target(name: "CPlatform"),
 
@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "Parameters", "DSP", "Platform"]),
+        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),

@@ -15,10 +15,17 @@ final class BlockRing: @unchecked Sendable {
     let samples: UnsafeMutablePointer<Float>
     /// Frames in each slot.
     let frames: UnsafeMutablePointer<Int>
+    /// Frames at the start of each slot that are not written (a processor's latency,
+    /// dropped so that the output lines up with the input); set by the engine stage.
+    let skipped: UnsafeMutablePointer<Int>
+    /// Frames the input held, once the reader has reached its end (−1 before): what
+    /// follows is padding.
+    let inputFrames = Atomic<Int>(-1)
     let free: Semaphore
     let filled = Semaphore(0)
     let processed = Semaphore(0)
     private let stopped = Atomic(false)
+    private let ending = Atomic(false)
     private let firstFailure = Mutex<AudioFileError?>(nil)
 
     init(slots: Int, blockFrames: Int, channels: Int) {
@@ -28,12 +35,15 @@ final class BlockRing: @unchecked Sendable {
         samples = .allocate(capacity: slots * blockFrames * channels)
         frames = .allocate(capacity: slots)
         frames.initialize(repeating: 0, count: slots)
+        skipped = .allocate(capacity: slots)
+        skipped.initialize(repeating: 0, count: slots)
         free = Semaphore(slots)
     }
 
     deinit {
         samples.deallocate()
         frames.deallocate()
+        skipped.deallocate()
     }
 
     /// The first sample of a slot's block.
@@ -42,6 +52,16 @@ final class BlockRing: @unchecked Sendable {
     }
 
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// The engine stage has ended the output early (a tail that fell quiet): the reader stops
+    /// at its next slot instead of padding further.
+    var endRequested: Bool { ending.load(ordering: .acquiring) }
+
+    /// Asks the reader to stop, and wakes it if it waits for a free slot.
+    func requestEnd() {
+        ending.store(true, ordering: .releasing)
+        free.signal()
+    }
     var failure: AudioFileError? { firstFailure.withLock { $0 } }
 
     /// Records the first error and stops every stage (each is woken from its wait).

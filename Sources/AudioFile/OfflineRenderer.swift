@@ -55,11 +55,13 @@ public enum OfflineRenderer {
             let telemetry = stream.engine.telemetry.snapshot()
             var summary = RenderSummary(
                 input: input, output: output, format: format, sampleRate: reader.sampleRate,
-                channels: reader.channels, frames: stream.position, peak: telemetry.peaks.max() ?? 0,
+                channels: reader.channels, frames: stream.written, peak: telemetry.peaks.max() ?? 0,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
+            summary.latency = stream.latency
+            if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()
                 summary.processorOutputs = reports.outputValues

@@ -23,6 +23,21 @@ public struct RenderSettings: Sendable {
     /// Frames per block read, processed and written. Memory is proportional to this, never
     /// to the file's length, and the output does not depend on it.
     public var blockFrames = RenderSettings.defaultBlockFrames
+    /// Silence rendered after the input so that reverbs and delays ring out: none, a fixed
+    /// time, or until the output stays quiet. A processor's latency is always compensated
+    /// on top (the output starts aligned with the input).
+    public var tail: Tail = .none
+
+    public enum Tail: Sendable, Equatable {
+        case none
+        case seconds(Double)
+        /// Until a whole step of 100 ms stays below −90 dBFS, at most ``RenderSettings/longestTail``.
+        case auto
+    }
+
+    /// The longest `--tail auto` renders, in seconds.
+    public static let longestTail = 30.0
+
     /// How often a plug-in's gliding controls are written, in frames (a power of two; the
     /// engine's default unless a benchmark measures another).
     public var controlInterval = Int(Engine.externalInterval)

@@ -33,6 +33,15 @@ struct RenderStream: ~Copyable {
     private(set) var position: Int64 = 0
     /// Index of the first change not yet queued.
     private(set) var nextChange = 0
+    /// The processor's latency in frames: that many frames at the start of the output are
+    /// dropped and as many frames of silence are rendered after the input, so the output
+    /// lines up with the input and is as long (plus any tail).
+    let latency: Int
+    private let tail: RenderSettings.Tail
+    /// Frames written to the output (valid after `run`).
+    private(set) var written: Int64 = 0
+    /// `--tail auto`: the peak of the current 100 ms step of the tail.
+    private var stepPeak: Float = 0
 
     /// Samples the output encoding could not hold (valid after `run`).
     var clipped: Int64 { writeStage.clipped }
@@ -44,7 +53,6 @@ struct RenderStream: ~Copyable {
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
-        readStage = ReadStage(reader: reader, ring: ring)
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither)
         self.changes = changes
         ioThreads = settings.ioThreads
@@ -66,6 +74,15 @@ struct RenderStream: ~Copyable {
         } catch {
             throw .processorFailed(input: reader.path, reason: String(describing: error))
         }
+        latency = engine.latencyAtCurrentValues()
+        tail = settings.tail
+        let rate = Double(reader.sampleRate)
+        let tailFrames = switch settings.tail {
+        case .none: 0
+        case .seconds(let s): Int((s * rate).rounded())
+        case .auto: Int(RenderSettings.longestTail * rate)
+        }
+        readStage = ReadStage(reader: reader, ring: ring, padding: latency + tailFrames)
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
@@ -95,13 +112,31 @@ struct RenderStream: ~Copyable {
                 ring.fail(.cancelled(input: input, output: output))
                 break
             }
+            var ended = false
             if n > 0 {
                 let done = queue(slot: slot, frames: n)
                 process(slot: slot, from: done, to: n)
+                let start = position
                 position += Int64(n)
+                // The processor's latency: its first frames are not written.
+                ring.skipped[slot] = Int(max(0, min(Int64(latency) - start, Int64(n))))
+                if tail == .auto { ended = endOfTail(slot: slot, start: start, frames: n) }
+                written += Int64(ring.frames[slot] - ring.skipped[slot])
             }
             ring.processed.signal()
             if n == 0 { break }
+            if ended {
+                // The next slot (more silence, or the reader's end) becomes the end for the
+                // writer; then the reader is told to stop padding.
+                slot = (slot + 1) % ring.slots
+                ring.filled.wait()
+                if !ring.isStopped {
+                    ring.frames[slot] = 0
+                    ring.processed.signal()
+                }
+                ring.requestEnd()
+                break
+            }
             progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
             slot = (slot + 1) % ring.slots
         }
@@ -130,6 +165,36 @@ struct RenderStream: ~Copyable {
             done = upTo
         }
         return done
+    }
+
+    /// `--tail auto`: past the input (and the latency), the tail is cut in steps of 100 ms;
+    /// the output ends after the first step whose peak is below −90 dBFS. Steps count from
+    /// the end of the input, so the length does not depend on block sizes. Returns true when
+    /// this slot ends the output (its frame count is cut to the end of that step).
+    private mutating func endOfTail(slot: Int, start: Int64, frames n: Int) -> Bool {
+        let input = ring.inputFrames.load(ordering: .relaxed)
+        guard input >= 0 else { return false }
+        let tailStart = Int64(input + latency)
+        let step = Int64(max(1, sampleRate / 10))
+        let threshold: Float = 3.1622776e-5  // −90 dBFS
+        let block = ring.block(slot)
+        var f = max(start, tailStart)
+        while f < start + Int64(n) {
+            let stepEnd = tailStart + ((f - tailStart) / step + 1) * step
+            let until = min(stepEnd, start + Int64(n))
+            for i in Int(f - start)..<Int(until - start) {
+                for c in 0..<ring.channels { stepPeak = max(stepPeak, abs(block[i * ring.channels + c])) }
+            }
+            if until == stepEnd {
+                if stepPeak < threshold {
+                    ring.frames[slot] = Int(stepEnd - start)
+                    return true
+                }
+                stepPeak = 0
+            }
+            f = until
+        }
+        return false
     }
 
     /// Processes frames `start..<end` of a slot in place.

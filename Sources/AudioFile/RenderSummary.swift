@@ -15,6 +15,10 @@ public struct RenderSummary: Sendable, Equatable {
     public var clipped: Int64
     /// Engine blocks whose input held NaN or infinity (rendered as silence).
     public var nonFiniteBlocks: Int64
+    /// The hosted plug-in's URI; nil for the built-in engine, whose summary keeps its fields.
+    public var plugin: String?
+    /// The processor's latency in frames, compensated (0 for none).
+    public var latency = 0
     /// Output samples the processor made NaN, infinite or denormal (written as silence).
     public var sanitizedOutputSamples: Int64 = 0
     /// What the processor logged during the render, and its output controls at the end
@@ -70,14 +74,16 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("peakDBFS", peak > 0 ? .number(20 * _log10(Double(peak)), places: 2) : .null),
             JSONMember("clipped", .number(clipped)),
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
-            JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
             JSONMember("seconds", .number(seconds, places: 3)),
             JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
-        ] + (processorOutputs.isEmpty ? [] : [
+        ] + (plugin.map { uri in [
+            JSONMember("plugin", .string(uri)),
+            JSONMember("latency", .number(latency)),
+            JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
             JSONMember("outputs", .object(processorOutputs.map { JSONMember($0.id, .number($0.value)) })),
-        ]))
+        ] } ?? []))
     }
 
     /// `+1.2` / `-0.3`, for messages.

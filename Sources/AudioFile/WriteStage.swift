@@ -37,17 +37,18 @@ final class WriteStage: @unchecked Sendable {
     /// Writes a processed slot. Returns false at the end of the file or after a failure
     /// (recorded in the ring).
     func write(_ slot: Int) -> Bool {
-        let n = ring.frames[slot]
+        let n = ring.frames[slot], skip = ring.skipped[slot]
         if n == 0 { return false }
-        do { try write(slot: slot, frames: n) } catch {
+        if n == skip { return true }
+        do { try write(slot: slot, from: skip, frames: n - skip) } catch {
             ring.fail(error)
             return false
         }
         return true
     }
 
-    private func write(slot: Int, frames n: Int) throws(AudioFileError) {
-        let block = ring.block(slot), count = n * ring.channels
+    private func write(slot: Int, from start: Int, frames n: Int) throws(AudioFileError) {
+        let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
         if quantizer != nil {
             quantizer!.quantize(block, count: count, into: integers)
             try writer.write(UnsafePointer(integers), frames: n)

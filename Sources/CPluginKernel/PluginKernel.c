@@ -1,4 +1,5 @@
 #include "PluginKernel.h"
+#include "CRealtime.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,10 +138,14 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
 void detent_lv2_reset(void *context) {
     DetentLV2Kernel *k = (DetentLV2Kernel *)context;
     const LV2_Descriptor *d = k->descriptor;
+    // Some plug-ins switch the thread's floating-point mode (flush-to-zero) as they activate;
+    // the caller's mode is given back.
+    unsigned int mode = detent_denormals_off();
     for (uint32_t i = 0; i < k->instance_count; i++) {
         if (d->deactivate) d->deactivate(k->instances[i].handle);
         if (d->activate) d->activate(k->instances[i].handle);
     }
+    detent_denormals_restore(mode);
 }
 
 int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {

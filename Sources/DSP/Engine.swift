@@ -126,6 +126,20 @@ public final class Engine: @unchecked Sendable {
         reset()
     }
 
+    /// Runs an external kernel for no frames with the current values (see
+    /// ``latencyAtCurrentValues()``); nothing for the built-in.
+    func runKernelForNoFrames() {
+        guard case .external(let kernel) = render.kernel, channels > 0 else { return }
+        for p in 0..<render.parameterCount { render.controls[p] = Float(render.smoothers[p].value) }
+        for c in 0..<channels {
+            render.externalIn[c] = UnsafePointer(render.scratchIn + c * maxFrames)
+            render.externalOut[c] = render.scratchOut + c * maxFrames
+        }
+        let mode = detent_denormals_off()
+        kernel.run(kernel.context, render.controls, render.externalIn, render.externalOut, channels, 0)
+        detent_denormals_restore(mode)
+    }
+
     /// Clears the filter memory, ends every glide at its target and restarts the engine's
     /// frame count at 0. Pending changes stay queued.
     public func reset() {

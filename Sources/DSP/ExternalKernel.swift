@@ -67,4 +67,13 @@ public struct OutputValue: Sendable, Hashable {
 extension Engine {
     /// The external kernel's reports, if its owner gives any.
     public var kernelReports: (any KernelReports)? { kernelOwner as? any KernelReports }
+
+    /// The processor's latency at the current values: the kernel runs once for no frames with
+    /// them (LV2 allows `run(0)`, and a plug-in reports its latency from `run`), then the
+    /// latency is read. Call after `prepare`, before audio; never on the audio thread.
+    public func latencyAtCurrentValues() -> Int {
+        guard let reports = kernelReports else { return 0 }
+        runKernelForNoFrames()
+        return reports.latency
+    }
 }

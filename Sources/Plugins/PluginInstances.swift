@@ -1,5 +1,6 @@
 import CLilv
 import CPluginKernel
+import CRealtime
 import DSP
 import Glibc
 import Parameters
@@ -65,6 +66,10 @@ final class PluginInstances: @unchecked Sendable {
         let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
         let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
 
+        // Some plug-ins switch the thread's floating-point mode (flush-to-zero) while they are
+        // made or activated; the caller's mode is given back.
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
         try LV2World.shared.withWorld { world, _ throws(PluginError) in
             guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
                 throw PluginError.unknown(plugin.uri, closest: [])
@@ -188,6 +193,8 @@ final class PluginInstances: @unchecked Sendable {
     }
 
     deinit {
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
         for instance in instances {
             lilv_instance_deactivate(instance)
             lilv_instance_free(instance)

@@ -67,6 +67,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("block-frames"), help: .hidden)
     var blockFrames: Int?
 
+    @Option(help: ArgumentHelp(
+        "Render this much silence after the input so reverbs and delays ring out: seconds (2, 2s, 500ms), or auto (until the output stays below -90 dBFS, at most 30 s).",
+        valueName: "seconds|auto"))
+    var tail: String?
+
     /// Frames between writes of a plug-in's gliding controls, a power of two (benchmarks
     /// measure zipper against cost with it).
     @Option(name: .customLong("control-interval"), help: .hidden)
@@ -97,6 +102,7 @@ struct RenderCommand: ParsableCommand {
         if let ioThreads, !(1...2).contains(ioThreads) {
             throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
         }
+        _ = try tailSetting
         if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
             throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
         }
@@ -105,6 +111,22 @@ struct RenderCommand: ParsableCommand {
         }
         _ = try container
         _ = try encoding
+    }
+
+    /// `--tail`: `auto`, or a time in seconds (`2`, `2s`) or milliseconds (`500ms`).
+    private var tailSetting: RenderSettings.Tail {
+        get throws(ValidationError) {
+            guard let tail else { return .none }
+            let text = tail.lowercased().trimmedWhitespace
+            if text == "auto" { return .auto }
+            let (digits, scale) = text.hasSuffix("ms") ? (String(text.dropLast(2)), 0.001)
+                : text.hasSuffix("s") ? (String(text.dropLast()), 1.0) : (text, 1.0)
+            guard let value = Double(digits.trimmedWhitespace), value.isFinite, value >= 0,
+                  value * scale <= 3_600 else {
+                throw ValidationError("--tail '\(tail)': expected seconds (2, 2s, 500ms, up to an hour) or auto")
+            }
+            return value == 0 ? .none : .seconds(value * scale)
+        }
     }
 
     /// `--format`, by name in any case.
@@ -160,6 +182,7 @@ struct RenderCommand: ParsableCommand {
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
+        settings.tail = try tailSetting
         if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))

@@ -103,4 +103,45 @@ struct PluginCommandTests {
         #expect(outcome.stderr.contains(names), "names the problem: \(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
+
+    @Test("a plug-in's latency is compensated: the output lines up with the input and is as long")
+    func latencyCompensated() throws {
+        let folder = TemporaryFolder()
+        let input = try Self.sweep(folder, channels: 1)
+        // swh's artificialLatency reports its delay control as latency but passes audio
+        // through: compensation must move the output 10 ms (480 frames) earlier.
+        let outcome = try Detent.run(["render", input, "--plugin", "artificialLatency", "--set", "delay=10",
+                                      "-o", "out.wav", "--subtype", "float", "--json"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let summary = try jsonObject(outcome.stdout)
+        #expect(summary["latency"] as? Int == 480)
+        #expect(summary["frames"] as? Int == 96_000)
+        let (inSamples, _) = try decode(input)
+        let (outSamples, _) = try decode(folder.file("out.wav"))
+        try #require(outSamples.count == inSamples.count)
+        #expect(Array(outSamples[..<(96_000 - 480)]) == Array(inSamples[480...]))
+        #expect(outSamples[(96_000 - 480)...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("--tail renders a reverb's ring-out: a fixed time, or until it stays below -90 dBFS, the same for every block size")
+    func tail() throws {
+        let folder = TemporaryFolder()
+        let input = try Self.sweep(folder, channels: 1)
+        func render(_ tail: String, block: Int? = nil) throws -> [Float] {
+            let outcome = try Detent.run(["render", input, "--plugin", "http://plugin.org.uk/swh-plugins/gverb",
+                                          "--tail", tail, "-o", "out.wav", "--subtype", "float", "--force"]
+                                         + (block.map { ["--block-frames", "\($0)"] } ?? []), in: folder.path)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            return try decode(folder.file("out.wav")).samples
+        }
+        #expect(try render("1.5s").count == 96_000 + 72_000)
+        let auto = try render("auto")
+        #expect(auto.count > 96_000 && auto.count <= 96_000 + 30 * 48_000)
+        #expect((auto.count - 96_000) % 4_800 == 0, "the tail ends on a 100 ms step")
+        #expect(auto.suffix(4_800).allSatisfy { abs($0) < 3.2e-5 }, "the last step is below -90 dBFS")
+        #expect(auto[96_000..<(auto.count - 4_800)].contains { abs($0) >= 3.2e-5 }, "the tail rang out before")
+        #expect(try render("auto", block: 1_000) == auto)
+        let bad = try Detent.run(["render", input, "--tail", "soon", "-o", "x.wav"], in: folder.path)
+        #expect(bad.status == 64 && bad.stderr.contains("--tail 'soon'"))
+    }
 }
