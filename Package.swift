@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Platform"]),
+        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),

@@ -20,9 +20,12 @@ struct PluginOption: ParsableArguments {
         }
     }
 
-    /// The preset store of that processor.
+    /// The preset store of that processor: a plug-in's own LV2 presets are its read-only
+    /// factory presets.
     func store() throws -> PresetStore {
         let processor = try processor()
-        return .standard(scope: PresetScope(processor: processor.identifier, table: processor.table))
+        let scope = PresetScope(processor: processor.identifier, table: processor.table)
+        guard plugin != nil else { return .standard(scope: scope) }
+        return .standard(scope: scope, factoryPresets: PluginPresets.factory(for: try PluginSearch.find(processor.identifier)))
     }
 }

@@ -95,14 +95,15 @@ struct PresetCommand: ParsableCommand {
 
         /// Every --set is checked before anything is read or written.
         func validate() throws {
-            _ = try changes()
+            // A plug-in's table is known once it is found (in `run`).
+            if plugin.plugin == nil { _ = try changes(PresetScope.builtIn.table) }
         }
 
-        private func changes() throws(ValidationError) -> [(ParameterIndex, Double)] {
+        private func changes(_ table: ParameterTable) throws(ValidationError) -> [(ParameterIndex, Double)] {
             var changes: [(ParameterIndex, Double)] = []
             for assignment in assignments {
                 do {
-                    changes.append(try PresetScope.builtIn.table.parseAssignment(assignment))
+                    changes.append(try table.parseAssignment(assignment))
                 } catch {
                     throw ValidationError(error.description)
                 }
@@ -111,10 +112,16 @@ struct PresetCommand: ParsableCommand {
         }
 
         func run() throws {
-            let changes = try changes()
             let store = try plugin.store()
+            let changes: [(ParameterIndex, Double)]
+            do {
+                changes = try self.changes(store.scope.table)
+            } catch {
+                Console.error(error.message)
+                throw ExitCode(64)
+            }
             try PresetCommand.reportingErrors { () throws(PresetError) in
-                                var preset: Preset
+                var preset: Preset
                 if let from {
                     let base = try store.resolve(from)
                     PresetCommand.warn(base.warnings)
@@ -123,7 +130,7 @@ struct PresetCommand: ParsableCommand {
                 } else {
                     let (values, warnings) = store.defaultValues()
                     PresetCommand.warn(warnings)
-                    preset = Preset(name: name, values: values)
+                    preset = Preset(name: name, values: values, processor: store.scope.processor)
                 }
                 if let author { preset.author = author }
                 if let comment { preset.comment = comment }

@@ -144,4 +144,36 @@ struct PluginCommandTests {
         let bad = try Detent.run(["render", input, "--tail", "soon", "-o", "x.wav"], in: folder.path)
         #expect(bad.status == 64 && bad.stderr.contains("--tail 'soon'"))
     }
+
+    @Test("a plug-in's own LV2 presets are read-only factory presets: listed, shown, rendered with")
+    func lv2Presets() throws {
+        let folder = TemporaryFolder()
+        let detune = "http://drobilla.net/plugins/mda/Detune"
+        let list = try Detent.run(["preset", "list", "--plugin", detune, "--json"], in: folder.path)
+        #expect(list.status == 0, "\(list.stderr)")
+        let names = try list.stdout.split(separator: "\n").map { try jsonObject($0)["name"] as? String }
+        #expect(names.contains("Stereo Detune") && names.contains("Symphonic"))
+        // Rendering with the preset equals rendering with its values set by hand (mda-lv2's
+        // Detune-presets.ttl: detune 0.2, mix 0.9, output 0.5, latency 0.5).
+        let input = try Self.sweep(folder, channels: 2)
+        let a = try Detent.run(["render", input, "--plugin", detune, "--preset", "stereo detune", "-o", "a.wav",
+                                "--subtype", "float"], in: folder.path)
+        let b = try Detent.run(["render", input, "--plugin", detune, "--set", "detune=0.2", "--set", "mix=0.9",
+                                "--set", "output=0.5", "--set", "latency=0.5", "-o", "b.wav", "--subtype", "float"],
+                               in: folder.path)
+        #expect(a.status == 0 && a.stderr == "", "\(a.stderr)")
+        #expect(b.status == 0)
+        #expect(try decode(folder.file("a.wav")).samples == decode(folder.file("b.wav")).samples)
+        // A user preset of the plug-in records its URI, and stays out of the built-in's list.
+        let saved = try Detent.run(["preset", "save", "--plugin", detune, "Mine", "--from", "Symphonic", "--set", "mix=0.5"],
+                                   in: folder.path)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let text = try String(contentsOfFile: folder.path + "/.config/detent/presets/Mine.json", encoding: .utf8)
+        #expect(text.contains(#""processor": "http://drobilla.net/plugins/mda/Detune""#))
+        #expect(text.contains(#""detune": 0.2,"#))
+        let builtIn = try Detent.run(["preset", "list"], in: folder.path)
+        #expect(!builtIn.stdout.contains("Mine"))
+        let delete = try Detent.run(["preset", "delete", "--plugin", detune, "Symphonic"], in: folder.path)
+        #expect(delete.status != 0 && delete.stderr.split(separator: "\n").count == 1)
+    }
 }

@@ -12,16 +12,19 @@ public struct FactoryPreset: Sendable, Hashable {
     /// The file's exact text.
     public let jsonText: String
 
-    public init(fileName: String, jsonText: String) {
+    /// How errors and warnings name this preset (`factory preset Dark.json`, or a
+    /// plug-in's own preset).
+    public let source: String
+
+    public init(fileName: String, jsonText: String, source: String? = nil) {
         self.fileName = fileName
         self.jsonText = jsonText
+        self.source = source ?? "factory preset \(fileName)"
     }
 
     /// The factory presets of this build, sorted by file name.
     public static var all: [FactoryPreset] { embedded }
 
-    /// How errors and warnings name this preset (`factory preset Dark.json`).
-    public var source: String { "factory preset \(fileName)" }
 
     /// The preset read from its text.
     public func decode(scope: PresetScope = .builtIn) throws(PresetError) -> (preset: Preset, warnings: [PresetWarning]) {

@@ -50,12 +50,12 @@ public struct PresetStore: Sendable {
     }
 
     /// The store in the standard place for this process's environment.
-    public static func standard(scope: PresetScope = .builtIn) -> PresetStore {
+    public static func standard(scope: PresetScope = .builtIn, factoryPresets: [FactoryPreset]? = nil) -> PresetStore {
         var environment: [String: String] = [:]
         for key in ["XDG_CONFIG_HOME", "HOME"] {
             if let value = Environment.value(key) { environment[key] = value }
         }
-        return PresetStore(userDirectory: userDirectory(environment: environment), scope: scope)
+        return PresetStore(userDirectory: userDirectory(environment: environment), factoryPresets: factoryPresets, scope: scope)
     }
 
     /// `$XDG_CONFIG_HOME/detent/presets`, or `~/.config/detent/presets` when `XDG_CONFIG_HOME`
@@ -82,8 +82,13 @@ public struct PresetStore: Sendable {
     /// they do not override.
     ///
     /// - Throws: only when the user folder exists but cannot be read; a broken file is a row.
+    /// Presets of other processors (a plug-in's, next to the built-in's) share the folder and
+    /// are left out.
     public func list() throws(PresetError) -> [PresetListing] {
-        let user = try userEntries()
+        let user = try userEntries().filter { entry in
+            if case .broken(let error) = entry.status, case .otherProcessor = error.problem { return false }
+            return true
+        }
         let userKeys = Set(user.map { PresetName.key($0.name) })
         var rows = user.map { entry in
             PresetListing(name: entry.name, origin: userOrigin(entry), status: entry.status)
