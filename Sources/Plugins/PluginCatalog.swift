@@ -24,6 +24,14 @@ public enum PluginCatalog {
         }
     }
 
+    /// The installed plug-in with this URI, read alone: a render naming its plug-in by URI
+    /// does not pay for reading every plug-in's description (over a second with LSP's).
+    public static func plugin(uri: String) -> PluginDescription? {
+        LV2World.shared.withWorld { world, uris in
+            lilvPlugin(uri, in: world).map { describe($0, uris, world) }
+        }
+    }
+
     /// The lilv plug-in for `uri` (with the world locked by the caller).
     static func lilvPlugin(_ uri: String, in world: OpaquePointer) -> OpaquePointer? {
         let node = lilv_new_uri(world, uri)

@@ -4,9 +4,21 @@
 /// Failing those, a text that is part of exactly one name picks it. Otherwise the error lists
 /// the candidates (ambiguous) or the closest names (unknown).
 public enum PluginSearch {
-    public static func find(_ text: String, in plugins: [PluginDescription] = PluginCatalog.installed)
-        throws(PluginError) -> PluginDescription
-    {
+    public static func find(_ text: String) throws(PluginError) -> PluginDescription {
+        if looksLikeURI(text), let plugin = PluginCatalog.plugin(uri: text) { return plugin }
+        return try find(text, in: PluginCatalog.installed)
+    }
+
+    /// A scheme, a colon and no spaces (`http://…`, `urn:…`): only these are asked of lilv
+    /// as URIs, which complains on stderr about anything else.
+    static func looksLikeURI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
+              text[text.startIndex].isLetter, !text.contains(where: \.isWhitespace) else { return false }
+        return text[..<colon].allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+    }
+
+    /// The same search among `plugins`.
+    public static func find(_ text: String, in plugins: [PluginDescription]) throws(PluginError) -> PluginDescription {
         if let plugin = plugins.first(where: { $0.uri == text }) { return plugin }
         let wanted = text.lowercased()
         let named = plugins.filter { $0.name.lowercased() == wanted }
