@@ -337,7 +337,10 @@ struct RenderState {
             var squares: Float = 0, peak: Float = blockPeaks[c]
             for i in start..<end {
                 var y = src[i - start]
-                if !y.isFinite || (y != 0 && abs(y) < .leastNormalMagnitude) {
+                // Denormals are told by their bits: with denormals-are-zero on, they compare
+                // equal to 0 and would pass any arithmetic test.
+                let bits = y.bitPattern
+                if !y.isFinite || (bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0) {
                     y = 0
                     sanitized &+= 1
                 }

@@ -1,6 +1,6 @@
 import DSP
 import Parameters
-import Plugins
+@testable import Plugins
 import Testing
 
 /// Discovery against the plug-ins Debian's packages install (`swh-lv2 mda-lv2 x42-plugins
@@ -46,6 +46,19 @@ struct PluginCatalogTests {
         for plugin in instruments {
             let reason = try #require(plugin.unhostableReason)
             #expect(!reason.contains("\n") && !reason.isEmpty)
+        }
+    }
+
+    @Test("a plug-in that requires a feature Detent lacks is not hostable, with the feature named")
+    func missingFeature() throws {
+        let plugin = try PluginSearch.find("http://plugin.org.uk/swh-plugins/buttlow_iir")
+        let needy = PluginDescription(
+            uri: plugin.uri, name: plugin.name, className: plugin.className, ports: plugin.ports,
+            requiredFeatures: [LV2URI.uridMap, "http://example.org/ns#teleport"], extensionData: [],
+            hasDefaultState: false)
+        #expect(needy.unhostableReason == "requires the feature <http://example.org/ns#teleport>")
+        #expect(throws: PluginError.notHostable(name: plugin.name, reason: needy.unhostableReason!)) {
+            try Processor.plugin(needy)
         }
     }
 

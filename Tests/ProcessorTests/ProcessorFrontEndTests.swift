@@ -43,6 +43,26 @@ struct ProcessorFrontEndTests {
         #expect(out[5].allSatisfy { $0 == 4 } && out[3].allSatisfy { $0 == 0 })
     }
 
+    @Test("NaN, infinite and denormal output of a processor is written as silence and counted")
+    func sanitisedOutput() throws {
+        // Channel 0 gets a NaN, an infinity, a denormal (as bits: no arithmetic flushes it)
+        // and a normal 0.25 in turn; channel 1 only 0.25.
+        let broken = Processor(identifier: "test:broken", name: "Broken", table: ProbeProcessor.table) { _, _, _ in
+            PreparedKernel(kernel: ExternalKernel(context: nil, run: { _, _, _, outputs, _, frames in
+                for i in 0..<frames {
+                    outputs[0][i] = [Float.nan, .infinity, Float(bitPattern: 1), 0.25][i % 4]
+                    outputs[1][i] = 0.25
+                }
+            }), owner: nil)
+        }
+        let engine = Engine(processor: broken)
+        try engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 2)
+        let out = ProbeProcessor.render(engine, channels: 2, frames: 400, block: 256)
+        #expect(out[0].enumerated().allSatisfy { $0.element == ($0.offset % 4 == 3 ? 0.25 : 0) })
+        #expect(out[1].allSatisfy { $0 == 0.25 })
+        #expect(engine.telemetry.snapshot().sanitizedOutputSamples == 300)
+    }
+
     @Test("the table prints with its kinds, and stepped values read and write as people type them")
     func text() throws {
         let text = ParameterTableText.table(table, ascii: true)
