@@ -15,9 +15,12 @@
 #    on Detent's grid of N frames, and stepped once per 256-frame period (what a JACK host
 #    does live), each against a render whose control moves at every frame; the figure is
 #    how far below the stepped render's error each grid's error lies, in dB.
+# 4. The same comparisons in instructions (valgrind's callgrind, 10 s files): the same count
+#    on every run whatever else the machine is doing, where wall times on a busy machine drift.
 #
 # Usage: Benchmarks/plugins-vs-lv2file.sh [ROUNDS]      (default 5)
-# Needs: the plug-in packages, lv2file and lilv-utils (Scripts/setup installs them), sox.
+# Needs: the plug-in packages, lv2file and lilv-utils (Scripts/setup installs them), sox,
+# valgrind (Debian `valgrind`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-5}"
@@ -122,3 +125,29 @@ for n in 2 4 8 16 32 64; do
     awk -v s="$stepped" -v g="$(error_rms "$work/grid.wav")" -v n="$n" \
         'BEGIN { printf "  grid of %2d frames   %5.1f dB%s\n", n, 20 * log(s / g) / log(10), (n == 8 ? "   (the default)" : "") }'
 done
+
+# Instructions: valgrind reads the binary without its debug information.
+if command -v valgrind > /dev/null; then
+    cp "$detent" "$work/detent" && strip --strip-debug "$work/detent"
+    sox -R -n -r 48000 -c 2 -b 32 -e floating-point "$work/s10.wav" synth 10 whitenoise vol 0.5
+    sox -R -n -r 48000 -c 1 -b 32 -e floating-point "$work/m10.wav" synth 10 whitenoise vol 0.5
+    instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null | awk '/Collected :/ { print $NF }'; }
+    echo
+    echo "Instructions for 10 s of float noise (callgrind), detent against lv2file:"
+    for case in "$overdrive s10" "$darc s10" "$eq2 m10"; do
+        set -- $case
+        d=$(instructions "$work/detent" render "$work/$2.wav" --plugin "$1" -o "$work/out.wav" --subtype float --force --quiet --jobs 1)
+        l=$(instructions lv2file -i "$work/$2.wav" -o "$work/out.wav" --ignore-clipping "$1")
+        awk -v d="$d" -v l="$l" -v u="$1" 'BEGIN { printf "  %-45s %.2f×\n", u, d / l }'
+    done
+    printf '0 cutoff 20 Hz ramp 0\n0 cutoff 10k ramp 10s\n' > "$work/lowpass-glide10.txt"
+    printf '0 g_3 0.1 ramp 0\n0 g_3 4 ramp 10s\n' > "$work/graphic-glide10.txt"
+    echo "Instructions of a whole-file glide against fixed controls:"
+    for case in "$lowpass lowpass-glide10.txt" "$graphic graphic-glide10.txt"; do
+        set -- $case
+        f=$(instructions "$work/detent" render "$work/s10.wav" --plugin "$1" -o "$work/out.wav" --subtype float --force --quiet --jobs 1)
+        g8=$(instructions "$work/detent" render "$work/s10.wav" --plugin "$1" --automation "$work/$2" --control-interval 8 -o "$work/out.wav" --subtype float --force --quiet --jobs 1)
+        g32=$(instructions "$work/detent" render "$work/s10.wav" --plugin "$1" --automation "$work/$2" --control-interval 32 -o "$work/out.wav" --subtype float --force --quiet --jobs 1)
+        awk -v f="$f" -v a="$g8" -v b="$g32" -v u="$1" 'BEGIN { printf "  %-55s grid 8: %.2f×   grid 32: %.2f×\n", u, a / f, b / f }'
+    done
+fi

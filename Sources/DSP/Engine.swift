@@ -83,9 +83,10 @@ public final class Engine: @unchecked Sendable {
         telemetry = EngineTelemetry(channels: 0, table: table, amplitude: processor.isBuiltIn)
         meters = telemetry.storage
         render = RenderState(parameterCount: table.count)
-        render.externalMask = Int64(controlInterval - 1)
         for id in table.indices {
-            let info = EngineParameter(table[id], amplitude: processor.isBuiltIn)
+            var info = EngineParameter(table[id], amplitude: processor.isBuiltIn)
+            let interval = processor.expensive.contains(id) ? max(controlInterval, Processor.coarseInterval) : controlInterval
+            info.controlMask = Int64(interval - 1)
             let v = info.engineValue(table[id].clamp(initialValues[id] ?? table[id].defaultValue))
             render.smoothers[id.rawValue] = Smoother(kind: table[id].smoothing, value: v)
             render.info[id.rawValue] = info

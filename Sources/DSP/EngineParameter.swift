@@ -11,6 +11,9 @@ struct EngineParameter: BitwiseCopyable {
     var amplitude: Bool
     /// A stepped parameter (toggle, integer, enumeration): every change is a jump.
     var jumps: Bool
+    /// While it glides, an external kernel gets this parameter's value at the frames of the
+    /// engine's timeline where `frame & controlMask == 0` (its control interval − 1).
+    var controlMask: Int64 = Engine.externalInterval - 1
 
     init(_ spec: ParameterSpec, amplitude: Bool) {
         lowerBound = spec.range.lowerBound

@@ -21,6 +21,13 @@ public struct Processor: Sendable, Equatable {
     public let table: ParameterTable
     /// The audio code.
     let code: Code
+    /// Parameters whose every change costs the processor real work (an LV2 port marked
+    /// `pprops:expensive`: a filter bank redesigned, an impulse response reloaded). While one
+    /// glides it is written on a grid of ``coarseInterval`` frames instead of the engine's.
+    public let expensive: Set<ParameterIndex>
+
+    /// The grid, in frames, of an expensive parameter's glide.
+    public static let coarseInterval = 64
 
     enum Code: Sendable {
         case lowpassGain
@@ -30,12 +37,13 @@ public struct Processor: Sendable, Equatable {
     /// A processor whose audio code is an ``ExternalKernel``. `makeKernel` runs at each
     /// engine `prepare` (never on the audio thread) and may allocate and throw.
     public init(
-        identifier: String, name: String, table: ParameterTable,
+        identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
         makeKernel: @escaping @Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel
     ) {
         self.identifier = identifier
         self.name = name
         self.table = table
+        self.expensive = expensive
         code = .external(makeKernel)
     }
 
@@ -44,6 +52,7 @@ public struct Processor: Sendable, Equatable {
         self.name = name
         self.table = table
         self.code = code
+        expensive = []
     }
 
     /// The built-in resonant lowpass followed by a gain stage.

@@ -71,8 +71,6 @@ struct RenderState {
     static var inputLimit: Float { @_noLocks get { 65_536 } }
     /// `Engine.coefficientInterval − 1`, for a cheap modulo on the engine's timeline.
     private let coefficientMask = Engine.coefficientInterval - 1
-    /// The engine's control interval − 1, likewise (set once, at the engine's creation).
-    var externalMask = Engine.externalInterval - 1
 
     init(parameterCount: Int) {
         self.parameterCount = parameterCount
@@ -308,14 +306,17 @@ struct RenderState {
             // Controls take the smoothed values at points of the grid (and at jumps, in
             // `apply`), never where the caller's block happens to start: while a glide runs
             // or has not yet been written out, the kernel runs span by span up to each point.
-            if (blockStart + Int64(i)) & externalMask == 0 {
-                for p in 0..<parameterCount { controls[p] = Float(smoothers[p].value) }
+            // Each parameter has its grid (an expensive one a coarser one); the span runs to
+            // the nearest grid point of any parameter still gliding or not yet written out.
+            let frame = blockStart + Int64(i)
+            var span = end - i
+            for p in 0..<parameterCount {
+                let mask = info[p].controlMask
+                if frame & mask == 0 { controls[p] = Float(smoothers[p].value) }
+                if smoothers[p].isRamping || controls[p] != Float(smoothers[p].value) {
+                    span = min(span, Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
+                }
             }
-            var pending = false
-            for p in 0..<parameterCount where smoothers[p].isRamping || controls[p] != Float(smoothers[p].value) {
-                pending = true
-            }
-            let span = pending ? Spans.length(from: i, to: end, blockStart: blockStart, mask: externalMask) : end - i
             // The kernel's channel tables point at frame `i` of the scratch buffers.
             for c in 0..<channels {
                 externalIn[c] = UnsafePointer(scratchIn + c * maxFrames + (i - start))

@@ -11,7 +11,8 @@ extension Processor {
         if let reason = plugin.unhostableReason { throw .notHostable(name: plugin.name, reason: reason) }
         let (table, ports) = try PluginTable.make(plugin)
         let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
-        return Processor(identifier: plugin.uri, name: plugin.name, table: table) { sampleRate, maxFrames, channels in
+        let expensive = Set(ports.indices.filter { ports[$0].isExpensive }.map { ParameterIndex($0) })
+        return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive) { sampleRate, maxFrames, channels in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
                                 sampleRate: sampleRate, maxFrames: maxFrames, channels: channels).prepared
         }

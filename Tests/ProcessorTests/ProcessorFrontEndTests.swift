@@ -43,6 +43,27 @@ struct ProcessorFrontEndTests {
         #expect(out[5].allSatisfy { $0 == 4 } && out[3].allSatisfy { $0 == 0 })
     }
 
+    @Test("an expensive parameter glides on a 64-frame grid, the others on the engine's")
+    func expensiveGrid() throws {
+        let costly = Processor(identifier: "test:costly", name: "Costly", table: table, expensive: [index("level")]) { _, _, _ in
+            PreparedKernel(kernel: ExternalKernel(context: nil, run: { _, controls, _, outputs, channels, frames in
+                for c in 0..<channels {
+                    for i in 0..<frames { outputs[c][i] = controls[c % 7] }
+                }
+            }), owner: nil)
+        }
+        let engine = Engine(processor: costly, smoothingTime: 0.01)
+        try engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 2)
+        let out = ProbeProcessor.render(engine, channels: 2, frames: 1_024, block: 100, events: [
+            ParameterChange(index("level"), 1, frame: 100), ParameterChange(index("freq"), 4_000, frame: 100),
+        ])
+        func changes(_ channel: [Float]) -> [Int] { (1..<channel.count).filter { channel[$0] != channel[$0 - 1] } }
+        #expect(!changes(out[0]).isEmpty && changes(out[0]).allSatisfy { $0 % 64 == 0 })
+        #expect(changes(out[1]).count > changes(out[0]).count)
+        #expect(changes(out[1]).allSatisfy { $0 % Int(Engine.externalInterval) == 0 })
+        #expect(changes(out[1]).contains { $0 % 64 != 0 })
+    }
+
     @Test("NaN, infinite and denormal output of a processor is written as silence and counted")
     func sanitisedOutput() throws {
         // Channel 0 gets a NaN, an infinity, a denormal (as bits: no arithmetic flushes it)
