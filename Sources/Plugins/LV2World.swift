@@ -32,7 +32,7 @@ struct URINodes: @unchecked Sendable {
     let audioPort, controlPort, atomPort, cvPort, eventPort, inputPort, outputPort: OpaquePointer
     let integer, toggled, enumeration, sampleRate, logarithmic, notOnGUI, expensive: OpaquePointer
     let connectionOptional, isSideChain, reportsLatency, designation, latency, unit: OpaquePointer
-    let unitSymbol, presetClass, rdfsLabel, stateState, atomSupports, midiEvent, resizeMinimumSize: OpaquePointer
+    let presetClass, stateState, midiEvent, resizeMinimumSize: OpaquePointer
     let loadDefaultStateFeature, group, sideChainOf: OpaquePointer
 
     init(_ world: OpaquePointer) {
@@ -57,11 +57,8 @@ struct URINodes: @unchecked Sendable {
         designation = node(LV2URI.core + "designation")
         latency = node(LV2URI.core + "latency")
         unit = node(LV2URI.units + "unit")
-        unitSymbol = node(LV2URI.units + "symbol")
         presetClass = node(LV2URI.presets + "Preset")
-        rdfsLabel = node("http://www.w3.org/2000/01/rdf-schema#label")
         stateState = node(LV2URI.state + "state")
-        atomSupports = node(LV2URI.atom + "supports")
         midiEvent = node(LV2URI.midi + "MidiEvent")
         resizeMinimumSize = node(LV2URI.resizePort + "minimumSize")
         loadDefaultStateFeature = node(LV2URI.loadDefaultState)

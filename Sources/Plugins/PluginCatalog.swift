@@ -1,5 +1,4 @@
 import CLilv
-import Synchronization
 
 /// The installed LV2 plug-ins, read once per process.
 ///
@@ -147,22 +146,5 @@ public enum PluginCatalog {
         guard let nodes else { return false }
         defer { lilv_nodes_free(nodes) }
         return lilv_nodes_size(nodes) > 0
-    }
-}
-
-/// A value computed once, on first use, from any thread.
-final class Lazy<Value: Sendable>: @unchecked Sendable {
-    private let make: @Sendable () -> Value
-    private let state = Mutex<Value?>(nil)
-
-    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
-
-    var value: Value {
-        state.withLock { stored in
-            if let stored { return stored }
-            let made = make()
-            stored = made
-            return made
-        }
     }
 }

@@ -239,15 +239,9 @@ final class PluginInstances: @unchecked Sendable {
         var type: UInt32 = 0
         while detent_lv2_log_take(log, &text, &type) != 0 {
             let line = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .trimmingCharacters(whereSeparator: { $0.isNewline || $0 == " " })
+                .trimmedWhitespace
             if !line.isEmpty { lines.append("\(plugin.name): \(line)") }
         }
         return lines
-    }
-}
-
-extension String {
-    func trimmingCharacters(whereSeparator drop: (Character) -> Bool) -> String {
-        String(self.drop(while: drop).reversed().drop(while: drop).reversed())
     }
 }

@@ -56,7 +56,7 @@ enum PluginTable {
 
     /// The Detent unit of an LV2 unit URI; units Detent does not know are shown as plain numbers.
     static func unit(_ uri: String?) -> ParameterUnit {
-        switch uri.map({ $0.replacingPrefix(LV2URI.units, with: "") }) {
+        switch uri.map({ $0.hasPrefix(LV2URI.units) ? String($0.dropFirst(LV2URI.units.count)) : $0 }) {
         case "hz": .hertz
         case "db": .decibels
         case "ms": .milliseconds
@@ -65,11 +65,5 @@ enum PluginTable {
         case "semitone12TET": .semitones
         default: .none
         }
-    }
-}
-
-extension String {
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }
