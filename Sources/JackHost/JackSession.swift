@@ -137,17 +137,31 @@ final class JackSession: @unchecked Sendable {
 
     /// Whether a client called `name` is on the server, asked through a short-lived client.
     private static func clientExists(_ name: String, server: String?) -> Bool {
+        withProbe(server: server) { probe in
+            guard let probe, let uuid = jack_get_uuid_for_client_name(probe, name) else { return false }
+            jack_free(uuid)
+            return true
+        }
+    }
+
+    /// Whether the server answers: a short-lived client opens and closes. It is a real round
+    /// trip with every libjack (PipeWire's answers port queries on a dead connection from its
+    /// own cache), and costs nothing in the graph (the client has no ports). Run off the
+    /// audio thread, and only when the process callback has gone quiet.
+    static func serverAnswers(_ options: LiveHostOptions) -> Bool {
+        withProbe(server: options.server) { $0 != nil }
+    }
+
+    /// Runs `body` with a short-lived client on `server` (nil when none could open).
+    private static func withProbe<T>(server: String?, _ body: (OpaquePointer?) -> T) -> T {
         var status = JackStatus(0)
         let probe: OpaquePointer? = if let server {
             detent_jack_client_open_server("detent-probe", JackNoStartServer, &status, server)
         } else {
             detent_jack_client_open("detent-probe", JackNoStartServer, &status)
         }
-        guard let probe else { return false }
-        defer { jack_client_close(probe) }
-        guard let uuid = jack_get_uuid_for_client_name(probe, name) else { return false }
-        jack_free(uuid)
-        return true
+        defer { if let probe { jack_client_close(probe) } }
+        return body(probe)
     }
 
     /// Installs the quiet message handlers once per process.
