@@ -95,6 +95,7 @@ final class JackSession: @unchecked Sendable {
         jack_set_port_connect_callback(client, jackPortConnect, arg)
         jack_set_port_registration_callback(client, jackPortRegistration, arg)
         jack_on_info_shutdown(client, jackShutdown, arg)
+        jack_on_shutdown(client, jackServerGone, arg)
         guard jack_activate(client) == 0 else {
             close()
             throw .activationFailed(name)
@@ -175,6 +176,8 @@ final class JackSession: @unchecked Sendable {
     var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
     var formatChanged: Bool { context.pointee.formatChanged.load(ordering: .relaxed) }
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    /// Process cycles run on this connection.
+    var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
     var midiMessages: Int { context.pointee.midi.messagesApplied }
     /// Control changes heard on the listened channel on this connection, and the last one's number.

@@ -320,7 +320,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 if s.formatChanged { return st.supervisor.handle(.formatChanged, at: now) }
                 var actions: [Supervisor.Action] = []
                 if s.takeGraphChanged() { actions += st.supervisor.handle(.graphChanged, at: now) }
-                return actions + st.supervisor.handle(.tick, at: now)
+                return actions + st.supervisor.handle(.cycles(s.cycles), at: now)
             }
             guard let actions, perform(actions) else { return }
         }

@@ -5,7 +5,10 @@
 /// enough to remember connections, and when the server may have died unannounced: PipeWire's
 /// libjack can lose its daemon without calling the shutdown callback Detent registers, so a
 /// process callback that stops counting cycles while the client should be running is checked
-/// with a round trip to the server (``Action/probeServer``), off the audio thread.
+/// with a round trip to the server (``Action/probeServer``), off the audio thread. One
+/// unanswered round trip is confirmed by a second a moment later: a server that is going
+/// away tells its clients itself (jackd2 does), and libjack is best left to finish that
+/// before its client is closed.
 ///
 /// It reads no clock and does no I/O: ``LiveHost`` feeds it events with the time they were
 /// seen and carries out the actions, so every rule here is tested without a server and
@@ -33,15 +36,20 @@ public struct Supervisor: Sendable {
         /// it is still there; doubled (up to `backoff.maximum`) while it keeps answering, so a
         /// graph that is stopped on purpose costs a round trip every few seconds at most.
         public var stallTime: Duration
+        /// How long after an unanswered round trip the server is asked again, before it is
+        /// taken for gone.
+        public var confirmTime: Duration
         /// How often the cycle count is looked at while connected.
         public var checkInterval: Duration
 
         public init(backoff: Backoff = Backoff(), reconnect: Bool = true, settleTime: Duration = .milliseconds(500),
-                    stallTime: Duration = .milliseconds(500), checkInterval: Duration = .milliseconds(200)) {
+                    stallTime: Duration = .milliseconds(500), confirmTime: Duration = .milliseconds(250),
+                    checkInterval: Duration = .milliseconds(200)) {
             self.backoff = backoff
             self.reconnect = reconnect
             self.settleTime = settleTime
             self.stallTime = stallTime
+            self.confirmTime = confirmTime
             self.checkInterval = checkInterval
         }
     }
@@ -116,6 +124,8 @@ public struct Supervisor: Sendable {
     /// Round trips answered during the current silence of the process callback.
     private var answeredProbes = 0
     private var probing = false
+    /// After one unanswered round trip: when to ask again.
+    private var confirmAt: ContinuousClock.Instant?
     private var nextCheck: ContinuousClock.Instant?
 
     public init(settings: Settings) {
@@ -152,6 +162,7 @@ public struct Supervisor: Sendable {
             heartbeat = (nil, now)
             answeredProbes = 0
             probing = false
+            confirmAt = nil
             nextCheck = now + settings.checkInterval
             guard reconnected else { return [] }
             reconnects += 1
@@ -164,7 +175,15 @@ public struct Supervisor: Sendable {
             if case .noServer = error { return [] }
             return error == lastFailure ? [] : [.announce(.reconnectFailed(error))]
 
-        case (.connected, .serverStopped), (.connected, .probed(alive: false)):
+        case (.connected, .serverStopped):
+            return lose(announcing: .serverStopped(exiting: !settings.reconnect), at: now)
+
+        case (.connected, .probed(alive: false)):
+            probing = false
+            guard confirmAt != nil else {
+                confirmAt = now + settings.confirmTime
+                return []
+            }
             return lose(announcing: .serverStopped(exiting: !settings.reconnect), at: now)
 
         case (.connected, .formatChanged):
@@ -178,18 +197,21 @@ public struct Supervisor: Sendable {
             nextCheck = now + settings.checkInterval
             var actions = settleIfDue(at: now)
             if let beat = heartbeat, beat.count == count {
-                if !probing && now - beat.since >= stallWait {
+                let due = confirmAt.map { now >= $0 } ?? (now - beat.since >= stallWait)
+                if !probing && due {
                     probing = true
                     actions.append(.probeServer)
                 }
             } else {
                 heartbeat = (count, now)
                 answeredProbes = 0
+                confirmAt = nil
             }
             return actions
 
         case (.connected, .probed(alive: true)):
             probing = false
+            confirmAt = nil
             answeredProbes += 1
             if let beat = heartbeat { heartbeat = (beat.count, now) }
             return []
@@ -225,6 +247,7 @@ public struct Supervisor: Sendable {
         settleDeadline = nil
         heartbeat = nil
         probing = false
+        confirmAt = nil
         nextCheck = nil
         let serverLost = announcement != .sampleRateChanged
         let actions: [Action] = [.closeSession(serverLost: serverLost), .announce(announcement)]

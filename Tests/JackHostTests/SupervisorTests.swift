@@ -132,8 +132,28 @@ import Testing
         let asked = check(&s, count: 2, from: 1_000, to: 2_000)
         #expect(asked.map(\.1) == [.probeServer])
         #expect(asked.first?.0 == 1_400)
-        #expect(s.handle(.probed(alive: false), at: at(2_050))
+        // No answer: asked again once the confirmation time has passed.
+        #expect(s.handle(.probed(alive: false), at: at(2_050)).isEmpty)
+        #expect(s.handle(.cycles(2), at: at(2_200)).isEmpty)
+        #expect(s.handle(.cycles(2), at: at(2_300)) == [.probeServer])
+        #expect(s.handle(.probed(alive: false), at: at(2_310))
             == [.closeSession(serverLost: true), .announce(.serverStopped(exiting: false)), .connect])
+    }
+
+    @Test func aSecondRoundTripThatIsAnsweredOrCyclesThatComeBackCancelTheSuspicion() {
+        var s = connected()
+        _ = check(&s, count: 1, from: 200, to: 800)
+        s.handle(.probed(alive: false), at: at(800))
+        #expect(s.handle(.cycles(1), at: at(1_000)).isEmpty)
+        #expect(s.handle(.cycles(1), at: at(1_200)) == [.probeServer])
+        #expect(s.handle(.probed(alive: true), at: at(1_210)).isEmpty)
+        #expect(s.phase == .connected)
+        // Cycles come again: a later silence starts from the beginning.
+        _ = check(&s, count: 2, from: 1_400, to: 1_400)
+        #expect(check(&s, count: 2, from: 1_600, to: 2_000).map(\.0) == [2_000])
+        s.handle(.probed(alive: false), at: at(2_000))
+        _ = check(&s, count: 3, from: 2_200, to: 2_200)
+        #expect(check(&s, count: 3, from: 2_400, to: 2_600).isEmpty, "no second round trip after cycles came back")
     }
 
     @Test func aServerThatAnswersIsAskedAgainLessAndLessOften() {
@@ -152,12 +172,19 @@ import Testing
     }
 
     @Test func detectionWithoutTheShutdownCallbackTakesUnderTwoSeconds() {
-        // The worst case: the last cycle just before a check, the server dying just after.
+        // The worst case: the last cycle just after a check, the server dying with it.
         var s = connected()
         _ = check(&s, count: 3, from: 200, to: 200)
-        let asked = check(&s, count: 3, from: 400, to: 3_000).first
-        let detected = try! #require(asked).0
-        #expect(detected - 200 <= 2_000 - 200, "with 200 ms left for the round trip")
+        var lostAt: Int?
+        for ms in stride(from: 400, through: 3_000, by: 200) where lostAt == nil {
+            if s.handle(.cycles(4), at: at(ms)) == [.probeServer],
+               s.handle(.probed(alive: false), at: at(ms)).contains(.closeSession(serverLost: true)) {
+                lostAt = ms
+            }
+        }
+        #expect(s.phase == .connecting(failures: 0))
+        let detected = try! #require(lostAt)
+        #expect(detected - 200 <= 2_000 - 400, "with 400 ms left for the two round trips")
     }
 
     @Test func aProbeAnswerAfterTheSessionEndedChangesNothing() {
