@@ -165,6 +165,10 @@ final class JackSession: @unchecked Sendable {
         return body(probe)
     }
 
+    /// Whether the libjack loaded is jackd2's (its versions are 1.9.x; PipeWire's says
+    /// "3.0.0.0 (using PipeWire 0.3.65)"). jackd2's always calls the shutdown callback.
+    static var libraryIsJack2: Bool { String(cString: jack_get_version_string()).hasPrefix("1.9.") }
+
     /// Installs the quiet message handlers once per process.
     private static let silenceLibjack: Void = {
         jack_set_error_function(jackQuiet)

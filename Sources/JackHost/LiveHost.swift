@@ -113,7 +113,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         self.log = log
         self.onTerminate = onTerminate
         let targets = options.processor.table.complete(options.initialValues)
-        let supervisor = Supervisor(settings: Supervisor.Settings(backoff: options.backoff, reconnect: options.reconnect))
+        let supervisor = Supervisor(settings: Supervisor.Settings(
+            backoff: options.backoff, reconnect: options.reconnect, watchesCycles: !JackSession.libraryIsJack2))
         state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi,
                             supervisor: supervisor))
     }

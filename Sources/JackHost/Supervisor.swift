@@ -41,16 +41,22 @@ public struct Supervisor: Sendable {
         public var confirmTime: Duration
         /// How often the cycle count is looked at while connected.
         public var checkInterval: Duration
+        /// Whether a silent process callback is checked with round trips at all: not with
+        /// jackd2's libjack, which always calls the shutdown callback, and which can crash when
+        /// a short-lived client opens and closes beside clients whose server is going away
+        /// (seen in the tests, where many clients share one process).
+        public var watchesCycles: Bool
 
         public init(backoff: Backoff = Backoff(), reconnect: Bool = true, settleTime: Duration = .milliseconds(500),
                     stallTime: Duration = .milliseconds(500), confirmTime: Duration = .milliseconds(250),
-                    checkInterval: Duration = .milliseconds(200)) {
+                    checkInterval: Duration = .milliseconds(200), watchesCycles: Bool = true) {
             self.backoff = backoff
             self.reconnect = reconnect
             self.settleTime = settleTime
             self.stallTime = stallTime
             self.confirmTime = confirmTime
             self.checkInterval = checkInterval
+            self.watchesCycles = watchesCycles
         }
     }
 
@@ -66,7 +72,9 @@ public struct Supervisor: Sendable {
         case formatChanged
         /// A port or connection came or went somewhere in the graph.
         case graphChanged
-        /// The process callback's cycle count, read now.
+        /// The process callback's cycle count on this connection, read now. Until it has
+        /// moved from 0 the client has not run, so nothing can have stopped: a server that
+        /// is slow to take a new client in is not suspected.
         case cycles(UInt64)
         /// The answer to ``Action/probeServer``.
         case probed(alive: Bool)
@@ -196,6 +204,7 @@ public struct Supervisor: Sendable {
         case (.connected, .cycles(let count)):
             nextCheck = now + settings.checkInterval
             var actions = settleIfDue(at: now)
+            guard settings.watchesCycles, count > 0 else { return actions }
             if let beat = heartbeat, beat.count == count {
                 let due = confirmAt.map { now >= $0 } ?? (now - beat.since >= stallWait)
                 if !probing && due {

@@ -156,6 +156,23 @@ import Testing
         #expect(check(&s, count: 3, from: 2_400, to: 2_600).isEmpty, "no second round trip after cycles came back")
     }
 
+    @Test func aClientThatHasNotRunYetIsNotSuspected() {
+        var s = connected()
+        #expect(check(&s, count: 0, from: 200, to: 10_000).isEmpty)
+        // Once it has run, a silence is.
+        _ = check(&s, count: 1, from: 10_200, to: 10_200)
+        #expect(check(&s, count: 1, from: 10_400, to: 10_800).map(\.1) == [.probeServer])
+    }
+
+    @Test func withoutWatchingCyclesASilenceIsNoReason() {
+        var settings = Self.settings
+        settings.watchesCycles = false
+        var s = connected(settings)
+        _ = check(&s, count: 1, from: 200, to: 200)
+        #expect(check(&s, count: 1, from: 400, to: 30_000).isEmpty)
+        #expect(s.handle(.serverStopped, at: at(30_100)).contains(.closeSession(serverLost: true)))
+    }
+
     @Test func aServerThatAnswersIsAskedAgainLessAndLessOften() {
         var s = connected()
         _ = check(&s, count: 5, from: 200, to: 200)
