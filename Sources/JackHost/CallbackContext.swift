@@ -41,6 +41,11 @@ struct CallbackContext: ~Copyable {
     let clockEngine = Atomic<Int64>(0)
     let clockPeriod = Atomic<UInt32>(0)
 
+    /// Process cycles run, for the supervisor to see that the callback still comes: when it
+    /// stops while the client should be running, the server may have died without a word
+    /// (PipeWire's libjack never calls the info shutdown callback). The audio thread is its
+    /// only writer, so counting is a load and a store, no read-modify-write.
+    let cycles = Atomic<UInt64>(0)
     let xruns = Atomic<Int>(0)
     let bufferSize: Atomic<UInt32>
     let sampleRate: Atomic<UInt32>

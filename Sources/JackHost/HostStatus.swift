@@ -42,28 +42,3 @@ public struct HostStatus: Sendable, Equatable {
         self.midiMessages = midiMessages
     }
 }
-
-/// What the command interpreter needs from a live host: move parameters, read them back,
-/// report. ``LiveHost`` is the real one; tests use a stand-in with no JACK at all.
-public protocol LiveControl: AnyObject, Sendable {
-    /// The parameters of the processor being hosted.
-    var table: ParameterTable { get }
-    /// Sends new targets (already in range), all stamped at the same frame.
-    func set(_ values: [ParameterIndex: Double])
-    /// Every parameter's target (what was last set, by any source), in one snapshot.
-    func targets() -> [ParameterIndex: Double]
-    func status() -> HostStatus
-    /// What MIDI control changes do; nil without a MIDI input.
-    var midiControls: MIDIControls? { get }
-    /// Edits what MIDI control changes do, in one step, and returns the result; nil (and no
-    /// edit) when there is no MIDI input.
-    func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls?
-}
-
-extension LiveControl {
-    /// One parameter's target (for a single read; a refresh takes ``targets()`` once).
-    public func target(_ id: ParameterIndex) -> Double { targets()[id] ?? table[id].defaultValue }
-
-    public var midiControls: MIDIControls? { nil }
-    public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
-}

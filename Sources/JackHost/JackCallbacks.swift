@@ -25,6 +25,8 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
 
 @_noLocks
 func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes: jack_nframes_t) {
+    let cycles = context.pointee.cycles.load(ordering: .relaxed)
+    context.pointee.cycles.store(cycles &+ 1, ordering: .relaxed)
     let channels = context.pointee.channels
     let frames = Int(nframes)
     var complete = true
@@ -106,6 +108,12 @@ func jackSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
 /// The server went away. Runs like a signal handler: atomics and `sem_post` only.
 func jackShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?,
                      _ arg: UnsafeMutableRawPointer?) {
+    jackServerGone(arg)
+}
+
+/// The same, as the plain shutdown callback: jackd2 calls only the info callback when both
+/// are set, PipeWire's libjack (0.3.65) only this one.
+func jackServerGone(_ arg: UnsafeMutableRawPointer?) {
     guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
     context.pointee.serverGone.store(true, ordering: .releasing)
     sem_post(context.pointee.wake)

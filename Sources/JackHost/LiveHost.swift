@@ -17,10 +17,12 @@ import Synchronization
 /// ```
 ///
 /// One engine lives as long as the host; each connection to a server is a ``JackSession``.
-/// When the server shuts down or is killed, a supervisor thread closes the dead session,
-/// keeps the values, and opens a new one when the server returns (retrying with back-off),
-/// with the same ports and connections. Control calls (`set`, `status`) may come from any
-/// thread; they never wait for the audio thread.
+/// When the server shuts down or is killed, the supervisor closes the dead session, keeps the
+/// values, and opens a new one when the server returns (retrying with back-off), with the
+/// same ports and connections. Its decisions are a pure state machine (``Supervisor``); this
+/// class feeds it what the callbacks report, on a thread of its own, and carries out what it
+/// says. Control calls (`set`, `status`) may come from any thread; they never wait for the
+/// audio thread.
 public final class LiveHost: LiveControl, @unchecked Sendable {
     public let options: LiveHostOptions
 
@@ -28,10 +30,6 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// size, if larger): PipeWire changes buffer sizes at run time (up to 8192 frames), and the
     /// engine splits longer blocks itself, so no buffer size ever makes it allocate.
     public static let preparedFrames = 8192
-    /// How long the graph must stay quiet before connections are remembered: a server that
-    /// is shutting down first drops every connection, which must not be taken as the user's
-    /// wish.
-    static let settleTime = Duration.milliseconds(500)
 
     private let log: @Sendable (String) -> Void
     private let onTerminate: (@Sendable (Int32) -> Void)?
@@ -57,16 +55,13 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var midiSeen: [ParameterIndex: UInt64] = [:]
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
         var lastSnapshot: TelemetrySnapshot?
-        var reconnects = 0
-        var failures = 0
-        var nextAttempt: ContinuousClock.Instant?
-        var lastFailure: LiveHostError?
+        /// When to close, reconnect, settle connections or ask the server whether it is there.
+        var supervisor: Supervisor
         /// Connections to make again on a new server; `pending` are those whose peer port
         /// does not exist (yet): they are made when it appears.
         var remembered = Set<PortConnection>()
         var pending = Set<PortConnection>()
-        var settleDeadline: ContinuousClock.Instant?
-        var supervisor: NamedThread?
+        var watcher: NamedThread?
         var stopping = false
         var exitStatus: Int32?
 
@@ -118,7 +113,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         self.log = log
         self.onTerminate = onTerminate
         let targets = options.processor.table.complete(options.initialValues)
-        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi))
+        let supervisor = Supervisor(settings: Supervisor.Settings(
+            backoff: options.backoff, reconnect: options.reconnect, watchesCycles: !JackSession.libraryIsJack2))
+        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi,
+                            supervisor: supervisor))
     }
 
     private static func makeEngine(_ values: [ParameterIndex: Double], _ options: LiveHostOptions) -> Engine {
@@ -139,16 +137,19 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         let planned = session.plannedConnections(options)
         for warning in planned.warnings { log("detent: \(warning)") }
         let failed = session.connect(planned.connections)
-        state.withLock { $0.remembered = Set(planned.connections).subtracting(failed) }
-        startSupervisor()
+        state.withLock { st in
+            st.remembered = Set(planned.connections).subtracting(failed)
+            st.supervisor.handle(.connected, at: .now)
+        }
+        startWatcher()
     }
 
     /// Closes the client and stops watching the server. Safe to call more than once.
     public func stop() {
         let thread = state.withLock { st -> NamedThread? in
             st.stopping = true
-            defer { st.supervisor = nil }
-            return st.supervisor
+            defer { st.watcher = nil }
+            return st.watcher
         }
         wake.signal()
         if let thread, !thread.isCurrent { thread.join() }
@@ -156,10 +157,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         if let session { close(session) }
     }
 
-    /// Closes a session; one whose server died within a bounded time (see
-    /// ``JackSession/closeAfterServerLoss(timeout:)``).
-    private func close(_ session: JackSession) {
-        guard session.serverGone else { return session.close() }
+    /// Closes a session; one whose server died (as the shutdown callback or the supervisor
+    /// found) within a bounded time (see ``JackSession/closeAfterServerLoss(timeout:)``).
+    private func close(_ session: JackSession, serverLost: Bool = false) {
+        guard serverLost || session.serverGone else { return session.close() }
         if !session.closeAfterServerLoss(timeout: .seconds(2)) {
             log("detent: the JACK library did not release the lost client within 2 s; leaving it behind")
         }
@@ -198,8 +199,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// current frame time, mapped through the clock the process callback publishes — so
     /// they take effect at the matching sample of the next cycle. Without a server they wait
     /// in the queue and apply at the first block after reconnecting.
+    public func set(_ values: [ParameterIndex: Double]) { setStamped(values) }
+
+    /// ``set(_:)``, returning the changes as stamped (for comparing with an offline render).
     @discardableResult
-    public func send(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
+    public func setStamped(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
         state.withLock { st in
             // MIDI settings that came before this one must not later pass for newer ones.
             st.absorbMIDI()
@@ -220,8 +224,6 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             return sent
         }
     }
-
-    public func set(_ values: [ParameterIndex: Double]) { send(values) }
 
     /// The parameters of the processor hosted.
     public var table: ParameterTable { options.processor.table }
@@ -278,7 +280,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 server: options.serverDisplayName, client: live?.name,
                 sampleRate: live.map { Int($0.sampleRate) }, bufferSize: live.map { Int($0.bufferSize) },
                 xruns: st.closedXruns + (st.session?.xruns ?? 0), dspLoad: live?.dspLoad,
-                values: values, peaks: peaks, rms: rms, reconnects: st.reconnects,
+                values: values, peaks: peaks, rms: rms, reconnects: st.supervisor.reconnects,
                 midiMessages: st.closedMIDIMessages + (st.session?.midiMessages ?? 0))
         }
     }
@@ -294,111 +296,116 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     // MARK: Supervisor
 
-    private func startSupervisor() {
+    private func startWatcher() {
         guard let thread = try? NamedThread(name: "live-supervisor", { self.supervise() }) else {
             log("detent: cannot start the supervisor thread; the server will not be watched")
             return
         }
-        state.withLock { $0.supervisor = thread }
+        state.withLock { $0.watcher = thread }
     }
 
-    /// Sleeps until a callback posts or a timer is due, then handles whatever happened.
+    /// Sleeps until a callback posts or the supervisor's next deadline, tells the supervisor
+    /// what the callbacks reported, and carries out what it says.
     private func supervise() {
         while true {
             let timeout = state.withLock { st -> Duration in
-                let now = ContinuousClock.now
-                var timeout = Duration.seconds(1)
-                for deadline in [st.nextAttempt, st.settleDeadline].compactMap({ $0 }) {
-                    timeout = min(timeout, deadline - now)
-                }
-                return timeout
+                min(st.supervisor.deadline.map { $0 - .now } ?? .seconds(1), .seconds(1))
             }
-            // Several posts may have piled up: one pass of the supervisor handles them all.
+            // Several posts may have piled up: one pass handles them all.
             if wake.wait(timeout: timeout) { wake.drain() }
-            if state.withLock({ $0.stopping }) { return }
-            if !handleLoss() { return }
-            reconnectIfDue()
-            rememberConnectionsIfSettled()
+            let actions = state.withLock { st -> [Supervisor.Action]? in
+                guard !st.stopping else { return nil }
+                let now = ContinuousClock.now
+                guard let s = st.session else { return st.supervisor.handle(.tick, at: now) }
+                if s.serverGone { return st.supervisor.handle(.serverStopped, at: now) }
+                if s.formatChanged { return st.supervisor.handle(.formatChanged, at: now) }
+                var actions: [Supervisor.Action] = []
+                if s.takeGraphChanged() { actions += st.supervisor.handle(.graphChanged, at: now) }
+                return actions + st.supervisor.handle(.cycles(s.cycles), at: now)
+            }
+            guard let actions, perform(actions) else { return }
         }
     }
 
-    /// Closes a session whose server went away (or changed its sample rate). Returns false
-    /// when the host stops instead of reconnecting.
-    private func handleLoss() -> Bool {
-        let lost = state.withLock { st -> JackSession? in
-            guard let s = st.session, s.serverGone || s.formatChanged else { return nil }
-            _ = st.detach()
-            st.settleDeadline = nil
-            st.failures = 0
-            st.nextAttempt = .now
-            return s
-        }
-        guard let lost else { return true }
-        let gone = lost.serverGone
-        let rate = lost.sampleRate
-        close(lost)
-        if !gone {
-            log("detent: the JACK sample rate changed to \(rate) Hz; restarting the client")
-            return true
-        }
-        let server = options.serverDisplayName
-        guard options.reconnect else {
-            log("detent: the JACK server '\(server)' stopped; exiting (--no-reconnect)")
-            state.withLock {
-                $0.exitStatus = 1
-                $0.stopping = true
+    /// Carries out the supervisor's actions in order; what comes of one (a connection, a
+    /// round trip) goes back to the supervisor, and what it says then is carried out next.
+    /// Returns false when the host stops.
+    private func perform(_ actions: [Supervisor.Action]) -> Bool {
+        var queue = actions[...]
+        /// The sample rate of the session closed last, for the message that says why.
+        var closedRate: UInt32 = 0
+        while let action = queue.popFirst() {
+            switch action {
+            case .closeSession(let serverLost):
+                guard let lost = state.withLock({ $0.detach() }) else { continue }
+                closedRate = lost.sampleRate
+                close(lost, serverLost: serverLost)
+            case .announce(let announcement):
+                announce(announcement, closedRate: closedRate)
+            case .connect:
+                queue += reconnect()
+            case .settleConnections:
+                rememberConnections()
+            case .probeServer:
+                let alive = JackSession.serverAnswers(options)
+                queue += state.withLock { $0.supervisor.handle(.probed(alive: alive), at: .now) }
+            case .terminate(let status):
+                state.withLock {
+                    $0.exitStatus = status
+                    $0.stopping = true
+                }
+                onTerminate?(status)
+                return false
             }
-            onTerminate?(1)
-            return false
         }
-        log("detent: the JACK server '\(server)' stopped; keeping the current values and reconnecting when it returns")
         return true
     }
 
-    private func reconnectIfDue() {
-        let due = state.withLock { st in
-            st.session == nil && (st.nextAttempt.map { $0 <= .now } ?? false)
+    private func announce(_ announcement: Supervisor.Announcement, closedRate: UInt32) {
+        let server = options.serverDisplayName
+        switch announcement {
+        case .sampleRateChanged:
+            log("detent: the JACK sample rate changed to \(closedRate) Hz; restarting the client")
+        case .serverStopped(exiting: true):
+            log("detent: the JACK server '\(server)' stopped; exiting (--no-reconnect)")
+        case .serverStopped(exiting: false):
+            log("detent: the JACK server '\(server)' stopped; keeping the current values and reconnecting when it returns")
+        case .reconnected:
+            guard let session = state.withLock({ $0.session }) else { return }
+            log("detent: reconnected to the JACK server '\(server)' as '\(session.name)' "
+                + "(\(session.sampleRate) Hz, \(session.bufferSize) frames)")
+        case .reconnectFailed(let error):
+            log("detent: reconnecting: \(error)")
         }
-        guard due else { return }
+    }
+
+    /// Opens a new session with the same ports, and makes the connections the options ask
+    /// for and those remembered (a peer that is missing is connected when it appears).
+    private func reconnect() -> [Supervisor.Action] {
         do {
             let session = try openSession()
             let remembered = state.withLock { st in
                 st.attach(session)
-                st.reconnects += 1
-                st.failures = 0
-                st.nextAttempt = nil
-                st.lastFailure = nil
                 return st.remembered
             }
             let planned = session.plannedConnections(options).connections
             let failed = session.connect(Array(Set(planned).union(remembered)))
-            state.withLock { st in
+            return state.withLock { st in
                 st.remembered.formUnion(planned)
                 st.pending = Set(failed)
+                return st.supervisor.handle(.connected, at: .now)
             }
-            log("detent: reconnected to the JACK server '\(options.serverDisplayName)' as '\(session.name)' "
-                + "(\(session.sampleRate) Hz, \(session.bufferSize) frames)")
         } catch {
-            let report = state.withLock { st -> Bool in
-                st.failures += 1
-                st.nextAttempt = .now + options.backoff.delay(afterFailures: st.failures - 1)
-                defer { st.lastFailure = error }
-                return st.lastFailure != error
-            }
-            // Say why once, not at every attempt (a server that stays away is not news).
-            if report, error != .noServer(server: options.server) { log("detent: reconnecting: \(error)") }
+            return state.withLock { $0.supervisor.handle(.connectFailed(error), at: .now) }
         }
     }
 
-    /// Once the graph has been quiet for `settleTime`: makes remembered connections whose
-    /// peer has appeared, then remembers the connections as they are (a connection the user
-    /// removed is forgotten; one whose peer is missing is kept for later).
-    private func rememberConnectionsIfSettled() {
+    /// Once the graph has been quiet for a while: makes remembered connections whose peer has
+    /// appeared, then remembers the connections as they are (a connection the user removed is
+    /// forgotten; one whose peer is missing is kept for later).
+    private func rememberConnections() {
         let session = state.withLock { st -> JackSession? in
             guard let s = st.session, !s.serverGone else { return nil }
-            if s.takeGraphChanged() { st.settleDeadline = .now + Self.settleTime }
-            guard let deadline = st.settleDeadline, deadline <= .now else { return nil }
-            st.settleDeadline = nil
             return s
         }
         guard let session else { return }

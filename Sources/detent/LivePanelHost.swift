@@ -3,9 +3,11 @@ import DSP
 import JackHost
 import TerminalPanel
 
-/// The knob panel over a running live host. Knob moves reach the engine the same way typed
-/// commands do (stamped on the engine's timeline); the header shows the JACK status and the
-/// meters the engine's output since the previous refresh.
+/// The knob panel over a running live host. The panel and typed commands use the same verbs
+/// (``ParameterHost``): knob moves reach the engine stamped on its timeline, and one
+/// `targets()` snapshot per refresh moves knobs that MIDI or a command turned. What this adds
+/// is the header (the JACK status) and the meters (the engine's output since the previous
+/// refresh).
 final class LivePanelHost: PanelHost {
     let host: LiveHost
     /// The status read for the header, kept for the meters of the same refresh (the panel
@@ -14,13 +16,11 @@ final class LivePanelHost: PanelHost {
 
     init(host: LiveHost) { self.host = host }
 
-    func send(_ id: ParameterIndex, _ value: Double) { host.set([id: value]) }
+    func set(_ values: [ParameterIndex: Double]) { host.set(values) }
 
     /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
     /// would otherwise look like somebody else turning the knob.
-    func currentValues() -> [ParameterIndex: Double]? {
-        host.targets()
-    }
+    func targets() -> [ParameterIndex: Double] { host.targets() }
 
     func status() -> PanelStatus {
         let status = host.status()

@@ -28,7 +28,7 @@ extension JackTests {
             ]
             for (fraction, values) in moves {
                 try f.waitForRecording(fraction)
-                changes += f.host.send(values)
+                changes += f.host.setStamped(values)
             }
             try f.waitForRecording(1)
             // Every change was stamped on the engine's timeline, inside the recording.
@@ -50,7 +50,7 @@ extension JackTests {
             let engineStart = try f.play()
             try f.waitForRecording(0.5)
             let before = jack_frame_time(f.player.client)
-            let change = try #require(f.host.send([.gain: -20]).first)
+            let change = try #require(f.host.setStamped([.gain: -20]).first)
             let after = jack_frame_time(f.player.client)
             try f.waitForRecording(1)
 
@@ -85,12 +85,12 @@ extension JackTests {
             let engineStart = try f.play()
             var changes: [ParameterChange] = []
             try f.waitForRecording(0.25)
-            changes += f.host.send([.cutoff: 500])
+            changes += f.host.setStamped([.cutoff: 500])
             try f.waitForRecording(0.4)
             #expect(jack_set_buffer_size(f.player.client, 128) == 0)
             try waitUntil("the host sees the new buffer size") { f.host.status().bufferSize == 128 }
             try f.waitForRecording(0.6)
-            changes += f.host.send([.cutoff: 5_000, .gain: -6])
+            changes += f.host.setStamped([.cutoff: 5_000, .gain: -6])
             try f.waitForRecording(1)
             #expect(f.player.bufferSize == 128)
             let expected = f.offlineReference(engineStart: engineStart, changes: changes)

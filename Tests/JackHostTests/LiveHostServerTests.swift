@@ -49,7 +49,7 @@ extension JackTests {
                                PortConnection(port: "midi_in", peer: "peer:midi_out")]
             try waitUntil("the host remembers the connections") { host.rememberedConnections == byRule.union(manual) }
 
-            host.send([.cutoff: 500, .gain: -9])
+            host.setStamped([.cutoff: 500, .gain: -9])
             try waitUntil("the values are reached") { host.status().values[.cutoff] == 500 }
             peer?.close()  // (libjack must let go before the server dies)
             peer = nil
@@ -60,7 +60,7 @@ extension JackTests {
             #expect(!host.status().isConnected)
             #expect(host.target(.cutoff) == 500)
             // A change while the server is away is kept too.
-            host.send([.resonance: 3])
+            host.setStamped([.resonance: 3])
 
             try server.start()
             try waitUntil("the host says it reconnected", timeout: 20) {

@@ -43,7 +43,7 @@ extension JackTests {
                 case 1: [.resonance: resonance.value(atNormalized: 0.5 + 0.5 * sin(2 * .pi * 0.7 * phase))]
                 default: [.gain: gain.value(atNormalized: 0.6 + 0.4 * sin(2 * .pi * 1.3 * phase))]
                 }
-                f.host.send(values)
+                f.host.setStamped(values)
                 last.merge(values) { $1 }
                 next.tv_nsec += 1_000_000
                 if next.tv_nsec >= 1_000_000_000 {

@@ -11,11 +11,13 @@ final class FakeLiveHost: PanelHost {
     var currentMeters: [MeterReading]? = [MeterReading(label: "L", peak: 0.5, rms: 0.25), MeterReading(label: "R", peak: 1, rms: 0.9)]
     var polls = 0
 
-    func send(_ id: ParameterIndex, _ value: Double) {
-        values[id] = value
-        sent.append((id, value))
+    func set(_ new: [ParameterIndex: Double]) {
+        for (id, value) in new {
+            values[id] = value
+            sent.append((id, value))
+        }
     }
-    func currentValues() -> [ParameterIndex: Double]? {
+    func targets() -> [ParameterIndex: Double] {
         polls += 1
         return values
     }

@@ -10,7 +10,8 @@ final class FakeMIDIHost: PanelHost {
     var heard: (count: UInt64, controller: Int) = (12, 74)
     var assigned: [(Int, ParameterIndex)] = []
 
-    func send(_ id: ParameterIndex, _ value: Double) {}
+    func set(_ values: [ParameterIndex: Double]) {}
+    func targets() -> [ParameterIndex: Double] { [:] }
     var refreshInterval: Double? { 1.0 / 30 }
     func midiControllers() -> [ParameterIndex: Int]? { controllers }
     func assignMIDIController(_ number: Int, to id: ParameterIndex) {

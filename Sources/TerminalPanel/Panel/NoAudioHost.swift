@@ -12,8 +12,13 @@ public final class NoAudioHost: PanelHost {
         self.values = values
     }
 
-    public func send(_ id: ParameterIndex, _ value: Double) {
-        values[id] = value
-        sent.append((id, value))
+    public func set(_ values: [ParameterIndex: Double]) {
+        for (id, value) in values.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            self.values[id] = value
+            sent.append((id, value))
+        }
     }
+
+    /// What the panel set: nothing else changes the values, so no knob ever moves by itself.
+    public func targets() -> [ParameterIndex: Double] { values }
 }

@@ -26,7 +26,7 @@ extension Panel {
             }
             let center = pointerCenter(of: index)
             if let value = knobs[index].pointerDown(point, center: center, unit: pointerUnit, fine: fine, at: time) {
-                host.send(ids[index], value)
+                host.set([ids[index]: value])
             }
         case .drag(.left):
             guard let capture else { return }
@@ -34,12 +34,12 @@ extension Panel {
             let slow = (knobs[capture.index].dragSpeed(at: point) ?? 1) <= Self.preciseDragSpeed
             preciseKnob = fine || slow ? capture.index : nil
             if let value = knobs[capture.index].pointerMoved(point, fine: fine, at: time) {
-                host.send(ids[capture.index], value)
+                host.set([ids[capture.index]: value])
             }
         case .release(.left):
             guard let capture else { return }
             if let value = knobs[capture.index].pointerUp(point, fine: fine, at: time) {
-                host.send(ids[capture.index], value)
+                host.set([ids[capture.index]: value])
             }
             finishCapture(at: time)
         case .wheel(let direction):

@@ -249,7 +249,7 @@ public final class Panel {
     /// Applies `change` to knob `index`, sends what it reports, and records the move for undo.
     func turn(_ index: Int, burst: Bool = false, at time: Double, _ change: (inout Knob) -> Double?) {
         let before = knobs[index].value
-        if let value = change(&knobs[index]) { host.send(ids[index], value) }
+        if let value = change(&knobs[index]) { host.set([ids[index]: value]) }
         history.record([UndoHistory.Change(id: ids[index], before: before, after: knobs[index].value)],
                        burst: burst ? UndoHistory.Burst(ids[index]) : nil, at: time)
     }
@@ -263,7 +263,7 @@ public final class Panel {
             guard let i = ids.firstIndex(of: id) else { continue }
             let before = knobs[i].value
             if let value = knobs[i].setValue(target, animated: true, at: time) {
-                host.send(id, value)
+                host.set([id: value])
                 changes.append(UndoHistory.Change(id: id, before: before, after: value))
             }
         }
@@ -309,7 +309,7 @@ public final class Panel {
         for i in knobs.indices {
             let before = knobs[i].value
             if let value = knobs[i].resetToDefault(at: time) {
-                host.send(ids[i], value)
+                host.set([ids[i]: value])
                 changes.append(UndoHistory.Change(id: ids[i], before: before, after: value))
             }
         }
@@ -382,7 +382,7 @@ public final class Panel {
         lastStatus = status
         lastMeters = meters
         learnMIDIIfHeard()
-        guard let values = host.currentValues() else { return }
+        let values = host.targets()
         for (i, id) in ids.enumerated() {
             guard let value = values[id], value != lastHostValues?[id], value != knobs[i].value,
                   !knobs[i].isTurning

@@ -3,35 +3,33 @@ import DSP
 
 /// What the panel drives: an engine running live, or nothing at all while shaping a preset.
 ///
-/// The panel calls ``send(_:_:)`` for every value a knob reports and polls the rest every
-/// ``refreshInterval`` seconds. Everything but `send` is optional: a host without audio
+/// The panel calls ``ParameterHost/set(_:)`` for every value a knob reports and polls the
+/// rest every ``refreshInterval`` seconds — the same verbs a typed command uses on a live
+/// host. Everything but `set` and `targets` is optional: a host without audio
 /// answers nil, and the panel leaves out what it cannot show (meters, the status fields) —
 /// which is all the difference between `detent panel` and the panel over a live engine.
 ///
 /// ```swift
 /// final class LiveHost: PanelHost {
-///     func send(_ id: ParameterIndex, _ value: Double) { engine.controls.send(ParameterChange(id, value)) }
+///     func set(_ values: [ParameterIndex: Double]) { for (id, v) in values { engine.controls.send(ParameterChange(id, v)) } }
+///     func targets() -> [ParameterIndex: Double] { latest }
 ///     var refreshInterval: Double? { 1.0 / 30 }
 ///     func status() -> PanelStatus { PanelStatus(clientName: "detent", sampleRate: 48_000, …) }
 ///     func meters() -> [MeterReading]? { … }
 /// }
 /// ```
-public protocol PanelHost: AnyObject {
-    /// A knob moved: pass its value on (to the engine's queue, or to nothing).
-    func send(_ id: ParameterIndex, _ value: Double)
-
-    /// The value each parameter is set to now, by anyone (the panel, MIDI, typed commands);
-    /// nil when only this panel changes values. A value that changes without the panel having
-    /// sent it moves the knob there.
-    func currentValues() -> [ParameterIndex: Double]?
-
+///
+/// `set` passes a knob's value on (to the engine's queue, or to nothing); `targets` is read
+/// once per refresh, and a value that changed without the panel having set it (MIDI, a typed
+/// command) moves its knob there.
+public protocol PanelHost: ParameterHost {
     /// The header's status fields; all nil without audio.
     func status() -> PanelStatus
 
     /// One reading per output channel since the previous call; nil without audio.
     func meters() -> [MeterReading]?
 
-    /// How often to poll ``currentValues()``, ``status()`` and ``meters()`` (seconds); nil when
+    /// How often to poll ``ParameterHost/targets()``, ``status()`` and ``meters()`` (seconds); nil when
     /// nothing changes unless the panel changes it.
     var refreshInterval: Double? { get }
 
@@ -48,7 +46,6 @@ public protocol PanelHost: AnyObject {
 }
 
 extension PanelHost {
-    public func currentValues() -> [ParameterIndex: Double]? { nil }
     public func status() -> PanelStatus { PanelStatus() }
     public func meters() -> [MeterReading]? { nil }
     public var refreshInterval: Double? { nil }

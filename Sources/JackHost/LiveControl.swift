@@ -1,0 +1,23 @@
+import Parameters
+
+/// What the command interpreter needs from a live host: the ``ParameterHost`` verbs (`set`
+/// stamps all its values at the same frame), a status report and the MIDI mapping.
+/// ``LiveHost`` is the real one; tests use a stand-in with no JACK at all.
+public protocol LiveControl: ParameterHost, Sendable {
+    /// The parameters of the processor being hosted.
+    var table: ParameterTable { get }
+    func status() -> HostStatus
+    /// What MIDI control changes do; nil without a MIDI input.
+    var midiControls: MIDIControls? { get }
+    /// Edits what MIDI control changes do, in one step, and returns the result; nil (and no
+    /// edit) when there is no MIDI input.
+    func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls?
+}
+
+extension LiveControl {
+    /// One parameter's target (for a single read; a refresh takes ``targets()`` once).
+    public func target(_ id: ParameterIndex) -> Double { targets()[id] ?? table[id].defaultValue }
+
+    public var midiControls: MIDIControls? { nil }
+    public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `detent live` running as a program whose answers and messages a test reads while it runs:
+/// its standard output and error go to files the test polls, its standard input is a pipe.
+/// For servers the test process cannot join itself (PipeWire's libjack must be loaded when a
+/// program starts), so every look at the program is through what it writes.
+final class LiveProgram: @unchecked Sendable {
+    let child: ChildProcess
+    private let folder = TemporaryFolder()
+    private var answered = 0
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        var environment = environment
+        environment["XDG_CONFIG_HOME"] = folder.file("config")
+        let out = folder.write("stdout", text: ""), err = folder.write("stderr", text: "")
+        child = try ChildProcess(try BuiltProducts.detent, ["live"] + arguments, environment: environment,
+                                 stdin: .pipe, stdout: .open(out), stderr: .open(err))
+    }
+
+    deinit {
+        child.signal(SIGKILL)
+        child.wait()
+    }
+
+    private func lines(_ name: String) -> [String] {
+        let text = (try? String(contentsOfFile: folder.file(name), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// What it wrote on standard error so far.
+    var messages: [String] { lines("stderr") }
+
+    /// Waits until a message containing `text` has been written.
+    func waitForMessage(_ text: String, timeout: Double = 10) throws {
+        try waitUntil("detent says '\(text)' (it said \(messages))", timeout: timeout) {
+            messages.contains { $0.contains(text) }
+        }
+    }
+
+    /// Types `command` and returns the answer line.
+    func ask(_ command: String, timeout: Double = 10) throws -> String {
+        child.write(Array((command + "\n").utf8))
+        answered += 1
+        try waitUntil("detent answers '\(command)'", timeout: timeout) { lines("stdout").count >= answered }
+        return lines("stdout")[answered - 1]
+    }
+
+    /// Ends the input and waits for the exit status.
+    func finish() -> Int32? {
+        child.closeInput()
+        return child.wait().exited
+    }
+}

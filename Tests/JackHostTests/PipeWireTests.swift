@@ -1,0 +1,162 @@
+import DSP
+import Foundation
+import Parameters
+import Testing
+import TestSupport
+
+/// `detent live` on PipeWire's JACK layer, against a private headless PipeWire daemon: the
+/// daemon dies and comes back, its sample rate changes. Detent runs as a program (PipeWire's
+/// libjack is chosen when a program starts), JACK's own tools look at the graph through the
+/// same library, and every wait is for something the program or the graph shows.
+@Suite(.serialized, .enabled(if: PipeWireServer.canStart, "needs a PipeWire daemon; the reason it cannot start is printed"))
+struct PipeWireTests {
+    @Test func survivesTheDaemonDyingAndComingBack() throws {
+        let pw = try PipeWireServer()
+        let detent = try LiveProgram(["--headless", "--connect-outputs", "^system:playback_", "--set", "gain=-6"],
+                                     environment: pw.clientEnvironment)
+        try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz, \(pw.period) frames, 2 channels)")
+        let ours = ["in_1", "in_2", "midi_in", "out_1", "out_2"].map { "detent:\($0)" }
+        try waitUntil("the ports appear") { pw.ports(matching: "^detent:").sorted() == ours }
+        try waitUntil("the outputs are connected") {
+            pw.connections(of: "detent:out_1") == ["system:playback_FL"]
+                && pw.connections(of: "detent:out_2") == ["system:playback_FR"]
+        }
+        _ = try detent.ask("set cutoff 800")
+        #expect(try detent.ask("midi cutoff 21").contains("cutoff CC 21"))
+
+        pw.kill()
+        try detent.waitForMessage("the JACK server 'default' stopped; keeping the current values and reconnecting when it returns")
+        #expect(try detent.ask("status").contains("disconnected (waiting for the server)"))
+        // A change while the daemon is away is kept too.
+        _ = try detent.ask("set resonance 3")
+        let values = try detent.ask("params")
+        #expect(values.contains("cutoff=800") && values.contains("resonance=3.00") && values.contains("gain=-6.0 dB"))
+
+        try pw.start()
+        try detent.waitForMessage("reconnected to the JACK server 'default' as 'detent' (48000 Hz", timeout: 20)
+        try waitUntil("the ports are back") { pw.ports(matching: "^detent:").sorted() == ours }
+        try waitUntil("the outputs are connected again") {
+            pw.connections(of: "detent:out_1") == ["system:playback_FL"]
+                && pw.connections(of: "detent:out_2") == ["system:playback_FR"]
+        }
+        #expect(try detent.ask("params") == values)
+        #expect(try detent.ask("midi").contains("cutoff CC 21"))
+        let status = try detent.ask("status")
+        #expect(status.contains("client detent, 48000 Hz") && status.contains("reconnects 1"))
+        #expect(detent.finish() == 0)
+        pw.stop()
+    }
+
+    /// A known, intermittent crash: with PipeWire 0.3.65, Detent's process callback sometimes
+    /// writes to a port buffer that is no longer mapped while the rate changes (a segmentation
+    /// fault, also without anything added here; see the README). Only that crash is excused.
+    @Test func followsASampleRateChangeAtItsValuesWithTheCutoffInHertz() throws {
+        let pw = try PipeWireServer()
+        var detent: LiveProgram?
+        do {
+            try followsARateChange(pw) { detent = $0 }
+        } catch {
+            guard let detent, detent.child.wait(seconds: 1)?.signal == SIGSEGV else { throw error }
+            withKnownIssue("detent crashed while PipeWire changed its sample rate") { throw error }
+        }
+        pw.stop()
+    }
+
+    func followsARateChange(_ pw: PipeWireServer, started: (LiveProgram) -> Void) throws {
+        let detent = try LiveProgram(["--headless", "--channels", "1", "--connect-outputs", "^system:playback_FL$",
+                                      "--set", "cutoff=1000", "--set", "resonance=0.7071", "--set", "gain=0"],
+                                     environment: pw.clientEnvironment)
+        started(detent)
+        try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz")
+        let values = try detent.ask("params")
+
+        try pw.setting("clock.force-rate", "44100")
+        try detent.waitForMessage("the JACK sample rate changed to 44100 Hz; restarting the client")
+        try detent.waitForMessage("reconnected to the JACK server 'default' as 'detent' (44100 Hz")
+        #expect(try detent.ask("params") == values)
+        #expect(try detent.ask("status").contains("client detent, 44100 Hz"))
+
+        // A 2 kHz tone (JACK's metronome, started at the new rate) through the filter: its
+        // level after it is the cookbook lowpass's at 1 kHz and 44.1 kHz, about −12.4 dB;
+        // a cutoff left as a fraction of the old rate (919 Hz) would give −13.8 dB.
+        let metro = try ChildProcess("/usr/bin/jack_metro", ["-n", "metro", "-f", "2000", "-A", "0.5", "-D", "1999",
+                                                             "-b", "30", "-a", "0", "-d", "0"],
+                                     environment: pw.clientEnvironment)
+        defer {
+            metro.signal(SIGTERM)
+            if metro.wait(seconds: 5) == nil {
+                metro.signal(SIGKILL)
+                metro.wait()
+            }
+        }
+        try waitUntil("the metronome runs") { pw.ports(matching: "^metro:30_bpm$").count == 1 }
+        #expect(pw.jack("jack_connect", ["metro:30_bpm", "detent:in_1"]).status.exited == 0)
+        try waitUntil("the metronome plays into detent") { pw.connections(of: "detent:in_1") == ["metro:30_bpm"] }
+        let folder = TemporaryFolder()
+        let recording = folder.file("recording.wav")
+        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "2", "metro:30_bpm", "detent:out_1"],
+                                        environment: pw.clientEnvironment)
+        guard let ended = recorder.wait(seconds: 20) else {
+            recorder.signal(SIGKILL)
+            recorder.wait()
+            throw Timeout(what: "jack_rec records two seconds")
+        }
+        #expect(ended.exited == 0)
+        let (rate, channels) = try Self.pcm16(recording)
+        #expect(rate == 44_100)
+        // The second half (well after the connection, the glide and the filter's transient), in
+        // eight windows of 125 periods of the tone: the median ratio, so that a cycle lost on a
+        // busy machine spoils one window, not the measurement.
+        let half = channels[0].count / 2, window = 2_756
+        let ratios = (0..<8).map { w -> Double in
+            let range = (half + w * window)..<(half + (w + 1) * window)
+            let input = Self.level(Array(channels[0][range]), frequency: 2_000, sampleRate: 44_100)
+            let output = Self.level(Array(channels[1][range]), frequency: 2_000, sampleRate: 44_100)
+            return 20 * log10(output / input)
+        }.sorted()
+        let measured = (ratios[3] + ratios[4]) / 2
+        let expected = CookbookLowpass.decibels(at: 2_000, cutoff: 1_000, q: 0.7071, sampleRate: 44_100)
+        #expect(abs(measured - expected) < 0.25, "measured \(measured) dB, expected \(expected) dB")
+        #expect(detent.finish() == 0)
+    }
+
+    struct BadRecording: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The sample rate and the channels of a 16-bit PCM WAV file (as `jack_rec` writes).
+    static func pcm16(_ path: String) throws -> (rate: Int, channels: [[Float]]) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        var at = 12, rate = 0, count = 0
+        while at + 8 <= bytes.count {
+            let id = String(decoding: bytes[at..<at + 4], as: UTF8.self), size = u32(at + 4)
+            if id == "fmt " {
+                count = u16(at + 10)
+                rate = u32(at + 12)
+                guard u16(at + 8) == 1, u16(at + 22) == 16 else { throw BadRecording(description: "\(path): not 16-bit PCM") }
+            } else if id == "data", count > 0 {
+                let frames = min(size, bytes.count - at - 8) / (2 * count)
+                let channels = (0..<count).map { c in
+                    (0..<frames).map { f in Float(Int16(bitPattern: UInt16(u16(at + 8 + 2 * (f * count + c))))) / 32768 }
+                }
+                return (rate, channels)
+            }
+            at += 8 + size + size % 2
+        }
+        throw BadRecording(description: "\(path): no audio")
+    }
+
+    /// The amplitude of `signal` at `frequency` (Goertzel), up to a factor common to signals of
+    /// the same length.
+    static func level(_ signal: [Float], frequency: Double, sampleRate: Double) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        var re = 0.0, im = 0.0
+        for (k, v) in signal.enumerated() {
+            re += Double(v) * cos(w * Double(k))
+            im += Double(v) * sin(w * Double(k))
+        }
+        return (re * re + im * im).squareRoot()
+    }
+}
