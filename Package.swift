@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(
             name: "CLilv", pkgConfig: "lilv-0",
             providers: [.apt(["liblilv-dev"])]),
+        .systemLibrary(
+            name: "CLo", pkgConfig: "liblo",
+            providers: [.apt(["liblo-dev"])]),
         .target(name: "CRealtime"),
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
@@ -52,6 +55,8 @@ let package = Package(
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
         .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform"]),
+        // Remote control: OSC through liblo (routing, feedback, a server thread).
+        .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
@@ -59,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "detent",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Remote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -86,6 +91,7 @@ let package = Package(
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
+        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"],

@@ -7,6 +7,7 @@ import JackHost
 import Platform
 import TerminalPanel
 import Presets
+import Remote
 import Synchronization
 
 /// `detent live`: the engine as a JACK client, driven by commands read from standard input.
@@ -96,9 +97,17 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when the server goes away instead of waiting for it.")
     var noReconnect = false
 
+    @Option(help: ArgumentHelp("Listen for OSC on this UDP port (see README, \"Remote control\").", valueName: "port"))
+    var osc: Int?
+
+    @Option(help: ArgumentHelp("The address OSC listens on (default 127.0.0.1: this machine only).", valueName: "address"))
+    var oscBind = "127.0.0.1"
+
     /// The checks that need no server and no preset: each a usage error (64), told before
     /// any server is contacted.
     func validate() throws {
+        if let osc, !(0...65_535).contains(osc) { throw ValidationError("--osc \(osc): a UDP port is 1 … 65535 (0: any free one)") }
+        if !OSCServer.isAddress(oscBind) { throw ValidationError("--osc-bind '\(oscBind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
         _ = try hostOptions()
     }
 
@@ -172,6 +181,9 @@ struct LiveCommand: ParsableCommand {
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
 
         let interpreter = CommandInterpreter(control: host, presets: presets)
+        let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
+        if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
+        defer { bridge?.stop() }
         while let line = reader.readLine() {
             guard let answer = interpreter.respond(to: line) else { continue }
             print(json ? answer.json(host.table) : answer.text(host.table))
@@ -195,6 +207,9 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
+        let bridge = try startOSC(host: host, interpreter: CommandInterpreter(control: host, presets: StorePresetSource(store: store)),
+                                  log: { held.append("detent: warning: " + $0) })
+        defer { bridge?.stop() }
         let (defaults, _) = store.defaultValues()
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
@@ -205,6 +220,18 @@ struct LiveCommand: ParsableCommand {
             host.stop()
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }
+        }
+    }
+
+    /// The OSC server when `--osc` is given; a port that cannot be had stops the host and
+    /// fails the command with one line.
+    private func startOSC(host: LiveHost, interpreter: CommandInterpreter,
+                          log: @escaping @Sendable (String) -> Void) throws -> OSCBridge? {
+        do {
+            return try osc.map { port in try OSCBridge(port: port, bind: oscBind, host: host, interpreter: interpreter, log: log) }
+        } catch {
+            host.stop()
+            throw Self.failure("\(error)")
         }
     }
 

@@ -60,6 +60,8 @@ struct UsageErrorTests {
         (["render", "in.wav", "-o", "a.wav", "--out-dir", "."], "--out-dir"),
         (["render", "in.wav", "in.wav", "-o", "a.wav"], "-o"),
         (live + ["--no-midi", "--midi-cc", "gain=7"], "--no-midi"),
+        (live + ["--osc", "70000"], "--osc 70000"),
+        (live + ["--osc", "9000", "--osc-bind", "localhost"], "--osc-bind 'localhost'"),
     ] as [([String], String)])
     func badInvocation(arguments: [String], names: String) throws {
         let folder = Self.scene()

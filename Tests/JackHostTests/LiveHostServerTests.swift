@@ -147,3 +147,38 @@ extension JackTests {
         }
     }
 }
+
+/// `detent live --osc`: liblo's `oscsend` turns a knob; a subscriber follows a typed change.
+@Suite("Live OSC")
+struct LiveOSCTests {
+    @Test("oscsend sets a value that get reads back; subscribers get typed changes")
+    func oscEndToEnd() throws {
+        let server = try JackServer()
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server.name
+        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0"], environment: environment)
+        try detent.waitForMessage("OSC on UDP 127.0.0.1:")
+        let line = try #require(detent.messages.first { $0.contains("OSC on UDP") })
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let sent = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/detent/param/cutoff", "f", "2500"])
+        #expect(sent.status.exited == 0)
+        try waitUntil("the OSC change lands") { (try? detent.ask("get cutoff")) == "cutoff=2.50 kHz" }
+        let client = try UDPClient(port: port)
+        defer { client.close() }
+        client.send(OSCBytes.message("/detent/subscribe"))
+        var seen: [[UInt8]] = []
+        for _ in 0..<3 { seen.append(try #require(client.receive(), "the current values arrive")) }
+        #expect(seen.contains(OSCBytes.message("/detent/param/cutoff", float: 2500)))
+        #expect(try detent.ask("set gain -3").hasPrefix("gain="))
+        // A value that changed just before the subscription may come again; the gain follows.
+        let gain = OSCBytes.message("/detent/param/gain", float: -3)
+        var arrived = false
+        for _ in 0..<4 where !arrived {
+            let message = try #require(client.receive(), "the typed change arrives")
+            arrived = message == gain
+            #expect(arrived || message == OSCBytes.message("/detent/param/cutoff", float: 2500))
+        }
+        #expect(arrived)
+        #expect(detent.finish() == 0)
+    }
+}

@@ -1,0 +1,37 @@
+import Parameters
+
+/// What an OSC message asks of Detent, once its address, type tags and values are checked.
+public enum OSCRequest: Sendable, Equatable {
+    /// `/detent/param/<id> f`: a value in the parameter's own unit.
+    case set(ParameterIndex, Double)
+    /// `/detent/param/<id>/norm f`: a knob position 0…1, through the parameter's taper.
+    case setPosition(ParameterIndex, Double)
+    /// `/detent/preset/load s`.
+    case presetLoad(String)
+    /// `/detent/reset`: every parameter to its default.
+    case reset
+    /// `/detent/get/<id>`: answered to the sender as `/detent/param/<id> f`.
+    case get(ParameterIndex)
+    /// `/detent/subscribe`, `/detent/unsubscribe`: the sender gets every change, or no more.
+    case subscribe
+    case unsubscribe
+}
+
+/// One argument of an OSC message, as liblo decodes it.
+public enum OSCArgument: Sendable, Equatable {
+    case float(Float)
+    case double(Double)
+    case int32(Int32)
+    case string(String)
+    case other(Character)
+
+    /// The number it holds (a float, double or integer), or nil.
+    var number: Double? {
+        switch self {
+        case .float(let v): Double(v)
+        case .double(let v): v
+        case .int32(let v): Double(v)
+        case .string, .other: nil
+        }
+    }
+}
