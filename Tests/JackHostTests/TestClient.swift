@@ -24,8 +24,17 @@ final class TestClient: @unchecked Sendable {
     ///     the signal (in frame order).
     init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
          follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = []) throws {
+        // A loaded machine's server, just (re)started, sometimes refuses a client once
+        // (JackServerFailed) and takes the next: retry, for at most 10 s. No signal tells
+        // when it is ready, so the retries are 50 ms apart.
         var status = JackStatus(0)
-        guard let client = detent_jack_client_open_server(name, JackNoStartServer, &status, server) else {
+        var opened = detent_jack_client_open_server(name, JackNoStartServer, &status, server)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while opened == nil, ContinuousClock.now < deadline {
+            usleep(50_000)
+            opened = detent_jack_client_open_server(name, JackNoStartServer, &status, server)
+        }
+        guard let client = opened else {
             throw Timeout(what: "test client '\(name)' opens (status \(status.rawValue))")
         }
         self.client = client
