@@ -25,11 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-5}"
 
-swift build -c release --product detent >&2
-detent="$(swift build -c release --show-bin-path)/detent"
-tmp="$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp )"
-work="$(mktemp -d -p "$tmp")"
-trap 'rm -rf "$work"' EXIT
+source Benchmarks/common.sh
 
 overdrive=http://drobilla.net/plugins/mda/Overdrive
 lowpass=http://plugin.org.uk/swh-plugins/buttlow_iir

@@ -21,13 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-7}"
 
-swift build -c release --product detent >&2
-detent="$(swift build -c release --show-bin-path)/detent"
-# Files live in memory (/dev/shm) where possible, so that the figures are the programs' work
-# rather than the disk's write-back, which would run beside them on the same cores.
-tmp="${BENCH_TMPDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp )}"
-work="$(mktemp -d -p "$tmp")"
-trap 'rm -rf "$work"' EXIT
+source Benchmarks/common.sh
 
 cc="${CC:-$(command -v cc || command -v clang)}"
 cat > "$work/copy.c" <<'C'
