@@ -43,6 +43,12 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
+    /// Extensions a file of this container may have when `--format` names it: its own, and
+    /// `.wav` for RF64, whose files usually carry it (readers look at the header).
+    var acceptedExtensions: [String] {
+        extensions + [fileExtension] + (self == .rf64 ? ["wav", "wave"] : [])
+    }
+
     /// The container named by a file extension (case-insensitive), if any.
     public init?(fileExtension ext: String) {
         let e = ext.lowercased()

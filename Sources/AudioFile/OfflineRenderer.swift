@@ -31,10 +31,14 @@ public enum OfflineRenderer {
         let started = ContinuousClock.now
         let reader = try SoundFileReader(path: input)
         let format: AudioFormat
+        let plan: SizeLimit.Plan
         do {
-            format = try AudioFormat.output(
+            let chosen = try AudioFormat.output(
                 for: reader.format, container: settings.container, subtype: settings.subtype,
                 channels: reader.channels, sampleRate: reader.sampleRate)
+            plan = try SizeLimit.plan(chosen, frames: settings.mostFrames(input: reader.frames, sampleRate: reader.sampleRate),
+                                      channels: reader.channels)
+            format = plan.format
         } catch {
             throw .formatNotWritable(path: output, reason: error.reason)
         }
@@ -45,7 +49,8 @@ public enum OfflineRenderer {
         do throws(AudioFileError) {
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
-                sampleRate: reader.sampleRate, channels: reader.channels)
+                sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
+                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit)
             var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })

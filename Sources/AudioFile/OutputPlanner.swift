@@ -29,7 +29,7 @@ public enum OutputPlanner {
         if let output {
             let ext = PathString.split(PathString.name(of: output)).extension
             let named = ext.flatMap(Container.init(fileExtension:))
-            if let format, let ext, named != nil, !(format.extensions + [format.fileExtension]).contains(ext.lowercased()) {
+            if let format, let ext, named != nil, !format.acceptedExtensions.contains(ext.lowercased()) {
                 throw .formatNotWritable(path: output, reason: "its extension says \(ext) but --format is \(format.rawValue)")
             }
             jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named) }

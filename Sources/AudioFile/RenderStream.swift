@@ -76,13 +76,7 @@ struct RenderStream: ~Copyable {
         }
         latency = engine.latencyAtCurrentValues()
         tail = settings.tail
-        let rate = Double(reader.sampleRate)
-        let tailFrames = switch settings.tail {
-        case .none: 0
-        case .seconds(let s): Int((s * rate).rounded())
-        case .auto: Int(RenderSettings.longestTail * rate)
-        }
-        readStage = ReadStage(reader: reader, ring: ring, padding: latency + tailFrames)
+        readStage = ReadStage(reader: reader, ring: ring, padding: latency + settings.tailFrames(sampleRate: reader.sampleRate))
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next

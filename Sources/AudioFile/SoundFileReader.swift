@@ -24,6 +24,9 @@ public final class SoundFileReader {
     public let format: AudioFormat
     /// The file being read (for refusing to write over it).
     public let identity: FileIdentity?
+    /// The speaker of each channel (libsndfile's `SF_CHANNEL_MAP_*`), when the file names
+    /// them (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil otherwise.
+    public let channelMap: [Int32]?
     /// Frames delivered so far.
     public private(set) var framesRead: Int64 = 0
 
@@ -67,6 +70,9 @@ public final class SoundFileReader {
         // placeholder turned into a length, which is not one.
         let unknown = info.frames >= Int64.max / 2 || (info.seekable == 0 && Self.declaresUnknownLength(log: log))
         frames = unknown ? nil : info.frames
+        var map = [Int32](repeating: 0, count: max(1, channels))
+        let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
+        channelMap = named == SF_TRUE && map.contains(where: { $0 != 0 }) ? map : nil
         guard Self.sampleRates.contains(sampleRate) else {
             throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "
                 + "(accepted: \(Self.sampleRates.lowerBound) … \(Self.sampleRates.upperBound) Hz)")
@@ -108,15 +114,19 @@ public final class SoundFileReader {
         return log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// True when the chunk that holds the audio declares the streaming placeholder length
-    /// (`data : 4294967295`).
+    /// True when the chunk that holds the audio declares a streaming placeholder length:
+    /// `data : 4294967295` (0xFFFFFFFF, ffmpeg and most writers) or `data : 2147479552`
+    /// (0x7FFFF000, what sox writes when it cannot seek back to fill in the length).
     static func declaresUnknownLength(log: String) -> Bool {
         log.split(separator: "\n").contains { line in
             let parts = line.split(separator: " ")
             return parts.count >= 3 && (parts[0] == "data" || parts[0] == "SSND") && parts[1] == ":"
-                && parts[2] == "4294967295"
+                && Self.placeholderLengths.contains(parts[2])
         }
     }
+
+    /// The data lengths streaming writers put in a header they cannot go back to.
+    static let placeholderLengths: Set<Substring> = ["4294967295", "2147479552"]
 
     /// The size a header declares for its audio and what the file really holds, when the
     /// first is larger. libsndfile shortens such files silently and only logs the fact, as
