@@ -1,3 +1,4 @@
+import CSndfile
 import Parameters
 import DSP
 
@@ -58,8 +59,11 @@ public enum OfflineRenderer {
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
             try pending.commit(overwrite: settings.overwrite)
             let telemetry = stream.engine.telemetry.snapshot()
+            // RF64 chosen for a WAV output that stayed small was written as WAV.
+            let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
+                ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
             var summary = RenderSummary(
-                input: input, output: output, format: format, sampleRate: reader.sampleRate,
+                input: input, output: output, format: written, sampleRate: reader.sampleRate,
                 channels: reader.channels, frames: stream.written, peak: telemetry.peaks.max() ?? 0,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,

@@ -31,6 +31,8 @@ public final class SoundFileReader {
     public private(set) var framesRead: Int64 = 0
 
     private let file: OpaquePointer
+    /// The stream libsndfile reads through, for an input that cannot seek.
+    private let stream: StreamInput?
 
     /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
     public static let sampleRates = 1_000...1_536_000
@@ -48,15 +50,28 @@ public final class SoundFileReader {
             close(fd)
             throw .isDirectory(path: path)
         }
-        // From here on the descriptor is libsndfile's: `sf_close` closes it, and so does a
-        // failed open, whatever `close_desc` says (libsndfile honours the flag only once an
-        // open has succeeded). Closing it again after a failure would close whatever another
-        // thread had been given that number meanwhile.
+        // A stream is read through `StreamInput`, which owns the descriptor. Otherwise, from
+        // here on the descriptor is libsndfile's: `sf_close` closes it, and so does a failed
+        // open, whatever `close_desc` says (libsndfile honours the flag only once an open has
+        // succeeded). Closing it again after a failure would close whatever another thread
+        // had been given that number meanwhile.
+        let stream = StreamInput.isFLACStream(fd) ? StreamInput(descriptor: fd) : nil
+        self.stream = stream
         var info = SF_INFO()
+        // The stream's address, as a number that may cross into the lock's closure.
+        let streamAddress = stream.map { Int(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
         let opened: Result<OpaquePointer, AudioFileError> = Self.openLock.withLock { _ in
-            if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) { return .success(f) }
+            if let streamAddress {
+                var callbacks = StreamInput.callbacks
+                if let f = sf_open_virtual(&callbacks, Int32(SFM_READ), &info, UnsafeMutableRawPointer(bitPattern: streamAddress)) {
+                    return .success(f)
+                }
+            } else if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) {
+                return .success(f)
+            }
             return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
         }
+        if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.description) }
         let file = try opened.get()
         self.file = file
         identity = FileIdentity(st)
@@ -68,7 +83,9 @@ public final class SoundFileReader {
         // libsndfile uses SF_COUNT_MAX for "unknown"; a stream through a pipe whose header
         // says "length unknown" (0xFFFFFFFF, as streaming writers put it) gets that
         // placeholder turned into a length, which is not one.
-        let unknown = info.frames >= Int64.max / 2 || (info.seekable == 0 && Self.declaresUnknownLength(log: log))
+        let unknown = info.frames >= Int64.max / 2
+            || ((info.seekable == 0 || stream != nil)
+                && (Self.declaresUnknownLength(log: log) || (format.container == .flac && info.frames == 0)))
         frames = unknown ? nil : info.frames
         var map = [Int32](repeating: 0, count: max(1, channels))
         let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))

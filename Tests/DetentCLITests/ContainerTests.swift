@@ -84,3 +84,38 @@ struct ContainerTests {
         #expect(try Self.probe("out.wav", in: folder).hasPrefix("6,"))
     }
 }
+
+/// Streams made by other programs, on a pipe.
+@Suite("detent render: streams from other programs")
+struct StreamInputTests {
+    func render(_ bytes: [UInt8], in folder: TemporaryFolder) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(try BuiltProducts.detent, ["render", "/dev/stdin", "-o", "out.wav", "--json"],
+                             environment: Detent.environment(in: folder.path), currentDirectory: folder.path, stdin: bytes)
+    }
+
+    @Test("sox's WAV of unknown length (0x7FFFF000), flac's and ffmpeg's FLAC render whole",
+          arguments: [["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", "-t", "wav", "-", "synth", "0.5", "sine", "440"],
+                      ["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", "-t", "flac", "-", "synth", "0.5", "sine", "440"],
+                      ["ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "sine=d=0.5:sample_rate=44100", "-ac", "2",
+                       "-c:a", "flac", "-f", "flac", "-"]])
+    func programs(command: [String]) throws {
+        let folder = TemporaryFolder()
+        let bytes = try tool(command[0], Array(command.dropFirst()), in: folder).stdout
+        let outcome = try render(bytes, in: folder)
+        #expect(outcome.status.exited == 0)
+        #expect(outcome.stderrText == "")
+        #expect(outcome.stdoutText.contains("\"format\":\"wav\""))
+        #expect(outcome.stdoutText.contains("\"frames\":22050,"))
+        #expect(try tool("soxi", ["-s", "out.wav"], in: folder).stdoutText == "22050\n")
+    }
+
+    @Test("a FLAC file from flac, on a pipe")
+    func flac() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.pcm16([(0..<4_000).map { Int16(truncatingIfNeeded: $0 * 7) }]))
+        try tool("flac", ["--silent", "-o", "in.flac", "in.wav"], in: folder)
+        let outcome = try render(try folder.bytes("in.flac"), in: folder)
+        #expect(outcome.status.exited == 0 && outcome.stderrText == "")
+        #expect(try decode(folder.file("out.wav")).samples.count == 4_000)
+    }
+}
