@@ -36,6 +36,13 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True for the lossy codecs (Vorbis, Opus, MPEG layers), which belong to their own
+    /// containers.
+    var isLossy: Bool {
+        [SF_FORMAT_VORBIS, SF_FORMAT_OPUS, SF_FORMAT_MPEG_LAYER_I, SF_FORMAT_MPEG_LAYER_II, SF_FORMAT_MPEG_LAYER_III]
+            .contains(Int(subtypeCode))
+    }
+
     /// True for 32- and 64-bit float encodings, which hold any finite sample unclipped.
     public var isFloatingPoint: Bool {
         subtypeCode == Int32(SF_FORMAT_FLOAT) || subtypeCode == Int32(SF_FORMAT_DOUBLE)
@@ -105,7 +112,9 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
             // Unchanged container: keep everything, byte order included.
             if fits(input.code) { return input }
         }
-        if fits(major | input.subtypeCode) { return AudioFormat(code: major | input.subtypeCode) }
+        // A lossy encoding is its container's (libsndfile accepts MP3 in WAV, then fails to
+        // write it): a new container takes its own encoding.
+        if !input.isLossy, fits(major | input.subtypeCode) { return AudioFormat(code: major | input.subtypeCode) }
         let preferred = (container ?? Container(code: major))?.preferredSubtype
         if let code = preferred?.codes.map({ major | $0 }).first(where: fits) { return AudioFormat(code: code) }
         throw FormatRefusal("\(majorName) cannot hold \(channels)-channel audio")

@@ -55,6 +55,7 @@ public enum OfflineRenderer {
             var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })
+            if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
             try pending.commit(overwrite: settings.overwrite)

@@ -173,6 +173,10 @@ public final class SoundFileReader {
         case SF_ERR_SYSTEM: return .cannotOpen(path: path, reason: clean(message))
         default:
             // This message stands for impossible SF_INFO values taken from the header.
+            // libsndfile's words for an MPEG file whose decoder found no frame at all.
+            if message.contains("possibly a pipe") {
+                return .unreadable(path: path, reason: "no audio stream found")
+            }
             if message.contains("SF_INFO struct incomplete") {
                 return .unreadable(path: path, reason: "impossible sample rate or channel count in the header")
             }

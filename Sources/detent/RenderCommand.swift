@@ -4,6 +4,7 @@ import Parameters
 import DSP
 import Presets
 import Glibc
+import Platform
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.
 ///
@@ -161,6 +162,9 @@ struct RenderCommand: ParsableCommand {
         }
 
         InterruptSignal.install()
+        // libmpg123 prints its own warnings for odd MP3 frames (`[src/libmpg123/parse.c:…]`,
+        // `Note: Trying to resync...`); the render's line for the file says what matters.
+        LibraryMessages.filter { $0.contains("libmpg123") || $0.hasPrefix("Note: ") }
         let report = RenderReport(jobs: jobs, options: .init(progress: Console.stderrIsTerminal && !quiet, json: json))
         let results = RenderBatch(jobs: jobs, settings: settings, parallel: parallel, report: report).run()
         report.close()
