@@ -62,6 +62,11 @@ public enum Container: String, CaseIterable, Sendable {
         self = found
     }
 
+    /// Containers libsndfile writes whole to a pipe: their headers do not count the audio
+    /// that follows, so they never have to be gone back to. (FLAC is not one: libsndfile
+    /// appends the completed stream header at the end where it cannot seek back.)
+    public static let streaming: [Container] = [.au, .ogg, .mp3]
+
     /// The encoding a new file of this container gets when the input's does not fit in it.
     var preferredSubtype: Subtype {
         switch self {

@@ -43,6 +43,10 @@ public enum OfflineRenderer {
         } catch {
             throw .formatNotWritable(path: output, reason: error.reason)
         }
+        if PathString.isPipe(output), let container = format.container, !Container.streaming.contains(container) {
+            throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
+                + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
+        }
         let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
         try checkOutput(output, reader: reader, settings: settings)
 
@@ -90,7 +94,8 @@ public enum OfflineRenderer {
                 throw .outputIsInput(path: output, input: reader.path)
             }
             if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
-            if !settings.overwrite { throw .outputExists(path: output) }
+            // A device or FIFO is written to, not replaced: nothing is lost by writing to it.
+            if !settings.overwrite && !PathString.isSpecial(output) { throw .outputExists(path: output) }
         } else if PathString.exists(output) && !settings.overwrite {
             throw .outputExists(path: output)  // a dangling symbolic link
         }

@@ -36,6 +36,8 @@ public enum OutputPlanner {
         } else {
             if let outputFolder, !PathString.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
             for input in inputs {
+                // Beside a stream (`/dev/stdin`, a FIFO) there is no place for a file.
+                if outputFolder == nil && PathString.isSpecial(input) { throw .streamNeedsOutput(path: input) }
                 let (stem, inputExt) = PathString.split(PathString.name(of: input))
                 let ext = format?.fileExtension ?? inputExt ?? probedExtension(input)
                 let name = outputFolder == nil ? stem + ".detent" : stem
