@@ -20,7 +20,11 @@ public final class PendingOutput {
     public let temporaryPath: String
     /// The open temporary file (closed by `commit`/`discard`).
     public private(set) var descriptor: Int32
-    private var finished = false
+    private var finished = false {
+        didSet { if finished, let registration { UnfinishedFiles.remove(slot: registration) } }
+    }
+    /// The slot in ``UnfinishedFiles`` while the temporary file exists.
+    private var registration: Int?
 
     /// The permissions a new file gets (0666 less the process's umask), read once: setting
     /// and restoring the umask is the only way to learn it.
@@ -60,6 +64,7 @@ public final class PendingOutput {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        registration = UnfinishedFiles.register(temporaryPath)
     }
 
     deinit { discard() }

@@ -88,9 +88,10 @@ struct RenderStream: ~Copyable {
         case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
         case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
         }
+        let stopped = Semaphore(0)
         for (name, body) in bodies {
             do {
-                workers.append(try NamedThread(name: name, body))
+                workers.append(try NamedThread(name: name) { body(); stopped.signal() })
             } catch {
                 ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + error.description))
                 workers.forEach { $0.join() }
@@ -99,7 +100,10 @@ struct RenderStream: ~Copyable {
         }
         var slot = 0
         while true {
-            ring.filled.wait()
+            // Waiting in steps, so that a stop asked for while a stream stalls is acted on.
+            while !ring.filled.wait(timeout: .milliseconds(50)) {
+                if isCancelled() { ring.fail(.cancelled(input: input, output: output)) }
+            }
             if ring.isStopped { break }
             let n = ring.frames[slot]
             if n > 0 && isCancelled() {
@@ -134,9 +138,15 @@ struct RenderStream: ~Copyable {
             progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
             slot = (slot + 1) % ring.slots
         }
+        if isCancelled() {
+            // A thread blocked on a stalled stream never returns: it is left to end with the
+            // process (it holds its own references to the stages and the ring).
+            let ended = workers.indices.allSatisfy { _ in stopped.wait(timeout: .milliseconds(200)) }
+            if ended { workers.forEach { $0.join() } }
+            // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
+            throw .cancelled(input: input, output: output)
+        }
         workers.forEach { $0.join() }
-        // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
-        if isCancelled() { throw .cancelled(input: input, output: output) }
         if let failure = ring.failure { throw failure }
     }
 
