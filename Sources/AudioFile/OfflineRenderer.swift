@@ -31,6 +31,13 @@ public enum OfflineRenderer {
     ) throws(AudioFileError) -> RenderSummary {
         let started = ContinuousClock.now
         let reader = try SoundFileReader(path: input)
+        var settings = settings
+        if settings.container == nil, PathString.isPipe(output),
+           !(reader.format.container.map(Container.streaming.contains) ?? true) {
+            // A pipe (`-o -`) with no container named: one that streams and holds every
+            // encoding WAV does.
+            settings.container = .au
+        }
         let format: AudioFormat
         let plan: SizeLimit.Plan
         do {

@@ -49,11 +49,44 @@ struct StreamOutputTests {
         #expect(try decode(folder.file("piped.au")).samples.count == 3_000)
         #expect(Self.fileType("/dev/stdout") == S_IFLNK)
 
-        let wav = try Detent.run(["render", "in.wav", "-o", "/dev/stdout", "--force"], in: folder.path)
+        let wav = try Detent.run(["render", "in.wav", "-o", "/dev/stdout", "--format", "wav"], in: folder.path)
         #expect(wav.status == 64)
         #expect(wav.stdout == "")
         #expect(wav.stderr == "detent: /dev/stdout: cannot write this format: wav cannot be written to a pipe "
             + "(its header is completed at the end); use --format au, ogg, mp3\n")
         #expect(Self.fileType("/dev/stdout") == S_IFLNK)
+    }
+}
+
+/// `-` for stdin and stdout.
+@Suite("detent render: - for stdin and stdout")
+struct DashTests {
+    func run(_ arguments: [String], stdin: [UInt8], in folder: TemporaryFolder) throws -> ChildProcess.Outcome {
+        try ChildProcess.run(try BuiltProducts.detent, arguments, environment: Detent.environment(in: folder.path),
+                             currentDirectory: folder.path, stdin: stdin)
+    }
+
+    @Test("- reads stdin; -o - writes a container that streams (AU for a WAV input), or the one asked for")
+    func pipeline() throws {
+        let folder = TemporaryFolder()
+        let input = WAV.float([Signal.noise(frames: 4_000, seed: 5), Signal.noise(frames: 4_000, seed: 6)])
+        let au = try run(["render", "-", "-o", "-", "--set", "gain=-6"], stdin: input, in: folder)
+        #expect(au.status.exited == 0 && au.stderrText == "")
+        #expect(Array(au.stdout.prefix(4)) == Array(".snd".utf8))
+        folder.write("out.au", au.stdout)
+        folder.write("in.wav", input)
+        #expect(try Detent.run(["render", "in.wav", "-o", "file.au", "--set", "gain=-6"], in: folder.path).status == 0)
+        #expect(try decode(folder.file("out.au")).samples == decode(folder.file("file.au")).samples)
+
+        let ogg = try run(["render", "-", "-o", "-", "--format", "ogg"], stdin: input, in: folder)
+        #expect(ogg.status.exited == 0 && Array(ogg.stdout.prefix(4)) == Array("OggS".utf8))
+    }
+
+    @Test("-o - and --json would share stdout: refused")
+    func jsonConflict() throws {
+        let folder = TemporaryFolder()
+        let outcome = try run(["render", "-", "-o", "-", "--json"], stdin: [], in: folder)
+        #expect(outcome.status.exited == 64)
+        #expect(outcome.stderrText == "detent: -o - writes the audio to stdout; --json cannot share it\n")
     }
 }
