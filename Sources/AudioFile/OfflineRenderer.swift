@@ -62,7 +62,8 @@ public enum OfflineRenderer {
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
                 sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
-                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit)
+                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
+                metadata: settings.keepsMetadata ? reader.metadata : nil)
             var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })
@@ -82,6 +83,7 @@ public enum OfflineRenderer {
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
             summary.latency = stream.latency
+            summary.metadata = writer.keptMetadata
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()

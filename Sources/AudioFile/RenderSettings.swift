@@ -18,6 +18,8 @@ public struct RenderSettings: Sendable {
     public var subtype: Subtype?
     /// TPDF dither when the output has 16 bits or fewer.
     public var dither = true
+    /// Copy the input's tags, broadcast extension and cue points to the output.
+    public var keepsMetadata = true
     /// Replace an existing output.
     public var overwrite = false
     /// Frames per block read, processed and written. Memory is proportional to this, never

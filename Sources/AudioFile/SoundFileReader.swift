@@ -27,6 +27,8 @@ public final class SoundFileReader {
     /// The speaker of each channel (libsndfile's `SF_CHANNEL_MAP_*`), when the file names
     /// them (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil otherwise.
     public let channelMap: [Int32]?
+    /// Tags, broadcast extension and cue points, as read when opening.
+    public let metadata: Metadata
     /// Frames delivered so far.
     public private(set) var framesRead: Int64 = 0
 
@@ -89,6 +91,7 @@ public final class SoundFileReader {
         frames = unknown ? nil : info.frames
         var map = [Int32](repeating: 0, count: max(1, channels))
         let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
+        metadata = Metadata(reading: file)
         channelMap = named == SF_TRUE && map.contains(where: { $0 != 0 }) ? map : nil
         guard Self.sampleRates.contains(sampleRate) else {
             throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "

@@ -13,6 +13,8 @@ public final class SoundFileWriter {
     public let channels: Int
     private var file: OpaquePointer?
     private let frameLimit: Int64?
+    /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`).
+    public private(set) var keptMetadata: [String] = []
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
 
@@ -29,9 +31,10 @@ public final class SoundFileWriter {
     ///   - channelMap: the speaker of each channel, written where the container holds it.
     ///   - autoDowngrade: an RF64 file that stays under 4 GiB is written as WAV.
     ///   - frameLimit: writing more frames fails (a container whose header cannot count them).
+    ///   - metadata: tags and chunks to copy, where the container has a place for them.
     public init(
         descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int,
-        channelMap: [Int32]? = nil, autoDowngrade: Bool = false, frameLimit: Int64? = nil
+        channelMap: [Int32]? = nil, autoDowngrade: Bool = false, frameLimit: Int64? = nil, metadata: Metadata? = nil
     ) throws(AudioFileError) {
         self.path = path
         self.frameLimit = frameLimit
@@ -63,6 +66,7 @@ public final class SoundFileWriter {
         sf_command(f, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         if autoDowngrade { sf_command(f, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
         // Containers without a place for it decline; the header is completed on closing.
+        keptMetadata = metadata?.write(to: f) ?? []
         if var map = channelMap, map.count == channels {
             sf_command(f, Int32(SFC_SET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
         }

@@ -83,6 +83,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("io-threads"), help: .hidden)
     var ioThreads: Int?
 
+    @Flag(name: .customLong("no-metadata"), help: "Do not copy tags, the broadcast extension (bext) or cue points.")
+    var noMetadata = false
+
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
@@ -185,6 +188,7 @@ struct RenderCommand: ParsableCommand {
         settings.subtype = try encoding
         settings.startingValues = try starting.values(store: plugin.store())
         settings.dither = !noDither
+        settings.keepsMetadata = !noMetadata
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
