@@ -42,4 +42,28 @@ struct MetadataTests {
         #expect(try Self.kept(none) == [])
         #expect(!(try Self.tags("none.wav", in: folder).contains("Take 1")))
     }
+
+    @Test("cue points of a WAV are kept")
+    func cues() throws {
+        let folder = TemporaryFolder()
+        // A 16-bit WAV with a `cue ` chunk of two points (at frames 100 and 2500) before its data.
+        var bytes = WAV.pcm16([(0..<4_000).map { Int16(truncatingIfNeeded: $0 * 13) }])
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        var cue = Array("cue ".utf8) + le32(4 + 2 * 24) + le32(2)
+        for (id, frame) in [(1, 100), (2, 2_500)] {
+            cue += le32(id) + le32(frame) + Array("data".utf8) + le32(0) + le32(0) + le32(frame)
+        }
+        let data = try #require(bytes.chunk("data")) - 8
+        bytes.insert(contentsOf: cue, at: data)
+        bytes.replaceSubrange(4..<8, with: le32(bytes.count - 8))
+        folder.write("cue.wav", bytes)
+
+        let outcome = try Detent.run(["render", "cue.wav", "-o", "out.wav", "--json"], in: folder.path)
+        #expect(outcome.status == 0)
+        #expect(try Self.kept(outcome).contains("cue"))
+        let out = try folder.bytes("out.wav")
+        let body = try #require(out.chunk("cue "))
+        #expect(out.le32(at: body) == 2)
+        #expect(out.le32(at: body + 4 + 4) == 100 && out.le32(at: body + 4 + 24 + 4) == 2_500)
+    }
 }
