@@ -30,6 +30,9 @@ public enum OfflineRenderer {
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> RenderSummary {
         let started = ContinuousClock.now
+        UnfinishedFiles.opening.add(1, ordering: .releasing)
+        var opening = true
+        defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
         let reader = try SoundFileReader(path: input)
         var settings = settings
         if settings.container == nil, PathString.isPipe(output),
@@ -58,6 +61,8 @@ public enum OfflineRenderer {
         try checkOutput(output, reader: reader, settings: settings)
 
         let pending = try PendingOutput(path: output)
+        UnfinishedFiles.opening.subtract(1, ordering: .releasing)
+        opening = false
         do throws(AudioFileError) {
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,

@@ -38,6 +38,16 @@ public enum UnfinishedFiles {
         free(UnsafeMutablePointer<CChar>(bitPattern: address))
     }
 
+    /// Renders opening their input, which may wait for as long as a stream withholds its
+    /// header, where a render cannot look for a stop.
+    static let opening = Atomic<Int>(0)
+
+    /// True when renders wait for their inputs' headers and none has a temporary file: a
+    /// signal may end the program at once, losing nothing. Async-signal-safe.
+    public static var onlyWaitingForInput: Bool {
+        opening.load(ordering: .acquiring) > 0 && slots.allSatisfy { $0.address.load(ordering: .acquiring) == 0 }
+    }
+
     /// Removes every registered file. Async-signal-safe.
     public static func removeAll() {
         for slot in slots {

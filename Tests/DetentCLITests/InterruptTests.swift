@@ -82,6 +82,24 @@ struct InterruptTests {
         #expect(folder.names == ["in.wav"])
     }
 
+    @Test("Ctrl-C while a stream withholds its header ends the render at once, writing nothing")
+    func beforeHeader() throws {
+        let folder = TemporaryFolder()
+        #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
+                                      environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                      stderr: .pipe)
+        let fifo = open(folder.file("in.wav"), O_WRONLY)  // opened, and then nothing is written
+        defer { close(fifo) }
+        usleep(300_000)
+        render.signal(SIGINT)
+        let status = render.wait(seconds: 10)
+        #expect(status?.exited == 130)
+        if status == nil { render.signal(SIGKILL) }
+        #expect(render.finish().stderrText == "detent: interrupted while waiting for input; nothing was written\n")
+        #expect(folder.names == ["in.wav"])
+    }
+
     func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
