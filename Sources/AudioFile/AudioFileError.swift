@@ -18,10 +18,16 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The file looks like audio but cannot be decoded: malformed header, unsupported
     /// encoding, impossible header values.
     case unreadable(path: String, reason: String)
+    /// The file holds no audio at all (an empty FLAC or MP3 stream, a 0-frame WAV): there is
+    /// nothing to render, and many containers cannot even be written empty.
+    case empty(path: String)
     /// The file ends before the audio its header promises.
     case truncated(path: String, reason: String)
     /// Decoding failed part-way through the data.
     case corrupt(path: String, afterFrames: Int64, reason: String)
+    /// A stream (`/dev/stdin`, a FIFO) was given without `-o` or `--out-dir`: there is no
+    /// folder beside it to put the output in.
+    case streamNeedsOutput(path: String)
     /// The output exists and `--force` was not given.
     case outputExists(path: String)
     /// The output would replace the input it is rendered from.
@@ -49,9 +55,11 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .isDirectory(let path): "\(path): is a folder, not an audio file"
         case .notAudio(let path): "\(path): not an audio file (no format libsndfile reads)"
         case .unreadable(let path, let reason): "\(path): cannot read audio: \(reason)"
+        case .empty(let path): "\(path): holds no audio (0 frames)"
         case .truncated(let path, let reason): "\(path): truncated: \(reason)"
         case .corrupt(let path, let frames, let reason):
             "\(path): corrupt audio data after frame \(frames): \(reason)"
+        case .streamNeedsOutput(let path): "\(path): is a stream; name the output with -o or --out-dir"
         case .outputExists(let path): "\(path): already exists (use --force to overwrite it)"
         case .outputIsInput(let path, let input): "\(path): is the input \(input) itself; choose another output"
         case .outputCollision(let path, let first, let second):
@@ -69,8 +77,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The process exit status for this problem (`sysexits.h`).
     public var exitCode: Int32 {
         switch self {
-        case .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
-        case .notAudio, .unreadable, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
+        case .streamNeedsOutput, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
+        case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio
         case .cancelled: 130  // 128 + SIGINT; the command line reports the actual signal

@@ -36,6 +36,13 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True for the lossy codecs (Vorbis, Opus, MPEG layers), which belong to their own
+    /// containers.
+    var isLossy: Bool {
+        [SF_FORMAT_VORBIS, SF_FORMAT_OPUS, SF_FORMAT_MPEG_LAYER_I, SF_FORMAT_MPEG_LAYER_II, SF_FORMAT_MPEG_LAYER_III]
+            .contains(Int(subtypeCode))
+    }
+
     /// True for 32- and 64-bit float encodings, which hold any finite sample unclipped.
     public var isFloatingPoint: Bool {
         subtypeCode == Int32(SF_FORMAT_FLOAT) || subtypeCode == Int32(SF_FORMAT_DOUBLE)
@@ -62,6 +69,34 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
     public static func output(
         for input: AudioFormat, container: Container?, subtype: Subtype?, channels: Int, sampleRate: Int
     ) throws(FormatRefusal) -> AudioFormat {
+        let chosen = try chosenFormat(for: input, container: container, subtype: subtype, channels: channels, sampleRate: sampleRate)
+        return riffFamily(chosen, input: input, container: container, channels: channels, sampleRate: sampleRate)
+    }
+
+    /// `wav` names a family of containers, as the `.wav` extension does: a WAVE_FORMAT_EXTENSIBLE
+    /// or RF64 input stays one (keeping its speaker layout, its size beyond 4 GiB), and a WAV
+    /// output of more than two channels is WAVE_FORMAT_EXTENSIBLE, which the format requires
+    /// for them and which carries the speaker layout. Only where the encoding fits.
+    static func riffFamily(
+        _ format: AudioFormat, input: AudioFormat, container: Container?, channels: Int, sampleRate: Int
+    ) -> AudioFormat {
+        guard format.majorCode == Int32(SF_FORMAT_WAV) else { return format }
+        var candidates: [Int32] = []
+        if container == nil || container == .wav,
+           input.majorCode == Int32(SF_FORMAT_WAVEX) || input.majorCode == Int32(SF_FORMAT_RF64) {
+            candidates.append(input.majorCode)
+        }
+        if channels > 2 { candidates.append(Int32(SF_FORMAT_WAVEX)) }
+        let rest = format.code & ~Int32(SF_FORMAT_TYPEMASK)
+        if let major = candidates.first(where: { check($0 | rest, channels: channels, sampleRate: sampleRate) }) {
+            return AudioFormat(code: major | rest)
+        }
+        return format
+    }
+
+    private static func chosenFormat(
+        for input: AudioFormat, container: Container?, subtype: Subtype?, channels: Int, sampleRate: Int
+    ) throws(FormatRefusal) -> AudioFormat {
         let major = container?.code ?? input.majorCode
         let majorName = container?.rawValue ?? input.containerName
         func fits(_ code: Int32) -> Bool { check(code, channels: channels, sampleRate: sampleRate) }
@@ -77,7 +112,9 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
             // Unchanged container: keep everything, byte order included.
             if fits(input.code) { return input }
         }
-        if fits(major | input.subtypeCode) { return AudioFormat(code: major | input.subtypeCode) }
+        // A lossy encoding is its container's (libsndfile accepts MP3 in WAV, then fails to
+        // write it): a new container takes its own encoding.
+        if !input.isLossy, fits(major | input.subtypeCode) { return AudioFormat(code: major | input.subtypeCode) }
         let preferred = (container ?? Container(code: major))?.preferredSubtype
         if let code = preferred?.codes.map({ major | $0 }).first(where: fits) { return AudioFormat(code: code) }
         throw FormatRefusal("\(majorName) cannot hold \(channels)-channel audio")

@@ -43,6 +43,12 @@ public enum Container: String, CaseIterable, Sendable {
         }
     }
 
+    /// Extensions a file of this container may have when `--format` names it: its own, and
+    /// `.wav` for RF64, whose files usually carry it (readers look at the header).
+    var acceptedExtensions: [String] {
+        extensions + [fileExtension] + (self == .rf64 ? ["wav", "wave"] : [])
+    }
+
     /// The container named by a file extension (case-insensitive), if any.
     public init?(fileExtension ext: String) {
         let e = ext.lowercased()
@@ -55,6 +61,11 @@ public enum Container: String, CaseIterable, Sendable {
         guard let found = Container.allCases.first(where: { $0.code == code }) else { return nil }
         self = found
     }
+
+    /// Containers libsndfile writes whole to a pipe: their headers do not count the audio
+    /// that follows, so they never have to be gone back to. (FLAC is not one: libsndfile
+    /// appends the completed stream header at the end where it cannot seek back.)
+    public static let streaming: [Container] = [.au, .ogg, .mp3]
 
     /// The encoding a new file of this container gets when the input's does not fit in it.
     var preferredSubtype: Subtype {

@@ -1,3 +1,4 @@
+import CSndfile
 import Parameters
 import DSP
 
@@ -29,38 +30,65 @@ public enum OfflineRenderer {
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> RenderSummary {
         let started = ContinuousClock.now
+        UnfinishedFiles.opening.add(1, ordering: .releasing)
+        var opening = true
+        defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
         let reader = try SoundFileReader(path: input)
+        var settings = settings
+        if settings.container == nil, PathString.isPipe(output),
+           !(reader.format.container.map(Container.streaming.contains) ?? true) {
+            // A pipe (`-o -`) with no container named: one that streams and holds every
+            // encoding WAV does.
+            settings.container = .au
+        }
         let format: AudioFormat
+        let plan: SizeLimit.Plan
         do {
-            format = try AudioFormat.output(
+            let chosen = try AudioFormat.output(
                 for: reader.format, container: settings.container, subtype: settings.subtype,
                 channels: reader.channels, sampleRate: reader.sampleRate)
+            plan = try SizeLimit.plan(chosen, frames: settings.mostFrames(input: reader.frames, sampleRate: reader.sampleRate),
+                                      channels: reader.channels)
+            format = plan.format
         } catch {
             throw .formatNotWritable(path: output, reason: error.reason)
+        }
+        if PathString.isPipe(output), let container = format.container, !Container.streaming.contains(container) {
+            throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
+                + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
         }
         let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
         try checkOutput(output, reader: reader, settings: settings)
 
         let pending = try PendingOutput(path: output)
+        UnfinishedFiles.opening.subtract(1, ordering: .releasing)
+        opening = false
         do throws(AudioFileError) {
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
-                sampleRate: reader.sampleRate, channels: reader.channels)
+                sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
+                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
+                metadata: settings.keepsMetadata ? reader.metadata : nil)
             var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })
+            if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
             try pending.commit(overwrite: settings.overwrite)
             let telemetry = stream.engine.telemetry.snapshot()
+            // RF64 chosen for a WAV output that stayed small was written as WAV.
+            let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
+                ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
             var summary = RenderSummary(
-                input: input, output: output, format: format, sampleRate: reader.sampleRate,
+                input: input, output: output, format: written, sampleRate: reader.sampleRate,
                 channels: reader.channels, frames: stream.written, peak: telemetry.peaks.max() ?? 0,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
             summary.latency = stream.latency
+            summary.metadata = writer.keptMetadata
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()
@@ -80,7 +108,8 @@ public enum OfflineRenderer {
                 throw .outputIsInput(path: output, input: reader.path)
             }
             if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
-            if !settings.overwrite { throw .outputExists(path: output) }
+            // A device or FIFO is written to, not replaced: nothing is lost by writing to it.
+            if !settings.overwrite && !PathString.isSpecial(output) { throw .outputExists(path: output) }
         } else if PathString.exists(output) && !settings.overwrite {
             throw .outputExists(path: output)  // a dangling symbolic link
         }

@@ -4,11 +4,15 @@ public struct RenderJob: Equatable, Sendable {
     public var output: String
     /// nil keeps the input's container.
     public var container: Container?
+    /// The encoding the output's name asks for (`.opus` is Opus in Ogg); nil leaves it to
+    /// `--subtype` and the container.
+    public var subtype: Subtype?
 
-    public init(input: String, output: String, container: Container?) {
+    public init(input: String, output: String, container: Container?, subtype: Subtype? = nil) {
         self.input = input
         self.output = output
         self.container = container
+        self.subtype = subtype
     }
 }
 
@@ -29,13 +33,20 @@ public enum OutputPlanner {
         if let output {
             let ext = PathString.split(PathString.name(of: output)).extension
             let named = ext.flatMap(Container.init(fileExtension:))
-            if let format, let ext, named != nil, !(format.extensions + [format.fileExtension]).contains(ext.lowercased()) {
+            if let format, let ext, named != nil, !format.acceptedExtensions.contains(ext.lowercased()) {
                 throw .formatNotWritable(path: output, reason: "its extension says \(ext) but --format is \(format.rawValue)")
             }
-            jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named) }
+            if let ext, named == nil, format == nil, !PathString.isSpecial(output) {
+                throw .formatNotWritable(path: output, reason: "no container is called .\(ext); "
+                    + "name the file .wav, .flac, .ogg, … or choose one with --format")
+            }
+            let subtype: Subtype? = ext?.lowercased() == "opus" && (format == nil || format == .ogg) ? .opus : nil
+            jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named, subtype: subtype) }
         } else {
             if let outputFolder, !PathString.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
             for input in inputs {
+                // Beside a stream (`/dev/stdin`, a FIFO) there is no place for a file.
+                if outputFolder == nil && PathString.isSpecial(input) { throw .streamNeedsOutput(path: input) }
                 let (stem, inputExt) = PathString.split(PathString.name(of: input))
                 let ext = format?.fileExtension ?? inputExt ?? probedExtension(input)
                 let name = outputFolder == nil ? stem + ".detent" : stem

@@ -49,6 +49,25 @@ public enum PathString {
         return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// True when `path` names a special file — a device, a FIFO, a socket, or anything under
+    /// `/dev` or `/proc` (`/dev/stdout` is a link to whatever the shell connected): a stream
+    /// to write to in place, never a file to replace, nor a folder to put files beside.
+    public static func isSpecial(_ path: String) -> Bool {
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { return true }
+        var s = stat()
+        guard stat(path, &s) == 0 else { return false }
+        let type = s.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
+    }
+
+    /// True when `path` leads (through links) to a pipe, a FIFO or a socket: a stream that
+    /// is written once, front to back.
+    public static func isPipe(_ path: String) -> Bool {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return false }
+        return (s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK
+    }
+
     /// True when something (even a dangling link) exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var s = stat()

@@ -20,7 +20,11 @@ public final class PendingOutput {
     public let temporaryPath: String
     /// The open temporary file (closed by `commit`/`discard`).
     public private(set) var descriptor: Int32
-    private var finished = false
+    private var finished = false {
+        didSet { if finished, let registration { UnfinishedFiles.remove(slot: registration) } }
+    }
+    /// The slot in ``UnfinishedFiles`` while the temporary file exists.
+    private var registration: Int?
 
     /// The permissions a new file gets (0666 less the process's umask), read once: setting
     /// and restoring the umask is the only way to learn it.
@@ -30,12 +34,25 @@ public final class PendingOutput {
         return 0o666 & ~mask
     }()
 
-    /// Creates the temporary file beside `path`.
+    /// True for a special file (a device, a FIFO, `/dev/stdout`): written to directly, as a
+    /// stream, because replacing it would put a regular file where the device was.
+    public let isStream: Bool
+
+    /// Creates the temporary file beside `path`, or opens `path` itself when it is a special
+    /// file (``PathString/isSpecial(_:)``).
     ///
     /// - Throws: ``AudioFileError/outputFolderMissing(path:)`` when the folder does not exist,
     ///   ``AudioFileError/writeFailed(path:reason:)`` when the file cannot be created there.
     public init(path: String) throws(AudioFileError) {
         self.path = path
+        isStream = PathString.isSpecial(path)
+        if isStream {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
+            descriptor = fd
+            temporaryPath = path
+            return
+        }
         let folder = PathString.folder(of: path)
         guard PathString.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
         var template = Array(PathString.join(folder, "." + PathString.name(of: path) + ".detent-XXXXXX").utf8CString)
@@ -47,6 +64,7 @@ public final class PendingOutput {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        registration = UnfinishedFiles.register(temporaryPath)
     }
 
     deinit { discard() }
@@ -55,6 +73,12 @@ public final class PendingOutput {
     /// one created while rendering) is left alone and the render fails.
     public func commit(overwrite: Bool) throws(AudioFileError) {
         guard !finished else { return }
+        if isStream {
+            finished = true
+            if close(descriptor) != 0 { throw .writeFailed(path: path, reason: Errno.last.description) }
+            descriptor = -1
+            return
+        }
         let modeSet = fchmod(descriptor, Self.newFileMode) == 0
         var reason = modeSet ? "" : Errno.last.description
         if close(descriptor) != 0 && modeSet { reason = Errno.last.description }
@@ -96,6 +120,6 @@ public final class PendingOutput {
         finished = true
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        unlink(temporaryPath)
+        if !isStream { unlink(temporaryPath) }
     }
 }

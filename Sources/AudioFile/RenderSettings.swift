@@ -18,6 +18,8 @@ public struct RenderSettings: Sendable {
     public var subtype: Subtype?
     /// TPDF dither when the output has 16 bits or fewer.
     public var dither = true
+    /// Copy the input's tags, broadcast extension and cue points to the output.
+    public var keepsMetadata = true
     /// Replace an existing output.
     public var overwrite = false
     /// Frames per block read, processed and written. Memory is proportional to this, never
@@ -37,6 +39,23 @@ public struct RenderSettings: Sendable {
 
     /// The longest `--tail auto` renders, in seconds.
     public static let longestTail = 30.0
+
+    /// Frames of silence `tail` adds after the input at `sampleRate` (at most, for `.auto`).
+    func tailFrames(sampleRate: Int) -> Int {
+        let rate = Double(sampleRate)
+        return switch tail {
+        case .none: 0
+        case .seconds(let s): Int((s * rate).rounded())
+        case .auto: Int(Self.longestTail * rate)
+        }
+    }
+
+    /// The most frames an output can hold for an input of `input` frames (nil: unknown): the
+    /// input, the longest tail, and a processor's latency, counted as up to a second because
+    /// the format is chosen before the processor is started.
+    func mostFrames(input: Int64?, sampleRate: Int) -> Int64? {
+        input.map { $0 + Int64(tailFrames(sampleRate: sampleRate)) + Int64(sampleRate) }
+    }
 
     /// How often a plug-in's gliding controls are written, in frames (a power of two; the
     /// engine's default unless a benchmark measures another).

@@ -76,13 +76,7 @@ struct RenderStream: ~Copyable {
         }
         latency = engine.latencyAtCurrentValues()
         tail = settings.tail
-        let rate = Double(reader.sampleRate)
-        let tailFrames = switch settings.tail {
-        case .none: 0
-        case .seconds(let s): Int((s * rate).rounded())
-        case .auto: Int(RenderSettings.longestTail * rate)
-        }
-        readStage = ReadStage(reader: reader, ring: ring, padding: latency + tailFrames)
+        readStage = ReadStage(reader: reader, ring: ring, padding: latency + settings.tailFrames(sampleRate: reader.sampleRate))
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
@@ -94,9 +88,10 @@ struct RenderStream: ~Copyable {
         case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
         case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
         }
+        let stopped = Semaphore(0)
         for (name, body) in bodies {
             do {
-                workers.append(try NamedThread(name: name, body))
+                workers.append(try NamedThread(name: name) { body(); stopped.signal() })
             } catch {
                 ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + error.description))
                 workers.forEach { $0.join() }
@@ -105,7 +100,10 @@ struct RenderStream: ~Copyable {
         }
         var slot = 0
         while true {
-            ring.filled.wait()
+            // Waiting in steps, so that a stop asked for while a stream stalls is acted on.
+            while !ring.filled.wait(timeout: .milliseconds(50)) {
+                if isCancelled() { ring.fail(.cancelled(input: input, output: output)) }
+            }
             if ring.isStopped { break }
             let n = ring.frames[slot]
             if n > 0 && isCancelled() {
@@ -140,9 +138,15 @@ struct RenderStream: ~Copyable {
             progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
             slot = (slot + 1) % ring.slots
         }
+        if isCancelled() {
+            // A thread blocked on a stalled stream never returns: it is left to end with the
+            // process (it holds its own references to the stages and the ring).
+            let ended = workers.indices.allSatisfy { _ in stopped.wait(timeout: .milliseconds(200)) }
+            if ended { workers.forEach { $0.join() } }
+            // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
+            throw .cancelled(input: input, output: output)
+        }
         workers.forEach { $0.join() }
-        // A stop the user asked for outranks whatever failed after it (a pipe closed on exit).
-        if isCancelled() { throw .cancelled(input: input, output: output) }
         if let failure = ring.failure { throw failure }
     }
 

@@ -28,6 +28,8 @@ public struct RenderSummary: Sendable, Equatable {
     /// Automation events applied, and those after the end of the input (not applied).
     public var automationEvents: Int
     public var eventsAfterEnd: Int
+    /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`).
+    public var metadata: [String] = []
     /// Wall-clock time of the render.
     public var seconds: Double
 
@@ -76,6 +78,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
+            JSONMember("metadata", .array(metadata.map { .string($0) })),
             JSONMember("seconds", .number(seconds, places: 3)),
             JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
         ] + (plugin.map { uri in [

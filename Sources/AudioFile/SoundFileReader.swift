@@ -24,10 +24,17 @@ public final class SoundFileReader {
     public let format: AudioFormat
     /// The file being read (for refusing to write over it).
     public let identity: FileIdentity?
+    /// The speaker of each channel (libsndfile's `SF_CHANNEL_MAP_*`), when the file names
+    /// them (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil otherwise.
+    public let channelMap: [Int32]?
+    /// Tags, broadcast extension and cue points, as read when opening.
+    public let metadata: Metadata
     /// Frames delivered so far.
     public private(set) var framesRead: Int64 = 0
 
     private let file: OpaquePointer
+    /// The stream libsndfile reads through, for an input that cannot seek.
+    private let stream: StreamInput?
 
     /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
     public static let sampleRates = 1_000...1_536_000
@@ -45,15 +52,28 @@ public final class SoundFileReader {
             close(fd)
             throw .isDirectory(path: path)
         }
-        // From here on the descriptor is libsndfile's: `sf_close` closes it, and so does a
-        // failed open, whatever `close_desc` says (libsndfile honours the flag only once an
-        // open has succeeded). Closing it again after a failure would close whatever another
-        // thread had been given that number meanwhile.
+        // A stream is read through `StreamInput`, which owns the descriptor. Otherwise, from
+        // here on the descriptor is libsndfile's: `sf_close` closes it, and so does a failed
+        // open, whatever `close_desc` says (libsndfile honours the flag only once an open has
+        // succeeded). Closing it again after a failure would close whatever another thread
+        // had been given that number meanwhile.
+        let stream = StreamInput.isFLACStream(fd) ? StreamInput(descriptor: fd) : nil
+        self.stream = stream
         var info = SF_INFO()
+        // The stream's address, as a number that may cross into the lock's closure.
+        let streamAddress = stream.map { Int(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
         let opened: Result<OpaquePointer, AudioFileError> = Self.openLock.withLock { _ in
-            if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) { return .success(f) }
+            if let streamAddress {
+                var callbacks = StreamInput.callbacks
+                if let f = sf_open_virtual(&callbacks, Int32(SFM_READ), &info, UnsafeMutableRawPointer(bitPattern: streamAddress)) {
+                    return .success(f)
+                }
+            } else if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) {
+                return .success(f)
+            }
             return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
         }
+        if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.description) }
         let file = try opened.get()
         self.file = file
         identity = FileIdentity(st)
@@ -65,8 +85,14 @@ public final class SoundFileReader {
         // libsndfile uses SF_COUNT_MAX for "unknown"; a stream through a pipe whose header
         // says "length unknown" (0xFFFFFFFF, as streaming writers put it) gets that
         // placeholder turned into a length, which is not one.
-        let unknown = info.frames >= Int64.max / 2 || (info.seekable == 0 && Self.declaresUnknownLength(log: log))
+        let unknown = info.frames >= Int64.max / 2
+            || ((info.seekable == 0 || stream != nil)
+                && (Self.declaresUnknownLength(log: log) || (format.container == .flac && info.frames == 0)))
         frames = unknown ? nil : info.frames
+        var map = [Int32](repeating: 0, count: max(1, channels))
+        let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
+        metadata = Metadata(reading: file)
+        channelMap = named == SF_TRUE && map.contains(where: { $0 != 0 }) ? map : nil
         guard Self.sampleRates.contains(sampleRate) else {
             throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "
                 + "(accepted: \(Self.sampleRates.lowerBound) … \(Self.sampleRates.upperBound) Hz)")
@@ -108,15 +134,19 @@ public final class SoundFileReader {
         return log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// True when the chunk that holds the audio declares the streaming placeholder length
-    /// (`data : 4294967295`).
+    /// True when the chunk that holds the audio declares a streaming placeholder length:
+    /// `data : 4294967295` (0xFFFFFFFF, ffmpeg and most writers) or `data : 2147479552`
+    /// (0x7FFFF000, what sox writes when it cannot seek back to fill in the length).
     static func declaresUnknownLength(log: String) -> Bool {
         log.split(separator: "\n").contains { line in
             let parts = line.split(separator: " ")
             return parts.count >= 3 && (parts[0] == "data" || parts[0] == "SSND") && parts[1] == ":"
-                && parts[2] == "4294967295"
+                && Self.placeholderLengths.contains(parts[2])
         }
     }
+
+    /// The data lengths streaming writers put in a header they cannot go back to.
+    static let placeholderLengths: Set<Substring> = ["4294967295", "2147479552"]
 
     /// The size a header declares for its audio and what the file really holds, when the
     /// first is larger. libsndfile shortens such files silently and only logs the fact, as
@@ -146,6 +176,10 @@ public final class SoundFileReader {
         case SF_ERR_SYSTEM: return .cannotOpen(path: path, reason: clean(message))
         default:
             // This message stands for impossible SF_INFO values taken from the header.
+            // libsndfile's words for an MPEG file whose decoder found no frame at all.
+            if message.contains("possibly a pipe") {
+                return .unreadable(path: path, reason: "no audio stream found")
+            }
             if message.contains("SF_INFO struct incomplete") {
                 return .unreadable(path: path, reason: "impossible sample rate or channel count in the header")
             }

@@ -12,6 +12,11 @@ public final class SoundFileWriter {
     public let format: AudioFormat
     public let channels: Int
     private var file: OpaquePointer?
+    private let frameLimit: Int64?
+    /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`).
+    public private(set) var keptMetadata: [String] = []
+    /// Frames written so far.
+    public private(set) var framesWritten: Int64 = 0
 
     /// Starts a file of `format` on `descriptor`; `path` names it in messages.
     ///
@@ -22,8 +27,17 @@ public final class SoundFileWriter {
     ///
     /// - Throws: ``AudioFileError/formatNotWritable(path:reason:)`` when libsndfile refuses the
     ///   combination (e.g. Opus at 44.1 kHz).
-    public init(descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int) throws(AudioFileError) {
+    /// - Parameters:
+    ///   - channelMap: the speaker of each channel, written where the container holds it.
+    ///   - autoDowngrade: an RF64 file that stays under 4 GiB is written as WAV.
+    ///   - frameLimit: writing more frames fails (a container whose header cannot count them).
+    ///   - metadata: tags and chunks to copy, where the container has a place for them.
+    public init(
+        descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int,
+        channelMap: [Int32]? = nil, autoDowngrade: Bool = false, frameLimit: Int64? = nil, metadata: Metadata? = nil
+    ) throws(AudioFileError) {
         self.path = path
+        self.frameLimit = frameLimit
         self.format = format
         self.channels = channels
         var info = SF_INFO()
@@ -50,6 +64,12 @@ public final class SoundFileWriter {
         // The PEAK chunk of float files carries the time of writing: without it, the same
         // render gives the same bytes every time.
         sf_command(f, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        if autoDowngrade { sf_command(f, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+        // Containers without a place for it decline; the header is completed on closing.
+        keptMetadata = metadata?.write(to: f) ?? []
+        if var map = channelMap, map.count == channels {
+            sf_command(f, Int32(SFC_SET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
+        }
     }
 
     deinit { if let file { sf_close(file) } }
@@ -57,6 +77,7 @@ public final class SoundFileWriter {
     /// Writes `frames` frames of interleaved floats.
     public func write(_ samples: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard let file else { return }
+        try count(frames)
         let n = sf_writef_float(file, samples, Int64(frames))
         if n != Int64(frames) { throw writeError() }
     }
@@ -64,6 +85,7 @@ public final class SoundFileWriter {
     /// Writes `frames` frames of interleaved left-justified 32-bit integers.
     public func write(_ samples: UnsafePointer<Int32>, frames: Int) throws(AudioFileError) {
         guard let file else { return }
+        try count(frames)
         let n = sf_writef_int(file, samples, Int64(frames))
         if n != Int64(frames) { throw writeError() }
     }
@@ -76,6 +98,16 @@ public final class SoundFileWriter {
         let code = sf_close(f)
         if code != 0 {
             throw .writeFailed(path: path, reason: SoundFileReader.clean(String(cString: sf_error_number(code))))
+        }
+    }
+
+    /// Counts frames about to be written; past the frame limit the render fails rather than
+    /// write a header that wraps around.
+    private func count(_ frames: Int) throws(AudioFileError) {
+        framesWritten += Int64(frames)
+        if let frameLimit, framesWritten > frameLimit {
+            throw .formatNotWritable(path: path, reason: "\(format.containerName) holds at most 4 GiB of audio; "
+                + "use --format rf64, w64 or caf")
         }
     }
 

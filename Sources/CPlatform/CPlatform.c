@@ -3,6 +3,7 @@
 #include <semaphore.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include "CPlatform.h"
 
 int detent_name_current_thread(const char *name) {
@@ -14,4 +15,8 @@ int detent_name_current_thread(const char *name) {
 
 int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline) {
     return sem_clockwait(semaphore, CLOCK_MONOTONIC, deadline);
+}
+
+long detent_tee(int from, int to, unsigned long count) {
+    return (long)tee(from, to, count, 0);
 }

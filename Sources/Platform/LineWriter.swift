@@ -16,8 +16,11 @@ public struct LineWriter: Sendable {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// Standard error: where every problem and warning goes.
-    public static let standardError = LineWriter(fileDescriptor: STDERR_FILENO)
+    /// Standard error: where every problem and warning goes (the original stream, also once
+    /// ``LibraryMessages/filter(dropping:)`` has taken descriptor 2).
+    public static var standardError: LineWriter {
+        LineWriter(fileDescriptor: LibraryMessages.standardError.load(ordering: .acquiring))
+    }
     /// Standard output.
     public static let standardOutput = LineWriter(fileDescriptor: STDOUT_FILENO)
 

@@ -1,3 +1,4 @@
+import Parameters
 import Platform
 
 /// How every command talks to the user outside its regular output: problems and warnings as
@@ -5,8 +6,9 @@ import Platform
 /// or reordered when the process exits on a signal.
 enum Console {
     /// One line on stderr, prefixed with the program name: how every command reports a
-    /// problem.
-    static func error(_ line: String) { LineWriter.standardError.line("detent: " + line) }
+    /// problem. File names and values in it come from outside, so control characters are
+    /// shown escaped (``TerminalText/printable(_:)``): the line stays one line.
+    static func error(_ line: String) { LineWriter.standardError.line("detent: " + TerminalText.printable(line)) }
 
     /// One warning line on stderr (`detent: warning: …`).
     static func warning(_ line: String) { error("warning: " + line) }

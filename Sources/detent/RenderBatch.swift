@@ -43,6 +43,7 @@ struct RenderBatch {
     {
         var settings = settings
         settings.container = job.container
+        settings.subtype = settings.subtype ?? job.subtype
         do {
             let summary = try OfflineRenderer.render(
                 input: job.input, output: job.output, settings: settings,

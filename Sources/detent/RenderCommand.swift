@@ -4,6 +4,7 @@ import Parameters
 import DSP
 import Presets
 import Glibc
+import Platform
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.
 ///
@@ -24,11 +25,11 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Audio files to render.", valueName: "input"), completion: .file())
+    @Argument(help: ArgumentHelp("Audio files to render (- for stdin).", valueName: "input"), completion: .file())
     var inputs: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output file (one input only). Default: <stem>.detent.<ext> beside the input.", valueName: "file"),
+        "Output file (one input only; - for stdout). Default: <stem>.detent.<ext> beside the input.", valueName: "file"),
             completion: .file())
     var output: String?
 
@@ -82,6 +83,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("io-threads"), help: .hidden)
     var ioThreads: Int?
 
+    @Flag(name: .customLong("no-metadata"), help: "Do not copy tags, the broadcast extension (bext) or cue points.")
+    var noMetadata = false
+
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
@@ -98,6 +102,8 @@ struct RenderCommand: ParsableCommand {
         if output != nil && inputs.count > 1 {
             throw ValidationError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
         }
+        if output == "-" && json { throw ValidationError("-o - writes the audio to stdout; --json cannot share it") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be read only once") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): must be at least 1") }
         if let ioThreads, !(1...2).contains(ioThreads) {
             throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
@@ -161,6 +167,9 @@ struct RenderCommand: ParsableCommand {
         }
 
         InterruptSignal.install()
+        // libmpg123 prints its own warnings for odd MP3 frames (`[src/libmpg123/parse.c:…]`,
+        // `Note: Trying to resync...`); the render's line for the file says what matters.
+        LibraryMessages.filter { $0.contains("libmpg123") || $0.hasPrefix("Note: ") }
         let report = RenderReport(jobs: jobs, options: .init(progress: Console.stderrIsTerminal && !quiet, json: json))
         let results = RenderBatch(jobs: jobs, settings: settings, parallel: parallel, report: report).run()
         report.close()
@@ -179,11 +188,15 @@ struct RenderCommand: ParsableCommand {
         settings.subtype = try encoding
         settings.startingValues = try starting.values(store: plugin.store())
         settings.dither = !noDither
+        settings.keepsMetadata = !noMetadata
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
         settings.tail = try tailSetting
         if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
+        // `-` is stdin as an input and stdout as the output, as for most Unix tools.
+        let inputs = inputs.map { $0 == "-" ? "/dev/stdin" : $0 }
+        let output = output == "-" ? "/dev/stdout" : output
         let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
         settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))
         let parallel = self.jobs ?? RenderSettings.cores

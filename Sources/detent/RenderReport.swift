@@ -93,7 +93,7 @@ final class RenderReport: Sendable {
         let elapsed = max((now - started).seconds, 1e-6)
         let audio = s.audioSeconds.reduce(0, +)
         let speed = audio / elapsed
-        var text = jobs.count == 1 ? PathString.name(of: jobs[0].input)
+        var text = jobs.count == 1 ? TerminalText.printable(PathString.name(of: jobs[0].input))
             : "\(s.results.lazy.filter { $0 != nil }.count)/\(jobs.count) files"
         if jobs.count == 1 && s.fractions[0] == nil {
             // A stream of unknown length: how much is done, not how much is left.

@@ -14,12 +14,20 @@ struct OutputPlannerTests {
             == [RenderJob(input: "/a/take.wav", output: "/a/take.detent.flac", container: .flac)])
     }
 
-    @Test("-o: the path as given; its extension picks the container unless --format disagrees")
+    @Test("-o: the path as given; its extension picks the container (and .opus the encoding) unless --format disagrees; an unknown one is refused")
     func explicitOutput() throws {
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.flac", outputFolder: nil, format: nil)
             == [RenderJob(input: "a.wav", output: "b.flac", container: .flac)])
-        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.take", outputFolder: nil, format: nil)
-            == [RenderJob(input: "a.wav", output: "b.take", container: nil)])
+        #expect(throws: AudioFileError.formatNotWritable(path: "b.take", reason:
+            "no container is called .take; name the file .wav, .flac, .ogg, … or choose one with --format")) {
+            try OutputPlanner.plan(inputs: ["a.wav"], output: "b.take", outputFolder: nil, format: nil)
+        }
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.take", outputFolder: nil, format: .flac)
+            == [RenderJob(input: "a.wav", output: "b.take", container: .flac)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.opus", outputFolder: nil, format: nil)
+            == [RenderJob(input: "a.wav", output: "b.opus", container: .ogg, subtype: .opus)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.wav", outputFolder: nil, format: .rf64)
+            == [RenderJob(input: "a.wav", output: "b.wav", container: .rf64)])
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.wav", outputFolder: nil, format: .wavex)
             == [RenderJob(input: "a.wav", output: "b.wav", container: .wavex)])
         #expect(throws: AudioFileError.formatNotWritable(path: "b.flac", reason: "its extension says flac but --format is wav")) {

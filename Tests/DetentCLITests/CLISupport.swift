@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import AudioFile
 import TestSupport
 
@@ -39,5 +40,36 @@ func decode(_ path: String) throws -> (samples: [Float], reader: SoundFileReader
         let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0.baseAddress!, frames: 4_096) }
         if n == 0 { return (all, reader) }
         all += buffer[..<(n * reader.channels)]
+    }
+}
+
+/// Runs a program the tests compare with (sox, ffmpeg, flac; installed by `Scripts/setup`)
+/// in `folder`, and returns its outcome. A program that fails fails the test unless `check`
+/// is false.
+@discardableResult
+func tool(_ name: String, _ arguments: [String], in folder: TemporaryFolder, stdin: [UInt8]? = nil,
+          check: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess.Outcome {
+    let outcome = try ChildProcess.run("/usr/bin/" + name, arguments, currentDirectory: folder.path, stdin: stdin)
+    if check && outcome.status.exited != 0 {
+        Issue.record("\(name) \(arguments.joined(separator: " ")): \(outcome.status): \(outcome.stderrText)",
+                     sourceLocation: sourceLocation)
+    }
+    return outcome
+}
+
+/// Little-endian integers at byte offsets of a file's header.
+extension Array where Element == UInt8 {
+    func le16(at offset: Int) -> Int { Int(self[offset]) | Int(self[offset + 1]) << 8 }
+    func le32(at offset: Int) -> Int { le16(at: offset) | le16(at: offset + 2) << 16 }
+    func text(at offset: Int, count: Int = 4) -> String { String(decoding: self[offset..<offset + count], as: UTF8.self) }
+
+    /// The offset of the body of the first RIFF chunk called `id` (after its 8-byte head).
+    func chunk(_ id: String) -> Int? {
+        var offset = 12
+        while offset + 8 <= count {
+            if text(at: offset) == id { return offset + 8 }
+            offset += 8 + le32(at: offset + 4) + (le32(at: offset + 4) & 1)
+        }
+        return nil
     }
 }

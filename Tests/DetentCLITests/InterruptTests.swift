@@ -41,6 +41,65 @@ struct InterruptTests {
         #expect(folder.names == ["in.wav"])
     }
 
+    /// A render reading a FIFO that delivers its header and a little audio, then nothing.
+    func stalledRender(in folder: TemporaryFolder) throws -> (ChildProcess, Int32) {
+        #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
+                                      environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                      stderr: .pipe)
+        Glibc.signal(SIGPIPE, SIG_IGN)
+        let fifo = open(folder.file("in.wav"), O_WRONLY)
+        let header = WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16, data: [], declaredDataBytes: 48_000 * 4)
+        #expect(writeAll(fifo, header + [UInt8](repeating: 0, count: 4_096)))
+        try waitUntil("the render has made its temporary file") { folder.names.contains { $0.hasPrefix(".out.wav.detent-") } }
+        return (render, fifo)
+    }
+
+    @Test("on a stalled stream the first Ctrl-C stops the render and removes its temporary file")
+    func stalledFirstSignal() throws {
+        let folder = TemporaryFolder()
+        let (render, fifo) = try stalledRender(in: folder)
+        defer { close(fifo) }
+        render.signal(SIGINT)
+        let status = render.wait(seconds: 10)
+        #expect(status?.exited == 130, "the render ended on the first Ctrl-C")
+        if status == nil { render.signal(SIGKILL) }
+        #expect(render.finish().stderrText == "detent: in.wav: render interrupted; out.wav was not written\n")
+        #expect(folder.names == ["in.wav"])
+    }
+
+    @Test("two Ctrl-C at once end the program and leave no temporary file")
+    func stalledTwoSignals() throws {
+        let folder = TemporaryFolder()
+        let (render, fifo) = try stalledRender(in: folder)
+        defer { close(fifo) }
+        render.signal(SIGINT)
+        render.signal(SIGINT)
+        let status = render.wait(seconds: 10)
+        #expect(status?.exited == 130)
+        if status == nil { render.signal(SIGKILL) }
+        _ = render.finish()
+        #expect(folder.names == ["in.wav"])
+    }
+
+    @Test("Ctrl-C while a stream withholds its header ends the render at once, writing nothing")
+    func beforeHeader() throws {
+        let folder = TemporaryFolder()
+        #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
+                                      environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                      stderr: .pipe)
+        let fifo = open(folder.file("in.wav"), O_WRONLY)  // opened, and then nothing is written
+        defer { close(fifo) }
+        usleep(300_000)
+        render.signal(SIGINT)
+        let status = render.wait(seconds: 10)
+        #expect(status?.exited == 130)
+        if status == nil { render.signal(SIGKILL) }
+        #expect(render.finish().stderrText == "detent: interrupted while waiting for input; nothing was written\n")
+        #expect(folder.names == ["in.wav"])
+    }
+
     func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {

@@ -4,8 +4,8 @@
 #include <semaphore.h>
 #include <time.h>
 
-/// The two GNU extensions `Platform` needs. Swift's Glibc module is built without
-/// `_GNU_SOURCE`, so it does not import `pthread_setname_np` or `sem_clockwait`; these
+/// The GNU extensions `Platform` needs. Swift's Glibc module is built without
+/// `_GNU_SOURCE`, so it does not import `pthread_setname_np`, `sem_clockwait` or `tee`; these
 /// wrappers are compiled in CPlatform.c, which defines it.
 
 /// Names the calling thread (at most 15 bytes are kept, the kernel's limit). Returns 0 or an
@@ -16,5 +16,10 @@ int detent_name_current_thread(const char *name);
 /// monotonic clock, so setting the wall clock neither stretches nor cuts the wait. Returns 0,
 /// or -1 with `errno` set (ETIMEDOUT, EINTR).
 int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline);
+
+/// `tee(from, to, count, 0)`: copies up to `count` bytes waiting in the pipe `from` into the
+/// pipe `to` without consuming them. Returns the bytes copied (0 at the end of the stream),
+/// or -1 with `errno` set (EINVAL when `from` is not a pipe).
+long detent_tee(int from, int to, unsigned long count);
 
 #endif

@@ -39,18 +39,7 @@ public enum PresetName {
         "'" + printable(name) + "'"
     }
 
-    /// `name` with control characters shown as `\u{…}`: safe to print to a terminal. So are
-    /// bidirectional-text controls (U+202A–202E, U+2066–2069, …), which would otherwise
-    /// reorder the rest of the line — a preset file from elsewhere could make a listing lie.
-    public static func printable(_ name: String) -> String {
-        var out = ""
-        for scalar in name.unicodeScalars {
-            if scalar.properties.generalCategory == .control || scalar.properties.isBidiControl {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `name` with control characters shown as `\u{…}`: safe to print to a terminal (see
+    /// ``TerminalText/printable(_:)``).
+    public static func printable(_ name: String) -> String { TerminalText.printable(name) }
 }

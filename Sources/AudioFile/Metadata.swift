@@ -1,0 +1,59 @@
+import CSndfile
+
+/// What a file says about its audio besides the audio: text tags (RIFF INFO in WAV, Vorbis
+/// comments in FLAC and Ogg, AIFF and CAF strings), the broadcast extension (`bext`: origin,
+/// time reference, coding history) and cue points, through libsndfile's string and chunk
+/// commands. A render copies them to its output unless told not to (`--no-metadata`); each
+/// container keeps what it has a place for.
+public struct Metadata: Sendable {
+    /// libsndfile's string kinds, with the names `--json` reports.
+    static let stringKinds: [(code: Int32, name: String)] = [
+        (Int32(SF_STR_TITLE), "title"), (Int32(SF_STR_COPYRIGHT), "copyright"), (Int32(SF_STR_SOFTWARE), "software"),
+        (Int32(SF_STR_ARTIST), "artist"), (Int32(SF_STR_COMMENT), "comment"), (Int32(SF_STR_DATE), "date"),
+        (Int32(SF_STR_ALBUM), "album"), (Int32(SF_STR_LICENSE), "license"), (Int32(SF_STR_TRACKNUMBER), "tracknumber"),
+        (Int32(SF_STR_GENRE), "genre"),
+    ]
+
+    /// Text tags by libsndfile string kind, in ``stringKinds`` order.
+    var strings: [(code: Int32, name: String, value: String)] = []
+    var broadcast: SF_BROADCAST_INFO?
+    var cues: SF_CUES?
+
+    /// Nothing to copy.
+    public var isEmpty: Bool { strings.isEmpty && broadcast == nil && cues == nil }
+
+    /// What an open file holds.
+    init(reading file: OpaquePointer) {
+        for kind in Self.stringKinds {
+            if let text = sf_get_string(file, kind.code), let value = String(validatingCString: text), !value.isEmpty {
+                strings.append((kind.code, kind.name, value))
+            }
+        }
+        var info = SF_BROADCAST_INFO()
+        if sf_command(file, Int32(SFC_GET_BROADCAST_INFO), &info, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == SF_TRUE {
+            broadcast = info
+        }
+        var count: UInt32 = 0
+        if sf_command(file, Int32(SFC_GET_CUE_COUNT), &count, Int32(MemoryLayout<UInt32>.size)) == SF_TRUE, count > 0 {
+            var cues = SF_CUES()
+            if sf_command(file, Int32(SFC_GET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == SF_TRUE { self.cues = cues }
+        }
+    }
+
+    /// Writes what the open output `file` has a place for, before any audio; returns the names
+    /// of what was kept (`title`, …, `bext`, `cue`).
+    func write(to file: OpaquePointer) -> [String] {
+        var kept: [String] = []
+        for string in strings where sf_set_string(file, string.code, string.value) == 0 {
+            kept.append(string.name)
+        }
+        if var info = broadcast,
+           sf_command(file, Int32(SFC_SET_BROADCAST_INFO), &info, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == SF_TRUE {
+            kept.append("bext")
+        }
+        if var cues, sf_command(file, Int32(SFC_SET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == SF_TRUE {
+            kept.append("cue")
+        }
+        return kept
+    }
+}
