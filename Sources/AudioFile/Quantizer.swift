@@ -11,7 +11,10 @@ import _Builtin_intrinsics.intel
 /// writers take for every bit depth. Dither (16 bits or fewer; finer encodings need none)
 /// adds the difference of two independent uniform values of one step each (triangular,
 /// ±1 LSB): it turns the rounding error into steady, signal-independent noise instead of
-/// distortion that follows quiet signals. The noise is seeded, so a render is reproducible,
+/// distortion that follows quiet signals. Digital silence stays digital silence: a sample that
+/// is exactly 0 (a gain at −inf, a silent input, a gap between takes) gets no dither, since
+/// there is no rounding error to decorrelate and ±1 LSB of hiss where a file was silent is
+/// noise someone hears at the end of a track. The noise is seeded, so a render is reproducible,
 /// and sample k of the file always gets draw k (see ``TriangularNoise``), so the output does
 /// not depend on how the file is cut into blocks.
 ///
@@ -119,7 +122,8 @@ struct StepRule: Sendable {
         if let noise {
             while i < whole {
                 let x = UnsafeRawPointer(samples + i).loadUnaligned(as: SIMD4<Float>.self)
-                let y = quantize(x * scale + noise.draws(from: first &+ UInt64(i)), clips: &clips)
+                let draws = noise.draws(from: first &+ UInt64(i)).replacing(with: 0, where: x .== SIMD4())
+                let y = quantize(x * scale + draws, clips: &clips)
                 UnsafeMutableRawPointer(destination + i).storeBytes(of: y, as: SIMD4<Int32>.self)
                 i &+= 4
             }
@@ -135,7 +139,8 @@ struct StepRule: Sendable {
             // with zeros, which (dithered or not) neither clip nor get written.
             var x = SIMD4<Float>()
             for k in 0..<count - i { x[k] = samples[i + k] }
-            let q = quantize(x * scale + (noise?.draws(from: first &+ UInt64(i)) ?? SIMD4()), clips: &clips)
+            let draws = (noise?.draws(from: first &+ UInt64(i)) ?? SIMD4()).replacing(with: 0, where: x .== SIMD4())
+            let q = quantize(x * scale + draws, clips: &clips)
             for k in 0..<count - i { destination[i + k] = q[k] }
         }
         return UInt32(bitPattern: clips.wrappedSum())

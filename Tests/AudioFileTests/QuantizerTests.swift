@@ -37,7 +37,8 @@ struct QuantizerTests {
     }
 
     /// The rules, written out one sample at a time: scaled by 2^(bits−1) in Float (exact),
-    /// plus — dithering at 16 bits or fewer — draw k for sample k, added in Float; then
+    /// plus — dithering at 16 bits or fewer, and the sample not exactly 0 — draw k for sample
+    /// k, added in Float; then
     /// rounded ties-to-even, clipped to −2^(bits−1) … 2^(bits−1)−1 and counted if it had to
     /// be, left-justified. NaN is 0.
     func reference(_ samples: [Float], bits: Int, dither: Bool, seed: UInt64) -> ([Int32], Int64) {
@@ -45,7 +46,7 @@ struct QuantizerTests {
         var clipped: Int64 = 0
         let out = samples.enumerated().map { k, sample -> Int32 in
             var y = sample * Float(scale)
-            if dither && bits <= 16 { y += Self.draw(UInt64(k), seed: seed) }
+            if dither && bits <= 16 && sample != 0 { y += Self.draw(UInt64(k), seed: seed) }
             if y.isNaN { return 0 }
             let rounded = Double(y).rounded(.toNearestOrEven)
             let clamped = Swift.min(Swift.max(rounded, -scale), scale - 1)
@@ -162,10 +163,11 @@ struct QuantizerTests {
         #expect(clipped == 1)
     }
 
-    @Test("TPDF dither on silence gives −1, 0, +1 steps with probabilities 1/8, 3/4, 1/8")
+    @Test("TPDF dither on a signal far below one step gives −1, 0, +1 steps with probabilities 1/8, 3/4, 1/8")
     func ditherDistribution() {
         let n = 200_000
-        let (out, clipped) = quantize([Float](repeating: 0, count: n), bits: 16, dither: true)
+        // 2^−24: a thousandth of a 16-bit step, not silence, so it is dithered.
+        let (out, clipped) = quantize([Float](repeating: 0x1p-24, count: n), bits: 16, dither: true)
         let steps = out.map { $0 >> 16 }
         #expect(steps.allSatisfy { (-1...1).contains($0) })
         #expect(clipped == 0)
@@ -175,6 +177,17 @@ struct QuantizerTests {
             let count = Double(steps.filter { $0 == value }.count)
             #expect(abs(count - Double(n) / 8) < 5 * sigma, "step \(value)")
         }
+    }
+
+    @Test("digital silence stays digital silence: exact zeros get no dither, their neighbours do")
+    func silenceIsNotDithered() {
+        let n = 10_001  // not a multiple of four: the tail path too
+        let (silent, _) = quantize([Float](repeating: 0, count: n), bits: 16, dither: true)
+        #expect(silent.allSatisfy { $0 == 0 })
+        let quiet = (0..<n).map { $0 % 2 == 0 ? Float(0) : 0x1p-24 }
+        let (out, _) = quantize(quiet, bits: 16, dither: true)
+        #expect(out.enumerated().allSatisfy { $0.offset % 2 == 1 || $0.element == 0 })
+        #expect(out.enumerated().contains { $0.offset % 2 == 1 && $0.element != 0 }, "the rest is dithered")
     }
 
     @Test("the dither noise is triangular on (−1, 1): mean 0, variance 1/6, uncorrelated")
