@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
-        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"],
                     exclude: ["ReferenceHost"]),

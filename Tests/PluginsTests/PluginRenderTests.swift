@@ -38,7 +38,7 @@ struct PluginRenderTests {
             }
             let (output, queued) = EngineRun.render(engine, input, blockSize: block, changes: changes)
             #expect(queued)
-            #expect(output[0].allSatisfy { $0.isFinite })
+            #expect(engine.telemetry.snapshot().sanitizedOutputSamples == 0, "the plug-in itself put out finite audio")
             if let reference {
                 #expect(output == reference, "block size \(block) differs from block size 1")
             } else {
@@ -82,8 +82,9 @@ struct PluginRenderTests {
             let input = (0..<channels).map { Signal.noise(frames: 48_000, seed: UInt64($0 + 1), amplitude: 0.25) }
             do {
                 let (engine, _) = try Self.engine(plugin.uri, channels: channels, maxFrames: 256)
-                let output = EngineRun.render(engine, input, blockSize: 256).output
-                if !output.allSatisfy({ $0.allSatisfy { $0.isFinite } }) { failures.append("\(plugin.uri): not finite") }
+                _ = EngineRun.render(engine, input, blockSize: 256)
+                // The engine writes non-finite and denormal samples as silence, so the file is
+                // always clean; what the plug-in itself put out is in the count.
                 if engine.telemetry.snapshot().sanitizedOutputSamples > 0 { unclean.append(plugin.uri) }
             } catch PluginError.libraryFailed(_, let reason) {
                 // Debian's swh-lv2 ships two libraries linked without FFTW: their packaging,
@@ -95,7 +96,6 @@ struct PluginRenderTests {
         }
         #expect(failures.isEmpty, "\(failures)")
         #expect(broken.count <= 2, "\(broken)")
-        // Denormals and NaN from a plug-in are replaced, never passed on; report who makes them.
-        if !unclean.isEmpty { print("plug-ins whose output was sanitised: \(unclean)") }
+        #expect(unclean.isEmpty, "plug-ins that put out NaN, infinity or denormals: \(unclean)")
     }
 }
