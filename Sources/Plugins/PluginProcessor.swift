@@ -17,12 +17,6 @@ extension Processor {
                                 sampleRate: sampleRate, maxFrames: maxFrames, channels: channels).prepared
         }
     }
-
-    /// The processor for `text` (a URI or a name), or the built-in when `text` is nil.
-    public static func named(_ text: String?) throws(PluginError) -> Processor {
-        guard let text else { return .lowpassGain }
-        return try .plugin(PluginSearch.find(text))
-    }
 }
 
 extension PluginInstances: KernelReports {

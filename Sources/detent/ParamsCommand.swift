@@ -15,7 +15,7 @@ struct ParamsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let table = try plugin.processor().table
+        let table = try plugin.resolve().processor.table
         if json {
             for spec in table.specs { print(ParameterTableText.jsonLine(spec)) }
         } else {

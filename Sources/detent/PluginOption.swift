@@ -9,23 +9,19 @@ struct PluginOption: ParsableArguments {
         "Host an installed LV2 plug-in, by URI or name (see `detent plugins`).", valueName: "uri|name"))
     var plugin: String?
 
-    /// The processor: the plug-in, or the built-in when none is named. A plug-in that cannot
-    /// be found or hosted is one line on stderr and exit 64 (unknown, ambiguous) or 65.
-    func processor() throws -> Processor {
+    /// The processor and its preset store (a plug-in's own LV2 presets are its read-only
+    /// factory presets), the plug-in found once. A plug-in that cannot be found or hosted is
+    /// one line on stderr and exit 64 (unknown, ambiguous) or 65.
+    func resolve() throws -> (processor: Processor, store: PresetStore) {
         do {
-            return try Processor.named(plugin)
+            guard let plugin else { return (.lowpassGain, .standard()) }
+            let description = try PluginSearch.find(plugin)
+            let processor = try Processor.plugin(description)
+            let scope = PresetScope(processor: processor.identifier, table: processor.table)
+            return (processor, .standard(scope: scope, factoryPresets: PluginPresets.factory(for: description)))
         } catch {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
         }
-    }
-
-    /// The preset store of that processor: a plug-in's own LV2 presets are its read-only
-    /// factory presets.
-    func store() throws -> PresetStore {
-        let processor = try processor()
-        let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        guard plugin != nil else { return .standard(scope: scope) }
-        return .standard(scope: scope, factoryPresets: PluginPresets.factory(for: try PluginSearch.find(processor.identifier)))
     }
 }

@@ -31,7 +31,7 @@ struct PresetCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 let rows = try store.list()
                 if json {
@@ -55,7 +55,7 @@ struct PresetCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 let loaded = try store.resolve(name)
                 PresetCommand.warn(loaded.warnings)
@@ -112,7 +112,7 @@ struct PresetCommand: ParsableCommand {
         }
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             let changes: [(ParameterIndex, Double)]
             do {
                 changes = try self.changes(store.scope.table)
@@ -151,7 +151,7 @@ struct PresetCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 let (path, factory) = try store.delete(named: name)
                 print("deleted \(path)")
@@ -176,7 +176,7 @@ struct PresetCommand: ParsableCommand {
         var force = false
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 let (loaded, path) = try store.importPreset(file: file, as: name, replacing: force)
                 PresetCommand.warn(loaded.warnings)
@@ -202,7 +202,7 @@ struct PresetCommand: ParsableCommand {
         var force = false
 
         func run() throws {
-            let store = try plugin.store()
+            let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
                                 guard let output else {
                     let loaded = try store.load(named: name)

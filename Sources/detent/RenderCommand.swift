@@ -184,9 +184,10 @@ struct RenderCommand: ParsableCommand {
     private func prepare() throws -> ([RenderJob], RenderSettings, Int) {
         let container = try self.container
         var settings = RenderSettings()
-        settings.processor = try plugin.processor()
+        let (processor, store) = try plugin.resolve()
+        settings.processor = processor
         settings.subtype = try encoding
-        settings.startingValues = try starting.values(store: plugin.store())
+        settings.startingValues = try starting.values(store: store)
         settings.dither = !noDither
         settings.keepsMetadata = !noMetadata
         settings.overwrite = force
