@@ -32,26 +32,8 @@ public final class OSCServer: @unchecked Sendable {
         self.table = table
         self.handle = handle
         self.log = RateLimitedLog(log)
-        var address = sockaddr_storage()
-        let length: socklen_t
-        if bind.contains(":") {
-            var a = sockaddr_in6()
-            a.sin6_family = sa_family_t(AF_INET6)
-            a.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, bind, &a.sin6_addr) == 1 else {
-                throw OSCServerError(description: "--osc-bind '\(bind)': not an IP address")
-            }
-            withUnsafeBytes(of: a) { bytes in withUnsafeMutableBytes(of: &address) { $0.copyMemory(from: bytes) } }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        } else {
-            var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, bind, &a.sin_addr) == 1 else {
-                throw OSCServerError(description: "--osc-bind '\(bind)': not an IP address")
-            }
-            withUnsafeBytes(of: a) { bytes in withUnsafeMutableBytes(of: &address) { $0.copyMemory(from: bytes) } }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard var (address, length) = Self.socketAddress(bind, port: port) else {
+            throw OSCServerError(description: "--osc-bind '\(bind)': not an IP address")
         }
         let fd = Glibc.socket(Int32(address.ss_family), Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw OSCServerError(description: "cannot open a UDP socket for OSC: \(Errno.last)") }
@@ -83,9 +65,19 @@ public final class OSCServer: @unchecked Sendable {
     deinit { stop() }
 
     /// True for an IPv4 or IPv6 address written as numbers (what `bind` takes).
-    public static func isAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    public static func isAddress(_ text: String) -> Bool { socketAddress(text, port: 0) != nil }
+
+    /// The socket address of a numeric IPv4 or IPv6 address and a port, or nil.
+    static func socketAddress(_ text: String, port: Int) -> (sockaddr_storage, socklen_t)? {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(text, String(port), &hints, &found) == 0, let info = found else { return nil }
+        defer { freeaddrinfo(found) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(info.pointee.ai_addrlen))) }
+        return (storage, info.pointee.ai_addrlen)
     }
 
     /// Stops listening and closes the socket (once; then the server is inert).
@@ -170,24 +162,14 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
     init(_ storage: sockaddr_storage, length: socklen_t) {
         self.storage = storage
         self.length = length
-        var host = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST)), service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         var copy = storage
-        if Int32(storage.ss_family) == AF_INET6 {
-            withUnsafePointer(to: &copy) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { a in
-                    var address = a.pointee.sin6_addr
-                    _ = inet_ntop(AF_INET6, &address, &host, socklen_t(host.count))
-                }
-            }
-        } else {
-            withUnsafePointer(to: &copy) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { a in
-                    var address = a.pointee.sin_addr
-                    _ = inet_ntop(AF_INET, &address, &host, socklen_t(host.count))
-                }
+        let named = withUnsafePointer(to: &copy) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
             }
         }
-        name = "\(String(cString: host)):\(Self.port(of: storage))"
+        name = named == 0 ? "\(String(cString: host)):\(String(cString: service))" : "?"
     }
 
     func withAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
