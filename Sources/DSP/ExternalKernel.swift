@@ -41,39 +41,3 @@ public struct PreparedKernel: @unchecked Sendable {
         self.owner = owner
     }
 }
-
-/// What the owner of an external kernel can tell its host between blocks (a plug-in's log
-/// messages, output controls and latency); read off the audio thread only.
-public protocol KernelReports: AnyObject {
-    /// Messages logged since the last call, one line each, to print from a non-audio thread.
-    func takeMessages() -> [String]
-    /// Read-only values the processor outputs (meters, gain reduction), by id.
-    var outputValues: [OutputValue] { get }
-    /// The processor's latency in frames (0 when it has none).
-    var latency: Int { get }
-}
-
-/// One read-only value a processor outputs: a plug-in's meter or gain reduction, by symbol.
-public struct OutputValue: Sendable, Hashable {
-    public let id: String
-    public let value: Double
-
-    public init(id: String, value: Double) {
-        self.id = id
-        self.value = value
-    }
-}
-
-extension Engine {
-    /// The external kernel's reports, if its owner gives any.
-    public var kernelReports: (any KernelReports)? { kernelOwner as? any KernelReports }
-
-    /// The processor's latency at the current values: the kernel runs once for no frames with
-    /// them (LV2 allows `run(0)`, and a plug-in reports its latency from `run`), then the
-    /// latency is read. Call after `prepare`, before audio; never on the audio thread.
-    public func latencyAtCurrentValues() -> Int {
-        guard let reports = kernelReports else { return 0 }
-        runKernelForNoFrames()
-        return reports.latency
-    }
-}
