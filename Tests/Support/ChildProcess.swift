@@ -345,3 +345,31 @@ private final class Exit: @unchecked Sendable {
         return status == nil ? body() : nil
     }
 }
+
+extension ChildProcess {
+    /// The process this one started (a server run under `timeout`: the test signals the
+    /// server itself), or a failure naming `what` when there is none.
+    public func child(_ what: String) throws -> pid_t {
+        let listed = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+            .split(separator: " ").first
+        guard let child = listed.flatMap({ pid_t($0) }), child > 0 else {
+            throw Failure(description: "\(what) runs, but not as the child of timeout \(pid)")
+        }
+        return child
+    }
+}
+
+extension ChildProcess {
+    /// Waits until `ready()` (a server accepting clients, which announces nothing), asking
+    /// every 10 ms. The pause is spent waiting for this process to end, the one signal there
+    /// is: a server that fails to start ends the wait at once rather than at the deadline.
+    public func awaitReady(_ what: String, timeout: Double, _ ready: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !ready() {
+            if let status = wait(seconds: 0.01) {
+                throw Failure(description: "\(what) ended (\(status)) before it accepted clients")
+            }
+            if Date() > deadline { throw Timeout(what: "\(what) accepts clients") }
+        }
+    }
+}

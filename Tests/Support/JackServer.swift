@@ -59,13 +59,8 @@ public final class JackServer: @unchecked Sendable {
                                                       "--no-realtime", "-S", "-t", "5000", "-n", name,
                                                       "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"])
         do {
-            try waitForClients(p, timeout: 20)
-            let children = "/proc/\(p.pid)/task/\(p.pid)/children"
-            let listed = try String(contentsOfFile: children, encoding: .utf8).split(separator: " ").first
-            guard let jackd = listed.flatMap({ pid_t($0) }), jackd > 0 else {
-                throw ChildProcess.Failure(description: "jackd '\(name)' runs, but not as the child of timeout \(p.pid)")
-            }
-            pid = jackd
+            try p.awaitReady("jackd '\(name)'", timeout: 20) { accepts() }
+            pid = try p.child("jackd '\(name)'")
             wrapper = p
         } catch {
             // `timeout` passes the signal on to jackd, and kills it if it has not ended 10 s later.
@@ -100,22 +95,5 @@ public final class JackServer: @unchecked Sendable {
         environment["JACK_NO_START_SERVER"] = "1"
         let probe = try? ChildProcess.run("/usr/bin/jack_lsp", ["--server", name], environment: environment)
         return probe?.status.exited == 0
-    }
-
-    /// Waits until the server started by `wrapper` accepts clients.
-    ///
-    /// jackd announces nothing when it starts accepting clients — without `-v` it writes
-    /// nothing then, and its verbose debug log is written later by a thread of its own — so
-    /// this polls ``accepts()``, with a pause of 10 ms between attempts. The pause is spent
-    /// waiting for `wrapper` to end, the one signal there is: jackd failing to start (its name
-    /// taken, its driver refused) ends the wait at once rather than at the deadline.
-    private func waitForClients(_ wrapper: ChildProcess, timeout: Double) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !accepts() {
-            if let status = wrapper.wait(seconds: 0.01) {
-                throw ChildProcess.Failure(description: "jackd '\(name)' ended (\(status)) before it accepted clients")
-            }
-            if Date() > deadline { throw Timeout(what: "jackd '\(name)' accepts clients") }
-        }
     }
 }

@@ -76,19 +76,8 @@ public final class PipeWireServer: @unchecked Sendable {
                                                       "-c", folder.file("pipewire.conf")],
                                  environment: environment, stdout: .null, stderr: .null)
         do {
-            let deadline = Date().addingTimeInterval(20)
-            while jack("jack_lsp").status.exited != 0 {
-                if let status = p.wait(seconds: 0.01) {
-                    throw ChildProcess.Failure(description: "pipewire ended (\(status)) before it accepted clients")
-                }
-                if Date() > deadline { throw Timeout(what: "pipewire accepts JACK clients") }
-            }
-            let children = "/proc/\(p.pid)/task/\(p.pid)/children"
-            let listed = try String(contentsOfFile: children, encoding: .utf8).split(separator: " ").first
-            guard let daemon = listed.flatMap({ pid_t($0) }), daemon > 0 else {
-                throw ChildProcess.Failure(description: "pipewire runs, but not as the child of timeout \(p.pid)")
-            }
-            pid = daemon
+            try p.awaitReady("pipewire", timeout: 20) { jack("jack_lsp").status.exited == 0 }
+            pid = try p.child("pipewire")
             wrapper = p
         } catch {
             p.signal(SIGTERM)
