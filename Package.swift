@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"]),
-        .testTarget(name: "JackHostTests", dependencies: ["JackHost", "CJack", "CRealtime", "DSP", "Platform", "TestSupport"]),
+        .testTarget(name: "JackHostTests", dependencies: [
+            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "Plugins", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [

@@ -7,6 +7,56 @@
 
 static uint32_t padded(uint32_t size) { return (size + 7u) & ~7u; }
 
+enum { record_header = 8 };
+static const uint32_t wrap_marker = 0xFFFFFFFFu;
+
+int detent_ring_write(DetentByteRing *ring, const void *data, uint32_t size) {
+    if (!ring->data || size > ring->capacity) return 0;
+    uint32_t need = record_header + padded(size);
+    uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+    uint32_t tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+    uint32_t space = ring->capacity - (head - tail);
+    uint32_t at = head % ring->capacity;
+    uint32_t contiguous = ring->capacity - at;
+    if (need > contiguous) {
+        // The record goes to the start; the end is skipped, marked for the reader.
+        if (contiguous + need > space) return 0;
+        memcpy(ring->data + at, &wrap_marker, sizeof wrap_marker);
+        head += contiguous;
+        at = 0;
+    } else if (need > space) {
+        return 0;
+    }
+    memcpy(ring->data + at, &size, sizeof size);
+    if (size) memcpy(ring->data + at + record_header, data, size);
+    __atomic_store_n(&ring->head, head + need, __ATOMIC_RELEASE);
+    return 1;
+}
+
+const uint8_t *detent_ring_peek(DetentByteRing *ring, uint32_t *size) {
+    if (!ring->data) return NULL;
+    uint32_t tail = __atomic_load_n(&ring->tail, __ATOMIC_RELAXED);
+    uint32_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+    if (tail == head) return NULL;
+    uint32_t at = tail % ring->capacity;
+    uint32_t stored;
+    memcpy(&stored, ring->data + at, sizeof stored);
+    if (stored == wrap_marker) {
+        tail += ring->capacity - at;
+        __atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+        if (tail == head) return NULL;
+        at = 0;
+        memcpy(&stored, ring->data, sizeof stored);
+    }
+    *size = stored;
+    return ring->data + at + record_header;
+}
+
+void detent_ring_consume(DetentByteRing *ring, uint32_t size) {
+    uint32_t tail = __atomic_load_n(&ring->tail, __ATOMIC_RELAXED);
+    __atomic_store_n(&ring->tail, tail + record_header + padded(size), __ATOMIC_RELEASE);
+}
+
 /// The worker's `respond`: keeps a copy for delivery after `run`.
 static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
     DetentLV2Instance *instance = (DetentLV2Instance *)handle;
@@ -23,10 +73,36 @@ static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size
     return LV2_WORKER_SUCCESS;
 }
 
+/// The worker's `respond` on the live worker thread: queued for delivery after a `run`.
+static LV2_Worker_Status respond_later(LV2_Worker_Respond_Handle handle, uint32_t size, const void *data) {
+    DetentLV2Instance *instance = (DetentLV2Instance *)handle;
+    if (!detent_ring_write(&instance->answers, data, size)) {
+        __atomic_fetch_add(&instance->responses_refused, 1, __ATOMIC_RELAXED);
+        return LV2_WORKER_ERR_NO_SPACE;
+    }
+    return LV2_WORKER_SUCCESS;
+}
+
 LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
     DetentLV2Instance *instance = (DetentLV2Instance *)handle;
     if (!instance || !instance->worker || !instance->worker->work) return LV2_WORKER_ERR_UNKNOWN;
+    if (instance->threaded) {
+        if (detent_ring_write(&instance->requests, data, size)) return LV2_WORKER_SUCCESS;
+        __atomic_fetch_add(&instance->requests_refused, 1, __ATOMIC_RELAXED);
+        return LV2_WORKER_ERR_NO_SPACE;
+    }
     return instance->worker->work(instance->handle, respond, instance, size, data);
+}
+
+int detent_lv2_worker_step(DetentLV2Instance *instance) {
+    uint32_t size;
+    const uint8_t *data = detent_ring_peek(&instance->requests, &size);
+    if (!data) return 0;
+    if (instance->worker && instance->worker->work) {
+        instance->worker->work(instance->handle, respond_later, instance, size, data);
+    }
+    detent_ring_consume(&instance->requests, size);
+    return 1;
 }
 
 /// Delivers the responses gathered during `run` (a few passes, since delivering one may
@@ -34,6 +110,17 @@ LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle handle, ui
 static void deliver(DetentLV2Instance *instance) {
     const LV2_Worker_Interface *worker = instance->worker;
     if (!worker) return;
+    if (instance->threaded) {
+        // What the worker thread answered so far; a response it gives meanwhile waits.
+        uint32_t size;
+        const uint8_t *data;
+        for (int taken = 0; taken < 64 && (data = detent_ring_peek(&instance->answers, &size)); taken++) {
+            if (worker->work_response) worker->work_response(instance->handle, size, data);
+            detent_ring_consume(&instance->answers, size);
+        }
+        if (worker->end_run) worker->end_run(instance->handle);
+        return;
+    }
     for (int pass = 0; pass < 4 && instance->response_used > 0; pass++) {
         uint8_t *full = instance->responses;
         uint32_t used = instance->response_used;
@@ -79,6 +166,72 @@ void detent_lv2_fold(const float *const *sources, uint32_t source_count, float *
     }
 }
 
+void detent_lv2_midi_begin(void *context) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    k->midi_count = 0;
+    k->midi_bytes_used = 0;
+    k->midi_next = 0;
+    k->midi_cursor = 0;
+}
+
+_Bool detent_lv2_midi_add(void *context, uint32_t frame, const uint8_t *bytes, uint32_t size) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (!k->midi_inputs) return 0;
+    if (size == 0 || k->midi_count >= k->midi_capacity || size > k->midi_bytes_capacity - k->midi_bytes_used) {
+        k->midi_dropped++;
+        return 0;
+    }
+    DetentMIDIEvent *event = &k->midi_events[k->midi_count++];
+    event->frame = frame;
+    event->size = size;
+    event->offset = k->midi_bytes_used;
+    memcpy(k->midi_bytes + k->midi_bytes_used, bytes, size);
+    k->midi_bytes_used += size;
+    return 1;
+}
+
+/// Writes the cycle's messages that fall in the next `frames` frames into `sequence`, timed
+/// from the start of this `run`; returns how many were taken.
+static uint32_t fill_midi(DetentLV2Kernel *k, LV2_Atom_Sequence *sequence, uint32_t frames) {
+    sequence->atom.type = k->atom_sequence_type;
+    sequence->body.unit = 0;
+    sequence->body.pad = 0;
+    uint32_t used = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+    uint32_t taken = 0;
+    uint8_t *end = (uint8_t *)&sequence->body;
+    for (uint32_t e = k->midi_next; e < k->midi_count; e++) {
+        const DetentMIDIEvent *event = &k->midi_events[e];
+        if (event->frame >= k->midi_cursor + frames) break;
+        taken++;
+        uint32_t need = (uint32_t)sizeof(LV2_Atom_Event) + padded(event->size);
+        if (used + need > k->atom_capacity) {
+            k->midi_dropped++;
+            continue;
+        }
+        LV2_Atom_Event *out = (LV2_Atom_Event *)(end + used);
+        out->time.frames = event->frame > k->midi_cursor ? event->frame - k->midi_cursor : 0;
+        out->body.size = event->size;
+        out->body.type = k->midi_event_type;
+        memcpy(out + 1, k->midi_bytes + event->offset, event->size);
+        used += need;
+    }
+    sequence->atom.size = used;
+    return taken;
+}
+
+/// Every instance's MIDI input gets this stretch's messages; returns how many.
+static uint32_t fill_midi_inputs(DetentLV2Kernel *k, uint32_t instances, uint32_t frames) {
+    if (!k->midi_inputs) return 0;
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < instances; i++) taken = fill_midi(k, k->midi_inputs[i], frames);
+    return taken;
+}
+
+static void advance_midi(DetentLV2Kernel *k, uint32_t taken, uint32_t frames) {
+    k->midi_next += taken;
+    k->midi_cursor += frames;
+}
+
 /// The folded connection: engine channels → the plug-in's inputs, run, its outputs → channels.
 static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *const *inputs,
                        float *const *outputs, uint32_t channels, uint32_t frames) {
@@ -100,8 +253,10 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
         sequence->atom.size = k->atom_capacity;
         sequence->atom.type = k->atom_chunk;
     }
+    uint32_t taken = fill_midi_inputs(k, 1, frames);
     k->descriptor->run(instance->handle, frames);
     deliver(instance);
+    advance_midi(k, taken, frames);
     detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
 }
 
@@ -113,12 +268,13 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
         return;
     }
     const LV2_Descriptor *d = k->descriptor;
+    uint32_t taken = fill_midi_inputs(k, k->instance_count, (uint32_t)frames);
     for (uint32_t i = 0; i < k->instance_count; i++) {
         DetentLV2Instance *instance = &k->instances[i];
         float *values = k->port_values[i];
         for (uint32_t p = 0; p < k->parameter_count; p++) {
             float v = controls[p];
-        values[k->parameter_ports[p]] = v < k->parameter_low[p] ? k->parameter_low[p] : v > k->parameter_high[p] ? k->parameter_high[p] : v;
+            values[k->parameter_ports[p]] = v < k->parameter_low[p] ? k->parameter_low[p] : v > k->parameter_high[p] ? k->parameter_high[p] : v;
         }
         for (uint32_t j = 0; j < k->audio_per_instance; j++) {
             uint32_t c = i * k->audio_per_instance + j;
@@ -133,6 +289,7 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
         d->run(instance->handle, (uint32_t)frames);
         deliver(instance);
     }
+    advance_midi(k, taken, (uint32_t)frames);
 }
 
 void detent_lv2_reset(void *context) {

@@ -99,7 +99,8 @@ public final class Engine: @unchecked Sendable {
     /// `sampleRate`, and clears the filter. Parameter values are kept.
     ///
     /// - Throws: what an external processor's kernel factory throws (the built-in never does).
-    public func prepare(sampleRate: Double, maxFrames: Int, channels: Int) throws {
+    /// - Parameter realtime: true for a live engine (see ``KernelFormat/realtime``).
+    public func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let kernel: RenderState.Kernel
         var owner: AnyObject? = nil
@@ -107,7 +108,8 @@ public final class Engine: @unchecked Sendable {
         case .lowpassGain:
             kernel = .lowpassGain
         case .external(let make):
-            let prepared = try make(sampleRate, maxFrames, channels)
+            let prepared = try make(KernelFormat(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels,
+                                                 realtime: realtime))
             kernel = .external(prepared.kernel)
             owner = prepared.owner
         }
@@ -172,6 +174,24 @@ public final class Engine: @unchecked Sendable {
     /// The engine's frame position: frames processed since the last `reset`. Changes
     /// stamped with a frame are placed on this timeline. Readable on the audio thread.
     public var framePosition: Int64 { @_noLocks get { render.framePosition } }
+
+    /// Starts the MIDI messages for the next ``process(input:output:frames:events:)`` call,
+    /// for a processor that ``Processor/acceptsMIDI``; nothing otherwise (audio thread).
+    @_noLocks
+    public func beginMIDI() {
+        guard case .external(let kernel) = render.kernel, let begin = kernel.beginEvents else { return }
+        _unsafePerformance { begin(kernel.context) }
+    }
+
+    /// Hands the processor a MIDI message at `frame` of the next `process` call (after
+    /// ``beginMIDI()``, in time order). Returns false when it was not taken (no MIDI input, or
+    /// the cycle's list is full).
+    @_noLocks
+    @discardableResult
+    public func addMIDI(frame: Int, bytes: UnsafePointer<UInt8>, size: Int) -> Bool {
+        guard case .external(let kernel) = render.kernel, let add = kernel.addEvent else { return false }
+        return _unsafePerformance { add(kernel.context, UInt32(truncatingIfNeeded: frame), bytes, UInt32(truncatingIfNeeded: size)) }
+    }
 
     /// Processes `frames` frames of non-interleaved audio: drains pending changes (each at
     /// its frame inside the block) and takes `events` — changes that arrived with the audio

@@ -18,14 +18,46 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     /// Clears the processor's memory (the engine's `reset`); not on the audio thread.
     public typealias Reset = @convention(c) (_ context: UnsafeMutableRawPointer?) -> Void
 
+    /// Starts a new list of MIDI messages for the next ``run`` calls (audio thread).
+    public typealias BeginEvents = @convention(c) (_ context: UnsafeMutableRawPointer?) -> Void
+    /// Adds one MIDI message at `frame`, counted from the start of the next `run` after
+    /// ``BeginEvents``; the kernel hands each message to the stretch holding its frame, so the
+    /// engine's splitting of a block does not move it. Returns false when the list is full.
+    public typealias AddEvent = @convention(c) (
+        _ context: UnsafeMutableRawPointer?, _ frame: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) -> Bool
+
     public var context: UnsafeMutableRawPointer?
     public var run: Run
     public var reset: Reset?
+    public var beginEvents: BeginEvents?
+    public var addEvent: AddEvent?
 
-    public init(context: UnsafeMutableRawPointer?, run: Run, reset: Reset? = nil) {
+    public init(context: UnsafeMutableRawPointer?, run: Run, reset: Reset? = nil,
+                beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil) {
         self.context = context
         self.run = run
         self.reset = reset
+        self.beginEvents = beginEvents
+        self.addEvent = addEvent
+    }
+}
+
+/// What an external kernel is made for at an engine `prepare`.
+public struct KernelFormat: Sendable, Hashable {
+    public var sampleRate: Double
+    /// The longest `run` the engine will ask for.
+    public var maxFrames: Int
+    public var channels: Int
+    /// True for a live engine, whose blocks are on a real-time thread: work a plug-in hands
+    /// off (LV2's worker) runs on a thread of its own and answers at a later block. False
+    /// offline, where it runs at once so that every render of a file is the same.
+    public var realtime: Bool
+
+    public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) {
+        self.sampleRate = sampleRate
+        self.maxFrames = maxFrames
+        self.channels = channels
+        self.realtime = realtime
     }
 }
 

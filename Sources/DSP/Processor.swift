@@ -26,25 +26,41 @@ public struct Processor: Sendable, Equatable {
     /// glides it is written on a grid of ``coarseInterval`` frames instead of the engine's.
     public let expensive: Set<ParameterIndex>
 
+    /// True when the audio code takes MIDI messages besides its parameters (an instrument's
+    /// notes): the live host passes it every message that does not turn a knob.
+    public let acceptsMIDI: Bool
+
     /// The grid, in frames, of an expensive parameter's glide.
     public static let coarseInterval = 64
 
     enum Code: Sendable {
         case lowpassGain
-        case external(@Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel)
+        case external(@Sendable (_ format: KernelFormat) throws -> PreparedKernel)
     }
 
     /// A processor whose audio code is an ``ExternalKernel``. `makeKernel` runs at each
     /// engine `prepare` (never on the audio thread) and may allocate and throw.
     public init(
         identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
-        makeKernel: @escaping @Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel
+        acceptsMIDI: Bool = false,
+        makeKernel: @escaping @Sendable (_ format: KernelFormat) throws -> PreparedKernel
     ) {
         self.identifier = identifier
         self.name = name
         self.table = table
         self.expensive = expensive
+        self.acceptsMIDI = acceptsMIDI
         code = .external(makeKernel)
+    }
+
+    /// The same, for audio code that needs only the sample rate, block length and channels.
+    public init(
+        identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
+        makeKernel: @escaping @Sendable (_ sampleRate: Double, _ maxFrames: Int, _ channels: Int) throws -> PreparedKernel
+    ) {
+        self.init(identifier: identifier, name: name, table: table, expensive: expensive) { format in
+            try makeKernel(format.sampleRate, format.maxFrames, format.channels)
+        }
     }
 
     private init(identifier: String, name: String, table: ParameterTable, code: Code) {
@@ -53,6 +69,7 @@ public struct Processor: Sendable, Equatable {
         self.table = table
         self.code = code
         expensive = []
+        acceptsMIDI = false
     }
 
     /// The built-in resonant lowpass followed by a gain stage.

@@ -26,6 +26,8 @@ struct CallbackContext: ~Copyable {
     /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
     let midiPort: OpaquePointer?
     let midi: MIDIControlTable
+    /// The processor takes MIDI (an instrument's notes): messages that turn no knob go to it.
+    let passMIDI: Bool
     /// The sample rate the engine was prepared for.
     let preparedRate: UInt32
     /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
@@ -55,10 +57,12 @@ struct CallbackContext: ~Copyable {
     let serverGone = Atomic<Bool>(false)
     /// A connection or port came or went somewhere in the graph.
     let graphChanged = Atomic<Bool>(false)
+    /// The processor's latency in frames, added to the ports' latency ranges.
+    let latency = Atomic<UInt32>(0)
 
     init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midi: MIDIControls,
-         wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
+         passMIDI: Bool, wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.engine = engine
         self.client = client
         self.channels = channels
@@ -72,6 +76,7 @@ struct CallbackContext: ~Copyable {
         }
         self.midiPort = midiPort
         self.midi = MIDIControlTable(midi)
+        self.passMIDI = passMIDI
         events = .allocate(capacity: Self.eventCapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake

@@ -9,6 +9,8 @@ import DSP
 public enum CommandAnswer: Equatable, Sendable {
     /// `set`, `get`, `reset ID`.
     case value(ParameterIndex, Double)
+    /// `get ID` of a read-only output.
+    case output(OutputValue)
     /// `params`, `reset`.
     case values([ParameterIndex: Double])
     /// `preset load NAME`: the preset's name and the values it set.
@@ -31,6 +33,7 @@ public enum CommandAnswer: Equatable, Sendable {
     public func text(_ table: ParameterTable) -> String {
         switch self {
         case .value(let id, let v): Self.assignment(id, v, table)
+        case .output(let output): Self.outputText(output)
         case .values(let values): Self.assignments(values, table)
         case .preset(let name, let values): "preset \(name): \(Self.assignments(values, table))"
         case .saved(let name): "saved preset \(name)"
@@ -51,6 +54,21 @@ public enum CommandAnswer: Equatable, Sendable {
         table.indices.compactMap { id in values[id].map { assignment(id, $0, table) } }.joined(separator: ", ")
     }
 
+    /// `id=value` of a read-only output: up to four decimals, no trailing zeros.
+    static func outputText(_ output: OutputValue) -> String {
+        "\(output.id)=\(outputNumber(output.value))"
+    }
+
+    static func outputNumber(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : value > 0 ? "inf" : "-inf" }
+        var text = DecimalText.fixed(value, decimals: 4, ascii: true)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
     /// A linear peak as dBFS, `-inf dBFS` for silence.
     static func decibels(_ peak: Float) -> String {
         guard peak > 0 else { return "-inf dBFS" }
@@ -69,7 +87,10 @@ public enum CommandAnswer: Equatable, Sendable {
         if let load = s.dspLoad { parts.append("DSP load \(DecimalText.fixed(load, decimals: 1, ascii: true)) %") }
         if s.reconnects > 0 { parts.append("reconnects \(s.reconnects)") }
         if s.midiMessages > 0 { parts.append("MIDI control changes \(s.midiMessages)") }
+        if s.latency > 0 { parts.append("latency \(s.latency) frames") }
+        if s.sanitizedSamples > 0 { parts.append("non-finite output samples \(s.sanitizedSamples)") }
         parts.append(assignments(s.values, table))
+        if !s.outputs.isEmpty { parts.append("outputs " + s.outputs.map(outputText).joined(separator: " ")) }
         parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
         return parts.joined(separator: ", ")
     }
@@ -87,6 +108,8 @@ public enum CommandAnswer: Equatable, Sendable {
         case .value(let id, let v):
             return object([("id", .string(table[id].id)), ("value", .number(v)),
                            ("text", .string(table[id].format(v, ascii: true)))])
+        case .output(let output):
+            return object([("id", .string(output.id)), ("value", Self.jsonNumber(output.value)), ("output", .bool(true))])
         case .values(let values):
             return object(Self.jsonValues(values, table))
         case .preset(let name, let values):
@@ -104,7 +127,10 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("dspLoad", s.dspLoad.map { .number($0) } ?? .null),
                 ("reconnects", .number(s.reconnects)),
                 ("midiMessages", .number(s.midiMessages)),
+                ("latency", .number(s.latency)),
+                ("sanitizedSamples", .number(s.sanitizedSamples)),
             ] + Self.jsonValues(s.values, table) + [
+                ("outputs", .object(s.outputs.map { JSONMember($0.id, Self.jsonNumber($0.value)) })),
                 ("peaks", .array(s.peaks.map { .number(Double($0)) })),
             ])
         case .midi(let controls):
@@ -123,6 +149,9 @@ public enum CommandAnswer: Equatable, Sendable {
             return .object([JSONMember("ok", .bool(false)), JSONMember("error", .string(message))])
         }
     }
+
+    /// A number, or null where JSON has none (NaN, infinity).
+    static func jsonNumber(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
 
     /// `"values": {id: number}` and `"text": {id: formatted}`, in table order.
     static func jsonValues(_ values: [ParameterIndex: Double], _ table: ParameterTable) -> [(String, JSONValue)] {

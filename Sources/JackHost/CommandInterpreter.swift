@@ -19,6 +19,7 @@ public struct CommandInterpreter: Sendable {
 
     /// Parses and runs one line; nil for a blank line or a comment.
     public func respond(to line: String) -> CommandAnswer? {
+        if let output = outputAsked(line) { return .output(output) }
         do {
             guard let command = try HostCommand.parse(line, table: control.table) else { return nil }
             return execute(command)
@@ -69,6 +70,15 @@ public struct CommandInterpreter: Sendable {
         case .quit:
             return .bye
         }
+    }
+
+    /// `get ID` of one of the processor's read-only outputs (a plug-in's meter), which is not
+    /// in the parameter table.
+    private func outputAsked(_ line: String) -> OutputValue? {
+        let words = line.split(whereSeparator: \.isWhitespace)
+        guard words.count == 2, words[0].lowercased() == "get", (try? control.table.index(of: String(words[1]))) == nil
+        else { return nil }
+        return control.outputValues().first { $0.id == words[1] }
     }
 
     static let noMIDI = CommandAnswer.error("there is no MIDI input (Detent was started with --no-midi)")

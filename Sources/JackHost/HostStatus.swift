@@ -23,6 +23,12 @@ public struct HostStatus: Sendable, Equatable {
     public var reconnects: Int
     /// MIDI control changes that moved a parameter since start-up.
     public var midiMessages: Int
+    /// The processor's read-only outputs (a plug-in's meters, gain reduction), a block old at most.
+    public var outputs: [OutputValue] = []
+    /// The processor's latency in frames, also reported on the JACK ports.
+    public var latency = 0
+    /// Output samples a processor made NaN or infinite (or denormal), written as 0.
+    public var sanitizedSamples = 0
 
     public var isConnected: Bool { client != nil }
 

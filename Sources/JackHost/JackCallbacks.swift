@@ -56,25 +56,51 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
         // Each mapped control change lands at its own frame: the engine's one splitter cuts
         // the block there (JACK delivers the events in time order).
+        // Messages that turn no knob (notes, bends, unmapped controllers) go to a processor
+        // that takes MIDI, at their frame too.
         var count = 0
+        let passMIDI = context.pointee.passMIDI
+        if passMIDI { engine.beginMIDI() }
         if let midiBuffer {
             let available = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
             var event = jack_midi_event_t()
             var i: UInt32 = 0
-            while i < available && count < CallbackContext.eventCapacity {
+            while i < available {
                 defer { i += 1 }
                 guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
-                      event.size == 3, let bytes = event.buffer else { continue }
-                guard var change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2])
-                else { continue }
-                change.frame = Int64(min(Int(event.time), frames))
-                context.pointee.events[count] = change
-                count += 1
+                      event.size > 0, let bytes = event.buffer else { continue }
+                let frame = min(Int(event.time), frames)
+                if event.size == 3, count < CallbackContext.eventCapacity,
+                   var change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
+                    change.frame = Int64(frame)
+                    context.pointee.events[count] = change
+                    count += 1
+                } else if passMIDI {
+                    engine.addMIDI(frame: frame, bytes: bytes, size: event.size)
+                }
             }
         }
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
             frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
+    }
+}
+
+/// Latency: each output's capture latency is its input's plus the processor's, and each
+/// input's playback latency is its output's plus the processor's (in_N feeds out_N), so
+/// JACK's graph and any recorder downstream can compensate for a plug-in's lookahead.
+func jackLatency(_ mode: jack_latency_callback_mode_t, _ arg: UnsafeMutableRawPointer?) {
+    guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
+    let latency = context.pointee.latency.load(ordering: .relaxed)
+    var range = jack_latency_range_t()
+    for c in 0..<context.pointee.channels {
+        let (from, to) = mode == JackCaptureLatency
+            ? (context.pointee.inputPorts[c], context.pointee.outputPorts[c])
+            : (context.pointee.outputPorts[c], context.pointee.inputPorts[c])
+        jack_port_get_latency_range(from, mode, &range)
+        range.min += latency
+        range.max += latency
+        jack_port_set_latency_range(to, mode, &range)
     }
 }
 

@@ -84,8 +84,10 @@ final class JackSession: @unchecked Sendable {
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]), wake: wake,
-            sampleRate: rate, bufferSize: bufferSize))
+            midiPort: midiPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]),
+            passMIDI: options.processor.acceptsMIDI, wake: wake, sampleRate: rate, bufferSize: bufferSize))
+        // Nothing processes yet: the kernel may run for no frames to report its latency.
+        context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
 
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(client, jackProcess, arg)
@@ -94,6 +96,7 @@ final class JackSession: @unchecked Sendable {
         jack_set_sample_rate_callback(client, jackSampleRate, arg)
         jack_set_port_connect_callback(client, jackPortConnect, arg)
         jack_set_port_registration_callback(client, jackPortRegistration, arg)
+        jack_set_latency_callback(client, jackLatency, arg)
         jack_on_info_shutdown(client, jackShutdown, arg)
         jack_on_shutdown(client, jackServerGone, arg)
         guard jack_activate(client) == 0 else {
@@ -103,6 +106,16 @@ final class JackSession: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// The processor's latency, in frames, as the ports report it.
+    var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }
+
+    /// Reports a new processor latency on the ports (JACK recomputes the graph's latencies).
+    func reportLatency(_ frames: Int) {
+        let value = UInt32(clamping: frames)
+        guard !isClosed, context.pointee.latency.exchange(value, ordering: .relaxed) != value else { return }
+        jack_recompute_total_latencies(client)
+    }
 
     /// Closes the client, deactivating it first: PipeWire's libjack (0.3.65) can otherwise
     /// free the client's port buffers while a process callback is still writing to them

@@ -1,4 +1,5 @@
 import Parameters
+import DSP
 
 /// What the command interpreter needs from a live host: the ``ParameterHost`` verbs (`set`
 /// stamps all its values at the same frame), a status report and the MIDI mapping.
@@ -12,6 +13,8 @@ public protocol LiveControl: ParameterHost, Sendable {
     /// Edits what MIDI control changes do, in one step, and returns the result; nil (and no
     /// edit) when there is no MIDI input.
     func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls?
+    /// The processor's read-only outputs now (a plug-in's meters); empty for most.
+    func outputValues() -> [OutputValue]
 }
 
 extension LiveControl {
@@ -20,4 +23,5 @@ extension LiveControl {
 
     public var midiControls: MIDIControls? { nil }
     public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
+    public func outputValues() -> [OutputValue] { [] }
 }

@@ -183,7 +183,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                     }
                     do {
                         try st.engine.prepare(sampleRate: Double(rate), maxFrames: max(Self.preparedFrames, Int(bufferSize)),
-                                              channels: options.channels)
+                                              channels: options.channels, realtime: true)
                     } catch {
                         throw .processorFailed(String(describing: error))
                     }
@@ -276,13 +276,26 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 st.lastSnapshot = snapshot
             }
             let live = st.session.flatMap { $0.serverGone ? nil : $0 }
-            return HostStatus(
+            var status = HostStatus(
                 server: options.serverDisplayName, client: live?.name,
                 sampleRate: live.map { Int($0.sampleRate) }, bufferSize: live.map { Int($0.bufferSize) },
                 xruns: st.closedXruns + (st.session?.xruns ?? 0), dspLoad: live?.dspLoad,
                 values: values, peaks: peaks, rms: rms, reconnects: st.supervisor.reconnects,
                 midiMessages: st.closedMIDIMessages + (st.session?.midiMessages ?? 0))
+            if let reports = st.engine.kernelReports {
+                status.outputs = reports.outputValues
+                status.latency = live?.latency ?? reports.latency
+            }
+            if st.engine.channels > 0 {
+                status.sanitizedSamples = Int(st.engine.telemetry.snapshot().sanitizedOutputSamples)
+            }
+            return status
         }
+    }
+
+    /// The processor's read-only outputs (a plug-in's meters), at most a block old.
+    public func outputValues() -> [OutputValue] {
+        state.withLock { $0.engine.kernelReports?.outputValues ?? [] }
     }
 
     /// The frame clock of the current connection (nil before its first cycle).
@@ -324,7 +337,20 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 return actions + st.supervisor.handle(.cycles(s.cycles), at: now)
             }
             guard let actions, perform(actions) else { return }
+            relayProcessorReports()
         }
+    }
+
+    /// Prints what the processor logged (a plug-in's messages wait in a lock-free ring, since
+    /// its `run` may log) and reports a changed latency on the ports. Runs at each wake of the
+    /// supervisor, so at least once a second.
+    private func relayProcessorReports() {
+        let (messages, latency, session) = state.withLock { st -> ([String], Int, JackSession?) in
+            guard let reports = st.engine.kernelReports else { return ([], 0, nil) }
+            return (reports.takeMessages(), reports.latency, st.session.flatMap { $0.serverGone ? nil : $0 })
+        }
+        for message in messages { log("detent: \(message)") }
+        session?.reportLatency(latency)
     }
 
     /// Carries out the supervisor's actions in order; what comes of one (a connection, a

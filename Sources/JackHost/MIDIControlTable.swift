@@ -74,9 +74,14 @@ struct MIDIControlTable: ~Copyable {
     }
 
     /// The value a controller value 0…127 stands for: a knob position through the taper,
-    /// with 127 exactly the top of the range.
+    /// with 127 exactly the top of the range. A toggle flips at 64; an integer steps through
+    /// its values; an enumeration gives each label an equal share of the travel, however its
+    /// values are spaced (a plug-in's modes 0, 1, 10 are three equal zones, not one at the top).
     static func value(_ spec: ParameterSpec, controllerValue v: Int) -> Double {
-        spec.value(atNormalized: Double(v) / Double(steps - 1))
+        if case .enumeration(let points) = spec.kind {
+            return points[min(points.count - 1, v * points.count / steps)].value
+        }
+        return spec.value(atNormalized: Double(v) / Double(steps - 1))
     }
 
     /// Makes `controls` the mapping (any thread).

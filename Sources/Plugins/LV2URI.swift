@@ -7,6 +7,7 @@ enum LV2URI {
     static let presets = "http://lv2plug.in/ns/ext/presets#"
     static let state = "http://lv2plug.in/ns/ext/state#"
     static let midi = "http://lv2plug.in/ns/ext/midi#"
+    static let midiEvent = midi + "MidiEvent"
     static let portGroups = "http://lv2plug.in/ns/ext/port-groups#"
     static let resizePort = "http://lv2plug.in/ns/ext/resize-port#"
     static let options = "http://lv2plug.in/ns/ext/options#"

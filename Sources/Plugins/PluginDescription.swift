@@ -25,7 +25,12 @@ public struct PluginDescription: Sendable, Hashable {
     /// The control output that reports latency, if any.
     public var latencyPort: PortDescription? { controlOutputs.first { $0.reportsLatency } }
     /// True for plug-ins with an event (MIDI) input.
-    public var hasMIDIInput: Bool { ports.contains { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
+    public var hasMIDIInput: Bool { midiInput != nil }
+    /// The atom input that receives MIDI (the first that supports it).
+    public var midiInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
+    /// An instrument or generator: audio out, none in. Its sound does not depend on an input
+    /// file; an instrument plays the notes of `detent live`'s MIDI input.
+    public var isSource: Bool { audioInputs.isEmpty && !audioOutputs.isEmpty }
 
     /// Why Detent cannot host this plug-in, or nil when it can.
     public var unhostableReason: String? {
@@ -38,9 +43,7 @@ public struct PluginDescription: Sendable, Hashable {
         if let port = ports.first(where: { $0.kind == .event && !$0.isOptional }) {
             return "port '\(port.symbol)' uses the old event extension"
         }
-        if audioInputs.isEmpty {
-            return audioOutputs.isEmpty ? "has no audio ports" : "has no audio input (an instrument or generator)"
-        }
+        if audioInputs.isEmpty && audioOutputs.isEmpty { return "has no audio ports" }
         if audioOutputs.isEmpty { return "has no audio output (an analyser)" }
         if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }
         return nil

@@ -28,8 +28,17 @@ final class PluginInstances: @unchecked Sendable {
     /// Atom buffers' size in bytes: the largest any port asks for, and at least 8 KiB.
     let atomCapacity: Int
 
+    /// The live worker thread (plug-ins with a worker, in a real-time engine).
+    private var worker: PluginWorker?
+
+    /// MIDI messages one cycle can hold for the plug-in's MIDI input, and their bytes.
+    static let midiCapacity = 1024, midiBytes = 65_536
+    /// The live worker's request and response rings, per instance.
+    static let workerRing = 65_536
+
     init(plugin: PluginDescription, parameterPorts: [PortDescription], defaults: [Double], ranges: [ClosedRange<Double>],
-         sampleRate: Double, maxFrames: Int, channels: Int) throws(PluginError) {
+         format: KernelFormat) throws(PluginError) {
+        let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
         self.parameterPorts = parameterPorts
         let ins = plugin.audioInputs, outs = plugin.audioOutputs
@@ -63,6 +72,8 @@ final class PluginInstances: @unchecked Sendable {
         let portCount = plugin.ports.count
         let atomOutputs = plugin.ports.filter { $0.kind == .atom && !$0.isInput }
         let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
+        let midiPort = plugin.midiInput
+        let midiInputs = midiPort == nil ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
         let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
 
@@ -84,6 +95,13 @@ final class PluginInstances: @unchecked Sendable {
                 record.pointee.response_capacity = 16_384
                 record.pointee.responses = buffer(UInt8.self, 16_384)
                 record.pointee.delivering = buffer(UInt8.self, 16_384)
+                if format.realtime {
+                    record.pointee.threaded = 1
+                    record.pointee.requests = DetentByteRing(data: buffer(UInt8.self, Self.workerRing),
+                                                             capacity: UInt32(Self.workerRing), head: 0, tail: 0)
+                    record.pointee.answers = DetentByteRing(data: buffer(UInt8.self, Self.workerRing),
+                                                            capacity: UInt32(Self.workerRing), head: 0, tail: 0)
+                }
                 let hostFeatures = HostFeatures(sampleRate: sampleRate, maxFrames: maxFrames,
                                                 sequenceSize: atomCapacity, worker: record, log: log)
                 features.append(hostFeatures)
@@ -131,7 +149,12 @@ final class PluginInstances: @unchecked Sendable {
                     case .atom:
                         let sequence = buffer(UInt8.self, atomCapacity + 16)
                             .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
-                        if port.isInput {
+                        if port.isInput, port == midiPort, let midiInputs {
+                            // Filled before each run with the cycle's messages.
+                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
+                            sequence.pointee.atom.type = atomSequence
+                            midiInputs[i] = sequence
+                        } else if port.isInput {
                             // A valid empty sequence: nothing happens at any frame.
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
                             sequence.pointee.atom.type = atomSequence
@@ -189,10 +212,28 @@ final class PluginInstances: @unchecked Sendable {
         k.atom_outputs = UnsafePointer(atomOutputBuffers)
         k.atom_capacity = UInt32(atomCapacity)
         k.atom_chunk = urids.map(LV2URI.atom + "Chunk")
+        if let midiInputs {
+            k.midi_inputs = UnsafePointer(midiInputs)
+            k.midi_event_type = urids.map(LV2URI.midiEvent)
+            k.atom_sequence_type = atomSequence
+            k.midi_events = buffer(DetentMIDIEvent.self, Self.midiCapacity)
+            k.midi_capacity = UInt32(Self.midiCapacity)
+            k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
+            k.midi_bytes_capacity = UInt32(Self.midiBytes)
+        }
         kernel.pointee = k
+        if format.realtime, (0..<count).contains(where: { records[$0].worker != nil }) {
+            do {
+                worker = try PluginWorker(instances: records, count: count, name: plugin.name)
+            } catch {
+                throw PluginError.instantiationFailed(name: plugin.name)
+            }
+        }
     }
 
     deinit {
+        // The worker thread stops before the instances it works for go.
+        worker?.stop()
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
         for instance in instances {
@@ -221,9 +262,11 @@ final class PluginInstances: @unchecked Sendable {
 
     /// What the engine runs.
     var prepared: PreparedKernel {
-        PreparedKernel(kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel),
-                                              run: detent_lv2_run, reset: detent_lv2_reset),
-                       owner: self)
+        let midi = kernel.pointee.midi_inputs != nil
+        return PreparedKernel(
+            kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
+                                   beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil),
+            owner: self)
     }
 
     /// The value of a control port of the first instance (meters, latency). Read between

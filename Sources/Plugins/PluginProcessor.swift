@@ -12,9 +12,10 @@ extension Processor {
         let (table, ports) = try PluginTable.make(plugin)
         let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
         let expensive = Set(ports.indices.filter { ports[$0].isExpensive }.map { ParameterIndex($0) })
-        return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive) { sampleRate, maxFrames, channels in
+        return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
+                         acceptsMIDI: plugin.midiInput != nil) { format in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
-                                sampleRate: sampleRate, maxFrames: maxFrames, channels: channels).prepared
+                                format: format).prepared
         }
     }
 }

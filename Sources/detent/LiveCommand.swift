@@ -36,6 +36,11 @@ struct LiveCommand: ParsableCommand {
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
             default \(MIDIControls.standard(for: LowpassGain.table).summary) (see --midi-cc and --midi-channel).
 
+            --plugin hosts an installed LV2 plug-in instead (see 'detent plugins'): its \
+            control inputs are the parameters (by symbol), its meters appear in 'status' and \
+            'get', its latency on the JACK ports. An instrument plays the notes that reach \
+            midi_in; control changes mapped with --midi-cc or 'midi ID CC' turn knobs instead.
+
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \
             server returns (unless --no-reconnect).
@@ -52,6 +57,8 @@ struct LiveCommand: ParsableCommand {
 
     @Option(help: "The number of channels: ports in_1…in_N and out_1…out_N.")
     var channels = 2
+
+    @OptionGroup var plugin: PluginOption
 
     @OptionGroup var starting: StartingValueOptions
 
@@ -108,12 +115,13 @@ struct LiveCommand: ParsableCommand {
     func validate() throws {
         if let osc, !(0...65_535).contains(osc) { throw ValidationError("--osc \(osc): a UDP port is 1 … 65535 (0: any free one)") }
         if !OSCServer.isAddress(oscBind) { throw ValidationError("--osc-bind '\(oscBind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
-        _ = try hostOptions()
+        // A plug-in's parameters are checked once it is found, in `run`.
+        if plugin.plugin == nil { _ = try hostOptions(processor: .lowpassGain) }
     }
 
     /// The host's options from the command line (all but the starting values).
-    private func hostOptions() throws(ValidationError) -> LiveHostOptions {
-        var options = LiveHostOptions()
+    private func hostOptions(processor: Processor) throws(ValidationError) -> LiveHostOptions {
+        var options = LiveHostOptions(processor: processor)
         options.name = name
         options.exactName = exactName
         options.server = server
@@ -144,9 +152,15 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = PresetStore.standard()
+        let (processor, store) = try plugin.resolve()
         let presets: any PresetSource = StorePresetSource(store: store)
-        var options = try hostOptions()
+        var options: LiveHostOptions
+        do {
+            options = try hostOptions(processor: processor)
+        } catch {
+            Console.error(error.message)
+            throw ExitCode(64)
+        }
         do {
             options.initialValues = try starting.values(store: store)
         } catch let error as PresetError {
@@ -178,6 +192,7 @@ struct LiveCommand: ParsableCommand {
         let status = host.status()
         LineWriter.standardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
             + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
+            + (processor.isBuiltIn ? "" : "hosting \(processor.name); ")
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
 
         let interpreter = CommandInterpreter(control: host, presets: presets)

@@ -30,19 +30,20 @@ final class LiveFixture: @unchecked Sendable {
     /// - Parameter midi: MIDI messages the player sends at frames of the signal, into the
     ///   host's `midi_in` (connected by `--connect-midi`).
     init(input: [[Float]], values: [ParameterIndex: Double] = [:], period: Int = 256,
-         midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls = .standard(for: LowpassGain.table)) throws {
+         midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls? = nil,
+         processor: Processor = .lowpassGain) throws {
         server = try JackServer(period: period)
         self.input = input
         player = try TestClient("player", server: server.name, play: input, midi: midi)
         recorder = try TestClient("recorder", server: server.name, inputs: input.count, record: input[0].count,
                                   follow: player)
-        var options = LiveHostOptions()
+        var options = LiveHostOptions(processor: processor)
         options.server = server.name
         options.channels = input.count
         options.connectInputs = "^player:out_"
         options.connectOutputs = "^recorder:in_"
         if !midi.isEmpty { options.connectMIDI = "^player:midi_out$" }
-        options.midi = midiControls
+        options.midi = midiControls ?? .standard(for: processor.table)
         options.smoothing = Self.smoothing
         options.initialValues = values
         self.options = options
@@ -85,7 +86,7 @@ final class LiveFixture: @unchecked Sendable {
     /// blocks of the server's period.
     func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
-        let rendered = EngineRun.reference(input.map { lead + $0 }, values: options.initialValues,
+        let rendered = EngineRun.reference(input.map { lead + $0 }, processor: options.processor, values: options.initialValues,
                                            smoothing: Self.smoothing, blockSize: server.period, changes: changes)
         return rendered.map { Array($0[Int(engineStart)...]) }
     }

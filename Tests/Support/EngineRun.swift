@@ -45,13 +45,14 @@ public enum EngineRun {
     /// and runs in blocks of `blockSize` frames (nil: the whole signal as one block).
     /// `changes` may come in any order (a stable sort keeps same-frame ones as given); the
     /// queue has room for all of them at once, and the test fails should one not get in.
-    public static func reference(_ input: [[Float]], values: [ParameterIndex: Double] = [:], smoothing: Double? = nil,
+    public static func reference(_ input: [[Float]], processor: Processor = .lowpassGain,
+                                 values: [ParameterIndex: Double] = [:], smoothing: Double? = nil,
                                  sampleRate: Double = 48_000, blockSize: Int? = nil, changes: [ParameterChange] = [],
                                  sourceLocation: SourceLocation = #_sourceLocation) -> [[Float]] {
         let block = blockSize ?? max(1, input[0].count)
         let capacity = changes.count + 1
-        let engine = smoothing.map { Engine(initialValues: values, smoothingTime: $0, queueCapacity: capacity) }
-            ?? Engine(initialValues: values, queueCapacity: capacity)
+        let engine = smoothing.map { Engine(processor: processor, initialValues: values, smoothingTime: $0, queueCapacity: capacity) }
+            ?? Engine(processor: processor, initialValues: values, queueCapacity: capacity)
         try! engine.prepare(sampleRate: sampleRate, maxFrames: block, channels: input.count)
         let (output, allQueued) = render(engine, input, blockSize: block, changes: changes.sorted { $0.frame < $1.frame })
         #expect(allQueued, "every change reached the engine", sourceLocation: sourceLocation)

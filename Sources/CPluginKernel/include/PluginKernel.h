@@ -14,6 +14,22 @@
 #include <lv2/log/log.h>
 #include <lv2/worker/worker.h>
 
+/// A single-producer, single-consumer ring of variable-sized records (`[uint32 size][pad]
+/// [data]`, 8-byte aligned), lock-free: the live worker's requests (audio thread → worker
+/// thread) and its responses (worker thread → audio thread) travel in two of these.
+typedef struct DetentByteRing {
+    uint8_t *_Nullable data;
+    uint32_t capacity;   // bytes, a multiple of 8
+    uint32_t head;       // bytes written, ever (the producer's; atomically)
+    uint32_t tail;       // bytes consumed, ever (the consumer's; atomically)
+} DetentByteRing;
+
+/// Appends a record; 0 when it does not fit (nothing written).
+int detent_ring_write(DetentByteRing *_Nonnull ring, const void *_Nullable data, uint32_t size);
+/// The oldest record, or NULL when the ring is empty; `detent_ring_consume` releases it.
+const uint8_t *_Nullable detent_ring_peek(DetentByteRing *_Nonnull ring, uint32_t *_Nonnull size);
+void detent_ring_consume(DetentByteRing *_Nonnull ring, uint32_t size);
+
 /// One instance of a plug-in and its worker's pending responses.
 typedef struct DetentLV2Instance {
     LV2_Handle _Nullable handle;
@@ -28,7 +44,22 @@ typedef struct DetentLV2Instance {
     uint32_t response_used;
     /// Responses that did not fit (counted; the plug-in was told there was no space).
     uint32_t responses_refused;
+    /// Live (non-zero): `schedule_work` queues the request in `requests` for the worker thread
+    /// (`detent_lv2_worker_step`), whose responses wait in `answers` and are delivered after
+    /// the next `run`. Offline (zero): the work runs at once (see `detent_lv2_schedule_work`).
+    uint32_t threaded;
+    DetentByteRing requests;
+    DetentByteRing answers;
+    /// Requests that did not fit in `requests` (the plug-in was told there was no space).
+    uint32_t requests_refused;
 } DetentLV2Instance;
+
+/// One MIDI message of the current cycle for the plug-in's MIDI input.
+typedef struct DetentMIDIEvent {
+    uint32_t frame;    // from the start of the cycle
+    uint32_t size;
+    uint32_t offset;   // into `midi_bytes`
+} DetentMIDIEvent;
 
 /// What `detent_lv2_run` needs, prepared by the host.
 typedef struct DetentLV2Kernel {
@@ -66,7 +97,30 @@ typedef struct DetentLV2Kernel {
     LV2_Atom_Sequence *_Nonnull const *_Nullable atom_outputs;
     uint32_t atom_capacity;
     uint32_t atom_chunk;
+    /// The plug-in's MIDI input (an atom sequence per instance; NULL without one), filled
+    /// before each `run` with the messages of the cycle that fall in its stretch of frames.
+    LV2_Atom_Sequence *_Nonnull const *_Nullable midi_inputs;
+    uint32_t midi_event_type;        // midi:MidiEvent
+    uint32_t atom_sequence_type;     // atom:Sequence
+    DetentMIDIEvent *_Nullable midi_events;
+    uint32_t midi_capacity;          // events
+    uint8_t *_Nullable midi_bytes;
+    uint32_t midi_bytes_capacity;
+    uint32_t midi_count;             // events of this cycle
+    uint32_t midi_bytes_used;
+    uint32_t midi_next;              // the first event not yet handed to the plug-in
+    uint32_t midi_cursor;            // frames of this cycle run so far
+    uint32_t midi_dropped;           // events that did not fit (counted)
 } DetentLV2Kernel;
+
+/// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
+void detent_lv2_midi_begin(void *_Nullable context);
+/// Adds one message at `frame` of the cycle (`ExternalKernel.addEvent`); false when full.
+_Bool detent_lv2_midi_add(void *_Nullable context, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
+
+/// Runs the worker for one queued request of a live instance (the worker thread). Returns 0
+/// when there was none.
+int detent_lv2_worker_step(DetentLV2Instance *_Nonnull instance);
 
 /// Folds `sources` channels of `frames` frames into `destinations` channels: with more sources
 /// than destinations, destination `d` is the mean of the sources `s` with `s % destinations == d`;
@@ -86,9 +140,9 @@ void detent_lv2_run(void *_Nullable context, const float *_Nonnull controls,
 /// `reset`; never on the audio thread).
 void detent_lv2_reset(void *_Nullable context);
 
-/// The worker's `schedule_work`, offline flavour: the work runs at once in the calling thread
-/// (so a render is the same on every run), its responses are delivered after the current
-/// `run`. `handle` is a `DetentLV2Instance`.
+/// The worker's `schedule_work`. Offline, the work runs at once in the calling thread (so a
+/// render is the same on every run), its responses delivered after the current `run`. Live,
+/// the request is queued for the worker thread. `handle` is a `DetentLV2Instance`.
 LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle _Nullable handle,
                                            uint32_t size, const void *_Nullable data);
 
