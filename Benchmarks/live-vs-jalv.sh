@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # DSP load of `detent live` next to jalv running an LV2 lowpass (swh-lv2's buttlow_iir),
 # each alone on the same private JACK server (dummy driver, 48 kHz, 64 frames), fed the same
-# signal. Prints the server's DSP load (jack_cpu_load) and each client's own CPU time, and
-# the ratios detent / jalv.
+# signal. Three subjects: Detent's built-in lowpass ("detent"), Detent hosting the same LV2
+# plug-in as jalv ("plugin": the like-for-like comparison of two hosts), and jalv. Prints the
+# server's DSP load (jack_cpu_load) and each client's own CPU time, and the ratios to jalv.
 #
 #   Benchmarks/live-vs-jalv.sh [seconds per run] [rounds]
 #
@@ -92,6 +93,10 @@ measure() {
             # /dev/null unless redirected on that very command.)
             "$detent" live --headless --channels 1 --name subject <"$work/commands" >/dev/null 2>&1 &
             pid=$!; pids+=("$pid"); port=subject:in_1 ;;
+        plugin)
+            "$detent" live --headless --channels 1 --name subject --plugin "$plugin" --set cutoff=1000 \
+                <"$work/commands" >/dev/null 2>&1 &
+            pid=$!; pids+=("$pid"); port=subject:in_1 ;;
         jalv)
             # cutoff is a fraction of the sample rate: 1 kHz, detent's default.
             jalv -n subject -c cutoff=0.0208333 "$plugin" <"$work/commands" >/dev/null 2>&1 &
@@ -116,7 +121,7 @@ measure() {
 # takes medians over the rounds (one busy moment on a shared machine moves a mean a lot).
 results=()
 for round in $(seq "$rounds"); do
-    for kind in baseline detent jalv; do
+    for kind in baseline detent plugin jalv; do
         measure "$kind"
         read -r mean quietest <<<"$result_load"
         echo "round $round  $kind: server DSP load $mean % (quietest second $quietest %), client CPU $result_cpu %" >&2
@@ -138,13 +143,17 @@ printf '%s\n' "${results[@]}" | awk -v r="$rounds" '
             ml[k] = median(l, n[k]); mq[k] = median(q, n[k]); mc[k] = median(c, n[k])
         }
         printf "\n48 kHz, 64 frames, one channel, medians of %d rounds\n", r
-        printf "%-34s %10s %10s %10s\n", "", "baseline", "detent", "jalv"
-        printf "%-34s %10.3f %10.3f %10.3f\n", "server DSP load, mean (%)", ml["baseline"], ml["detent"], ml["jalv"]
-        printf "%-34s %10.3f %10.3f %10.3f\n", "server DSP load, quietest second (%)", mq["baseline"], mq["detent"], mq["jalv"]
-        printf "%-34s %10s %10.3f %10.3f\n", "client CPU time (% of one core)", "", mc["detent"], mc["jalv"]
-        if (ml["jalv"] > 0) printf "server DSP load, mean, detent / jalv: %.2f\n", ml["detent"] / ml["jalv"]
-        if (mq["jalv"] > 0) printf "server DSP load, quietest second, detent / jalv: %.2f\n", mq["detent"] / mq["jalv"]
-        if (mq["jalv"] > mq["baseline"] && mq["detent"] > mq["baseline"])
-            printf "  above baseline, detent / jalv: %.2f\n", (mq["detent"] - mq["baseline"]) / (mq["jalv"] - mq["baseline"])
-        if (mc["jalv"] > 0) printf "client CPU time, detent / jalv: %.2f\n", mc["detent"] / mc["jalv"]
+        printf "%-36s %10s %10s %10s %10s\n", "", "baseline", "detent", "plugin", "jalv"
+        printf "%-36s %10.3f %10.3f %10.3f %10.3f\n", "server DSP load, mean (%)", ml["baseline"], ml["detent"], ml["plugin"], ml["jalv"]
+        printf "%-36s %10.3f %10.3f %10.3f %10.3f\n", "server DSP load, quietest second (%)", mq["baseline"], mq["detent"], mq["plugin"], mq["jalv"]
+        printf "%-36s %10s %10.3f %10.3f %10.3f\n", "client CPU time (% of one core)", "", mc["detent"], mc["plugin"], mc["jalv"]
+        split("detent plugin", subjects, " ")
+        for (s = 1; s <= 2; s++) {
+            k = subjects[s]
+            if (ml["jalv"] > 0) printf "%s / jalv, server DSP load, mean: %.2f\n", k, ml[k] / ml["jalv"]
+            if (mq["jalv"] > 0) printf "%s / jalv, server DSP load, quietest second: %.2f\n", k, mq[k] / mq["jalv"]
+            if (mq["jalv"] > mq["baseline"] && mq[k] > mq["baseline"])
+                printf "%s / jalv, quietest second above baseline: %.2f\n", k, (mq[k] - mq["baseline"]) / (mq["jalv"] - mq["baseline"])
+            if (mc["jalv"] > 0) printf "%s / jalv, client CPU time: %.2f\n", k, mc[k] / mc["jalv"]
+        }
     }'
