@@ -1,4 +1,5 @@
 import ArgumentParser
+import Plugins
 import AudioFile
 import Parameters
 import DSP
@@ -186,6 +187,10 @@ struct RenderCommand: ParsableCommand {
         var settings = RenderSettings()
         let (processor, store) = try plugin.resolve()
         settings.processor = processor
+        if !processor.isBuiltIn, let description = PluginCatalog.plugin(uri: processor.identifier), description.isSource {
+            Console.warning("\(description.name) has no audio input: its output does not depend on the input file"
+                + (processor.acceptsMIDI ? ", and it plays no notes offline (play it with detent live --plugin)" : ""))
+        }
         settings.subtype = try encoding
         settings.startingValues = try starting.values(store: store)
         settings.dither = !noDither

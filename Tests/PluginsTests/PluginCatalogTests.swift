@@ -39,11 +39,21 @@ struct PluginCatalogTests {
                 "\(hostable.count) of \(others.count): \(others.filter { !$0.isHostable }.map { "\($0.uri) \($0.unhostableReason!)" })")
     }
 
+    @Test("instruments (MIDI in, audio out, no audio in) are hostable and take MIDI")
+    func instrumentsAreHostable() throws {
+        let instruments = PluginCatalog.installed.filter { $0.isSource && $0.hasMIDIInput }
+        #expect(instruments.count >= 4, "mda's and x42's synths are installed")
+        for plugin in instruments {
+            #expect(plugin.isHostable, "\(plugin.uri): \(plugin.unhostableReason ?? "")")
+            #expect(try Processor.plugin(plugin).acceptsMIDI)
+        }
+    }
+
     @Test("a plug-in that is not hostable says why in one line")
     func unhostableReasons() throws {
-        let instruments = PluginCatalog.installed.filter { !$0.isHostable }
-        #expect(!instruments.isEmpty)
-        for plugin in instruments {
+        let unhostable = PluginCatalog.installed.filter { !$0.isHostable }
+        #expect(!unhostable.isEmpty)
+        for plugin in unhostable {
             let reason = try #require(plugin.unhostableReason)
             #expect(!reason.contains("\n") && !reason.isEmpty)
         }
