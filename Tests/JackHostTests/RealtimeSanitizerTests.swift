@@ -5,6 +5,7 @@ import Foundation
 import JackHost
 import Testing
 import Parameters
+import Plugins
 
 /// Whether clang's RealtimeSanitizer runtime is linked into this test binary (the CI step
 /// links it in; see `.ci/run`).
@@ -61,6 +62,46 @@ extension JackTests {
             // The callback ran through the whole time the parameters moved: the dummy driver
             // may lag wall time on a busy machine, so wait for the frames rather than assume them.
             try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+        }
+
+        /// The plug-in path: the kernel around a plug-in's `run` (control ports, buffers, the
+        /// MIDI sequence an instrument reads, the worker's rings) under the same watch, with
+        /// every parameter moving at 1 kHz and, for the instrument, a note every 100 frames.
+        /// The plug-ins are ones whose own `run` is real-time safe (`detent plugins --check`).
+        @Test(arguments: ["http://plugin.org.uk/swh-plugins/buttlow_iir", "http://drobilla.net/plugins/mda/Piano"])
+        func aPlugInWithMovingControlsAndNotesStaysRealtimeSafe(uri: String) throws {
+            let seconds = 2
+            let processor = try LivePluginTests.processor(uri)
+            let table = processor.table
+            let notes: [(frame: Int, bytes: [UInt8])] = (0..<480).map { (k: Int) in
+                let status: UInt8 = k % 2 == 0 ? 0x90 : 0x80
+                return (frame: 100 * k, bytes: [status, UInt8(48 + (k / 2) % 24), 100])
+            }
+            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * (seconds + 2), seed: 5),
+                                            Signal.noise(frames: 48_000 * (seconds + 2), seed: 6)],
+                                    midi: processor.acceptsMIDI ? notes : [], processor: processor)
+            _ = try f.play()
+            var next = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &next)
+            var last: [ParameterIndex: Double] = [:]
+            for i in 0..<(1_000 * seconds) {
+                let id = ParameterIndex(i % table.count)
+                let value = table[id].value(atNormalized: 0.5 + 0.45 * sin(2 * .pi * Double(i) / 1_000))
+                f.host.setStamped([id: value])
+                last[id] = table[id].clamp(value)
+                next.tv_nsec += 1_000_000
+                if next.tv_nsec >= 1_000_000_000 {
+                    next.tv_nsec -= 1_000_000_000
+                    next.tv_sec += 1
+                }
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+            }
+            try waitUntil("every parameter reaches its last value") {
+                let values = f.host.status().values
+                return last.allSatisfy { id, v in abs(values[id]! - v) <= 1e-9 * max(1, abs(v)) }
+            }
+            try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
         }
     }
 }
