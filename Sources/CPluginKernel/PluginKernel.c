@@ -107,7 +107,7 @@ int detent_lv2_worker_step(DetentLV2Instance *instance) {
 
 /// Delivers the responses gathered during `run` (a few passes, since delivering one may
 /// schedule more work), then tells the plug-in the cycle ended.
-static void deliver(DetentLV2Instance *instance) {
+void detent_lv2_deliver(DetentLV2Instance *instance) {
     const LV2_Worker_Interface *worker = instance->worker;
     if (!worker) return;
     if (instance->threaded) {
@@ -255,7 +255,7 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     }
     uint32_t taken = fill_midi_inputs(k, 1, frames);
     k->descriptor->run(instance->handle, frames);
-    deliver(instance);
+    detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
     detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
 }
@@ -287,7 +287,7 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             sequence->atom.type = k->atom_chunk;
         }
         d->run(instance->handle, (uint32_t)frames);
-        deliver(instance);
+        detent_lv2_deliver(instance);
     }
     advance_midi(k, taken, (uint32_t)frames);
 }

@@ -118,6 +118,10 @@ void detent_lv2_midi_begin(void *_Nullable context);
 /// Adds one message at `frame` of the cycle (`ExternalKernel.addEvent`); false when full.
 _Bool detent_lv2_midi_add(void *_Nullable context, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
 
+/// Delivers the worker's responses to the plug-in and tells it the cycle ended (after each
+/// `run`, on the audio thread): live, those the worker thread has given so far.
+void detent_lv2_deliver(DetentLV2Instance *_Nonnull instance);
+
 /// Runs the worker for one queued request of a live instance (the worker thread). Returns 0
 /// when there was none.
 int detent_lv2_worker_step(DetentLV2Instance *_Nonnull instance);
