@@ -67,8 +67,10 @@ extension JackTests {
         /// The plug-in path: the kernel around a plug-in's `run` (control ports, buffers, the
         /// MIDI sequence an instrument reads, the worker's rings) under the same watch, with
         /// every parameter moving at 1 kHz and, for the instrument, a note every 100 frames.
-        /// The plug-ins are ones whose own `run` is real-time safe (`detent plugins --check`).
-        @Test(arguments: ["http://plugin.org.uk/swh-plugins/buttlow_iir", "http://drobilla.net/plugins/mda/Piano"])
+        /// The plug-ins are ones whose own `run` is real-time safe: mda's Piano, for one, is
+        /// not (its `run` calls `printf` for some notes, which allocates stdio's buffer), and
+        /// this test stopped on it.
+        @Test(arguments: ["http://plugin.org.uk/swh-plugins/buttlow_iir", "http://drobilla.net/plugins/mda/EPiano"])
         func aPlugInWithMovingControlsAndNotesStaysRealtimeSafe(uri: String) throws {
             let seconds = 2
             let processor = try LivePluginTests.processor(uri)
