@@ -50,6 +50,63 @@ extension JackTests {
             #expect(f.host.status().outputs.map(\.id) == PluginCatalog.plugin(uri: uri)!.controlOutputs.map(\.symbol))
         }
 
+        /// A buffer-size change while controls move: the output stays the offline render's.
+        @Test func aBufferSizeChangeKeepsAPlugInsOutputExact() throws {
+            let processor = try Self.processor("http://gareus.org/oss/lv2/fil4#stereo")
+            let f = try LiveFixture(input: LiveHostAudioTests.stereo(), processor: processor)
+            let engineStart = try f.play()
+            let moves = Self.moves(processor.table)
+            var changes: [ParameterChange] = []
+            try f.waitForRecording(0.25)
+            changes += f.host.setStamped(moves[0].1)
+            try f.waitForRecording(0.4)
+            #expect(jack_set_buffer_size(f.player.client, 128) == 0)
+            try waitUntil("the host sees the new buffer size") { f.host.status().bufferSize == 128 }
+            try f.waitForRecording(0.6)
+            changes += f.host.setStamped(moves[1].1)
+            try f.waitForRecording(1)
+            let expected = f.offlineReference(engineStart: engineStart, changes: changes)
+            let recorded = f.recorder.recording
+            for c in 0..<2 {
+                #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1)")
+            }
+        }
+
+        /// x42's limiter looks 64 frames ahead: `status` says so, the JACK ports carry it (a
+        /// recorder after Detent can compensate), and its meters answer `get`.
+        @Test func aPlugInsLatencyAndMetersAreReported() throws {
+            let processor = try Self.processor("http://gareus.org/oss/lv2/dpl#stereo")
+            let f = try LiveFixture(input: LiveHostAudioTests.stereo(), processor: processor)
+            _ = try f.play()
+            try f.waitForRecording(0.5)
+            let status = f.host.status()
+            #expect(status.latency == 64)
+            let interpreter = CommandInterpreter(control: f.host, presets: FactoryDefaultPresets(table: processor.table))
+            #expect(interpreter.respond(to: "status")?.text(processor.table).contains("latency 64 frames") == true)
+            guard case .output(let latency)? = interpreter.respond(to: "get latency") else {
+                Issue.record("get latency did not answer an output")
+                return
+            }
+            #expect(latency.value == 64)
+            guard case .output(let level)? = interpreter.respond(to: "get level") else {
+                Issue.record("get level did not answer an output")
+                return
+            }
+            #expect(level.value.isFinite && level.value > -60, "the limiter's level meter reads the noise")
+            #expect(interpreter.respond(to: "get nosuch") == .error("unknown parameter 'nosuch' (valid ids: \(processor.table.textIDs.joined(separator: ", ")))"))
+
+            var range = jack_latency_range_t()
+            let port = try #require(jack_port_by_name(f.recorder.client, "\(f.host.clientName!):out_1"))
+            try waitUntil("JACK has the port's latency") {
+                jack_port_get_latency_range(port, JackCaptureLatency, &range)
+                return range.min >= 64
+            }
+            #expect(range.min == range.max)
+            let input = try #require(jack_port_by_name(f.recorder.client, "\(f.host.clientName!):in_1"))
+            jack_port_get_latency_range(input, JackPlaybackLatency, &range)
+            #expect(range.min >= 64)
+        }
+
         /// A control change mapped to a plug-in's parameter lands at its frame, exactly as a
         /// queued change would; a toggle flips at 64 and an enumeration steps through its labels.
         @Test func controlChangesTurnAPlugInsParameters() throws {
