@@ -1,0 +1,23 @@
+import Synchronization
+
+/// One line at most per second; lines dropped in between are counted in the next.
+final class RateLimitedLog: Sendable {
+    private let write: @Sendable (String) -> Void
+    private let state = Mutex<(last: ContinuousClock.Instant?, dropped: Int)>((nil, 0))
+
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    func line(_ text: String) {
+        let now = ContinuousClock.now
+        let out: String? = state.withLock { s in
+            if let last = s.last, now - last < .seconds(1) {
+                s.dropped += 1
+                return nil
+            }
+            let dropped = s.dropped
+            s = (now, 0)
+            return dropped > 0 ? "\(text) (and \(dropped) more since)" : text
+        }
+        if let out { write(out) }
+    }
+}
