@@ -58,6 +58,9 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
         return (storage, info.pointee.ai_addrlen)
     }
 
+    /// True for an IPv6 peer.
+    public var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
+
     /// True when the peer is on this machine (an IPv4 or IPv6 loopback address).
     public var isLoopback: Bool {
         name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.")

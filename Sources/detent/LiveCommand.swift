@@ -120,7 +120,7 @@ struct LiveCommand: ParsableCommand {
     }
 
     /// The host's options from the command line (all but the starting values).
-    private func hostOptions(processor: Processor) throws(ValidationError) -> LiveHostOptions {
+    func hostOptions(processor: Processor) throws(ValidationError) -> LiveHostOptions {
         var options = LiveHostOptions(processor: processor)
         options.name = name
         options.exactName = exactName
@@ -152,6 +152,11 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Under a session manager, the manager says when to open which session.
+        if let url = Environment.value("NSM_URL"), !url.isEmpty {
+            try ManagedSession(command: self, log: LineWriter.standardError.line).run(url: url)
+            return
+        }
         let (processor, store) = try plugin.resolve()
         let presets: any PresetSource = StorePresetSource(store: store)
         var options: LiveHostOptions
@@ -180,7 +185,7 @@ struct LiveCommand: ParsableCommand {
         }
 
         let reader = LineReader()
-        let signals = Self.stopOnSignals(reader)
+        let signals = Self.stopOnSignals { reader.interrupt() }
         defer { signals.forEach { $0.cancel() } }
         let host = LiveHost(options: options, log: LineWriter.standardError.line, onTerminate: { _ in reader.interrupt() })
         do {
@@ -240,7 +245,7 @@ struct LiveCommand: ParsableCommand {
 
     /// The OSC server when `--osc` is given; a port that cannot be had stops the host and
     /// fails the command with one line.
-    private func startOSC(host: LiveHost, interpreter: CommandInterpreter,
+    func startOSC(host: LiveHost, interpreter: CommandInterpreter,
                           log: @escaping @Sendable (String) -> Void) throws -> OSCBridge? {
         do {
             return try osc.map { port in try OSCBridge(port: port, bind: oscBind, host: host, interpreter: interpreter, log: log) }
@@ -260,7 +265,7 @@ struct LiveCommand: ParsableCommand {
     /// signal exits at once, in case closing hangs on a wedged server. The signals are
     /// unblocked first: a parent may have started Detent with them blocked (the mask is
     /// inherited), and then they would never arrive.
-    static func stopOnSignals(_ reader: LineReader) -> [any DispatchSourceSignal] {
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
@@ -272,7 +277,7 @@ struct LiveCommand: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 if received.add(1, ordering: .relaxed).newValue > 1 { _exit(1) }
-                reader.interrupt()
+                stop()
             }
             source.resume()
             return source

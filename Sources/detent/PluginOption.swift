@@ -14,14 +14,20 @@ struct PluginOption: ParsableArguments {
     /// one line on stderr and exit 64 (unknown, ambiguous) or 65.
     func resolve() throws -> (processor: Processor, store: PresetStore) {
         do {
-            guard let plugin else { return (.lowpassGain, .standard()) }
-            let description = try PluginSearch.find(plugin)
-            let processor = try Processor.plugin(description)
-            let scope = PresetScope(processor: processor.identifier, table: processor.table)
-            return (processor, .standard(scope: scope, factoryPresets: PluginPresets.factory(for: description)))
+            return try Self.find(plugin)
         } catch {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
         }
+    }
+
+    /// The same for `plugin` (a URI or name; nil or the built-in's identifier for the
+    /// built-in), with the reason it cannot be had as an error.
+    static func find(_ plugin: String?) throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        guard let plugin, plugin != Processor.lowpassGain.identifier else { return (.lowpassGain, .standard()) }
+        let description = try PluginSearch.find(plugin)
+        let processor = try Processor.plugin(description)
+        let scope = PresetScope(processor: processor.identifier, table: processor.table)
+        return (processor, .standard(scope: scope, factoryPresets: PluginPresets.factory(for: description)))
     }
 }

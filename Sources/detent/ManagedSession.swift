@@ -1,0 +1,177 @@
+import ArgumentParser
+import DSP
+import Glibc
+import JackHost
+import Parameters
+import Platform
+import Plugins
+import Presets
+import Remote
+import Synchronization
+
+/// `detent live` under a session manager (Non or New Session Manager, RaySession, Agordejo):
+/// started with `NSM_URL` set, Detent announces itself and waits; the manager's `open`
+/// starts the JACK client under the client id the manager gives, from the state saved in
+/// the session's folder (``SessionFile``) or, for a new session, from the command line's
+/// processor and values. `save` writes that state; a second `open` switches to another
+/// session without restarting; dirty and clean are reported as knobs move and after saves.
+/// SIGTERM (the manager's way to close a client) ends it at once, as SIGINT does. There is
+/// no terminal: typed commands are not read.
+final class ManagedSession: @unchecked Sendable {
+    private let command: LiveCommand
+    private let log: @Sendable (String) -> Void
+    private let stop = Semaphore(0)
+    private let current = Mutex<Current>(Current())
+
+    /// The running session, if one is open.
+    private struct Current: ~Copyable {
+        var host: LiveHost?
+        var bridge: OSCBridge?
+        var folder: String?
+        var displayName = ""
+        var osc: (port: Int, bind: String)?
+        /// What was last saved or opened: the state is clean while the host matches it.
+        var saved: Snapshot?
+    }
+
+    /// The state that makes a session dirty when it changes.
+    private struct Snapshot: Equatable {
+        var values: [ParameterIndex: Double]
+        var midi: MIDIControls?
+    }
+
+    init(command: LiveCommand, log: @escaping @Sendable (String) -> Void) {
+        self.command = command
+        self.log = log
+    }
+
+    /// Announces, serves the manager until a signal or a lost server under `--no-reconnect`,
+    /// then closes the client.
+    func run(url: String) throws {
+        let client: NSMClient
+        do {
+            client = try NSMClient(url: url, executable: "detent", log: { [log] in log("detent: \($0)") }) {
+                [self] request throws(NSMClient.Failure) in
+                switch request {
+                case .open(let path, let displayName, let clientID): return try open(path, displayName: displayName, clientID: clientID)
+                case .save: return try save()
+                }
+            }
+            let server = try client.announce(timeout: .seconds(10))
+            log("detent: announced to \(server); waiting for it to open a session")
+        } catch {
+            throw LiveCommand.failure("\(error)")
+        }
+        let signals = LiveCommand.stopOnSignals { [stop] in stop.signal() }
+        defer { signals.forEach { $0.cancel() } }
+        while !stop.wait(timeout: .milliseconds(100)) {
+            if let dirty = isDirty() { client.setDirty(dirty) }
+        }
+        let (host, bridge) = current.withLock { c in (c.host, c.bridge) }
+        bridge?.stop()
+        host?.stop()
+        if let code = host?.exitStatus { throw ExitCode(code) }
+    }
+
+    /// True when the running session differs from what was last saved; nil with none open.
+    private func isDirty() -> Bool? {
+        guard let (host, saved) = current.withLock({ c in c.host.map { ($0, c.saved) } }) else { return nil }
+        return Snapshot(values: host.targets(), midi: host.midiControls) != saved
+    }
+
+    /// Opens the session in `path` (a second open switches): the old client closes, the new
+    /// one starts from the saved state, or from the command line in a new session.
+    private func open(_ path: String, displayName: String, clientID: String) throws(NSMClient.Failure) -> String {
+        let (oldHost, oldBridge) = current.withLock { c in
+            defer { c.host = nil; c.bridge = nil; c.saved = nil }
+            return (c.host, c.bridge)
+        }
+        oldBridge?.stop()
+        oldHost?.stop()
+
+        let file: SessionFile?
+        do {
+            file = try SessionFile.read(in: path) { identifier throws(SessionFileError) in
+                do throws(PluginError) {
+                    let processor = try PluginOption.find(identifier).processor
+                    return PresetScope(processor: processor.identifier, table: processor.table)
+                } catch {
+                    throw SessionFileError("the saved processor: \(error.description)")
+                }
+            }
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.badProject, "\(error)")
+        }
+        let processor: Processor, store: PresetStore
+        var options: LiveHostOptions
+        do {
+            (processor, store) = try PluginOption.find(file?.preset.processor ?? command.plugin.plugin)
+            options = try command.hostOptions(processor: processor)
+            if let file {
+                options.initialValues = file.preset.values.dictionary
+                if let midi = file.preset.midi, options.midi != nil {
+                    options.midi = try MIDIControls(json: midi, table: processor.table)
+                }
+            } else {
+                options.initialValues = try command.starting.values(store: store)
+            }
+        } catch let error as PluginError {
+            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, "\(error)")
+        }
+        options.name = clientID
+        options.exactName = false
+
+        let host = LiveHost(options: options, log: log, onTerminate: { [stop] _ in stop.signal() })
+        do {
+            try host.start()
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
+        }
+        let osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
+        var bridge: OSCBridge?
+        if let osc {
+            do {
+                bridge = try OSCBridge(port: osc.0, bind: osc.1, host: host,
+                                       interpreter: CommandInterpreter(control: host, presets: StorePresetSource(store: store)),
+                                       log: { [log] in log("detent: warning: " + $0) })
+            } catch {
+                log("detent: OSC: \(error)")
+            }
+        }
+        current.withLock { c in
+            c.host = host
+            c.bridge = bridge
+            c.folder = path
+            c.displayName = displayName
+            c.osc = osc
+            c.saved = Snapshot(values: host.targets(), midi: host.midiControls)
+        }
+        let name = host.clientName ?? clientID
+        log("detent: session '\(displayName)' open as JACK client '\(name)'" + (file == nil ? " (new)" : ""))
+        return file == nil ? "Opened a new session as \(name)" : "Opened as \(name)"
+    }
+
+    /// Saves the running session's state in its folder.
+    private func save() throws(NSMClient.Failure) -> String {
+        let found = current.withLock { c in c.host.map { ($0, c.folder!, c.displayName, c.osc) } }
+        guard let (host, folder, displayName, osc) = found else {
+            throw NSMClient.Failure(code: NSMClient.Failure.general, "no session is open")
+        }
+        let snapshot = Snapshot(values: host.targets(), midi: host.midiControls)
+        let processor = host.options.processor
+        let preset = Preset(name: displayName, values: ParameterValues(table: processor.table, snapshot.values),
+                            processor: processor.identifier, midi: snapshot.midi?.json)
+        do {
+            try SessionFile(preset: preset, osc: osc).write(in: folder)
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.createFailed, error.description)
+        }
+        current.withLock { c in
+            // Another open may have switched meanwhile: only that session's state is clean.
+            if c.folder == folder { c.saved = snapshot }
+        }
+        return "Saved"
+    }
+}
