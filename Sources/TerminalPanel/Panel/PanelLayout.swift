@@ -6,8 +6,9 @@ import KnobKit
 /// width, then the processor's outputs, the meters and the response curve as room allows), the
 /// compact layout (one line per knob with a bar, for short or narrow windows), and a "too
 /// small" notice. The full layout is chosen when it shows every knob; else the compact one
-/// when it does; else the full one a page at a time (when a page holds two knobs or more), or
-/// the compact one scrolled. While every knob fits, the knobs grow with the window, up to
+/// when it does; else the full one a page at a time (when a page holds two knobs or more and
+/// the compact list would not show over ``pageRatio`` times as many), or the compact one
+/// scrolled. While every knob fits, the knobs grow with the window, up to
 /// ``knobHeightShare`` of its height.
 ///
 /// When not every knob fits, the layout shows a window of them — a page of the full layout's
@@ -99,6 +100,9 @@ public struct PanelLayout: Sendable, Hashable {
     public static let knobHeightShare = 0.4
     /// Columns of one output in its section: the label, a small meter, the value.
     public static let outputWidth = 36
+    /// Pages of knobs are preferred to a scrolled compact list unless the list shows more than
+    /// this many times as many knobs at once.
+    public static let pageRatio = 3
     /// Rows above the knobs: the header and the pager's row.
     static let top = 2
 
@@ -144,14 +148,19 @@ public struct PanelLayout: Sendable, Hashable {
         func compactFits(_ name: Int) -> Bool { width >= 3 + name + 1 + Self.minimumBar + 1 + Self.valueWidth + 1 }
         let compactNameFit = compactFits(compactName) ? compactName : (compactFits(cutName) ? cutName : nil)
         let compactAll = compactNameFit != nil && height >= knobCount + 2
-        let compactScrolls = compactNameFit != nil && statusRow - top >= Self.minimumCompactLines
+        // A compact list that scrolls starts under the pager's row; the outputs and meters keep
+        // their rows when at least three lines are left.
+        var scrollLines = statusRow - top
+        if extraRows > 0, scrollLines - extraRows - 1 >= Self.minimumCompactLines { scrollLines -= extraRows + 1 }
+        let compactScrolls = compactNameFit != nil && scrollLines >= Self.minimumCompactLines
+        let fullPage = standard.columns * standard.rows
 
         var style: Style
-        if standard.columns * standard.rows >= knobCount {
+        if fullPage >= knobCount {
             style = .full
         } else if compactAll {
             style = .compact
-        } else if standard.columns * standard.rows >= 2 {
+        } else if fullPage >= 2, !compactScrolls || fullPage * Self.pageRatio >= scrollLines {
             style = .full
         } else if compactScrolls {
             style = .compact
@@ -198,11 +207,9 @@ public struct PanelLayout: Sendable, Hashable {
             artSize = .standard
             let name = self.nameWidth
             let all = height >= knobCount + 2
-            // Every line fits: as before, from row 2 when there is room for a gap. Scrolling:
-            // the outputs and meters keep their rows when at least three lines are left.
+            // Every line fits: from row 2 when there is room for a gap, else from row 1.
             let lineTop = all && height < knobCount + 4 ? 1 : top
-            var lines = statusRow - lineTop
-            if !all, extraRows > 0, lines - extraRows - 1 >= Self.minimumCompactLines { lines -= extraRows + 1 }
+            let lines = all ? statusRow - lineTop : scrollLines
             let page = min(lines, knobCount)
             let focused = min(max(focus, 0), max(knobCount - 1, 0))
             var start = min(max(preferredFirst, 0), max(knobCount - page, 0))
