@@ -321,3 +321,25 @@ struct PanelPagesTests {
         #expect(saved.contains("\"sw8\": 1"))
     }
 }
+
+extension PanelPagesTests {
+    @Test("a name too long for its slot is cut with an ellipsis, and shown whole under the header while focused")
+    func longNames() throws {
+        let long = try ParameterTable([
+            ParameterSpec(id: "shpf", name: "High-pass filter frequency", unit: .hertz, range: 10...20_000, taper: .logarithmic,
+                          defaultValue: 10, smoothing: .multiplicative),
+            ParameterSpec(id: "shpm", name: "High-pass filter mode", unit: .none, range: 0...1, taper: .linear,
+                          defaultValue: 0, smoothing: .none, kind: .enumeration([ScalePoint(0, "off"), ScalePoint(1, "12 dB/oct")])),
+        ])
+        let store = PresetStore(userDirectory: "/nonexistent/detent-panel-tests", scope: PresetScope(processor: "urn:long", table: long))
+        for (width, height) in [(80, 24), (44, 16)] {
+            let panel = Panel(values: ParameterValues(table: long), host: NoAudioHost(), store: store, title: "Long", width: width, height: height)
+            var screen = PanelRenderer.render(panel, at: late).screen
+            #expect(screen.text(row: 1).hasPrefix(" High-pass filter frequency"), "\(width)×\(height)")
+            #expect(screen.contains("High-pass filt…"))
+            panel.press(.tab, at: 0)
+            screen = PanelRenderer.render(panel, at: late).screen
+            #expect(screen.text(row: 1).hasPrefix(" High-pass filter mode"))
+        }
+    }
+}

@@ -29,6 +29,7 @@ public enum PanelRenderer {
             }
         }
         if let frame = layout.pager { drawPager(layout, ascii: panel.ascii, into: &screen, frame: frame) }
+        drawFullName(panel, layout, into: &screen)
         if let frame = layout.outputs {
             OutputPainter.draw(panel.outputs, columns: layout.outputColumns, ascii: panel.ascii, into: &screen, frame: frame)
         }
@@ -179,6 +180,17 @@ public enum PanelRenderer {
             cut.append(c)
         }
         return width > 0 ? cut + mark : ""
+    }
+
+    /// The focused knob's name whole, on the row under the header, when its slot shows it cut
+    /// (`High-pass filter…` could be the filter's mode or its frequency) and that row is free.
+    static func drawFullName(_ panel: Panel, _ layout: PanelLayout, into screen: inout ScreenBuffer) {
+        guard let slot = layout.slot(of: panel.focus), layout.slots[0].frame.y >= 2 else { return }
+        let name = panel.knobs[panel.focus].scale.name
+        let room = layout.style == .full ? slot.frame.width - 3 : layout.nameWidth
+        guard DisplayWidth.of(name) > room else { return }
+        let pager = layout.pager.map { _ in DisplayWidth.of(pagerText(layout, ascii: panel.ascii)) + 2 } ?? 0
+        screen.put(name, x: 1, y: 1, role: .nameFocused, limit: max(screen.width - 2 - pager, 0))
     }
 
     /// The pager's text: `[ page 2/5 ]` for pages of knobs, `[ 11–28 of 40 ]` for a compact
