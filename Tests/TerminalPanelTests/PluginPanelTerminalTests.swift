@@ -56,14 +56,18 @@ extension PanelTerminalTests {
         let pty = try start(["panel", "--plugin", Self.compressor], config: config)
         let before = pty.initialSettings
         let pages = "[ page 1/\(layout.pageCount) ]"
-        #expect(pty.wait { $0.line(0).hasPrefix(" LSP Compressor Mono  Preset: Default") && $0.contains(pages) })
-        #expect(pty.screen.contains("[Enabled]"))
+        // The whole first page, down to its last knob's value (a frame may arrive in pieces).
+        let enabledSlot = layout.slots[enabled], lastSlot = layout.slots[7]
+        let pageOne = rows[0..<8].map { String($0.name.prefix(12)) }
+        #expect(pty.wait { screen in
+            screen.line(0).hasPrefix(" LSP Compressor Mono  Preset: Default") && screen.contains(pages)
+                && screen.contains("[Enabled]") && pageOne.allSatisfy(screen.contains)
+                && text(screen, row: enabledSlot.valueRow, in: enabledSlot.frame).contains("on")
+                && !text(screen, row: lastSlot.valueRow, in: lastSlot.frame).allSatisfy { $0 == " " }
+        })
         #expect(!pty.screen.contains("Filter response"))
-        for row in rows[0..<8] { #expect(pty.screen.contains(String(row.name.prefix(12))), "\(row.name) on page 1") }
 
         // Space flips the switch under the focus: Enabled, on by default, goes off.
-        let enabledSlot = layout.slots[enabled]
-        #expect(text(pty.screen, row: enabledSlot.valueRow, in: enabledSlot.frame).contains("on"))
         pty.send(" ")
         #expect(pty.wait { text($0, row: enabledSlot.valueRow, in: enabledSlot.frame).contains("off") && $0.contains("(modified)") })
 
@@ -80,9 +84,12 @@ extension PanelTerminalTests {
 
         // ] shows page 2; a click flips the switch drawn there, ↑ steps the high-pass mode.
         pty.send("]")
-        #expect(pty.wait { $0.contains("[ page 2/\(layout.pageCount) ]") && $0.contains(String(rows[listen].name.prefix(12))) })
-        #expect(!pty.screen.contains("[Enabled]"))
         let listenSlot = layout.slots[listen - 8]
+        #expect(pty.wait { screen in
+            screen.contains("[ page 2/\(layout.pageCount) ]") && !screen.contains("[Enabled]")
+                && text(screen, row: listenSlot.nameRow, in: listenSlot.frame).contains(String(rows[listen].name.prefix(12)))
+                && text(screen, row: listenSlot.valueRow, in: listenSlot.frame).contains("off")
+        })
         let x = Int(listenSlot.center.x), y = Int(listenSlot.center.y)
         pty.send("\u{1B}[<0;\(x + 1);\(y + 1)M\u{1B}[<0;\(x + 1);\(y + 1)m")
         #expect(pty.wait { text($0, row: listenSlot.valueRow, in: listenSlot.frame).contains("on") })
