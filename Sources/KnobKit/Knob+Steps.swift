@@ -30,6 +30,19 @@ extension Knob {
         }
     }
 
+    /// The knob turns an on/off parameter (a toggle): a switch, flipped rather than turned.
+    public var isSwitch: Bool { scale.spec?.kind == .toggle }
+
+    /// A switch goes to its other position, at once: it is flipped, never turned through the
+    /// values between. Other knobs ignore it.
+    ///
+    /// - Returns: the value to send, or nil for a knob that is not a switch or is disabled.
+    @discardableResult
+    public mutating func flip(at time: Double) -> Double? {
+        guard isEnabled, isSwitch, let steps = scale.steps, steps.count == 2 else { return nil }
+        return apply(value == steps[1] ? steps[0] : steps[1], at: time, animated: false, byHand: true, discrete: true)
+    }
+
     /// A value typed by a person (`1.2k`, `800 Hz`, `-6 dB`), read by the scale's parser — for
     /// table parameters, the table's own. The knob glides to it; it is not snapped, since the
     /// person asked for exactly this value.

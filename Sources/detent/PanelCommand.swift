@@ -7,8 +7,10 @@ import TerminalPanel
 /// `detent panel`: the knob panel with no audio, for shaping and saving presets.
 ///
 /// It starts from `--preset` (a name or a file) or from the Default preset, edits those values
-/// as an unsaved preset, and saves them with `s`. It needs a terminal on standard input and
-/// output; anything else is refused with one line and status 64.
+/// as an unsaved preset, and saves them with `s`. With `--plugin` the knobs are an LV2
+/// plug-in's controls and the presets its own (its LV2 presets and the user's for it). It
+/// needs a terminal on standard input and output; anything else is refused with one line and
+/// status 64.
 struct PanelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "panel",
@@ -17,12 +19,16 @@ struct PanelCommand: ParsableCommand {
             Keys: Tab/Shift-Tab or ←/→ move focus; ↑/↓, k/j, +/− turn (Ctrl or Alt: fine); \
             PgUp/PgDn coarse; Home/End; = or Enter types a value; d resets, D resets all; \
             p loads a preset, s saves; u/r undo and redo; c switches vertical/circular drag; \
-            1…9 focus a knob; M mutes the level and gives it back; \
-            ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset. \
+            1…9 focus a knob on the page; [ and ] show the previous and next page when the \
+            knobs do not all fit; Enter or space flips a switch; M mutes the level and gives it \
+            back; ? shows help; q or Ctrl-C quits. Mouse: drag, wheel, double-click to reset; a \
+            click flips a switch or steps a ‹ label ›. \
             Paste goes into the value prompt only. Honours NO_COLOR and DETENT_THEME; \
             draws ASCII when the locale is not UTF-8.
             """
     )
+
+    @OptionGroup var plugin: PluginOption
 
     @Option(help: StartingValueOptions.presetHelp)
     var preset: String?
@@ -34,9 +40,13 @@ struct PanelCommand: ParsableCommand {
     var theme: ThemeStyle?
 
     func run() throws {
+        let (processor, store) = try plugin.resolve()
+        guard !processor.table.isEmpty else {
+            Console.error("\(processor.name) has no controls to turn")
+            throw ExitCode(65)
+        }
         let theme = try KnobPanelSession.theme(theme)
         let terminal = try KnobPanelSession.openTerminal()
-        let store = PresetStore.standard()
         let (defaults, defaultWarnings) = store.defaultValues()
         PresetCommand.warn(defaultWarnings)
         // Without --preset the panel starts from the Default preset, and says so.
@@ -52,7 +62,7 @@ struct PanelCommand: ParsableCommand {
         let values = loaded?.values ?? defaults
         let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
         let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, origin: loaded?.origin, host: host, store: store,
-                          ascii: KnobPanelSession.ascii(ascii))
+                          title: processor.isBuiltIn ? "Detent" : processor.name, ascii: KnobPanelSession.ascii(ascii))
         try KnobPanelSession.run(panel, on: terminal, theme: theme)
     }
 }

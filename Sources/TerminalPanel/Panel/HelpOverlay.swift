@@ -5,11 +5,13 @@ public enum HelpOverlay {
         let (up, down, left, right) = ascii ? ("Up", "Down", "Left", "Right") : ("↑", "↓", "←", "→")
         return [
             ("Tab Shift-Tab \(left) \(right)", "move focus"),
-            (ascii ? "1 ... 9" : "1 … 9", "focus that knob"),
+            (ascii ? "1 ... 9" : "1 … 9", "focus that knob on the page"),
             ("\(up) \(down)  k j  + -", "turn (Ctrl or Alt: fine)"),
             ("PgUp PgDn", "turn 10 steps"),
             ("Home End", "minimum, maximum"),
             ("= or Enter", "type a value: 1.2k, 800 Hz, -6 dB"),
+            ("Enter space", "flip a switch (on/off)"),
+            ("[  ]", "previous, next page of knobs"),
             ("d  D", "reset focused, reset all"),
             ("u  r", "undo, redo"),
             ("p  s", "load a preset, save the preset"),
@@ -18,6 +20,7 @@ public enum HelpOverlay {
             ("m", "MIDI learn: turn a controller"),
             ("q  Ctrl-C", "quit (Ctrl-Z suspends)"),
             ("mouse drag", "turn; sideways away: finer"),
+            ("click", ascii ? "flip a switch, step a < label >" : "flip a switch, step a ‹ label ›"),
             ("wheel", "turn a step (Ctrl or Alt: fine)"),
             ("double-click", "reset to default"),
             ("paste", "into a prompt only"),

@@ -16,7 +16,7 @@ extension Panel {
 
     /// Sets knob `index`'s drag travel and slowest speed before a drag on it starts.
     func prepareDrag(_ index: Int) {
-        let rows = layout.style == .full ? Double(layout.slots[index].art.height) : 0
+        let rows = layout.style == .full ? Double(layout.slot(of: index)?.art.height ?? 0) : 0
         let travel = max(Self.minimumTravelRows, rows * 4 / 3)
         knobs[index].behavior.travelCells = travel
         if let size = cellPixels, size.height > 0 {

@@ -76,7 +76,7 @@ extension Panel {
         case .pageDown: press(.pageDown, fine: fine, at: time)
         case .home: press(.home, fine: fine, at: time)
         case .end: press(.end, fine: fine, at: time)
-        case .enter: startValueEntry()
+        case .enter: if !flipSwitch(at: time) { startValueEntry() }
         case .escape: message = nil
         case .character(let c):
             if modifiers.contains(.ctrl) {
@@ -89,6 +89,9 @@ extension Panel {
             case "k", "+": press(.increment, fine: fine, at: time)
             case "j", "-": press(.decrement, fine: fine, at: time)
             case "=": startValueEntry()
+            case " ": flipSwitch(at: time)
+            case "[": turnPage(by: -1)
+            case "]": turnPage(by: 1)
             case "d": press(.reset, fine: false, at: time)
             case "D": resetAll(at: time)
             case "p": openBrowser()
@@ -101,8 +104,8 @@ extension Panel {
             case "m": startMIDILearn()
             case "M": toggleMute(at: time)
             case "1"..."9":
-                // A knob by its place, as on a hardware synth's numbered controls.
-                if let n = c.wholeNumberValue, n <= knobs.count { setFocus(n - 1) }
+                // A knob by its place on the page, as on a hardware synth's numbered controls.
+                if let n = c.wholeNumberValue, let index = knobOnPage(n) { setFocus(index) }
             default: break
             }
         default:
@@ -133,6 +136,16 @@ extension Panel {
         preciseKnob = fine ? focus : nil
         let burst = [.increment, .decrement, .pageUp, .pageDown].contains(knobKey)
         turn(focus, burst: burst, at: time) { $0.press(knobKey, fine: fine, at: time) }
+    }
+
+    /// Enter and space on a switch (a toggle) flip it; returns false when the focused knob is
+    /// not a switch (Enter then opens the value prompt).
+    @discardableResult
+    private func flipSwitch(at time: Double) -> Bool {
+        guard knobs[focus].isSwitch else { return false }
+        preciseKnob = nil
+        turn(focus, at: time) { $0.flip(at: time) }
+        return true
     }
 
     /// The value prompt starts with the knob's value, precise and in ASCII (easy to edit),

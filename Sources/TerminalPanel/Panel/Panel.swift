@@ -42,6 +42,8 @@ public final class Panel {
 
     public let host: any PanelHost
     public let store: PresetStore
+    /// The header's name: `Detent` for the built-in processor, a plug-in's own name.
+    public let title: String
     /// Draw with ASCII only.
     public let ascii: Bool
     /// The parameters, in table order: one knob each.
@@ -50,6 +52,9 @@ public final class Panel {
     public let table: ParameterTable
     public internal(set) var knobs: [Knob]
     public internal(set) var focus = 0
+    /// The first knob shown when not every knob fits: kept from frame to frame so a compact
+    /// list scrolls no further than it must to show the focused knob (``PanelLayout``).
+    var firstShown = 0
     public internal(set) var mode: Mode = .normal
     /// The status line's message: it lasts until the next event replaces it, or for
     /// ``messageDuration`` seconds, so the key hints come back and an old error never sits
@@ -97,6 +102,7 @@ public final class Panel {
     var lastHostValues: [ParameterIndex: Double]?
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
+    var lastOutputs: [PanelOutput] = []
 
     /// The knob last turned with the fine modifier: while its label shows the value, the
     /// value has ``preciseDigits`` more decimals, so a fine step is seen.
@@ -124,12 +130,14 @@ public final class Panel {
     ///   - preset: the preset being edited, when one was loaded (its name shows in the header).
     ///   - origin: where that preset came from: saving keeps its author and comment only when
     ///     it replaces the user's own preset of the same name.
+    ///   - title: the processor's name for the header (a plug-in's name).
     public init(
         values: ParameterValues, defaults: ParameterValues? = nil, preset: Preset? = nil, origin: PresetOrigin? = nil,
-        host: any PanelHost, store: PresetStore, ascii: Bool = false, width: Int = 80, height: Int = 24
+        host: any PanelHost, store: PresetStore, title: String = "Detent", ascii: Bool = false, width: Int = 80, height: Int = 24
     ) {
         self.host = host
         self.store = store
+        self.title = title
         self.ascii = ascii
         self.width = width
         self.height = height
@@ -141,7 +149,7 @@ public final class Panel {
             knob.defaultValue = defaults[id]
             return knob
         }
-        knobs[0].isFocused = true
+        if !knobs.isEmpty { knobs[0].isFocused = true }
         self.preset = preset ?? Preset(name: "", values: values, processor: store.scope.processor)
         self.preset.values = values
         presetName = preset?.name
@@ -159,10 +167,17 @@ public final class Panel {
         return appearance
     }
 
-    /// The layout for the current size.
+    /// The layout for the current size, showing the focused knob.
     public var layout: PanelLayout {
         PanelLayout(width: width, height: height, knobCount: knobs.count,
-                    nameWidth: knobs.map { DisplayWidth.of($0.scale.name) }.max() ?? 0, meterCount: lastMeters?.count ?? 0)
+                    nameWidth: knobs.map { DisplayWidth.of($0.scale.name) }.max() ?? 0, meterCount: lastMeters?.count ?? 0,
+                    outputCount: lastOutputs.count, plot: showsResponse, focus: focus, first: firstShown)
+    }
+
+    /// The response curve is the built-in lowpass's: other processors have none, and their
+    /// knobs take its room.
+    public var showsResponse: Bool {
+        store.scope.processor == LowpassGain.identifier && table == LowpassGain.table
     }
 
     /// The knob turning parameter `id`.
@@ -185,9 +200,10 @@ public final class Panel {
         return message
     }
 
-    /// The host's latest status and meters (polled every ``PanelHost/refreshInterval``).
+    /// The host's latest status, meters and outputs (polled every ``PanelHost/refreshInterval``).
     public var status: PanelStatus { lastStatus }
     public var meters: [MeterReading]? { lastMeters }
+    public var outputs: [PanelOutput] { lastOutputs }
 
     // MARK: - Events
 
@@ -214,6 +230,7 @@ public final class Panel {
         case .modeReport, .cellSize:
             return  // the terminal loop's business
         }
+        keepFocusShown()
         needsDraw = true
     }
 
@@ -224,6 +241,7 @@ public final class Panel {
         endCapture(at: time)
         self.width = width
         self.height = height
+        keepFocusShown()
         needsDraw = true
     }
 
@@ -276,6 +294,7 @@ public final class Panel {
         knobs[focus].isFocused = false
         focus = index
         knobs[focus].isFocused = true
+        keepFocusShown()
     }
 
     func undo(at time: Double) {
@@ -378,9 +397,12 @@ public final class Panel {
         lastRefresh = time
         let status = host.status()
         let meters = host.meters()
-        if status != lastStatus || meters != lastMeters { needsDraw = true }
+        let outputs = host.outputs()
+        if status != lastStatus || meters != lastMeters || outputs != lastOutputs { needsDraw = true }
         lastStatus = status
         lastMeters = meters
+        lastOutputs = outputs
+        keepFocusShown()
         learnMIDIIfHeard()
         let values = host.targets()
         for (i, id) in ids.enumerated() {

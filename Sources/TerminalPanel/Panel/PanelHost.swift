@@ -29,7 +29,11 @@ public protocol PanelHost: ParameterHost {
     /// One reading per output channel since the previous call; nil without audio.
     func meters() -> [MeterReading]?
 
-    /// How often to poll ``ParameterHost/targets()``, ``status()`` and ``meters()`` (seconds); nil when
+    /// The processor's read-only outputs (a plug-in's meters, gain reduction) at their latest
+    /// values; none without audio, or for a processor that has none.
+    func outputs() -> [PanelOutput]
+
+    /// How often to poll ``ParameterHost/targets()``, ``status()``, ``meters()`` and ``outputs()`` (seconds); nil when
     /// nothing changes unless the panel changes it.
     var refreshInterval: Double? { get }
 
@@ -48,6 +52,7 @@ public protocol PanelHost: ParameterHost {
 extension PanelHost {
     public func status() -> PanelStatus { PanelStatus() }
     public func meters() -> [MeterReading]? { nil }
+    public func outputs() -> [PanelOutput] { [] }
     public var refreshInterval: Double? { nil }
     public func midiControllers() -> [ParameterIndex: Int]? { nil }
     public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}

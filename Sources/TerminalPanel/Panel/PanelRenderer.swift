@@ -21,18 +21,23 @@ public enum PanelRenderer {
             return (screen, nil)
         }
         drawHeader(panel, into: &screen)
-        for (index, slot) in layout.slots.enumerated() {
+        for (index, slot) in zip(layout.shown, layout.slots) {
             if layout.style == .full {
-                drawKnob(panel, index, slot, at: time, into: &screen)
+                drawKnob(panel, index, slot, layout: layout, at: time, into: &screen)
             } else {
-                drawCompactKnob(panel, index, slot, at: time, into: &screen)
+                drawCompactKnob(panel, index, slot, layout: layout, at: time, into: &screen)
             }
+        }
+        if let frame = layout.pager { drawPager(layout, ascii: panel.ascii, into: &screen, frame: frame) }
+        drawFullName(panel, layout, into: &screen)
+        if let frame = layout.outputs {
+            OutputPainter.draw(panel.outputs, columns: layout.outputColumns, ascii: panel.ascii, into: &screen, frame: frame)
         }
         if let frame = layout.meters, let meters = panel.meters {
             MeterPainter.draw(meters, ascii: panel.ascii, into: &screen, frame: frame)
         }
         // The response curve is the built-in lowpass's; other processors have none to draw.
-        if panel.table == LowpassGain.table, let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
+        if panel.showsResponse, let frame = layout.plot { drawResponse(panel, at: time, into: &screen, frame: frame) }
         let cursor = drawStatus(panel, at: time, into: &screen, row: layout.statusRow)
         switch panel.mode {
         case .help:
@@ -56,11 +61,11 @@ public enum PanelRenderer {
         }
     }
 
-    /// `Detent  Preset: Dark (modified)` on the left; the engine's status (or "no audio") on
-    /// the right.
+    /// `Detent  Preset: Dark (modified)` on the left (a plug-in's name in place of Detent); the
+    /// engine's status (or "no audio") on the right.
     static func drawHeader(_ panel: Panel, into screen: inout ScreenBuffer) {
         screen.fill(x: 0, y: 0, width: screen.width, height: 1, with: Cell(" ", .header))
-        var x = screen.put(" Detent  Preset: ", x: 0, y: 0, role: .header)
+        var x = screen.put(" " + PresetName.printable(panel.title) + "  Preset: ", x: 0, y: 0, role: .header)
         let name = panel.presetName.map { PresetName.printable($0) } ?? "(untitled)"
         x = screen.put(name, x: x, y: 0, role: .header)
         if panel.isModified { x = screen.put(" (modified)", x: x, y: 0, role: .headerNotice) }
@@ -106,29 +111,101 @@ public enum PanelRenderer {
         }
     }
 
-    /// Full layout: the arc, the name under it (bracketed when focused) and the value, which
-    /// stands out while KnobKit's label shows it (turning, and for the persistence time).
-    static func drawKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
+    /// Full layout: the arc (a switch for a toggle), the name under it (bracketed when focused)
+    /// and the value, which stands out while KnobKit's label shows it (turning, and for the
+    /// persistence time); an enumeration's label between `‹ ›`, the way it steps.
+    static func drawKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, layout: PanelLayout, at time: Double,
+                         into screen: inout ScreenBuffer) {
         let knob = panel.knobs[index]
-        KnobPainter.drawArc(knob, at: time, progressRole: progressRole(knob), ascii: panel.ascii,
-                            into: &screen, x: slot.art.x, y: slot.art.y, size: panel.layout.artSize)
-        let name = knob.isFocused ? "[" + knob.scale.name + "]" : knob.scale.name
-        putCentered(name, column: slot.nameColumn, row: slot.nameRow, role: knob.isFocused ? .nameFocused : .name, into: &screen)
+        if knob.isSwitch {
+            SwitchPainter.draw(on: knob.value > knob.scale.range.lowerBound, progressRole: progressRole(knob), ascii: panel.ascii,
+                               into: &screen, frame: slot.art)
+        } else {
+            KnobPainter.drawArc(knob, at: time, progressRole: progressRole(knob), ascii: panel.ascii,
+                                into: &screen, x: slot.art.x, y: slot.art.y, size: layout.artSize)
+        }
+        let room = slot.frame.width - 1
+        let name = fitted(knob.scale.name, width: knob.isFocused ? room - 2 : room, ascii: panel.ascii)
+        putCentered(knob.isFocused ? "[" + name + "]" : name, column: slot.nameColumn, row: slot.nameRow,
+                    role: knob.isFocused ? .nameFocused : .name, into: &screen)
         let active = knob.label(at: time).showsValue
-        putCentered(valueText(panel, index, active: active, width: slot.frame.width), column: slot.valueColumn, row: slot.valueRow,
+        var value = valueText(panel, index, active: active, width: slot.frame.width)
+        if isEnumeration(knob) { value = stepperText(fitted(value, width: room - 4, ascii: panel.ascii), ascii: panel.ascii) }
+        putCentered(fitted(value, width: room, ascii: panel.ascii), column: slot.valueColumn, row: slot.valueRow,
                     role: active ? .valueActive : .value, into: &screen)
     }
 
-    /// Compact layout: `▸ Cutoff     ⣀⣀⣿⣿⣿⣀⣀  1.00 kHz`, one line per knob.
-    static func drawCompactKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, at time: Double, into screen: inout ScreenBuffer) {
+    /// Compact layout: `▸ Cutoff     ⣀⣀⣿⣿⣿⣀⣀  1.00 kHz`, one line per knob; a toggle's line
+    /// holds a switch, an enumeration's its `‹ label ›` in place of the bar.
+    static func drawCompactKnob(_ panel: Panel, _ index: Int, _ slot: PanelLayout.KnobSlot, layout: PanelLayout, at time: Double,
+                                into screen: inout ScreenBuffer) {
         let knob = panel.knobs[index]
         if knob.isFocused { screen.put(panel.ascii ? ">" : "▸", x: 0, y: slot.nameRow, role: .nameFocused) }
-        screen.put(knob.scale.name, x: slot.nameColumn, y: slot.nameRow, role: knob.isFocused ? .nameFocused : .name)
-        KnobPainter.drawBar(knob, at: time, width: slot.art.width, progressRole: progressRole(knob), ascii: panel.ascii,
-                            into: &screen, x: slot.art.x, y: slot.art.y)
+        screen.put(fitted(knob.scale.name, width: layout.nameWidth, ascii: panel.ascii), x: slot.nameColumn, y: slot.nameRow,
+                   role: knob.isFocused ? .nameFocused : .name)
         let active = knob.label(at: time).showsValue
+        let role: CellRole = active ? .valueActive : .value
+        if knob.isSwitch {
+            SwitchPainter.drawLine(on: knob.value > knob.scale.range.lowerBound, progressRole: progressRole(knob), ascii: panel.ascii,
+                                   into: &screen, x: slot.art.x, y: slot.art.y)
+        } else if isEnumeration(knob) {
+            let label = fitted(knob.valueText(ascii: panel.ascii), width: slot.art.width - 4, ascii: panel.ascii)
+            screen.put(stepperText(label, ascii: panel.ascii), x: slot.art.x, y: slot.art.y, role: role, limit: slot.art.width)
+            return
+        } else {
+            KnobPainter.drawBar(knob, at: time, width: slot.art.width, progressRole: progressRole(knob), ascii: panel.ascii,
+                                into: &screen, x: slot.art.x, y: slot.art.y)
+        }
         screen.put(valueText(panel, index, active: active, width: PanelLayout.valueWidth), x: slot.valueColumn, y: slot.valueRow,
-                   role: active ? .valueActive : .value, limit: PanelLayout.valueWidth)
+                   role: role, limit: PanelLayout.valueWidth)
+    }
+
+    static func isEnumeration(_ knob: Knob) -> Bool {
+        if case .enumeration? = knob.scale.spec?.kind { return true }
+        return false
+    }
+
+    /// An enumeration's label as it steps: `‹ Lowpass ›` (`< Lowpass >` in ASCII).
+    static func stepperText(_ label: String, ascii: Bool) -> String {
+        ascii ? "< " + label + " >" : "‹ " + label + " ›"
+    }
+
+    /// `text` cut to `width` columns with an ellipsis when longer.
+    static func fitted(_ text: String, width: Int, ascii: Bool) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        let mark = ascii ? "." : "…"
+        var cut = ""
+        for c in text {
+            if DisplayWidth.of(cut + String(c)) + 1 > width { break }
+            cut.append(c)
+        }
+        return width > 0 ? cut + mark : ""
+    }
+
+    /// The focused knob's name whole, on the row under the header, when its slot shows it cut
+    /// (`High-pass filter…` could be the filter's mode or its frequency) and that row is free.
+    static func drawFullName(_ panel: Panel, _ layout: PanelLayout, into screen: inout ScreenBuffer) {
+        guard let slot = layout.slot(of: panel.focus), layout.slots[0].frame.y >= 2 else { return }
+        let name = panel.knobs[panel.focus].scale.name
+        let room = layout.style == .full ? slot.frame.width - 3 : layout.nameWidth
+        guard DisplayWidth.of(name) > room else { return }
+        let pager = layout.pager.map { _ in DisplayWidth.of(pagerText(layout, ascii: panel.ascii)) + 2 } ?? 0
+        screen.put(name, x: 1, y: 1, role: .nameFocused, limit: max(screen.width - 2 - pager, 0))
+    }
+
+    /// The pager's text: `[ page 2/5 ]` for pages of knobs, `[ 11–28 of 40 ]` for a compact
+    /// list that scrolls; `[` and `]` are the keys (and the places to click) that turn pages.
+    static func pagerText(_ layout: PanelLayout, ascii: Bool) -> String {
+        if layout.style == .full { return "[ page \(layout.page + 1)/\(layout.pageCount) ]" }
+        return "[ \(layout.first + 1)\(ascii ? "-" : "–")\(layout.first + layout.slots.count) of \(layout.knobCount) ]"
+    }
+
+    static func drawPager(_ layout: PanelLayout, ascii: Bool, into screen: inout ScreenBuffer, frame: PanelLayout.Frame) {
+        let text = pagerText(layout, ascii: ascii)
+        let x = frame.x + frame.width - 1 - DisplayWidth.of(text)
+        screen.put(text, x: x, y: frame.y, role: .dim)
+        screen.put("[", x: x, y: frame.y, role: .prompt)
+        screen.put("]", x: x + DisplayWidth.of(text) - 1, y: frame.y, role: .prompt)
     }
 
     /// A knob's value: with more decimals while it is turned finely and the label shows the
@@ -199,6 +276,7 @@ public enum PanelRenderer {
             ("Tab focus", 7), (panel.ascii ? "Up/Dn turn" : "↑↓ turn", 6), ("= type", 4), ("d reset", 3),
             ("p presets", 2), ("s save", 5), ("u undo", 1), ("? help", 9), ("q quit", 8),
         ]
+        if panel.layout.pager != nil { all.insert(("[ ] pages", 6), at: 1) }
         if panel.dragStyle == .circular { all.insert(("[circular drag]", 10), at: 0) }
         func length(_ hints: [(String, Int)]) -> Int { hints.map { DisplayWidth.of($0.0) + 2 }.reduce(-2, +) }
         while length(all) > panel.width, let least = all.indices.min(by: { all[$0].1 < all[$1].1 }) {
