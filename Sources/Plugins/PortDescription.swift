@@ -1,3 +1,5 @@
+import Parameters
+
 /// One port of an LV2 plug-in, as its description declares it.
 public struct PortDescription: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
@@ -37,4 +39,9 @@ public struct PortDescription: Sendable, Hashable {
 
     public static func == (a: Self, b: Self) -> Bool { a.index == b.index && a.symbol == b.symbol }
     public func hash(into hasher: inout Hasher) { hasher.combine(index); hasher.combine(symbol) }
+}
+
+extension PortDescription {
+    /// The unit as Detent writes it after a value (`dB`, `Hz`), empty for plain numbers.
+    public var unitSymbol: String { isSampleRate ? ParameterUnit.hertz.symbol : PluginTable.unit(unit).symbol }
 }

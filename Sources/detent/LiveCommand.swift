@@ -233,8 +233,10 @@ struct LiveCommand: ParsableCommand {
         let (defaults, _) = store.defaultValues()
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
+        let processor = options.processor
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
-                          store: store, ascii: KnobPanelSession.ascii(ascii))
+                          store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
+                          ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.
         try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [SIGINT, SIGTERM]) {
             host.stop()

@@ -27,4 +27,22 @@ extension PanelTerminalTests {
         #expect(pty.waitForExit()?.exited == 0)
         expectRestored(pty, settings: before)
     }
+
+    @Test("detent live --plugin on a terminal: the plug-in's name, its knobs and its meters")
+    func livePluginPanel() throws {
+        let config = TemporaryFolder()
+        let server = try JackServer(period: 256, sampleRate: 48_000)
+        defer { server.stop() }
+        let pty = try start(["live", "--server", server.name, "--plugin", "http://gareus.org/oss/lv2/dpl#stereo"],
+                            config: config, width: 100, height: 32)
+        let before = pty.initialSettings
+        #expect(pty.wait { $0.contains("Digital Peak Limiter") && $0.contains("48 kHz") })
+        // The outputs section: the limiter's level meter and its latency, with their names.
+        #expect(pty.wait { $0.contains("Signal Latency") && $0.contains("Signal Level") })
+        #expect(pty.screen.text.contains("64"), "the latency in frames")
+        #expect(!pty.screen.text.contains("Hz ─"), "no response curve for a plug-in")
+        pty.send("q")
+        #expect(pty.waitForExit()?.exited == 0)
+        expectRestored(pty, settings: before)
+    }
 }
