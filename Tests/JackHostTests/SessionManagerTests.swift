@@ -1,0 +1,121 @@
+import CJack
+import Foundation
+import Testing
+import TestSupport
+
+extension JackTests {
+    /// `detent live` under a session manager (the tests' own, speaking the NSM protocol's
+    /// server side) on a private JACK server: announce, open by client id, dirty, save,
+    /// switch, SIGTERM, and a restart that brings back exactly what was saved.
+    @Suite struct SessionManagerTests {
+        /// The JACK clients on `server` (by their ports).
+        static func clients(_ server: JackServer) -> Set<String> {
+            let lsp = try? ChildProcess.run("/usr/bin/env", ["jack_lsp"],
+                                            environment: ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
+            return Set((lsp?.stdoutText ?? "").split(separator: "\n").compactMap { $0.split(separator: ":").first.map(String.init) })
+        }
+
+        /// A UDP port for the knob server, unlikely to be taken.
+        static let oscPort = 20_000 + Int(getpid() % 20_000)
+
+        /// Starts Detent under `nsm` and answers its announce.
+        static func launch(_ nsm: FakeSessionManager, server: JackServer, _ arguments: [String] = []) throws -> DetentProcess {
+            let detent = try DetentProcess(["live", "--server", server.name] + arguments, environment: ["NSM_URL": nsm.url])
+            let announce = try #require(nsm.expect("/nsm/server/announce"), "Detent announces itself")
+            #expect(announce.count == 6)
+            #expect(Array(announce.prefix(5)) == [.string("Detent"), .string(":switch:dirty:message:"), .string("detent"), .int(1), .int(2)])
+            #expect(announce.last == .int(detent.child.pid))
+            nsm.send("/reply", [.string("/nsm/server/announce"), .string("welcome"), .string("Fake NSM"), .string(":server-control:")])
+            return detent
+        }
+
+        static func open(_ nsm: FakeSessionManager, _ path: String, name: String, id: String) throws -> [OSCValue] {
+            nsm.send("/nsm/client/open", [.string(path), .string(name), .string(id)])
+            return try #require(nsm.expect("/reply"), "open is answered")
+        }
+
+        @Test func aSessionIsOpenedSavedSwitchedAndRestoredExactly() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--osc", "\(Self.oscPort)", "--midi-cc", "cutoff=20"])
+            #expect(!Self.clients(server).contains { $0.hasPrefix("detent") }, "no JACK client before open")
+
+            let reply = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nABC")
+            #expect(reply.first == .string("/nsm/client/open"))
+            try waitUntil("the client named by its id is on the server") { Self.clients(server).contains("detent.nABC") }
+
+            // A knob turned over OSC makes the session dirty.
+            let osc = try UDPClient(port: Self.oscPort)
+            defer { osc.close() }
+            osc.send(OSCBytes.message("/detent/param/cutoff", float: 500))
+            #expect(nsm.expect("/nsm/client/is_dirty") != nil)
+
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            #expect(nsm.expect("/nsm/client/is_clean") != nil)
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(saved.contains("\"cutoff\": 500"))
+            #expect(saved.contains("\"controllers\"") && saved.contains("\"cutoff\": 20"))
+            #expect(saved.contains("\"port\": \(Self.oscPort)"))
+
+            // A second open switches: a new session (nothing saved in B) under a new id.
+            let switched = try Self.open(nsm, folder.file("B"), name: "Session B", id: "detent.nDEF")
+            #expect(switched.first == .string("/nsm/client/open"))
+            try waitUntil("the client has switched") {
+                let clients = Self.clients(server)
+                return clients.contains("detent.nDEF") && !clients.contains("detent.nABC")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.file("B/detent.json")), "nothing saved before a save")
+
+            // SIGTERM, the manager's way to close a client, ends it at once and cleanly.
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+
+            // A restart from the saved state: the same name, value and mapping, with no options.
+            let nsm2 = try FakeSessionManager()
+            let restarted = try Self.launch(nsm2, server: server)
+            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nABC")
+            try waitUntil("the client is back under its id") { Self.clients(server).contains("detent.nABC") }
+            let osc2 = try UDPClient(port: Self.oscPort)
+            defer { osc2.close() }
+            osc2.send(OSCBytes.message("/detent/get/cutoff"))
+            let answer = try #require(osc2.receive().flatMap(FakeSessionManager.decode))
+            #expect(answer.path == "/detent/param/cutoff" && answer.arguments == [.float(500)])
+            nsm2.send("/nsm/client/save", [])
+            #expect(nsm2.expect("/reply")?.first == .string("/nsm/client/save"))
+            #expect(try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8) == saved, "saved again, the same state")
+            #expect(restarted.child.signal(SIGTERM))
+            #expect(restarted.child.wait(seconds: 10)?.exited == 0)
+        }
+
+        @Test func aSessionManagerThatRefusesOrIsAbsentIsOneLine() throws {
+            let nsm = try FakeSessionManager()
+            let refused = try DetentProcess(["live", "--server", "detent-test-absent"], environment: ["NSM_URL": nsm.url])
+            #expect(nsm.expect("/nsm/server/announce") != nil)
+            nsm.send("/error", [.string("/nsm/server/announce"), .int(-3), .string("blacklisted")])
+            let run = refused.finish()
+            #expect(run.status == 1)
+            #expect(run.stderr == ["detent: the session manager refused Detent: blacklisted"])
+
+            let bad = try DetentProcess.run(["live"], environment: ["NSM_URL": "http://example.org/"])
+            #expect(bad.status == 1)
+            #expect(bad.stderr == ["detent: NSM_URL 'http://example.org/' is not an OSC URL (osc.udp://HOST:PORT/)"])
+        }
+
+        @Test func anOpenWithoutAServerIsAnErrorReply() throws {
+            let nsm = try FakeSessionManager()
+            let folder = TemporaryFolder()
+            let detent = try DetentProcess(["live", "--server", "detent-test-absent-\(getpid())"], environment: ["NSM_URL": nsm.url])
+            #expect(nsm.expect("/nsm/server/announce") != nil)
+            nsm.send("/reply", [.string("/nsm/server/announce"), .string("welcome"), .string("Fake NSM"), .string("")])
+            nsm.send("/nsm/client/open", [.string(folder.file("A")), .string("A"), .string("detent.nX")])
+            let error = try #require(nsm.expect("/error"))
+            #expect(error.first == .string("/nsm/client/open"))
+            #expect(error.dropFirst().first == .int(-4))
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+        }
+    }
+}
