@@ -41,6 +41,10 @@ struct LiveCommand: ParsableCommand {
             'get', its latency on the JACK ports. An instrument plays the notes that reach \
             midi_in; control changes mapped with --midi-cc or 'midi ID CC' turn knobs instead.
 
+            With NSM_URL set (started by a session manager: New Session Manager, RaySession, \
+            Agordejo), Detent follows the NSM protocol: it waits for the manager to open a \
+            session, runs under the client id it gives, and saves its state in the session.
+
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \
             server returns (unless --no-reconnect).
