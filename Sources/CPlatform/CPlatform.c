@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <semaphore.h>
+#include <spawn.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
@@ -19,4 +21,12 @@ int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline)
 
 long detent_tee(int from, int to, unsigned long count) {
     return (long)tee(from, to, count, 0);
+}
+
+int detent_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

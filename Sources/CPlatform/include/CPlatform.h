@@ -2,6 +2,7 @@
 #define DETENT_CPLATFORM_H
 
 #include <semaphore.h>
+#include <spawn.h>
 #include <time.h>
 
 /// The GNU extensions `Platform` needs. Swift's Glibc module is built without
@@ -21,5 +22,13 @@ int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline)
 /// pipe `to` without consuming them. Returns the bytes copied (0 at the end of the stream),
 /// or -1 with `errno` set (EINVAL when `from` is not a pipe).
 long detent_tee(int from, int to, unsigned long count);
+
+/// `pipe2(fds, O_CLOEXEC)`: a pipe whose ends are close-on-exec from their creation, so no
+/// program another thread starts meanwhile inherits them. Returns 0, or -1 with `errno` set.
+int detent_pipe_cloexec(int fds[2]);
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, from)`: the spawned program closes
+/// every descriptor from `from` up before it runs. Returns 0 or an error number.
+int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif

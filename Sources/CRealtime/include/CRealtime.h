@@ -35,12 +35,22 @@ static inline void detent_denormals_restore(unsigned int saved) { (void)saved; }
 /// real-time context, where any malloc, lock or blocking syscall is reported.
 void __rtsan_realtime_enter(void) __attribute__((weak));
 void __rtsan_realtime_exit(void) __attribute__((weak));
+void __rtsan_ensure_initialized(void) __attribute__((weak));
 
 static inline void detent_rtsan_enter(void) {
     if (__rtsan_realtime_enter) __rtsan_realtime_enter();
 }
 static inline void detent_rtsan_exit(void) {
     if (__rtsan_realtime_exit) __rtsan_realtime_exit();
+}
+
+/// Starts the sanitizer runtime when one is present (linked in, or preloaded into the
+/// process), and returns 1 then, 0 without one. A preloaded runtime starts lazily and checks
+/// nothing until it has started: without this call a region's unsafe calls can go unseen.
+static inline int detent_rtsan_start(void) {
+    if (!__rtsan_ensure_initialized || !__rtsan_realtime_enter) return 0;
+    __rtsan_ensure_initialized();
+    return 1;
 }
 
 #endif

@@ -1,0 +1,98 @@
+import ArgumentParser
+import DSP
+import Glibc
+import Platform
+import Plugins
+
+/// `detent plugins --check URI|NAME`: runs a plug-in's `run()` under clang's
+/// RealtimeSanitizer and says whether it allocated, locked or made a blocking call.
+///
+/// Detent's own render path is proven free of those by the compiler; a plug-in's `run()` is
+/// the one call it cannot see into. The audit runs Detent itself again as a child
+/// (``RealtimeAuditRun``) with the sanitizer runtime preloaded (``SanitizerRuntime``), reads
+/// the reports it writes (``RealtimeAuditReport``), and prints one line per kind of hazard, or
+/// that the plug-in was real-time safe in this run. A child keeps a plug-in that crashes or
+/// hangs from taking the audit down with it.
+///
+/// Exit status: 0 safe in this run, 1 unsafe calls found, 70 the plug-in crashed or hung,
+/// 69 no sanitizer runtime, 64/65 a plug-in that cannot be found or hosted.
+enum RealtimeAudit {
+    /// The runtime's settings: keep going after a report, report each call stack once, count
+    /// every call, print no symbols (the function a report names needs none, and finding
+    /// them costs time), and let a crash end the child by its signal.
+    static let sanitizerOptions = [
+        "halt_on_error=false", "suppress_equal_stacks=true", "print_stats_on_exit=true", "symbolize=false",
+        "color=never", "handle_segv=0", "handle_sigbus=0", "handle_abort=0", "handle_sigfpe=0", "handle_sigill=0",
+    ].joined(separator: ":")
+
+    static func check(_ text: String, seconds: Double, json: Bool) throws {
+        let plugin: PluginDescription
+        do {
+            plugin = try PluginSearch.find(text)
+            _ = try Processor.plugin(plugin)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(error.exitCode)
+        }
+        let runtime: String
+        do {
+            runtime = try SanitizerRuntime.path()
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(69)
+        }
+        guard let detent = SanitizerRuntime.realPath("/proc/self/exe") else {
+            Console.error("cannot find Detent's own executable (/proc/self/exe)")
+            throw ExitCode(70)
+        }
+        // The child stops itself after `wallLimit` (a plug-in slower than the sanitizer can
+        // keep up with); this process kills it a while after that (a plug-in that hangs).
+        let wallLimit = 10 + 2 * seconds
+        let outcome: ChildProgram.Outcome
+        do {
+            outcome = try ChildProgram.run(
+                detent, ["plugins", "--audit-child", plugin.uri, "--seconds", "\(seconds)", "--wall-limit", "\(wallLimit)"],
+                environment: ["LD_PRELOAD": runtime, "RTSAN_OPTIONS": sanitizerOptions],
+                timeLimit: .seconds(wallLimit + 20))
+        } catch {
+            Console.error("cannot start the audit of \(plugin.name): \(error)")
+            throw ExitCode(70)
+        }
+        let report = RealtimeAuditReport(output: outcome.text)
+        if outcome.status == .exited(0) && report.finished {
+            if json {
+                Console.out(report.json(uri: plugin.uri, name: plugin.name).compactText)
+            } else if report.isSafe {
+                Console.out("\(plugin.name): real-time safe in this run (\(report.extent))")
+            } else {
+                for line in report.kindLines { Console.out(line) }
+                Console.out("\(plugin.name): not real-time safe: \(max(report.unsafeCalls, report.findings.count)) "
+                            + "unsafe calls in this run (\(report.extent))")
+            }
+            if !report.isSafe { throw ExitCode(1) }
+            return
+        }
+        // The child did not finish: say why in one line, after what it had found by then.
+        if !json { for line in report.kindLines { Console.out(line) } }
+        if outcome.timedOut {
+            Console.error("\(plugin.name) did not finish \(RealtimeAuditReport.format(seconds)) s of audio within "
+                          + "\(RealtimeAuditReport.format(wallLimit + 20)) s: it hung, in run() or around it")
+            throw ExitCode(70)
+        }
+        switch outcome.status {
+        case .signaled(let signal):
+            let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+            Console.error("\(plugin.name) crashed during the audit (\(name), signal \(signal))"
+                          + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""))
+            throw ExitCode(70)
+        case .exited(let status):
+            if let line = report.errorLine {
+                Console.error(line)
+                throw ExitCode(status == 0 ? 70 : status)
+            }
+            Console.error("the audit of \(plugin.name) ended early (exit status \(status))"
+                          + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""))
+            throw ExitCode(70)
+        }
+    }
+}

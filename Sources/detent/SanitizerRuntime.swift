@@ -1,0 +1,169 @@
+import Glibc
+import Platform
+
+/// clang's RealtimeSanitizer runtime as a shared library, which the real-time audit preloads
+/// into its child (`LD_PRELOAD`): the child is Detent itself, unchanged, and the runtime's
+/// interceptors see every call the plug-in makes while its `run()` is marked real-time.
+///
+/// Toolchains ship the runtime only as a static archive, linked into programs built with
+/// `-fsanitize=realtime`. A shared library is made from it once, with `ar` and `cc`, and kept
+/// in `$XDG_CACHE_HOME/detent` (default `~/.cache/detent`): every member but the one that
+/// starts the runtime from `.preinit_array` (which a shared library may not have; the audit's
+/// child starts the runtime itself, ``detent_rtsan_start``).
+enum SanitizerRuntime {
+    /// Names a runtime to use instead (a shared RealtimeSanitizer runtime built elsewhere).
+    static let overrideVariable = "DETENT_RTSAN_RUNTIME"
+
+    /// Why no runtime is available, as one line.
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The path of a shared runtime: the override, the cached build, or one built now.
+    static func path() throws(Missing) -> String {
+        if let given = Environment.value(overrideVariable), !given.isEmpty {
+            guard access(given, R_OK) == 0 else {
+                throw Missing(description: "\(overrideVariable) names '\(given)', which cannot be read")
+            }
+            return given
+        }
+        guard let (archive, version) = archive() else {
+            throw Missing(description: "the real-time audit needs clang's RealtimeSanitizer runtime "
+                + "(lib/clang/*/lib/linux/libclang_rt.rtsan-\(architecture).a beside a `swift` or `clang` in PATH), "
+                + "or \(overrideVariable) naming a shared build of it")
+        }
+        guard let cache = cacheFolder() else {
+            throw Missing(description: "no cache folder for the real-time audit's runtime: set XDG_CACHE_HOME or HOME")
+        }
+        let cached = cache + "/librtsan-\(version)-\(architecture).so"
+        if access(cached, R_OK) == 0 { return cached }
+        try build(from: archive, into: cached, cache: cache)
+        return cached
+    }
+
+    #if arch(x86_64)
+    static let architecture = "x86_64"
+    #elseif arch(arm64)
+    static let architecture = "aarch64"
+    #else
+    static let architecture = "unsupported"
+    #endif
+
+    /// The newest runtime archive of a toolchain found through `swift` or `clang` in `PATH`
+    /// (following links to the toolchain's real folder), with its clang version.
+    static func archive() -> (path: String, version: String)? {
+        for tool in ["swift", "clang"] {
+            guard let found = executable(tool), let real = realPath(found) else { continue }
+            let bin = real.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            let clang = bin + "/../lib/clang"
+            let versions = entries(of: clang).sorted { numbers($0).lexicographicallyPrecedes(numbers($1)) }.reversed()
+            for version in versions {
+                let path = "\(clang)/\(version)/lib/linux/libclang_rt.rtsan-\(architecture).a"
+                if access(path, R_OK) == 0, let resolved = realPath(path) { return (resolved, version) }
+            }
+        }
+        return nil
+    }
+
+    /// A version's numbers (`17.0.6` → 17, 0, 6), for sorting versions.
+    private static func numbers(_ version: String) -> [Int] {
+        version.split(separator: ".").map { Int($0) ?? 0 }
+    }
+
+    /// `$XDG_CACHE_HOME/detent`, or `~/.cache/detent`.
+    static func cacheFolder() -> String? {
+        if let xdg = Environment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/detent" }
+        guard let home = Environment.value("HOME"), !home.isEmpty else { return nil }
+        return home + "/.cache/detent"
+    }
+
+    /// Extracts the archive into a fresh folder beside `target`, links its members into a
+    /// shared library there, and renames it into place: a run that stops half-way, or two
+    /// audits building at once, never leave a partial library under the cached name.
+    private static func build(from archive: String, into target: String, cache: String) throws(Missing) {
+        guard let ar = executable("ar"), let cc = executable("cc") else {
+            throw Missing(description: "making the real-time audit's runtime needs `ar` and `cc` in PATH (binutils, gcc), "
+                + "or \(overrideVariable) naming a shared build of clang's RealtimeSanitizer runtime")
+        }
+        guard makeFolders(cache) else {
+            throw Missing(description: "cannot create '\(cache)': \(Errno.last)")
+        }
+        var template = Array((cache + "/.rtsan-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw Missing(description: "cannot create a folder in '\(cache)': \(Errno.last)")
+        }
+        let work = String(cString: made)
+        defer { removeFolder(work) }
+
+        let failed = { (step: String, outcome: ChildProgram.Outcome) in
+            let detail = outcome.text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(outcome.status)"
+            return Missing(description: "making the real-time audit's runtime failed at `\(step)`: \(detail)")
+        }
+        let listed: ChildProgram.Outcome
+        do {
+            listed = try ChildProgram.run(ar, ["t", archive])
+            guard listed.status == .exited(0) else { throw failed("ar t", listed) }
+            let extracted = try ChildProgram.run(ar, ["x", "--output=" + work, archive])
+            guard extracted.status == .exited(0) else { throw failed("ar x", extracted) }
+            let members = listed.text.split(whereSeparator: \.isNewline).map(String.init)
+                .filter { $0.hasSuffix(".o") && !$0.contains("preinit") }
+            let library = work + "/librtsan.so"
+            let linked = try ChildProgram.run(cc, ["-shared", "-o", library] + members.map { work + "/" + $0 }
+                                                  + ["-lpthread", "-ldl", "-lm"])
+            guard linked.status == .exited(0) else { throw failed("cc -shared", linked) }
+            guard rename(library, target) == 0 else {
+                throw Missing(description: "cannot move the real-time audit's runtime to '\(target)': \(Errno.last)")
+            }
+        } catch let error as Missing {
+            throw error
+        } catch {
+            throw Missing(description: "making the real-time audit's runtime failed: \(error)")
+        }
+    }
+
+    // MARK: File system
+
+    /// The first `name` in `PATH` that can be run.
+    static func executable(_ name: String) -> String? {
+        let path = Environment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The names in a folder, without `.` and `..`; none when it cannot be read.
+    static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `mkdir -p`.
+    private static func makeFolders(_ path: String) -> Bool {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+
+    /// Removes a folder of plain files made by ``build(from:into:cache:)``.
+    private static func removeFolder(_ path: String) {
+        for name in entries(of: path) { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+}
