@@ -19,7 +19,8 @@ import Plugins
 enum RealtimeAudit {
     /// The runtime's settings: keep going after a report, report each call stack once, count
     /// every call, print no symbols (the function a report names needs none, and finding
-    /// them costs time), and let a crash end the child by its signal.
+    /// them costs time), and let a crash end the child by its signal — with Swift's crash
+    /// backtracer off too, whose work on the audio thread would be reported as the plug-in's.
     static let sanitizerOptions = [
         "halt_on_error=false", "suppress_equal_stacks=true", "print_stats_on_exit=true", "symbolize=false",
         "color=never", "handle_segv=0", "handle_sigbus=0", "handle_abort=0", "handle_sigfpe=0", "handle_sigill=0",
@@ -52,7 +53,7 @@ enum RealtimeAudit {
         do {
             outcome = try ChildProgram.run(
                 detent, ["plugins", "--audit-child", plugin.uri, "--seconds", "\(seconds)", "--wall-limit", "\(wallLimit)"],
-                environment: ["LD_PRELOAD": runtime, "RTSAN_OPTIONS": sanitizerOptions],
+                environment: ["LD_PRELOAD": runtime, "RTSAN_OPTIONS": sanitizerOptions, "SWIFT_BACKTRACE": "enable=no"],
                 timeLimit: .seconds(wallLimit + 20))
         } catch {
             Console.error("cannot start the audit of \(plugin.name): \(error)")

@@ -22,11 +22,13 @@ enum Detent {
         return Outcome(status: outcome.status.exited, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 
-    /// This process's environment with user presets looked up inside `folder`, so a test
-    /// never reads or writes the real `~/.config/detent`.
+    /// This process's environment with user presets and cached files looked up inside
+    /// `folder`, so a test never reads or writes the real `~/.config/detent` or
+    /// `~/.cache/detent`.
     static func environment(in folder: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = folder + "/.config"
+        environment["XDG_CACHE_HOME"] = folder + "/.cache"
         return environment
     }
 }
