@@ -67,8 +67,9 @@ enum RealtimeAudit {
                 Console.out("\(plugin.name): real-time safe in this run (\(report.extent))")
             } else {
                 for line in report.kindLines { Console.out(line) }
-                Console.out("\(plugin.name): not real-time safe: \(max(report.unsafeCalls, report.findings.count)) "
-                            + "unsafe calls in this run (\(report.extent))")
+                let calls = max(report.unsafeCalls, report.findings.count)
+                Console.out("\(plugin.name): not real-time safe: \(calls) unsafe \(calls == 1 ? "call" : "calls") "
+                            + "in this run (\(report.extent))")
             }
             if !report.isSafe { throw ExitCode(1) }
             return

@@ -57,6 +57,8 @@ struct RealtimeAuditReport {
     private(set) var blocks: Int?
     private(set) var frames = 0
     private(set) var playedNotes = false
+    /// The time limit, in seconds, that stopped the run before all its audio (0: none did).
+    private(set) var stoppedAt = 0
     /// Every unsafe call, from the runtime's exit statistics (0 when it printed none).
     private(set) var unsafeCalls = 0
     /// The child's own error line (`detent: …`), if it wrote one.
@@ -89,6 +91,7 @@ struct RealtimeAuditReport {
                     case "blocks": blocks = value
                     case "frames": frames = value
                     case "notes": playedNotes = value != 0
+                    case "stopped": stoppedAt = value
                     default: break
                     }
                 }
@@ -138,11 +141,13 @@ struct RealtimeAuditReport {
         }
     }
 
-    /// The run's extent: `750 blocks of 256 frames, 4 s of audio at 48 kHz, controls moving`.
+    /// The run's extent: `750 blocks of 256 frames, 4 s of audio at 48 kHz, controls moving`;
+    /// a plug-in too slow for the time limit ran less audio, and the extent says so.
     var extent: String {
         let seconds = Double(frames) / RealtimeAuditRun.sampleRate
         return "\(blocks ?? 0) blocks of \(RealtimeAuditRun.blockFrames) frames, "
-            + "\(Self.format(seconds)) s of audio at \(Self.format(RealtimeAuditRun.sampleRate / 1000)) kHz, controls moving"
+            + "\(Self.format(seconds)) s of audio at \(Self.format(RealtimeAuditRun.sampleRate / 1000)) kHz"
+            + (stoppedAt > 0 ? " before the \(stoppedAt) s time limit" : "") + ", controls moving"
             + (playedNotes ? ", notes playing" : "")
     }
 
@@ -162,6 +167,7 @@ struct RealtimeAuditReport {
             JSONMember("blockFrames", .number(RealtimeAuditRun.blockFrames)),
             JSONMember("seconds", .number(Double(frames) / RealtimeAuditRun.sampleRate, places: 3)),
             JSONMember("notes", .bool(playedNotes)),
+            JSONMember("stoppedAtTimeLimit", .bool(stoppedAt > 0)),
             JSONMember("unsafeCalls", .number(unsafeCalls)),
             JSONMember("findings", .array(findings.map { finding in
                 .object([

@@ -22,7 +22,8 @@ enum RealtimeAuditRun {
         static let prefix = "detent-rt-audit: "
         /// The first block is done; reports from here on came later.
         static let laterBlocks = prefix + "later blocks"
-        /// The run finished: `done blocks=N frames=F notes=0|1`.
+        /// The run finished: `done blocks=N frames=F notes=0|1 stopped=0|S`, where S is the
+        /// time limit in seconds that cut it short.
         static let done = prefix + "done"
     }
 
@@ -54,8 +55,12 @@ enum RealtimeAuditRun {
         var random = Noise.Generator(seed: 0x5EED)
         let start = ContinuousClock.now
         var done = 0
+        var stopped = false
         for b in 0..<blocks {
-            if b > 0 && ContinuousClock.now - start > wallLimit { break }
+            if b > 0 && ContinuousClock.now - start > wallLimit {
+                stopped = true
+                break
+            }
             // Inputs: noise, with every eighth stretch of 32 blocks silent (a tail decays).
             let silent = (b / 32) % 8 == 7
             noise.fill(buffers, block: b, frames: blockFrames, silent: silent)
@@ -90,7 +95,8 @@ enum RealtimeAuditRun {
         }
         withExtendedLifetime(engine) {}
         LineWriter(fileDescriptor: 2).line(
-            "\(Marker.done) blocks=\(done) frames=\(done * blockFrames) notes=\(processor.acceptsMIDI ? 1 : 0)")
+            "\(Marker.done) blocks=\(done) frames=\(done * blockFrames) notes=\(processor.acceptsMIDI ? 1 : 0) "
+                + "stopped=\(stopped ? Int(wallLimit.components.seconds) : 0)")
     }
 }
 
