@@ -202,7 +202,8 @@ public struct Supervisor: Sendable {
             return []
 
         case (.connected, .cycles(let count)):
-            nextCheck = now + settings.checkInterval
+            // Only a server that may die without a word needs its cycles watched.
+            nextCheck = settings.watchesCycles ? now + settings.checkInterval : nil
             var actions = settleIfDue(at: now)
             guard settings.watchesCycles, count > 0 else { return actions }
             if let beat = heartbeat, beat.count == count {
