@@ -62,7 +62,7 @@ struct CallbackContext: ~Copyable {
 
     init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midi: MIDIControls,
-         passMIDI: Bool, wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
+         values: [ParameterIndex: Double], passMIDI: Bool, wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.engine = engine
         self.client = client
         self.channels = channels
@@ -75,7 +75,7 @@ struct CallbackContext: ~Copyable {
             (self.outputPorts + c).initialize(to: outputPorts[c])
         }
         self.midiPort = midiPort
-        self.midi = MIDIControlTable(midi)
+        self.midi = MIDIControlTable(midi, values: values)
         self.passMIDI = passMIDI
         events = .allocate(capacity: Self.eventCapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)

@@ -61,7 +61,7 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         var count = 0
         let passMIDI = context.pointee.passMIDI
         if passMIDI { engine.beginMIDI() }
-        if let midiBuffer {
+        if let midiBuffer, let mappings = context.pointee.midi.beginCycle() {
             let available = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
             var event = jack_midi_event_t()
             var i: UInt32 = 0
@@ -70,15 +70,14 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                 guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
                       event.size > 0, let bytes = event.buffer else { continue }
                 let frame = min(Int(event.time), frames)
-                if event.size == 3, count < CallbackContext.eventCapacity,
-                   var change = context.pointee.midi.receive(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
-                    change.frame = Int64(frame)
-                    context.pointee.events[count] = change
-                    count += 1
-                } else if passMIDI {
+                let taken = context.pointee.midi.receive(
+                    mappings, UnsafePointer(bytes), size: event.size, frame: Int64(frame),
+                    into: context.pointee.events, count: &count, capacity: CallbackContext.eventCapacity)
+                if !taken && passMIDI {
                     engine.addMIDI(frame: frame, bytes: bytes, size: event.size)
                 }
             }
+            context.pointee.midi.endCycle()
         }
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),

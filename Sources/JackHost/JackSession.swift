@@ -27,7 +27,7 @@ final class JackSession: @unchecked Sendable {
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
-    init(options: LiveHostOptions, midi: MIDIControls?, wake: UnsafeMutablePointer<sem_t>,
+    init(options: LiveHostOptions, midi: MIDIControls?, values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         Self.silenceLibjack
         var status = JackStatus(0)
@@ -85,7 +85,7 @@ final class JackSession: @unchecked Sendable {
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
             midiPort: midiPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]),
-            passMIDI: options.processor.acceptsMIDI, wake: wake, sampleRate: rate, bufferSize: bufferSize))
+            values: values, passMIDI: options.processor.acceptsMIDI, wake: wake, sampleRate: rate, bufferSize: bufferSize))
         // Nothing processes yet: the kernel may run for no frames to report its latency.
         context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
 
@@ -207,6 +207,14 @@ final class JackSession: @unchecked Sendable {
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.
     func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
+
+    /// Program changes taken on this connection, and the last one's number.
+    var midiProgram: (count: UInt64, program: Int) { context.pointee.midi.lastProgram() }
+
+    /// Tells pickup and relative encoders where a knob now is (set by anyone but a controller).
+    func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
+        context.pointee.midi.knobMoved(id, to: value, in: spec)
+    }
     var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
     var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
     var clock: FrameClock? { context.pointee.readClock() }

@@ -53,6 +53,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var midi: MIDIControls?
         /// Per parameter, how many MIDI settings of the current session are in `targets`.
         var midiSeen: [ParameterIndex: UInt64] = [:]
+        /// Program changes of the current session already acted on.
+        var programsSeen: UInt64 = 0
+        /// What a program change does (loads the preset of that number).
+        var onProgram: (@Sendable (Int, String) -> Void)?
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
         var lastSnapshot: TelemetrySnapshot?
         /// When to close, reconnect, settle connections or ask the server whether it is there.
@@ -69,6 +73,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         mutating func attach(_ session: JackSession) {
             self.session = session
             midiSeen = [:]
+            programsSeen = 0
         }
 
         /// Takes the values MIDI controllers set since the last look into `targets`, so
@@ -173,7 +178,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
     /// a new rate needs a new engine, which starts from the current targets.
     private func openSession() throws(LiveHostError) -> JackSession {
-        try JackSession(options: options, midi: state.withLock { $0.midi }, wake: wake.pointer) {
+        let (midi, values) = state.withLock { st in
+            st.absorbMIDI()
+            return (st.midi, st.targets)
+        }
+        return try JackSession(options: options, midi: midi, values: values, wake: wake.pointer) {
             rate, bufferSize throws(LiveHostError) in
             try state.withLock { st throws(LiveHostError) in
                 if st.engine.sampleRate != Double(rate) {
@@ -217,6 +226,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 guard let value = values[id] else { continue }
                 let v = table[id].clamp(value)
                 st.targets[id] = v
+                st.session?.knobMoved(id, to: v, in: table[id])
                 let change = ParameterChange(id, v, frame: frame)
                 st.engine.controls.send(change)
                 sent.append(change)
@@ -309,6 +319,26 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     // MARK: Supervisor
 
+    /// Sets what a MIDI program change does: `handler` gets the program number and the name
+    /// of its preset in ``MIDIControls/programPresets``, on the host's own thread, within
+    /// 20 ms of the message.
+    public func onProgramChange(_ handler: @escaping @Sendable (Int, String) -> Void) {
+        state.withLock { $0.onProgram = handler }
+    }
+
+    /// Carries out program changes the callback took since the last look.
+    private func relayProgramChanges() {
+        let due = state.withLock { st -> (Int, String, @Sendable (Int, String) -> Void)? in
+            guard let s = st.session, let handler = st.onProgram, let midi = st.midi else { return nil }
+            let taken = s.midiProgram
+            guard taken.count != st.programsSeen else { return nil }
+            st.programsSeen = taken.count
+            guard taken.program < midi.programPresets.count else { return nil }
+            return (taken.program, midi.programPresets[taken.program], handler)
+        }
+        if let (number, name, handler) = due { handler(number, name) }
+    }
+
     private func startWatcher() {
         guard let thread = try? NamedThread(name: "live-supervisor", { self.supervise() }) else {
             log("detent: cannot start the supervisor thread; the server will not be watched")
@@ -322,7 +352,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     private func supervise() {
         while true {
             let timeout = state.withLock { st -> Duration in
-                min(st.supervisor.deadline.map { $0 - .now } ?? .seconds(1), .seconds(1))
+                // Program changes are looked for every 20 ms when they choose presets.
+                let most: Duration = st.midi?.programPresets.isEmpty == false ? .milliseconds(20) : .seconds(1)
+                return min(st.supervisor.deadline.map { $0 - .now } ?? most, most)
             }
             // Several posts may have piled up: one pass handles them all.
             if wake.wait(timeout: timeout) { wake.drain() }
@@ -338,6 +370,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             }
             guard let actions, perform(actions) else { return }
             relayProcessorReports()
+            relayProgramChanges()
         }
     }
 

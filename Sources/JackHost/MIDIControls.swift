@@ -21,13 +21,18 @@ public struct MIDIControls: Sendable, Equatable {
     public var channel: Int?
     /// The parameters that can be mapped.
     public let table: ParameterTable
-    /// The controller number each mapped parameter answers to. Parameters missing here do
-    /// not answer to MIDI; no two share a controller.
-    public private(set) var controllers: [ParameterIndex: Int]
+    /// What turns what, in the order given (see ``MIDIMapping``).
+    public private(set) var mappings: [MIDIMapping]
+    /// The presets program changes 0, 1, 2… load, in order.
+    public var programPresets: [String] = []
+    /// Whether `midi_out` sends the mapped parameters' positions as they change.
+    public var feedback = true
 
     /// Controller numbers a parameter may take (the parameter table's rule).
     public static let controllerRange = ParameterSpec.midiControllerRange
     public static let channelRange = 1...16
+    /// NRPN and RPN numbers.
+    public static let parameterNumberRange = 0...16_383
 
     /// Every parameter on its table row's controller, every channel.
     public static func standard(for table: ParameterTable) -> MIDIControls {
@@ -35,15 +40,49 @@ public struct MIDIControls: Sendable, Equatable {
             uniqueKeysWithValues: table.indices.compactMap { id in table[id].midiController.map { (id, $0) } }))
     }
 
+    /// One plain 7-bit controller per parameter, picked up where the knob is.
     public init(table: ParameterTable, channel: Int?, controllers: [ParameterIndex: Int]) {
-        self.table = table
-        self.channel = channel
-        self.controllers = controllers
+        self.init(table: table, channel: channel, mappings: controllers.sorted { $0.key < $1.key }.map {
+            MIDIMapping(parameter: $0.key, source: .controller($0.value))
+        })
     }
 
-    /// The parameter a controller number turns, if any.
+    public init(table: ParameterTable, channel: Int?, mappings: [MIDIMapping]) {
+        self.table = table
+        self.channel = channel
+        self.mappings = mappings
+    }
+
+    /// The 7-bit controller number of each parameter that has one (its first): what MIDI
+    /// learn and the panel show.
+    public var controllers: [ParameterIndex: Int] {
+        var result: [ParameterIndex: Int] = [:]
+        for mapping in mappings where result[mapping.parameter] == nil {
+            if case .controller(let n) = mapping.source, !mapping.fine { result[mapping.parameter] = n }
+        }
+        return result
+    }
+
+    /// The parameter a plain controller number turns, if any.
     public func parameter(forController number: Int) -> ParameterIndex? {
-        controllers.first { $0.value == number }?.key
+        mappings.first { $0.source == .controller(number) && !$0.fine }?.parameter
+    }
+
+    /// Makes every absolute mapping pick up or jump (`--midi-takeover`).
+    public mutating func setTakeover(_ takeover: MIDIMapping.Takeover) {
+        for i in mappings.indices { mappings[i].takeover = takeover }
+    }
+
+    /// The same mapping with every absolute controller picking up or jumping.
+    public func takeover(_ takeover: MIDIMapping.Takeover) -> MIDIControls {
+        var copy = self
+        copy.setTakeover(takeover)
+        return copy
+    }
+
+    /// Adds a mapping as it is (a macro shares its source with others).
+    public mutating func add(_ mapping: MIDIMapping) {
+        mappings.append(mapping)
     }
 
     /// Applies `ID=CC` or `ID=none` assignments (as `--midi-cc` takes them), in order. A
@@ -71,13 +110,19 @@ public struct MIDIControls: Sendable, Equatable {
         self = result
     }
 
-    /// Gives parameter `id` the controller `number` (nil: none). A parameter that had that
-    /// controller loses it: the one typed last wins, as with a knob.
+    /// Gives parameter `id` the plain controller `number` (nil: none), in place of its 7-bit
+    /// controllers. A parameter that had that controller loses it: the one typed last wins,
+    /// as with a knob. Other mappings (14-bit, NRPN, macros on other numbers) stay.
     public mutating func assign(_ id: ParameterIndex, to number: Int?) {
-        controllers[id] = nil
+        func sevenBit(_ m: MIDIMapping) -> Int? {
+            if case .controller(let n) = m.source, !m.fine { return n }
+            return nil
+        }
+        let at = mappings.firstIndex { $0.parameter == id && sevenBit($0) != nil }
+        mappings.removeAll { ($0.parameter == id && sevenBit($0) != nil) || (number != nil && sevenBit($0) == number) }
         guard let number else { return }
-        if let holder = parameter(forController: number) { controllers[holder] = nil }
-        controllers[id] = number
+        let mapping = MIDIMapping(parameter: id, source: .controller(number))
+        mappings.insert(mapping, at: min(at ?? mappings.count, mappings.count))
     }
 
     /// A controller as typed: a number in ``controllerRange``, or `none`.
@@ -125,14 +170,36 @@ public struct MIDIControls: Sendable, Equatable {
 
     /// The mapping as `--midi-cc` takes it: `cutoff=74, resonance=71, gain=7`.
     public var assignments: String {
-        table.indices.map { id in "\(table[id].id)=" + (controllers[id].map(String.init) ?? "none") }
+        let plain = controllers
+        return table.indices.map { id in "\(table[id].id)=" + (plain[id].map(String.init) ?? "none") }
             .joined(separator: ", ")
     }
 
-    /// One line for the start-up message: `cutoff CC 74, resonance CC 71, gain CC 7 on all channels`.
+    /// One line for the start-up message and `midi`: `cutoff CC 74, gain NRPN 1234 (14-bit,
+    /// -24…0 dB, inverted) on all channels`.
     public var summary: String {
-        let mapped = table.indices.compactMap { id in controllers[id].map { "\(table[id].id) CC \($0)" } }
         let on = channel.map { "on channel \($0)" } ?? "on all channels"
-        return mapped.isEmpty ? "no controllers mapped" : mapped.joined(separator: ", ") + " " + on
+        guard !mappings.isEmpty else { return "no controllers mapped" }
+        var text = mappings.map(describe).joined(separator: ", ") + " " + on
+        if !programPresets.isEmpty { text += "; program changes load " + programPresets.joined(separator: ", ") }
+        return text
+    }
+
+    /// One mapping for people: `cutoff CC 74`, `gain CC 7/39 (14-bit, jump)`.
+    public func describe(_ m: MIDIMapping) -> String {
+        let spec = table[m.parameter]
+        var source: String
+        switch m.source {
+        case .controller(let n): source = m.fine ? "CC \(n)/\(n + 32)" : "CC \(n)"
+        case .nrpn(let n): source = "NRPN \(n)"
+        case .rpn(let n): source = "RPN \(n)"
+        }
+        var details: [String] = []
+        if m.isFourteenBit { details.append("14-bit") }
+        if m.encoding != .absolute { details.append(m.encoding.rawValue) } else if m.takeover == .jump { details.append("jump") }
+        if let range = m.range { details.append(spec.format(range.lowerBound, ascii: true) + "…" + spec.format(range.upperBound, ascii: true)) }
+        if m.invert { details.append("inverted") }
+        if !details.isEmpty { source += " (" + details.joined(separator: ", ") + ")" }
+        return "\(spec.id) \(source)"
     }
 }

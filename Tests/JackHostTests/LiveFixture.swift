@@ -43,7 +43,8 @@ final class LiveFixture: @unchecked Sendable {
         options.connectInputs = "^player:out_"
         options.connectOutputs = "^recorder:in_"
         if !midi.isEmpty { options.connectMIDI = "^player:midi_out$" }
-        options.midi = midiControls ?? .standard(for: processor.table)
+        // Controllers jump unless a test says otherwise: most tests check where a value lands.
+        options.midi = midiControls ?? MIDIControls.standard(for: processor.table).takeover(.jump)
         options.smoothing = Self.smoothing
         options.initialValues = values
         self.options = options

@@ -54,9 +54,10 @@ extension JackTests {
         /// The mapping given at start (the options), or changed while running (`midi` typed).
         @Test(arguments: [false, true])
         func aChannelAndRemappedControllersAreObeyed(changedWhileRunning: Bool) throws {
-            var controls = MIDIControls.standard(for: LowpassGain.table)
+            var controls = MIDIControls.standard(for: LowpassGain.table).takeover(.jump)
             controls.channel = 2
             try controls.assign(parsing: ["gain=1"])
+            controls.setTakeover(.jump)
             let midi: [(frame: Int, bytes: [UInt8])] = [
                 (1_000, [0xB0, 74, 0]),    // channel 1: not listened to
                 (2_000, [0xB1, 7, 0]),     // CC 7 no longer turns the gain

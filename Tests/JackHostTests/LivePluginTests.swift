@@ -116,7 +116,7 @@ extension JackTests {
             let midi: [(frame: Int, bytes: [UInt8])] = [
                 (6_001, [0xB0, 20, 30]), (9_000, [0xB0, 21, 63]), (15_000, [0xB0, 21, 64]), (21_345, [0xB0, 20, 127]),
             ]
-            let controls = MIDIControls(table: table, channel: nil, controllers: [gain: 20, lowPass: 21])
+            let controls = MIDIControls(table: table, channel: nil, controllers: [gain: 20, lowPass: 21]).takeover(.jump)
             let f = try LiveFixture(input: LiveHostAudioTests.stereo(), midi: midi, midiControls: controls, processor: processor)
             let engineStart = try f.play()
             try f.waitForRecording(1)

@@ -69,7 +69,7 @@ struct MIDIControlsTests {
 
     @Test("the audio thread's table: control changes on the channel, for mapped controllers only")
     func table() throws {
-        var controls = MIDIControls.standard(for: LowpassGain.table)
+        var controls = MIDIControls.standard(for: LowpassGain.table).takeover(.jump)
         controls.channel = 3
         let table = MIDIControlTable(controls)
         let cutoff = LowpassGain.table[.cutoff]
@@ -92,7 +92,7 @@ struct MIDIControlsTests {
         // Data bytes are 7 bits: a stray top bit is ignored rather than read past the table.
         #expect(table.receive(status: 0xB2, data1: 74 | 0x80, data2: 127 | 0x80)?.value == cutoff.range.upperBound)
 
-        let omni = MIDIControlTable(.standard(for: LowpassGain.table))
+        let omni = MIDIControlTable(MIDIControls.standard(for: LowpassGain.table).takeover(.jump))
         for channel in UInt8(0)...15 {
             #expect(omni.receive(status: 0xB0 | channel, data1: 7, data2: 127)?.value == 12)
         }
@@ -100,7 +100,7 @@ struct MIDIControlsTests {
 
     @Test("what the audio thread applied is published with a count, per parameter")
     func published() {
-        let table = MIDIControlTable(.standard(for: LowpassGain.table))
+        let table = MIDIControlTable(MIDIControls.standard(for: LowpassGain.table).takeover(.jump))
         #expect(table.lastSet(.gain).generation == 0 && table.messagesApplied == 0)
         _ = table.receive(status: 0xB0, data1: 7, data2: 0)
         _ = table.receive(status: 0xB0, data1: 7, data2: 127)
@@ -114,7 +114,7 @@ struct MIDIControlsTests {
 
     @Test("MIDI learn hears every control change on the channel, mapped or not, but no mode messages")
     func heard() {
-        var controls = MIDIControls.standard(for: LowpassGain.table)
+        var controls = MIDIControls.standard(for: LowpassGain.table).takeover(.jump)
         controls.channel = 1
         let table = MIDIControlTable(controls)
         #expect(table.lastHeard() == (0, 0))
@@ -127,5 +127,19 @@ struct MIDIControlsTests {
         _ = table.receive(status: 0xB0, data1: UInt8(MIDIControls.controllerRange.upperBound), data2: 0)
         _ = table.receive(status: 0xB0, data1: 74, data2: 0)
         #expect(table.lastHeard() == (3, 74))
+    }
+}
+
+extension MIDIControlTable {
+    /// One three-byte message through the callback's path; the first change it makes.
+    func receive(status: UInt8, data1: UInt8, data2: UInt8) -> ParameterChange? {
+        guard let set = beginCycle() else { return nil }
+        defer { endCycle() }
+        let events = UnsafeMutablePointer<ParameterChange>.allocate(capacity: 16)
+        defer { events.deallocate() }
+        var count = 0
+        let bytes = [status, data1, data2]
+        _ = bytes.withUnsafeBufferPointer { receive(set, $0.baseAddress!, size: 3, frame: ParameterChange.now, into: events, count: &count, capacity: 16) }
+        return count > 0 ? events[0] : nil
     }
 }

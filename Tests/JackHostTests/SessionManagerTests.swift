@@ -57,7 +57,7 @@ extension JackTests {
             #expect(nsm.expect("/nsm/client/is_clean") != nil)
             let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
             #expect(saved.contains("\"cutoff\": 500"))
-            #expect(saved.contains("\"controllers\"") && saved.contains("\"cutoff\": 20"))
+            #expect(saved.contains("\"parameter\": \"cutoff\",\n") && saved.contains("\"controller\": 20"))
             #expect(saved.contains("\"port\": \(Self.oscPort)"))
 
             // A second open switches: a new session (nothing saved in B) under a new id.
