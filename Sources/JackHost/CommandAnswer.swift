@@ -20,6 +20,8 @@ public enum CommandAnswer: Equatable, Sendable {
     case status(HostStatus)
     /// `midi …`: what MIDI control changes do now.
     case midi(MIDIControls)
+    /// `midi save`: the file written.
+    case midiSaved(String)
     case help
     /// `quit`: the last answer.
     case bye
@@ -39,6 +41,7 @@ public enum CommandAnswer: Equatable, Sendable {
         case .saved(let name): "saved preset \(name)"
         case .status(let s): Self.statusText(s, table)
         case .midi(let controls): "midi \(controls.summary)"
+        case .midiSaved(let path): "saved MIDI mapping \(path)"
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
@@ -139,10 +142,13 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("midiControllers", .object(table.indices.map { id in
                     JSONMember(table[id].id, controls.controllers[id].map { .number($0) } ?? .null)
                 })),
+                ("midiMap", controls.json),
             ])
         case .help:
             return object([("commands", .array(HostCommand.synopsis.map { .string($0) })),
                            ("ids", .array(table.indices.map { .string(table[$0].id) }))])
+        case .midiSaved(let path):
+            return object([("savedMIDIMap", .string(path))])
         case .bye:
             return object([("bye", .bool(true))])
         case .error(let message):

@@ -11,10 +11,15 @@ import DSP
 public struct CommandInterpreter: Sendable {
     public let control: any LiveControl
     public let presets: any PresetSource
+    /// Writes the mapping to a file (`midi save`), returning the path written; nil when the
+    /// host cannot save mappings.
+    public let saveMIDIMap: (@Sendable (MIDIControls, String?) throws -> String)?
 
-    public init(control: any LiveControl, presets: any PresetSource) {
+    public init(control: any LiveControl, presets: any PresetSource,
+                saveMIDIMap: (@Sendable (MIDIControls, String?) throws -> String)? = nil) {
         self.control = control
         self.presets = presets
+        self.saveMIDIMap = saveMIDIMap
     }
 
     /// Parses and runs one line; nil for a blank line or a comment.
@@ -65,6 +70,14 @@ public struct CommandInterpreter: Sendable {
             return control.updateMIDIControls { $0.assign(id, to: number) }.map(CommandAnswer.midi) ?? Self.noMIDI
         case .midiChannel(let channel):
             return control.updateMIDIControls { $0.channel = channel }.map(CommandAnswer.midi) ?? Self.noMIDI
+        case .midiSave(let path):
+            guard let controls = control.midiControls else { return Self.noMIDI }
+            guard let saveMIDIMap else { return .error("this host cannot save MIDI mappings") }
+            do {
+                return .midiSaved(try saveMIDIMap(controls, path))
+            } catch {
+                return .error("\(error)")
+            }
         case .help:
             return .help
         case .quit:

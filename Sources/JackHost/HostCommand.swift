@@ -26,13 +26,15 @@ public enum HostCommand: Equatable, Sendable {
     case midiController(ParameterIndex, Int?)
     /// `midi channel N` or `midi channel all`.
     case midiChannel(Int?)
+    /// `midi save [FILE]`: the mapping to a file (the `--midi-map` file when none is named).
+    case midiSave(String?)
     case help
     case quit
 
     /// The commands as `help` lists them.
     public static let synopsis = [
         "set ID VALUE", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
-        "status", "midi [ID CC|none] [channel N|all]", "help", "quit",
+        "status", "midi [ID CC|none] [channel N|all] [save [FILE]]", "help", "quit",
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer).
@@ -79,8 +81,12 @@ public enum HostCommand: Equatable, Sendable {
 
     /// `midi`, `midi ID CC|none`, `midi channel N|all` (the words after `midi`).
     private static func midi(_ words: [Substring], table: ParameterTable) throws(CommandError) -> HostCommand {
-        let usage = CommandError.usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")
+        let usage = CommandError.usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all | midi save [FILE]")
         guard !words.isEmpty else { return .midi }
+        if words[0].lowercased() == "save" {
+            guard words.count <= 2 else { throw .usage("midi save [FILE] (a file name without spaces)") }
+            return .midiSave(words.count == 2 ? String(words[1]) : nil)
+        }
         guard words.count == 2 else { throw usage }
         if words[0].lowercased() == "channel" {
             do { return .midiChannel(try MIDIControls.parseChannel(String(words[1]))) } catch {

@@ -83,8 +83,19 @@ struct LiveCommand: ParsableCommand {
                                + "(repeatable; default: \(MIDIControls.standard(for: LowpassGain.table).assignments)).", valueName: "id=cc"))
     var midiCc: [String] = []
 
-    @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all.", valueName: "channel"))
-    var midiChannel = "all"
+    @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all (default: the mapping file's, else all).", valueName: "channel"))
+    var midiChannel: String?
+
+    @Option(help: ArgumentHelp("Read the MIDI mapping from a JSON file (see README, \"MIDI controllers\"); "
+                               + "--midi-cc changes it further, 'midi save' writes it back.", valueName: "file"))
+    var midiMap: String?
+
+    @Option(help: ArgumentHelp("What an absolute controller far from its knob does: pickup (wait until it passes the knob) or jump.",
+                               valueName: "pickup|jump"))
+    var midiTakeover: String?
+
+    @Option(help: ArgumentHelp("Presets that MIDI program changes 0, 1, 2… load, in order, separated by commas.", valueName: "names"))
+    var programPresets: String?
 
     @Flag(help: "No MIDI input port.")
     var noMidi = false
@@ -135,22 +146,35 @@ struct LiveCommand: ParsableCommand {
         options.autoconnect = autoconnect
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
-        if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != "all") {
-            throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up")
+        if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != nil || midiMap != nil
+                      || midiTakeover != nil || programPresets != nil) {
+            throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc, --midi-channel, "
+                                  + "--midi-map, --midi-takeover and --program-presets set up")
+        }
+        let takeover = try midiTakeover.map { text throws(ValidationError) in
+            guard let takeover = MIDIMapping.Takeover(rawValue: text.lowercased()) else {
+                throw ValidationError("--midi-takeover '\(text)': expected pickup or jump")
+            }
+            return takeover
         }
         do {
             if noMidi {
                 options.midi = nil
             } else {
-                var midi = MIDIControls.standard(for: options.processor.table)
-                midi.channel = try MIDIControls.parseChannel(midiChannel)
+                var midi = try midiMap.map { path throws(MIDIMapFileError) in try MIDIMapFile.read(path, table: options.processor.table) }
+                    ?? MIDIControls.standard(for: options.processor.table)
+                if let midiChannel { midi.channel = try MIDIControls.parseChannel(midiChannel) }
                 try midi.assign(parsing: midiCc)
+                if let takeover { midi.setTakeover(takeover) }
+                if let programPresets {
+                    midi.programPresets = programPresets.split(separator: ",").map { String($0).trimmedWhitespace }.filter { !$0.isEmpty }
+                }
                 options.midi = midi
                 options.connectMIDI = connectMidi
             }
             try options.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError("\(error)")
         }
         return options
     }
@@ -204,7 +228,7 @@ struct LiveCommand: ParsableCommand {
             + (processor.isBuiltIn ? "" : "hosting \(processor.name); ")
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
 
-        let interpreter = CommandInterpreter(control: host, presets: presets)
+        let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
         if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
         defer { bridge?.stop() }
@@ -231,7 +255,7 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
-        let bridge = try startOSC(host: host, interpreter: CommandInterpreter(control: host, presets: StorePresetSource(store: store)),
+        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: StorePresetSource(store: store), log: held.append),
                                   log: { held.append("detent: warning: " + $0) })
         defer { bridge?.stop() }
         let (defaults, _) = store.defaultValues()
@@ -247,6 +271,26 @@ struct LiveCommand: ParsableCommand {
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }
         }
+    }
+
+    /// The typed commands' interpreter for `host`, whose `midi save` writes mapping files
+    /// (the `--midi-map` file unless another is named); program changes load their presets
+    /// through it too, and say so in `log`.
+    func commandInterpreter(host: LiveHost, presets: any PresetSource, log: @escaping @Sendable (String) -> Void) -> CommandInterpreter {
+        let own = midiMap
+        let interpreter = CommandInterpreter(control: host, presets: presets) { controls, path throws in
+            guard let path = path ?? own else {
+                throw MIDIMapFileError("name a file: midi save FILE (or start with --midi-map FILE)")
+            }
+            try MIDIMapFile.write(controls, to: path, own: own)
+            return path
+        }
+        host.onProgramChange { number, name in
+            if case .error(let message) = interpreter.execute(.presetLoad(name)) {
+                log("detent: program change \(number) (\(PresetName.printable(name))): \(message)")
+            }
+        }
+        return interpreter
     }
 
     /// The OSC server when `--osc` is given; a port that cannot be had stops the host and

@@ -129,12 +129,13 @@ final class ManagedSession: @unchecked Sendable {
         } catch {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
         }
+        // Program changes load presets through it, with or without OSC.
+        let interpreter = command.commandInterpreter(host: host, presets: StorePresetSource(store: store), log: log)
         let osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
         var bridge: OSCBridge?
         if let osc {
             do {
-                bridge = try OSCBridge(port: osc.0, bind: osc.1, host: host,
-                                       interpreter: CommandInterpreter(control: host, presets: StorePresetSource(store: store)),
+                bridge = try OSCBridge(port: osc.0, bind: osc.1, host: host, interpreter: interpreter,
                                        log: { [log] in log("detent: warning: " + $0) })
             } catch {
                 log("detent: OSC: \(error)")
