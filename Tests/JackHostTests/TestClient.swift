@@ -20,7 +20,7 @@ final class TestClient: @unchecked Sendable {
     ///   - play: one signal per output port (`out_1…`), all the same length.
     ///   - record: frames to record per input port (`in_1…`).
     ///   - follow: a player whose start this client's recording follows.
-    ///   - midi: three-byte MIDI messages to play on a port `midi_out`, each at a frame of
+    ///   - midi: MIDI messages (1 to 3 bytes) to play on a port `midi_out`, each at a frame of
     ///     the signal (in frame order).
     init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
          follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = []) throws {
@@ -137,6 +137,8 @@ struct TestClientState: ~Copyable {
     let midiCount: Int
     let midiFrames: UnsafeMutablePointer<Int>
     let midiBytes: UnsafeMutablePointer<UInt8>
+    /// Message `i` is `midiSizes[i]` bytes at `midiBytes + 3 * i`.
+    let midiSizes: UnsafeMutablePointer<Int>
 
     let armed = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
@@ -154,10 +156,12 @@ struct TestClientState: ~Copyable {
         midiCount = midi.count
         midiFrames = .allocate(capacity: max(1, midi.count))
         midiBytes = .allocate(capacity: max(1, 3 * midi.count))
+        midiSizes = .allocate(capacity: max(1, midi.count))
         for (i, event) in midi.enumerated() {
-            precondition(event.bytes.count == 3, "three-byte messages only")
+            precondition((1...3).contains(event.bytes.count), "messages of 1 to 3 bytes only")
             (midiFrames + i).initialize(to: event.frame)
-            (midiBytes + 3 * i).initialize(from: event.bytes, count: 3)
+            (midiBytes + 3 * i).initialize(from: event.bytes, count: event.bytes.count)
+            (midiSizes + i).initialize(to: event.bytes.count)
         }
         outputCount = outputs.count
         self.outputs = .allocate(capacity: max(1, outputs.count))
@@ -189,6 +193,7 @@ struct TestClientState: ~Copyable {
         record.deallocate()
         midiFrames.deallocate()
         midiBytes.deallocate()
+        midiSizes.deallocate()
         outputs.deallocate()
         inputs.deallocate()
     }
@@ -231,7 +236,9 @@ func testClientProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer
         jack_midi_clear_buffer(buffer)
         for i in 0..<s.pointee.midiCount where started {
             let at = s.pointee.midiFrames[i] - played
-            if at >= 0 && at < n { jack_midi_event_write(buffer, jack_nframes_t(at), s.pointee.midiBytes + 3 * i, 3) }
+            if at >= 0 && at < n {
+                jack_midi_event_write(buffer, jack_nframes_t(at), s.pointee.midiBytes + 3 * i, s.pointee.midiSizes[i])
+            }
         }
     }
     if started && (s.pointee.outputCount > 0 || s.pointee.midiPort != nil) {
