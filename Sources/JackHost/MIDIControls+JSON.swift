@@ -25,6 +25,7 @@ import Parameters
 extension MIDIControls {
     public var json: JSONValue {
         var members = [JSONMember("channel", channel.map { .number($0) } ?? .null), JSONMember("feedback", .bool(feedback))]
+        if defaultTakeover != .pickup { members.append(JSONMember("takeover", .string(defaultTakeover.rawValue))) }
         if !programPresets.isEmpty { members.append(JSONMember("programPresets", .array(programPresets.map { .string($0) }))) }
         members.append(JSONMember("mappings", .array(mappings.map { json($0) })))
         return .object(members)
@@ -40,7 +41,7 @@ extension MIDIControls {
         }
         if m.fine, case .controller = m.source { members.append(JSONMember("fine", .bool(true))) }
         if m.encoding != .absolute { members.append(JSONMember("encoding", .string(m.encoding.rawValue))) }
-        if m.takeover != .pickup { members.append(JSONMember("takeover", .string(m.takeover.rawValue))) }
+        if m.takeover != defaultTakeover { members.append(JSONMember("takeover", .string(m.takeover.rawValue))) }
         if let range = m.range {
             members.append(JSONMember("min", .number(range.lowerBound)))
             members.append(JSONMember("max", .number(range.upperBound)))
@@ -55,7 +56,7 @@ extension MIDIControls {
     public init(json: JSONValue, table: ParameterTable) throws(MIDIMapError) {
         self.init(table: table, channel: nil, mappings: [])
         guard case .object(let members) = json else { throw MIDIMapError(at: "", "expected an object, found \(json.kindDescription)") }
-        let known: Set = ["channel", "feedback", "programPresets", "mappings", "controllers"]
+        let known: Set = ["channel", "feedback", "takeover", "programPresets", "mappings", "controllers"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw MIDIMapError(at: unknown.key, "unknown field (expected \(known.sorted().joined(separator: ", ")))")
         }
@@ -71,6 +72,12 @@ extension MIDIControls {
             guard case .bool(let on) = value else { throw MIDIMapError(at: "feedback", "expected true or false") }
             feedback = on
         }
+        if let value = json.member("takeover") {
+            guard case .string(let text) = value, let takeover = MIDIMapping.Takeover(rawValue: text) else {
+                throw MIDIMapError(at: "takeover", "expected pickup or jump")
+            }
+            defaultTakeover = takeover
+        }
         if let value = json.member("programPresets") {
             guard case .array(let names) = value else { throw MIDIMapError(at: "programPresets", "expected an array of preset names") }
             programPresets = try names.enumerated().map { i, name throws(MIDIMapError) in
@@ -84,11 +91,17 @@ extension MIDIControls {
         if let value = json.member("controllers") {
             guard case .object(let pairs) = value else { throw MIDIMapError(at: "controllers", "expected an object of ID: CC") }
             for pair in pairs {
-                do {
-                    let (id, number) = try parseAssignment("\(pair.key)=\(pair.value.compactText)")
-                    assign(id, to: number)
-                } catch {
-                    throw MIDIMapError(at: "controllers.\(pair.key)", error.description)
+                let id: ParameterIndex
+                do { id = try table.index(of: pair.key) } catch { throw MIDIMapError(at: "controllers.\(pair.key)", error.description) }
+                let text: String = switch pair.value {
+                case .string(let word): word
+                case .null: "none"
+                default: pair.value.compactText
+                }
+                switch Self.controller(text) {
+                case .number(let number): assign(id, to: number)
+                case .none: assign(id, to: nil)
+                case .invalid: throw MIDIMapError(at: "controllers.\(pair.key)", "expected \(Self.controllerExpectation)")
                 }
             }
         }
@@ -131,7 +144,7 @@ extension MIDIControls {
         if fine, case .controller(let n) = source, n > 31 {
             throw MIDIMapError(at: "\(path).fine", "a 14-bit pair needs a controller 0 … 31 (its LSB is controller + 32)")
         }
-        var mapping = MIDIMapping(parameter: id, source: source, fine: fine, invert: try flag("invert"))
+        var mapping = MIDIMapping(parameter: id, source: source, fine: fine, takeover: defaultTakeover, invert: try flag("invert"))
         if let value = item.member("encoding") {
             guard case .string(let text) = value, let encoding = MIDIMapping.Encoding(rawValue: text) else {
                 throw MIDIMapError(at: "\(path).encoding", "expected one of \(MIDIMapping.Encoding.allCases.map(\.rawValue).joined(separator: ", "))")

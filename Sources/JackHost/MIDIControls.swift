@@ -27,6 +27,8 @@ public struct MIDIControls: Sendable, Equatable {
     public var programPresets: [String] = []
     /// Whether `midi_out` sends the mapped parameters' positions as they change.
     public var feedback = true
+    /// What a plain controller given later (`midi ID CC`, learn) does far from its knob.
+    public var defaultTakeover = MIDIMapping.Takeover.pickup
 
     /// Controller numbers a parameter may take (the parameter table's rule).
     public static let controllerRange = ParameterSpec.midiControllerRange
@@ -71,6 +73,7 @@ public struct MIDIControls: Sendable, Equatable {
     /// Makes every absolute mapping pick up or jump (`--midi-takeover`).
     public mutating func setTakeover(_ takeover: MIDIMapping.Takeover) {
         for i in mappings.indices { mappings[i].takeover = takeover }
+        defaultTakeover = takeover
     }
 
     /// The same mapping with every absolute controller picking up or jumping.
@@ -121,7 +124,7 @@ public struct MIDIControls: Sendable, Equatable {
         let at = mappings.firstIndex { $0.parameter == id && sevenBit($0) != nil }
         mappings.removeAll { ($0.parameter == id && sevenBit($0) != nil) || (number != nil && sevenBit($0) == number) }
         guard let number else { return }
-        let mapping = MIDIMapping(parameter: id, source: .controller(number))
+        let mapping = MIDIMapping(parameter: id, source: .controller(number), takeover: defaultTakeover)
         mappings.insert(mapping, at: min(at ?? mappings.count, mappings.count))
     }
 

@@ -39,6 +39,9 @@ enum MIDIMapFile {
         do {
             try AtomicFileWriter().write(bytes, to: path, replacing: path == own)
         } catch {
+            if case .fileExists = error.problem {
+                throw MIDIMapFileError("\(PresetName.printable(path)) exists: midi save replaces only the --midi-map file")
+            }
             throw MIDIMapFileError(error.description)
         }
     }

@@ -143,3 +143,84 @@ extension MIDIControlTable {
         return count > 0 ? events[0] : nil
     }
 }
+
+@Suite struct MIDIMapDocumentTests {
+    static let table = LowpassGain.table
+
+    @Test("a mapping survives its JSON: sources, encodings, takeover, ranges, inversion, macros, programs")
+    func roundTrip() throws {
+        var controls = MIDIControls(table: Self.table, channel: 3, mappings: [
+            MIDIMapping(parameter: .cutoff, source: .controller(74)),
+            MIDIMapping(parameter: .cutoff, source: .controller(16), fine: true, takeover: .jump),
+            MIDIMapping(parameter: .gain, source: .nrpn(1234), range: -24...0, invert: true),
+            MIDIMapping(parameter: .resonance, source: .rpn(2), encoding: .signBit),
+            MIDIMapping(parameter: .resonance, source: .controller(20), encoding: .twosComplement),
+            MIDIMapping(parameter: .gain, source: .controller(20), encoding: .binaryOffset),
+        ])
+        controls.programPresets = ["Bright", "Dark"]
+        controls.feedback = false
+        let text = JSONWriter.text(of: controls.json, pretty: true)
+        let read = try MIDIControls(json: try JSONParser.parse(Array(text.utf8)), table: Self.table)
+        #expect(read == controls)
+        #expect(text.contains("\"nrpn\": 1234") && text.contains("\"encoding\": \"relative-sign\""))
+    }
+
+    @Test("the short form {controllers: {id: cc}} is read too")
+    func shortForm() throws {
+        let json = try JSONParser.parse(Array(#"{"channel": 2, "controllers": {"cutoff": 21, "gain": "none"}}"#.utf8))
+        let read = try MIDIControls(json: json, table: Self.table)
+        #expect(read.channel == 2 && read.controllers == [.cutoff: 21])
+    }
+
+    @Test(arguments: [
+        (#"{"mappings": [{"parameter": "volume", "controller": 7}]}"#, "mappings[0].parameter: "),
+        (#"{"mappings": [{"parameter": "gain", "controller": 120}]}"#, "mappings[0].controller: expected a whole number 0 … 119"),
+        (#"{"mappings": [{"parameter": "gain", "controller": 7, "nrpn": 3}]}"#, "mappings[0]: expected one of controller, nrpn or rpn"),
+        (#"{"mappings": [{"parameter": "gain", "controller": 40, "fine": true}]}"#, "mappings[0].fine: a 14-bit pair needs a controller 0 … 31"),
+        (#"{"mappings": [{"parameter": "gain", "nrpn": 1, "encoding": "spin"}]}"#, "mappings[0].encoding: expected one of absolute, relative-twos"),
+        (#"{"mappings": [{"parameter": "cutoff", "controller": 1, "min": 5}]}"#, "mappings[0].min: expected a number in cutoff's range"),
+        (#"{"mappings": [{"parameter": "cutoff", "controller": 1, "min": 900, "max": 300}]}"#, "mappings[0].min: min must be below max"),
+        (#"{"channel": 17}"#, "channel: expected 1 … 16 or null"),
+        (#"{"chanel": 1}"#, "chanel: unknown field"),
+        (#"[1]"#, "expected an object"),
+    ])
+    func badDocumentsNameTheMember(text: String, message: String) throws {
+        let json = try JSONParser.parse(Array(text.utf8))
+        #expect {
+            _ = try MIDIControls(json: json, table: Self.table)
+        } throws: { error in
+            (error as? MIDIMapError)?.description.hasPrefix(message) == true
+        }
+    }
+
+    @Test("a 14-bit pair gives 16384 distinct positions, in order")
+    func fourteenBit() {
+        let controls = MIDIControls(table: Self.table, channel: nil, mappings: [
+            MIDIMapping(parameter: .cutoff, source: .controller(16), fine: true, takeover: .jump),
+        ])
+        let table = MIDIControlTable(controls)
+        var values: [Double] = []
+        for msb in UInt8(0)...127 {
+            _ = table.receive(status: 0xB0, data1: 16, data2: msb)
+            for lsb in UInt8(0)...127 {
+                if let change = table.receive(status: 0xB0, data1: 48, data2: lsb) { values.append(change.value) }
+            }
+        }
+        #expect(values.count == 16_384)
+        #expect(Set(values).count == 16_384)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(values.first == Self.table[.cutoff].range.lowerBound && values.last == Self.table[.cutoff].range.upperBound)
+    }
+
+    @Test("assigning a plain controller keeps a parameter's other mappings")
+    func assignKeepsOthers() {
+        var controls = MIDIControls(table: Self.table, channel: nil, mappings: [
+            MIDIMapping(parameter: .cutoff, source: .controller(74)),
+            MIDIMapping(parameter: .cutoff, source: .nrpn(5)),
+            MIDIMapping(parameter: .gain, source: .controller(21)),
+        ])
+        controls.assign(.cutoff, to: 21)
+        #expect(controls.mappings.map(\.source) == [.controller(21), .nrpn(5)])
+        #expect(controls.controllers == [.cutoff: 21])
+    }
+}
