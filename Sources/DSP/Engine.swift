@@ -227,6 +227,7 @@ public final class Engine: @unchecked Sendable {
     @_noLocks
     private func process(_ buffers: Buffers, frames: Int, events: UnsafeBufferPointer<ParameterChange>) {
         guard render.groups > 0, frames > 0 else { return }
+        for p in 0..<render.parameterCount { render.changedAt[p] = -1 }
         let savedMode = _unsafePerformance { detent_denormals_off() }
         var done = 0
         var nextEvent = 0
@@ -255,6 +256,7 @@ public final class Engine: @unchecked Sendable {
             if let slot = queue.takeSlot(p) {
                 render.apply(parameter: p, value: slot.value, rampFrames: -1)
                 render.appliedEpochs[p] = slot.epoch
+                noteChange(p, slot.value, at: eventBase)
             }
         }
         var position = 0
@@ -273,6 +275,7 @@ public final class Engine: @unchecked Sendable {
                 let p = event.index
                 guard p >= 0, p < render.parameterCount else { continue }
                 render.apply(parameter: p, value: event.value, rampFrames: Int(event.rampFrames))
+                noteChange(p, event.value, at: eventBase + position)
             }
             while let change = queue.peek() {
                 let at = change.frame <= blockStart ? 0 : Int(min(change.frame, blockEnd) - blockStart)
@@ -286,6 +289,7 @@ public final class Engine: @unchecked Sendable {
                 // Older than a value already taken from the overflow slot: superseded.
                 if Int32(bitPattern: change.epoch &- render.appliedEpochs[p]) < 0 { continue }
                 render.apply(parameter: p, value: change.value, rampFrames: Int(change.rampFrames))
+                noteChange(p, change.value, at: eventBase + position)
             }
             if render.renderSegment(from: position, to: segmentEnd, blockStart: blockStart) {
                 nonFinite = true
@@ -296,6 +300,23 @@ public final class Engine: @unchecked Sendable {
         render.framePosition = blockEnd
         if nonFinite { render.nonFiniteBlocks += 1 }
         publish()
+    }
+
+    /// Records that parameter `p`'s target changed to `value` at `frame` of this call.
+    @_noLocks
+    private func noteChange(_ p: Int, _ value: Double, at frame: Int) {
+        guard value.isFinite else { return }
+        render.changedAt[p] = Int32(truncatingIfNeeded: frame)
+        render.changedTo[p] = value
+    }
+
+    /// Where parameter `p`'s target last changed in the latest `process` call — its frame in
+    /// that call and the new value in the parameter's unit — or nil when it did not: so a host
+    /// can echo every change, by any source, to controllers at the right frame (audio thread).
+    @_noLocks
+    public func lastChange(_ p: Int) -> (frame: Int, value: Double)? {
+        guard p >= 0, p < render.parameterCount, render.changedAt[p] >= 0 else { return nil }
+        return (Int(render.changedAt[p]), render.changedTo[p])
     }
 
     /// Publishes values, sums and counters for readers on other threads.

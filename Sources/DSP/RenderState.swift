@@ -16,6 +16,11 @@ struct RenderState {
     var smoothers: UnsafeMutablePointer<Smoother>
     var info: UnsafeMutablePointer<EngineParameter>
     var appliedEpochs: UnsafeMutablePointer<UInt32>
+    /// Per parameter, the frame of the current `process` call where its target last changed
+    /// (−1: it did not) and the value it changed to, in the parameter's unit: what a host
+    /// echoes to controllers (MIDI feedback).
+    var changedAt: UnsafeMutablePointer<Int32>
+    var changedTo: UnsafeMutablePointer<Double>
 
     var sampleRate: Double = 48_000
     var defaultRamp: Int = 0
@@ -82,6 +87,10 @@ struct RenderState {
         info.initialize(repeating: EngineParameter(), count: parameterCount)
         appliedEpochs = .allocate(capacity: parameterCount)
         appliedEpochs.initialize(repeating: 0, count: parameterCount)
+        changedAt = .allocate(capacity: parameterCount)
+        changedAt.initialize(repeating: -1, count: parameterCount)
+        changedTo = .allocate(capacity: parameterCount)
+        changedTo.initialize(repeating: 0, count: parameterCount)
     }
 
     mutating func allocate(channels: Int, maxFrames: Int) {
@@ -123,6 +132,8 @@ struct RenderState {
         info.deallocate()
         controls.deallocate()
         appliedEpochs.deallocate()
+        changedAt.deallocate()
+        changedTo.deallocate()
     }
 
     /// Frees the buffers sized by `allocate` (before a new `prepare`).

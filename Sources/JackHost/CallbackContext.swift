@@ -25,6 +25,9 @@ struct CallbackContext: ~Copyable {
     let wake: UnsafeMutablePointer<sem_t>
     /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
     let midiPort: OpaquePointer?
+    /// `midi_out`, nil without feedback, and what waits to go out on it.
+    let midiOutPort: OpaquePointer?
+    let feedback: MIDIFeedbackQueue
     let midi: MIDIControlTable
     /// The processor takes MIDI (an instrument's notes): messages that turn no knob go to it.
     let passMIDI: Bool
@@ -61,7 +64,8 @@ struct CallbackContext: ~Copyable {
     let latency = Atomic<UInt32>(0)
 
     init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
-         inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midi: MIDIControls,
+         inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midiOutPort: OpaquePointer?,
+         midi: MIDIControls,
          values: [ParameterIndex: Double], passMIDI: Bool, wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.engine = engine
         self.client = client
@@ -75,6 +79,8 @@ struct CallbackContext: ~Copyable {
             (self.outputPorts + c).initialize(to: outputPorts[c])
         }
         self.midiPort = midiPort
+        self.midiOutPort = midiOutPort
+        feedback = MIDIFeedbackQueue(sampleRate: sampleRate)
         self.midi = MIDIControlTable(midi, values: values)
         self.passMIDI = passMIDI
         events = .allocate(capacity: Self.eventCapacity)

@@ -61,7 +61,8 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         var count = 0
         let passMIDI = context.pointee.passMIDI
         if passMIDI { engine.beginMIDI() }
-        if let midiBuffer, let mappings = context.pointee.midi.beginCycle() {
+        let mappings = midiBuffer == nil ? nil : context.pointee.midi.beginCycle()
+        if let midiBuffer, let mappings {
             let available = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
             var event = jack_midi_event_t()
             var i: UInt32 = 0
@@ -77,11 +78,16 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                     engine.addMIDI(frame: frame, bytes: bytes, size: event.size)
                 }
             }
-            context.pointee.midi.endCycle()
         }
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
             frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
+        // Feedback: every mapped parameter that changed, at its frame, on midi_out.
+        if let port = context.pointee.midiOutPort, let out = _unsafePerformance({ jack_port_get_buffer(port, nframes) }) {
+            _unsafePerformance { jack_midi_clear_buffer(out) }
+            if let mappings { context.pointee.feedback.send(mappings, engine: engine, frames: frames, into: out) }
+        }
+        if mappings != nil { context.pointee.midi.endCycle() }
     }
 }
 

@@ -23,6 +23,7 @@ final class JackSession: @unchecked Sendable {
     static let audioType = JACK_DEFAULT_AUDIO_TYPE
     static let midiType = JACK_DEFAULT_MIDI_TYPE
     static let midiInputName = "midi_in"
+    static let midiOutputName = "midi_out"
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
@@ -73,6 +74,14 @@ final class JackSession: @unchecked Sendable {
                 throw .portRegistration("\(name):\(Self.midiInputName)")
             }
         }
+        var midiOutPort: OpaquePointer?
+        if midi?.feedback == true {
+            midiOutPort = jack_port_register(client, Self.midiOutputName, Self.midiType, UInt(JackPortIsOutput.rawValue), 0)
+            guard midiOutPort != nil else {
+                jack_client_close(client)
+                throw .portRegistration("\(name):\(Self.midiOutputName)")
+            }
+        }
 
         let rate = jack_get_sample_rate(client)
         let bufferSize = jack_get_buffer_size(client)
@@ -84,7 +93,7 @@ final class JackSession: @unchecked Sendable {
         context.initialize(to: CallbackContext(
             engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]),
+            midiPort: midiPort, midiOutPort: midiOutPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]),
             values: values, passMIDI: options.processor.acceptsMIDI, wake: wake, sampleRate: rate, bufferSize: bufferSize))
         // Nothing processes yet: the kernel may run for no frames to report its latency.
         context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)

@@ -45,6 +45,11 @@ struct MIDIMappingSet: ~Copyable {
         var caught: Bool
         var lastPosition: Double
         var setPosition: Double
+        /// Feedback: the value last sent on `midi_out` (−1: none), the engine frame it went at,
+        /// and a value held back by the rate limit (−1: none).
+        var sentValue: Int32
+        var sentFrame: Int64
+        var heldValue: Int32
     }
 
     let slots: UnsafeMutablePointer<Slot>
@@ -68,6 +73,8 @@ struct MIDIMappingSet: ~Copyable {
     let channel: Int32
     /// Program changes load presets 0 ..< programCount.
     let programCount: Int32
+    /// Whether mapped parameters' positions go out on `midi_out`.
+    let feedback: Bool
 
     init(_ controls: MIDIControls) {
         let table = controls.table
@@ -106,6 +113,7 @@ struct MIDIMappingSet: ~Copyable {
         data.initialize(repeating: 0, count: 16)
         channel = Int32((controls.channel ?? 0) - 1)
         programCount = Int32(controls.programPresets.count)
+        feedback = controls.feedback
 
         var enumAt = 0
         var parameterNumbers = false
@@ -154,7 +162,7 @@ struct MIDIMappingSet: ~Copyable {
                 low: spec.range.lowerBound, high: spec.range.upperBound, step: step,
                 integerLow: spec.range.lowerBound.rounded(.up), integerHigh: spec.range.upperBound.rounded(.down),
                 enumStart: Int32(enumStart), enumCount: Int32(enumCount), relativeStep: relativeStep,
-                caught: false, lastPosition: .nan, setPosition: .nan))
+                caught: false, lastPosition: .nan, setPosition: .nan, sentValue: -1, sentFrame: .min / 2, heldValue: -1))
         }
         hasParameterNumbers = parameterNumbers
     }

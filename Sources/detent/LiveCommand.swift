@@ -100,6 +100,9 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "No MIDI input port.")
     var noMidi = false
 
+    @Flag(help: "No midi_out port: do not send mapped parameters' positions to controllers (motor faders, LED rings).")
+    var noMidiFeedback = false
+
     @Option(parsing: .unconditional,
             help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "ms"))
     var smoothing: Double?
@@ -147,9 +150,9 @@ struct LiveCommand: ParsableCommand {
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
         if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != nil || midiMap != nil
-                      || midiTakeover != nil || programPresets != nil) {
+                      || midiTakeover != nil || programPresets != nil || noMidiFeedback) {
             throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc, --midi-channel, "
-                                  + "--midi-map, --midi-takeover and --program-presets set up")
+                                  + "--midi-map, --midi-takeover, --program-presets and --no-midi-feedback set up")
         }
         let takeover = try midiTakeover.map { text throws(ValidationError) in
             guard let takeover = MIDIMapping.Takeover(rawValue: text.lowercased()) else {
@@ -166,6 +169,7 @@ struct LiveCommand: ParsableCommand {
                 if let midiChannel { midi.channel = try MIDIControls.parseChannel(midiChannel) }
                 try midi.assign(parsing: midiCc)
                 if let takeover { midi.setTakeover(takeover) }
+                if noMidiFeedback { midi.feedback = false }
                 if let programPresets {
                     midi.programPresets = programPresets.split(separator: ",").map { String($0).trimmedWhitespace }.filter { !$0.isEmpty }
                 }

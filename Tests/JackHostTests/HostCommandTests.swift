@@ -84,8 +84,8 @@ import Parameters
 
     @Test func refusesBadMIDICommandsSayingWhatIsAccepted() throws {
         let cases: [(String, CommandError)] = [
-            ("midi cutoff", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")),
-            ("midi cutoff 21 22", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all")),
+            ("midi cutoff", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all | midi save [FILE]")),
+            ("midi cutoff 21 22", .usage("midi | midi ID CC | midi ID none | midi channel N | midi channel all | midi save [FILE]")),
             ("midi channel 0", .invalid("MIDI channel '0': expected 1 … 16 or all")),
             ("midi cutoff 120", .invalid("controller '120' for cutoff: expected a controller number 0 … 119 or none")),
             ("midi drive 1", .parameter(.unknownID("drive", valid: LowpassGain.table.textIDs))),

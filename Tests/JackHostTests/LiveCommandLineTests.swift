@@ -16,7 +16,7 @@ import TestSupport
         (["--midi-channel", "17"], "invalid --midi-channel '17': expected 1 … 16 or all"),
         (["--midi-cc", "cutoff=200"], "invalid --midi-cc 'cutoff=200': expected a controller number 0 … 119 or none"),
         (["--midi-cc", "cutoff=1", "--midi-cc", "gain=1"], "invalid --midi-cc 'gain=1': controller 1 is already given to cutoff"),
-        (["--no-midi", "--midi-channel", "3"], "--no-midi leaves out the MIDI input that --connect-midi, --midi-cc and --midi-channel set up"),
+        (["--no-midi", "--midi-channel", "3"], "--no-midi leaves out the MIDI input that --connect-midi, --midi-cc, --midi-channel, --midi-map, --midi-takeover, --program-presets and --no-midi-feedback set up"),
     ])
     func aBadOptionFailsWithOneLine(arguments: [String], message: String) throws {
         let run = try DetentProcess.run(["live", "--server", "detent-test-absent"] + arguments)
@@ -115,7 +115,7 @@ extension JackTests {
             let server = try JackServer()
             let detent = try DetentProcess(["live", "--server", server.name, "--name", "signalled"])
             let observer = try TestClient("observer", server: server.name)
-            try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 5 }
+            try waitUntil("the ports appear") { observer.ports(matching: "^signalled:").count == 6 }
             detent.child.signal(signal)
             let run = detent.finish()
             #expect(run.status == 0)
@@ -128,7 +128,7 @@ extension JackTests {
             let server = try JackServer()
             let first = try DetentProcess(["live", "--server", server.name])
             let observer = try TestClient("observer", server: server.name)
-            try waitUntil("the first client is up") { observer.ports(matching: "^detent:").count == 5 }
+            try waitUntil("the first client is up") { observer.ports(matching: "^detent:").count == 6 }
             observer.close()
             let second = try DetentProcess.run(["live", "--server", server.name, "--exact-name"])
             #expect(second.status == 1)

@@ -36,7 +36,7 @@ final class LiveFixture: @unchecked Sendable {
         self.input = input
         player = try TestClient("player", server: server.name, play: input, midi: midi)
         recorder = try TestClient("recorder", server: server.name, inputs: input.count, record: input[0].count,
-                                  follow: player)
+                                  follow: player, recordMIDI: true)
         var options = LiveHostOptions(processor: processor)
         options.server = server.name
         options.channels = input.count

@@ -113,7 +113,7 @@ extension JackTests {
             let other = LiveHost(options: withMIDI, log: { _ in })
             try other.start()
             defer { other.stop() }
-            #expect(probe.ports(matching: "^detent:midi").sorted() == ["detent:midi_in"])
+            #expect(probe.ports(matching: "^detent:midi").sorted() == ["detent:midi_in", "detent:midi_out"])
         }
     }
 }

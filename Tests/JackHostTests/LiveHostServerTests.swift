@@ -71,7 +71,7 @@ extension JackTests {
             #expect(status.client == name)
 
             let observer = try TestClient("observer", server: server.name)
-            #expect(observer.ports(matching: "^\(name):").sorted() == ["in_1", "in_2", "midi_in", "out_1", "out_2"].map { "\(name):\($0)" })
+            #expect(observer.ports(matching: "^\(name):").sorted() == ["in_1", "in_2", "midi_in", "midi_out", "out_1", "out_2"].map { "\(name):\($0)" })
             for c in byRule {
                 let ours = "\(name):\(c.port)"
                 try waitUntil("\(c) is made again") { observer.connections(of: ours).contains(c.peer) }
@@ -139,7 +139,7 @@ extension JackTests {
             #expect(ports.filter { $0.hasPrefix("detent:in_") }.count == 5)
             #expect(ports.filter { $0.hasPrefix("detent:out_") }.count == 5)
             #expect(ports.contains("detent:in_5") && ports.contains("detent:out_5"))
-            #expect(ports.count == 11, "and one MIDI input")
+            #expect(ports.count == 12, "and a MIDI input and output")
             host.stop()
             #expect(observer.ports(matching: "^detent:").isEmpty)
             observer.close()

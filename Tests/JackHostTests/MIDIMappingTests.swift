@@ -132,5 +132,57 @@ extension JackTests {
             // Program 9 has no preset: nothing is loaded.
             #expect(chosen.withLock { $0 } == ["1 Dark"])
         }
+
+        /// Typed changes (and a preset's several at once) go out on midi_out at the frame they
+        /// take effect, in each mapping's resolution; a change from a controller is not sent
+        /// back to it but is to another controller of the same parameter; changes closer than
+        /// the rate limit are held and the latest sent when it allows.
+        @Test func feedbackFollowsEveryChangeAtItsFrame() throws {
+            var controls = MIDIControls(table: Self.table, channel: 2, mappings: [])
+            controls.add(MIDIMapping(parameter: .cutoff, source: .controller(74), takeover: .jump))
+            controls.add(MIDIMapping(parameter: .cutoff, source: .controller(16), fine: true, takeover: .jump))
+            controls.add(MIDIMapping(parameter: .gain, source: .nrpn(1234), takeover: .jump, range: -24...0, invert: true))
+            let midi: [(frame: Int, bytes: [UInt8])] = [(30_000, [0xB1, 74, 100])]
+            let f = try LiveFixture(input: LiveHostAudioTests.stereo(), midi: midi, midiControls: controls)
+            #expect(f.recorder.connect("\(f.host.clientName!):midi_out", "recorder:midi_in") == 0)
+            let engineStart = try f.play()
+            try f.waitForRecording(0.2)
+            let first = try #require(f.host.setStamped([.cutoff: 800, .gain: -6]).first)
+            try f.waitForRecording(0.4)
+            let a = try #require(f.host.setStamped([.cutoff: 3_000]).first)
+            try waitUntil("a has taken effect") { (f.host.frameClock?.engineFrame ?? 0) > a.frame }
+            let b = try #require(f.host.setStamped([.cutoff: 5_000]).first)  // within 20 ms of a: held
+            try f.waitForRecording(1)
+
+            let heard = f.recorder.heardMIDI
+            func at(_ change: ParameterChange) -> Int { Int(change.frame - engineStart) }
+            func cc74(_ hz: Double) -> UInt8 { UInt8((Self.table[.cutoff].normalized(hz) * 127 + 0.5).rounded(.down)) }
+            func fine(_ hz: Double) -> Int { Int((Self.table[.cutoff].normalized(hz) * 16_383 + 0.5).rounded(.down)) }
+            let gain = Self.table[.gain]
+            let g = (gain.normalized(-6) - gain.normalized(-24)) / (gain.normalized(0) - gain.normalized(-24))
+            let nrpn = Int(((1 - g) * 16_383 + 0.5).rounded(.down))
+            // At one frame, in the order of their sources' numbers.
+            let expectedFirst: [(frame: Int, bytes: [UInt8])] = [
+                (at(first), [0xB1, 16, UInt8(fine(800) >> 7)]), (at(first), [0xB1, 48, UInt8(fine(800) & 0x7F)]),
+                (at(first), [0xB1, 74, cc74(800)]),
+                (at(first), [0xB1, 99, 9]), (at(first), [0xB1, 98, 82]),
+                (at(first), [0xB1, 6, UInt8(nrpn >> 7)]), (at(first), [0xB1, 38, UInt8(nrpn & 0x7F)]),
+            ]
+            #expect(heard.prefix(7).map(\.frame) == expectedFirst.map(\.frame))
+            #expect(heard.prefix(7).map(\.bytes) == expectedFirst.map(\.bytes))
+            // a at its frame; b, 20 ms (960 frames) after a at the earliest, with b's value.
+            let cutoffAfter = heard.dropFirst(7).filter { $0.bytes[1] == 74 }
+            #expect(cutoffAfter.first.map { $0.frame } == at(a))
+            #expect(cutoffAfter.first?.bytes[2] == cc74(3_000))
+            #expect(at(b) - at(a) < 960, "b came within the rate limit")
+            let held = cutoffAfter.dropFirst().first
+            #expect(held?.bytes[2] == cc74(5_000))
+            #expect(held.map { $0.frame >= at(a) + 960 && $0.frame < at(a) + 960 + 2 * f.server.period } == true)
+            // The controller's own change is not sent back on CC 74, but goes to the 14-bit pair.
+            let late = heard.filter { $0.frame >= 30_000 }
+            #expect(!late.contains { $0.bytes[1] == 74 })
+            #expect(late.first { $0.bytes[1] == 16 }?.frame == 30_000)
+            #expect(late.first { $0.bytes[1] == 16 }?.bytes[2] == UInt8(fine(Self.value(.cutoff, 100.0 / 127)) >> 7))
+        }
     }
 }

@@ -15,7 +15,7 @@ struct PipeWireTests {
         let detent = try LiveProgram(["--headless", "--connect-outputs", "^system:playback_", "--set", "gain=-6"],
                                      environment: pw.clientEnvironment)
         try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz, \(pw.period) frames, 2 channels)")
-        let ours = ["in_1", "in_2", "midi_in", "out_1", "out_2"].map { "detent:\($0)" }
+        let ours = ["in_1", "in_2", "midi_in", "midi_out", "out_1", "out_2"].map { "detent:\($0)" }
         try waitUntil("the ports appear") { pw.ports(matching: "^detent:").sorted() == ours }
         try waitUntil("the outputs are connected") {
             pw.connections(of: "detent:out_1") == ["system:playback_FL"]

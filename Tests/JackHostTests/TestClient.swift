@@ -23,7 +23,7 @@ final class TestClient: @unchecked Sendable {
     ///   - midi: MIDI messages (1 to 3 bytes) to play on a port `midi_out`, each at a frame of
     ///     the signal (in frame order).
     init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
-         follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = []) throws {
+         follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = [], recordMIDI: Bool = false) throws {
         // A loaded machine's server, just (re)started, sometimes refuses a client once
         // (JackServerFailed) and takes the next: retry, for at most 10 s. No signal tells
         // when it is ready, so the retries are 50 ms apart.
@@ -49,9 +49,12 @@ final class TestClient: @unchecked Sendable {
         }
         let midiPort = midi.isEmpty ? nil
             : jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0)!
+        let midiIn = recordMIDI
+            ? jack_port_register(client, "midi_in", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)! : nil
         state = .allocate(capacity: 1)
         state.initialize(to: TestClientState(outputs: outputs, play: play, inputs: ins, record: record,
-                                             client: client, leader: leader?.state, midiPort: midiPort, midi: midi))
+                                             client: client, leader: leader?.state, midiPort: midiPort, midi: midi,
+                                             midiIn: midiIn))
         jack_set_process_callback(client, testClientProcess, state)
         jack_set_xrun_callback(client, { arg in
             arg!.assumingMemoryBound(to: TestClientState.self).pointee.xruns.add(1, ordering: .relaxed)
@@ -79,6 +82,16 @@ final class TestClient: @unchecked Sendable {
         state.pointee.started.load(ordering: .acquiring) ? state.pointee.startFrame.load(ordering: .relaxed) : nil
     }
     var recordedFrames: Int { state.pointee.recordedFrames.load(ordering: .acquiring) }
+
+    /// The MIDI messages heard on `midi_in` (with `recordMIDI`), each at its frame of the
+    /// recording (counted as the audio is), up to ``TestClientState/midiHeardCapacity``.
+    var heardMIDI: [(frame: Int, bytes: [UInt8])] {
+        let n = state.pointee.midiHeardCount.load(ordering: .acquiring)
+        return (0..<n).map { i in
+            (state.pointee.midiHeardFrames[i], Array(UnsafeBufferPointer(start: state.pointee.midiHeardBytes + 3 * i,
+                                                                           count: state.pointee.midiHeardSizes[i])))
+        }
+    }
     var playedFrames: Int { state.pointee.playedFrames.load(ordering: .acquiring) }
     var xruns: Int { state.pointee.xruns.load(ordering: .relaxed) }
 
@@ -139,6 +152,13 @@ struct TestClientState: ~Copyable {
     let midiBytes: UnsafeMutablePointer<UInt8>
     /// Message `i` is `midiSizes[i]` bytes at `midiBytes + 3 * i`.
     let midiSizes: UnsafeMutablePointer<Int>
+    /// `midi_in`, and what it heard since the recording started.
+    let midiIn: OpaquePointer?
+    static let midiHeardCapacity = 4096
+    let midiHeardFrames: UnsafeMutablePointer<Int>
+    let midiHeardBytes: UnsafeMutablePointer<UInt8>
+    let midiHeardSizes: UnsafeMutablePointer<Int>
+    let midiHeardCount = Atomic<Int>(0)
 
     let armed = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
@@ -150,9 +170,14 @@ struct TestClientState: ~Copyable {
 
     init(outputs: [OpaquePointer], play: [[Float]], inputs: [OpaquePointer], record: Int,
          client: OpaquePointer, leader: UnsafeMutablePointer<TestClientState>?,
-         midiPort: OpaquePointer?, midi: [(frame: Int, bytes: [UInt8])]) {
+         midiPort: OpaquePointer?, midi: [(frame: Int, bytes: [UInt8])], midiIn: OpaquePointer?) {
         self.client = client
         self.midiPort = midiPort
+        self.midiIn = midiIn
+        midiHeardFrames = .allocate(capacity: Self.midiHeardCapacity)
+        midiHeardBytes = .allocate(capacity: 3 * Self.midiHeardCapacity)
+        midiHeardBytes.initialize(repeating: 0, count: 3 * Self.midiHeardCapacity)
+        midiHeardSizes = .allocate(capacity: Self.midiHeardCapacity)
         midiCount = midi.count
         midiFrames = .allocate(capacity: max(1, midi.count))
         midiBytes = .allocate(capacity: max(1, 3 * midi.count))
@@ -194,6 +219,9 @@ struct TestClientState: ~Copyable {
         midiFrames.deallocate()
         midiBytes.deallocate()
         midiSizes.deallocate()
+        midiHeardFrames.deallocate()
+        midiHeardBytes.deallocate()
+        midiHeardSizes.deallocate()
         outputs.deallocate()
         inputs.deallocate()
     }
@@ -245,6 +273,19 @@ func testClientProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer
         s.pointee.playedFrames.store(played + n, ordering: .releasing)
     }
     let recorded = s.pointee.recordedFrames.load(ordering: .relaxed)
+    if started, let port = s.pointee.midiIn, let buffer = jack_port_get_buffer(port, nframes) {
+        var event = jack_midi_event_t()
+        var heard = s.pointee.midiHeardCount.load(ordering: .relaxed)
+        for i in 0..<jack_midi_get_event_count(buffer) where heard < TestClientState.midiHeardCapacity {
+            guard jack_midi_event_get(&event, buffer, i) == 0, let bytes = event.buffer else { continue }
+            s.pointee.midiHeardFrames[heard] = recorded + Int(event.time)
+            let size = min(event.size, 3)
+            (s.pointee.midiHeardBytes + 3 * heard).update(from: bytes, count: size)
+            s.pointee.midiHeardSizes[heard] = size
+            heard += 1
+        }
+        s.pointee.midiHeardCount.store(heard, ordering: .releasing)
+    }
     if started && recorded < s.pointee.recordLength {
         let count = min(n, s.pointee.recordLength - recorded)
         for c in 0..<s.pointee.inputCount {
