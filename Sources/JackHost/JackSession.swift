@@ -196,7 +196,7 @@ final class JackSession: @unchecked Sendable {
     static var libraryIsJack2: Bool { String(cString: jack_get_version_string()).hasPrefix("1.9.") }
 
     /// Installs the quiet message handlers once per process.
-    private static let silenceLibjack: Void = {
+    static let silenceLibjack: Void = {
         jack_set_error_function(jackQuiet)
         jack_set_info_function(jackQuiet)
     }()

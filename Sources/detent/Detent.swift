@@ -13,7 +13,7 @@ struct Detent: ParsableCommand {
             parameter smoothed — live through JACK or offline over audio files.
             """,
         version: version,
-        subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self]
+        subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self]
     )
 
     /// Parses the command line and runs the command. Help, `--version` and completion scripts
