@@ -57,7 +57,7 @@ public struct CommandInterpreter: Sendable {
             }
         case .presetSave(let name):
             do {
-                try presets.save(name, values: targets())
+                try presets.save(name, values: targets(), midi: control.midiControls?.json)
                 return .saved(name)
             } catch {
                 return .error("\(error)")

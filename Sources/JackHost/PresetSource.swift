@@ -12,9 +12,16 @@ public protocol PresetSource: Sendable {
     func load(_ name: String) throws -> [ParameterIndex: Double]
     /// Saves `values` as the preset `name`.
     func save(_ name: String, values: [ParameterIndex: Double]) throws
+    /// Saves `values` and the MIDI mapping (the preset's `midi` field) as the preset `name`.
+    func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws
 }
 
 extension PresetSource {
+    /// A source that keeps no mappings saves the values alone.
+    public func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
+        try save(name, values: values)
+    }
+
     /// The reset targets: the "Default" preset if there is one, else the table defaults.
     public func defaults() -> [ParameterIndex: Double] {
         let preset = (try? load(FactoryDefaultPresets.defaultName)) ?? [:]

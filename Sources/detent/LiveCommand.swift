@@ -138,7 +138,9 @@ struct LiveCommand: ParsableCommand {
     }
 
     /// The host's options from the command line (all but the starting values).
-    func hostOptions(processor: Processor) throws(ValidationError) -> LiveHostOptions {
+    /// - Parameter presetMIDI: the starting preset's MIDI mapping (its `midi` field), used when
+    ///   no `--midi-map` is given.
+    func hostOptions(processor: Processor, presetMIDI: JSONValue? = nil) throws(ValidationError) -> LiveHostOptions {
         var options = LiveHostOptions(processor: processor)
         options.name = name
         options.exactName = exactName
@@ -165,6 +167,11 @@ struct LiveCommand: ParsableCommand {
                 options.midi = nil
             } else {
                 var midi = try midiMap.map { path throws(MIDIMapFileError) in try MIDIMapFile.read(path, table: options.processor.table) }
+                    ?? presetMIDI.map { json throws(MIDIMapFileError) in
+                        do { return try MIDIControls(json: json, table: options.processor.table) } catch {
+                            throw MIDIMapFileError("the preset's MIDI mapping: \(error)")
+                        }
+                    }
                     ?? MIDIControls.standard(for: options.processor.table)
                 if let midiChannel { midi.channel = try MIDIControls.parseChannel(midiChannel) }
                 try midi.assign(parsing: midiCc)
@@ -193,7 +200,9 @@ struct LiveCommand: ParsableCommand {
         let presets: any PresetSource = StorePresetSource(store: store)
         var options: LiveHostOptions
         do {
-            options = try hostOptions(processor: processor)
+            // A preset saved in a live session keeps the MIDI mapping too.
+            let preset = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
+            options = try hostOptions(processor: processor, presetMIDI: preset.preset.midi)
         } catch {
             Console.error(error.message)
             throw ExitCode(64)

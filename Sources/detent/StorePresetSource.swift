@@ -20,7 +20,14 @@ struct StorePresetSource: PresetSource {
     /// Saves the values as a user preset, replacing one of the same name: typed in a live
     /// session, `preset save NAME` means "keep what I hear now under this name".
     func save(_ name: String, values: [ParameterIndex: Double]) throws {
-        _ = try store.save(Preset(name: name, values: ParameterValues(table: table, values), processor: store.scope.processor), replacing: true)
+        try save(name, values: values, midi: nil)
+    }
+
+    /// The same, with the MIDI mapping in the preset's `midi` field (what `--preset` starts
+    /// a live session with when no `--midi-map` is given).
+    func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
+        let preset = Preset(name: name, values: ParameterValues(table: table, values), processor: store.scope.processor, midi: midi)
+        _ = try store.save(preset, replacing: true)
     }
 
     /// The reset targets: the Default preset (the user's, else the factory one).

@@ -64,5 +64,25 @@ extension JackTests {
             #expect(!saved.contains("\"resonance\""))
             #expect(saved.contains("\"channel\": 5"))
         }
+
+        @Test func aPresetSavedLiveKeepsTheMappingAndStartsTheNextSessionWithIt() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let config = TemporaryFolder()
+            let environment = ["XDG_CONFIG_HOME": config.path]
+            let first = try DetentProcess.run(["live", "--server", server.name, "--headless", "--midi-cc", "cutoff=21"],
+                                              stdin: "set gain -3\npreset save Mix\n", environment: environment)
+            #expect(first.status == 0 && first.stdout.last == "saved preset Mix")
+            let second = try DetentProcess.run(["live", "--server", server.name, "--headless", "--preset", "Mix"],
+                                               stdin: "midi\nget gain\n", environment: environment)
+            #expect(second.status == 0)
+            #expect(second.stdout.first == "midi cutoff CC 21, resonance CC 71, gain CC 7 on all channels")
+            #expect(second.stdout.last == "gain=" + LowpassGain.table[.gain].format(-3, ascii: true))
+            // --midi-map wins over the preset's mapping.
+            let map = config.write("map.json", text: #"{"mappings": [{"parameter": "gain", "controller": 9}]}"#)
+            let third = try DetentProcess.run(["live", "--server", server.name, "--headless", "--preset", "Mix", "--midi-map", map],
+                                              stdin: "midi\n", environment: environment)
+            #expect(third.stdout.first == "midi gain CC 9 on all channels")
+        }
     }
 }
