@@ -28,8 +28,9 @@ public struct Preset: Sendable, Hashable {
     /// plug-in URI); written to the file only for processors other than the built-in, so
     /// presets of the built-in engine keep the form they always had.
     public var processor: String
-    /// Reserved for MIDI mappings: not interpreted yet, but kept exactly as read so that a
-    /// preset written by a later release survives being saved again by this one.
+    /// The MIDI mapping saved with the preset (the mapping file's document, see the live
+    /// host's `MIDIControls`), kept exactly as read: the Presets module does not interpret it,
+    /// so a preset written by a later release survives being saved again by this one.
     public var midi: JSONValue?
 
     public init(
