@@ -34,10 +34,21 @@ final class JackSession: @unchecked Sendable {
         var status = JackStatus(0)
         var flags = JackNoStartServer.rawValue
         if options.exactName { flags |= JackUseExactName.rawValue }
-        let opened: OpaquePointer? = if let server = options.server {
-            detent_jack_client_open_server(options.name, JackOptions(flags), &status, server)
-        } else {
-            detent_jack_client_open(options.name, JackOptions(flags), &status)
+        func open() -> OpaquePointer? {
+            if let server = options.server {
+                detent_jack_client_open_server(options.name, JackOptions(flags), &status, server)
+            } else {
+                detent_jack_client_open(options.name, JackOptions(flags), &status)
+            }
+        }
+        var opened = open()
+        // A server that has just started (or is busy) sometimes answers one open with a bare
+        // "server error" and takes the next: two more tries, 100 ms apart. A taken exact name
+        // gives the same answer, and is asked about below.
+        for _ in 0..<2 where opened == nil && status.rawValue & JackServerError.rawValue != 0
+            && status.rawValue & JackServerFailed.rawValue == 0 && !options.exactName {
+            usleep(100_000)
+            opened = open()
         }
         guard let client = opened else {
             if status.rawValue & JackNameNotUnique.rawValue != 0 { throw .nameTaken(options.name) }
@@ -151,11 +162,22 @@ final class JackSession: @unchecked Sendable {
         guard !isClosed else { return true }
         isClosed = true
         let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine
-        let closing = BoundedClose(close: { jack_client_close(client.value) }, release: {
+        Self.closing.add(1, ordering: .relaxed)
+        let closing = BoundedClose(close: {
+            jack_client_close(client.value)
+            Self.closing.subtract(1, ordering: .releasing)
+        }, release: {
             withExtendedLifetime(engine) { Self.free(context.value) }
         })
         return closing.run(timeout: timeout)
     }
+
+    /// Closes of lost clients still inside libjack. While one is, opening a client would wait
+    /// on the same lock (for ever, when the close is deadlocked): the host does not try.
+    static let closing = Atomic<Int>(0)
+
+    /// True while a lost client's close is still running.
+    static var libraryBusy: Bool { closing.load(ordering: .acquiring) > 0 }
 
     static func free(_ context: UnsafeMutablePointer<CallbackContext>) {
         context.deinitialize(count: 1)

@@ -34,6 +34,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let onTerminate: (@Sendable (Int32) -> Void)?
     private let wake = Semaphore()
+    /// Signalled when the supervisor thread has finished.
+    private let supervisorFinished = Semaphore()
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
@@ -157,7 +159,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             return st.watcher
         }
         wake.signal()
-        if let thread, !thread.isCurrent { thread.join() }
+        if let thread, !thread.isCurrent {
+            // A supervisor inside libjack that does not come back (a client open waiting on a
+            // lock a dead server's client holds, jackaudio/jack2#395) must not hang the quit.
+            guard supervisorFinished.wait(timeout: .seconds(5)) else {
+                log("detent: the JACK library did not return within 5 s; quitting without it")
+                return
+            }
+            thread.join()
+        }
         let session = state.withLock { st -> JackSession? in st.detach() }
         if let session { close(session) }
     }
@@ -178,6 +188,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
     /// a new rate needs a new engine, which starts from the current targets.
     private func openSession() throws(LiveHostError) -> JackSession {
+        // A new client would wait for libjack's lock, which a lost client's close still holds.
+        if JackSession.libraryBusy { throw .libraryBusy }
         let (midi, values) = state.withLock { st in
             st.absorbMIDI()
             return (st.midi, st.targets)
@@ -350,6 +362,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// Sleeps until a callback posts or the supervisor's next deadline, tells the supervisor
     /// what the callbacks reported, and carries out what it says.
     private func supervise() {
+        defer { supervisorFinished.signal() }
         while true {
             let timeout = state.withLock { st -> Duration in
                 // Program changes are looked for every 20 ms when they choose presets.

@@ -63,8 +63,15 @@ extension JackTests {
             host.setStamped([.resonance: 3])
 
             try server.start()
-            try waitUntil("the host says it reconnected", timeout: 20) {
-                log.contains("reconnected to the JACK server '\(server.name)' as '\(name)'")
+            do {
+                try waitUntil("the host says it reconnected", timeout: 20) {
+                    log.contains("reconnected to the JACK server '\(server.name)' as '\(name)'")
+                }
+            } catch where log.contains("did not release the lost client") {
+                // libjack's close of a client whose server died can deadlock (jackaudio/jack2#395);
+                // no client can open in this process after that, and the host says so and waits.
+                withKnownIssue("libjack deadlocked closing the lost client", isIntermittent: true) { throw error }
+                return
             }
             let status = host.status()
             #expect(status.reconnects == 1)

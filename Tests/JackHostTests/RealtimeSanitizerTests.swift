@@ -22,6 +22,21 @@ extension JackTests {
     /// lock or blocking call inside the callback aborts the run; in any build, every MIDI
     /// message must be counted and the last value of every parameter must arrive exactly.
     @Suite struct RealtimeCallbackTests {
+        /// Calls `body` with 0, 1, 2… once a millisecond on the monotonic clock, for `seconds`.
+        static func everyMillisecond(for seconds: Int, _ body: (Int) -> Void) {
+            var next = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &next)
+            for i in 0..<(1_000 * seconds) {
+                body(i)
+                next.tv_nsec += 1_000_000
+                if next.tv_nsec >= 1_000_000_000 {
+                    next.tv_nsec -= 1_000_000_000
+                    next.tv_sec += 1
+                }
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+            }
+        }
+
         @Test func parametersMovingAt1kHzReachTheirLastValues() throws {
             let seconds = 3
             let controllers = LowpassGain.table.ids.map { UInt8(LowpassGain.table[$0].midiController!) }
@@ -33,11 +48,9 @@ extension JackTests {
             _ = try f.play()
             try waitUntil("the MIDI second has played") { f.player.playedFrames >= 48_000 + f.server.period }
             #expect(f.host.status().midiMessages == midi.count)
-            var next = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &next)
             var last: [ParameterIndex: Double] = [:]
             let cutoff = LowpassGain.table[.cutoff], resonance = LowpassGain.table[.resonance], gain = LowpassGain.table[.gain]
-            for i in 0..<(1_000 * seconds) {
+            Self.everyMillisecond(for: seconds) { i in
                 let phase = Double(i) / 1_000
                 let values: [ParameterIndex: Double] = switch i % 3 {
                 case 0: [.cutoff: cutoff.value(atNormalized: 0.5 + 0.45 * sin(2 * .pi * phase))]
@@ -46,12 +59,6 @@ extension JackTests {
                 }
                 f.host.setStamped(values)
                 last.merge(values) { $1 }
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 {
-                    next.tv_nsec -= 1_000_000_000
-                    next.tv_sec += 1
-                }
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
             }
             // Gain travels as an amplitude: compare in the engine's domain.
             try waitUntil("every parameter reaches its last value") {
@@ -83,20 +90,12 @@ extension JackTests {
                                             Signal.noise(frames: 48_000 * (seconds + 2), seed: 6)],
                                     midi: processor.acceptsMIDI ? notes : [], processor: processor)
             _ = try f.play()
-            var next = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &next)
             var last: [ParameterIndex: Double] = [:]
-            for i in 0..<(1_000 * seconds) {
+            Self.everyMillisecond(for: seconds) { i in
                 let id = ParameterIndex(i % table.count)
                 let value = table[id].value(atNormalized: 0.5 + 0.45 * sin(2 * .pi * Double(i) / 1_000))
                 f.host.setStamped([id: value])
                 last[id] = table[id].clamp(value)
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 {
-                    next.tv_nsec -= 1_000_000_000
-                    next.tv_sec += 1
-                }
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
             }
             try waitUntil("every parameter reaches its last value") {
                 let values = f.host.status().values

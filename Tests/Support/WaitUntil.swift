@@ -13,7 +13,11 @@ public struct Timeout: Error, CustomStringConvertible {
 public func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
-        if Date() > deadline { throw Timeout(what: what) }
+        if Date() > deadline {
+            // Said at once too: a crash while the test unwinds would otherwise hide it.
+            FileHandle.standardError.write(Data("timed out waiting until \(what)\n".utf8))
+            throw Timeout(what: what)
+        }
         usleep(2_000)
     }
 }
