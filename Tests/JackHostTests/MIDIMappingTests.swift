@@ -184,5 +184,30 @@ extension JackTests {
             #expect(late.first { $0.bytes[1] == 16 }?.frame == 30_000)
             #expect(late.first { $0.bytes[1] == 16 }?.bytes[2] == UInt8(fine(Self.value(.cutoff, 100.0 / 127)) >> 7))
         }
+
+        /// End to end: `detent live --program-presets`, presets saved by typing, and a program
+        /// change from a JACK MIDI sender that loads the second one.
+        @Test func aProgramChangeLoadsItsPresetInALiveSession() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let player = try TestClient("player", server: server.name, midi: [(100, [0xC0, 1])])
+            defer { player.close() }
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_DEFAULT_SERVER"] = server.name
+            let detent = try LiveProgram(["--headless", "--program-presets", "Bright,Dark", "--connect-midi", "^player:midi_out$"],
+                                         environment: environment)
+            try detent.waitForMessage("type 'help' for commands")
+            let cutoff = Self.table[.cutoff]
+            _ = try detent.ask("set cutoff 5k")
+            #expect(try detent.ask("preset save Bright") == "saved preset Bright")
+            _ = try detent.ask("set cutoff 300")
+            #expect(try detent.ask("preset save Dark") == "saved preset Dark")
+            _ = try detent.ask("set cutoff 1k")
+            player.start()
+            try waitUntil("program change 1 loads Dark") {
+                (try? detent.ask("get cutoff")) == "cutoff=" + cutoff.format(300, ascii: true)
+            }
+            #expect(detent.finish() == 0)
+        }
     }
 }
