@@ -287,8 +287,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             var values = st.targets
             var peaks = [Float](repeating: 0, count: options.channels)
             var rms: [Double] = []
+            var sanitized = 0
             if st.engine.channels > 0 {
                 let snapshot = st.engine.telemetry.snapshot()
+                sanitized = Int(snapshot.sanitizedOutputSamples)
                 // Before the first block nothing was published: the targets are the values.
                 if snapshot.framesProcessed > 0 { values = snapshot.values }
                 peaks = snapshot.peaks
@@ -308,9 +310,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 status.outputs = reports.outputValues
                 status.latency = live?.latency ?? reports.latency
             }
-            if st.engine.channels > 0 {
-                status.sanitizedSamples = Int(st.engine.telemetry.snapshot().sanitizedOutputSamples)
-            }
+            status.sanitizedSamples = sanitized
             return status
         }
     }

@@ -31,7 +31,7 @@ public struct MIDIMapping: Sendable, Hashable {
     }
 
     /// How a message's value is read.
-    public enum Encoding: String, Sendable, Hashable, CaseIterable, BitwiseCopyable {
+    public enum Encoding: String, Sendable, Hashable, CaseIterable {
         /// The value is a position: 0 the bottom of the mapping's travel, the top value its top.
         case absolute
         /// An endless encoder's step count: 1…63 up, 127…65 down by 1…63 (two's complement).
@@ -40,18 +40,6 @@ public struct MIDIMapping: Sendable, Hashable {
         case binaryOffset = "relative-offset"
         /// Bit 6 the sign: 1…63 up, 65…127 down by 1…63 (signed bit).
         case signBit = "relative-sign"
-
-        public var isRelative: Bool { self != .absolute }
-
-        /// The signed step count a relative encoder sends as `value` (0…127); 0 for absolute.
-        public func steps(_ value: Int) -> Int {
-            switch self {
-            case .absolute: 0
-            case .twosComplement: value < 64 ? value : value - 128
-            case .binaryOffset: value - 64
-            case .signBit: value & 0x40 == 0 ? value & 0x3F : -(value & 0x3F)
-            }
-        }
     }
 
     /// What an absolute controller does when it does not stand where the knob is.
@@ -85,19 +73,10 @@ public struct MIDIMapping: Sendable, Hashable {
         self.invert = invert
     }
 
-    /// The largest value the source sends: 127, or 16383 for 14-bit sources.
-    public var resolution: Int { isFourteenBit ? 16_383 : 127 }
-
     /// True for NRPN, RPN and fine controller pairs.
     public var isFourteenBit: Bool {
         if case .controller = source { return fine }
         return true
-    }
-
-    /// The plain 7-bit absolute mapping `--midi-cc` and MIDI learn make.
-    public var isPlainController: Bool {
-        if case .controller = source { return !fine && encoding == .absolute && range == nil && !invert }
-        return false
     }
 
     /// The parameter's normalised travel (0…1, through its taper) the mapping covers.
@@ -105,13 +84,5 @@ public struct MIDIMapping: Sendable, Hashable {
         guard let range else { return 0...1 }
         let a = spec.normalized(range.lowerBound), b = spec.normalized(range.upperBound)
         return min(a, b)...max(a, b)
-    }
-
-    /// The parameter's normalised position for a controller's `value` (0…``resolution``).
-    public func position(_ value: Int, in spec: ParameterSpec) -> Double {
-        let travel = travel(in: spec)
-        var x = Double(min(max(value, 0), resolution)) / Double(resolution)
-        if invert { x = 1 - x }
-        return travel.lowerBound + (travel.upperBound - travel.lowerBound) * x
     }
 }

@@ -143,9 +143,6 @@ public final class NSMClient: @unchecked Sendable {
         if changed { socket.send(OSCMessage(dirty ? "/nsm/client/is_dirty" : "/nsm/client/is_clean"), to: server) }
     }
 
-    /// Forgets what was last said about dirtiness, so that the next ``setDirty(_:)`` is sent.
-    func forgetDirty() { shared.dirty.withLock { $0 = nil } }
-
     /// A message for the session manager's user (priority 0…3, most urgent 3).
     public func message(_ text: String, priority: Int32 = 1) {
         socket.send(OSCMessage("/nsm/client/message", [.int32(priority), .string(text)]), to: server)

@@ -166,10 +166,10 @@ struct LiveCommand: ParsableCommand {
             if noMidi {
                 options.midi = nil
             } else {
-                var midi = try midiMap.map { path throws(MIDIMapFileError) in try MIDIMapFile.read(path, table: options.processor.table) }
-                    ?? presetMIDI.map { json throws(MIDIMapFileError) in
+                var midi = try midiMap.map { path throws(UsageError) in try MIDIMapFile.read(path, table: options.processor.table) }
+                    ?? presetMIDI.map { json throws(UsageError) in
                         do { return try MIDIControls(json: json, table: options.processor.table) } catch {
-                            throw MIDIMapFileError("the preset's MIDI mapping: \(error)")
+                            throw UsageError("the preset's MIDI mapping: \(error)")
                         }
                     }
                     ?? MIDIControls.standard(for: options.processor.table)
@@ -293,7 +293,7 @@ struct LiveCommand: ParsableCommand {
         let own = midiMap
         let interpreter = CommandInterpreter(control: host, presets: presets) { controls, path throws in
             guard let path = path ?? own else {
-                throw MIDIMapFileError("name a file: midi save FILE (or start with --midi-map FILE)")
+                throw UsageError("name a file: midi save FILE (or start with --midi-map FILE)")
             }
             try MIDIMapFile.write(controls, to: path, own: own)
             return path

@@ -10,44 +10,39 @@ enum MIDIMapFile {
     /// The mapping in the file at `path`, for `table`.
     /// - Throws: one line naming the file, and the line and column of a syntax error or the
     ///   member at fault.
-    static func read(_ path: String, table: ParameterTable) throws(MIDIMapFileError) -> MIDIControls {
+    static func read(_ path: String, table: ParameterTable) throws(UsageError) -> MIDIControls {
         let bytes: [UInt8]
         do {
             bytes = try BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize)
         } catch .system(let code) {
-            throw MIDIMapFileError("--midi-map \(PresetName.printable(path)): cannot be read: \(code)")
+            throw UsageError("--midi-map \(PresetName.printable(path)): cannot be read: \(code)")
         } catch {
-            throw MIDIMapFileError("--midi-map \(PresetName.printable(path)): larger than \(PresetCodec.maximumFileSize) bytes")
+            throw UsageError("--midi-map \(PresetName.printable(path)): larger than \(PresetCodec.maximumFileSize) bytes")
         }
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw MIDIMapFileError("--midi-map \(PresetName.printable(path)):\(error.line):\(error.column): \(error.message)")
+            throw UsageError("--midi-map \(PresetName.printable(path)):\(error.line):\(error.column): \(error.message)")
         }
         do {
             return try MIDIControls(json: document, table: table)
         } catch {
-            throw MIDIMapFileError("--midi-map \(PresetName.printable(path)): \(error)")
+            throw UsageError("--midi-map \(PresetName.printable(path)): \(error)")
         }
     }
 
     /// Writes `controls` to `path` (pretty JSON), atomically. A file that exists is replaced
     /// only when it is `own` (the `--midi-map` file): `midi save` never overwrites another.
-    static func write(_ controls: MIDIControls, to path: String, own: String?) throws(MIDIMapFileError) {
+    static func write(_ controls: MIDIControls, to path: String, own: String?) throws(UsageError) {
         let bytes = Array((JSONWriter.text(of: controls.json, pretty: true) + "\n").utf8)
         do {
             try AtomicFileWriter().write(bytes, to: path, replacing: path == own)
         } catch {
             if case .fileExists = error.problem {
-                throw MIDIMapFileError("\(PresetName.printable(path)) exists: midi save replaces only the --midi-map file")
+                throw UsageError("\(PresetName.printable(path)) exists: midi save replaces only the --midi-map file")
             }
-            throw MIDIMapFileError(error.description)
+            throw UsageError(error.description)
         }
     }
-}
-
-struct MIDIMapFileError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
