@@ -21,6 +21,9 @@ public struct HostStatus: Sendable, Equatable {
     public var rms: [Double]
     /// How many times the host has reconnected after losing the server.
     public var reconnects: Int
+    /// Connections of the client's ports the host remembers by name, to make again on a new
+    /// server (or when a peer's port returns).
+    public var connections = 0
     /// MIDI control changes that moved a parameter since start-up.
     public var midiMessages: Int
     /// The processor's read-only outputs (a plug-in's meters, gain reduction), a block old at most.

@@ -311,6 +311,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 status.latency = live?.latency ?? reports.latency
             }
             status.sanitizedSamples = sanitized
+            status.connections = st.remembered.count
             return status
         }
     }
