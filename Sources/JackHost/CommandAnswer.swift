@@ -45,7 +45,8 @@ public enum CommandAnswer: Equatable, Sendable {
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
-        case .error(let message): "error: \(message)"
+        // Errors repeat what was typed: its control characters are shown, not sent.
+        case .error(let message): "error: \(TerminalText.printable(message))"
         }
     }
 

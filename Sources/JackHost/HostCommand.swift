@@ -112,10 +112,14 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case parameter(ParameterError)
     /// A value that is not one the command takes: "invalid " and what it was.
     case invalid(String)
+    /// A line over ``LineReader/maximumLength`` bytes, dropped unread.
+    case lineTooLong
 
     public var description: String {
         switch self {
-        case .unknownCommand(let word): "unknown command '\(word)' (try 'help')"
+        case .unknownCommand(let word):
+            "unknown command '\(word.count > 40 ? word.prefix(40) + "…" : word)' (try 'help')"
+        case .lineTooLong: "a line longer than \(LineReader.maximumLength) bytes was ignored"
         case .usage(let form): "usage: \(form)"
         case .unexpectedArguments(let verb): "'\(verb)' takes no arguments"
         case .parameter(let error): error.description

@@ -38,20 +38,53 @@ public final class LineReader: @unchecked Sendable {
         _ = write(wakeWrite, &byte, 1)
     }
 
+    /// One line of input, or the news that one was too long to take.
+    public enum Line: Equatable, Sendable {
+        case text(String)
+        /// A line longer than ``maximumLength`` bytes: dropped whole, up to its newline.
+        case tooLong
+    }
+
+    /// The longest line taken, in bytes (a command is a few dozen). Longer ones are dropped
+    /// as they arrive, so a runaway writer costs neither memory nor time.
+    public static let maximumLength = 64 * 1024
+
+    /// Bytes before `scanned` (from `start`) hold no newline: each byte is looked at once,
+    /// however the line arrives.
+    private var start = 0
+    private var scanned = 0
+    /// Set while the rest of a too-long line is being dropped.
+    private var dropping = false
+
     /// The next line without its newline (and without a trailing carriage return); nil at
     /// the end of the input or once interrupted. A last line without a newline is returned.
-    public func readLine() -> String? {
+    public func readLine() -> Line? {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = buffer[..<newline]
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                var line = buffer[start..<newline]
+                take(through: newline)
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
+                if dropping || line.count > Self.maximumLength {
+                    dropping = false
+                    return .tooLong
+                }
+                return .text(String(decoding: line, as: UTF8.self))
+            }
+            scanned = buffer.count
+            // (One byte of slack for a carriage return before the newline.)
+            if buffer.count - start > Self.maximumLength + 1 {
+                // Keep nothing of it: the rest is dropped up to the newline.
+                dropping = true
+                take(through: buffer.count - 1)
             }
             if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                defer { buffer.removeAll() }
-                return String(decoding: buffer, as: UTF8.self)
+                defer { take(through: buffer.count - 1) }
+                if dropping || buffer.count - start > Self.maximumLength {
+                    dropping = false
+                    return .tooLong
+                }
+                guard start < buffer.count else { return nil }
+                return .text(String(decoding: buffer[start...], as: UTF8.self))
             }
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -62,7 +95,7 @@ public final class LineReader: @unchecked Sendable {
             }
             if fds[1].revents != 0 { return nil }
             guard fds[0].revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 4096)
+            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             do {
                 let n = try systemCall { read(input, &chunk, chunk.count) }
                 if n > 0 { buffer += chunk[..<n] } else { atEnd = true }
@@ -73,4 +106,22 @@ public final class LineReader: @unchecked Sendable {
             }
         }
     }
+
+    /// Consumes the buffer through `index`. The consumed bytes are dropped once they are
+    /// most of it, and a buffer grown by a long line is given back.
+    private func take(through index: Int) {
+        start = index + 1
+        scanned = start
+        if start >= buffer.count {
+            if buffer.capacity > 4 * Self.chunkSize { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
+            start = 0
+            scanned = 0
+        } else if start > buffer.count / 2 {
+            buffer.removeSubrange(..<start)
+            scanned -= start
+            start = 0
+        }
+    }
+
+    private static let chunkSize = 4096
 }

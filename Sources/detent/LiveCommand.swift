@@ -246,7 +246,11 @@ struct LiveCommand: ParsableCommand {
         if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
         defer { bridge?.stop() }
         while let line = reader.readLine() {
-            guard let answer = interpreter.respond(to: line) else { continue }
+            let answer: CommandAnswer? = switch line {
+            case .text(let text): interpreter.respond(to: text)
+            case .tooLong: .error(CommandError.lineTooLong.description)
+            }
+            guard let answer else { continue }
             print(json ? answer.json(host.table) : answer.text(host.table))
             fflush(nil)
             if answer.endsSession { break }

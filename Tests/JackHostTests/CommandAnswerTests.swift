@@ -6,6 +6,22 @@ import Parameters
 import TestSupport
 
 @Suite struct CommandAnswerTests {
+    /// An error repeats what was typed; typed escape sequences must not reach the terminal
+    /// (`\e[2J` would clear it, `\e]0;…\a` set its title). JSON escapes them by itself.
+    @Test func anErrorShowsTheControlCharactersItRepeats() throws {
+        let interpreter = CommandInterpreter(control: FakeControl(), presets: FactoryDefaultPresets(table: LowpassGain.table))
+        let answer = try #require(interpreter.respond(to: "\u{1B}[2J\u{1B}]0;pwned\u{07}"))
+        let text = answer.text(LowpassGain.table)
+        #expect(text == "error: unknown command '\\u{1b}[2J\\u{1b}]0;pwned\\u{7}' (try 'help')")
+        #expect(!text.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(answer.json(LowpassGain.table).contains(#"\u001b[2J"#))
+    }
+
+    @Test func anUnknownLongWordIsShortened() {
+        let word = String(repeating: "x", count: 500)
+        #expect(CommandError.unknownCommand(word).description == "unknown command '\(String(repeating: "x", count: 40))…' (try 'help')")
+    }
+
     @Test func valuesAsTextListEveryParameterInTableOrder() {
         let values: [ParameterIndex: Double] = [.cutoff: 440, .resonance: 2, .gain: -60]
         let expected = LowpassGain.table.ids.map { "\($0.id)=\(LowpassGain.table[$0].format(values[$0]!, ascii: true))" }

@@ -1,6 +1,7 @@
 import Foundation
 import JackHost
 import Testing
+import TestSupport
 
 @Suite struct LineReaderTests {
     /// Every line a reader gives for `text`, read from a pipe that holds it and is closed.
@@ -8,7 +9,12 @@ import Testing
     static func lines(_ text: String) -> [String] {
         withReader(text) { reader in
             var lines: [String] = []
-            while let line = reader.readLine() { lines.append(line) }
+            while let line = reader.readLine() {
+                switch line {
+                case .text(let text): lines.append(text)
+                case .tooLong: lines.append("<too long>")
+                }
+            }
             return lines
         }
     }
@@ -48,5 +54,32 @@ import Testing
         #expect(await waiting.value == nil)
         #expect(reader.readLine() == nil)
         withExtendedLifetime(pipe) {}  // its read end is the reader's input until here
+    }
+
+    /// A line over the limit is one `tooLong`, whatever its length, and the lines around it
+    /// arrive intact; so does a last line that is too long and has no newline. Read from a
+    /// file, so no writer has to keep up: 16 MiB is read in 4 KiB pieces, each looked at once.
+    @Test(arguments: [LineReader.maximumLength + 1, 1 << 20, 16 << 20])
+    func aTooLongLineIsDroppedWholeAndTheNextLinesArrive(length: Int) throws {
+        let long = String(repeating: "x", count: length)
+        #expect(try Self.fileLines("set gain -6\n\(long)\nstatus\n\(long)")
+                == [.text("set gain -6"), .tooLong, .text("status"), .tooLong])
+    }
+
+    @Test func aLineOfExactlyTheLimitIsTaken() throws {
+        let line = String(repeating: "y", count: LineReader.maximumLength)
+        #expect(try Self.fileLines(line + "\r\nquit\n") == [.text(line), .text("quit")])
+    }
+
+    /// Every line a reader gives for `text`, read from a file that holds it.
+    static func fileLines(_ text: String) throws -> [LineReader.Line] {
+        let folder = TemporaryFolder()
+        let fd = open(folder.write("input", text: text), O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let reader = LineReader(fileDescriptor: fd)
+        var lines: [LineReader.Line] = []
+        while let line = reader.readLine() { lines.append(line) }
+        return lines
     }
 }
