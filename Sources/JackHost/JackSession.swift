@@ -52,7 +52,7 @@ final class JackSession: @unchecked Sendable {
         }
         guard let client = opened else {
             if status.rawValue & JackNameNotUnique.rawValue != 0 { throw .nameTaken(options.name) }
-            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: options.server) }
+            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: options.namedServer) }
             // jackd answers a taken exact name with a bare "server error": ask it.
             if options.exactName && Self.clientExists(options.name, server: options.server) {
                 throw .nameTaken(options.name)

@@ -6,15 +6,16 @@ import Platform
 /// one byte to that pipe (async-signal-safe), so a signal or a lost server ends the command
 /// loop at once instead of leaving it blocked in `read`.
 public final class LineReader: @unchecked Sendable {
-    private let input: Int32
+    /// nil: no input at all (a service); `readLine` waits for `interrupt` only.
+    private let input: Int32?
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var buffer: [UInt8] = []
     private var atEnd = false
 
     /// Reads `fileDescriptor`, which stays the caller's: the reader never closes it (standard
-    /// input outlives it).
-    public init(fileDescriptor: Int32 = 0) {
+    /// input outlives it). With nil it reads nothing and waits until interrupted.
+    public init(fileDescriptor: Int32? = 0) {
         input = fileDescriptor
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { fds = [-1, -1] }
@@ -86,15 +87,16 @@ public final class LineReader: @unchecked Sendable {
                 guard start < buffer.count else { return nil }
                 return .text(String(decoding: buffer[start...], as: UTF8.self))
             }
-            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            // (A negative descriptor is one `poll` skips: without input only the wake counts.)
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0)]
             do {
                 try systemCall { poll(&fds, 2, -1) }
             } catch {
                 return nil
             }
-            if fds[1].revents != 0 { return nil }
-            guard fds[0].revents != 0 else { continue }
+            if fds[0].revents != 0 { return nil }
+            guard let input, fds[1].revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             do {
                 let n = try systemCall { read(input, &chunk, chunk.count) }

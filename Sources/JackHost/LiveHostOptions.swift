@@ -56,11 +56,15 @@ public struct LiveHostOptions: Sendable, Equatable {
     }
 
     /// The server name as people know it, for messages.
-    public var serverDisplayName: String {
-        if let server { return server }
-        if let name = Environment.value("JACK_DEFAULT_SERVER"), !name.isEmpty {
-            return name
-        }
-        return "default"
+    /// The server asked for by name (the option, else `$JACK_DEFAULT_SERVER`); nil for the
+    /// default one.
+    public var namedServer: String? { Self.namedServer(server) }
+
+    public var serverDisplayName: String { namedServer ?? "default" }
+
+    /// `option`, else `$JACK_DEFAULT_SERVER` (as libjack reads it); nil for the default server.
+    static func namedServer(_ option: String?) -> String? {
+        let name = option ?? Environment.value("JACK_DEFAULT_SERVER") ?? ""
+        return name.isEmpty || name == "default" ? nil : name
     }
 }

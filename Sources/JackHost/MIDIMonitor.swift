@@ -27,7 +27,7 @@ public final class MIDIMonitor: @unchecked Sendable {
             detent_jack_client_open(name, JackNoStartServer, &status)
         }
         guard let client = opened else {
-            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: server) }
+            if status.rawValue & JackServerFailed.rawValue != 0 { throw .noServer(server: LiveHostOptions.namedServer(server)) }
             throw .openFailed(name: name, status: status.rawValue)
         }
         self.client = client

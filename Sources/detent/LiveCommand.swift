@@ -110,6 +110,10 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Read commands from standard input even when it is a terminal (no knob panel).")
     var headless = false
 
+    @Flag(help: ArgumentHelp("Read no commands: run until SIGTERM, SIGINT or SIGHUP (a systemd unit, nohup, a session "
+        + "launcher). Standard input from /dev/null means the same."))
+    var service = false
+
     @Flag(help: "Draw the knob panel with ASCII characters only (the default when the locale is not UTF-8).")
     var ascii = false
 
@@ -225,7 +229,10 @@ struct LiveCommand: ParsableCommand {
             return
         }
 
-        let reader = LineReader()
+        // Nothing to read (a service, or input from /dev/null as systemd, nohup and setsid
+        // scripts give): run until a signal rather than quit at once at the end of no input.
+        let quiet = service || Self.inputIsNull
+        let reader = LineReader(fileDescriptor: quiet ? nil : 0)
         let signals = Self.stopOnSignals { reader.interrupt() }
         defer { signals.forEach { $0.cancel() } }
         let host = LiveHost(options: options, log: LineWriter.standardError.line, onTerminate: { _ in reader.interrupt() })
@@ -239,7 +246,8 @@ struct LiveCommand: ParsableCommand {
         LineWriter.standardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
             + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
             + (processor.isBuiltIn ? "" : "hosting \(processor.name); ")
-            + (options.midi.map { "MIDI: \($0.summary); " } ?? "") + "type 'help' for commands")
+            + (options.midi.map { "MIDI: \($0.summary); " } ?? "")
+            + (quiet ? "reading no commands; SIGTERM, SIGINT or SIGHUP stops it" : "type 'help' for commands"))
 
         let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
@@ -328,7 +336,14 @@ struct LiveCommand: ParsableCommand {
         return .failure
     }
 
-    /// SIGINT and SIGTERM end the command loop, so the client is closed properly; a second
+    /// Whether standard input is /dev/null (or closed): there will never be a command.
+    static var inputIsNull: Bool {
+        var input = stat(), null = stat()
+        guard fstat(0, &input) == 0 else { return errno == EBADF }
+        return stat("/dev/null", &null) == 0 && input.st_mode & S_IFMT == S_IFCHR && input.st_rdev == null.st_rdev
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP end the command loop, so the client is closed properly; a second
     /// signal exits at once, in case closing hangs on a wedged server. The signals are
     /// unblocked first: a parent may have started Detent with them blocked (the mask is
     /// inherited), and then they would never arrive.
@@ -337,9 +352,12 @@ struct LiveCommand: ParsableCommand {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let received = Atomic<Int>(0)
-        return [SIGINT, SIGTERM].map { number in
+        // SIGHUP too: a closed terminal or a session's end stops the host as cleanly as
+        // SIGTERM (its JACK client closed, not dropped by a default exit with status 129).
+        return [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

@@ -39,6 +39,17 @@ import TestSupport
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == ["detent: \(LiveHostError.noServer(server: name))"])
     }
+
+    /// libjack joins `$JACK_DEFAULT_SERVER` when no server is named: the hint names it too.
+    @Test func noServerNamedByTheEnvironmentIsNamedInTheHint() throws {
+        let name = "detent-test-absent-env-\(getpid())"
+        for arguments in [["live"], ["midi", "monitor"]] {
+            let run = try DetentProcess.run(arguments, environment: ["JACK_DEFAULT_SERVER": name])
+            #expect(run.status == 1)
+            #expect(run.stderr == ["detent: \(LiveHostError.noServer(server: name))"])
+            #expect(run.stderr.first?.contains("jackd -n \(name)") == true)
+        }
+    }
 }
 
 extension JackTests {
@@ -135,6 +146,33 @@ extension JackTests {
             #expect(second.stderr == ["detent: \(LiveHostError.nameTaken("detent"))"])
             first.closeInput()
             #expect(first.finish().status == 0)
+            server.stop()
+        }
+
+        /// As systemd, nohup and `setsid … </dev/null` start it: no commands will ever come, so
+        /// it runs until a signal, and every stopping signal closes the client and exits 0 (not
+        /// 129 for SIGHUP). `--service` does the same with any standard input.
+        @Test(arguments: [(SIGTERM, false), (SIGHUP, false), (SIGINT, false), (SIGHUP, true)])
+        func withNoInputItRunsUntilASignalAndStopsCleanly(signal: Int32, serviceFlag: Bool) throws {
+            let server = try JackServer()
+            let folder = TemporaryFolder()
+            let errors = folder.write("stderr", text: "")
+            let child = try ChildProcess(try BuiltProducts.detent, ["live", "--server", server.name] + (serviceFlag ? ["--service"] : []),
+                                         environment: ["XDG_CONFIG_HOME": folder.file("config"), "PATH": "/usr/bin:/bin"],
+                                         stdin: serviceFlag ? .pipe : .null, stderr: .open(errors), group: .session)
+            func said() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+            try waitUntil("it says it reads no commands (it said \(said()))") {
+                said().contains("reading no commands; SIGTERM, SIGINT or SIGHUP stops it")
+            }
+            if serviceFlag { child.closeInput() }  // the end of an input it does not read changes nothing
+            let observer = try TestClient("observer", server: server.name)
+            try waitUntil("its ports are there") { observer.ports(matching: "^detent:").count == 6 }
+            #expect(child.wait(seconds: 0) == nil, "still running")
+            #expect(child.signal(signal))
+            let status = try #require(child.wait(seconds: 5))
+            #expect(status.exited == 0 && status.signal == nil)
+            #expect(observer.ports(matching: "^detent:").isEmpty)
+            observer.close()
             server.stop()
         }
 
