@@ -13,7 +13,7 @@ public struct HostStatus: Sendable, Equatable {
     public var xruns: Int
     /// The server's DSP load in percent (`jack_cpu_load`); nil while disconnected.
     public var dspLoad: Double?
-    /// Current (smoothed) parameter values, in their units.
+    /// The parameters' targets, in their units: what `get` shows, not a glide's midpoint.
     public var values: [ParameterIndex: Double]
     /// Highest absolute output sample per channel since the previous status.
     public var peaks: [Float]

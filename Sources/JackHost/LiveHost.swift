@@ -284,15 +284,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     public func status() -> HostStatus {
         state.withLock { st in
             st.absorbMIDI()
-            var values = st.targets
+            // The targets, as `get` and `params` show them: a value typed while the server is
+            // away, or a preset mid-glide, reads as what it will be (the smoothing is the
+            // engine's business, and heard, not shown).
+            let values = st.targets
             var peaks = [Float](repeating: 0, count: options.channels)
             var rms: [Double] = []
             var sanitized = 0
             if st.engine.channels > 0 {
                 let snapshot = st.engine.telemetry.snapshot()
                 sanitized = Int(snapshot.sanitizedOutputSamples)
-                // Before the first block nothing was published: the targets are the values.
-                if snapshot.framesProcessed > 0 { values = snapshot.values }
                 peaks = snapshot.peaks
                 // A rebuilt engine restarts its counters: measure from scratch then.
                 let earlier = st.lastSnapshot.flatMap { $0.framesProcessed <= snapshot.framesProcessed ? $0 : nil }

@@ -176,6 +176,27 @@ extension JackTests {
             server.stop()
         }
 
+        /// `status` shows what `get` shows: the targets, also mid-glide (a 5 s smoothing) and
+        /// for a value typed while the server is away.
+        @Test func statusShowsTheTargetsGetShows() throws {
+            let server = try JackServer()
+            let detent = try LiveProgram(["--server", server.name, "--smoothing", "5000"],
+                                         environment: ProcessInfo.processInfo.environment)
+            try detent.waitForMessage("'detent' on JACK server '\(server.name)'")
+            let loaded = try detent.ask("preset load Telephone")
+            let status = try detent.ask("status")
+            for value in loaded.split(separator: ": ", maxSplits: 1)[1].split(separator: ", ") {
+                #expect(status.contains(String(value)), "\(value) in \(status)")
+            }
+            server.kill()
+            try detent.waitForMessage("the JACK server '\(server.name)' stopped")
+            #expect(try detent.ask("set cutoff 321") == "cutoff=321 Hz")
+            #expect(try detent.ask("status").contains("cutoff=321 Hz"))
+            #expect(detent.finish() == 0)
+            try server.start()
+            server.stop()
+        }
+
         @Test func withoutReconnectALostServerEndsTheProgramWithStatusOne() throws {
             let server = try JackServer()
             let detent = try DetentProcess(["live", "--server", server.name, "--no-reconnect"])
