@@ -274,6 +274,7 @@ struct RenderState {
                     let y = Self.frame(SIMD4(in0[j], in1[j], 0, 0), c, gains[i &* gainStride], &state, &meter)
                     out0[j] = y[0]; out1[j] = y[1]
                 }
+                if spans.atSettlePoint { state.settle() }
             }
         } else {
             let in0 = laneIn[lane], in1 = laneIn[lane + 1], in2 = laneIn[lane + 2], in3 = laneIn[lane + 3]
@@ -284,6 +285,7 @@ struct RenderState {
                     let y = Self.frame(SIMD4(in0[j], in1[j], in2[j], in3[j]), c, gains[i &* gainStride], &state, &meter)
                     out0[j] = y[0]; out1[j] = y[1]; out2[j] = y[2]; out3[j] = y[3]
                 }
+                if spans.atSettlePoint { state.settle() }
             }
         }
         state.recoverNonFinite()
@@ -368,6 +370,9 @@ struct RenderState {
 
     /// The runs of frames with constant coefficients: while gliding, the spans between
     /// points of the coefficient grid that `fillRamps` wrote; otherwise the whole segment.
+    /// Either way a span also ends at each point of the settle grid, where the filter's
+    /// states may be settled to zero (``Lowpass/State/settle()``): on the engine's timeline,
+    /// so wherever the caller's blocks end, live and offline settle at the same frames.
     struct Spans {
         let k1: UnsafeMutablePointer<Float>, k2: UnsafeMutablePointer<Float>, k3: UnsafeMutablePointer<Float>
         let steady: Lowpass.Coefficients
@@ -397,15 +402,24 @@ struct RenderState {
             min(end - s, Int(mask + 1) - Int((blockStart + Int64(s)) & mask))
         }
 
+        /// Every 256 frames of the engine's timeline (a multiple of any coefficient grid).
+        static var settleMask: Int64 { @_noLocks @inline(__always) get { 255 } }
+
+        /// Whether the span `next` gave last ended on a point of the settle grid.
+        var atSettlePoint: Bool {
+            @_noLocks @inline(__always) get { (blockStart + Int64(position)) & Self.settleMask == 0 }
+        }
+
         @_noLocks @inline(__always)
         mutating func next() -> (Range<Int>, Lowpass.Coefficients)? {
             let s = position
             guard s < end else { return nil }
+            let toSettle = Self.length(from: s, to: end, blockStart: blockStart, mask: Self.settleMask)
             guard gliding else {
-                position = end
-                return (s..<end, steady)
+                position = s + toSettle
+                return (s..<position, steady)
             }
-            let span = Self.length(from: s, to: end, blockStart: blockStart, mask: mask)
+            let span = min(toSettle, Self.length(from: s, to: end, blockStart: blockStart, mask: mask))
             position = s + span
             return (s..<s + span, Lowpass.Coefficients(
                 k1: SIMD4(repeating: k1[s]), k2: SIMD4(repeating: k2[s]), k3: SIMD4(repeating: k3[s])))

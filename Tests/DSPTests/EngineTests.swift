@@ -162,3 +162,25 @@ struct DenormalTests {
         #expect(half.isSubnormal)
     }
 }
+
+/// After the input stops, the filter's output comes back to exact zero, and at the same
+/// frames whatever the blocks: a silent tail is digital silence, for silence detection and
+/// null tests, and live still equals offline.
+@Suite struct DigitalSilenceTests {
+    @Test(arguments: [(1, 0.707), (2, 12.0), (4, 0.5)])
+    func aSilentTailBecomesExactZeroAtTheSameFramesForAnyBlocks(channels: Int, resonance: Double) {
+        let burst = 4_800, tail = 48_000 * 4
+        let input = (0..<channels).map { c in Signal.noise(frames: burst, seed: UInt64(c + 1)) + [Float](repeating: 0, count: tail) }
+        let values: [ParameterIndex: Double] = [.cutoff: 300, .resonance: resonance, .gain: 6]
+        let outputs = [256, 1_000, 37].map { blockSize in
+            EngineHarness(channels: channels, values: values).run(input, blockSize: blockSize)
+        }
+        #expect(outputs[1] == outputs[0])
+        #expect(outputs[2] == outputs[0])
+        for channel in outputs[0] {
+            // It rings on after the burst, then stops: the last second is all exact zeros.
+            #expect(channel[burst..<burst + 480].contains { $0 != 0 })
+            #expect(channel.suffix(48_000).allSatisfy { $0 == 0 })
+        }
+    }
+}
