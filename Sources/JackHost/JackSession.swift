@@ -94,6 +94,12 @@ final class JackSession: @unchecked Sendable {
             }
         }
 
+        let described = inputs + outputs + [midiPort, midiOutPort].compactMap { $0 }
+        for (order, (port, pretty)) in zip(described, Self.prettyNames(channels: options.channels,
+                                                                      midiIn: midiPort != nil, midiOut: midiOutPort != nil)).enumerated() {
+            _ = detent_jack_describe_port(client, port, pretty, Int32(order))
+        }
+
         let rate = jack_get_sample_rate(client)
         let bufferSize = jack_get_buffer_size(client)
         do { engine = try engineFor(rate, bufferSize) } catch {
@@ -126,6 +132,15 @@ final class JackSession: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// The ports' names for people, in port order (inputs, outputs, MIDI in, MIDI out): what
+    /// patchbays show instead of `in_1` when asked to, and sort by. Two channels are a
+    /// stereo pair.
+    static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool) -> [String] {
+        let channel = { (c: Int) in channels == 2 ? (c == 1 ? "L" : "R") : "\(c)" }
+        return (1...channels).map { "Input \(channel($0))" } + (1...channels).map { "Output \(channel($0))" }
+            + (midiIn ? ["MIDI In"] : []) + (midiOut ? ["MIDI Out (controller feedback)"] : [])
+    }
 
     /// The processor's latency, in frames, as the ports report it.
     var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }

@@ -131,6 +131,52 @@ extension JackTests {
             server.stop()
         }
 
+        /// The ports carry the names and order patchbays show (JACK metadata), read back with
+        /// JACK's own `jack_property`.
+        @Test(arguments: [(2, ["Input L", "Input R", "Output L", "Output R"]), (3, ["Input 1", "Input 2", "Input 3", "Output 1", "Output 2", "Output 3"])])
+        func portsHavePrettyNamesInOrder(channels: Int, audio: [String]) throws {
+            let server = try JackServer()
+            let host = LiveHost(options: Self.options(server) { $0.channels = channels }, log: { _ in })
+            try host.start()
+            defer { host.stop() }
+            let ports = (1...channels).map { "in_\($0)" } + (1...channels).map { "out_\($0)" } + ["midi_in", "midi_out"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_DEFAULT_SERVER"] = server.name
+            for (order, (port, pretty)) in zip(ports, audio + ["MIDI In", "MIDI Out (controller feedback)"]).enumerated() {
+                let listed = try ChildProcess.run("/usr/bin/jack_property", ["-p", "-l", "detent:\(port)"], environment: environment)
+                let lines = listed.stdoutText.split(separator: "\n").map(String.init)
+                #expect(lines.contains("key: http://jackaudio.org/metadata/pretty-name value: \(pretty)"), "\(port): \(lines)")
+                #expect(lines.contains("key: http://jackaudio.org/metadata/order value: \(order) type: http://www.w3.org/2001/XMLSchema#integer"),
+                        "\(port): \(lines)")
+            }
+            host.stop()
+            server.stop()
+        }
+
+        /// Each output reports its own input's capture latency (JACK's default would give
+        /// every output the largest of all inputs').
+        @Test func latencyIsReportedPerChannel() throws {
+            let server = try JackServer()
+            let host = LiveHost(options: Self.options(server), log: { _ in })
+            try host.start()
+            defer { host.stop() }
+            let name = try #require(host.clientName)
+            let source = try TestClient("source", server: server.name, play: [[0], [0]], captureLatency: [64, 512])
+            #expect(source.connect("source:out_1", "\(name):in_1") == 0)
+            #expect(source.connect("source:out_2", "\(name):in_2") == 0)
+            var range = jack_latency_range_t()
+            for (port, frames) in [("out_1", UInt32(64)), ("out_2", UInt32(512))] {
+                let ours = try #require(jack_port_by_name(source.client, "\(name):\(port)"))
+                try waitUntil("\(port) reports \(frames) frames of capture latency") {
+                    jack_port_get_latency_range(ours, JackCaptureLatency, &range)
+                    return range.min == frames && range.max == frames
+                }
+            }
+            source.close()
+            host.stop()
+            server.stop()
+        }
+
         @Test func portsFollowTheChannelCount() throws {
             let server = try JackServer()
             let host = LiveHost(options: Self.options(server) { $0.channels = 5 }, log: { _ in })

@@ -22,8 +22,11 @@ final class TestClient: @unchecked Sendable {
     ///   - follow: a player whose start this client's recording follows.
     ///   - midi: MIDI messages (1 to 3 bytes) to play on a port `midi_out`, each at a frame of
     ///     the signal (in frame order).
+    ///   - captureLatency: the capture latency each output reports (its signal's age, as a
+    ///     sound card's capture ports report theirs); none by default.
     init(_ name: String, server: String, play: [[Float]] = [], inputs: Int = 0, record: Int = 0,
-         follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = [], recordMIDI: Bool = false) throws {
+         follow leader: TestClient? = nil, midi: [(frame: Int, bytes: [UInt8])] = [], recordMIDI: Bool = false,
+         captureLatency: [UInt32] = []) throws {
         // A loaded machine's server, just (re)started, sometimes refuses a client once
         // (JackServerFailed) and takes the next: retry, for at most 10 s. No signal tells
         // when it is ready, so the retries are 50 ms apart.
@@ -54,8 +57,18 @@ final class TestClient: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: TestClientState(outputs: outputs, play: play, inputs: ins, record: record,
                                              client: client, leader: leader?.state, midiPort: midiPort, midi: midi,
-                                             midiIn: midiIn))
+                                             midiIn: midiIn, captureLatency: captureLatency))
         jack_set_process_callback(client, testClientProcess, state)
+        if !captureLatency.isEmpty {
+            jack_set_latency_callback(client, { mode, arg in
+                let state = arg!.assumingMemoryBound(to: TestClientState.self)
+                guard mode == JackCaptureLatency else { return }
+                for (c, frames) in state.pointee.captureLatency.enumerated() where c < state.pointee.outputCount {
+                    var range = jack_latency_range_t(min: frames, max: frames)
+                    jack_port_set_latency_range(state.pointee.outputs[c], mode, &range)
+                }
+            }, state)
+        }
         jack_set_xrun_callback(client, { arg in
             arg!.assumingMemoryBound(to: TestClientState.self).pointee.xruns.add(1, ordering: .relaxed)
             return 0
@@ -159,6 +172,7 @@ struct TestClientState: ~Copyable {
     let midiHeardBytes: UnsafeMutablePointer<UInt8>
     let midiHeardSizes: UnsafeMutablePointer<Int>
     let midiHeardCount = Atomic<Int>(0)
+    let captureLatency: [UInt32]
 
     let armed = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
@@ -170,8 +184,10 @@ struct TestClientState: ~Copyable {
 
     init(outputs: [OpaquePointer], play: [[Float]], inputs: [OpaquePointer], record: Int,
          client: OpaquePointer, leader: UnsafeMutablePointer<TestClientState>?,
-         midiPort: OpaquePointer?, midi: [(frame: Int, bytes: [UInt8])], midiIn: OpaquePointer?) {
+         midiPort: OpaquePointer?, midi: [(frame: Int, bytes: [UInt8])], midiIn: OpaquePointer?,
+         captureLatency: [UInt32] = []) {
         self.client = client
+        self.captureLatency = captureLatency
         self.midiPort = midiPort
         self.midiIn = midiIn
         midiHeardFrames = .allocate(capacity: Self.midiHeardCapacity)
