@@ -2,8 +2,9 @@ import CSndfile
 
 /// What a file says about its audio besides the audio: text tags (RIFF INFO in WAV, Vorbis
 /// comments in FLAC and Ogg, AIFF and CAF strings), the broadcast extension (`bext`: origin,
-/// time reference, coding history) and cue points, through libsndfile's string and chunk
-/// commands. A render copies them to its output unless told not to (`--no-metadata`); each
+/// time reference, coding history), cue points, and the instrument (a sampler's base note,
+/// key and velocity range and loops: WAV's `smpl`, also read from AIFF's `INST`), through
+/// libsndfile's string and chunk commands. A render copies them to its output unless told not to (`--no-metadata`); each
 /// container keeps what it has a place for.
 public struct Metadata: Sendable {
     /// libsndfile's string kinds, with the names `--json` reports.
@@ -18,9 +19,16 @@ public struct Metadata: Sendable {
     var strings: [(code: Int32, name: String, value: String)] = []
     var broadcast: SF_BROADCAST_INFO?
     var cues: SF_CUES?
+    var instrument: SF_INSTRUMENT?
 
     /// Nothing to copy.
-    public var isEmpty: Bool { strings.isEmpty && broadcast == nil && cues == nil }
+    public var isEmpty: Bool { names.isEmpty }
+
+    /// What there is, by the names `--json` reports (`title`, …, `bext`, `cue`, `instrument`).
+    public var names: [String] {
+        strings.map(\.name) + (broadcast == nil ? [] : ["bext"]) + (cues == nil ? [] : ["cue"])
+            + (instrument == nil ? [] : ["instrument"])
+    }
 
     /// What an open file holds.
     init(reading file: OpaquePointer) {
@@ -38,10 +46,14 @@ public struct Metadata: Sendable {
             var cues = SF_CUES()
             if sf_command(file, Int32(SFC_GET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == SF_TRUE { self.cues = cues }
         }
+        var instrument = SF_INSTRUMENT()
+        if sf_command(file, Int32(SFC_GET_INSTRUMENT), &instrument, Int32(MemoryLayout<SF_INSTRUMENT>.size)) == SF_TRUE {
+            self.instrument = instrument
+        }
     }
 
     /// Writes what the open output `file` has a place for, before any audio; returns the names
-    /// of what was kept (`title`, …, `bext`, `cue`).
+    /// of what was kept (`title`, …, `bext`, `cue`, `instrument`).
     func write(to file: OpaquePointer) -> [String] {
         var kept: [String] = []
         for string in strings where sf_set_string(file, string.code, string.value) == 0 {
@@ -51,8 +63,19 @@ public struct Metadata: Sendable {
            sf_command(file, Int32(SFC_SET_BROADCAST_INFO), &info, Int32(MemoryLayout<SF_BROADCAST_INFO>.size)) == SF_TRUE {
             kept.append("bext")
         }
-        if var cues, sf_command(file, Int32(SFC_SET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == SF_TRUE {
+        // libsndfile takes cue points and an instrument for any file, but only WAV writes them
+        // (its AIFF writer, in 1.2, leaves the instrument out): ask the container, not the
+        // command.
+        var info = SF_INFO()
+        sf_command(file, Int32(SFC_GET_CURRENT_SF_INFO), &info, Int32(MemoryLayout<SF_INFO>.size))
+        let container = info.format & Int32(SF_FORMAT_TYPEMASK)
+        let wav = container == Int32(SF_FORMAT_WAV) || container == Int32(SF_FORMAT_WAVEX)
+        if var cues, wav, sf_command(file, Int32(SFC_SET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == SF_TRUE {
             kept.append("cue")
+        }
+        if var instrument, wav,
+           sf_command(file, Int32(SFC_SET_INSTRUMENT), &instrument, Int32(MemoryLayout<SF_INSTRUMENT>.size)) == SF_TRUE {
+            kept.append("instrument")
         }
         return kept
     }

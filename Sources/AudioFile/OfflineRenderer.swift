@@ -89,6 +89,7 @@ public enum OfflineRenderer {
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
             summary.latency = stream.latency
             summary.metadata = writer.keptMetadata
+            summary.metadataLost = writer.lostMetadata
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()

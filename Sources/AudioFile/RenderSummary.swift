@@ -28,8 +28,10 @@ public struct RenderSummary: Sendable, Equatable {
     /// Automation events applied, and those after the end of the input (not applied).
     public var automationEvents: Int
     public var eventsAfterEnd: Int
-    /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`).
+    /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`, `instrument`),
+    /// and what its container had no place for.
     public var metadata: [String] = []
+    public var metadataLost: [String] = []
     /// Wall-clock time of the render.
     public var seconds: Double
 
@@ -49,6 +51,9 @@ public struct RenderSummary: Sendable, Equatable {
         if sanitizedOutputSamples > 0 {
             let samples = sanitizedOutputSamples == 1 ? "1 sample" : "\(sanitizedOutputSamples) samples"
             lines.append("\(output): the processor put out \(samples) of NaN, infinity or denormals; written as silence")
+        }
+        if !metadataLost.isEmpty {
+            lines.append("\(output): its container has no place for the input's \(metadataLost.joined(separator: ", ")); not copied")
         }
         lines += processorMessages
         if eventsAfterEnd > 0 {
@@ -79,6 +84,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
             JSONMember("metadata", .array(metadata.map { .string($0) })),
+            JSONMember("metadataLost", .array(metadataLost.map { .string($0) })),
             JSONMember("seconds", .number(seconds, places: 3)),
             JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
         ] + (plugin.map { uri in [

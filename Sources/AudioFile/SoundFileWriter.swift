@@ -13,8 +13,10 @@ public final class SoundFileWriter {
     public let channels: Int
     private var file: OpaquePointer?
     private let frameLimit: Int64?
-    /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`).
+    /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`, `instrument`).
     public private(set) var keptMetadata: [String] = []
+    /// What of it the output's container has no place for.
+    public private(set) var lostMetadata: [String] = []
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
 
@@ -67,6 +69,7 @@ public final class SoundFileWriter {
         if autoDowngrade { sf_command(f, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
         // Containers without a place for it decline; the header is completed on closing.
         keptMetadata = metadata?.write(to: f) ?? []
+        lostMetadata = (metadata?.names ?? []).filter { !keptMetadata.contains($0) }
         if var map = channelMap, map.count == channels {
             sf_command(f, Int32(SFC_SET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
         }

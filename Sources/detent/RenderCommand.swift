@@ -84,7 +84,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("io-threads"), help: .hidden)
     var ioThreads: Int?
 
-    @Flag(name: .customLong("no-metadata"), help: "Do not copy tags, the broadcast extension (bext) or cue points.")
+    @Flag(name: .customLong("no-metadata"), help: "Do not copy tags, the broadcast extension (bext), cue points or the instrument (loops).")
     var noMetadata = false
 
     @Flag(help: "Overwrite existing outputs.")
