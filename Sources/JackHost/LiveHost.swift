@@ -174,12 +174,24 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     /// Closes a session; one whose server died (as the shutdown callback or the supervisor
     /// found) within a bounded time (see ``JackSession/closeAfterServerLoss(timeout:)``).
-    private func close(_ session: JackSession, serverLost: Bool = false) {
-        guard serverLost || session.serverGone else { return session.close() }
-        if !session.closeAfterServerLoss(timeout: .seconds(2)) {
+    /// Returns false when the client had to be left behind.
+    @discardableResult
+    private func close(_ session: JackSession, serverLost: Bool = false) -> Bool {
+        guard serverLost || session.serverGone else {
+            session.close()
+            return true
+        }
+        if session.closeAfterServerLoss(timeout: .seconds(2)) { return true }
+        if !options.stopWhenLibraryStuck {
             log("detent: the JACK library did not release the lost client within 2 s; leaving it behind")
         }
+        return false
     }
+
+    /// True while libjack is still closing a lost client (for ever, when it deadlocked): the
+    /// process should then end with `_exit`, as libjack's own exit-time clean-up would wait
+    /// on the same lock.
+    public static var libraryStuck: Bool { JackSession.libraryBusy }
 
     /// Set when the host stopped by itself: the status the process should exit with.
     public var exitStatus: Int32? { state.withLock { $0.exitStatus } }
@@ -413,7 +425,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             case .closeSession(let serverLost):
                 guard let lost = state.withLock({ $0.detach() }) else { continue }
                 closedRate = lost.sampleRate
-                close(lost, serverLost: serverLost)
+                if !close(lost, serverLost: serverLost) && options.stopWhenLibraryStuck {
+                    log("detent: the JACK library did not release the lost client within 2 s, and no client can open "
+                        + "in this process after that; exiting with status 1 for the service manager to restart detent")
+                    queue = [.terminate(status: 1)]
+                }
             case .announce(let announcement):
                 announce(announcement, closedRate: closedRate)
             case .connect:

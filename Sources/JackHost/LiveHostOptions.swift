@@ -31,6 +31,10 @@ public struct LiveHostOptions: Sendable, Equatable {
     public var smoothing: Double?
     /// Reconnect when the server returns (otherwise the host stops with status 1).
     public var reconnect = true
+    /// Stop with status 1 when libjack cannot let go of a lost client (jackaudio/jack2#395):
+    /// no client can open in this process after that, so a service is better restarted by
+    /// its manager than left waiting.
+    public var stopWhenLibraryStuck = false
     public var backoff = Backoff()
 
     public static let channelRange = 1...64

@@ -155,6 +155,7 @@ struct LiveCommand: ParsableCommand {
         options.autoconnect = autoconnect
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
+        options.stopWhenLibraryStuck = service || Self.inputIsNull
         if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != nil || midiMap != nil
                       || midiTakeover != nil || programPresets != nil || noMidiFeedback) {
             throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc, --midi-channel, "
@@ -264,7 +265,13 @@ struct LiveCommand: ParsableCommand {
             if answer.endsSession { break }
         }
         host.stop()
-        if let code = host.exitStatus { throw ExitCode(code) }
+        if let code = host.exitStatus {
+            if LiveHost.libraryStuck {
+                fflush(nil)
+                _exit(code)
+            }
+            throw ExitCode(code)
+        }
     }
 
     /// The knob panel over a running live host, until the panel quits.
