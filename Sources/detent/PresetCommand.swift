@@ -23,6 +23,7 @@ struct PresetCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the presets: name, source and values; unreadable files with the reason.")
 
         @OptionGroup var plugin: PluginOption
@@ -44,7 +45,8 @@ struct PresetCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a preset's details and values.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a preset's details and values.")
 
         @OptionGroup var plugin: PluginOption
 
@@ -66,6 +68,7 @@ struct PresetCommand: ParsableCommand {
 
     struct Save: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "save",
             abstract: "Save a user preset.",
             discussion: """
                 The values start from --from (a preset name or file, whose author, comment and
@@ -143,6 +146,7 @@ struct PresetCommand: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a user preset (factory presets cannot be deleted).")
 
         @OptionGroup var plugin: PluginOption
@@ -162,6 +166,7 @@ struct PresetCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Check a preset file and copy it into the user presets.")
 
         @OptionGroup var plugin: PluginOption
@@ -187,6 +192,7 @@ struct PresetCommand: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a preset as a file (to stdout without -o).")
 
         @OptionGroup var plugin: PluginOption
