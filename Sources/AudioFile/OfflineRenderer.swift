@@ -111,8 +111,8 @@ public enum OfflineRenderer {
     }
 
     /// Why `--dither shaped` did not apply to an output that got `got` (nil: not integer PCM),
-    /// or nil when it did. A warning, like `--no-dither` on a float output (which is silently
-    /// nothing to do): in a batch, some outputs may be 16-bit and others not.
+    /// or nil when it did. A warning rather than a refusal: in a batch some outputs may be
+    /// 16-bit and others not, and `--no-dither` has always been accepted for a float output.
     static func shapingNote(format: AudioFormat, got: Dither?, sampleRate: Int) -> String? {
         switch got {
         case .shaped?: nil
