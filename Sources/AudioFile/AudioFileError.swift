@@ -38,6 +38,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case outputFolderMissing(path: String)
     /// The requested container or encoding cannot hold this audio.
     case formatNotWritable(path: String, reason: String)
+    /// `--quality`, `--bitrate` or `--compression` cannot apply to the output's format.
+    case encoderSetting(path: String, reason: String)
     /// Creating, writing or renaming the output failed.
     case writeFailed(path: String, reason: String)
     /// An automation file is malformed: the line (1-based) and the reason.
@@ -66,6 +68,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             "\(path): would be written for both \(first) and \(second)"
         case .outputFolderMissing(let path): "\(path): no such folder"
         case .formatNotWritable(let path, let reason): "\(path): cannot write this format: \(reason)"
+        case .encoderSetting(let path, let reason): "\(path): \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         case .automation(let path, let line, let reason): "\(path):\(line): \(reason)"
         case .automationDoesNotFit(let path, let input, let reason): "\(path): does not fit \(input): \(reason)"
@@ -77,7 +80,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The process exit status for this problem (`sysexits.h`).
     public var exitCode: Int32 {
         switch self {
-        case .streamNeedsOutput, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable: 64  // EX_USAGE
+        case .streamNeedsOutput, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
         case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio

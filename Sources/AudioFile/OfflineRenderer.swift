@@ -57,6 +57,12 @@ public enum OfflineRenderer {
             throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
                 + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
         }
+        let encoder: [EncoderSettings.Command]
+        do {
+            encoder = try settings.encoder.commands(for: format, sampleRate: reader.sampleRate, channels: reader.channels)
+        } catch {
+            throw .encoderSetting(path: output, reason: error.reason)
+        }
         let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
         try checkOutput(output, reader: reader, settings: settings)
 
@@ -68,7 +74,7 @@ public enum OfflineRenderer {
                 descriptor: pending.descriptor, path: output, format: format,
                 sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
                 autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
-                metadata: settings.keepsMetadata ? reader.metadata : nil)
+                metadata: settings.keepsMetadata ? reader.metadata : nil, encoder: encoder)
             var stream = try RenderStream(
                 reader: reader, writer: writer, changes: changes, settings: settings)
             try stream.run(progress: progress, isCancelled: { isCancelled() })
@@ -90,6 +96,9 @@ public enum OfflineRenderer {
             summary.latency = stream.latency
             summary.metadata = writer.keptMetadata
             summary.metadataLost = writer.lostMetadata
+            if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
+                summary.notes.append("\(output): \(note)")
+            }
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()
@@ -99,6 +108,17 @@ public enum OfflineRenderer {
         } catch {
             pending.discard()
             throw error
+        }
+    }
+
+    /// Why `--dither shaped` did not apply to an output that got `got` (nil: not integer PCM),
+    /// or nil when it did. A warning rather than a refusal: in a batch some outputs may be
+    /// 16-bit and others not, and `--no-dither` has always been accepted for a float output.
+    static func shapingNote(format: AudioFormat, got: Dither?, sampleRate: Int) -> String? {
+        switch got {
+        case .shaped?: nil
+        case .tpdf?: "shaped dither is for 44.1 and 48 kHz; this \(sampleRate) Hz output got plain TPDF dither"
+        case Dither.none?, nil: "--dither shaped does not apply to \(format) (only integer PCM of 16 bits or fewer is dithered)"
         }
     }
 

@@ -16,7 +16,9 @@ import _Builtin_intrinsics.intel
 /// there is no rounding error to decorrelate and ±1 LSB of hiss where a file was silent is
 /// noise someone hears at the end of a track. The noise is seeded, so a render is reproducible,
 /// and sample k of the file always gets draw k (see ``TriangularNoise``), so the output does
-/// not depend on how the file is cut into blocks.
+/// not depend on how the file is cut into blocks. `shaped` dither (``Dither/shaped``) puts the
+/// same draws inside an error-feedback loop that moves the noise towards high frequencies
+/// (``NoiseShaper``), under the same rules for silence and reproducibility.
 ///
 /// ```swift
 /// var q = Quantizer(bits: 16, dither: true)
@@ -25,13 +27,18 @@ import _Builtin_intrinsics.intel
 /// ```
 public struct Quantizer: Sendable {
     public let bits: Int
-    /// Whether samples are dithered: asked for, and 16 bits or fewer.
-    public let dither: Bool
+    /// The dither samples get: as asked for at 16 bits or fewer, ``Dither/none`` above, and
+    /// plain TPDF where shaping does not fit the sample rate.
+    public let mode: Dither
+    /// Whether samples are dithered.
+    public var dither: Bool { mode.adds }
     /// Samples that were outside the representable range, so far.
     public private(set) var clipped: Int64 = 0
 
     private let rule: StepRule
     private let noise: TriangularNoise
+    /// The error-feedback state of `shaped` dither.
+    private var shaper: NoiseShaper?
     /// Samples quantised so far: the next one takes this dither draw.
     private var position: UInt64 = 0
 
@@ -39,13 +46,28 @@ public struct Quantizer: Sendable {
     /// cannot overflow within one pass.
     private static var passLimit: Int { 1 << 30 }
 
-    public init(bits: Int, dither: Bool, seed: UInt64 = 0x5DEE_CE66_D1CE_5EED) {
+    /// - Parameters:
+    ///   - dither: what to add before rounding, at 16 bits or fewer.
+    ///   - channels: how the samples are interleaved (shaping filters each channel alone).
+    ///   - sampleRate: shaping applies at 44.1 and 48 kHz (``NoiseShaper/supports(sampleRate:)``).
+    public init(bits: Int, dither: Dither, channels: Int = 1, sampleRate: Int = 48_000,
+                seed: UInt64 = Quantizer.defaultSeed) {
         precondition((8...32).contains(bits), "integer PCM has 8 to 32 bits")
         self.bits = bits
-        self.dither = dither && bits <= 16
+        mode = bits > 16 ? .none
+            : dither == .shaped && !NoiseShaper.supports(sampleRate: sampleRate) ? .tpdf : dither
         rule = StepRule(bits: bits)
         noise = TriangularNoise(seed: seed)
+        shaper = mode == .shaped ? NoiseShaper(channels: channels, bits: bits) : nil
     }
+
+    /// Plain TPDF dither or none.
+    public init(bits: Int, dither: Bool, seed: UInt64 = Quantizer.defaultSeed) {
+        self.init(bits: bits, dither: dither ? .tpdf : .none, seed: seed)
+    }
+
+    /// The seed every render uses, so that renders repeat byte for byte.
+    public static let defaultSeed: UInt64 = 0x5DEE_CE66_D1CE_5EED
 
     /// Quantises `count` interleaved samples (frame by frame, channel by channel) into
     /// `destination`; sample k of the buffer takes dither draw k.
@@ -55,8 +77,10 @@ public struct Quantizer: Sendable {
         var done = 0
         while done < count {
             let n = min(count - done, Self.passLimit)
-            let clips = rule.quantize(samples + done, count: n, into: destination + done,
-                                      noise: dither ? noise : nil, from: position &+ UInt64(done))
+            let from = position &+ UInt64(done)
+            let clips = shaper != nil
+                ? shaper!.quantize(samples + done, count: n, into: destination + done, rule: rule, noise: noise, from: from)
+                : rule.quantize(samples + done, count: n, into: destination + done, noise: dither ? noise : nil, from: from)
             clipped += Int64(clips)
             done += n
         }

@@ -16,8 +16,10 @@ public struct RenderSettings: Sendable {
     public var container: Container?
     /// Output encoding; nil keeps the input's (or the container's preferred one).
     public var subtype: Subtype?
-    /// TPDF dither when the output has 16 bits or fewer.
-    public var dither = true
+    /// The dither of outputs of 16 bits or fewer.
+    public var dither = Dither.tpdf
+    /// Quality, bit rate or compression level for encoders that have them.
+    public var encoder = EncoderSettings()
     /// Copy the input's tags, broadcast extension and cue points to the output.
     public var keepsMetadata = true
     /// Replace an existing output.

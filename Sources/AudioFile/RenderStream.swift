@@ -46,6 +46,9 @@ struct RenderStream: ~Copyable {
     /// Samples the output encoding could not hold (valid after `run`).
     var clipped: Int64 { writeStage.clipped }
 
+    /// The dither the output got (nil: not integer PCM).
+    var dither: Dither? { writeStage.dither }
+
     /// Blocks in flight: one being read, one processed, one written, one spare to absorb jitter.
     static let slots = 4
 
@@ -53,7 +56,7 @@ struct RenderStream: ~Copyable {
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
-        writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither)
+        writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, sampleRate: reader.sampleRate)
         self.changes = changes
         ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate

@@ -34,6 +34,9 @@ public struct RenderSummary: Sendable, Equatable {
     public var metadataLost: [String] = []
     /// Wall-clock time of the render.
     public var seconds: Double
+    /// Output settings that did not apply as asked (`--dither shaped` on a float output),
+    /// one line each, naming the file.
+    public var notes: [String] = []
 
     /// The audio's length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
@@ -56,6 +59,7 @@ public struct RenderSummary: Sendable, Equatable {
             lines.append("\(output): its container has no place for the input's \(metadataLost.joined(separator: ", ")); not copied")
         }
         lines += processorMessages
+        lines += notes
         if eventsAfterEnd > 0 {
             let events = eventsAfterEnd == 1 ? "1 automation event falls" : "\(eventsAfterEnd) automation events fall"
             lines.append("\(input): \(events) after its end and \(eventsAfterEnd == 1 ? "was" : "were") not applied")

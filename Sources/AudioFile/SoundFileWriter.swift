@@ -34,9 +34,11 @@ public final class SoundFileWriter {
     ///   - autoDowngrade: an RF64 file that stays under 4 GiB is written as WAV.
     ///   - frameLimit: writing more frames fails (a container whose header cannot count them).
     ///   - metadata: tags and chunks to copy, where the container has a place for them.
+    ///   - encoder: settings for the encoder (``EncoderSettings/commands(for:sampleRate:channels:)``).
     public init(
         descriptor: Int32, path: String, format: AudioFormat, sampleRate: Int, channels: Int,
-        channelMap: [Int32]? = nil, autoDowngrade: Bool = false, frameLimit: Int64? = nil, metadata: Metadata? = nil
+        channelMap: [Int32]? = nil, autoDowngrade: Bool = false, frameLimit: Int64? = nil, metadata: Metadata? = nil,
+        encoder: [EncoderSettings.Command] = []
     ) throws(AudioFileError) {
         self.path = path
         self.frameLimit = frameLimit
@@ -60,6 +62,11 @@ public final class SoundFileWriter {
         }
         let f = try opened.get()
         file = f
+        // First of all: the encoders take their settings only until they start (Vorbis and
+        // FLAC at the first write, LAME when it first encodes).
+        if let refused = EncoderSettings.send(encoder, to: f) {
+            throw .formatNotWritable(path: path, reason: "libsndfile refused \(refused) for \(format)")
+        }
         // libsndfile otherwise wraps floats beyond ±1 around when it converts them to
         // integers (for encodings such as µ-law that Detent does not quantise itself).
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))

@@ -11,11 +11,17 @@ final class WriteStage: @unchecked Sendable {
     /// Samples clipped so far (read after the thread is joined).
     var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
 
-    init(writer: SoundFileWriter, ring: BlockRing, dither: Bool) {
+    /// The dither the output gets (none above 16 bits; plain TPDF where shaping does not fit
+    /// the rate); nil for outputs that are not integer PCM.
+    var dither: Dither? { quantizer?.mode }
+
+    init(writer: SoundFileWriter, ring: BlockRing, dither: Dither, sampleRate: Int) {
         self.writer = writer
         self.ring = ring
         let bits = writer.format.pcmBits
-        quantizer = bits.map { Quantizer(bits: $0, dither: dither) }  // it dithers at 16 bits or fewer
+        quantizer = bits.map {  // it dithers at 16 bits or fewer
+            Quantizer(bits: $0, dither: dither, channels: ring.channels, sampleRate: sampleRate)
+        }
         clipsFloats = bits == nil && !writer.format.isFloatingPoint
         integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
     }

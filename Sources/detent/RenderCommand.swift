@@ -59,8 +59,7 @@ struct RenderCommand: ParsableCommand {
             completion: Subtype.defaultCompletionKind)
     var subtype: String?
 
-    @Flag(name: .customLong("no-dither"), help: "Do not dither outputs of 16 bits or fewer.")
-    var noDither = false
+    @OptionGroup var encoder: EncodingOptions
 
     @Option(help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
@@ -193,7 +192,8 @@ struct RenderCommand: ParsableCommand {
         }
         settings.subtype = try encoding
         settings.startingValues = try starting.values(store: store)
-        settings.dither = !noDither
+        settings.dither = try encoder.ditherMode
+        settings.encoder = encoder.settings
         settings.keepsMetadata = !noMetadata
         settings.overwrite = force
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames

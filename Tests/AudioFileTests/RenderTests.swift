@@ -186,7 +186,7 @@ struct RenderTests {
         let result = render(inPath, folder.file("out.wav")) {
             $0.startingValues = [.gain: 12, .cutoff: 20_000]
             $0.subtype = .pcm16
-            $0.dither = false
+            $0.dither = .none
         }
         // The law: a sample clips when it rounds (ties to even) outside −32768 … 32767.
         let engine = EngineRun.reference(input, values: [.gain: 12, .cutoff: 20_000])[0]

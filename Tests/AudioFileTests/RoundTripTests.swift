@@ -72,7 +72,7 @@ struct RoundTripTests {
             $0.startingValues = Self.values
             $0.container = container
             $0.subtype = subtype
-            $0.dither = dither
+            $0.dither = dither ? .tpdf : .none
         }
         #expect(result.error == nil)
         let out = try Decoded(outPath)
