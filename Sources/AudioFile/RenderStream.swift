@@ -45,21 +45,28 @@ struct RenderStream: ~Copyable {
 
     /// Samples the output encoding could not hold (valid after `run`).
     var clipped: Int64 { writeStage.clipped }
+    /// The output's loudness and true peak (valid after `run`).
+    var meter: LoudnessMeter { writeStage.meter }
 
     /// Blocks in flight: one being read, one processed, one written, one spare to absorb jitter.
     static let slots = 4
 
-    init(reader: SoundFileReader, writer: SoundFileWriter, changes: [ParameterChange], settings: RenderSettings) throws(AudioFileError) {
+    /// A stream from `reader` to `writer` at `output`; with no writer it only measures the
+    /// output's loudness (`--normalize`'s first pass). `gain` multiplies the processor's output.
+    init(reader: SoundFileReader, writer: SoundFileWriter?, output: String, changes: [ParameterChange],
+         settings: RenderSettings, gain: Float = 1) throws(AudioFileError) {
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
-        writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither)
+        let meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,
+                                  measures: settings.measures)
+        writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, gain: gain, meter: meter)
         self.changes = changes
         ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate
         totalFrames = reader.frames
         input = reader.path
-        output = writer.path
+        self.output = output
         // The ring must hold every event of one frame at once plus one, so that processing up
         // to an event's frame always frees room for it (see `queue`).
         var perFrame = 0, run = 0

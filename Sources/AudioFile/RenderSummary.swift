@@ -32,6 +32,14 @@ public struct RenderSummary: Sendable, Equatable {
     public var metadata: [String] = []
     /// Wall-clock time of the render.
     public var seconds: Double
+    /// The output's integrated loudness in LUFS (``LoudnessMeter``); nil for silence (every
+    /// 400 ms block below −70 LUFS).
+    public var loudness: Double?
+    /// The output's highest true peak as a linear amplitude (1 = 0 dBTP); nil when not measured.
+    public var truePeak: Double?
+    /// `--normalize`'s target (LUFS) and the gain it applied (dB: 0 for a silent input); nil without it.
+    public var normalizeTarget: Double?
+    public var normalizeGain: Double?
 
     /// The audio's length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
@@ -41,6 +49,13 @@ public struct RenderSummary: Sendable, Equatable {
         var lines: [String] = []
         if clipped > 0 {
             lines.append("\(output): \(clipped) \(clipped == 1 ? "sample" : "samples") clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
+        }
+        if let truePeak, truePeak > 1 {
+            let lower = normalizeTarget == nil ? "lower the gain" : "lower the gain or the --normalize target"
+            lines.append("\(output): true peak \(Self.decibels(Float(truePeak))) dBTP (over 0 dBTP); \(lower)")
+        }
+        if normalizeTarget != nil && loudness == nil {
+            lines.append("\(input): silent (no sound above the -70 LUFS gate); --normalize applied no gain")
         }
         if nonFiniteBlocks > 0 {
             let blocks = nonFiniteBlocks == 1 ? "1 block" : "\(nonFiniteBlocks) blocks"
@@ -74,6 +89,9 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("duration", .number(duration, places: 6)),
             JSONMember("peak", .number(Double(peak), places: 6)),
             JSONMember("peakDBFS", peak > 0 ? .number(20 * _log10(Double(peak)), places: 2) : .null),
+            JSONMember("truePeak", truePeak.flatMap { $0 > 0 ? .number(20 * _log10($0), places: 2) : nil } ?? .null),
+            JSONMember("loudness", loudness.map { .number($0, places: 2) } ?? .null),
+            JSONMember("normalizeGain", normalizeGain.map { .number($0, places: 2) } ?? .null),
             JSONMember("clipped", .number(clipped)),
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
             JSONMember("automationEvents", .number(automationEvents)),

@@ -1,7 +1,15 @@
-/// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
-/// integer PCM, clipping for other non-float encodings) and writes them.
+/// The writer thread: applies the `--normalize` gain, measures loudness and true peak
+/// (``LoudnessMeter``), converts processed slots to the output's encoding (``Quantizer`` for
+/// integer PCM, clipping for other non-float encodings) and writes them. Without a writer it
+/// only measures: the first pass of `--normalize`.
 final class WriteStage: @unchecked Sendable {
-    private let writer: SoundFileWriter
+    private let writer: SoundFileWriter?
+    /// Reads the output as written; read after the thread is joined.
+    let meter: LoudnessMeter
+    /// A constant gain after the processor (1: none). Applied here rather than in the engine's
+    /// loop so that `--tail auto` decides on the processor's own output, and both passes of
+    /// `--normalize` render the same frames.
+    private let gain: Float
     private let ring: BlockRing
     private let integers: UnsafeMutablePointer<Int32>
     private var quantizer: Quantizer?
@@ -11,12 +19,14 @@ final class WriteStage: @unchecked Sendable {
     /// Samples clipped so far (read after the thread is joined).
     var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
 
-    init(writer: SoundFileWriter, ring: BlockRing, dither: Bool) {
+    init(writer: SoundFileWriter?, ring: BlockRing, dither: Bool, gain: Float, meter: LoudnessMeter) {
         self.writer = writer
         self.ring = ring
-        let bits = writer.format.pcmBits
+        self.gain = gain
+        self.meter = meter
+        let bits = writer?.format.pcmBits
         quantizer = bits.map { Quantizer(bits: $0, dither: dither) }  // it dithers at 16 bits or fewer
-        clipsFloats = bits == nil && !writer.format.isFloatingPoint
+        clipsFloats = writer.map { bits == nil && !$0.format.isFloatingPoint } ?? false
         integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
     }
 
@@ -49,6 +59,11 @@ final class WriteStage: @unchecked Sendable {
 
     private func write(slot: Int, from start: Int, frames n: Int) throws(AudioFileError) {
         let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
+        if gain != 1 {
+            for i in 0..<count { block[i] *= gain }
+        }
+        meter.add(interleaved: block, frames: n)
+        guard let writer else { return }
         if quantizer != nil {
             quantizer!.quantize(block, count: count, into: integers)
             try writer.write(UnsafePointer(integers), frames: n)

@@ -59,6 +59,18 @@ struct RenderCommand: ParsableCommand {
             completion: Subtype.defaultCompletionKind)
     var subtype: String?
 
+    // Taken whatever it looks like (`--normalize -23` is a value, not the options -2 and -3)
+    // and read by `validate()`, so a bad target is told in Detent's words.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Render twice: measure, then apply a constant gain after the processor so the output's integrated loudness is this many LUFS (-70 … 0, e.g. -23 or -14).",
+        valueName: "lufs"))
+    var normalize: String?
+
+    /// What the output's meter measures: none, integrated, true-peak (benchmarks measure the
+    /// cost of each; the summary loses what is not measured).
+    @Option(name: .customLong("measure"), help: .hidden)
+    var measures: String?
+
     @Flag(name: .customLong("no-dither"), help: "Do not dither outputs of 16 bits or fewer.")
     var noDither = false
 
@@ -118,6 +130,37 @@ struct RenderCommand: ParsableCommand {
         }
         _ = try container
         _ = try encoding
+        if try normalizeTarget != nil && inputs.contains("-") {
+            throw ValidationError("--normalize reads its input twice; - (stdin) can be read only once (render it to a file first)")
+        }
+        _ = try measureSetting
+    }
+
+    /// `--normalize`: a loudness in LUFS (`-23`, `-23LUFS`), within ``RenderSettings/normalizeRange``.
+    private var normalizeTarget: Double? {
+        get throws(ValidationError) {
+            guard let normalize else { return nil }
+            var text = normalize.lowercased().trimmedWhitespace
+            if text.hasSuffix("lufs") { text = String(text.dropLast(4)).trimmedWhitespace }
+            let range = RenderSettings.normalizeRange
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                throw ValidationError("--normalize '\(normalize)': expected an integrated loudness in LUFS, "
+                    + "\(Int(range.lowerBound)) … \(Int(range.upperBound)) (e.g. -23)")
+            }
+            return value
+        }
+    }
+
+    /// `--measure` (hidden).
+    private var measureSetting: LoudnessMeter.Measures {
+        get throws(ValidationError) {
+            guard let measures else { return .truePeak }
+            guard let value = LoudnessMeter.Measures(rawValue: measures) else {
+                throw ValidationError("--measure '\(measures)': expected "
+                    + LoudnessMeter.Measures.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return value
+        }
     }
 
     /// `--tail`: `auto`, or a time in seconds (`2`, `2s`) or milliseconds (`500ms`).
@@ -199,6 +242,8 @@ struct RenderCommand: ParsableCommand {
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
         settings.tail = try tailSetting
+        settings.normalize = try normalizeTarget
+        settings.measures = try measureSetting
         if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
         // `-` is stdin as an input and stdout as the output, as for most Unix tools.
         let inputs = inputs.map { $0 == "-" ? "/dev/stdin" : $0 }
