@@ -34,14 +34,25 @@ public final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private let channels: Int
     private let measuresPeak: Bool
+    /// `--normalize`'s first pass: every gating block, read at the end of each 100 ms step.
+    private var blocks: GatingBlocks?
+    private let step: Int
+    private var untilStep: Int
+    private var steps = 0
 
     /// A meter for interleaved blocks of `channels` channels at `sampleRate`. `channelMap`
     /// (libsndfile's speaker of each channel, as a WAVE_FORMAT_EXTENSIBLE file names them)
     /// gives each channel its BS.1770 weight; without one, libebur128's order applies
     /// (L, R, C, LFE, Ls, Rs). A rate libebur128 cannot measure gives a meter that reports nothing.
-    public init(channels: Int, sampleRate: Int, channelMap: [Int32]? = nil, measures: Measures = .truePeak) {
+    /// With `recordsBlocks`, it also keeps the gating blocks, for ``gain(toReach:)``.
+    public init(channels: Int, sampleRate: Int, channelMap: [Int32]? = nil, measures: Measures = .truePeak,
+                recordsBlocks: Bool = false) {
         self.channels = channels
         measuresPeak = measures == .truePeak
+        blocks = recordsBlocks ? GatingBlocks() : nil
+        step = (sampleRate + 5) / 10  // libebur128's 100 ms
+        untilStep = step
+        let measures = recordsBlocks && measures == .none ? .integrated : measures
         let mode: Int32 = switch measures {
         case .none: 0
         case .integrated: Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_HISTOGRAM.rawValue)
@@ -57,7 +68,9 @@ public final class LoudnessMeter {
         }
     }
 
-    deinit { ebur128_destroy(&state) }
+    deinit {
+        if state != nil { ebur128_destroy(&state) }  // it does not check for nothing to destroy
+    }
 
     /// BS.1770-4 weighs channels beside and behind the listener (60° to 120° off centre) by
     /// 1.41 and the others by 1; the LFE is left out. Rear channels are the surrounds of 5.1
@@ -78,7 +91,34 @@ public final class LoudnessMeter {
     /// Adds `frames` frames of interleaved samples.
     public func add(interleaved samples: UnsafePointer<Float>, frames: Int) {
         guard let state, frames > 0 else { return }
-        _ = ebur128_add_frames_float(state, samples, frames)
+        guard blocks != nil else {
+            _ = ebur128_add_frames_float(state, samples, frames)
+            return
+        }
+        // Fed up to each 100 ms step, where the momentary loudness (the last 400 ms) is
+        // exactly the gating block libebur128 adds there; the first is complete after 400 ms.
+        var done = 0
+        while done < frames {
+            let n = min(untilStep, frames - done)
+            _ = ebur128_add_frames_float(state, samples + done * channels, n)
+            done += n
+            untilStep -= n
+            guard untilStep == 0 else { continue }
+            untilStep = step
+            steps += 1
+            var momentary = -Double.infinity
+            if steps >= 4, ebur128_loudness_momentary(state, &momentary) == 0 {
+                blocks!.add(energy: pow(10, (momentary + 0.691) / 10))
+            }
+        }
+    }
+
+    /// The gain in dB after which the audio measured would have an integrated loudness of
+    /// `target` LUFS, gates included (see ``GatingBlocks``); nil for silence (nothing above
+    /// the −70 LUFS gate), or when the meter was not made to record blocks.
+    public func gain(toReach target: Double) -> Double? {
+        guard let blocks, let now = blocks.integrated(gain: 0) else { return nil }
+        return blocks.gain(toReach: target, from: target - now)
     }
 
     /// The integrated loudness in LUFS of everything added; nil when nothing was measured or

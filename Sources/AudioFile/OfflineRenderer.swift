@@ -77,7 +77,7 @@ public enum OfflineRenderer {
                 if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
                 firstPass = measuring.position
                 // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
-                let db = measuring.meter.integrated.map { target - $0 } ?? 0
+                let db = measuring.meter.gain(toReach: target) ?? 0
                 normalizeGain = db
                 gain = Float(pow(10, db / 20))
                 reader = try SoundFileReader(path: input)

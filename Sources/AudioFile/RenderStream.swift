@@ -55,11 +55,12 @@ struct RenderStream: ~Copyable {
     /// output's loudness (`--normalize`'s first pass). `gain` multiplies the processor's output.
     init(reader: SoundFileReader, writer: SoundFileWriter?, output: String, changes: [ParameterChange],
          settings: RenderSettings, gain: Float = 1) throws(AudioFileError) {
+        let measuring = writer == nil
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
         let meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,
-                                  measures: settings.measures)
+                                  measures: settings.measures, recordsBlocks: measuring)
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, gain: gain, meter: meter)
         self.changes = changes
         ioThreads = settings.ioThreads
