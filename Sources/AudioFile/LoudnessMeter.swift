@@ -9,7 +9,7 @@ import Glibc
 /// quantisation and clipping): the output as it is at full precision, so the figures describe
 /// the sound rather than one encoding of it, and an over — a true peak past 0 dBTP — is seen
 /// even where an integer output clips it or a lossy encoder hides it. Render is offline, so
-/// the meter runs on the writer's thread, never on a real-time one.
+/// the meter runs on the render's engine thread (``RenderStream``), never on a real-time one.
 ///
 /// Memory stays the same whatever the length: loudness blocks are counted in libebur128's
 /// histogram of 0.1 dB bins, which moves the integrated figure by at most 0.05 LU.

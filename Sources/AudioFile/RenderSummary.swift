@@ -47,12 +47,14 @@ public struct RenderSummary: Sendable, Equatable {
     /// Things the user should know about an otherwise successful render, one line each.
     public var warnings: [String] {
         var lines: [String] = []
+        // One line per problem: samples clipped are an over too, and say so with its true peak.
+        let over = truePeak.map { $0 > 1 ? Self.decibels(Float($0)) + " dBTP" : nil } ?? nil
+        let lower = normalizeTarget == nil ? "lower the gain" : "lower the gain or the --normalize target"
         if clipped > 0 {
-            lines.append("\(output): \(clipped) \(clipped == 1 ? "sample" : "samples") clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
-        }
-        if let truePeak, truePeak > 1 {
-            let lower = normalizeTarget == nil ? "lower the gain" : "lower the gain or the --normalize target"
-            lines.append("\(output): true peak \(Self.decibels(Float(truePeak))) dBTP (over 0 dBTP); \(lower)")
+            let samples = "\(clipped) \(clipped == 1 ? "sample" : "samples")"
+            lines.append("\(output): \(samples) clipped (peak \(Self.decibels(peak)) dBFS\(over.map { ", true peak " + $0 } ?? "")); \(lower)")
+        } else if let over {
+            lines.append("\(output): true peak \(over) (over 0 dBTP); \(lower)")
         }
         if normalizeTarget != nil && loudness == nil {
             lines.append("\(input): silent (no sound above the -70 LUFS gate); --normalize applied no gain")

@@ -1,15 +1,8 @@
-/// The writer thread: applies the `--normalize` gain, measures loudness and true peak
-/// (``LoudnessMeter``), converts processed slots to the output's encoding (``Quantizer`` for
+/// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
 /// integer PCM, clipping for other non-float encodings) and writes them. Without a writer it
-/// only measures: the first pass of `--normalize`.
+/// only hands the slots back: the measuring pass of `--normalize`.
 final class WriteStage: @unchecked Sendable {
     private let writer: SoundFileWriter?
-    /// Reads the output as written; read after the thread is joined.
-    let meter: LoudnessMeter
-    /// A constant gain after the processor (1: none). Applied here rather than in the engine's
-    /// loop so that `--tail auto` decides on the processor's own output, and both passes of
-    /// `--normalize` render the same frames.
-    private let gain: Float
     private let ring: BlockRing
     private let integers: UnsafeMutablePointer<Int32>
     private var quantizer: Quantizer?
@@ -19,11 +12,9 @@ final class WriteStage: @unchecked Sendable {
     /// Samples clipped so far (read after the thread is joined).
     var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
 
-    init(writer: SoundFileWriter?, ring: BlockRing, dither: Bool, gain: Float, meter: LoudnessMeter) {
+    init(writer: SoundFileWriter?, ring: BlockRing, dither: Bool) {
         self.writer = writer
         self.ring = ring
-        self.gain = gain
-        self.meter = meter
         let bits = writer?.format.pcmBits
         quantizer = bits.map { Quantizer(bits: $0, dither: dither) }  // it dithers at 16 bits or fewer
         clipsFloats = writer.map { bits == nil && !$0.format.isFloatingPoint } ?? false
@@ -58,12 +49,8 @@ final class WriteStage: @unchecked Sendable {
     }
 
     private func write(slot: Int, from start: Int, frames n: Int) throws(AudioFileError) {
-        let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
-        if gain != 1 {
-            for i in 0..<count { block[i] *= gain }
-        }
-        meter.add(interleaved: block, frames: n)
         guard let writer else { return }
+        let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
         if quantizer != nil {
             quantizer!.quantize(block, count: count, into: integers)
             try writer.write(UnsafePointer(integers), frames: n)

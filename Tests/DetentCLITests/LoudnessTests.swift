@@ -83,6 +83,14 @@ struct LoudnessTests {
         #expect(abs(truePeak - peer.truePeak) <= 0.25, "Detent \(truePeak) dBTP, ffmpeg \(peer.truePeak) dBTP")
         let shown = (truePeak * 10).rounded() / 10
         #expect(stderr == "detent: warning: hot.wav: true peak +\(shown) dBTP (over 0 dBTP); lower the gain\n")
+
+        // An integer output clips it as well: still one line for the one problem.
+        let clipped = try Detent.run(["render", "in.wav", "-o", "hot24.wav", "--subtype", "pcm24",
+                                      "--set", "cutoff=400", "--set", "resonance=10", "--set", "gain=12dB"], in: folder.path)
+        #expect(clipped.status == 0)
+        let lines = clipped.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("detent: warning: hot24.wav: ")
+            && lines[0].hasSuffix(" dBFS, true peak +\(shown) dBTP); lower the gain"), "\(clipped.stderr)")
     }
 
     @Test("--normalize -23: ffmpeg measures -23 LUFS, and the output is the plain render times one gain")
