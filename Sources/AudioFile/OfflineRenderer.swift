@@ -70,6 +70,7 @@ public enum OfflineRenderer {
             var normalizeGain: Double?
             var gain: Float = 1
             var firstPass: Int64 = 0
+            var silent = false
             if let target = settings.normalize {
                 // The first pass: the same engine, automation and tail, measured and not written.
                 var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: changes, settings: settings)
@@ -77,8 +78,10 @@ public enum OfflineRenderer {
                 if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
                 firstPass = measuring.position
                 // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
-                let db = measuring.meter.gain(toReach: target) ?? 0
+                let solved = measuring.meter.gain(toReach: target)
+                let db = solved ?? 0
                 normalizeGain = db
+                silent = solved == nil
                 gain = Float(pow(10, db / 20))
                 reader = try SoundFileReader(path: input)
             }
@@ -113,6 +116,7 @@ public enum OfflineRenderer {
             summary.truePeak = stream.meter.truePeak
             summary.normalizeTarget = settings.normalize
             summary.normalizeGain = normalizeGain
+            summary.normalizedSilence = silent
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()

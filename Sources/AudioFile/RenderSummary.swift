@@ -40,6 +40,8 @@ public struct RenderSummary: Sendable, Equatable {
     /// `--normalize`'s target (LUFS) and the gain it applied (dB: 0 for a silent input); nil without it.
     public var normalizeTarget: Double?
     public var normalizeGain: Double?
+    /// `--normalize` found nothing above the −70 LUFS gate, so it applied no gain.
+    public var normalizedSilence = false
 
     /// The audio's length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
@@ -56,7 +58,7 @@ public struct RenderSummary: Sendable, Equatable {
         } else if let over {
             lines.append("\(output): true peak \(over) (over 0 dBTP); \(lower)")
         }
-        if normalizeTarget != nil && loudness == nil {
+        if normalizedSilence {
             lines.append("\(input): silent (no sound above the -70 LUFS gate); --normalize applied no gain")
         }
         if nonFiniteBlocks > 0 {
