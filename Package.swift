@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(
             name: "CLo", pkgConfig: "liblo",
             providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(
+            name: "CEbur128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]),
         .target(name: "CRealtime"),
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
@@ -57,7 +60,7 @@ let package = Package(
         .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform"]),
         // Remote control: OSC through liblo (routing, feedback, a server thread).
         .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
-        .target(name: "AudioFile", dependencies: ["CSndfile", "Parameters", "DSP", "Platform"]),
+        .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
 

@@ -28,6 +28,9 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A stream (`/dev/stdin`, a FIFO) was given without `-o` or `--out-dir`: there is no
     /// folder beside it to put the output in.
     case streamNeedsOutput(path: String)
+    /// `--normalize` was given for a stream, which can be read only once: it measures the
+    /// input's render first and renders it again.
+    case streamCannotNormalize(path: String)
     /// The output exists and `--force` was not given.
     case outputExists(path: String)
     /// The output would replace the input it is rendered from.
@@ -62,6 +65,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .corrupt(let path, let frames, let reason):
             "\(path): corrupt audio data after frame \(frames): \(reason)"
         case .streamNeedsOutput(let path): "\(path): is a stream; name the output with -o or --out-dir"
+        case .streamCannotNormalize(let path):
+            "\(path): is a stream, which can be read only once; --normalize reads its input twice (render it to a file first)"
         case .outputExists(let path): "\(path): already exists (use --force to overwrite it)"
         case .outputIsInput(let path, let input): "\(path): is the input \(input) itself; choose another output"
         case .outputCollision(let path, let first, let second):
@@ -80,7 +85,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The process exit status for this problem (`sysexits.h`).
     public var exitCode: Int32 {
         switch self {
-        case .streamNeedsOutput, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
+        case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
         case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio

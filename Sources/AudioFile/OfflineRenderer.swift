@@ -1,4 +1,5 @@
 import CSndfile
+import Glibc
 import Parameters
 import DSP
 
@@ -30,10 +31,12 @@ public enum OfflineRenderer {
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> RenderSummary {
         let started = ContinuousClock.now
+        // Checked before opening: a stream would be consumed by the measuring pass.
+        if settings.normalize != nil && PathString.isSpecial(input) { throw .streamCannotNormalize(path: input) }
         UnfinishedFiles.opening.add(1, ordering: .releasing)
         var opening = true
         defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
-        let reader = try SoundFileReader(path: input)
+        var reader = try SoundFileReader(path: input)
         var settings = settings
         if settings.container == nil, PathString.isPipe(output),
            !(reader.format.container.map(Container.streaming.contains) ?? true) {
@@ -70,14 +73,33 @@ public enum OfflineRenderer {
         UnfinishedFiles.opening.subtract(1, ordering: .releasing)
         opening = false
         do throws(AudioFileError) {
+            var normalizeGain: Double?
+            var gain: Float = 1
+            var firstPass: Int64 = 0
+            var silent = false
+            if let target = settings.normalize {
+                // The first pass: the same engine, automation and tail, measured and not written.
+                var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: changes, settings: settings)
+                try measuring.run(progress: { p in progress(p.halved(before: 0)) }, isCancelled: { isCancelled() })
+                if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
+                firstPass = measuring.position
+                // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
+                let solved = measuring.meter.gain(toReach: target)
+                let db = solved ?? 0
+                normalizeGain = db
+                silent = solved == nil
+                gain = Float(pow(10, db / 20))
+                reader = try SoundFileReader(path: input)
+            }
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
                 sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
                 autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
                 metadata: settings.keepsMetadata ? reader.metadata : nil, encoder: encoder)
             var stream = try RenderStream(
-                reader: reader, writer: writer, changes: changes, settings: settings)
-            try stream.run(progress: progress, isCancelled: { isCancelled() })
+                reader: reader, writer: writer, output: output, changes: changes, settings: settings, gain: gain)
+            try stream.run(progress: { p in progress(settings.normalize == nil ? p : p.halved(before: firstPass)) },
+                           isCancelled: { isCancelled() })
             if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
@@ -88,7 +110,8 @@ public enum OfflineRenderer {
                 ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
             var summary = RenderSummary(
                 input: input, output: output, format: written, sampleRate: reader.sampleRate,
-                channels: reader.channels, frames: stream.written, peak: telemetry.peaks.max() ?? 0,
+                // The gain is constant and rounding monotonic: the written peak is the engine's times it.
+                channels: reader.channels, frames: stream.written, peak: (telemetry.peaks.max() ?? 0) * gain,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
@@ -99,6 +122,11 @@ public enum OfflineRenderer {
             if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
                 summary.notes.append("\(output): \(note)")
             }
+            summary.loudness = stream.meter.integrated
+            summary.truePeak = stream.meter.truePeak
+            summary.normalizeTarget = settings.normalize
+            summary.normalizeGain = normalizeGain
+            summary.normalizedSilence = silent
             if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
             if let reports = stream.engine.kernelReports {
                 summary.processorMessages = reports.takeMessages()
@@ -134,6 +162,14 @@ public enum OfflineRenderer {
         } else if PathString.exists(output) && !settings.overwrite {
             throw .outputExists(path: output)  // a dangling symbolic link
         }
+    }
+}
+
+extension RenderProgress {
+    /// Progress through one of `--normalize`'s two passes as progress through both: the
+    /// second pass starts `before` frames (the first pass's) in, of twice the length.
+    func halved(before: Int64) -> RenderProgress {
+        RenderProgress(frames: (before + frames) / 2, totalFrames: totalFrames, sampleRate: sampleRate)
     }
 }
 

@@ -32,6 +32,20 @@ public struct RenderSettings: Sendable {
     /// on top (the output starts aligned with the input).
     public var tail: Tail = .none
 
+    /// `--normalize`: the integrated loudness (LUFS) the output should have. A first pass
+    /// renders and measures without writing; the second applies the difference as a constant
+    /// gain after the processor, so automation and smoothing sound as they would without it.
+    /// nil: no normalisation.
+    public var normalize: Double?
+
+    /// The targets `--normalize` accepts, in LUFS: down to the absolute gate of BS.1770,
+    /// below which nothing counts as sound, up to full scale.
+    public static let normalizeRange = -70.0...0.0
+
+    /// What the output's meter measures: nothing unless asked (`--loudness`, `--normalize`),
+    /// since libebur128 takes several times the render's own time.
+    public var measures: LoudnessMeter.Measures = .none
+
     public enum Tail: Sendable, Equatable {
         case none
         case seconds(Double)

@@ -8,7 +8,7 @@ import Platform
 /// buffers (``BlockRing``). Reader and writer have a thread each, or share one (``IOStage``).
 ///
 /// ```
-/// read ─▶ [ring] ─▶ caller: automation · engine ─▶ [ring] ─▶ quantise · write
+/// read ─▶ [ring] ─▶ caller: automation · engine · gain · meter ─▶ [ring] ─▶ quantise · write
 /// ```
 ///
 /// Decoding, processing and encoding overlap, so a render takes about as long as its slowest
@@ -45,6 +45,11 @@ struct RenderStream: ~Copyable {
 
     /// Samples the output encoding could not hold (valid after `run`).
     var clipped: Int64 { writeStage.clipped }
+    /// The output's loudness and true peak (valid after `run`).
+    let meter: LoudnessMeter
+    /// A constant gain after the processor (1: none), applied after `--tail auto` has decided
+    /// on the processor's own output, so both passes of `--normalize` render the same frames.
+    private let gain: Float
 
     /// The dither the output got (nil: not integer PCM).
     var dither: Dither? { writeStage.dither }
@@ -52,17 +57,25 @@ struct RenderStream: ~Copyable {
     /// Blocks in flight: one being read, one processed, one written, one spare to absorb jitter.
     static let slots = 4
 
-    init(reader: SoundFileReader, writer: SoundFileWriter, changes: [ParameterChange], settings: RenderSettings) throws(AudioFileError) {
+    /// A stream from `reader` to `writer` at `output`; with no writer it only measures the
+    /// output's loudness (`--normalize`'s first pass). `gain` multiplies the processor's output.
+    init(reader: SoundFileReader, writer: SoundFileWriter?, output: String, changes: [ParameterChange],
+         settings: RenderSettings, gain: Float = 1) throws(AudioFileError) {
+        let measuring = writer == nil
         let blockFrames = max(1, settings.blockFrames)
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
+        meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,
+                              // The measuring pass needs the loudness only: true peak is the dearest part.
+                              measures: measuring ? .integrated : settings.measures, recordsBlocks: measuring)
+        self.gain = gain
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, sampleRate: reader.sampleRate)
         self.changes = changes
         ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate
         totalFrames = reader.frames
         input = reader.path
-        output = writer.path
+        self.output = output
         // The ring must hold every event of one frame at once plus one, so that processing up
         // to an event's frame always frees room for it (see `queue`).
         var perFrame = 0, run = 0
@@ -122,7 +135,9 @@ struct RenderStream: ~Copyable {
                 // The processor's latency: its first frames are not written.
                 ring.skipped[slot] = Int(max(0, min(Int64(latency) - start, Int64(n))))
                 if tail == .auto { ended = endOfTail(slot: slot, start: start, frames: n) }
-                written += Int64(ring.frames[slot] - ring.skipped[slot])
+                let kept = ring.frames[slot] - ring.skipped[slot]
+                if kept > 0 { finish(slot: slot, from: ring.skipped[slot], frames: kept) }
+                written += Int64(kept)
             }
             ring.processed.signal()
             if n == 0 { break }
@@ -202,6 +217,18 @@ struct RenderStream: ~Copyable {
             f = until
         }
         return false
+    }
+
+    /// Applies the gain to the frames of a slot that will be written, and measures them. The
+    /// meter costs more than the engine (README, "Speed and memory"); it runs here, on the
+    /// engine's thread, because with fewer than three cores reading and writing share the
+    /// other one, and the engine alone leaves this one mostly idle.
+    private func finish(slot: Int, from start: Int, frames n: Int) {
+        let block = ring.block(slot) + start * ring.channels
+        if gain != 1 {
+            for i in 0..<n * ring.channels { block[i] *= gain }
+        }
+        meter.add(interleaved: block, frames: n)
     }
 
     /// Processes frames `start..<end` of a slot in place.

@@ -37,6 +37,16 @@ public struct RenderSummary: Sendable, Equatable {
     /// Output settings that did not apply as asked (`--dither shaped` on a float output),
     /// one line each, naming the file.
     public var notes: [String] = []
+    /// The output's integrated loudness in LUFS (``LoudnessMeter``); nil for silence (every
+    /// 400 ms block below −70 LUFS).
+    public var loudness: Double?
+    /// The output's highest true peak as a linear amplitude (1 = 0 dBTP); nil when not measured.
+    public var truePeak: Double?
+    /// `--normalize`'s target (LUFS) and the gain it applied (dB: 0 for a silent input); nil without it.
+    public var normalizeTarget: Double?
+    public var normalizeGain: Double?
+    /// `--normalize` found nothing above the −70 LUFS gate, so it applied no gain.
+    public var normalizedSilence = false
 
     /// The audio's length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
@@ -44,8 +54,17 @@ public struct RenderSummary: Sendable, Equatable {
     /// Things the user should know about an otherwise successful render, one line each.
     public var warnings: [String] {
         var lines: [String] = []
+        // One line per problem: samples clipped are an over too, and say so with its true peak.
+        let over = truePeak.map { $0 > 1 ? Self.decibels(Float($0)) + " dBTP" : nil } ?? nil
+        let lower = normalizeTarget == nil ? "lower the gain" : "lower the gain or the --normalize target"
         if clipped > 0 {
-            lines.append("\(output): \(clipped) \(clipped == 1 ? "sample" : "samples") clipped (peak \(Self.decibels(peak)) dBFS); lower the gain")
+            let samples = "\(clipped) \(clipped == 1 ? "sample" : "samples")"
+            lines.append("\(output): \(samples) clipped (peak \(Self.decibels(peak)) dBFS\(over.map { ", true peak " + $0 } ?? "")); \(lower)")
+        } else if let over {
+            lines.append("\(output): true peak \(over) (over 0 dBTP); \(lower)")
+        }
+        if normalizedSilence {
+            lines.append("\(input): silent (no sound above the -70 LUFS gate); --normalize applied no gain")
         }
         if nonFiniteBlocks > 0 {
             let blocks = nonFiniteBlocks == 1 ? "1 block" : "\(nonFiniteBlocks) blocks"
@@ -83,6 +102,9 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("duration", .number(duration, places: 6)),
             JSONMember("peak", .number(Double(peak), places: 6)),
             JSONMember("peakDBFS", peak > 0 ? .number(20 * _log10(Double(peak)), places: 2) : .null),
+            JSONMember("truePeak", truePeak.flatMap { $0 > 0 ? .number(20 * _log10($0), places: 2) : nil } ?? .null),
+            JSONMember("loudness", loudness.map { .number($0, places: 2) } ?? .null),
+            JSONMember("normalizeGain", normalizeGain.map { .number($0, places: 2) } ?? .null),
             JSONMember("clipped", .number(clipped)),
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
             JSONMember("automationEvents", .number(automationEvents)),

@@ -1,7 +1,8 @@
 /// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
-/// integer PCM, clipping for other non-float encodings) and writes them.
+/// integer PCM, clipping for other non-float encodings) and writes them. Without a writer it
+/// only hands the slots back: the measuring pass of `--normalize`.
 final class WriteStage: @unchecked Sendable {
-    private let writer: SoundFileWriter
+    private let writer: SoundFileWriter?
     private let ring: BlockRing
     private let integers: UnsafeMutablePointer<Int32>
     private var quantizer: Quantizer?
@@ -15,14 +16,14 @@ final class WriteStage: @unchecked Sendable {
     /// the rate); nil for outputs that are not integer PCM.
     var dither: Dither? { quantizer?.mode }
 
-    init(writer: SoundFileWriter, ring: BlockRing, dither: Dither, sampleRate: Int) {
+    init(writer: SoundFileWriter?, ring: BlockRing, dither: Dither, sampleRate: Int) {
         self.writer = writer
         self.ring = ring
-        let bits = writer.format.pcmBits
+        let bits = writer?.format.pcmBits
         quantizer = bits.map {  // it dithers at 16 bits or fewer
             Quantizer(bits: $0, dither: dither, channels: ring.channels, sampleRate: sampleRate)
         }
-        clipsFloats = bits == nil && !writer.format.isFloatingPoint
+        clipsFloats = writer.map { bits == nil && !$0.format.isFloatingPoint } ?? false
         integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
     }
 
@@ -54,6 +55,7 @@ final class WriteStage: @unchecked Sendable {
     }
 
     private func write(slot: Int, from start: Int, frames n: Int) throws(AudioFileError) {
+        guard let writer else { return }
         let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
         if quantizer != nil {
             quantizer!.quantize(block, count: count, into: integers)

@@ -60,6 +60,22 @@ struct RenderCommand: ParsableCommand {
     var subtype: String?
 
     @OptionGroup var encoder: EncodingOptions
+    // Taken whatever it looks like (`--normalize -23` is a value, not the options -2 and -3)
+    // and read by `validate()`, so a bad target is told in Detent's words.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Render twice: measure, then apply a constant gain after the processor so the output's integrated loudness is this many LUFS (-70 … 0, e.g. -23 or -14).",
+        valueName: "lufs"))
+    var normalize: String?
+
+    @Flag(help: ArgumentHelp("Measure each output's integrated loudness (EBU R128) and true peak, for --json and a "
+        + "warning over 0 dBTP (several times the render's time; on with --normalize)."))
+    var loudness = false
+
+    /// What the output's meter measures: none, integrated, true-peak (benchmarks measure the
+    /// cost of each; the summary loses what is not measured). Overrides `--loudness`.
+    @Option(name: .customLong("measure"), help: .hidden)
+    var measures: String?
+
 
     @Option(help: ArgumentHelp("Files rendered at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
@@ -117,6 +133,37 @@ struct RenderCommand: ParsableCommand {
         }
         _ = try container
         _ = try encoding
+        if try normalizeTarget != nil && inputs.contains("-") {
+            throw ValidationError("--normalize reads its input twice; - (stdin) can be read only once (render it to a file first)")
+        }
+        _ = try measureSetting
+    }
+
+    /// `--normalize`: a loudness in LUFS (`-23`, `-23LUFS`), within ``RenderSettings/normalizeRange``.
+    private var normalizeTarget: Double? {
+        get throws(ValidationError) {
+            guard let normalize else { return nil }
+            var text = normalize.lowercased().trimmedWhitespace
+            if text.hasSuffix("lufs") { text = String(text.dropLast(4)).trimmedWhitespace }
+            let range = RenderSettings.normalizeRange
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                throw ValidationError("--normalize '\(normalize)': expected an integrated loudness in LUFS, "
+                    + "\(Int(range.lowerBound)) … \(Int(range.upperBound)) (e.g. -23)")
+            }
+            return value
+        }
+    }
+
+    /// `--measure` (hidden).
+    private var measureSetting: LoudnessMeter.Measures {
+        get throws(ValidationError) {
+            guard let measures else { return loudness || normalize != nil ? .truePeak : .none }
+            guard let value = LoudnessMeter.Measures(rawValue: measures) else {
+                throw ValidationError("--measure '\(measures)': expected "
+                    + LoudnessMeter.Measures.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return value
+        }
     }
 
     /// `--tail`: `auto`, or a time in seconds (`2`, `2s`) or milliseconds (`500ms`).
@@ -199,6 +246,8 @@ struct RenderCommand: ParsableCommand {
         settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
         settings.tail = try tailSetting
+        settings.normalize = try normalizeTarget
+        settings.measures = try measureSetting
         if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
         // `-` is stdin as an input and stdout as the output, as for most Unix tools.
         let inputs = inputs.map { $0 == "-" ? "/dev/stdin" : $0 }

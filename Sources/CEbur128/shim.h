@@ -1,0 +1,7 @@
+#ifndef DETENT_CEBUR128_SHIM_H
+#define DETENT_CEBUR128_SHIM_H
+
+// libebur128: loudness (EBU R128 / ITU-R BS.1770) and true peak of audio fed to it in blocks.
+#include <ebur128.h>
+
+#endif
