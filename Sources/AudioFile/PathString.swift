@@ -49,11 +49,18 @@ public enum PathString {
         return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// True when `path` names a special file — a device, a FIFO, a socket, or anything under
-    /// `/dev` or `/proc` (`/dev/stdout` is a link to whatever the shell connected): a stream
-    /// to write to in place, never a file to replace, nor a folder to put files beside.
+    /// True when `path` names a special file — a device, a FIFO, a socket, a link under
+    /// `/dev` or `/proc` (`/dev/stdout` is a link to whatever the shell connected, a regular
+    /// file too), or any name right in `/dev` or under `/proc`: a stream to write to in place,
+    /// never a file to replace, nor a folder to put files beside. A folder inside `/dev` that
+    /// holds files of its own, such as `/dev/shm`, holds ordinary files.
     public static func isSpecial(_ path: String) -> Bool {
-        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { return true }
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK { return true }
+            let folder = canonical(path).dropLast(name(of: path).count)
+            if folder == "/dev/" || folder.hasPrefix("/proc/") || folder.hasPrefix("/dev/fd") { return true }
+        }
         var s = stat()
         guard stat(path, &s) == 0 else { return false }
         let type = s.st_mode & S_IFMT

@@ -42,10 +42,10 @@ struct LoudnessTests {
         return (try value("I:"), try value("Peak:"))
     }
 
-    /// Renders with `--json` and returns the summary object and the stderr text.
+    /// Renders with `--json --loudness` and returns the summary object and the stderr text.
     static func render(_ arguments: [String], in folder: TemporaryFolder,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> (summary: [String: Any], stderr: String) {
-        let outcome = try Detent.run(["render"] + arguments + ["--subtype", "float", "--json"], in: folder.path)
+        let outcome = try Detent.run(["render"] + arguments + ["--subtype", "float", "--json", "--loudness"], in: folder.path)
         #expect(outcome.status == 0, "\(outcome.stderr)", sourceLocation: sourceLocation)
         return (try jsonObject(outcome.stdout, sourceLocation: sourceLocation), outcome.stderr)
     }
@@ -85,7 +85,7 @@ struct LoudnessTests {
         #expect(stderr == "detent: warning: hot.wav: true peak +\(shown) dBTP (over 0 dBTP); lower the gain\n")
 
         // An integer output clips it as well: still one line for the one problem.
-        let clipped = try Detent.run(["render", "in.wav", "-o", "hot24.wav", "--subtype", "pcm24",
+        let clipped = try Detent.run(["render", "in.wav", "-o", "hot24.wav", "--subtype", "pcm24", "--loudness",
                                       "--set", "cutoff=400", "--set", "resonance=10", "--set", "gain=12dB"], in: folder.path)
         #expect(clipped.status == 0)
         let lines = clipped.stderr.split(separator: "\n")
@@ -192,5 +192,21 @@ struct LoudnessTests {
             #expect(outcome.stderrText == line)
             #expect(folder.names == [])
         }
+    }
+}
+
+extension LoudnessTests {
+    /// Measuring costs several times the render: without `--loudness` (or `--normalize`) the
+    /// summary says the figures were not measured, and an over is not looked for.
+    @Test("without --loudness nothing is measured")
+    func offByDefault() throws {
+        let folder = TemporaryFolder()
+        try tool("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", "in.wav", "synth", "1", "pinknoise", "vol", "0.3"], in: folder)
+        let outcome = try Detent.run(["render", "in.wav", "-o", "out.wav", "--subtype", "float", "--json",
+                                      "--set", "resonance=10", "--set", "gain=12dB"], in: folder.path)
+        #expect(outcome.status == 0)
+        let summary = try jsonObject(outcome.stdout)
+        #expect(summary["loudness"] is NSNull && summary["truePeak"] is NSNull, "\(summary)")
+        #expect(!outcome.stderr.contains("dBTP"))
     }
 }

@@ -23,6 +23,25 @@ struct StreamOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: "/dev").sorted() == before)
     }
 
+    /// `/dev/shm` is a folder of ordinary files (in memory): an output there is made and
+    /// replaced like one anywhere else, not written to as if it were a device.
+    @Test("an output in a folder under /dev/shm is an ordinary file", .enabled(if: access("/dev/shm", W_OK) == 0))
+    func outputInDevShm() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 5_000, seed: 3)]))
+        let shm = "/dev/shm/detent-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: shm, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: shm) }
+        let first = try Detent.run(["render", "in.wav", "-o", "\(shm)/out.wav"], in: folder.path)
+        #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
+        #expect(Self.fileType("\(shm)/out.wav") == S_IFREG)
+        let again = try Detent.run(["render", "in.wav", "-o", "\(shm)/out.wav"], in: folder.path)
+        #expect(again.status != 0 && again.stderr.contains("exists"), "an ordinary file is not replaced without --force: \(again.stderr)")
+        #expect(try Detent.run(["render", "in.wav", "-o", "\(shm)/out.wav", "--force"], in: folder.path).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shm) == ["out.wav"])
+        #expect(try decode("\(shm)/out.wav").samples.count == 5_000)
+    }
+
     @Test("a FIFO output is written to and stays a FIFO, with or without --force", arguments: [false, true])
     func fifoOutput(force: Bool) throws {
         let folder = TemporaryFolder()
