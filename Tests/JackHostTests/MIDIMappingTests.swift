@@ -174,10 +174,14 @@ extension JackTests {
             let cutoffAfter = heard.dropFirst(7).filter { $0.bytes[1] == 74 }
             #expect(cutoffAfter.first.map { $0.frame } == at(a))
             #expect(cutoffAfter.first?.bytes[2] == cc74(3_000))
-            #expect(at(b) - at(a) < 960, "b came within the rate limit")
             let held = cutoffAfter.dropFirst().first
             #expect(held?.bytes[2] == cc74(5_000))
-            #expect(held.map { $0.frame >= at(a) + 960 && $0.frame < at(a) + 960 + 2 * f.server.period } == true)
+            if at(b) - at(a) < 960 {
+                #expect(held.map { $0.frame >= at(a) + 960 && $0.frame < at(a) + 960 + 2 * f.server.period } == true)
+            } else {
+                // A busy machine stamped b more than 20 ms after a: nothing to hold, b goes at its frame.
+                #expect(held?.frame == at(b))
+            }
             // The controller's own change is not sent back on CC 74, but goes to the 14-bit pair.
             let late = heard.filter { $0.frame >= 30_000 }
             #expect(!late.contains { $0.bytes[1] == 74 })
