@@ -124,4 +124,25 @@ struct UsageErrorTests {
             for name in names { #expect(line?.contains(name) == true, "\(name) missing in \(shell)") }
         }
     }
+
+    /// The manual page (Scripts/install-docs, through swift-argument-parser's manual plugin)
+    /// is made from this description of every command and option: it must hold them all.
+    @Test("the description the manual is made from lists every command and render's options")
+    func manualSource() throws {
+        let folder = Self.scene()
+        let outcome = try Detent.run(["--experimental-dump-help"], in: folder.path)
+        #expect(outcome.status == 0)
+        let root = try #require(try jsonObject(outcome.stdout)["command"] as? [String: Any])
+        let commands = try #require(root["subcommands"] as? [[String: Any]])
+        let names = commands.compactMap { $0["commandName"] as? String }
+        #expect(Set(names).isSuperset(of: ["params", "plugins", "render", "live", "panel", "preset", "midi"]), "\(names)")
+        let render = try #require(commands.first { $0["commandName"] as? String == "render" })
+        let options = (render["arguments"] as? [[String: Any]] ?? []).flatMap { argument in
+            (argument["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        for option in ["output", "format", "subtype", "dither", "quality", "bitrate", "compression", "loudness", "normalize",
+                       "no-metadata", "json", "force"] {
+            #expect(options.contains(option), "render's --\(option) is missing from the manual's source")
+        }
+    }
 }
