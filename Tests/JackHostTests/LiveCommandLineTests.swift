@@ -149,54 +149,6 @@ extension JackTests {
             server.stop()
         }
 
-        /// As systemd, nohup and `setsid … </dev/null` start it: no commands will ever come, so
-        /// it runs until a signal, and every stopping signal closes the client and exits 0 (not
-        /// 129 for SIGHUP). `--service` does the same with any standard input.
-        @Test(arguments: [(SIGTERM, false), (SIGHUP, false), (SIGINT, false), (SIGHUP, true)])
-        func withNoInputItRunsUntilASignalAndStopsCleanly(signal: Int32, serviceFlag: Bool) throws {
-            let server = try JackServer()
-            let folder = TemporaryFolder()
-            let errors = folder.write("stderr", text: "")
-            let child = try ChildProcess(try BuiltProducts.detent, ["live", "--server", server.name] + (serviceFlag ? ["--service"] : []),
-                                         environment: ["XDG_CONFIG_HOME": folder.file("config"), "PATH": "/usr/bin:/bin"],
-                                         stdin: serviceFlag ? .pipe : .null, stderr: .open(errors), group: .session)
-            func said() -> String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-            try waitUntil("it says it reads no commands (it said \(said()))") {
-                said().contains("reading no commands; SIGTERM, SIGINT or SIGHUP stops it")
-            }
-            if serviceFlag { child.closeInput() }  // the end of an input it does not read changes nothing
-            let observer = try TestClient("observer", server: server.name)
-            try waitUntil("its ports are there") { observer.ports(matching: "^detent:").count == 6 }
-            #expect(child.wait(seconds: 0) == nil, "still running")
-            #expect(child.signal(signal))
-            let status = try #require(child.wait(seconds: 5))
-            #expect(status.exited == 0 && status.signal == nil)
-            #expect(observer.ports(matching: "^detent:").isEmpty)
-            observer.close()
-            server.stop()
-        }
-
-        /// `status` shows what `get` shows: the targets, also mid-glide (a 5 s smoothing) and
-        /// for a value typed while the server is away.
-        @Test func statusShowsTheTargetsGetShows() throws {
-            let server = try JackServer()
-            let detent = try LiveProgram(["--server", server.name, "--smoothing", "5000"],
-                                         environment: ProcessInfo.processInfo.environment)
-            try detent.waitForMessage("'detent' on JACK server '\(server.name)'")
-            let loaded = try detent.ask("preset load Telephone")
-            let status = try detent.ask("status")
-            for value in loaded.split(separator: ": ", maxSplits: 1)[1].split(separator: ", ") {
-                #expect(status.contains(String(value)), "\(value) in \(status)")
-            }
-            server.kill()
-            try detent.waitForMessage("the JACK server '\(server.name)' stopped")
-            #expect(try detent.ask("set cutoff 321") == "cutoff=321 Hz")
-            #expect(try detent.ask("status").contains("cutoff=321 Hz"))
-            #expect(detent.finish() == 0)
-            try server.start()
-            server.stop()
-        }
-
         @Test func withoutReconnectALostServerEndsTheProgramWithStatusOne() throws {
             let server = try JackServer()
             let detent = try DetentProcess(["live", "--server", server.name, "--no-reconnect"])
