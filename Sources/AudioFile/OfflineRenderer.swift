@@ -119,6 +119,8 @@ public enum OfflineRenderer {
             summary.latency = stream.latency
             summary.metadata = writer.keptMetadata
             summary.metadataLost = writer.lostMetadata
+            summary.dither = stream.dither
+            summary.encoder = settings.encoder
             if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
                 summary.notes.append("\(output): \(note)")
             }

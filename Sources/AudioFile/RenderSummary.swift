@@ -32,6 +32,12 @@ public struct RenderSummary: Sendable, Equatable {
     /// and what its container had no place for.
     public var metadata: [String] = []
     public var metadataLost: [String] = []
+    /// The dither the output got (`none` for rounding alone); nil where none applies (float,
+    /// 24 bits and more, lossy codecs).
+    public var dither: Dither?
+    /// The encoder settings the output was written with (what was asked; libsndfile's
+    /// defaults otherwise).
+    public var encoder = EncoderSettings()
     /// Wall-clock time of the render.
     public var seconds: Double
     /// Output settings that did not apply as asked (`--dither shaped` on a float output),
@@ -111,6 +117,10 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
             JSONMember("metadata", .array(metadata.map { .string($0) })),
             JSONMember("metadataLost", .array(metadataLost.map { .string($0) })),
+            JSONMember("dither", dither.map { .string($0.rawValue) } ?? .null),
+            JSONMember("quality", encoder.quality.map { .number($0) } ?? .null),
+            JSONMember("bitrate", encoder.bitrate.map { .number($0) } ?? .null),
+            JSONMember("compression", encoder.compression.map { .number($0) } ?? .null),
             JSONMember("seconds", .number(seconds, places: 3)),
             JSONMember("speed", seconds > 0 ? .number(duration / seconds, places: 1) : .null),
         ] + (plugin.map { uri in [

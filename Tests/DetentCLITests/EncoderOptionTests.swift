@@ -83,6 +83,28 @@ struct EncoderOptionTests {
         #expect(small < fast, "level 8: \(small) bytes, level 0: \(fast)")
     }
 
+    /// `--json` says what each output was written with: the dither it got (none where none
+    /// applies) and the encoder settings asked for.
+    @Test("--json reports the dither and the encoder settings", arguments: [
+        (["-o", "a.wav"], "tpdf", nil, nil, nil),
+        (["-o", "b.wav", "--dither", "shaped"], "shaped", nil, nil, nil),
+        (["-o", "c.wav", "--no-dither"], "none", nil, nil, nil),
+        (["-o", "d.wav", "--subtype", "float"], nil, nil, nil, nil),
+        (["-o", "e.ogg", "--quality", "0.25"], nil, 0.25, nil, nil),
+        (["-o", "f.mp3", "--bitrate", "128"], nil, nil, 128, nil),
+        (["-o", "g.flac", "--compression", "8"], "tpdf", nil, nil, 8),
+    ] as [([String], String?, Double?, Int?, Int?)])
+    func reported(arguments: [String], dither: String?, quality: Double?, bitrate: Int?, compression: Int?) throws {
+        let folder = try Self.scene()
+        let outcome = try Detent.run(["render", "in.wav", "--json"] + arguments, in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let summary = try jsonObject(outcome.stdout)
+        #expect(summary["dither"] as? String == dither, "\(summary)")
+        #expect(summary["quality"] as? Double == quality)
+        #expect(summary["bitrate"] as? Int == bitrate)
+        #expect(summary["compression"] as? Int == compression)
+    }
+
     @Test("a setting the output cannot use, or a bad value: one line, status 64, nothing written", arguments: [
         (["-o", "out.wav", "--compression", "5"], "--compression applies to FLAC outputs, not wav pcm16"),
         (["-o", "out.ogg", "--compression", "5"], "--compression applies to FLAC outputs, not ogg vorbis"),
