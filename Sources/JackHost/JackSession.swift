@@ -249,6 +249,8 @@ final class JackSession: @unchecked Sendable {
     var midiMessages: Int { context.pointee.midi.messagesApplied }
     /// Control changes heard on the listened channel on this connection, and the last one's number.
     var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
+    /// Pickup controllers that have not caught their knobs: where each is (normalised).
+    var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
     /// Makes `controls` the MIDI mapping from the next message on.
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.

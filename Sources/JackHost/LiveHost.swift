@@ -286,6 +286,12 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         state.withLock { st in st.midi == nil ? nil : st.heard }
     }
 
+    /// Where each pickup controller that has not caught its knob is (normalised, 0 … 1), by
+    /// parameter: the knob does not follow it until it passes the knob's position.
+    public func midiPickups() -> [ParameterIndex: Double] {
+        state.withLock { st in st.session.flatMap { $0.serverGone ? nil : $0.midiWaiting } ?? [:] }
+    }
+
     public func targets() -> [ParameterIndex: Double] {
         state.withLock { st in
             st.absorbMIDI()

@@ -36,6 +36,9 @@ struct MIDIControlTable: ~Copyable {
     private let latest: UnsafeMutablePointer<Atomic<UInt64>>
     private let generations: UnsafeMutablePointer<Atomic<UInt64>>
     private let positions: UnsafeMutablePointer<Atomic<UInt64>>
+    /// Per parameter, where a pickup controller that has not caught its knob is (normalised;
+    /// NaN when none waits): the panel shows it, so the player knows which way to turn.
+    private let waiting: UnsafeMutablePointer<Atomic<UInt64>>
     /// The change each parameter's controllers make, its value and frame filled in per message.
     private let templates: UnsafeMutablePointer<ParameterChange>
 
@@ -45,6 +48,7 @@ struct MIDIControlTable: ~Copyable {
         latest = .allocate(capacity: parameterCount)
         generations = .allocate(capacity: parameterCount)
         positions = .allocate(capacity: parameterCount)
+        waiting = .allocate(capacity: parameterCount)
         templates = .allocate(capacity: parameterCount)
         for id in table.indices {
             let p = id.rawValue
@@ -53,6 +57,7 @@ struct MIDIControlTable: ~Copyable {
             (generations + p).initialize(to: Atomic(0))
             let position = table[id].normalized(values[id] ?? table[id].defaultValue)
             (positions + p).initialize(to: Atomic(position.bitPattern))
+            (waiting + p).initialize(to: Atomic(Double.nan.bitPattern))
         }
         update(controls)
     }
@@ -65,6 +70,8 @@ struct MIDIControlTable: ~Copyable {
         generations.deallocate()
         positions.deinitialize(count: parameterCount)
         positions.deallocate()
+        waiting.deinitialize(count: parameterCount)
+        waiting.deallocate()
         templates.deallocate()
     }
 
@@ -94,6 +101,17 @@ struct MIDIControlTable: ~Copyable {
     /// for a controller to pass it, relative encoders step from it (any thread).
     func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
         positions[id.rawValue].store(spec.normalized(value).bitPattern, ordering: .relaxed)
+    }
+
+    /// Where each pickup controller that has not yet caught its knob is, normalised (0 … 1),
+    /// by parameter (any thread).
+    func waitingControllers() -> [ParameterIndex: Double] {
+        var found: [ParameterIndex: Double] = [:]
+        for p in 0..<parameterCount {
+            let position = Double(bitPattern: waiting[p].load(ordering: .relaxed))
+            if !position.isNaN { found[ParameterIndex(p)] = position }
+        }
+        return found
     }
 
     /// Takes the published set for this cycle (audio thread); nil without one.
@@ -257,9 +275,11 @@ struct MIDIControlTable: ~Copyable {
                     slot.lastPosition = target
                     guard passed || abs(target - knob) <= oneStep else {
                         set.pointee.slots[s] = slot
+                        waiting[p].store(target.bitPattern, ordering: .relaxed)
                         return
                     }
                     slot.caught = true
+                    waiting[p].store(Double.nan.bitPattern, ordering: .relaxed)
                 }
             }
         }

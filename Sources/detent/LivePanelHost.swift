@@ -71,6 +71,8 @@ final class LivePanelHost: PanelHost {
 
     func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
 
+    func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
+
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
     var refreshInterval: Double? { 1.0 / 30 }
 

@@ -54,6 +54,9 @@ extension JackTests {
             Self.check(f, engineStart: engineStart, changes)
             #expect(f.host.target(.cutoff) == 500)
             #expect(f.host.status().midiMessages == 2)
+            // The last message, above the typed value, waits: the host tells where it is.
+            let waiting = try #require(f.host.midiPickups()[.cutoff])
+            #expect(abs(waiting - Self.table[.cutoff].normalized(Self.value(.cutoff, Double(at + 20) / 127))) < 1e-9)
         }
 
         @Test func relativeEncodersStepFromTheKnobInEachEncoding() throws {

@@ -20,6 +20,8 @@ final class FakeMIDIHost: PanelHost {
         controllers[id] = number
     }
     func lastMIDIControl() -> (count: UInt64, controller: Int)? { heard }
+    var pickups: [ParameterIndex: Double] = [:]
+    func midiPickups() -> [ParameterIndex: Double] { pickups }
 
     /// A control change arrives.
     func turn(_ controller: Int) { heard = (heard.count + 1, controller) }
@@ -91,5 +93,25 @@ struct PanelMIDILearnTests {
     @Test("the help lists m")
     func help() {
         #expect(HelpOverlay.lines(ascii: true).contains { $0.0 == "m" && $0.1.hasPrefix("MIDI learn") })
+    }
+
+    /// A pickup controller far from its knob moves nothing: the status line says where it is
+    /// and which way to turn it, and then that it has caught the knob.
+    @Test("a waiting pickup controller is shown with the way to turn it, then picked up")
+    func pickup() {
+        let host = FakeMIDIHost()
+        let (panel, _) = makePanel(host: host)
+        let knob = LowpassGain.table[.cutoff].normalized(panel.value(.cutoff))
+        host.pickups = [.cutoff: 0.2]
+        panel.advance(to: 0.1)
+        let percent = Int((knob * 100).rounded())
+        #expect(panel.message?.text == "Cutoff: controller at 20 %, knob at \(percent) % — turn it up to pick up")
+        #expect(Self.statusLine(panel, at: 0.1).hasPrefix("Cutoff: controller at 20 %"))
+        host.pickups = [.cutoff: 0.95]
+        panel.advance(to: 0.2)
+        #expect(panel.message?.text.hasSuffix("turn it down to pick up") == true)
+        host.pickups = [:]
+        panel.advance(to: 0.3)
+        #expect(panel.message?.text == "Cutoff: picked up")
     }
 }

@@ -100,6 +100,8 @@ public final class Panel {
     /// When the host was last polled.
     var lastRefresh: Double = -.infinity
     var lastHostValues: [ParameterIndex: Double]?
+    /// The pickup controllers last seen waiting, by parameter (see ``showPickups(_:)``).
+    var lastPickups: [ParameterIndex: Double] = [:]
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
     var lastOutputs: [PanelOutput] = []
@@ -404,6 +406,7 @@ public final class Panel {
         lastOutputs = outputs
         keepFocusShown()
         learnMIDIIfHeard()
+        showPickups(host.midiPickups())
         let values = host.targets()
         for (i, id) in ids.enumerated() {
             guard let value = values[id], value != lastHostValues?[id], value != knobs[i].value,

@@ -47,6 +47,10 @@ public protocol PanelHost: ParameterHost {
     /// How many control changes have arrived on the channel listened to, mapped or not, and
     /// the last one's number; nil without a MIDI input. MIDI learn waits for the count to move.
     func lastMIDIControl() -> (count: UInt64, controller: Int)?
+
+    /// Where each pickup controller that has not yet caught its knob is (0 … 1), by
+    /// parameter: the panel says so, and which way to move it.
+    func midiPickups() -> [ParameterIndex: Double]
 }
 
 extension PanelHost {
@@ -57,4 +61,5 @@ extension PanelHost {
     public func midiControllers() -> [ParameterIndex: Int]? { nil }
     public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}
     public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
+    public func midiPickups() -> [ParameterIndex: Double] { [:] }
 }
