@@ -59,7 +59,8 @@ public enum PathString {
             var link = stat()
             if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK { return true }
             let folder = canonical(path).dropLast(name(of: path).count)
-            if folder == "/dev/" || folder.hasPrefix("/proc/") || folder.hasPrefix("/dev/fd") { return true }
+            // (`/dev/fd/N` resolves to `/proc/…/fd/N`.)
+            if folder == "/dev/" || folder.hasPrefix("/proc/") { return true }
         }
         var s = stat()
         guard stat(path, &s) == 0 else { return false }

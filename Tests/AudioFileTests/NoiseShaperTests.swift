@@ -12,18 +12,7 @@ struct NoiseShaperTests {
     func quantize(_ samples: [Float], channels: Int, bits: Int = 16, sampleRate: Int = 44_100,
                   seed: UInt64 = 1, pieces: [Int] = []) -> ([Int32], Int64) {
         var q = Quantizer(bits: bits, dither: .shaped, channels: channels, sampleRate: sampleRate, seed: seed)
-        var out = [Int32](repeating: 0x5A5A_5A5A, count: samples.count)
-        samples.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                var start = 0
-                for n in pieces + [samples.count] {
-                    let n = min(n, samples.count - start)
-                    q.quantize(input.baseAddress! + start, count: n, into: output.baseAddress! + start)
-                    start += n
-                }
-            }
-        }
-        return (out, q.clipped)
+        return (q.quantize(samples, pieces: pieces), q.clipped)
     }
 
     /// The rule, one sample at a time: for sample k of channel c, `v = x·2^(bits−1) − Σ hⱼ·e`

@@ -9,18 +9,7 @@ struct QuantizerTests {
     func quantize(_ samples: [Float], bits: Int, dither: Bool = false, seed: UInt64 = 1,
                   pieces: [Int] = []) -> ([Int32], Int64) {
         var q = Quantizer(bits: bits, dither: dither, seed: seed)
-        var out = [Int32](repeating: 0x5A5A_5A5A, count: samples.count)
-        samples.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                var start = 0
-                for n in pieces + [samples.count] {
-                    let n = min(n, samples.count - start)
-                    q.quantize(input.baseAddress! + start, count: n, into: output.baseAddress! + start)
-                    start += n
-                }
-            }
-        }
-        return (out, q.clipped)
+        return (q.quantize(samples, pieces: pieces), q.clipped)
     }
 
     /// Draw k of the dither noise, from its definition: the 32-bit hash (xor-shift-multiply,

@@ -36,3 +36,22 @@ extension Result {
     var error: Failure? { if case .failure(let e) = self { e } else { nil } }
     var value: Success? { if case .success(let v) = self { v } else { nil } }
 }
+
+extension Quantizer {
+    /// Quantises interleaved `samples`, handed over in pieces of the given sizes (the rest in
+    /// one piece), as the writer hands over blocks; unwritten slots would keep 0x5A5A5A5A.
+    mutating func quantize(_ samples: [Float], pieces: [Int]) -> [Int32] {
+        var out = [Int32](repeating: 0x5A5A_5A5A, count: samples.count)
+        samples.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                var start = 0
+                for n in pieces + [samples.count] {
+                    let n = min(n, samples.count - start)
+                    quantize(input.baseAddress! + start, count: n, into: output.baseAddress! + start)
+                    start += n
+                }
+            }
+        }
+        return out
+    }
+}

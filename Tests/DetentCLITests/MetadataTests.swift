@@ -15,6 +15,17 @@ struct MetadataTests {
         return try #require(jsonObject(line)["metadata"] as? [String])
     }
 
+    static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+
+    /// A 16-bit mono WAV of 4000 frames with `chunk` (head and body) before its `data` chunk.
+    static func wav(with chunk: [UInt8]) throws -> [UInt8] {
+        var bytes = WAV.pcm16([(0..<4_000).map { Int16(truncatingIfNeeded: $0 * 13) }])
+        let data = try #require(bytes.chunk("data")) - 8
+        bytes.insert(contentsOf: chunk, at: data)
+        bytes.replaceSubrange(4..<8, with: le32(bytes.count - 8))
+        return bytes
+    }
+
     @Test("INFO tags from a WAV go to WAV and to FLAC's Vorbis comments; bext to WAV; none with --no-metadata")
     func passThrough() throws {
         let folder = TemporaryFolder()
@@ -47,16 +58,11 @@ struct MetadataTests {
     func cues() throws {
         let folder = TemporaryFolder()
         // A 16-bit WAV with a `cue ` chunk of two points (at frames 100 and 2500) before its data.
-        var bytes = WAV.pcm16([(0..<4_000).map { Int16(truncatingIfNeeded: $0 * 13) }])
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        var cue = Array("cue ".utf8) + le32(4 + 2 * 24) + le32(2)
+        var cue = Array("cue ".utf8) + Self.le32(4 + 2 * 24) + Self.le32(2)
         for (id, frame) in [(1, 100), (2, 2_500)] {
-            cue += le32(id) + le32(frame) + Array("data".utf8) + le32(0) + le32(0) + le32(frame)
+            cue += Self.le32(id) + Self.le32(frame) + Array("data".utf8) + Self.le32(0) + Self.le32(0) + Self.le32(frame)
         }
-        let data = try #require(bytes.chunk("data")) - 8
-        bytes.insert(contentsOf: cue, at: data)
-        bytes.replaceSubrange(4..<8, with: le32(bytes.count - 8))
-        folder.write("cue.wav", bytes)
+        folder.write("cue.wav", try Self.wav(with: cue))
 
         let outcome = try Detent.run(["render", "cue.wav", "-o", "out.wav", "--json"], in: folder.path)
         #expect(outcome.status == 0)
@@ -72,15 +78,9 @@ struct MetadataTests {
     @Test("the instrument (smpl loops) of a WAV is kept in WAV; FLAC and AIFF say they have no place for it")
     func instrumentLoops() throws {
         let folder = TemporaryFolder()
-        var bytes = WAV.pcm16([(0..<4_000).map { Int16(truncatingIfNeeded: $0 * 7) }])
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let smpl = Array("smpl".utf8) + le32(36 + 24) + le32(0) + le32(0) + le32(20_833) + le32(60) + le32(0)
-            + le32(0) + le32(0) + le32(1) + le32(0)
-            + le32(0) + le32(0) + le32(1_000) + le32(2_999) + le32(0) + le32(0)
-        let data = try #require(bytes.chunk("data")) - 8
-        bytes.insert(contentsOf: smpl, at: data)
-        bytes.replaceSubrange(4..<8, with: le32(bytes.count - 8))
-        folder.write("loop.wav", bytes)
+        let words = [36 + 24, 0, 0, 20_833, 60, 0, 0, 0, 1, 0,  // size, maker, product, period, base note, …, one loop
+                     0, 0, 1_000, 2_999, 0, 0]                // loop: id, forward, start, end, fraction, count
+        folder.write("loop.wav", try Self.wav(with: Array("smpl".utf8) + words.flatMap(Self.le32)))
 
         let wav = try Detent.run(["render", "loop.wav", "-o", "out.wav", "--json"], in: folder.path)
         #expect(wav.status == 0)

@@ -12,9 +12,7 @@ extension JackTests {
         @Test(arguments: LiveServerKind.available)
         func survivesFiveRestartsAKillDuringReconnectAndAServerThatNeverReturns(kind: LiveServerKind) throws {
             let server = try kind.start()
-            let detent = try LiveProgram(server.liveArguments + ["--set", "cutoff=700"],
-                                         environment: server.clientEnvironment)
-            try detent.waitForMessage("'detent' on JACK server '\(server.serverName)'")
+            let detent = try LiveProgram(on: server, ["--set", "cutoff=700"])
             let stopped = "the JACK server '\(server.serverName)' stopped; keeping the current values"
             let reconnected = "reconnected to the JACK server '\(server.serverName)' as 'detent'"
             func count(_ text: String) -> Int { detent.messages.filter { $0.contains(text) }.count }
@@ -61,9 +59,7 @@ extension JackTests {
         @Test(arguments: LiveServerKind.available)
         func statusShowsTheTargetsGetShows(kind: LiveServerKind) throws {
             let server = try kind.start()
-            let detent = try LiveProgram(server.liveArguments + ["--smoothing", "5000"],
-                                         environment: server.clientEnvironment)
-            try detent.waitForMessage("'detent' on JACK server '\(server.serverName)'")
+            let detent = try LiveProgram(on: server, ["--smoothing", "5000"])
             let loaded = try detent.ask("preset load Telephone")
             let status = try detent.ask("status")
             for value in loaded.split(separator: ": ", maxSplits: 1)[1].split(separator: ", ") {

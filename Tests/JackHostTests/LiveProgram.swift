@@ -19,6 +19,12 @@ final class LiveProgram: @unchecked Sendable {
                                  stdin: .pipe, stdout: .open(out), stderr: .open(err))
     }
 
+    /// `detent live ARGUMENTS` on `server`, once it says it is running.
+    convenience init(on server: any LiveServer, _ arguments: [String]) throws {
+        try self.init(server.liveArguments + arguments, environment: server.clientEnvironment)
+        try waitForMessage("'detent' on JACK server '\(server.serverName)'")
+    }
+
     deinit {
         child.signal(SIGKILL)
         child.wait()

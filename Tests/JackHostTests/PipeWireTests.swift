@@ -79,30 +79,11 @@ struct PipeWireTests {
         // A 2 kHz tone (JACK's metronome, started at the new rate) through the filter: its
         // level after it is the cookbook lowpass's at 1 kHz and 44.1 kHz, about −12.4 dB;
         // a cutoff left as a fraction of the old rate (919 Hz) would give −13.8 dB.
-        let metro = try ChildProcess("/usr/bin/jack_metro", ["-n", "metro", "-f", "2000", "-A", "0.5", "-D", "1999",
-                                                             "-b", "30", "-a", "0", "-d", "0"],
-                                     environment: pw.clientEnvironment)
-        defer {
-            metro.signal(SIGTERM)
-            if metro.wait(seconds: 5) == nil {
-                metro.signal(SIGKILL)
-                metro.wait()
-            }
-        }
-        try waitUntil("the metronome runs") { pw.ports(matching: "^metro:30_bpm$").count == 1 }
-        #expect(pw.jack("jack_connect", ["metro:30_bpm", "detent:in_1"]).status.exited == 0)
+        let metro = try Self.metronome(pw, hertz: 2_000, toneMilliseconds: 1_999)
+        defer { Self.stop(metro) }
         try waitUntil("the metronome plays into detent") { pw.connections(of: "detent:in_1") == ["metro:30_bpm"] }
         let folder = TemporaryFolder()
-        let recording = folder.file("recording.wav")
-        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "2", "metro:30_bpm", "detent:out_1"],
-                                        environment: pw.clientEnvironment)
-        guard let ended = recorder.wait(seconds: 20) else {
-            recorder.signal(SIGKILL)
-            recorder.wait()
-            throw Timeout(what: "jack_rec records two seconds")
-        }
-        #expect(ended.exited == 0)
-        let (rate, channels) = try Self.pcm16(recording)
+        let (rate, channels) = try Self.record(pw, in: folder)
         #expect(rate == 44_100)
         // The second half (well after the connection, the glide and the filter's transient), in
         // eight windows of 125 periods of the tone: the median ratio, so that a cycle lost on a
@@ -133,18 +114,8 @@ struct PipeWireTests {
                                       "--set", "gain=0", "--smoothing", "5"],
                                      environment: pw.clientEnvironment)
         try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz")
-        let metro = try ChildProcess("/usr/bin/jack_metro", ["-n", "metro", "-f", "700", "-A", "0.5", "-D", "1900",
-                                                             "-b", "30", "-a", "0", "-d", "0"],
-                                     environment: pw.clientEnvironment)
-        defer {
-            metro.signal(SIGTERM)
-            if metro.wait(seconds: 5) == nil {
-                metro.signal(SIGKILL)
-                metro.wait()
-            }
-        }
-        try waitUntil("the metronome runs") { pw.ports(matching: "^metro:30_bpm$").count == 1 }
-        #expect(pw.jack("jack_connect", ["metro:30_bpm", "detent:in_1"]).status.exited == 0)
+        let metro = try Self.metronome(pw, hertz: 700, toneMilliseconds: 1_900)
+        defer { Self.stop(metro) }
         let quanta = [16, 2048, 64, 1024, 32, 512, 128]
         func follow(_ quantum: Int) throws {
             try pw.setting("clock.force-quantum", "\(quantum)")
@@ -160,17 +131,15 @@ struct PipeWireTests {
         _ = try detent.ask("set gain 0")
         try follow(256)
 
-        let folder = TemporaryFolder()
-        let recording = folder.file("recording.wav")
-        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "2", "-B", "1048576", "metro:30_bpm", "detent:out_1"],
-                                        environment: pw.clientEnvironment)
-        guard let ended = recorder.wait(seconds: 30) else {
-            recorder.signal(SIGKILL)
-            recorder.wait()
-            throw Timeout(what: "jack_rec records two seconds")
+        func xruns() throws -> Int {
+            let status = try detent.ask("status")
+            let words = status.split(separator: ",").first { $0.contains("xruns ") }
+            return Int(words?.split(separator: " ").last ?? "") ?? -1
         }
-        #expect(ended.exited == 0)
-        let (rate, channels) = try Self.pcm16(recording)
+        let xrunsBefore = try xruns()
+        let folder = TemporaryFolder()
+        let (rate, channels) = try Self.record(pw, in: folder)
+        let xrunsDuring = try xruns() - xrunsBefore
         #expect(rate == 48_000)
         let input = channels[0], played = channels[1]
         #expect(input.contains { abs($0) > 0.25 }, "the metronome's tone was recorded")
@@ -187,21 +156,77 @@ struct PipeWireTests {
         // quantum change came just before, and while the graph settles the recorder may get
         // its input from another cycle than Detent (seen once in eight runs).
         let twoCos = Float(2 * cos(2 * Double.pi * 700 / 48_000))
-        var skipUntil = 4_800, compared = 0, jumps = 0, worst: Float = 0
+        // Compared in 10 ms windows: two 16-bit roundings (the input live, the output) and
+        // nothing else is a difference below 1.5e-4.
+        var skipUntil = 4_800, jumps = 0, windows = 0, matching = 0, worst: Float = 0
+        var window: Float = 0, filled = 0
         for i in 2..<input.count {
             if abs(input[i] - (twoCos * input[i - 1] - input[i - 2])) > 0.01 {
                 jumps += 1
                 skipUntil = i + 480
+                filled = 0
+                window = 0
             }
             guard i >= skipUntil else { continue }
-            compared += 1
-            worst = max(worst, abs(played[i] - rendered[0][i]))
+            window = max(window, abs(played[i] - rendered[0][i]))
+            filled += 1
+            if filled == 480 {
+                windows += 1
+                if window < 1.5e-4 { matching += 1 }
+                worst = max(worst, window)
+                filled = 0
+                window = 0
+            }
         }
-        // Two 16-bit roundings (the input live, the output) and nothing else.
-        #expect(worst < 1.5e-4, "largest difference \(worst), over \(compared) frames, \(jumps) jumps skipped")
-        #expect(compared > input.count / 2, "\(compared) of \(input.count) frames compared, \(jumps) jumps")
+        #expect(windows > input.count / 2 / 480, "\(windows) windows compared, \(jumps) jumps")
+        if xrunsDuring == 0 {
+            #expect(matching == windows, "largest difference \(worst); \(matching) of \(windows) windows equal, \(jumps) jumps skipped")
+        } else {
+            // An xrun on a busy machine: PipeWire then runs a late node on another cycle's
+            // buffers, so some windows differ; the rest must still be equal.
+            #expect(matching * 2 > windows, "\(xrunsDuring) xruns; \(matching) of \(windows) windows equal (worst \(worst))")
+        }
         #expect(detent.finish() == 0)
         pw.stop()
+    }
+
+    /// JACK's metronome at `hertz`, a tone of `toneMilliseconds` every 2 s (0.5 amplitude),
+    /// running and connected to `detent:in_1`.
+    static func metronome(_ pw: PipeWireServer, hertz: Int, toneMilliseconds: Int) throws -> ChildProcess {
+        let metro = try ChildProcess("/usr/bin/jack_metro", ["-n", "metro", "-f", "\(hertz)", "-A", "0.5", "-D", "\(toneMilliseconds)",
+                                                             "-b", "30", "-a", "0", "-d", "0"],
+                                     environment: pw.clientEnvironment)
+        do {
+            try waitUntil("the metronome runs") { pw.ports(matching: "^metro:30_bpm$").count == 1 }
+        } catch {
+            stop(metro)
+            throw error
+        }
+        #expect(pw.jack("jack_connect", ["metro:30_bpm", "detent:in_1"]).status.exited == 0)
+        return metro
+    }
+
+    static func stop(_ child: ChildProcess) {
+        child.signal(SIGTERM)
+        if child.wait(seconds: 5) == nil {
+            child.signal(SIGKILL)
+            child.wait()
+        }
+    }
+
+    /// Two seconds of the metronome and `detent:out_1`, recorded together by JACK's `jack_rec`
+    /// (with a 1 M-frame ring, so that its disk thread rarely falls behind).
+    static func record(_ pw: PipeWireServer, in folder: TemporaryFolder) throws -> (rate: Int, channels: [[Float]]) {
+        let recording = folder.file("recording.wav")
+        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "2", "-B", "1048576", "metro:30_bpm", "detent:out_1"],
+                                        environment: pw.clientEnvironment)
+        guard let ended = recorder.wait(seconds: 30) else {
+            recorder.signal(SIGKILL)
+            recorder.wait()
+            throw Timeout(what: "jack_rec records two seconds")
+        }
+        #expect(ended.exited == 0)
+        return try pcm16(recording)
     }
 
     struct BadRecording: Error, CustomStringConvertible {
