@@ -236,9 +236,12 @@ final class PluginInstances: @unchecked Sendable {
         worker?.stop()
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
-        for instance in instances {
-            lilv_instance_deactivate(instance)
-            lilv_instance_free(instance)
+        for instance in instances { lilv_instance_deactivate(instance) }
+        // Freeing an instance releases lilv's count of its library's users, kept in the
+        // shared world: changed without the world's lock, a count lost to another thread's
+        // instantiation unloads a library whose plug-in is still running elsewhere.
+        LV2World.shared.withWorld { _, _ in
+            for instance in instances { lilv_instance_free(instance) }
         }
         for raw in allocations { raw.deallocate() }
         records.deallocate()
