@@ -21,21 +21,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CJack", pkgConfig: "jack",
-            providers: [.apt(["libjack-jackd2-dev"])]),
+        // JACK, lilv, liblo and libebur128 are opened when first used, not when Detent starts
+        // (a render needs none of them): each module defines the functions it calls, through
+        // CPlatform's loader. libsndfile, which every render uses, is linked.
+        .target(name: "CJack", dependencies: ["CPlatform"]),
         .systemLibrary(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(
-            name: "CLilv", pkgConfig: "lilv-0",
-            providers: [.apt(["liblilv-dev"])]),
-        .systemLibrary(
-            name: "CLo", pkgConfig: "liblo",
-            providers: [.apt(["liblo-dev"])]),
-        .systemLibrary(
-            name: "CEbur128", pkgConfig: "libebur128",
-            providers: [.apt(["libebur128-dev"])]),
+        .target(name: "CLilv", dependencies: ["CPlatform"]),
+        .target(name: "CLo", dependencies: ["CPlatform"]),
+        .target(name: "CEbur128", dependencies: ["CPlatform"]),
         .target(name: "CRealtime"),
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.

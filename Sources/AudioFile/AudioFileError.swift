@@ -51,6 +51,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case automationDoesNotFit(path: String, input: String, reason: String)
     /// The render was stopped by a signal (Ctrl-C, SIGTERM); its output was removed.
     case cancelled(input: String, output: String)
+    /// `--loudness` or `--normalize` was asked for and libebur128 cannot be loaded.
+    case loudnessUnavailable(path: String, reason: String)
     /// The processor could not be made ready for the file (a plug-in that fails to start).
     case processorFailed(input: String, reason: String)
 
@@ -77,6 +79,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         case .automation(let path, let line, let reason): "\(path):\(line): \(reason)"
         case .automationDoesNotFit(let path, let input, let reason): "\(path): does not fit \(input): \(reason)"
+        case .loudnessUnavailable(let path, let reason):
+            "\(path): cannot measure loudness: libebur128 cannot be loaded (\(reason)); install libebur128-1"
         case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
         case .processorFailed(let input, let reason): "\(input): the processor cannot start: \(reason)"
         }
@@ -89,6 +93,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio
+        case .loudnessUnavailable: 69  // EX_UNAVAILABLE
         case .cancelled: 130  // 128 + SIGINT; the command line reports the actual signal
         }
     }

@@ -40,6 +40,10 @@ public final class LoudnessMeter {
     private var untilStep: Int
     private var steps = 0
 
+    /// Why libebur128, which Detent opens only when a render measures (see DetentLibrary.h),
+    /// cannot be loaded; nil when it can. A render asks before it creates its output.
+    public static var libraryProblem: String? { detent_ebur128_load().map { String(cString: $0) } }
+
     /// A meter for interleaved blocks of `channels` channels at `sampleRate`. `channelMap`
     /// (libsndfile's speaker of each channel, as a WAVE_FORMAT_EXTENSIBLE file names them)
     /// gives each channel its BS.1770 weight; without one, libebur128's order applies

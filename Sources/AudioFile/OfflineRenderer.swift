@@ -68,6 +68,9 @@ public enum OfflineRenderer {
         }
         let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
         try checkOutput(output, reader: reader, settings: settings)
+        if settings.measures != .none || settings.normalize != nil, let problem = LoudnessMeter.libraryProblem {
+            throw .loudnessUnavailable(path: input, reason: problem)
+        }
 
         let pending = try PendingOutput(path: output)
         UnfinishedFiles.opening.subtract(1, ordering: .releasing)

@@ -30,3 +30,49 @@ int detent_pipe_cloexec(int fds[2]) {
 int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+// MARK: Libraries opened on first use
+
+#include "DetentLibrary.h"
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int detent_library_load(DetentLibrary *library) {
+    if (__atomic_load_n(&library->loaded, __ATOMIC_ACQUIRE)) return 0;
+    pthread_mutex_lock(&library->lock);
+    int result = 0;
+    if (!library->loaded) {
+        // RTLD_LOCAL: the library's names stay out of the program's scope, so a plug-in or
+        // another library never binds to them by accident.
+        void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char *why = dlerror();
+            snprintf(library->problem, sizeof library->problem, "%s", why ? why : library->soname);
+            result = -1;
+        } else {
+            for (size_t i = 0; i < library->count && result == 0; i++) {
+                void *address = dlsym(handle, library->symbols[i].name);
+                if (!address) {
+                    snprintf(library->problem, sizeof library->problem, "%s has no %s", library->soname,
+                             library->symbols[i].name);
+                    result = -1;
+                } else {
+                    *library->symbols[i].slot = address;
+                }
+            }
+            // A library without a function Detent calls stays open (closing one whose
+            // constructors ran is not always safe) but is never used.
+            if (result == 0) __atomic_store_n(&library->loaded, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&library->lock);
+    return result;
+}
+
+void detent_library_require_slow(DetentLibrary *library) {
+    if (detent_library_load(library) == 0) return;
+    fprintf(stderr, "detent: %s needs %s, which cannot be loaded: %s\n", library->purpose, library->soname,
+            library->problem);
+    exit(1);
+}

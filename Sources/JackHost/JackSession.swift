@@ -30,7 +30,7 @@ final class JackSession: @unchecked Sendable {
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
     init(options: LiveHostOptions, midi: MIDIControls?, values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
-        Self.silenceLibjack
+        try Self.prepareLibrary()
         var status = JackStatus(0)
         var flags = JackNoStartServer.rawValue
         if options.exactName { flags |= JackUseExactName.rawValue }
@@ -230,10 +230,21 @@ final class JackSession: @unchecked Sendable {
 
     /// Whether the libjack loaded is jackd2's (its versions are 1.9.x; PipeWire's says
     /// "3.0.0.0 (using PipeWire 0.3.65)"). jackd2's always calls the shutdown callback.
-    static var libraryIsJack2: Bool { String(cString: jack_get_version_string()).hasPrefix("1.9.") }
+    /// False also when no libjack loads (opening a client then says why).
+    static var libraryIsJack2: Bool {
+        detent_jack_load() == nil && String(cString: jack_get_version_string()).hasPrefix("1.9.")
+    }
 
     /// Installs the quiet message handlers once per process.
-    static let silenceLibjack: Void = {
+    /// Opens libjack, which Detent loads when it first needs JACK rather than at start-up
+    /// (see DetentLibrary.h), and installs the quiet message handlers, once per process.
+    /// - Throws: ``LiveHostError/libraryMissing(_:)`` without a loadable libjack.
+    static func prepareLibrary() throws(LiveHostError) {
+        if let problem = detent_jack_load() { throw .libraryMissing(String(cString: problem)) }
+        _ = silenceLibjack
+    }
+
+    private static let silenceLibjack: Void = {
         jack_set_error_function(jackQuiet)
         jack_set_info_function(jackQuiet)
     }()

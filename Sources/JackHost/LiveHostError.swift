@@ -17,6 +17,8 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidMIDIChannel(String)
     /// The processor could not be made ready for the server's format.
     case processorFailed(String)
+    /// libjack cannot be loaded (the loader's reason).
+    case libraryMissing(String)
     /// libjack is still closing a client whose server died: a new client would wait for it.
     case libraryBusy
 
@@ -51,6 +53,8 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "\(MIDIControls.channelRange.upperBound) or all"
         case .processorFailed(let reason):
             "the processor cannot start: \(reason)"
+        case .libraryMissing(let reason):
+            "JACK's library cannot be loaded (\(reason)); install jackd2, or PipeWire's pipewire-jack"
         case .libraryBusy:
             "the JACK library has not finished closing the lost client; trying again later"
         }

@@ -19,7 +19,7 @@ public final class MIDIMonitor: @unchecked Sendable {
     /// - Throws: no server, a taken name, a bad pattern.
     public init(name: String = "detent-monitor", server: String?, connect: String?) throws(LiveHostError) {
         if let connect { try PortPattern.validate(connect, option: "--connect") }
-        JackSession.silenceLibjack
+        try JackSession.prepareLibrary()
         var status = JackStatus(0)
         let opened: OpaquePointer? = if let server {
             detent_jack_client_open_server(name, JackNoStartServer, &status, server)

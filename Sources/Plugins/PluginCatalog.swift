@@ -7,6 +7,13 @@ import CLilv
 /// plugins.first { $0.isHostable }?.name
 /// ```
 public enum PluginCatalog {
+    /// Opens lilv, which Detent loads when it first needs it rather than at start-up (see
+    /// DetentLibrary.h): the front ends call this before anything else touches plug-ins, so
+    /// that a missing lilv is one clear error rather than an exit from deep inside.
+    public static func requireLibrary() throws(PluginError) {
+        if let problem = detent_lilv_load() { throw .hostLibraryMissing(reason: String(cString: problem)) }
+    }
+
     /// Every installed plug-in, in name order.
     public static var installed: [PluginDescription] { cache.value }
 

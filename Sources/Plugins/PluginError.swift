@@ -10,6 +10,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     case instantiationFailed(name: String)
     /// Its library cannot be loaded (a broken installation: a missing library or symbol).
     case libraryFailed(name: String, reason: String)
+    /// lilv, which Detent opens when it first hosts a plug-in, cannot be loaded.
+    case hostLibraryMissing(reason: String)
     /// Its ports cannot be connected to this many channels.
     case channels(name: String, inputs: Int, channels: Int)
     /// Its parameter table could not be built (two ports share a symbol, say).
@@ -28,6 +30,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(name) failed to start (its library refused to make an instance)"
         case .libraryFailed(let name, let reason):
             "\(name) is installed but its library cannot be loaded: \(reason)"
+        case .hostLibraryMissing(let reason):
+            "LV2 hosting needs lilv, which cannot be loaded (\(reason)); install liblilv-0-0"
         case .channels(let name, let inputs, let channels):
             "\(name) has \(inputs) audio \(inputs == 1 ? "input" : "inputs") and the audio has \(channels) \(channels == 1 ? "channel" : "channels"); "
                 + "Detent connects equal counts, or runs a mono plug-in once per channel"
@@ -42,6 +46,7 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unknown, .ambiguous: 64
         case .notHostable, .instantiationFailed, .libraryFailed, .channels, .table: 65
+        case .hostLibraryMissing: 69
         }
     }
 }

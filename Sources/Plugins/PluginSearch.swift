@@ -5,6 +5,7 @@
 /// the candidates (ambiguous) or the closest names (unknown).
 public enum PluginSearch {
     public static func find(_ text: String) throws(PluginError) -> PluginDescription {
+        try PluginCatalog.requireLibrary()
         if looksLikeURI(text), let plugin = PluginCatalog.plugin(uri: text) { return plugin }
         return try find(text, in: PluginCatalog.installed)
     }

@@ -17,7 +17,10 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
                 getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
             }
         }
-        name = named == 0 ? "\(String(cString: host)):\(String(cString: service))" : "?"
+        func text(_ field: [CChar]) -> String {
+            String(decoding: field.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        name = named == 0 ? "\(text(host)):\(text(service))" : "?"
     }
 
     func withAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {

@@ -34,11 +34,16 @@ public final class OSCSocket: @unchecked Sendable {
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
     public init(port: Int, bind: String, what: String = "--osc-bind", log: @escaping @Sendable (String) -> Void,
                 receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
+        // liblo is opened when OSC is first used, not at start-up (see DetentLibrary.h).
+        if let problem = detent_lo_load() {
+            throw OSCServerError(description: "OSC needs liblo, which cannot be loaded (\(String(cString: problem))); install liblo7")
+        }
         self.receive = receive
         self.log = RateLimitedLog(log)
-        guard var (address, length) = Self.socketAddress(bind, port: port) else {
+        guard let (socketAddress, length) = Self.socketAddress(bind, port: port) else {
             throw OSCServerError(description: "\(what) '\(bind)': not an IP address")
         }
+        var address = socketAddress
         let fd = Glibc.socket(Int32(address.ss_family), Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw OSCServerError(description: "cannot open a UDP socket for OSC: \(Errno.last)") }
         // The reader wakes every 100 ms to see whether it should stop.

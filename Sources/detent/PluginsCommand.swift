@@ -60,6 +60,12 @@ struct PluginsCommand: ParsableCommand {
         if let check {
             return try RealtimeAudit.check(check, seconds: seconds ?? Self.defaultSeconds, json: json)
         }
+        do {
+            try PluginCatalog.requireLibrary()
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(error.exitCode)
+        }
         var plugins = PluginCatalog.installed
         if let text {
             let wanted = text.lowercased()

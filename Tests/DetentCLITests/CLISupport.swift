@@ -14,11 +14,13 @@ enum Detent {
 
     /// Runs `detent` with `arguments` in `folder` and waits for it. A `prefix` runs it through
     /// another program (`setpriv …`); with `direct` the prefix program gets `arguments` alone.
-    static func run(_ arguments: [String], in folder: String, prefix: [String] = [], direct: Bool = false) throws -> Outcome {
+    /// `extra` adds to (or replaces in) the environment.
+    static func run(_ arguments: [String], in folder: String, prefix: [String] = [], direct: Bool = false,
+                    extra: [String: String] = [:]) throws -> Outcome {
         let path = try BuiltProducts.detent
         let outcome = try ChildProcess.run(
             prefix.first ?? path, prefix.isEmpty ? arguments : Array(prefix.dropFirst()) + (direct ? [] : [path]) + arguments,
-            environment: environment(in: folder), currentDirectory: folder)
+            environment: environment(in: folder).merging(extra) { $1 }, currentDirectory: folder)
         return Outcome(status: outcome.status.exited, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 

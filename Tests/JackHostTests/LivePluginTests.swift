@@ -173,7 +173,8 @@ extension JackTests {
                 let n = min(block, frames - start)
                 engine.beginMIDI()
                 for (frame, bytes) in notes where frame >= start && frame < start + n {
-                    bytes.withUnsafeBufferPointer { engine.addMIDI(frame: frame - start, bytes: $0.baseAddress!, size: $0.count) }
+                    let added = bytes.withUnsafeBufferPointer { engine.addMIDI(frame: frame - start, bytes: $0.baseAddress!, size: $0.count) }
+                    #expect(added, "the synth's event input took the note")
                 }
                 silence.withUnsafeBufferPointer { s in
                     left.withUnsafeMutableBufferPointer { l in

@@ -5,6 +5,8 @@
 #include <spawn.h>
 #include <time.h>
 
+#include "DetentLibrary.h"
+
 /// The GNU extensions `Platform` needs. Swift's Glibc module is built without
 /// `_GNU_SOURCE`, so it does not import `pthread_setname_np`, `sem_clockwait` or `tee`; these
 /// wrappers are compiled in CPlatform.c, which defines it.

@@ -3,7 +3,7 @@
 
 // lilv: the LV2 host library (discovery, ports, instantiation, state, presets), and the LV2
 // headers whose URIs and structures a host fills in.
-#include <lilv/lilv.h>
+#include <lilv-0/lilv/lilv.h>
 #include <lv2/core/lv2.h>
 #include <lv2/atom/atom.h>
 #include <lv2/buf-size/buf-size.h>
@@ -19,5 +19,9 @@
 #include <lv2/units/units.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
+
+/// Opens liblilv-0 (once per process; see DetentLibrary.h). Returns NULL, or why it cannot be
+/// loaded (the loader's one-line message).
+const char *detent_lilv_load(void);
 
 #endif
