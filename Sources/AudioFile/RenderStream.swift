@@ -62,7 +62,7 @@ struct RenderStream: ~Copyable {
     init(reader: SoundFileReader, writer: SoundFileWriter?, output: String, changes: [ParameterChange],
          settings: RenderSettings, gain: Float = 1) throws(AudioFileError) {
         let measuring = writer == nil
-        let blockFrames = max(1, settings.blockFrames)
+        let blockFrames = max(1, settings.blockFrames ?? RenderSettings.blockFrames(forLength: reader.frames))
         let channels = reader.channels
         ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
         meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,

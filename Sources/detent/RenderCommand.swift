@@ -243,7 +243,7 @@ struct RenderCommand: ParsableCommand {
         settings.encoder = encoder.settings
         settings.keepsMetadata = !noMetadata
         settings.overwrite = force
-        settings.blockFrames = blockFrames ?? RenderSettings.defaultBlockFrames
+        settings.blockFrames = blockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
         settings.tail = try tailSetting
         settings.normalize = try normalizeTarget

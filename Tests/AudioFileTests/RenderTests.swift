@@ -67,9 +67,9 @@ struct RenderTests {
         let inPath = folder.write("in.wav", WAV.float(Self.input.map { Array($0.prefix(5_000)) }))
         let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt", table: LowpassGain.table)
         var outputs: [[UInt8]] = []
-        for block in [1, 7, 256, 4_096, 65_536] {
+        for block in [1, 7, 256, 4_096, 65_536, nil] {
             for ioThreads in [IOThreads.shared, .separate] {
-                let out = "out\(block)-\(ioThreads).wav"
+                let out = "out\(block ?? 0)-\(ioThreads).wav"
                 let result = render(inPath, folder.file(out)) {
                     $0.automation = auto
                     $0.blockFrames = block
@@ -80,8 +80,17 @@ struct RenderTests {
                 outputs.append(try folder.bytes(out))
             }
         }
-        #expect(outputs.count == 10)
+        #expect(outputs.count == 12)
         #expect(outputs.allSatisfy { $0 == outputs[0] })
+    }
+
+    @Test("blocks are 16384 frames, or an eighth of a shorter input (a power of two, at least 4096)")
+    func automaticBlocks() {
+        let cases: [(Int64?, Int)] = [(nil, 16_384), (0, 4_096), (32_768, 4_096), (32_769, 8_192), (48_000, 8_192),
+                                      (65_537, 16_384), (131_071, 16_384), (131_072, 16_384), (28_800_000, 16_384)]
+        for (length, frames) in cases {
+            #expect(RenderSettings.blockFrames(forLength: length) == frames, "\(length.map(String.init) ?? "unknown")")
+        }
     }
 
     /// Jumps of every parameter, and a gain glide (gain moves every sample; cutoff and Q glides
