@@ -64,6 +64,7 @@ static DetentLibrary library = DETENT_LIBRARY("libjack.so.0", "live audio throug
 JACK_CALLS(CALL_F, CALL_V)
 
 /// The one variadic call: the tail is a server name, present when `options` asks for one.
+/// Detent never passes JackLoadName or JackLoadInit, whose arguments would follow it.
 jack_client_t *jack_client_open(const char *client_name, jack_options_t options, jack_status_t *status, ...) {
     detent_library_require(&library);
     if (!(options & JackServerName)) return detent_call_jack_client_open(client_name, options, status);
