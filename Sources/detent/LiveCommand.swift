@@ -34,7 +34,7 @@ struct LiveCommand: ParsableCommand {
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
-            default \(MIDIControls.standard(for: LowpassGain.table).summary) (see --midi-cc and --midi-channel).
+            default \(MIDIControls.builtInSummary) (see --midi-cc and --midi-channel).
 
             --plugin hosts an installed LV2 plug-in instead (see 'detent plugins'): its \
             control inputs are the parameters (by symbol), its meters appear in 'status' and \
