@@ -31,24 +31,11 @@ run() {  # run VARIANT IN OUT
 }
 
 variants=(none integrated true-peak normalize)
-declare -A times
-for ((r = 0; r < rounds; r++)); do
-    for ((k = 0; k < ${#variants[@]}; k++)); do
-        variant="${variants[$(((r + k) % ${#variants[@]}))]}"
-        rm -f "$work/out.wav"
-        start=$(date +%s%N)
-        run "$variant" "$work/long.wav" "$work/out.wav"
-        end=$(date +%s%N)
-        times[$variant]+="$(((end - start) / 1000)) "
-    done
-    echo "round $((r + 1))/$rounds done" >&2
-done
-
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+timed() { run "$1" "$work/long.wav" "$work/out.wav"; }
+time_rounds "$rounds" "${variants[@]}"
 echo
 echo "10-minute 24-bit stereo 48 kHz file, median of $rounds alternating rounds:"
-none=$(echo "${times[none]}" | median)
 for variant in "${variants[@]}"; do
-    m=$(echo "${times[$variant]}" | median)
-    awk -v v="$variant" -v m="$m" -v n="$none" 'BEGIN { printf "  %-11s %7.3f s   %.2f× the render measuring nothing\n", v, m / 1e6, m / n }'
+    m="median_${variant//-/_}"
+    awk -v v="$variant" -v m="${!m}" -v n="$median_none" 'BEGIN { printf "  %-11s %7.3f s   %.2f× the render measuring nothing\n", v, m / 1e6, m / n }'
 done

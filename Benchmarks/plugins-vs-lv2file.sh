@@ -37,26 +37,7 @@ echo "making test files (2 minutes of float noise, stereo and mono)…" >&2
 sox -R -n -r 48000 -c 2 -b 32 -e floating-point "$work/stereo.wav" synth 120 whitenoise vol 0.5
 sox -R -n -r 48000 -c 1 -b 32 -e floating-point "$work/mono.wav" synth 120 whitenoise vol 0.5
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-# time_rounds NAME… : runs each named command (a function `run_NAME`) once per round, in a
-# rotating order, and sets median_NAME in milliseconds.
-time_rounds() {
-    local names=("$@") n=$#
-    declare -gA times=()
-    for ((r = 0; r < rounds; r++)); do
-        for ((k = 0; k < n; k++)); do
-            local name="${names[$(((r + k) % n))]}"
-            rm -f "$work/out.wav"
-            local start end
-            start=$(date +%s%N)
-            "run_$name" > /dev/null 2>&1
-            end=$(date +%s%N)
-            times[$name]+="$(((end - start) / 1000000)) "
-        done
-    done
-    for name in "${names[@]}"; do declare -g "median_$name=$(echo "${times[$name]}" | median)"; done
-}
+timed() { "run_$1" > /dev/null 2>&1; }
 
 run_detent_overdrive() { "$detent" render "$work/stereo.wav" --plugin "$overdrive" -o "$work/out.wav" --subtype float --quiet; }
 run_lv2file_overdrive() { lv2file -i "$work/stereo.wav" -o "$work/out.wav" --ignore-clipping "$overdrive"; }
@@ -68,17 +49,17 @@ run_detent_mono() { "$detent" render "$work/mono.wav" --plugin "$lowpass" -o "$w
 run_lv2apply_mono() { lv2apply -i "$work/mono.wav" -o "$work/out.wav" "$lowpass"; }
 
 echo "fixed controls…" >&2
-time_rounds detent_overdrive lv2file_overdrive detent_darc lv2file_darc detent_eq2 lv2file_eq2 detent_mono lv2apply_mono
+time_rounds "$rounds" detent_overdrive lv2file_overdrive detent_darc lv2file_darc detent_eq2 lv2file_eq2 detent_mono lv2apply_mono
 
 echo
 echo "Fixed controls, 2 minutes of float noise at 48 kHz, median of $rounds rotating rounds:"
 awk -v a="$median_detent_overdrive" -v b="$median_lv2file_overdrive" -v c="$median_detent_darc" \
     -v d="$median_lv2file_darc" -v g="$median_detent_eq2" -v h="$median_lv2file_eq2" \
     -v e="$median_detent_mono" -v f="$median_lv2apply_mono" 'BEGIN {
-    printf "  mda Overdrive, stereo      detent %6.3f s   lv2file  %6.3f s   %.2f×\n", a / 1e3, b / 1e3, a / b
-    printf "  x42 darc, stereo           detent %6.3f s   lv2file  %6.3f s   %.2f×\n", c / 1e3, d / 1e3, c / d
-    printf "  zam EQ2, mono              detent %6.3f s   lv2file  %6.3f s   %.2f×\n", g / 1e3, h / 1e3, g / h
-    printf "  swh lowpass, mono          detent %6.3f s   lv2apply %6.3f s   %.2f×\n", e / 1e3, f / 1e3, e / f
+    printf "  mda Overdrive, stereo      detent %6.3f s   lv2file  %6.3f s   %.2f×\n", a / 1e6, b / 1e6, a / b
+    printf "  x42 darc, stereo           detent %6.3f s   lv2file  %6.3f s   %.2f×\n", c / 1e6, d / 1e6, c / d
+    printf "  zam EQ2, mono              detent %6.3f s   lv2file  %6.3f s   %.2f×\n", g / 1e6, h / 1e6, g / h
+    printf "  swh lowpass, mono          detent %6.3f s   lv2apply %6.3f s   %.2f×\n", e / 1e6, f / 1e6, e / f
 }'
 
 # A glide over the whole file.
@@ -92,13 +73,13 @@ run_graphic_8() { "$detent" render "$work/stereo.wav" --plugin "$graphic" --auto
 run_graphic_32() { "$detent" render "$work/stereo.wav" --plugin "$graphic" --automation "$work/graphic-glide.txt" --control-interval 32 -o "$work/out.wav" --subtype float --quiet; }
 
 echo "gliding controls…" >&2
-time_rounds lowpass_fixed lowpass_8 lowpass_32 graphic_fixed graphic_8 graphic_32
+time_rounds "$rounds" lowpass_fixed lowpass_8 lowpass_32 graphic_fixed graphic_8 graphic_32
 echo
 echo "A control gliding over the whole file, against fixed controls (cost of the sub-blocks):"
 awk -v f="$median_lowpass_fixed" -v a="$median_lowpass_8" -v b="$median_lowpass_32" \
     -v g="$median_graphic_fixed" -v c="$median_graphic_8" -v d="$median_graphic_32" 'BEGIN {
-    printf "  swh lowpass          fixed %6.3f s   grid 8: %.2f×   grid 32: %.2f×\n", f / 1e3, a / f, b / f
-    printf "  LSP graphic EQ x16   fixed %6.3f s   grid 8: %.2f×   grid 32: %.2f×\n", g / 1e3, c / g, d / g
+    printf "  swh lowpass          fixed %6.3f s   grid 8: %.2f×   grid 32: %.2f×\n", f / 1e6, a / f, b / f
+    printf "  LSP graphic EQ x16   fixed %6.3f s   grid 8: %.2f×   grid 32: %.2f×\n", g / 1e6, c / g, d / g
 }'
 
 # Zipper against the grid.

@@ -61,24 +61,8 @@ run() {  # run TOOL IN OUT
     esac
 }
 
-tools=(detent sox copy)
-declare -A times
-for ((r = 0; r < rounds; r++)); do
-    for ((k = 0; k < 3; k++)); do
-        tool="${tools[$(((r + k) % 3))]}"
-        rm -f "$work/out.wav"
-        start=$(date +%s%N)
-        run "$tool" "$work/long.wav" "$work/out.wav"
-        end=$(date +%s%N)
-        times[$tool]+="$(((end - start) / 1000)) "
-    done
-    echo "round $((r + 1))/$rounds done" >&2
-done
-
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-for tool in "${tools[@]}"; do
-    declare "median_$tool=$(echo "${times[$tool]}" | median)"
-done
+timed() { run "$1" "$work/long.wav" "$work/out.wav"; }
+time_rounds "$rounds" detent sox copy
 
 peak() {  # peak TOOL IN → max resident set in kB
     rm -f "$work/out.wav"

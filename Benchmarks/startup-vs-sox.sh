@@ -44,11 +44,10 @@ for ((r = 0; r < rounds; r++)); do
         times[$s]+="$(mean_ms "$s") "
     done
 done
-median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for s in "${subjects[@]}"; do
-    printf '%-15s %8.2f ms per call (median of %d rounds of %d)\n' "$s" "$(median "${times[$s]}")" "$rounds" "$calls"
+    printf '%-15s %8.2f ms per call (median of %d rounds of %d)\n' "$s" "$(median <<<"${times[$s]}")" "$rounds" "$calls"
 done
 for what in version render; do
-    d=$(median "${times[detent-$what]}") x=$(median "${times[sox-$what]}")
+    d=$(median <<<"${times[detent-$what]}") x=$(median <<<"${times[sox-$what]}")
     printf '%-7s detent / sox: %.2f×\n' "$what" "$(awk -v d="$d" -v x="$x" 'BEGIN { print d / x }')"
 done

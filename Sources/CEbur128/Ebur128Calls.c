@@ -12,15 +12,4 @@
     F(int, ebur128_set_channel, (ebur128_state *st, unsigned int channel_number, int value), (st, channel_number, value)) \
     F(int, ebur128_true_peak, (ebur128_state *st, unsigned int channel_number, double *out), (st, channel_number, out))
 
-EBUR128_CALLS(DETENT_POINTER_F, DETENT_POINTER_V)
-
-static const DetentSymbol symbols[] = { EBUR128_CALLS(DETENT_SYMBOL_F, DETENT_SYMBOL_V) };
-static DetentLibrary library = DETENT_LIBRARY("libebur128.so.1", "measuring loudness", symbols);
-
-#define CALL_F(ret, name, params, args) DETENT_CALL_F(library, ret, name, params, args)
-#define CALL_V(name, params, args) DETENT_CALL_V(library, name, params, args)
-EBUR128_CALLS(CALL_F, CALL_V)
-
-const char *detent_ebur128_load(void) {
-    return detent_library_load(&library) == 0 ? NULL : library.problem;
-}
+DETENT_OPENED_ON_FIRST_USE(EBUR128_CALLS, "libebur128.so.1", "measuring loudness", detent_ebur128_load)

@@ -46,22 +46,15 @@
     F(int, jack_set_sample_rate_callback, (jack_client_t *client, JackSampleRateCallback srate_callback, void *arg), (client, srate_callback, arg)) \
     F(int, jack_set_xrun_callback, (jack_client_t *client, JackXRunCallback xrun_callback, void *arg), (client, xrun_callback, arg))
 
-JACK_CALLS(DETENT_POINTER_F, DETENT_POINTER_V)
-
+// Filled in with the list's functions: the variadic open, written by hand below, and the
+// metadata keys, which are variables.
 static jack_client_t *(*detent_call_jack_client_open)(const char *, jack_options_t, jack_status_t *, ...);
 static const char **pretty_name_key, **order_key;
 
-static const DetentSymbol symbols[] = {
-    JACK_CALLS(DETENT_SYMBOL_F, DETENT_SYMBOL_V)
-    {"jack_client_open", (void **)&detent_call_jack_client_open},
-    {"JACK_METADATA_PRETTY_NAME", (void **)&pretty_name_key},
-    {"JACK_METADATA_ORDER", (void **)&order_key},
-};
-static DetentLibrary library = DETENT_LIBRARY("libjack.so.0", "live audio through JACK", symbols);
-
-#define CALL_F(ret, name, params, args) DETENT_CALL_F(library, ret, name, params, args)
-#define CALL_V(name, params, args) DETENT_CALL_V(library, name, params, args)
-JACK_CALLS(CALL_F, CALL_V)
+DETENT_OPENED_ON_FIRST_USE(JACK_CALLS, "libjack.so.0", "live audio through JACK", detent_jack_load,
+                           {"jack_client_open", (void **)&detent_call_jack_client_open},
+                           {"JACK_METADATA_PRETTY_NAME", (void **)&pretty_name_key},
+                           {"JACK_METADATA_ORDER", (void **)&order_key}, )
 
 /// The one variadic call: the tail is a server name, present when `options` asks for one.
 /// Detent never passes JackLoadName or JackLoadInit, whose arguments would follow it.
@@ -73,10 +66,6 @@ jack_client_t *jack_client_open(const char *client_name, jack_options_t options,
     const char *server = va_arg(tail, const char *);
     va_end(tail);
     return detent_call_jack_client_open(client_name, options, status, server);
-}
-
-const char *detent_jack_load(void) {
-    return detent_library_load(&library) == 0 ? NULL : library.problem;
 }
 
 int detent_jack_describe_port(jack_client_t *client, jack_port_t *port, const char *pretty_name, int order) {

@@ -66,15 +66,4 @@
     F(int, lilv_world_load_resource, (LilvWorld *world, const LilvNode *resource), (world, resource)) \
     F(LilvWorld *, lilv_world_new, (void), ())
 
-LILV_CALLS(DETENT_POINTER_F, DETENT_POINTER_V)
-
-static const DetentSymbol symbols[] = { LILV_CALLS(DETENT_SYMBOL_F, DETENT_SYMBOL_V) };
-static DetentLibrary library = DETENT_LIBRARY("liblilv-0.so.0", "hosting LV2 plug-ins", symbols);
-
-#define CALL_F(ret, name, params, args) DETENT_CALL_F(library, ret, name, params, args)
-#define CALL_V(name, params, args) DETENT_CALL_V(library, name, params, args)
-LILV_CALLS(CALL_F, CALL_V)
-
-const char *detent_lilv_load(void) {
-    return detent_library_load(&library) == 0 ? NULL : library.problem;
-}
+DETENT_OPENED_ON_FIRST_USE(LILV_CALLS, "liblilv-0.so.0", "hosting LV2 plug-ins", detent_lilv_load)

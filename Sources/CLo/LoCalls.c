@@ -17,15 +17,4 @@
     F(lo_message, lo_message_new, (void), ()) \
     F(void *, lo_message_serialise, (lo_message m, const char *path, void *to, size_t *size), (m, path, to, size))
 
-LO_CALLS(DETENT_POINTER_F, DETENT_POINTER_V)
-
-static const DetentSymbol symbols[] = { LO_CALLS(DETENT_SYMBOL_F, DETENT_SYMBOL_V) };
-static DetentLibrary library = DETENT_LIBRARY("liblo.so.7", "OSC", symbols);
-
-#define CALL_F(ret, name, params, args) DETENT_CALL_F(library, ret, name, params, args)
-#define CALL_V(name, params, args) DETENT_CALL_V(library, name, params, args)
-LO_CALLS(CALL_F, CALL_V)
-
-const char *detent_lo_load(void) {
-    return detent_library_load(&library) == 0 ? NULL : library.problem;
-}
+DETENT_OPENED_ON_FIRST_USE(LO_CALLS, "liblo.so.7", "OSC", detent_lo_load)

@@ -36,12 +36,6 @@ public struct MIDIControls: Sendable, Equatable {
     /// NRPN and RPN numbers.
     public static let parameterNumberRange = 0...16_383
 
-    /// ``summary`` of the built-in processor's ``standard(for:)``, as a literal: `live`'s help
-    /// quotes it, and the help of every subcommand is built at each start, where building the
-    /// table and its mapping cost `detent --version` a fourteenth of its time. A test holds
-    /// the two equal.
-    public static let builtInSummary = "cutoff CC 74, resonance CC 71, gain CC 7 on all channels"
-
     /// Every parameter on its table row's controller, every channel.
     public static func standard(for table: ParameterTable) -> MIDIControls {
         MIDIControls(table: table, channel: nil, controllers: Dictionary(

@@ -12,6 +12,8 @@ import Synchronization
 
 /// `detent live`: the engine as a JACK client, driven by commands read from standard input.
 struct LiveCommand: ParsableCommand {
+    /// Read at every start of every command (the argument parser builds all subcommands'):
+    /// nothing in it builds a parameter table, which cost `--version` a sixth of its time.
     static let configuration = CommandConfiguration(
         commandName: "live",
         abstract: "Run the engine as a JACK client, controlled by typed commands.",
@@ -34,7 +36,8 @@ struct LiveCommand: ParsableCommand {
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
-            default \(MIDIControls.builtInSummary) (see --midi-cc and --midi-channel).
+            default each parameter on the controller of its table row ('detent params' lists \
+            them), on all channels (see --midi-cc and --midi-channel).
 
             --plugin hosts an installed LV2 plug-in instead (see 'detent plugins'): its \
             control inputs are the parameters (by symbol), its meters appear in 'status' and \

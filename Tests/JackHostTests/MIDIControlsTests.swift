@@ -13,7 +13,6 @@ struct MIDIControlsTests {
         #expect(controls.parameter(forController: 74) == .cutoff)
         #expect(controls.parameter(forController: 1) == nil)
         #expect(controls.summary == "cutoff CC 74, resonance CC 71, gain CC 7 on all channels")
-        #expect(controls.summary == MIDIControls.builtInSummary, "the literal `live --help` quotes")
         #expect(controls.assignments == "cutoff=74, resonance=71, gain=7")
     }
 

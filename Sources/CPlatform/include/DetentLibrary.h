@@ -54,15 +54,26 @@ static inline void detent_library_require(DetentLibrary *library) {
     if (__builtin_expect(!__atomic_load_n(&library->loaded, __ATOMIC_ACQUIRE), 0)) detent_library_require_slow(library);
 }
 
-/// The definitions of a list's functions. `F(ret, name, (params), (args))` for a function
-/// that returns a value, `V(name, (params), (args))` for one that does not.
+/// Everything a module over a library defines, from its list: a pointer per function, the
+/// symbol table, the library, each function as a call through its pointer, and `load`, which
+/// opens the library and returns NULL or why it cannot be loaded. The list is an X-macro:
+/// `F(ret, name, (params), (args))` for a function that returns a value, `V(name, (params),
+/// (args))` for one that does not. Further `{name, slot}` symbol entries (variables, a
+/// variadic function written by hand) may follow, each with a comma after it.
+#define DETENT_OPENED_ON_FIRST_USE(list, soname, purpose, load, ...) \
+    list(DETENT_POINTER_F, DETENT_POINTER_V) \
+    static const DetentSymbol symbols[] = {list(DETENT_SYMBOL_F, DETENT_SYMBOL_V) __VA_ARGS__}; \
+    static DetentLibrary library = DETENT_LIBRARY(soname, purpose, symbols); \
+    list(DETENT_CALL_F, DETENT_CALL_V) \
+    const char *load(void) { return detent_library_load(&library) == 0 ? NULL : library.problem; }
+
 #define DETENT_POINTER_F(ret, name, params, args) static ret(*detent_call_##name) params;
 #define DETENT_POINTER_V(name, params, args) static void(*detent_call_##name) params;
 #define DETENT_SYMBOL_F(ret, name, params, args) {#name, (void **)&detent_call_##name},
 #define DETENT_SYMBOL_V(name, params, args) {#name, (void **)&detent_call_##name},
-#define DETENT_CALL_F(library, ret, name, params, args) \
-    ret name params { detent_library_require(&(library)); return detent_call_##name args; }
-#define DETENT_CALL_V(library, name, params, args) \
-    void name params { detent_library_require(&(library)); detent_call_##name args; }
+#define DETENT_CALL_F(ret, name, params, args) \
+    ret name params { detent_library_require(&library); return detent_call_##name args; }
+#define DETENT_CALL_V(name, params, args) \
+    void name params { detent_library_require(&library); detent_call_##name args; }
 
 #endif
