@@ -80,11 +80,11 @@ public final class Engine: @unchecked Sendable {
         controls = ParameterQueue(capacity: queueCapacity, parameterCount: table.count)
         queue = controls.storage
         self.smoothingTime = smoothingTime
-        telemetry = EngineTelemetry(channels: 0, table: table, amplitude: processor.isBuiltIn)
+        telemetry = EngineTelemetry(channels: 0, table: table)
         meters = telemetry.storage
         render = RenderState(parameterCount: table.count)
         for id in table.indices {
-            var info = EngineParameter(table[id], amplitude: processor.isBuiltIn)
+            var info = EngineParameter(table[id])
             let interval = processor.expensive.contains(id) ? max(controlInterval, Processor.coarseInterval) : controlInterval
             info.controlMask = Int64(interval - 1)
             let v = info.engineValue(table[id].clamp(initialValues[id] ?? table[id].defaultValue))
@@ -102,52 +102,105 @@ public final class Engine: @unchecked Sendable {
     /// - Parameter realtime: true for a live engine (see ``KernelFormat/realtime``).
     public func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
-        let kernel: RenderState.Kernel
-        var owner: AnyObject? = nil
-        switch processor.code {
-        case .lowpassGain:
-            kernel = .lowpassGain
-        case .external(let make):
-            let prepared = try make(KernelFormat(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels,
-                                                 realtime: realtime))
-            kernel = .external(prepared.kernel)
-            owner = prepared.owner
+        let format = KernelFormat(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime)
+        var slots: [ChainSlot] = []
+        var builtIns: [LowpassGainKernel] = []
+        var owners: [AnyObject?] = []
+        var madeAll = false
+        defer { if !madeAll { for kernel in builtIns { kernel.deallocate() } } }
+        // Each part's kernel, at its rows: the processor alone, or every slot of a chain.
+        func add(_ processor: Processor, base: Int, bypass: Int) throws {
+            switch processor.code {
+            case .lowpassGain:
+                builtIns.append(LowpassGainKernel(base: base, channels: channels, maxFrames: maxFrames, sampleRate: sampleRate))
+                slots.append(ChainSlot(kernel: .lowpassGain(index: builtIns.count - 1), base: base,
+                                       count: processor.table.count, bypass: bypass))
+                owners.append(nil)
+            case .external(let make):
+                let prepared = try make(format)
+                slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
+                                       bypass: bypass))
+                owners.append(prepared.owner)
+            case .chain(let parts):
+                for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
+            }
         }
+        try add(processor, base: 0, bypass: -1)
+        madeAll = true
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         if channels != self.channels || telemetry.channels != channels {
-            telemetry = EngineTelemetry(channels: channels, table: processor.table, amplitude: processor.isBuiltIn)
+            telemetry = EngineTelemetry(channels: channels, table: processor.table)
             meters = telemetry.storage
         }
         self.channels = channels
         render.deallocateBuffers()
-        render.kernel = kernel
-        kernelOwner = owner
-        render.allocate(channels: channels, maxFrames: maxFrames)
+        let slotNames = processor.slots.map(\.name)
+        kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners)
+        slotOwners = owners
+        render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
+                        fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
         render.sampleRate = sampleRate
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
         reset()
+        prepareBypassDelays()
     }
 
-    /// Runs an external kernel for no frames with the current values (see
+    /// How long a chain slot's bypass crossfades (equal power): short enough to follow a
+    /// footswitch, long enough not to click.
+    public static let bypassFadeTime = 0.010
+
+    /// The kernels' owners, slot by slot (nil for the built-in).
+    private var slotOwners: [AnyObject?] = []
+
+    /// Sizes each bypassable slot's delay to the latency its kernel reports at the current
+    /// values, so its bypassed path lines up with its processed one.
+    private func prepareBypassDelays() {
+        for s in 0..<render.slotCount where render.slots[s].bypass >= 0 {
+            runSlotForNoFrames(s)
+            let latency = max(0, min((slotOwners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
+            render.slots[s].latency = latency
+            if latency > 0 {
+                let ring = UnsafeMutablePointer<Float>.allocate(capacity: latency * channels)
+                ring.initialize(repeating: 0, count: latency * channels)
+                render.slots[s].delay = ring
+            }
+        }
+    }
+
+    /// Runs every external kernel for no frames with the current values (see
     /// ``latencyAtCurrentValues()``); nothing for the built-in.
     func runKernelForNoFrames() {
-        guard case .external(let kernel) = render.kernel, channels > 0 else { return }
-        for p in 0..<render.parameterCount { render.controls[p] = Float(render.smoothers[p].value) }
+        for s in 0..<render.slotCount { runSlotForNoFrames(s) }
+    }
+
+    /// Runs slot `s`'s kernel, if external, for no frames with its current values.
+    private func runSlotForNoFrames(_ s: Int) {
+        guard case .external(let kernel) = render.slots[s].kernel, channels > 0 else { return }
+        let slot = render.slots[s]
+        for p in slot.base..<slot.base + slot.count { render.controls[p] = Float(render.smoothers[p].value) }
         for c in 0..<channels {
             render.externalIn[c] = UnsafePointer(render.scratchIn + c * maxFrames)
             render.externalOut[c] = render.scratchOut + c * maxFrames
         }
         let mode = detent_denormals_off()
-        kernel.run(kernel.context, render.controls, render.externalIn, render.externalOut, channels, 0)
+        kernel.run(kernel.context, render.controls + slot.base, render.externalIn, render.externalOut, channels, 0)
         detent_denormals_restore(mode)
     }
 
     /// Clears the filter memory, ends every glide at its target and restarts the engine's
     /// frame count at 0. Pending changes stay queued.
     public func reset() {
-        for g in 0..<render.groups { render.states[g] = Lowpass.State() }
-        if case .external(let kernel) = render.kernel { kernel.reset?(kernel.context) }
+        for b in 0..<render.builtInCount { render.builtIns[b].reset() }
+        for s in 0..<render.slotCount {
+            if case .external(let kernel) = render.slots[s].kernel { kernel.reset?(kernel.context) }
+            let slot = render.slots[s]
+            // A bypassed slot starts bypassed, with nothing yet to crossfade.
+            render.slots[s].fadePosition = slot.bypass >= 0 && render.smoothers[slot.bypass].target >= 0.5
+                ? render.fadeFrames : 0
+            if let delay = slot.delay { delay.update(repeating: 0, count: slot.latency * channels) }
+            render.slots[s].delayPosition = 0
+        }
         for p in 0..<render.parameterCount {
             render.smoothers[p].jump(to: render.smoothers[p].target)
             render.controls[p] = Float(render.smoothers[p].value)
@@ -168,7 +221,7 @@ public final class Engine: @unchecked Sendable {
 
     /// The current (smoothed) value of a parameter, in its unit. Not for the audio thread.
     public func currentValue(_ id: ParameterIndex) -> Double {
-        table[id].value(fromEngine: render.smoothers[id.rawValue].value, amplitude: processor.isBuiltIn)
+        table[id].value(fromEngine: render.smoothers[id.rawValue].value)
     }
 
     /// The engine's frame position: frames processed since the last `reset`. Changes
@@ -179,18 +232,26 @@ public final class Engine: @unchecked Sendable {
     /// for a processor that ``Processor/acceptsMIDI``; nothing otherwise (audio thread).
     @_noLocks
     public func beginMIDI() {
-        guard case .external(let kernel) = render.kernel, let begin = kernel.beginEvents else { return }
-        _unsafePerformance { begin(kernel.context) }
+        for s in 0..<render.slotCount {
+            guard case .external(let kernel) = render.slots[s].kernel, let begin = kernel.beginEvents else { continue }
+            _unsafePerformance { begin(kernel.context) }
+        }
     }
 
     /// Hands the processor a MIDI message at `frame` of the next `process` call (after
-    /// ``beginMIDI()``, in time order). Returns false when it was not taken (no MIDI input, or
-    /// the cycle's list is full).
+    /// ``beginMIDI()``, in time order); in a chain, every slot that takes MIDI gets it.
+    /// Returns false when no slot took it (no MIDI input, or the cycle's list is full).
     @_noLocks
     @discardableResult
     public func addMIDI(frame: Int, bytes: UnsafePointer<UInt8>, size: Int) -> Bool {
-        guard case .external(let kernel) = render.kernel, let add = kernel.addEvent else { return false }
-        return _unsafePerformance { add(kernel.context, UInt32(truncatingIfNeeded: frame), bytes, UInt32(truncatingIfNeeded: size)) }
+        var taken = false
+        for s in 0..<render.slotCount {
+            guard case .external(let kernel) = render.slots[s].kernel, let add = kernel.addEvent else { continue }
+            if _unsafePerformance({ add(kernel.context, UInt32(truncatingIfNeeded: frame), bytes, UInt32(truncatingIfNeeded: size)) }) {
+                taken = true
+            }
+        }
+        return taken
     }
 
     /// Processes `frames` frames of non-interleaved audio: drains pending changes (each at
@@ -226,7 +287,7 @@ public final class Engine: @unchecked Sendable {
 
     @_noLocks
     private func process(_ buffers: Buffers, frames: Int, events: UnsafeBufferPointer<ParameterChange>) {
-        guard render.groups > 0, frames > 0 else { return }
+        guard render.groups > 0, render.slotCount > 0, frames > 0 else { return }
         for p in 0..<render.parameterCount { render.changedAt[p] = -1 }
         let savedMode = _unsafePerformance { detent_denormals_off() }
         var done = 0

@@ -7,7 +7,8 @@ struct EngineParameter: BitwiseCopyable {
     var upperBound: Double
     var silenceFloor: Double
     var unit: ParameterUnit
-    /// Decibels travel as amplitude (the built-in gain); otherwise values stay in their unit.
+    /// Decibels travel as amplitude (``ParameterSpec/glidesInAmplitude``); otherwise values
+    /// stay in their unit.
     var amplitude: Bool
     /// A stepped parameter (toggle, integer, enumeration): every change is a jump.
     var jumps: Bool
@@ -15,12 +16,12 @@ struct EngineParameter: BitwiseCopyable {
     /// engine's timeline where `frame & controlMask == 0` (its control interval − 1).
     var controlMask: Int64 = Engine.externalInterval - 1
 
-    init(_ spec: ParameterSpec, amplitude: Bool) {
+    init(_ spec: ParameterSpec) {
         lowerBound = spec.range.lowerBound
         upperBound = spec.range.upperBound
         silenceFloor = spec.silenceFloor
         unit = spec.unit
-        self.amplitude = amplitude
+        amplitude = spec.glidesInAmplitude
         jumps = spec.smoothing == .none
     }
 

@@ -13,14 +13,12 @@ import Synchronization
 public final class EngineTelemetry: @unchecked Sendable {
     public let channels: Int
     let storage: TelemetryStorage
-    /// The table the values are read through, and whether decibels travel as amplitude.
+    /// The table the values are read through.
     private let table: ParameterTable
-    private let amplitude: Bool
 
-    init(channels: Int, table: ParameterTable, amplitude: Bool) {
+    init(channels: Int, table: ParameterTable) {
         self.channels = channels
         self.table = table
-        self.amplitude = amplitude
         storage = TelemetryStorage(parameterCount: table.count, channels: channels)
     }
 
@@ -33,7 +31,7 @@ public final class EngineTelemetry: @unchecked Sendable {
         let p = storage.parameterCount
         var values: [ParameterIndex: Double] = [:]
         for id in table.indices {
-            values[id] = table[id].value(fromEngine: Double(bitPattern: words[id.rawValue]), amplitude: amplitude)
+            values[id] = table[id].value(fromEngine: Double(bitPattern: words[id.rawValue]))
         }
         return TelemetrySnapshot(
             values: values,

@@ -6,7 +6,7 @@ import Parameters
 /// owns everything around them — the queue, smoothing, splitting blocks at events, meters —
 /// so the panel, presets, MIDI, automation, live and offline work for any processor alike.
 /// The built-in lowpass + gain is ``lowpassGain``; others (plug-ins, test processors) provide
-/// an ``ExternalKernel`` made at `prepare`.
+/// an ``ExternalKernel`` made at `prepare`; a ``chain(_:)`` runs several in series as one.
 ///
 /// ```swift
 /// let engine = Engine(processor: .lowpassGain)
@@ -30,27 +30,39 @@ public struct Processor: Sendable, Equatable {
     /// notes): the live host passes it every message that does not turn a knob.
     public let acceptsMIDI: Bool
 
+    /// True when the processor has no audio input (an instrument, a generator): its output
+    /// does not depend on the input it is given.
+    public let isSource: Bool
+
+    /// The ids of the read-only values it reports (meters, gain reduction), in the order of
+    /// ``KernelReports/outputValues``.
+    public let outputIDs: [String]
+
+    /// The processors of a chain, in order, with where their rows are in ``table``; empty
+    /// for a single processor.
+    public var slots: [Slot] {
+        if case .chain(let slots) = code { return slots }
+        return []
+    }
+
     /// The grid, in frames, of an expensive parameter's glide.
     public static let coarseInterval = 64
 
     enum Code: Sendable {
         case lowpassGain
         case external(@Sendable (_ format: KernelFormat) throws -> PreparedKernel)
+        case chain([Slot])
     }
 
     /// A processor whose audio code is an ``ExternalKernel``. `makeKernel` runs at each
     /// engine `prepare` (never on the audio thread) and may allocate and throw.
     public init(
         identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
-        acceptsMIDI: Bool = false,
+        acceptsMIDI: Bool = false, isSource: Bool = false, outputIDs: [String] = [],
         makeKernel: @escaping @Sendable (_ format: KernelFormat) throws -> PreparedKernel
     ) {
-        self.identifier = identifier
-        self.name = name
-        self.table = table
-        self.expensive = expensive
-        self.acceptsMIDI = acceptsMIDI
-        code = .external(makeKernel)
+        self.init(identifier: identifier, name: name, table: table, code: .external(makeKernel), expensive: expensive,
+                  acceptsMIDI: acceptsMIDI, isSource: isSource, outputIDs: outputIDs)
     }
 
     /// The same, for audio code that needs only the sample rate, block length and channels.
@@ -63,13 +75,16 @@ public struct Processor: Sendable, Equatable {
         }
     }
 
-    private init(identifier: String, name: String, table: ParameterTable, code: Code) {
+    init(identifier: String, name: String, table: ParameterTable, code: Code, expensive: Set<ParameterIndex> = [],
+         acceptsMIDI: Bool = false, isSource: Bool = false, outputIDs: [String] = []) {
         self.identifier = identifier
         self.name = name
         self.table = table
         self.code = code
-        expensive = []
-        acceptsMIDI = false
+        self.expensive = expensive
+        self.acceptsMIDI = acceptsMIDI
+        self.isSource = isSource
+        self.outputIDs = outputIDs
     }
 
     /// The built-in resonant lowpass followed by a gain stage.
@@ -81,7 +96,7 @@ public struct Processor: Sendable, Equatable {
         a.identifier == b.identifier && a.table == b.table
     }
 
-    /// True for the built-in engine, whose gain glides in amplitude rather than in decibels.
+    /// True for the built-in lowpass + gain alone.
     public var isBuiltIn: Bool {
         if case .lowpassGain = code { return true }
         return false

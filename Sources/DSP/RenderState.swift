@@ -1,18 +1,11 @@
 import Parameters
 
 /// Everything the audio thread reads and writes, as plain values and raw pointers allocated
-/// by `Engine.prepare`: smoothers, filter states, scratch buffers and the channel-to-lane
-/// pointer tables. Kept apart from `Engine` so the render path never touches a class
-/// reference (no retain/release on the audio thread).
+/// by `Engine.prepare`: smoothers, the chain's slots and their kernels' state, scratch
+/// buffers and the channel-to-lane pointer tables. Kept apart from `Engine` so the render
+/// path never touches a class reference (no retain/release on the audio thread).
 struct RenderState {
-    /// The processor's audio code, as the render path calls it.
-    enum Kernel: BitwiseCopyable {
-        case lowpassGain
-        case external(ExternalKernel)
-    }
-
     let parameterCount: Int
-    var kernel = Kernel.lowpassGain
     var smoothers: UnsafeMutablePointer<Smoother>
     var info: UnsafeMutablePointer<EngineParameter>
     var appliedEpochs: UnsafeMutablePointer<UInt32>
@@ -29,17 +22,21 @@ struct RenderState {
     /// Samples an external kernel put out as NaN, infinity or denormals (written as 0).
     var sanitizedOutput: Int64 = 0
 
-    var coefficients = Lowpass.Coefficients(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
-    /// The cutoff and Q the coefficients were computed from.
-    var coefficientCutoff = 0.0
-    var coefficientQ = 0.0
+    /// The processors in series (one for a single processor), and the state of each built-in
+    /// among them.
+    var slots = UnsafeMutablePointer<ChainSlot>.allocate(capacity: 0)
+    var slotCount = 0
+    var builtIns = UnsafeMutablePointer<LowpassGainKernel>.allocate(capacity: 0)
+    var builtInCount = 0
 
     var channels = 0
     var groups = 0
     var maxFrames = 0
-    var states = UnsafeMutablePointer<Lowpass.State>.allocate(capacity: 0)
+    /// The caller's channels, padded to whole groups of four (see ``Lanes``); `chainIn` reads
+    /// the caller's output, where every slot after the first works in place.
     var laneIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     var laneOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
+    var chainIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     /// Distance between a lane's consecutive samples: 1 for separate channel buffers, the
     /// channel count for interleaved ones.
     var stride = 1
@@ -47,35 +44,26 @@ struct RenderState {
     /// the widest stride).
     var silence = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var sink = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    /// While something glides: the coefficients of each span between grid points (at the
-    /// span's first frame) and the gain of every frame.
-    var rampK1 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    var rampK2 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    var rampK3 = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    var rampGain = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    /// The gain while nothing glides, read at every frame through a stride of 0 (one loop
-    /// serves both cases).
-    var steadyGain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     var sumOfSquares = UnsafeMutablePointer<Double>.allocate(capacity: 0)
     /// The largest squared output sample of each channel in the current chunk.
     var blockPeaks = UnsafeMutablePointer<Float>.allocate(capacity: 0)
-    /// An external kernel's view: the control values it reads (one per parameter), its
-    /// channel pointer tables, and the sanitised copy of the input it reads from (so NaN
-    /// never reaches a plug-in, and input and output never alias).
+    /// An external kernel's view: the control values it reads (one per parameter, a slot
+    /// reading from its first row), its channel pointer tables, and the sanitised copy of the
+    /// input it reads from (so NaN never reaches a plug-in, and input and output never alias).
     var controls: UnsafeMutablePointer<Float>
     var externalIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     var externalOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
     var scratchIn = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var scratchOut = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
+    var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// The bypass crossfade's length and its dry-path gains, sin(π/2 · k / fadeFrames) for
+    /// k = 0 … fadeFrames (the wet gain at k is the dry gain at fadeFrames − k: equal power).
+    var fadeFrames = 1
+    var fadeGains = UnsafeMutablePointer<Float>.allocate(capacity: 0)
 
-    /// Where the built-in processor's parameters live in `smoothers` (plain integers).
-    private let cutoffIndex = 0
-    private let resonanceIndex = 1
-    private let gainIndex = 2
-    /// Input magnitude limit (+96 dBFS), see `frame`.
-    static var inputLimit: Float { @_noLocks get { 65_536 } }
-    /// `Engine.coefficientInterval − 1`, for a cheap modulo on the engine's timeline.
-    private let coefficientMask = Engine.coefficientInterval - 1
+    /// Input magnitude limit (+96 dBFS), as the built-in kernel limits it.
+    static var inputLimit: Float { @_noLocks get { LowpassGainKernel.inputLimit } }
 
     init(parameterCount: Int) {
         self.parameterCount = parameterCount
@@ -93,24 +81,30 @@ struct RenderState {
         changedTo.initialize(repeating: 0, count: parameterCount)
     }
 
-    mutating func allocate(channels: Int, maxFrames: Int) {
+    /// Allocates the buffers for `channels` channels of blocks of up to `maxFrames` frames,
+    /// and takes `slots` (whose built-ins are `builtIns`, allocated by their makers) with a
+    /// bypass crossfade of `fadeFrames` frames.
+    mutating func allocate(channels: Int, maxFrames: Int, slots chain: [ChainSlot],
+                           builtIns kernels: [LowpassGainKernel], fadeFrames: Int) {
         self.channels = channels
         self.maxFrames = maxFrames
         groups = (channels + 3) / 4
-        states = .allocate(capacity: groups)
-        states.initialize(repeating: Lowpass.State(), count: groups)
+        slotCount = chain.count
+        slots = .allocate(capacity: max(1, chain.count))
+        slots.initialize(from: chain, count: chain.count)
+        builtInCount = kernels.count
+        builtIns = .allocate(capacity: max(1, kernels.count))
+        builtIns.initialize(from: kernels, count: kernels.count)
         laneIn = .allocate(capacity: groups * 4)
         laneOut = .allocate(capacity: groups * 4)
+        chainIn = .allocate(capacity: groups * 4)
         silence = .allocate(capacity: maxFrames * channels)
         silence.initialize(repeating: 0, count: maxFrames * channels)
         sink = .allocate(capacity: maxFrames * channels)
         sink.initialize(repeating: 0, count: maxFrames * channels)
         laneIn.initialize(repeating: UnsafePointer(silence), count: groups * 4)
+        chainIn.initialize(repeating: UnsafePointer(silence), count: groups * 4)
         laneOut.initialize(repeating: sink, count: groups * 4)
-        for buffer in [\RenderState.rampK1, \.rampK2, \.rampK3, \.rampGain] {
-            self[keyPath: buffer] = .allocate(capacity: maxFrames)
-            self[keyPath: buffer].initialize(repeating: 0, count: maxFrames)
-        }
         sumOfSquares = .allocate(capacity: channels)
         sumOfSquares.initialize(repeating: 0, count: channels)
         blockPeaks = .allocate(capacity: channels)
@@ -122,12 +116,19 @@ struct RenderState {
         scratchIn.initialize(repeating: 0, count: maxFrames * channels)
         scratchOut = .allocate(capacity: maxFrames * channels)
         scratchOut.initialize(repeating: 0, count: maxFrames * channels)
+        let bypassable = chain.contains { $0.bypass >= 0 }
+        dry = .allocate(capacity: bypassable ? maxFrames * channels : 0)
+        dry.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
+        self.fadeFrames = max(1, fadeFrames)
+        fadeGains = .allocate(capacity: self.fadeFrames + 1)
+        for k in 0...self.fadeFrames {
+            fadeGains[k] = Float(RealtimeMath.sin(Double.pi / 2 * Double(k) / Double(self.fadeFrames)))
+        }
     }
 
     /// Frees everything, at the engine's end.
     func deallocate() {
         deallocateBuffers()
-        steadyGain.deallocate()
         smoothers.deallocate()
         info.deallocate()
         controls.deallocate()
@@ -138,27 +139,24 @@ struct RenderState {
 
     /// Frees the buffers sized by `allocate` (before a new `prepare`).
     func deallocateBuffers() {
-        for p in [UnsafeMutableRawPointer(states), UnsafeMutableRawPointer(laneIn),
-                  UnsafeMutableRawPointer(laneOut), UnsafeMutableRawPointer(silence),
-                  UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(rampK1),
-                  UnsafeMutableRawPointer(rampK2), UnsafeMutableRawPointer(rampK3),
-                  UnsafeMutableRawPointer(rampGain), UnsafeMutableRawPointer(sumOfSquares),
+        for s in 0..<slotCount { slots[s].delay?.deallocate() }
+        for b in 0..<builtInCount { builtIns[b].deallocate() }
+        for p in [UnsafeMutableRawPointer(slots), UnsafeMutableRawPointer(builtIns),
+                  UnsafeMutableRawPointer(laneIn), UnsafeMutableRawPointer(laneOut),
+                  UnsafeMutableRawPointer(chainIn), UnsafeMutableRawPointer(silence),
+                  UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(sumOfSquares),
                   UnsafeMutableRawPointer(blockPeaks), UnsafeMutableRawPointer(externalIn),
                   UnsafeMutableRawPointer(externalOut), UnsafeMutableRawPointer(scratchIn),
-                  UnsafeMutableRawPointer(scratchOut)] {
+                  UnsafeMutableRawPointer(scratchOut), UnsafeMutableRawPointer(dry),
+                  UnsafeMutableRawPointer(fadeGains)] {
             p.deallocate()
         }
     }
 
-    /// Recomputes the coefficients from the current cutoff and Q.
+    /// Recomputes every built-in's coefficients from its current cutoff and Q.
     @_noLocks
     mutating func refreshCoefficients() {
-        // Before an external processor's first `prepare` the kernel is still the default:
-        // the count tells the built-in's three rows from another table.
-        guard case .lowpassGain = kernel, parameterCount > resonanceIndex else { return }
-        coefficientCutoff = smoothers[cutoffIndex].value
-        coefficientQ = smoothers[resonanceIndex].value
-        coefficients = Lowpass.Coefficients(cutoff: coefficientCutoff, q: coefficientQ, sampleRate: sampleRate)
+        for b in 0..<builtInCount { builtIns[b].refreshCoefficients(smoothers) }
     }
 
     /// Starts the glide of parameter `p` to `value` (in its unit); a negative ramp means the
@@ -170,7 +168,7 @@ struct RenderState {
         smoothers[p].ramp(to: info[p].engineValue(value), frames: frames)
         if frames == 0 {
             controls[p] = Float(smoothers[p].value)
-            if p == cutoffIndex || p == resonanceIndex { refreshCoefficients() }
+            for b in 0..<builtInCount where builtIns[b].isFilterRow(p) { builtIns[b].refreshCoefficients(smoothers) }
         }
     }
 
@@ -181,6 +179,7 @@ struct RenderState {
         for c in 0..<channels {
             laneIn[c] = input[c] + offset
             laneOut[c] = output[c] + offset
+            chainIn[c] = UnsafePointer(laneOut[c])
             blockPeaks[c] = 0
         }
         stride = 1
@@ -193,127 +192,137 @@ struct RenderState {
         for c in 0..<channels {
             laneIn[c] = input + (offset * channels + c)
             laneOut[c] = output + (offset * channels + c)
+            chainIn[c] = UnsafePointer(laneOut[c])
             blockPeaks[c] = 0
         }
         stride = channels
     }
 
-    /// Renders frames `start..<end` of the current chunk. Returns true when the input held
-    /// non-finite samples.
+    /// Renders frames `start..<end` of the current chunk through every slot in turn: the
+    /// first from the caller's input to its output, the others in place on the output.
+    /// Returns true when the input held non-finite samples.
     @_noLocks
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start else { return false }
-        if case .external(let external) = kernel {
-            return renderExternal(external, from: start, to: end, blockStart: blockStart)
+        let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
+        if slotCount == 1 {
+            return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
+                              from: start, to: end, blockStart: blockStart, meters: meters)
         }
-        let gliding = smoothers[gainIndex].isRamping || smoothers[cutoffIndex].isRamping
-            || smoothers[resonanceIndex].isRamping
-            || smoothers[cutoffIndex].value != coefficientCutoff
-            || smoothers[resonanceIndex].value != coefficientQ
-        if gliding { fillRamps(from: start, to: end, blockStart: blockStart) }
         var nonFinite = false
-        for g in 0..<groups {
-            if runGroup(g, from: start, to: end, blockStart: blockStart, gliding: gliding) { nonFinite = true }
+        for s in 0..<slotCount {
+            let lanes = Lanes(input: s == 0 ? laneIn : chainIn, output: laneOut, stride: stride, channels: channels)
+            let mixing = keepDry(s, lanes, from: start, to: end)
+            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil) { nonFinite = true }
+            if mixing { mixDry(s, lanes, from: start, to: end) }
         }
+        meterOutput(from: start, to: end)
         return nonFinite
     }
 
-    /// Steps the smoothers over `start..<end`, writing each frame's coefficients and gain.
-    ///
-    /// Gain is needed at every frame. Cutoff and Q are only read where the coefficients may
-    /// be refreshed — at frames on the engine's coefficient grid — so they advance in spans
-    /// between grid points (`Smoother.skip` does the same per-sample arithmetic, so the
-    /// result is the same however the caller's blocks cut the spans).
+    /// One slot's kernel over `start..<end`.
     @_noLocks
-    private mutating func fillRamps(from start: Int, to end: Int, blockStart: Int64) {
-        var i = start
-        while i < end {
-            let phase = Int((blockStart + Int64(i)) & coefficientMask)
-            let span = Spans.length(from: i, to: end, blockStart: blockStart, mask: coefficientMask)
-            smoothers[cutoffIndex].skip(1)
-            smoothers[resonanceIndex].skip(1)
-            if phase == 0 && (smoothers[cutoffIndex].value != coefficientCutoff
-                              || smoothers[resonanceIndex].value != coefficientQ) {
-                refreshCoefficients()
-            }
-            smoothers[cutoffIndex].skip(span - 1)
-            smoothers[resonanceIndex].skip(span - 1)
-            // Coefficients hold for the whole span: stored once, at its first frame.
-            rampK1[i] = coefficients.k1[0]
-            rampK2[i] = coefficients.k2[0]
-            rampK3[i] = coefficients.k3[0]
-            smoothers[gainIndex].fill(rampGain + i, count: span)
-            i += span
+    private mutating func renderSlot(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int, blockStart: Int64,
+                                     meters: Meters?) -> Bool {
+        switch slots[s].kernel {
+        case .lowpassGain(let b):
+            return builtIns[b].render(lanes, from: start, to: end, blockStart: blockStart, smoothers: smoothers, meters: meters)
+        case .external(let external):
+            return renderExternal(external, slot: slots[s], lanes, from: start, to: end, blockStart: blockStart, meters: meters)
         }
     }
 
-    /// Runs one group of four lanes through the filter and gain, span by span (the same
-    /// spans as `fillRamps` while gliding: coefficients are constant inside each; one span
-    /// otherwise, with the gain read through a stride of 0).
-    ///
-    /// A group with two live lanes — every stereo stream — moves only those two lanes'
-    /// samples in and out: half the loads and stores, which is most of the per-frame work
-    /// besides the filter itself.
+    /// Before a bypassable slot runs: its input goes through its latency's delay into `dry`.
+    /// Returns whether the output must be mixed with it (bypassed, or crossfading).
     @_noLocks
-    private mutating func runGroup(_ g: Int, from start: Int, to end: Int, blockStart: Int64,
-                                   gliding: Bool) -> Bool {
-        var state = states[g]
-        let lane = g * 4
-        let stride = self.stride
-        steadyGain[0] = Float(smoothers[gainIndex].value)
-        let gains = gliding ? rampGain : steadyGain
-        let gainStride = gliding ? 1 : 0
-        var meter = Meter()
-        var spans = Spans(render: self, from: start, to: end, blockStart: blockStart, gliding: gliding)
-        // Each loop takes only the pointers it uses, so they all stay in registers.
-        if channels - lane == 2 {
-            let in0 = laneIn[lane], in1 = laneIn[lane + 1], out0 = laneOut[lane], out1 = laneOut[lane + 1]
-            while let (range, c) = spans.next() {
-                for i in range {
-                    let j = i &* stride
-                    let y = Self.frame(SIMD4(in0[j], in1[j], 0, 0), c, gains[i &* gainStride], &state, &meter)
-                    out0[j] = y[0]; out1[j] = y[1]
+    private mutating func keepDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) -> Bool {
+        let row = slots[s].bypass
+        guard row >= 0 else { return false }
+        let bypassed = smoothers[row].value >= 0.5
+        let mixing = bypassed || slots[s].fadePosition > 0
+        let latency = slots[s].latency
+        // The ring is fed whether or not the slot is bypassed, so that it holds the right
+        // input the moment bypass begins.
+        guard mixing || latency > 0 else { return false }
+        var position = slots[s].delayPosition
+        for c in 0..<channels {
+            let src = lanes.input[c], dst = dry + c * maxFrames
+            if latency > 0, let delay = slots[s].delay {
+                let ring = delay + c * latency
+                var k = slots[s].delayPosition
+                for i in start..<end {
+                    let x = src[i &* lanes.stride]
+                    dst[i] = ring[k]
+                    ring[k] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+                    k += 1
+                    if k == latency { k = 0 }
                 }
-                if spans.atSettlePoint { state.settle() }
-            }
-        } else {
-            let in0 = laneIn[lane], in1 = laneIn[lane + 1], in2 = laneIn[lane + 2], in3 = laneIn[lane + 3]
-            let out0 = laneOut[lane], out1 = laneOut[lane + 1], out2 = laneOut[lane + 2], out3 = laneOut[lane + 3]
-            while let (range, c) = spans.next() {
-                for i in range {
-                    let j = i &* stride
-                    let y = Self.frame(SIMD4(in0[j], in1[j], in2[j], in3[j]), c, gains[i &* gainStride], &state, &meter)
-                    out0[j] = y[0]; out1[j] = y[1]; out2[j] = y[2]; out3[j] = y[3]
+                position = k
+            } else {
+                for i in start..<end {
+                    let x = src[i &* lanes.stride]
+                    dst[i] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
                 }
-                if spans.atSettlePoint { state.settle() }
             }
         }
-        state.recoverNonFinite()
-        states[g] = state
-        for l in 0..<4 where lane + l < channels {
-            blockPeaks[lane + l] = max(blockPeaks[lane + l], meter.peakSquare[l])
-            sumOfSquares[lane + l] += Double(meter.squares[l])
+        slots[s].delayPosition = position
+        return mixing
+    }
+
+    /// After a bypassable slot ran: its output crossfaded with `dry`, frame by frame, toward
+    /// the side its bypass row asks for.
+    @_noLocks
+    private mutating func mixDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
+        let target = smoothers[slots[s].bypass].value >= 0.5 ? fadeFrames : 0
+        let first = slots[s].fadePosition
+        let step = target > first ? 1 : (target < first ? -1 : 0)
+        var k = first
+        for c in 0..<channels {
+            let out = lanes.output[c], src = dry + c * maxFrames
+            k = first
+            for i in start..<end {
+                let j = i &* lanes.stride
+                out[j] = out[j] * fadeGains[fadeFrames - k] + src[i] * fadeGains[k]
+                if k != target { k += step }
+            }
         }
-        return any(meter.nonFinite)
+        slots[s].fadePosition = k
+    }
+
+    /// A chain's meters: the last slot's output, after any bypass mix.
+    @_noLocks
+    private mutating func meterOutput(from start: Int, to end: Int) {
+        for c in 0..<channels {
+            let out = laneOut[c]
+            var squares: Float = 0, peak = blockPeaks[c]
+            for i in start..<end {
+                let y = out[i &* stride]
+                squares += y * y
+                peak = max(peak, y * y)
+            }
+            blockPeaks[c] = peak
+            sumOfSquares[c] += Double(squares)
+        }
     }
 
     /// Renders `start..<end` through an external kernel: the input is copied (sanitised) to
     /// the scratch buffers; while a control glides the kernel runs in stretches cut at the
     /// engine's external grid, each with that moment's smoothed values; the output is
-    /// metered, made finite and copied to the caller's buffers.
+    /// metered (alone), made finite and copied to the output lanes.
     @_noLocks
-    private mutating func renderExternal(_ external: ExternalKernel, from start: Int, to end: Int,
-                                         blockStart: Int64) -> Bool {
+    private mutating func renderExternal(_ external: ExternalKernel, slot: ChainSlot, _ lanes: Lanes,
+                                         from start: Int, to end: Int, blockStart: Int64, meters: Meters?) -> Bool {
         var nonFinite = false
         // In: lanes → scratch, offset 0 = frame `start`.
         for c in 0..<channels {
-            let src = laneIn[c], dst = scratchIn + c * maxFrames
+            let src = lanes.input[c], dst = scratchIn + c * maxFrames
             for i in start..<end {
-                var x = src[i &* stride]
+                var x = src[i &* lanes.stride]
                 if !x.isFinite { x = 0; nonFinite = true }
                 dst[i - start] = min(max(x, -Self.inputLimit), Self.inputLimit)
             }
         }
+        let first = slot.base, last = slot.base + slot.count
         var i = start
         while i < end {
             // Controls take the smoothed values at points of the grid (and at jumps, in
@@ -323,11 +332,11 @@ struct RenderState {
             // the nearest grid point of any parameter still gliding or not yet written out.
             let frame = blockStart + Int64(i)
             var span = end - i
-            for p in 0..<parameterCount {
+            for p in first..<last {
                 let mask = info[p].controlMask
                 if frame & mask == 0 { controls[p] = Float(smoothers[p].value) }
                 if smoothers[p].isRamping || controls[p] != Float(smoothers[p].value) {
-                    span = min(span, Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
+                    span = min(span, LowpassGainKernel.Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
                 }
             }
             // The kernel's channel tables point at frame `i` of the scratch buffers.
@@ -335,11 +344,11 @@ struct RenderState {
                 externalIn[c] = UnsafePointer(scratchIn + c * maxFrames + (i - start))
                 externalOut[c] = scratchOut + c * maxFrames + (i - start)
             }
-            let controls = UnsafePointer(self.controls)
+            let controls = UnsafePointer(self.controls + first)
             let inputs = UnsafePointer(externalIn), outputs = UnsafePointer(externalOut)
             let channels = self.channels
             _unsafePerformance { external.run(external.context, controls, inputs, outputs, channels, span) }
-            for p in 0..<parameterCount { smoothers[p].skip(span) }
+            for p in first..<last { smoothers[p].skip(span) }
             i += span
         }
         // Out: scratch → lanes, metered; a non-finite or denormal sample from the kernel
@@ -347,8 +356,8 @@ struct RenderState {
         var sanitized: Int64 = 0
         defer { sanitizedOutput &+= sanitized }
         for c in 0..<channels {
-            let src = scratchOut + c * maxFrames, dst = laneOut[c]
-            var squares: Float = 0, peak: Float = blockPeaks[c]
+            let src = scratchOut + c * maxFrames, dst = lanes.output[c]
+            var squares: Float = 0, peak: Float = meters?.peaks[c] ?? 0
             for i in start..<end {
                 var y = src[i - start]
                 // Denormals are told by their bits: with denormals-are-zero on, they compare
@@ -358,104 +367,15 @@ struct RenderState {
                     y = 0
                     sanitized &+= 1
                 }
-                dst[i &* stride] = y
+                dst[i &* lanes.stride] = y
                 squares += y * y
                 peak = max(peak, y * y)
             }
-            blockPeaks[c] = peak
-            sumOfSquares[c] += Double(squares)
+            if let meters {
+                meters.peaks[c] = peak
+                meters.sums[c] += Double(squares)
+            }
         }
         return nonFinite
-    }
-
-    /// The runs of frames with constant coefficients: while gliding, the spans between
-    /// points of the coefficient grid that `fillRamps` wrote; otherwise the whole segment.
-    /// Either way a span also ends at each point of the settle grid, where the filter's
-    /// states may be settled to zero (``Lowpass/State/settle()``): on the engine's timeline,
-    /// so wherever the caller's blocks end, live and offline settle at the same frames.
-    struct Spans {
-        let k1: UnsafeMutablePointer<Float>, k2: UnsafeMutablePointer<Float>, k3: UnsafeMutablePointer<Float>
-        let steady: Lowpass.Coefficients
-        let gliding: Bool
-        let blockStart: Int64
-        let mask: Int64
-        let end: Int
-        var position: Int
-
-        @_noLocks @inline(__always)
-        init(render: RenderState, from start: Int, to end: Int, blockStart: Int64, gliding: Bool) {
-            k1 = render.rampK1
-            k2 = render.rampK2
-            k3 = render.rampK3
-            steady = render.coefficients
-            self.gliding = gliding
-            self.blockStart = blockStart
-            mask = render.coefficientMask
-            self.end = end
-            position = start
-        }
-
-        /// Frames from `s` to the next grid point (or to `end`): the grid is every
-        /// `mask + 1` frames of the engine's timeline, whatever the caller's blocks.
-        @_noLocks @inline(__always)
-        static func length(from s: Int, to end: Int, blockStart: Int64, mask: Int64) -> Int {
-            min(end - s, Int(mask + 1) - Int((blockStart + Int64(s)) & mask))
-        }
-
-        /// Every 256 frames of the engine's timeline (a multiple of any coefficient grid).
-        static var settleMask: Int64 { @_noLocks @inline(__always) get { 255 } }
-
-        /// Whether the span `next` gave last ended on a point of the settle grid.
-        var atSettlePoint: Bool {
-            @_noLocks @inline(__always) get { (blockStart + Int64(position)) & Self.settleMask == 0 }
-        }
-
-        @_noLocks @inline(__always)
-        mutating func next() -> (Range<Int>, Lowpass.Coefficients)? {
-            let s = position
-            guard s < end else { return nil }
-            let toSettle = Self.length(from: s, to: end, blockStart: blockStart, mask: Self.settleMask)
-            guard gliding else {
-                position = s + toSettle
-                return (s..<position, steady)
-            }
-            let span = min(toSettle, Self.length(from: s, to: end, blockStart: blockStart, mask: mask))
-            position = s + span
-            return (s..<s + span, Lowpass.Coefficients(
-                k1: SIMD4(repeating: k1[s]), k2: SIMD4(repeating: k2[s]), k3: SIMD4(repeating: k3[s])))
-        }
-    }
-
-    /// What a group's frames leave behind besides audio: the meters' sums of squares and
-    /// largest squares (the peak is tracked as a square — one compare and select per frame;
-    /// readers take the root), and which lanes saw non-finite input.
-    struct Meter {
-        var squares = SIMD4<Float>()
-        var peakSquare = SIMD4<Float>()
-        var nonFinite = SIMDMask<SIMD4<Int32>>()
-    }
-
-    /// One frame of four lanes: silence for non-finite input, lowpass, gain.
-    ///
-    /// Input is also limited to ±65536 (+96 dBFS): a corrupt but finite sample such as 3e38
-    /// would otherwise leave the filter ringing with astronomically large values long after
-    /// the input is clean again. With finite, bounded input and coefficients that are always
-    /// valid, the filter is stable and its output finite; the per-segment state check in
-    /// `runGroup` stays as a safety net. (Compare-and-select rather than `pointwiseMin/Max`,
-    /// which compile to calls.)
-    @_noLocks @inline(__always)
-    private static func frame(_ input: SIMD4<Float>, _ c: Lowpass.Coefficients, _ gain: Float,
-                              _ state: inout Lowpass.State, _ meter: inout Meter) -> SIMD4<Float> {
-        var x = input
-        let nonFinite = (x - x) .!= 0
-        meter.nonFinite .|= nonFinite
-        x.replace(with: 0, where: nonFinite)
-        x.replace(with: inputLimit, where: x .> inputLimit)
-        x.replace(with: -inputLimit, where: x .< -inputLimit)
-        let y = Lowpass.tick(x, c, &state) * gain
-        let square = y * y
-        meter.squares += square
-        meter.peakSquare.replace(with: square, where: square .> meter.peakSquare)
-        return y
     }
 }

@@ -22,7 +22,7 @@ public enum LowpassGain {
         ParameterSpec(
             id: "gain", name: "Gain", unit: .decibels,
             range: -60...12, taper: .linear, defaultValue: 0,
-            smoothing: .linear, minimumIsSilence: true, midiController: 7),  // "channel volume"
+            smoothing: .linear, minimumIsSilence: true, midiController: 7, glidesInAmplitude: true),  // "channel volume"
     ])
 }
 

@@ -28,6 +28,10 @@ public struct ParameterSpec: Sendable, Hashable {
     public let midiController: Int?
     /// Continuous, or one of the stepped kinds.
     public let kind: ParameterKind
+    /// For decibels: the engine glides it in amplitude (a gain stage's level, whose glide
+    /// sounds even that way) rather than in decibels (a plug-in's control, which gets the
+    /// value in its own unit).
+    public let glidesInAmplitude: Bool
 
     /// Control change numbers that can turn a knob: 120…127 are channel mode messages (all
     /// notes off and the like), not controls.
@@ -36,7 +40,7 @@ public struct ParameterSpec: Sendable, Hashable {
     public init(
         id: String, name: String, unit: ParameterUnit, range: ClosedRange<Double>,
         taper: Taper, defaultValue: Double, smoothing: Smoothing, minimumIsSilence: Bool = false,
-        midiController: Int? = nil, kind: ParameterKind = .continuous
+        midiController: Int? = nil, kind: ParameterKind = .continuous, glidesInAmplitude: Bool = false
     ) {
         precondition(range.contains(defaultValue), "default outside range for \(id)")
         precondition(taper != .logarithmic || range.lowerBound > 0, "log taper needs a positive range")
@@ -53,6 +57,15 @@ public struct ParameterSpec: Sendable, Hashable {
         self.minimumIsSilence = minimumIsSilence
         self.midiController = midiController
         self.kind = kind
+        self.glidesInAmplitude = glidesInAmplitude && unit == .decibels
+    }
+
+    /// The same row under another id (a chain names a slot's rows `SLOT.ID`), answering to
+    /// `midiController` instead of its own.
+    public func renamed(_ newID: String, midiController newController: Int?) -> ParameterSpec {
+        ParameterSpec(id: newID, name: name, unit: unit, range: range, taper: taper, defaultValue: defaultValue,
+                      smoothing: smoothing, minimumIsSilence: minimumIsSilence, midiController: newController,
+                      kind: kind, glidesInAmplitude: glidesInAmplitude)
     }
 
     /// Clamps a value into the range, and for stepped kinds onto the nearest step; non-finite
@@ -173,8 +186,8 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     /// The value in the engine's working domain: amplitude for decibels (0 at a silent
-    /// minimum) when `amplitude` is set, as the built-in gain works; the value itself
-    /// otherwise. Real-time safe.
+    /// minimum) when `amplitude` is set (``glidesInAmplitude``); the value itself otherwise.
+    /// Real-time safe.
     @_noLocks @inlinable
     public static func engineValue(
         _ value: Double, unit: ParameterUnit, silenceBelow floor: Double, amplitude: Bool = true
@@ -185,13 +198,13 @@ public struct ParameterSpec: Sendable, Hashable {
 
     /// The engine-domain value of `value` for this row (see ``engineValue(_:unit:silenceBelow:amplitude:)``).
     public func engineValue(_ value: Double) -> Double {
-        Self.engineValue(value, unit: unit, silenceBelow: silenceFloor)
+        Self.engineValue(value, unit: unit, silenceBelow: silenceFloor, amplitude: glidesInAmplitude)
     }
 
     /// Back from the engine domain to the parameter's own unit (for meters and read-outs).
-    public func value(fromEngine engine: Double, amplitude: Bool = true) -> Double {
+    public func value(fromEngine engine: Double) -> Double {
         switch unit {
-        case .decibels where amplitude:
+        case .decibels where glidesInAmplitude:
             guard engine > 0 else { return range.lowerBound }
             return clamp(20 * RealtimeMath.log2(engine) / RealtimeMath.log2Of10)
         default:

@@ -1,0 +1,145 @@
+import Parameters
+
+extension Processor {
+    /// One processor of a chain: its slot name, the processor, and where its rows are in the
+    /// chain's table (its bypass toggle, then its own rows in order).
+    public struct Slot: Sendable {
+        /// Short and unique in the chain (`eq`, `builtin`, `2`): the prefix of its ids.
+        public let name: String
+        public let processor: Processor
+        /// The chain's row that bypasses this slot.
+        public let bypass: ParameterIndex
+        /// The chain's row of the slot's first parameter.
+        public let first: ParameterIndex
+
+        /// The chain's row of the slot's own row `index`.
+        public func row(_ index: ParameterIndex) -> ParameterIndex { ParameterIndex(first.rawValue + index.rawValue) }
+
+        /// The slot's rows in the chain's table.
+        public var rows: Range<Int> { first.rawValue..<first.rawValue + processor.table.count }
+    }
+
+    /// The prefix of a chain's identifier: `chain:NAME=IDENTIFIER NAME=IDENTIFIER…`, a text
+    /// that names every slot and that presets store, so a preset of one chain is refused by
+    /// another.
+    public static let chainPrefix = "chain:"
+
+    /// Several processors in series as one: a table of their rows joined (ids `NAME.ID`, each
+    /// slot's bypass toggle `NAME.bypass` first), audio passed from each slot to the next in
+    /// the engine's buffers, MIDI to every slot that takes it, latency summed. One part is
+    /// that processor itself, with its plain ids.
+    ///
+    /// ```swift
+    /// let chain = try Processor.chain([("lp", .lowpassGain), ("od", overdrive)])
+    /// chain.table.textIDs   // ["lp.bypass", "lp.cutoff", …, "od.bypass", "od.drive", …]
+    /// ```
+    ///
+    /// - Throws: ``ChainError`` for no parts, a bad or repeated name, or a part that is
+    ///   itself a chain.
+    public static func chain(_ parts: [(name: String, processor: Processor)]) throws(ChainError) -> Processor {
+        guard !parts.isEmpty else { throw .empty }
+        var seen = Set<String>()
+        for part in parts {
+            guard isSlotName(part.name) else { throw .badName(part.name) }
+            guard seen.insert(part.name.lowercased()).inserted else { throw .duplicateName(part.name) }
+            guard part.processor.slots.isEmpty else { throw .nested(part.name) }
+        }
+        if parts.count == 1 { return parts[0].processor }
+        var specs: [ParameterSpec] = []
+        var slots: [Slot] = []
+        var expensive = Set<ParameterIndex>()
+        var controllers = Set<Int>()
+        for (name, processor) in parts {
+            let table = processor.table
+            let bypassID = table.find("bypass") == nil ? "\(name).bypass" : "\(name).slot-bypass"
+            let bypass = ParameterIndex(specs.count)
+            specs.append(ParameterSpec(
+                id: bypassID, name: "Bypass", unit: .none, range: 0...1, taper: .linear,
+                defaultValue: 0, smoothing: .none, kind: .toggle))
+            let first = ParameterIndex(specs.count)
+            for spec in table.specs {
+                // A controller number turns one knob: the first slot that asks for it keeps it.
+                let controller = spec.midiController.flatMap { controllers.insert($0).inserted ? $0 : nil }
+                specs.append(spec.renamed("\(name).\(spec.id)", midiController: controller))
+            }
+            for index in processor.expensive { expensive.insert(ParameterIndex(first.rawValue + index.rawValue)) }
+            slots.append(Slot(name: name, processor: processor, bypass: bypass, first: first))
+        }
+        let table: ParameterTable
+        do {
+            table = try ParameterTable(specs)
+        } catch {
+            throw .duplicateName(error.description)
+        }
+        return Processor(
+            identifier: chainPrefix + parts.map { "\($0.name)=\($0.processor.identifier)" }.joined(separator: " "),
+            name: parts.map(\.processor.name).joined(separator: " → "), table: table, code: .chain(slots),
+            expensive: expensive, acceptsMIDI: parts.contains { $0.processor.acceptsMIDI },
+            isSource: parts[0].processor.isSource,
+            outputIDs: parts.flatMap { part in part.processor.outputIDs.map { "\(part.name).\($0)" } })
+    }
+
+    /// Whether `name` can name a slot: a letter or digit first, then letters, digits, `_`
+    /// and `-` (no `.`, which separates it from the ids; no `=` or spaces).
+    public static func isSlotName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 40,
+              first.properties.isAlphabetic || ("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+    }
+
+    /// The slots a chain identifier names, as (name, identifier) pairs; nil when `identifier`
+    /// is not a chain's.
+    public static func chainParts(of identifier: String) -> [(name: String, identifier: String)]? {
+        guard identifier.hasPrefix(chainPrefix) else { return nil }
+        var parts: [(name: String, identifier: String)] = []
+        for word in identifier.dropFirst(chainPrefix.count).split(separator: " ") {
+            guard let eq = word.firstIndex(of: "=") else { return nil }
+            parts.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
+        }
+        return parts.isEmpty ? nil : parts
+    }
+}
+
+/// Why processors cannot be joined into a chain.
+public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case badName(String)
+    case duplicateName(String)
+    case nested(String)
+
+    public var description: String {
+        switch self {
+        case .empty: "a chain needs at least one processor"
+        case .badName(let name):
+            "'\(name)' cannot name a chain slot: use letters, digits, _ and - (starting with a letter or digit)"
+        case .duplicateName(let name): "two chain slots are named '\(name)': give one another name (--plugin NAME=URI)"
+        case .nested(let name): "slot '\(name)' is itself a chain: list its processors instead"
+        }
+    }
+}
+
+/// A chain's kernel owners seen as one: messages and output values of every slot, prefixed
+/// with its name, and the chain's latency, the sum of its slots'.
+final class ChainReports: KernelReports, @unchecked Sendable {
+    let names: [String]
+    let owners: [AnyObject?]
+
+    init(names: [String], owners: [AnyObject?]) {
+        self.names = names
+        self.owners = owners
+    }
+
+    private var reports: [(String, any KernelReports)] {
+        zip(names, owners).compactMap { name, owner in (owner as? any KernelReports).map { (name, $0) } }
+    }
+
+    func takeMessages() -> [String] {
+        reports.flatMap { name, reports in reports.takeMessages().map { "\(name): \($0)" } }
+    }
+
+    var outputValues: [OutputValue] {
+        reports.flatMap { name, reports in reports.outputValues.map { OutputValue(id: "\(name).\($0.id)", value: $0.value) } }
+    }
+
+    var latency: Int { reports.reduce(0) { $0 + $1.1.latency } }
+}

@@ -1,0 +1,36 @@
+/// One processor of the engine's chain as the audio thread sees it: its kernel, where its
+/// rows are in the engine's parameter arrays, and — in a chain of several — its bypass: a
+/// toggle row whose change crossfades (equal power) between the slot's output and its input,
+/// the input delayed by the slot's latency so both paths stay aligned.
+///
+/// A single processor is a chain of one slot with no bypass row: the same render path, with
+/// the slot reading the caller's buffers and metering its own output.
+struct ChainSlot: BitwiseCopyable {
+    /// The slot's audio code.
+    enum Kernel: BitwiseCopyable {
+        /// The built-in lowpass + gain; its state is `RenderState.builtIns[index]`.
+        case lowpassGain(index: Int)
+        case external(ExternalKernel)
+    }
+
+    var kernel: Kernel
+    /// The slot's first row and how many it has (its own table, without the bypass row).
+    let base: Int
+    let count: Int
+    /// The row of its bypass toggle, or −1 when it has none (a single processor).
+    let bypass: Int
+    /// Where the crossfade is: 0 is the slot's output, `RenderState.fadeFrames` its input.
+    var fadePosition = 0
+    /// The slot's latency in frames when it was prepared, and the ring that delays its input
+    /// by as much (per channel, `latency` frames each) for the bypassed path.
+    var latency = 0
+    var delay: UnsafeMutablePointer<Float>? = nil
+    var delayPosition = 0
+
+    init(kernel: Kernel, base: Int, count: Int, bypass: Int) {
+        self.kernel = kernel
+        self.base = base
+        self.count = count
+        self.bypass = bypass
+    }
+}
