@@ -16,6 +16,10 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     case channels(name: String, inputs: Int, channels: Int)
     /// Its parameter table could not be built (two ports share a symbol, say).
     case table(name: String, reason: String)
+    /// The processors cannot be joined into a chain as given (a repeated slot name, say).
+    case chain(reason: String)
+    /// A chain file cannot be read or names no chain.
+    case chainFile(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -37,6 +41,10 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "Detent connects equal counts, or runs a mono plug-in once per channel"
         case .table(let name, let reason):
             "\(name): \(reason)"
+        case .chain(let reason):
+            reason
+        case .chainFile(let path, let reason):
+            "\(path): \(reason)"
         }
     }
 
@@ -44,8 +52,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     /// plug-in that cannot run here is bad data (65).
     public var exitCode: Int32 {
         switch self {
-        case .unknown, .ambiguous: 64
-        case .notHostable, .instantiationFailed, .libraryFailed, .channels, .table: 65
+        case .unknown, .ambiguous, .chain: 64
+        case .notHostable, .instantiationFailed, .libraryFailed, .channels, .table, .chainFile: 65
         case .hostLibraryMissing: 69
         }
     }

@@ -141,7 +141,7 @@ struct LiveCommand: ParsableCommand {
         if let osc, !(0...65_535).contains(osc) { throw ValidationError("--osc \(osc): a UDP port is 1 … 65535 (0: any free one)") }
         if !OSCServer.isAddress(oscBind) { throw ValidationError("--osc-bind '\(oscBind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
         // A plug-in's parameters are checked once it is found, in `run`.
-        if plugin.plugin == nil { _ = try hostOptions(processor: .lowpassGain) }
+        if plugin.isDefault { _ = try hostOptions(processor: .lowpassGain) }
     }
 
     /// The host's options from the command line (all but the starting values).
@@ -216,7 +216,7 @@ struct LiveCommand: ParsableCommand {
             throw ExitCode(64)
         }
         do {
-            options.initialValues = try starting.values(store: store)
+            options.initialValues = try starting.values(store: store, chainFile: plugin.startingPreset)
         } catch let error as PresetError {
             Console.error(error.description)
             throw ExitCode(error.exitCode)

@@ -105,7 +105,8 @@ final class ManagedSession: @unchecked Sendable {
         let processor: Processor, store: PresetStore
         var options: LiveHostOptions
         do {
-            (processor, store) = try PluginOption.find(file?.preset.processor ?? command.plugin.plugin)
+            (processor, store) = try file.map { file throws(PluginError) in try PluginOption.find(file.preset.processor) }
+                ?? command.plugin.resolved()
             options = try command.hostOptions(processor: processor)
             if let file {
                 options.initialValues = file.preset.values.dictionary
@@ -113,7 +114,7 @@ final class ManagedSession: @unchecked Sendable {
                     options.midi = try MIDIControls(json: midi, table: processor.table)
                 }
             } else {
-                options.initialValues = try command.starting.values(store: store)
+                options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset)
             }
         } catch let error as PluginError {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)

@@ -51,7 +51,7 @@ struct PanelCommand: ParsableCommand {
         PresetCommand.warn(defaultWarnings)
         // Without --preset the panel starts from the Default preset, and says so.
         var loaded: LoadedPreset?
-        if let preset {
+        if let preset = preset ?? plugin.startingPreset {
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 loaded = try store.resolve(preset)
             }

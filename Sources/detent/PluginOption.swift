@@ -1,33 +1,156 @@
 import ArgumentParser
 import DSP
+import Parameters
+import Platform
 import Plugins
 import Presets
 
-/// `--plugin URI|NAME`: host an installed LV2 plug-in instead of the built-in lowpass + gain.
+/// `--plugin URI|NAME|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —
+/// the built-in lowpass + gain when neither is given, one processor, or several in series as
+/// a chain whose parameters are `SLOT.ID`.
 struct PluginOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Host an installed LV2 plug-in, by URI or name (see `detent plugins`).", valueName: "uri|name"))
-    var plugin: String?
+    @Option(name: .customLong("plugin"), help: ArgumentHelp(
+        "Host an installed LV2 plug-in, by URI or name (see `detent plugins`), or `builtin` for the lowpass + gain. "
+        + "Repeat it for a chain, run in the order given; NAME=URI names a slot (its parameters are NAME.ID).",
+        valueName: "[name=]uri|name"))
+    var plugins: [String] = []
 
-    /// The processor and its preset store (a plug-in's own LV2 presets are its read-only
-    /// factory presets), the plug-in found once. A plug-in that cannot be found or hosted is
-    /// one line on stderr and exit 64 (unknown, ambiguous) or 65.
+    @Option(help: ArgumentHelp(
+        "Host the chain a chain or preset file describes, starting from its values (written by `detent preset save` or `detent preset export`).",
+        valueName: "file"), completion: .file())
+    var chain: String?
+
+    /// The `--chain` file, which is also the preset the command starts from when no
+    /// `--preset` is given.
+    var startingPreset: String? { chain }
+
+    /// True when neither option was given: the built-in alone.
+    var isDefault: Bool { plugins.isEmpty && chain == nil }
+
+    /// The processor and its preset store (a single plug-in's own LV2 presets are its
+    /// read-only factory presets), each plug-in found once. A plug-in that cannot be found or
+    /// hosted, or a chain that cannot be made, is one line on stderr and exit 64 (unknown,
+    /// ambiguous, a bad slot name) or 65.
     func resolve() throws -> (processor: Processor, store: PresetStore) {
         do {
-            return try Self.find(plugin)
+            return try resolved()
         } catch {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
         }
     }
 
-    /// The same for `plugin` (a URI or name; nil or the built-in's identifier for the
-    /// built-in), with the reason it cannot be had as an error.
-    static func find(_ plugin: String?) throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        guard let plugin, plugin != Processor.lowpassGain.identifier else { return (.lowpassGain, .standard()) }
-        let description = try PluginSearch.find(plugin)
-        let processor = try Processor.plugin(description)
+    /// The same, with the reason it cannot be had as an error.
+    func resolved() throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        if !plugins.isEmpty && chain != nil {
+            throw PluginError.chain(reason: "use either --plugin or --chain, not both")
+        }
+        if let chain { return try Self.find(Self.identifier(inChainFile: chain)) }
+        return try Self.find(plugins: plugins)
+    }
+
+    /// The name that puts the built-in in a chain.
+    static let builtInName = "builtin"
+
+    /// The processors `plugins` name, in order, as one processor: nothing is the built-in,
+    /// one is that processor with its plain ids, more are a chain.
+    static func find(plugins: [String]) throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        if plugins.count <= 1 { return try find(plugins.first.map(slot)?.reference) }
+        var parts: [(name: String, processor: Processor)] = []
+        var named = Set<String>()
+        for text in plugins {
+            let (given, reference) = slot(text)
+            let processor = try processor(reference)
+            parts.append((given ?? "", processor))
+            if let given { named.insert(given.lowercased()) }
+        }
+        // Slots not named by the user get a short name from their processor, unique in the chain.
+        for i in parts.indices where parts[i].name.isEmpty {
+            let base = defaultSlotName(parts[i].processor, position: i + 1)
+            var name = base, n = 2
+            while named.contains(name.lowercased()) { name = "\(base)-\(n)"; n += 1 }
+            named.insert(name.lowercased())
+            parts[i].name = name
+        }
+        return try chain(parts)
+    }
+
+    /// The same for a stored identifier (a preset's or session's `processor`): nil or the
+    /// built-in's for the built-in, a plug-in URI or name, or a chain's identifier.
+    static func find(_ identifier: String?) throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        guard let identifier else { return (.lowpassGain, .standard()) }
+        if let parts = Processor.chainParts(of: identifier) {
+            var processors: [(name: String, processor: Processor)] = []
+            for part in parts { processors.append((part.name, try processor(part.identifier))) }
+            return try chain(processors)
+        }
+        let processor = try processor(identifier)
+        guard processor != .lowpassGain else { return (.lowpassGain, .standard()) }
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        return (processor, .standard(scope: scope, factoryPresets: PluginPresets.factory(for: description)))
+        let factory = PluginCatalog.plugin(uri: processor.identifier).map(PluginPresets.factory(for:))
+        return (processor, .standard(scope: scope, factoryPresets: factory ?? []))
+    }
+
+    /// One processor by reference: `builtin` (or its identifier), or an installed plug-in.
+    private static func processor(_ reference: String) throws(PluginError) -> Processor {
+        if reference.lowercased() == builtInName || reference == Processor.lowpassGain.identifier { return .lowpassGain }
+        return try Processor.plugin(PluginSearch.find(reference))
+    }
+
+    /// A chain of `parts` and its preset store (chain presets only: a slot's own factory
+    /// presets belong to the slot).
+    private static func chain(_ parts: [(name: String, processor: Processor)]) throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        let chain: Processor
+        do {
+            chain = try Processor.chain(parts)
+        } catch {
+            throw .chain(reason: error.description)
+        }
+        if parts.count == 1 { return try find(chain.identifier) }
+        return (chain, .standard(scope: PresetScope(processor: chain.identifier, table: chain.table), factoryPresets: []))
+    }
+
+    /// `NAME=REFERENCE` as a slot name and a reference; anything else (a URI, a name with
+    /// spaces) as a reference alone.
+    static func slot(_ text: String) -> (name: String?, reference: String) {
+        if let eq = text.firstIndex(of: "=") {
+            let name = String(text[..<eq]), rest = String(text[text.index(after: eq)...])
+            if Processor.isSlotName(name), !rest.isEmpty { return (name, rest) }
+        }
+        return (nil, text)
+    }
+
+    /// A slot's name when the user gives none: `builtin`, or a plug-in URI's last part in
+    /// lower case (`…/mda/Overdrive` → `overdrive`, `…/fil4#mono` → `fil4-mono`,
+    /// `urn:zamaudio:ZamComp` → `zamcomp`), or its
+    /// position when that gives nothing usable.
+    static func defaultSlotName(_ processor: Processor, position: Int) -> String {
+        if processor == .lowpassGain { return builtInName }
+        let tail = processor.identifier.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+        var name = ""
+        for scalar in tail.lowercased().unicodeScalars {
+            let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+            name.unicodeScalars.append(allowed ? scalar : "-")
+        }
+        while name.hasSuffix("-") { name.removeLast() }
+        return Processor.isSlotName(name) ? name : String(position)
+    }
+
+    /// The processor a chain (or preset) file names in its `processor` field; the built-in
+    /// when it names none.
+    static func identifier(inChainFile path: String) throws(PluginError) -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize)
+        } catch {
+            throw .chainFile(path: path, reason: "cannot be read (\(error))")
+        }
+        let document: JSONValue
+        do { document = try JSONParser.parse(bytes) } catch { throw .chainFile(path: path, reason: "\(error)") }
+        switch document.member("processor") {
+        case nil: return Processor.lowpassGain.identifier
+        case .string(let identifier)?: return identifier
+        case let other?: throw .chainFile(path: path, reason: "'processor' is \(other.kindDescription), not a string")
+        }
     }
 }

@@ -99,7 +99,7 @@ struct PresetCommand: ParsableCommand {
         /// Every --set is checked before anything is read or written.
         func validate() throws {
             // A plug-in's table is known once it is found (in `run`).
-            if plugin.plugin == nil { _ = try changes(PresetScope.builtIn.table) }
+            if plugin.isDefault { _ = try changes(PresetScope.builtIn.table) }
         }
 
         private func changes(_ table: ParameterTable) throws(ValidationError) -> [(ParameterIndex, Double)] {
@@ -125,7 +125,7 @@ struct PresetCommand: ParsableCommand {
             }
             try PresetCommand.reportingErrors { () throws(PresetError) in
                 var preset: Preset
-                if let from {
+                if let from = from ?? plugin.startingPreset {
                     let base = try store.resolve(from)
                     PresetCommand.warn(base.warnings)
                     preset = base.preset

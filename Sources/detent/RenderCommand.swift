@@ -238,7 +238,7 @@ struct RenderCommand: ParsableCommand {
                 + (processor.acceptsMIDI ? ", and it plays no notes offline (play it with detent live --plugin)" : ""))
         }
         settings.subtype = try encoding
-        settings.startingValues = try starting.values(store: store)
+        settings.startingValues = try starting.values(store: store, chainFile: plugin.startingPreset)
         settings.dither = try encoder.ditherMode
         settings.encoder = encoder.settings
         settings.keepsMetadata = !noMetadata

@@ -22,9 +22,10 @@ struct StartingValueOptions: ParsableArguments {
         "Set a parameter over the preset, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"))
     var sets: [String] = []
 
-    /// The values to start from; see ``startingValues(preset:sets:store:)``.
-    func values(store: PresetStore = .standard()) throws -> [ParameterIndex: Double] {
-        try startingValues(preset: preset, sets: sets, store: store)
+    /// The values to start from; see ``startingValues(preset:sets:store:)``. `chainFile`
+    /// (`--chain`) is the preset when none is named.
+    func values(store: PresetStore = .standard(), chainFile: String? = nil) throws -> [ParameterIndex: Double] {
+        try startingValues(preset: preset ?? chainFile, sets: sets, store: store)
     }
 }
 
