@@ -87,9 +87,15 @@ LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle handle, ui
     DetentLV2Instance *instance = (DetentLV2Instance *)handle;
     if (!instance || !instance->worker || !instance->worker->work) return LV2_WORKER_ERR_UNKNOWN;
     if (instance->threaded) {
-        if (detent_ring_write(&instance->requests, data, size)) return LV2_WORKER_SUCCESS;
-        __atomic_fetch_add(&instance->requests_refused, 1, __ATOMIC_RELAXED);
-        return LV2_WORKER_ERR_NO_SPACE;
+        if (!detent_ring_write(&instance->requests, data, size)) {
+            __atomic_fetch_add(&instance->requests_refused, 1, __ATOMIC_RELAXED);
+            return LV2_WORKER_ERR_NO_SPACE;
+        }
+        // After the write, so that the thread this wakes finds the request (the post
+        // releases what the ring's release store published already). One post per queued
+        // request: the semaphore counts, so a post made while the thread works is not lost.
+        if (instance->wake) sem_post(instance->wake);
+        return LV2_WORKER_SUCCESS;
     }
     return instance->worker->work(instance->handle, respond, instance, size, data);
 }

@@ -4,9 +4,12 @@
 // The part of LV2 hosting that runs on the audio thread, in C: it writes control values,
 // connects audio buffers, resets atom outputs, calls the plug-in's `run` and delivers the
 // worker's responses. Everything here is a plain loop over memory the host prepared; it never
-// allocates, locks or calls the system, so the one call that cannot be checked is the
-// plug-in's own `run`. The memory is allocated and filled by the Swift side at `prepare`.
+// allocates or locks, and calls the system in one place only: waking the live worker thread
+// in a cycle where the plug-in queued work (see `detent_lv2_schedule_work`). The one call
+// that cannot be checked is the plug-in's own `run`. The memory is allocated and filled by
+// the Swift side at `prepare`.
 
+#include <semaphore.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <lv2/core/lv2.h>
@@ -52,6 +55,11 @@ typedef struct DetentLV2Instance {
     DetentByteRing answers;
     /// Requests that did not fit in `requests` (the plug-in was told there was no space).
     uint32_t requests_refused;
+    /// Live: the worker thread's semaphore, posted once for each request queued in `requests`
+    /// (the thread sleeps on it while there is nothing to do). Set before the audio thread
+    /// first runs the instance; NULL offline, and until the worker thread exists (it looks at
+    /// the rings once when it starts, so nothing queued before is left waiting).
+    sem_t *_Nullable wake;
 } DetentLV2Instance;
 
 /// One MIDI message of the current cycle for the plug-in's MIDI input.
@@ -122,8 +130,8 @@ _Bool detent_lv2_midi_add(void *_Nullable context, uint32_t frame, const uint8_t
 /// `run`, on the audio thread): live, those the worker thread has given so far.
 void detent_lv2_deliver(DetentLV2Instance *_Nonnull instance);
 
-/// Runs the worker for one queued request of a live instance (the worker thread). Returns 0
-/// when there was none.
+/// Runs the worker for one queued request of a live instance (the worker thread, after its
+/// semaphore `wake` was posted). Returns 0 when there was none.
 int detent_lv2_worker_step(DetentLV2Instance *_Nonnull instance);
 
 /// Folds `sources` channels of `frames` frames into `destinations` channels: with more sources
@@ -146,7 +154,11 @@ void detent_lv2_reset(void *_Nullable context);
 
 /// The worker's `schedule_work`. Offline, the work runs at once in the calling thread (so a
 /// render is the same on every run), its responses delivered after the current `run`. Live,
-/// the request is queued for the worker thread. `handle` is a `DetentLV2Instance`.
+/// the request is queued for the worker thread, which is woken with `sem_post(wake)`: a
+/// compare-and-swap on the semaphore's word, plus one `FUTEX_WAKE` system call when the
+/// thread is asleep on it. That call never blocks or sleeps, takes no lock a thread could
+/// hold while descheduled, and is made only in a cycle where the plug-in asked for work,
+/// never in an idle one. `handle` is a `DetentLV2Instance`.
 LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle _Nullable handle,
                                            uint32_t size, const void *_Nullable data);
 
