@@ -76,7 +76,9 @@ extension Processor {
             name: parts.map(\.processor.name).joined(separator: " → "), table: table, code: .chain(slots),
             expensive: expensive, acceptsMIDI: parts.contains { $0.processor.acceptsMIDI },
             isSource: parts[0].processor.isSource,
-            outputIDs: parts.flatMap { part in part.processor.outputIDs.map { "\(part.name).\($0)" } })
+            outputs: parts.flatMap { part in
+                part.processor.outputs.map { OutputSpec(id: "\(part.name).\($0.id)", name: $0.name, unit: $0.unit, range: $0.range) }
+            })
     }
 
     /// Whether `name` can name a slot: a letter or digit first, then letters, digits, `_`

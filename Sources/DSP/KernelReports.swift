@@ -9,6 +9,24 @@ public protocol KernelReports: AnyObject {
     var latency: Int { get }
 }
 
+/// What a processor says of one read-only value it outputs, for front ends to label it: a
+/// plug-in's meter (`level`, "Level", dB, −60…+6) or gain reduction.
+public struct OutputSpec: Sendable, Hashable {
+    public let id: String
+    public let name: String
+    /// The unit's symbol (empty for none).
+    public let unit: String
+    /// The range it moves in, when the processor gives one.
+    public let range: ClosedRange<Double>?
+
+    public init(id: String, name: String, unit: String = "", range: ClosedRange<Double>? = nil) {
+        self.id = id
+        self.name = name
+        self.unit = unit
+        self.range = range
+    }
+}
+
 /// One read-only value a processor outputs: a plug-in's meter or gain reduction, by symbol.
 public struct OutputValue: Sendable, Hashable {
     public let id: String

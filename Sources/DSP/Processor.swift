@@ -34,9 +34,9 @@ public struct Processor: Sendable, Equatable {
     /// does not depend on the input it is given.
     public let isSource: Bool
 
-    /// The ids of the read-only values it reports (meters, gain reduction), in the order of
+    /// The read-only values it reports (meters, gain reduction), in the order of
     /// ``KernelReports/outputValues``.
-    public let outputIDs: [String]
+    public let outputs: [OutputSpec]
 
     /// The processors of a chain, in order, with where their rows are in ``table``; empty
     /// for a single processor.
@@ -58,11 +58,11 @@ public struct Processor: Sendable, Equatable {
     /// engine `prepare` (never on the audio thread) and may allocate and throw.
     public init(
         identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
-        acceptsMIDI: Bool = false, isSource: Bool = false, outputIDs: [String] = [],
+        acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [],
         makeKernel: @escaping @Sendable (_ format: KernelFormat) throws -> PreparedKernel
     ) {
         self.init(identifier: identifier, name: name, table: table, code: .external(makeKernel), expensive: expensive,
-                  acceptsMIDI: acceptsMIDI, isSource: isSource, outputIDs: outputIDs)
+                  acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs)
     }
 
     /// The same, for audio code that needs only the sample rate, block length and channels.
@@ -76,7 +76,7 @@ public struct Processor: Sendable, Equatable {
     }
 
     init(identifier: String, name: String, table: ParameterTable, code: Code, expensive: Set<ParameterIndex> = [],
-         acceptsMIDI: Bool = false, isSource: Bool = false, outputIDs: [String] = []) {
+         acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = []) {
         self.identifier = identifier
         self.name = name
         self.table = table
@@ -84,7 +84,7 @@ public struct Processor: Sendable, Equatable {
         self.expensive = expensive
         self.acceptsMIDI = acceptsMIDI
         self.isSource = isSource
-        self.outputIDs = outputIDs
+        self.outputs = outputs
     }
 
     /// The built-in resonant lowpass followed by a gain stage.

@@ -12,8 +12,12 @@ extension Processor {
         let (table, ports) = try PluginTable.make(plugin)
         let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
         let expensive = Set(ports.indices.filter { ports[$0].isExpensive }.map { ParameterIndex($0) })
+        let outputs = plugin.controlOutputs.map { port in
+            OutputSpec(id: port.symbol, name: port.name, unit: port.unitSymbol,
+                       range: port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } })
+        }
         return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
-                         acceptsMIDI: plugin.midiInput != nil) { format in
+                         acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs) { format in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
                                 format: format).prepared
         }

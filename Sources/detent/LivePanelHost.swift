@@ -1,7 +1,6 @@
 import Parameters
 import DSP
 import JackHost
-import Plugins
 import TerminalPanel
 
 /// The knob panel over a running live host. The panel and typed commands use the same verbs
@@ -15,25 +14,20 @@ final class LivePanelHost: PanelHost {
     /// asks for both in turn, and peaks are taken when read).
     private var latest: HostStatus?
 
-    /// The processor's read-only outputs as the panel labels them (a plug-in's control
-    /// outputs: name, unit, and range where the plug-in gives one), by id.
-    private let outputLabels: [String: (label: String, unit: String, range: ClosedRange<Double>?)]
+    /// The processor's read-only outputs as the panel labels them (name, unit, and range
+    /// where the processor gives one), by id.
+    private let outputLabels: [String: OutputSpec]
 
     init(host: LiveHost) {
         self.host = host
-        let processor = host.options.processor
-        let ports = processor.isBuiltIn ? [] : PluginCatalog.plugin(uri: processor.identifier)?.controlOutputs ?? []
-        outputLabels = Dictionary(ports.map { port in
-            let range = port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } }
-            return (port.symbol, (port.name, port.unitSymbol, range))
-        }, uniquingKeysWith: { first, _ in first })
+        outputLabels = Dictionary(host.options.processor.outputs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The plug-in's meters and other outputs now.
+    /// The processor's meters and other outputs now.
     func outputs() -> [PanelOutput] {
         host.outputValues().map { output in
             let label = outputLabels[output.id]
-            return PanelOutput(id: output.id, label: label?.label ?? output.id, unit: label?.unit ?? "",
+            return PanelOutput(id: output.id, label: label?.name ?? output.id, unit: label?.unit ?? "",
                                range: label?.range, value: output.value)
         }
     }
