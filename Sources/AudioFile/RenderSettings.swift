@@ -77,6 +77,8 @@ public struct RenderSettings: Sendable {
     /// How often a plug-in's gliding controls are written, in frames (a power of two; the
     /// engine's default unless a benchmark measures another).
     public var controlInterval = Int(Engine.externalInterval)
+    /// The longest `run` a plug-in is given (`--block`), whatever the blocks files are read in.
+    public var kernelFrames = Engine.defaultKernelFrames
     /// How reading and writing share threads (the output is the same either way).
     public var ioThreads = IOThreads.forCores(RenderSettings.cores)
     /// Files the output must never replace (the other inputs of a batch).

@@ -84,7 +84,8 @@ struct RenderStream: ~Copyable {
             perFrame = max(perFrame, run)
         }
         engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
-                        queueCapacity: max(1_024, perFrame + 1), controlInterval: settings.controlInterval)
+                        queueCapacity: max(1_024, perFrame + 1), controlInterval: settings.controlInterval,
+                        kernelFrames: settings.kernelFrames)
         do {
             try engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
         } catch {

@@ -65,17 +65,28 @@ public final class Engine: @unchecked Sendable {
     /// This engine's interval (``externalInterval`` unless chosen at creation).
     public let controlInterval: Int
 
+    /// The longest `run` an external kernel is given, whatever the caller's blocks: what a
+    /// live host asks for at most (plug-ins are written and tested for such blocks, and some
+    /// crash on the 16384-frame blocks a render reads files in). Also the block length a
+    /// plug-in is told to expect.
+    public static let defaultKernelFrames = 4_096
+
+    /// This engine's longest kernel run (``defaultKernelFrames`` unless chosen at creation).
+    public let kernelFrames: Int
+
     /// An engine for `processor`, its parameters at `initialValues` (clamped; defaults for
     /// those missing).
     /// - Parameter controlInterval: a power of two, 1 … 4096: how often, in frames, an
     ///   external kernel's gliding controls are written (see ``externalInterval``).
     public init(processor: Processor = .lowpassGain, initialValues: [ParameterIndex: Double] = [:],
                 smoothingTime: Double = 0.030, queueCapacity: Int = 1024,
-                controlInterval: Int = Int(Engine.externalInterval)) {
+                controlInterval: Int = Int(Engine.externalInterval), kernelFrames: Int = Engine.defaultKernelFrames) {
         precondition(controlInterval > 0 && controlInterval <= 4096 && controlInterval & (controlInterval - 1) == 0,
                      "the control interval must be a power of two up to 4096")
+        precondition(kernelFrames > 0, "a kernel runs at least one frame at a time")
         self.processor = processor
         self.controlInterval = controlInterval
+        self.kernelFrames = kernelFrames
         let table = processor.table
         controls = ParameterQueue(capacity: queueCapacity, parameterCount: table.count)
         queue = controls.storage
@@ -102,7 +113,8 @@ public final class Engine: @unchecked Sendable {
     /// - Parameter realtime: true for a live engine (see ``KernelFormat/realtime``).
     public func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
-        let format = KernelFormat(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime)
+        let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
+                                  realtime: realtime)
         var slots: [ChainSlot] = []
         var builtIns: [LowpassGainKernel] = []
         var owners: [AnyObject?] = []
@@ -141,6 +153,7 @@ public final class Engine: @unchecked Sendable {
         render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
         render.sampleRate = sampleRate
+        render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
         reset()
         prepareBypassDelays()

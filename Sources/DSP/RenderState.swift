@@ -16,6 +16,8 @@ struct RenderState {
     var changedTo: UnsafeMutablePointer<Double>
 
     var sampleRate: Double = 48_000
+    /// The longest run an external kernel gets (``Engine/kernelFrames``).
+    var kernelFrames = Engine.defaultKernelFrames
     var defaultRamp: Int = 0
     var framePosition: Int64 = 0
     var nonFiniteBlocks: Int64 = 0
@@ -331,7 +333,7 @@ struct RenderState {
             // Each parameter has its grid (an expensive one a coarser one); the span runs to
             // the nearest grid point of any parameter still gliding or not yet written out.
             let frame = blockStart + Int64(i)
-            var span = end - i
+            var span = min(end - i, kernelFrames)
             for p in first..<last {
                 let mask = info[p].controlMask
                 if frame & mask == 0 { controls[p] = Float(smoothers[p].value) }

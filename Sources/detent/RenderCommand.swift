@@ -89,6 +89,11 @@ struct RenderCommand: ParsableCommand {
         valueName: "seconds|auto"))
     var tail: String?
 
+    @Option(name: .customLong("block"), help: ArgumentHelp(
+        "The longest stretch a plug-in's run() is given, 16 … 65536 frames (default 4096, what a live host uses at most); the output does not depend on it.",
+        valueName: "frames"))
+    var kernelFrames: Int?
+
     /// Frames between writes of a plug-in's gliding controls, a power of two (benchmarks
     /// measure zipper against cost with it).
     @Option(name: .customLong("control-interval"), help: .hidden)
@@ -127,6 +132,9 @@ struct RenderCommand: ParsableCommand {
         _ = try tailSetting
         if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
             throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
+        }
+        if let kernelFrames, !(16...65_536).contains(kernelFrames) {
+            throw ValidationError("--block \(kernelFrames): must be 16 … 65536 frames")
         }
         if let blockFrames, !(1...1 << 20).contains(blockFrames) {
             throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
@@ -233,8 +241,8 @@ struct RenderCommand: ParsableCommand {
         var settings = RenderSettings()
         let (processor, store) = try plugin.resolve()
         settings.processor = processor
-        if !processor.isBuiltIn, let description = PluginCatalog.plugin(uri: processor.identifier), description.isSource {
-            Console.warning("\(description.name) has no audio input: its output does not depend on the input file"
+        if processor.isSource {
+            Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
                 + (processor.acceptsMIDI ? ", and it plays no notes offline (play it with detent live --plugin)" : ""))
         }
         settings.subtype = try encoding
@@ -245,6 +253,7 @@ struct RenderCommand: ParsableCommand {
         settings.overwrite = force
         settings.blockFrames = blockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
+        if let kernelFrames { settings.kernelFrames = kernelFrames }
         settings.tail = try tailSetting
         settings.normalize = try normalizeTarget
         settings.measures = try measureSetting
