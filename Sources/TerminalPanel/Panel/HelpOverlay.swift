@@ -12,6 +12,7 @@ public enum HelpOverlay {
             ("= or Enter", "type a value: 1.2k, 800 Hz, -6 dB"),
             ("Enter space", "flip a switch (on/off)"),
             ("[  ]", "previous, next page of knobs"),
+            ("/  {  }  b", "find a knob; a chain's slots, bypass"),
             ("d  D", "reset focused, reset all"),
             ("u  r", "undo, redo"),
             ("p  s", "load a preset, save the preset"),

@@ -51,6 +51,8 @@ extension Panel {
             }
         case .midiLearn:
             midiLearnKey(key)
+        case .search(let field, let origin):
+            searchKey(key, modifiers, field: field, origin: origin)
         case .confirmReplace(let name):
             switch key {
             case .character("y"), .character("Y"):
@@ -103,6 +105,10 @@ extension Panel {
             case "c": toggleDragStyle()
             case "m": startMIDILearn()
             case "M": toggleMute(at: time)
+            case "/": mode = .search(TextField(""), origin: focus)
+            case "{": moveSection(by: -1)
+            case "}": moveSection(by: 1)
+            case "b": toggleSlotBypass(at: time)
             case "1"..."9":
                 // A knob by its place on the page, as on a hardware synth's numbered controls.
                 if let n = c.wholeNumberValue, let index = knobOnPage(n) { setFocus(index) }

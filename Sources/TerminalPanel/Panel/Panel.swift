@@ -32,6 +32,8 @@ public final class Panel {
         /// Waiting for a MIDI controller to move, to map it to the focused knob; `heard` is
         /// the host's count of control changes when learning began.
         case midiLearn(heard: UInt64)
+        /// Searching the knobs by id or name (`/`), from knob `origin`.
+        case search(TextField, origin: Int)
     }
 
     /// A line for the status bar.
@@ -50,6 +52,8 @@ public final class Panel {
     public let ids: [ParameterIndex]
     /// The parameters the knobs turn.
     public let table: ParameterTable
+    /// A chain's slots, as sections of the knobs (none for a single processor).
+    public let sections: [PanelSection]
     public internal(set) var knobs: [Knob]
     public internal(set) var focus = 0
     /// The first knob shown when not every knob fits: kept from frame to frame so a compact
@@ -145,6 +149,7 @@ public final class Panel {
         self.height = height
         table = values.table
         ids = table.ids
+        sections = PanelSection.of(table)
         let defaults = defaults ?? ParameterValues(table: table)
         knobs = ids.map { id in
             var knob = Knob(values.table[id], value: values[id], appearance: Self.appearance(for: values.table[id]))

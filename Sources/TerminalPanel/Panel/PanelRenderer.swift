@@ -29,7 +29,7 @@ public enum PanelRenderer {
             }
         }
         if let frame = layout.pager { drawPager(layout, ascii: panel.ascii, into: &screen, frame: frame) }
-        drawFullName(panel, layout, into: &screen)
+        if panel.sections.isEmpty { drawFullName(panel, layout, into: &screen) } else { drawSections(panel, layout, into: &screen) }
         if let frame = layout.outputs {
             OutputPainter.draw(panel.outputs, columns: layout.outputColumns, ascii: panel.ascii, into: &screen, frame: frame)
         }
@@ -193,6 +193,25 @@ public enum PanelRenderer {
         screen.put(name, x: 1, y: 1, role: .nameFocused, limit: max(screen.width - 2 - pager, 0))
     }
 
+    /// A chain's slots as tabs on the row under the header, the focused knob's slot marked
+    /// (`eq  [overdrive]  comp`), left of the pager; with the focused knob's name after them.
+    static func drawSections(_ panel: Panel, _ layout: PanelLayout, into screen: inout ScreenBuffer) {
+        guard let first = layout.slots.first, first.frame.y >= 2 else { return }
+        let pager = layout.pager.map { _ in DisplayWidth.of(pagerText(layout, ascii: panel.ascii)) + 2 } ?? 0
+        let limit = max(screen.width - 1 - pager, 0)
+        let focused = panel.sectionNumber(of: panel.focus)
+        var x = 1
+        for (n, section) in panel.sections.enumerated() where x < limit {
+            let bypassed = section.bypass.map { panel.knobs[$0].value > panel.knobs[$0].scale.range.lowerBound } ?? false
+            let name = PresetName.printable(section.name) + (bypassed ? (panel.ascii ? " (off)" : " ⏻") : "")
+            let text = n == focused ? "[" + name + "]" : " " + name + " "
+            x = screen.put(text, x: x, y: 1, role: n == focused ? .nameFocused : (bypassed ? .dim : .name), limit: limit - x) + 1
+        }
+        if x < limit {
+            screen.put(panel.knobs[panel.focus].scale.name, x: x + 1, y: 1, role: .dim, limit: limit - x - 1)
+        }
+    }
+
     /// The pager's text: `[ page 2/5 ]` for pages of knobs, `[ 11–28 of 40 ]` for a compact
     /// list that scrolls; `[` and `]` are the keys (and the places to click) that turn pages.
     static func pagerText(_ layout: PanelLayout, ascii: Bool) -> String {
@@ -257,6 +276,8 @@ public enum PanelRenderer {
         case .midiLearn:
             screen.put(panel.midiLearnPrompt, x: 0, y: row, role: .prompt, limit: width)
             return nil
+        case .search(let field, _):
+            return prompt("Find knob: ", field)
         default:
             break
         }
@@ -277,6 +298,7 @@ public enum PanelRenderer {
             ("p presets", 2), ("s save", 5), ("u undo", 1), ("? help", 9), ("q quit", 8),
         ]
         if panel.layout.pager != nil { all.insert(("[ ] pages", 6), at: 1) }
+        if !panel.sections.isEmpty { all.insert(("{ } slots", 6), at: 1); all.insert(("/ find", 5), at: 2) }
         if panel.dragStyle == .circular { all.insert(("[circular drag]", 10), at: 0) }
         func length(_ hints: [(String, Int)]) -> Int { hints.map { DisplayWidth.of($0.0) + 2 }.reduce(-2, +) }
         while length(all) > panel.width, let least = all.indices.min(by: { all[$0].1 < all[$1].1 }) {
