@@ -32,11 +32,19 @@ extension JackTests {
             "http://lsp-plug.in/plugins/lv2/compressor_stereo", // lsp-plugins-lv2: a worker, meters
         ])
         func liveOutputEqualsTheOfflineRenderWithMovingControls(uri: String) throws {
-            let processor = try Self.processor(uri)
+            let f = try Self.expectLiveEqualsOffline(Self.processor(uri))
+            #expect(f.host.status().outputs.map(\.id) == PluginCatalog.plugin(uri: uri)!.controlOutputs.map(\.symbol))
+        }
+
+        /// Plays the stereo test signal through `processor` live, moving every parameter with
+        /// ``moves(_:)``, and expects the recording to carry sound and equal the offline render
+        /// sample for sample; returns the fixture for further checks.
+        static func expectLiveEqualsOffline(_ processor: Processor,
+                                            sourceLocation: SourceLocation = #_sourceLocation) throws -> LiveFixture {
             let f = try LiveFixture(input: LiveHostAudioTests.stereo(), processor: processor)
             let engineStart = try f.play()
             var changes: [ParameterChange] = []
-            for (fraction, values) in Self.moves(processor.table) {
+            for (fraction, values) in moves(processor.table) {
                 try f.waitForRecording(fraction)
                 changes += f.host.setStamped(values)
             }
@@ -44,10 +52,10 @@ extension JackTests {
             let expected = f.offlineReference(engineStart: engineStart, changes: changes)
             let recorded = f.recorder.recording
             for c in 0..<2 {
-                #expect(recorded[c].contains { abs($0) > 1e-3 }, "channel \(c + 1) carries sound")
-                #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1)")
+                #expect(recorded[c].contains { abs($0) > 1e-3 }, "channel \(c + 1) carries sound", sourceLocation: sourceLocation)
+                #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1)", sourceLocation: sourceLocation)
             }
-            #expect(f.host.status().outputs.map(\.id) == PluginCatalog.plugin(uri: uri)!.controlOutputs.map(\.symbol))
+            return f
         }
 
         /// A buffer-size change while controls move: the output stays the offline render's.
