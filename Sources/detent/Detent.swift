@@ -7,10 +7,11 @@ struct Detent: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "detent",
-        abstract: "A real-time-safe resonant lowpass and gain, driven like knobs on a synth.",
+        abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2 plug-ins and chains of them, driven like knobs on a synth.",
         discussion: """
-            Detent runs one engine — a resonant lowpass followed by a gain stage, with every
-            parameter smoothed — live through JACK or offline over audio files.
+            Detent runs one engine — the built-in resonant lowpass and gain, an installed LV2 \
+            plug-in, or several in series (--plugin repeated) — with every parameter smoothed, \
+            live through JACK or offline over audio files, sample for sample the same.
             """,
         version: version,
         subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self]
