@@ -117,7 +117,10 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     /// The checks that need no file: each a usage error (64), told before anything is read.
-    func validate() throws {
+    /// Run first thing in ``run()`` rather than as ArgumentParser's `validate()`, which comes
+    /// before its check for unknown options: `--bpm 120` must be told as the unknown option it
+    /// is, not as a second input (`120`).
+    func checkOptions() throws {
         guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
         if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 {
@@ -205,6 +208,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkOptions()
         let jobs: [RenderJob]
         let settings: RenderSettings
         let parallel: Int

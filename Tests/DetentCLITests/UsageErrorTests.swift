@@ -24,6 +24,8 @@ struct UsageErrorTests {
         (["frobnicate"], "'frobnicate'"),
         (["--bogus"], "'--bogus'"),
         (["render", "in.wav", "--bogus"], "'--bogus'"),
+        // An unknown option with a value is the unknown option, not a second input.
+        (["render", "in.wav", "--bpm", "120", "-o", "x.wav"], "'--bpm'"),
         (["params", "--bogus"], "'--bogus'"),
         (["params", "extra"], "'extra'"),
         (["panel", "--bogus"], "'--bogus'"),
