@@ -15,57 +15,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# `live_needs`, `live_session`, `start_jack`, `start_subject`, `stop_subject`, `wait_for_port`.
+source Benchmarks/live-common.sh
+live_needs lsp-plugins-lv2 /usr/lib/lv2/lsp-plugins.lv2
+# `detent` (release build), `work`, `median`.
+source Benchmarks/common.sh
+live_session
+
 seconds=${1:-10}
 rounds=${2:-5}
-server="detent-idle-$$"
 plugin="http://lsp-plug.in/plugins/lv2/art_delay_mono"
-export JACK_DEFAULT_SERVER="$server" JACK_NO_START_SERVER=1
-
-peers=()
-command -v jalv >/dev/null || peers+=(jalv)
-[ -d /usr/lib/lv2/lsp-plugins.lv2 ] || peers+=(lsp-plugins-lv2)
-if ((${#peers[@]})); then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    echo "idle-worker-vs-jalv: installing ${peers[*]}" >&2
-    $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${peers[@]}" >&2
-fi
-for tool in jackd jalv jack_lsp; do
-    command -v "$tool" >/dev/null || { echo "idle-worker-vs-jalv: $tool is missing (run Scripts/setup)" >&2; exit 1; }
-done
-
-# `detent` (release build), `work` (removed on exit), `median`.
-source Benchmarks/common.sh
-
-pids=()
-# Stops everything in reverse order (clients before the server, which then shuts down
-# cleanly and leaves JACK's server registry), then common.sh's clean-up.
-cleanup() {
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        kill "${pids[i]}" 2>/dev/null || true
-        wait "${pids[i]}" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-# The subjects read commands from standard input: a FIFO this script holds open, so they
-# never see the end of their input and nothing outlives the script.
-mkfifo "$work/commands"
-exec 3<>"$work/commands"
-
-wait_for_port() {
-    for _ in $(seq 200); do
-        jack_lsp 2>/dev/null | grep -x "$1" >/dev/null && return 0
-        sleep 0.05
-    done
-    echo "idle-worker-vs-jalv: port $1 did not appear" >&2
-    exit 1
-}
-
-jackd --no-realtime -n "$server" -d dummy -r 48000 -p 256 >/dev/null 2>&1 &
-pids+=($!)
-wait_for_port system:playback_1
+start_jack "detent-idle-$$" 256
 
 # CPU nanoseconds the given threads have used so far (schedstat's first field: time on a CPU).
 cpu_ns() { cat "$@" 2>/dev/null | awk '{ s += $1 } END { printf "%d", s }'; }
@@ -81,22 +41,18 @@ measure() {
     local kind=$1 pid port
     case $kind in
         detent)
-            # (Redirected here: an asynchronous command's input is /dev/null unless
-            # redirected on that very command.)
-            "$detent" live --headless --channels 1 --name subject --plugin "$plugin" \
-                <"$work/commands" >/dev/null 2>&1 &
-            pid=$!; port=subject:in_1 ;;
+            start_subject "$detent" live --headless --channels 1 --name subject --plugin "$plugin"
+            port=subject:in_1 ;;
         jalv)
-            jalv -n subject "$plugin" <"$work/commands" >/dev/null 2>&1 &
-            pid=$!; port=subject:in ;;
+            start_subject jalv -n subject "$plugin"
+            port=subject:in ;;
     esac
-    pids+=("$pid")
     wait_for_port "$port"
     sleep 1  # settle: start-up work (and any first worker request) is over
     local worker=()
     [ "$kind" = detent ] && mapfile -t worker < <(threads_named "$pid" lv2-worker)
     if [ "$kind" = detent ] && [ ${#worker[@]} -ne 1 ]; then
-        echo "idle-worker-vs-jalv: detent has ${#worker[@]} lv2-worker threads, not 1" >&2
+        echo "$bench: detent has ${#worker[@]} lv2-worker threads, not 1" >&2
         exit 1
     fi
     local before after wbefore wafter sbefore safter
@@ -105,9 +61,7 @@ measure() {
     sleep "$seconds"
     after=$(cpu_ns /proc/"$pid"/task/*/schedstat)
     [ "$kind" = detent ] && { wafter=$(cpu_ns "${worker[0]}/schedstat"); safter=$(sleeps "${worker[0]}/status"); }
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
-    unset 'pids[${#pids[@]}-1]'
+    stop_subject
     result_cpu=$(awk -v a="$after" -v b="$before" -v s="$seconds" 'BEGIN { printf "%.4f", 100 * (a - b) / 1e9 / s }')
     if [ "$kind" = detent ]; then
         result_worker=$(awk -v a="$wafter" -v b="$wbefore" -v s="$seconds" 'BEGIN { printf "%.4f", 100 * (a - b) / 1e9 / s }')

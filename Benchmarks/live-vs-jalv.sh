@@ -15,56 +15,18 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-10}
 rounds=${2:-3}
-server="detent-bench-$$"
 plugin="http://plugin.org.uk/swh-plugins/buttlow_iir"
-export JACK_DEFAULT_SERVER="$server" JACK_NO_START_SERVER=1
 
-peers=()
-command -v jalv >/dev/null || peers+=(jalv)
-[ -d /usr/lib/lv2/butterworth-swh.lv2 ] || peers+=(swh-lv2)
-if ((${#peers[@]})); then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    echo "live-vs-jalv: installing ${peers[*]}" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${peers[@]}"
-fi
-for tool in jackd jalv jack_cpu_load jack_simple_client jack_connect jack_lsp; do
-    command -v "$tool" >/dev/null || { echo "live-vs-jalv: $tool is missing (run Scripts/setup)" >&2; exit 1; }
-done
+# `live_needs`, `live_session`, `start`, `start_jack`, `start_subject`, `stop_subject`,
+# `wait_for_port`, `cpu_seconds`.
+source Benchmarks/live-common.sh
+live_needs swh-lv2 /usr/lib/lv2/butterworth-swh.lv2 jack_cpu_load jack_simple_client jack_connect
 swift build -c release --product detent >/dev/null
 detent="$(swift build -c release --show-bin-path)/detent"
-
-pids=()
 work=$(mktemp -d)
-# Stops everything in reverse order (clients before the server, which then shuts down
-# cleanly and leaves JACK's server registry).
-cleanup() {
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        kill "${pids[i]}" 2>/dev/null || true
-        wait "${pids[i]}" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-# The subjects read commands from standard input: a FIFO this script holds open, so they
-# never see the end of their input and nothing outlives the script.
-mkfifo "$work/commands"
-exec 3<>"$work/commands"
+live_session
 
-start() { "$@" & pids+=($!); }
-
-wait_for_port() {
-    for _ in $(seq 200); do
-        jack_lsp 2>/dev/null | grep -x "$1" >/dev/null && return 0
-        sleep 0.05
-    done
-    echo "live-vs-jalv: port $1 did not appear" >&2
-    exit 1
-}
-
-start jackd --no-realtime -n "$server" -d dummy -r 48000 -p 64 >/dev/null 2>&1
-wait_for_port system:playback_1
+start_jack "detent-bench-$$" 64
 # The signal: jack_simple_client's sine (it also feeds system:playback).
 start jack_simple_client >/dev/null 2>&1
 wait_for_port jack_simple_client:output1
@@ -76,12 +38,6 @@ server_load() {
         awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
 }
 
-# CPU seconds a process has used so far, all its threads, to the nanosecond
-# (/proc/PID/task/*/schedstat: the first field is the time on a CPU, in ns).
-cpu_seconds() {
-    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.6f", s / 1e9 }'
-}
-
 # Runs one subject: starts it, connects the sine, measures, stops it. Sets `result_load`
 # (server DSP load, %: mean and quietest second) and `result_cpu` (the subject's CPU time,
 # % of one core).
@@ -89,18 +45,15 @@ measure() {
     local kind=$1 pid="" port=""
     case $kind in
         detent)
-            # (Redirected here, not through `start`: an asynchronous command's input is
-            # /dev/null unless redirected on that very command.)
-            "$detent" live --headless --channels 1 --name subject <"$work/commands" >/dev/null 2>&1 &
-            pid=$!; pids+=("$pid"); port=subject:in_1 ;;
+            start_subject "$detent" live --headless --channels 1 --name subject
+            port=subject:in_1 ;;
         plugin)
-            "$detent" live --headless --channels 1 --name subject --plugin "$plugin" --set cutoff=1000 \
-                <"$work/commands" >/dev/null 2>&1 &
-            pid=$!; pids+=("$pid"); port=subject:in_1 ;;
+            start_subject "$detent" live --headless --channels 1 --name subject --plugin "$plugin" --set cutoff=1000
+            port=subject:in_1 ;;
         jalv)
             # cutoff is a fraction of the sample rate: 1 kHz, detent's default.
-            jalv -n subject -c cutoff=0.0208333 "$plugin" <"$work/commands" >/dev/null 2>&1 &
-            pid=$!; pids+=("$pid"); port=subject:input ;;
+            start_subject jalv -n subject -c cutoff=0.0208333 "$plugin"
+            port=subject:input ;;
     esac
     if [ -n "$pid" ]; then
         wait_for_port "$port"
@@ -112,7 +65,7 @@ measure() {
     local load
     load=$(server_load)
     [ -n "$pid" ] && after=$(cpu_seconds "$pid")
-    if [ -n "$pid" ]; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
+    [ -n "$pid" ] && stop_subject
     result_load=$load
     result_cpu=$(awk -v a="$after" -v b="$before" -v s="$seconds" 'BEGIN { printf "%.3f", 100 * (a - b) / s }')
 }
