@@ -119,6 +119,7 @@ public enum OfflineRenderer {
                 automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
+            if settings.midi != nil { summary.midiEvents = stream.nextNote - stream.droppedNotes }
             summary.latency = stream.latency
             summary.metadata = writer.keptMetadata
             summary.metadataLost = writer.lostMetadata

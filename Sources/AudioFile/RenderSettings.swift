@@ -71,7 +71,16 @@ public struct RenderSettings: Sendable {
     /// input, the longest tail, and a processor's latency, counted as up to a second because
     /// the format is chosen before the processor is started.
     func mostFrames(input: Int64?, sampleRate: Int) -> Int64? {
-        input.map { $0 + Int64(tailFrames(sampleRate: sampleRate)) + Int64(sampleRate) }
+        input.map { max($0, midiFrames(sampleRate: sampleRate)) + Int64(tailFrames(sampleRate: sampleRate)) + Int64(sampleRate) }
+    }
+
+    /// Notes and other MIDI messages for the processor (`--midi`): played at their frames, the
+    /// output lasting at least as long as the file.
+    public var midi: MIDIFile?
+
+    /// The MIDI file's length in frames (0 without one).
+    func midiFrames(sampleRate: Int) -> Int64 {
+        midi.map { Int64(($0.duration * Double(sampleRate)).rounded(.up)) } ?? 0
     }
 
     /// How often a plug-in's gliding controls are written, in frames (a power of two; the

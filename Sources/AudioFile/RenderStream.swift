@@ -33,6 +33,13 @@ struct RenderStream: ~Copyable {
     private(set) var position: Int64 = 0
     /// Index of the first change not yet queued.
     private(set) var nextChange = 0
+    /// The MIDI file's messages at their frames (`--midi`), the next one to play, and how many
+    /// could not be given (more than ``notesPerCall`` at one frame).
+    private let notes: [(frame: Int64, bytes: [UInt8])]
+    private(set) var nextNote = 0
+    private(set) var droppedNotes = 0
+    /// MIDI messages handed over per engine call, well inside a plug-in's list.
+    static let notesPerCall = 512
     /// The processor's latency in frames: that many frames at the start of the output are
     /// dropped and as many frames of silence are rendered after the input, so the output
     /// lines up with the input and is as long (plus any tail).
@@ -93,7 +100,11 @@ struct RenderStream: ~Copyable {
         }
         latency = engine.latencyAtCurrentValues()
         tail = settings.tail
-        readStage = ReadStage(reader: reader, ring: ring, padding: latency + settings.tailFrames(sampleRate: reader.sampleRate))
+        notes = settings.midi?.frames(sampleRate: reader.sampleRate) ?? []
+        // A MIDI file longer than the input plays to its end: the input is padded with silence.
+        let midiBeyond = max(0, settings.midiFrames(sampleRate: reader.sampleRate) - (reader.frames ?? 0))
+        readStage = ReadStage(reader: reader, ring: ring,
+                              padding: latency + settings.tailFrames(sampleRate: reader.sampleRate) + Int(midiBeyond))
     }
 
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
@@ -233,9 +244,35 @@ struct RenderStream: ~Copyable {
     }
 
     /// Processes frames `start..<end` of a slot in place.
-    private func process(slot: Int, from start: Int, to end: Int) {
-        guard end > start else { return }
-        let block = ring.block(slot) + start * ring.channels
-        engine.process(interleaved: block, output: block, frames: end - start)
+    /// Processes frames `start..<end` of the block in `slot`, each MIDI message of the span at
+    /// its frame: the span is cut where a call would take more than ``notesPerCall`` of them.
+    private mutating func process(slot: Int, from start: Int, to end: Int) {
+        var from = start
+        while from < end {
+            var to = end
+            if nextNote < notes.count, notes[nextNote].frame < position + Int64(end) {
+                engine.beginMIDI()
+                var taken = 0
+                while nextNote < notes.count, notes[nextNote].frame < position + Int64(end) {
+                    let at = max(Int(notes[nextNote].frame - position), from)
+                    if taken == Self.notesPerCall {
+                        // The rest waits for the next call, from its frame; a frame holding more
+                        // than a call's worth drops the excess.
+                        if at > from { to = at; break }
+                        droppedNotes += 1
+                        nextNote += 1
+                        continue
+                    }
+                    notes[nextNote].bytes.withUnsafeBufferPointer { bytes in
+                        _ = engine.addMIDI(frame: at - from, bytes: bytes.baseAddress!, size: bytes.count)
+                    }
+                    taken += 1
+                    nextNote += 1
+                }
+            }
+            let block = ring.block(slot) + from * ring.channels
+            engine.process(interleaved: block, output: block, frames: to - from)
+            from = to
+        }
     }
 }

@@ -28,6 +28,8 @@ public struct RenderSummary: Sendable, Equatable {
     /// Automation events applied, and those after the end of the input (not applied).
     public var automationEvents: Int
     public var eventsAfterEnd: Int
+    /// MIDI messages played from `--midi` (nil without one).
+    public var midiEvents: Int?
     /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`, `instrument`),
     /// and what its container had no place for.
     public var metadata: [String] = []
@@ -115,6 +117,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
+            JSONMember("midiEvents", midiEvents.map { .number($0) } ?? .null),
             JSONMember("metadata", .array(metadata.map { .string($0) })),
             JSONMember("metadataLost", .array(metadataLost.map { .string($0) })),
             JSONMember("dither", dither.map { .string($0.rawValue) } ?? .null),

@@ -46,6 +46,11 @@ struct RenderCommand: ParsableCommand {
             completion: .file())
     var automation: String?
 
+    @Option(help: ArgumentHelp(
+        "Standard MIDI File (type 0 or 1) whose notes and controllers play the instrument or MIDI effect, each at its exact frame; the output lasts at least as long as the file.",
+        valueName: "file"), completion: .file(extensions: ["mid", "midi", "smf"]))
+    var midi: String?
+
     // `--format` and `--subtype` are taken as text and resolved by `validate()`, so that an
     // unknown name is told in Detent's words rather than ArgumentParser's; their help and
     // shell completions list the names.
@@ -223,6 +228,9 @@ struct RenderCommand: ParsableCommand {
         } catch let error as PresetError {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
+        } catch let error as MIDIFileError {
+            Console.error(error.description)
+            throw ExitCode(65)
         }
 
         InterruptSignal.install()
@@ -245,9 +253,13 @@ struct RenderCommand: ParsableCommand {
         var settings = RenderSettings()
         let (processor, store) = try plugin.resolve()
         settings.processor = processor
+        if let midi {
+            guard processor.acceptsMIDI else { throw UsageError("--midi \(midi): \(processor.name) takes no MIDI") }
+            settings.midi = try MIDIFile.read(path: midi)
+        }
         if processor.isSource {
             Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
-                + (processor.acceptsMIDI ? ", and it plays no notes offline (play it with detent live --plugin)" : ""))
+                + (processor.acceptsMIDI && midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }
         settings.subtype = try encoding
         settings.startingValues = try starting.values(store: store, chainFile: plugin.startingPreset)

@@ -1,0 +1,81 @@
+import AudioFile
+import Foundation
+import Testing
+import TestSupport
+
+/// `render --midi FILE`: a Standard MIDI File plays an instrument offline, each message at its
+/// exact frame, whatever blocks the file is read in; the output lasts as long as the notes.
+@Suite("detent: render --midi")
+struct MIDIRenderTests {
+    static let synth = "http://drobilla.net/plugins/mda/DX10"
+
+    /// A format-0 file at 480 ticks per quarter and 120 bpm (a tick is 1/960 s): each event
+    /// (delta ticks, bytes) in turn, then the end of the track.
+    static func midiFile(_ events: [(Int, [UInt8])]) -> [UInt8] {
+        func vlq(_ value: Int) -> [UInt8] {
+            var bytes = [UInt8(value & 0x7F)]
+            var v = value >> 7
+            while v > 0 { bytes.insert(UInt8(v & 0x7F) | 0x80, at: 0); v >>= 7 }
+            return bytes
+        }
+        var track: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x07, 0xA1, 0x20]  // 500000 µs per quarter
+        for (delta, bytes) in events { track += vlq(delta) + bytes }
+        track += [0x00, 0xFF, 0x2F, 0x00]
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return Array("MThd".utf8) + be32(6) + [0, 0, 0, 1, 0x01, 0xE0] + Array("MTrk".utf8) + be32(track.count) + track
+    }
+
+    func silence(_ folder: TemporaryFolder, seconds: Double) throws -> String {
+        let path = folder.file("silence.wav")
+        try tool("sox", ["-n", "-r", "48000", "-c", "2", "-b", "32", "-e", "floating-point", path, "trim", "0", "\(seconds)"], in: folder)
+        return path
+    }
+
+    @Test("a note plays at its exact frame, for any read blocks; the output lasts as long as the MIDI file")
+    func noteAtItsFrame() throws {
+        let folder = TemporaryFolder()
+        // Note on at 480 ticks (0.5 s = frame 24000), off 480 ticks later; then a controller
+        // 1440 ticks later, which ends the file at 2.5 s — longer than the 1 s input. It falls
+        // on the frame after the last (120000), so two of the three messages play.
+        try Data(Self.midiFile([(480, [0x90, 60, 100]), (480, [0x80, 60, 0]), (1440, [0xB0, 64, 0])]))
+            .write(to: URL(fileURLWithPath: folder.file("note.mid")))
+        let input = try silence(folder, seconds: 1)
+        var outputs: [[Float]] = []
+        for block in ["1000", "16384"] {
+            let outcome = try Detent.run(["render", input, "--plugin", Self.synth, "--midi", "note.mid", "--block-frames", block,
+                                          "-o", "out\(block).wav", "--subtype", "float", "--json", "--quiet"], in: folder.path)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("\"midiEvents\":2"), "\(outcome.stdout)")
+            outputs.append(try decode(folder.file("out\(block).wav")).samples)
+        }
+        #expect(outputs[0] == outputs[1])
+        let left = stride(from: 0, to: outputs[0].count, by: 2).map { outputs[0][$0] }
+        #expect(left.count == 120_000)
+        let first = try #require(left.firstIndex { $0 != 0 })
+        #expect((24_000..<24_016).contains(first), "the note starts at frame \(first)")
+        #expect(left[24_000..<48_000].map(abs).max()! > 0.01)
+    }
+
+    @Test("a bad MIDI file or one for a processor that takes no MIDI is one line, and nothing is written", arguments: [
+        ("garbage", ["--plugin", synth], Int32(65), "not a Standard MIDI File"),
+        ("truncated", ["--plugin", synth], 65, "truncated"),
+        ("good", [], 64, "takes no MIDI"),
+        ("missing", ["--plugin", synth], 65, "missing.mid"),
+    ] as [(String, [String], Int32, String)])
+    func badMIDI(kind: String, plugin: [String], status: Int32, message: String) throws {
+        let folder = TemporaryFolder()
+        let good = Self.midiFile([(0, [0x90, 60, 100]), (480, [0x80, 60, 0])])
+        switch kind {
+        case "garbage": try Data("not midi at all".utf8).write(to: URL(fileURLWithPath: folder.file("x.mid")))
+        case "truncated": try Data(good.dropLast(6)).write(to: URL(fileURLWithPath: folder.file("x.mid")))
+        case "good": try Data(good).write(to: URL(fileURLWithPath: folder.file("x.mid")))
+        default: break
+        }
+        let input = try silence(folder, seconds: 0.5)
+        let file = kind == "missing" ? "missing.mid" : "x.mid"
+        let outcome = try Detent.run(["render", input, "--midi", file, "-o", "out.wav"] + plugin, in: folder.path)
+        #expect(outcome.status == status)
+        #expect(outcome.stderr.split(separator: "\n").count == 1 && outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+}
