@@ -24,17 +24,7 @@ extension JackTests {
     @Suite struct RealtimeCallbackTests {
         /// Calls `body` with 0, 1, 2… once a millisecond on the monotonic clock, for `seconds`.
         static func everyMillisecond(for seconds: Int, _ body: (Int) -> Void) {
-            var next = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &next)
-            for i in 0..<(1_000 * seconds) {
-                body(i)
-                next.tv_nsec += 1_000_000
-                if next.tv_nsec >= 1_000_000_000 {
-                    next.tv_nsec -= 1_000_000_000
-                    next.tv_sec += 1
-                }
-                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
-            }
+            onTicks(everyNanoseconds: 1_000_000, count: 1_000 * seconds) { i in body(i); return false }
         }
 
         @Test func parametersMovingAt1kHzReachTheirLastValues() throws {

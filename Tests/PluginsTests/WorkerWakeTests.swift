@@ -86,21 +86,12 @@ import TestSupport
                        until done: () -> Bool = { false }) -> Bool {
         let input = [Float](repeating: 0, count: block)
         var output = [Float](repeating: 0, count: block)
-        var next = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &next)
-        for _ in 0..<Int(seconds * 200) {
+        return onTicks(everyNanoseconds: 5_000_000, count: Int(seconds * 200)) { _ in
             if realtime { detent_rtsan_enter() }
             engine.process(interleaved: input, output: &output, frames: block)
             if realtime { detent_rtsan_exit() }
-            if done() { return true }
-            next.tv_nsec += 5_000_000
-            if next.tv_nsec >= 1_000_000_000 {
-                next.tv_nsec -= 1_000_000_000
-                next.tv_sec += 1
-            }
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nil)
+            return done()
         }
-        return false
     }
 
     static func memoryInUse(_ engine: Engine) -> Double {
