@@ -215,10 +215,17 @@ struct RenderState {
         for s in 0..<slotCount {
             let lanes = Lanes(input: s == 0 ? laneIn : chainIn, output: laneOut, stride: stride, channels: channels)
             let mixing = keepDry(s, lanes, from: start, to: end)
-            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil) { nonFinite = true }
-            if mixing { mixDry(s, lanes, from: start, to: end) }
+            // The last slot meters what it writes, as a single processor does, unless a bypass
+            // mix changes it afterwards (then a pass over the output meters it).
+            let last = s == slotCount - 1
+            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart, meters: last && !mixing ? meters : nil) {
+                nonFinite = true
+            }
+            if mixing {
+                mixDry(s, lanes, from: start, to: end)
+                if last { meterOutput(from: start, to: end) }
+            }
         }
-        meterOutput(from: start, to: end)
         return nonFinite
     }
 

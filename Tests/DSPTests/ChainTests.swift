@@ -109,6 +109,22 @@ struct ChainTests {
         #expect(output == expected)
     }
 
+    @Test("a chain's meters read its output, whether its last slot is bypassed or not", arguments: [0.0, 1.0])
+    func meters(lastBypassed: Double) throws {
+        let chain = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+        let engine = Engine(processor: chain, initialValues: [chain.slots[1].bypass: lastBypassed, chain.slots[1].row(.gain): -12])
+        try engine.prepare(sampleRate: sampleRate, maxFrames: 512, channels: 2)
+        let input = [Signal.noise(frames: 5_000, seed: 5), Signal.noise(frames: 5_000, seed: 6)]
+        let output = EngineRun.render(engine, input, blockSize: 512).output
+        let snapshot = engine.telemetry.snapshot()
+        for c in 0..<2 {
+            let peak = output[c].map(abs).max()!
+            let squares = output[c].reduce(0.0) { $0 + Double($1) * Double($1) }
+            #expect(abs(snapshot.peaks[c] - peak) < 1e-6)
+            #expect(abs(snapshot.sumOfSquares[c] - squares) < 1e-3 * squares)
+        }
+    }
+
     @Test("a chain's latency is the sum of its slots'; a bypassed slot passes its input delayed by its own latency")
     func bypassKeepsTiming() throws {
         let chain = try Processor.chain([("d", DelayLine.processor(latency: 100)), ("e", DelayLine.processor(latency: 37))])
