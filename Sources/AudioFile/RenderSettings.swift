@@ -78,6 +78,13 @@ public struct RenderSettings: Sendable {
     /// output lasting at least as long as the file.
     public var midi: MIDIFile?
 
+    /// The tempo tempo-synced processors follow (`--bpm`), the transport rolling from the
+    /// first frame; nil tells them none.
+    public var beatsPerMinute: Double?
+
+    /// The tempos `--bpm` accepts.
+    public static let tempoRange = 1.0...999.0
+
     /// The MIDI file's length in frames (0 without one).
     func midiFrames(sampleRate: Int) -> Int64 {
         midi.map { Int64(($0.duration * Double(sampleRate)).rounded(.up)) } ?? 0

@@ -93,6 +93,7 @@ struct RenderStream: ~Copyable {
         engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
                         queueCapacity: max(1_024, perFrame + 1), controlInterval: settings.controlInterval,
                         kernelFrames: settings.kernelFrames)
+        engine.beatsPerMinute = settings.beatsPerMinute
         do {
             try engine.prepare(sampleRate: Double(reader.sampleRate), maxFrames: blockFrames, channels: channels)
         } catch {

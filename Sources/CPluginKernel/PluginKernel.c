@@ -196,6 +196,33 @@ _Bool detent_lv2_midi_add(void *context, uint32_t frame, const uint8_t *bytes, u
     return 1;
 }
 
+/// Appends the transport position at frame 0 to a sequence body whose first `used` bytes are
+/// written; returns the bytes used after it (unchanged when it does not fit).
+static uint32_t put_position(DetentLV2Kernel *k, uint8_t *body, uint32_t used) {
+    uint32_t need = (uint32_t)sizeof(LV2_Atom_Event) + padded(k->position->size);
+    if (used + need > k->atom_capacity) return used;
+    LV2_Atom_Event *out = (LV2_Atom_Event *)(body + used);
+    out->time.frames = 0;
+    out->body = *k->position;
+    memcpy(out + 1, k->position + 1, k->position->size);
+    return used + need;
+}
+
+/// Before a `run`: each instance's separate time input holds the position when one is due,
+/// else nothing.
+static void fill_positions(DetentLV2Kernel *k, uint32_t instances) {
+    if (!k->position_inputs || k->position_shares_midi) return;
+    for (uint32_t i = 0; i < instances; i++) {
+        LV2_Atom_Sequence *sequence = k->position_inputs[i];
+        sequence->atom.type = k->atom_sequence_type;
+        sequence->body.unit = 0;
+        sequence->body.pad = 0;
+        uint32_t used = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+        if (k->position_pending) used = put_position(k, (uint8_t *)&sequence->body, used);
+        sequence->atom.size = used;
+    }
+}
+
 /// Writes the cycle's messages that fall in the next `frames` frames into `sequence`, timed
 /// from the start of this `run`; returns how many were taken.
 static uint32_t fill_midi(DetentLV2Kernel *k, LV2_Atom_Sequence *sequence, uint32_t frames) {
@@ -205,6 +232,7 @@ static uint32_t fill_midi(DetentLV2Kernel *k, LV2_Atom_Sequence *sequence, uint3
     uint32_t used = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
     uint32_t taken = 0;
     uint8_t *end = (uint8_t *)&sequence->body;
+    if (k->position_pending && k->position_shares_midi) used = put_position(k, end, used);
     for (uint32_t e = k->midi_next; e < k->midi_count; e++) {
         const DetentMIDIEvent *event = &k->midi_events[e];
         if (event->frame >= k->midi_cursor + frames) break;
@@ -260,9 +288,11 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
         sequence->atom.type = k->atom_chunk;
     }
     uint32_t taken = fill_midi_inputs(k, 1, frames);
+    fill_positions(k, 1);
     k->descriptor->run(instance->handle, frames);
     detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
+    if (frames > 0) k->position_pending = 0;
     detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
 }
 
@@ -275,6 +305,7 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
     }
     const LV2_Descriptor *d = k->descriptor;
     uint32_t taken = fill_midi_inputs(k, k->instance_count, (uint32_t)frames);
+    fill_positions(k, k->instance_count);
     for (uint32_t i = 0; i < k->instance_count; i++) {
         DetentLV2Instance *instance = &k->instances[i];
         float *values = k->port_values[i];
@@ -296,6 +327,8 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
         detent_lv2_deliver(instance);
     }
     advance_midi(k, taken, (uint32_t)frames);
+    // (A run of no frames, which only asks for the latency, leaves the position due.)
+    if (frames > 0) k->position_pending = 0;
 }
 
 void detent_lv2_reset(void *context) {
@@ -309,6 +342,8 @@ void detent_lv2_reset(void *context) {
         if (d->activate) d->activate(k->instances[i].handle);
     }
     detent_denormals_restore(mode);
+    // The transport starts again from frame 0.
+    k->position_pending = k->position != NULL;
 }
 
 int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {

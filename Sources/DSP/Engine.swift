@@ -32,6 +32,9 @@ public final class Engine: @unchecked Sendable {
     /// Ramp time for changes that do not carry their own, in seconds (default 30 ms).
     /// Takes effect at the next `prepare`.
     public var smoothingTime: Double
+    /// The tempo processors that follow one are told (`time:Position` for LV2), the transport
+    /// rolling from frame 0; nil tells none. Takes effect at the next `prepare`.
+    public var beatsPerMinute: Double?
 
     public private(set) var sampleRate: Double = 0
     public private(set) var maxFrames: Int = 0
@@ -114,7 +117,7 @@ public final class Engine: @unchecked Sendable {
     public func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
-                                  realtime: realtime)
+                                  realtime: realtime, beatsPerMinute: beatsPerMinute)
         var slots: [ChainSlot] = []
         var builtIns: [LowpassGainKernel] = []
         var owners: [AnyObject?] = []

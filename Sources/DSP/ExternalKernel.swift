@@ -52,12 +52,16 @@ public struct KernelFormat: Sendable, Hashable {
     /// off (LV2's worker) runs on a thread of its own and answers at a later block. False
     /// offline, where it runs at once so that every render of a file is the same.
     public var realtime: Bool
+    /// The tempo the transport rolls at from the first frame, for processors that follow one
+    /// (a tempo-synced delay); nil when there is none to tell.
+    public var beatsPerMinute: Double?
 
-    public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) {
+    public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false, beatsPerMinute: Double? = nil) {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         self.channels = channels
         self.realtime = realtime
+        self.beatsPerMinute = beatsPerMinute
     }
 }
 

@@ -8,6 +8,7 @@ enum LV2URI {
     static let state = "http://lv2plug.in/ns/ext/state#"
     static let midi = "http://lv2plug.in/ns/ext/midi#"
     static let midiEvent = midi + "MidiEvent"
+    static let time = "http://lv2plug.in/ns/ext/time#"
     static let portGroups = "http://lv2plug.in/ns/ext/port-groups#"
     static let resizePort = "http://lv2plug.in/ns/ext/resize-port#"
     static let options = "http://lv2plug.in/ns/ext/options#"

@@ -33,7 +33,7 @@ struct URINodes: @unchecked Sendable {
     let integer, toggled, enumeration, sampleRate, logarithmic, notOnGUI, expensive: OpaquePointer
     let connectionOptional, isSideChain, reportsLatency, designation, latency, unit: OpaquePointer
     let presetClass, stateState, midiEvent, resizeMinimumSize: OpaquePointer
-    let loadDefaultStateFeature, group, sideChainOf: OpaquePointer
+    let loadDefaultStateFeature, group, sideChainOf, timePosition: OpaquePointer
 
     init(_ world: OpaquePointer) {
         func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -64,6 +64,7 @@ struct URINodes: @unchecked Sendable {
         loadDefaultStateFeature = node(LV2URI.loadDefaultState)
         group = node(LV2URI.portGroups + "group")
         sideChainOf = node(LV2URI.portGroups + "sideChainOf")
+        timePosition = node(LV2URI.time + "Position")
     }
 }
 

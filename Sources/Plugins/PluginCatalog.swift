@@ -114,6 +114,7 @@ public enum PluginCatalog {
             reportsLatency: has(uris.reportsLatency) || designatesLatency,
             unit: unit, scalePoints: points,
             supportsMIDI: lilv_port_supports_event(plugin, port, uris.midiEvent),
+            supportsTimePosition: lilv_port_supports_event(plugin, port, uris.timePosition),
             minimumSize: firstNode(sizeNodes).map { Int(lilv_node_as_int($0)) } ?? 0)
     }
 

@@ -28,6 +28,8 @@ public struct PluginDescription: Sendable, Hashable {
     public var hasMIDIInput: Bool { midiInput != nil }
     /// The atom input that receives MIDI (the first that supports it).
     public var midiInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
+    /// The atom input that reads the transport's position (tempo, bar, beat), if any.
+    public var timeInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsTimePosition } }
     /// An instrument or generator: audio out, none in. Its sound does not depend on an input
     /// file; an instrument plays the notes of `detent live`'s MIDI input.
     public var isSource: Bool { audioInputs.isEmpty && !audioOutputs.isEmpty }

@@ -33,6 +33,30 @@ final class PluginInstances: @unchecked Sendable {
 
     /// MIDI messages one cycle can hold for the plug-in's MIDI input, and their bytes.
     static let midiCapacity = 1024, midiBytes = 65_536
+
+    /// A `time:Position` object for a transport rolling from its start at `beatsPerMinute`,
+    /// in 4/4: frame 0, bar 0, beat 0, speed 1 — the atom and its body, as a plug-in reads
+    /// it from its time input (what jalv and Ardour send when the transport starts).
+    static func position(beatsPerMinute: Double, urids: URIDMap) -> [UInt8] {
+        func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
+        func property(_ key: String, _ type: String, _ value: [UInt8]) -> [UInt8] {
+            var bytes = le32(urids.map(LV2URI.time + key)) + le32(0) + le32(UInt32(value.count)) + le32(urids.map(LV2URI.atom + type)) + value
+            while bytes.count % 8 != 0 { bytes.append(0) }
+            return bytes
+        }
+        let float = { (v: Float) in withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init) }
+        let long = { (v: Int64) in withUnsafeBytes(of: v.littleEndian, Array.init) }
+        let body = le32(0) + le32(urids.map(LV2URI.time + "Position"))
+            + property("frame", "Long", long(0))
+            + property("speed", "Float", float(1))
+            + property("bar", "Long", long(0))
+            + property("barBeat", "Float", float(0))
+            + property("beat", "Double", withUnsafeBytes(of: Double(0).bitPattern.littleEndian, Array.init))
+            + property("beatUnit", "Int", le32(4))
+            + property("beatsPerBar", "Float", float(4))
+            + property("beatsPerMinute", "Float", float(Float(beatsPerMinute)))
+        return le32(UInt32(body.count)) + le32(urids.map(LV2URI.atom + "Object")) + body
+    }
     /// The live worker's request and response rings, per instance.
     static let workerRing = 65_536
 
@@ -74,6 +98,9 @@ final class PluginInstances: @unchecked Sendable {
         let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
         let midiPort = plugin.midiInput
         let midiInputs = midiPort == nil ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        // The transport's position, for a plug-in that reads it, when there is a tempo to tell.
+        let timePort = format.beatsPerMinute == nil ? nil : plugin.timeInput
+        let positionInputs = timePort == nil || timePort == midiPort ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
         let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
 
@@ -154,6 +181,11 @@ final class PluginInstances: @unchecked Sendable {
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
                             sequence.pointee.atom.type = atomSequence
                             midiInputs[i] = sequence
+                        } else if port.isInput, port == timePort, let positionInputs {
+                            // Filled before each run: the position when one is due.
+                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
+                            sequence.pointee.atom.type = atomSequence
+                            positionInputs[i] = sequence
                         } else if port.isInput {
                             // A valid empty sequence: nothing happens at any frame.
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
@@ -220,6 +252,16 @@ final class PluginInstances: @unchecked Sendable {
             k.midi_capacity = UInt32(Self.midiCapacity)
             k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
             k.midi_bytes_capacity = UInt32(Self.midiBytes)
+        }
+        if let timePort, let bpm = format.beatsPerMinute {
+            let bytes = Self.position(beatsPerMinute: bpm, urids: urids)
+            let atom = buffer(UInt8.self, bytes.count)
+            atom.initialize(from: bytes, count: bytes.count)
+            k.position = UnsafeRawPointer(atom).assumingMemoryBound(to: LV2_Atom.self)
+            k.position_pending = true
+            k.position_shares_midi = timePort == midiPort
+            k.position_inputs = positionInputs.map { UnsafePointer($0) } ?? (timePort == midiPort ? k.midi_inputs : nil)
+            k.atom_sequence_type = atomSequence
         }
         kernel.pointee = k
         if format.realtime, (0..<count).contains(where: { records[$0].worker != nil }) {

@@ -33,8 +33,10 @@ public struct PortDescription: Sendable, Hashable {
     public let unit: String?
     /// Labelled values, in value order.
     public let scalePoints: [(value: Double, label: String)]
-    /// For atom ports: whether they carry MIDI; the buffer size asked for (0: none).
+    /// For atom ports: whether they carry MIDI, and the transport's position (`time:Position`:
+    /// tempo, bar and beat, what tempo-synced delays read); the buffer size asked for (0: none).
     public let supportsMIDI: Bool
+    public let supportsTimePosition: Bool
     public let minimumSize: Int
 
     public static func == (a: Self, b: Self) -> Bool { a.index == b.index && a.symbol == b.symbol }

@@ -51,6 +51,11 @@ struct RenderCommand: ParsableCommand {
         valueName: "file"), completion: .file(extensions: ["mid", "midi", "smf"]))
     var midi: String?
 
+    @Option(help: ArgumentHelp(
+        "The tempo tempo-synced plug-ins follow (LV2 time:Position: a delay synced to the beat), the transport rolling from the first frame: 1 … 999.",
+        valueName: "bpm"))
+    var bpm: Double?
+
     // `--format` and `--subtype` are taken as text and resolved by `validate()`, so that an
     // unknown name is told in Detent's words rather than ArgumentParser's; their help and
     // shell completions list the names.
@@ -95,7 +100,7 @@ struct RenderCommand: ParsableCommand {
     var tail: String?
 
     @Option(name: .customLong("block"), help: ArgumentHelp(
-        "The longest stretch a plug-in's run() is given, 16 … 65536 frames (default 4096, what a live host uses at most); the output does not depend on it.",
+        "The longest stretch a plug-in's run() is given, 16 … 65536 frames (default 4096, what a live host uses at most). A plug-in whose output depends only on its values renders the same for any; some (x42's darc) do not.",
         valueName: "frames"))
     var kernelFrames: Int?
 
@@ -140,6 +145,9 @@ struct RenderCommand: ParsableCommand {
         _ = try tailSetting
         if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
             throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
+        }
+        if let bpm, !bpm.isFinite || !RenderSettings.tempoRange.contains(bpm) {
+            throw ValidationError("--bpm \(bpm): expected a tempo of 1 … 999 beats per minute")
         }
         if let kernelFrames, !(16...65_536).contains(kernelFrames) {
             throw ValidationError("--block \(kernelFrames): must be 16 … 65536 frames")
@@ -270,6 +278,7 @@ struct RenderCommand: ParsableCommand {
         settings.blockFrames = blockFrames
         if let controlInterval { settings.controlInterval = controlInterval }
         if let kernelFrames { settings.kernelFrames = kernelFrames }
+        settings.beatsPerMinute = bpm
         settings.tail = try tailSetting
         settings.normalize = try normalizeTarget
         settings.measures = try measureSetting

@@ -119,6 +119,15 @@ typedef struct DetentLV2Kernel {
     uint32_t midi_next;              // the first event not yet handed to the plug-in
     uint32_t midi_cursor;            // frames of this cycle run so far
     uint32_t midi_dropped;           // events that did not fit (counted)
+    /// The plug-in's `time:Position` input (an atom sequence per instance; NULL without one or
+    /// without a tempo), and the position to tell it — an `atom:Object` of type `time:Position`
+    /// made off the audio thread — at frame 0 of the first `run` after each reset (the
+    /// transport starts rolling there). When the same port takes MIDI, the position goes first
+    /// in the sequence `fill_midi` writes.
+    LV2_Atom_Sequence *_Nonnull const *_Nullable position_inputs;
+    _Bool position_shares_midi;
+    const LV2_Atom *_Nullable position;
+    _Bool position_pending;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
