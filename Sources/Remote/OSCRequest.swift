@@ -6,7 +6,8 @@ public enum OSCRequest: Sendable, Equatable {
     case set(ParameterIndex, Double)
     /// `/detent/param/<id>/norm f`: a knob position 0…1, through the parameter's taper.
     case setPosition(ParameterIndex, Double)
-    /// `/detent/preset/load s`.
+    /// `/detent/preset/load s`: a preset's name from any peer; a preset file's path only from
+    /// this machine (see ``OSCRouter/route(_:_:table:fromLoopback:)``).
     case presetLoad(String)
     /// `/detent/reset`: every parameter to its default.
     case reset
@@ -15,6 +16,13 @@ public enum OSCRequest: Sendable, Equatable {
     /// `/detent/subscribe`, `/detent/unsubscribe`: the sender gets every change, or no more.
     case subscribe
     case unsubscribe
+    /// `/detent/status`, `/detent/status s json`: answered to the sender as `/detent/status s`,
+    /// the typed `status` command's line (or, with `json`, its JSON object).
+    case status(json: Bool)
+    /// `/detent/midi/learn s ID`: the next MIDI control change heard maps its controller to
+    /// the parameter (answered `/detent/midi/learn s ID i CC`); `/detent/midi/learn` with no
+    /// argument stops waiting. One learn waits at a time: a new one replaces it.
+    case midiLearn(ParameterIndex?)
 }
 
 /// One argument of an OSC message, as liblo decodes it.

@@ -1,17 +1,38 @@
 import Parameters
 
 /// Turns an OSC message into a request, or says in one line why it is ignored: an unknown
-/// address or parameter, the wrong arguments, a value that is not finite or not in range.
-/// Pure, so every rule is tested without a socket.
+/// address or parameter, the wrong arguments, a value that is not finite or not in range, a
+/// preset file's path from another machine. Pure, so every rule is tested without a socket.
+///
+/// | address | arguments | request | answer, to the sender |
+/// |---|---|---|---|
+/// | `/detent/param/<id>` | one number | ``OSCRequest/set(_:_:)`` | — |
+/// | `/detent/param/<id>/norm` | one number, 0 … 1 | ``OSCRequest/setPosition(_:_:)`` | — |
+/// | `/detent/get/<id>` | — | ``OSCRequest/get(_:)`` | `/detent/param/<id> f` |
+/// | `/detent/preset/load` | `s`: a name (a path only from loopback) | ``OSCRequest/presetLoad(_:)`` | — |
+/// | `/detent/reset` | — | ``OSCRequest/reset`` | — |
+/// | `/detent/subscribe`, `/detent/unsubscribe` | — | ``OSCRequest/subscribe`` … | `/detent/param/<id> f`, each change |
+/// | `/detent/status` | —, or `s` `json` | ``OSCRequest/status(json:)`` | `/detent/status s` |
+/// | `/detent/midi/learn` | `s`: an id; — to stop | ``OSCRequest/midiLearn(_:)`` | `/detent/midi/learn s i`, once learnt |
+///
+/// `/detent/status` is answered with one string: the line the typed `status` command answers
+/// (`server …, client …, 48000 Hz, 256 frames, xruns 0, …, cutoff=1.20 kHz, …, peaks …`), or,
+/// for `/detent/status s json`, the JSON object `status` answers under `--json` (`{"ok":true,
+/// "server":…,"connected":…,"sampleRate":…,"xruns":…,"values":{…},"peaks":[…],…}`). Its peaks
+/// are since the previous status, asked by any means. `/detent/midi/learn s ID` is answered,
+/// when a controller has been heard and mapped, with `/detent/midi/learn s ID i CC`.
 ///
 /// ```swift
-/// OSCRouter.route("/detent/param/cutoff", [.float(800)], table: LowpassGain.table)
+/// OSCRouter.route("/detent/param/cutoff", [.float(800)], table: LowpassGain.table, fromLoopback: true)
 /// // .success(.set(.cutoff, 800))
 /// ```
 public enum OSCRouter {
     public static let prefix = "/detent/"
 
-    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable)
+    /// - Parameter fromLoopback: whether the sender is on this machine. Only such a sender may
+    ///   name a preset *file* (``isPresetPath(_:)``): a peer on the network could otherwise
+    ///   make Detent open any path it can read.
+    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable, fromLoopback: Bool)
         -> Result<OSCRequest, OSCRejection>
     {
         guard path.hasPrefix(prefix) else { return .failure(.init("unknown address \(path)")) }
@@ -57,12 +78,32 @@ public enum OSCRouter {
             guard arguments.count == 1, case .string(let name) = arguments[0] else {
                 return .failure(.init("\(path): expects one string, the preset's name"))
             }
+            guard fromLoopback || !isPresetPath(name) else {
+                return .failure(.init("\(path): a preset file's path is taken only from this machine; send a preset's name"))
+            }
             return .success(.presetLoad(name))
         case ["reset"]: return none(.reset)
         case ["subscribe"]: return none(.subscribe)
         case ["unsubscribe"]: return none(.unsubscribe)
+        case ["status"]:
+            if arguments.isEmpty { return .success(.status(json: false)) }
+            guard arguments == [.string("json")] else { return .failure(.init("\(path): expects no arguments, or the string json")) }
+            return .success(.status(json: true))
+        case ["midi", "learn"]:
+            if arguments.isEmpty { return .success(.midiLearn(nil)) }
+            guard arguments.count == 1, case .string(let id) = arguments[0] else {
+                return .failure(.init("\(path): expects one string, the parameter's id (or none, to stop learning)"))
+            }
+            return parameter(id).map { .midiLearn($0) }
         default: return .failure(.init("unknown address \(path)"))
         }
+    }
+
+    /// True when the preset store would read `reference` as a file rather than look a preset
+    /// up by name: it contains `/`, or ends in `.json` (`PresetStore.resolve` opens such a
+    /// file, relative to the working folder, when it exists).
+    public static func isPresetPath(_ reference: String) -> Bool {
+        reference.contains("/") || reference.lowercased().hasSuffix(".json")
     }
 
     /// The address feedback and answers use for a parameter.

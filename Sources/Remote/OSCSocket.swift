@@ -17,8 +17,14 @@ public struct OSCMessage: Sendable, Equatable {
 /// A UDP socket that speaks OSC: bound to one address (its own socket, since liblo's server
 /// threads listen on every interface whatever address they are given), read by a thread of
 /// its own, with liblo encoding and decoding the messages. Each message reaches `receive` with
-/// its sender; bad packets (malformed, oversized, bundles) are logged, at most one line a
-/// second. Both the knob server (``OSCServer``) and the session client (``NSMClient``) use it.
+/// its sender, a bundle's messages one after another in the bundle's order (nested bundles
+/// depth-first); bad packets (malformed, oversized) are logged, at most one line a second.
+/// Both the knob server (``OSCServer``) and the session client (``NSMClient``) use it.
+///
+/// A bundle's time tag is not honoured: every bundle is treated as "immediately", its messages
+/// handled as soon as it arrives (as a tablet that sends only bundles, TouchOSC or Open Stage
+/// Control, expects; nothing here schedules changes for later). A bundle is taken whole or not
+/// at all: one malformed element, or nesting deeper than ``deepestBundle``, ignores all of it.
 public final class OSCSocket: @unchecked Sendable {
     public let port: Int
     private let socket: Int32
@@ -29,6 +35,12 @@ public final class OSCSocket: @unchecked Sendable {
 
     /// The largest datagram read whole; longer ones are refused.
     static let largestPacket = 65_536
+
+    /// How deep bundles may nest in bundles (a packet nested deeper is refused).
+    public static let deepestBundle = 8
+
+    /// What an OSC bundle starts with, before its time tag.
+    static let bundleTag = Array("#bundle".utf8) + [0]
 
     /// - Parameter what: how messages name the socket's use (`--osc-bind`, `NSM`).
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
@@ -124,18 +136,56 @@ public final class OSCSocket: @unchecked Sendable {
                 log.line("OSC from \(peer.name): a packet of \(n) bytes is too large; ignored")
                 continue
             }
-            if let message = decode(buffer, count: n, from: peer) { receive(message, peer) }
+            for message in decode(buffer, count: n, from: peer) { receive(message, peer) }
         }
     }
 
-    private func decode(_ data: UnsafeMutableRawPointer, count: Int, from peer: OSCPeer) -> OSCMessage? {
-        if data.load(as: UInt8.self) == UInt8(ascii: "#") {
-            log.line("OSC from \(peer.name): bundles are not taken; send messages; ignored")
+    /// The packet's messages: itself, or a bundle's in order; none (logged) when it is bad.
+    private func decode(_ data: UnsafeMutableRawPointer, count: Int, from peer: OSCPeer) -> [OSCMessage] {
+        let packet = UnsafeRawBufferPointer(start: data, count: count)
+        var ranges: [Range<Int>] = []
+        if let problem = Self.messageRanges(packet, 0..<count, depth: 0, into: &ranges) {
+            log.line("OSC from \(peer.name): \(problem); ignored")
+            return []
+        }
+        var messages: [OSCMessage] = []
+        for range in ranges {
+            guard let message = decodeMessage(data + range.lowerBound, count: range.count) else {
+                log.line("OSC from \(peer.name): a malformed " + (ranges == [0..<count] ? "packet (\(count) bytes)" : "message in a bundle (\(range.count) bytes)") + "; ignored")
+                return []
+            }
+            messages.append(message)
+        }
+        return messages
+    }
+
+    /// Finds the messages of the packet element at `range` (a message, or a bundle: `#bundle`,
+    /// an 8-byte time tag, then elements each preceded by its size as a big-endian int32) and
+    /// appends their byte ranges in order. Returns why the element is malformed, or nil.
+    static func messageRanges(_ packet: UnsafeRawBufferPointer, _ range: Range<Int>, depth: Int,
+                              into found: inout [Range<Int>]) -> String? {
+        guard let first = range.first, packet[first] == UInt8(ascii: "#") else {
+            found.append(range)
             return nil
         }
+        let malformed = "a malformed bundle (\(range.count) bytes)"
+        guard range.count >= 16, packet[first..<first + 8].elementsEqual(bundleTag) else { return malformed }
+        guard depth < deepestBundle else { return "bundles nested deeper than \(deepestBundle)" }
+        var at = first + 16  // the time tag is not read: every bundle is "immediately"
+        while at < range.upperBound {
+            guard range.upperBound - at >= 4 else { return malformed }
+            let size = packet[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            at += 4
+            guard size > 0, size % 4 == 0, size <= range.upperBound - at else { return malformed }
+            if let problem = messageRanges(packet, at..<at + size, depth: depth + 1, into: &found) { return problem }
+            at += size
+        }
+        return nil
+    }
+
+    private func decodeMessage(_ data: UnsafeMutableRawPointer, count: Int) -> OSCMessage? {
         var result: Int32 = 0
         guard let message = lo_message_deserialise(data, count, &result), let pathText = lo_get_path(data, count) else {
-            log.line("OSC from \(peer.name): a malformed packet (\(count) bytes); ignored")
             return nil
         }
         defer { lo_message_free(message) }

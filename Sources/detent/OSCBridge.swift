@@ -6,7 +6,10 @@ import Synchronization
 
 /// `detent live --osc PORT`: OSC requests become the typed commands' operations (stamped and
 /// smoothed the same way), and every change by any source is sent to subscribers, each
-/// parameter at most every 20 ms and always its latest value.
+/// parameter at most every 20 ms and always its latest value. `/detent/status` answers what the
+/// typed `status` does; `/detent/midi/learn ID` is the panel's MIDI learn (`m`): the feedback
+/// thread, which looks at the host every 10 ms anyway, maps the first controller heard after
+/// it to the parameter. Nothing here reaches the audio thread but through the host's verbs.
 final class OSCBridge: Sendable {
     private let server: OSCServer
     private let shared = Shared()
@@ -18,12 +21,22 @@ final class OSCBridge: Sendable {
         let running = Atomic(true)
         /// Signalled to stop the feedback thread at once rather than at its next poll.
         let wake = Semaphore(0)
+        /// The MIDI learn waiting for a controller, if any.
+        let learning = Mutex<Learning?>(nil)
+    }
+
+    /// `/detent/midi/learn ID`: the parameter, the host's count of control changes heard when
+    /// it was asked, and who asked (told the controller once one is heard).
+    struct Learning: Sendable {
+        let id: ParameterIndex
+        let since: UInt64
+        let peer: OSCPeer
     }
 
     /// How often the feedback thread compares the values with what it last sent.
     static let poll = Duration.milliseconds(10)
 
-    init(port: Int, bind: String, host: any LiveControl, interpreter: CommandInterpreter,
+    init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
          log: @escaping @Sendable (String) -> Void) throws {
         let table = host.table
         let shared = self.shared
@@ -45,6 +58,17 @@ final class OSCBridge: Sendable {
                 server.send(host.targets().sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, to: peer)
             case .unsubscribe:
                 shared.subscribers.withLock { _ = $0.remove(peer) }
+            case .status(let json):
+                let answer = interpreter.execute(.status)
+                server.send(OSCMessage(OSCRouter.prefix + "status", [.string(json ? answer.json(table) : answer.text(table))]), to: peer)
+            case .midiLearn(let index?):
+                guard let heard = host.lastMIDIControl() else {
+                    server.refuse("OSC from \(peer.name): /detent/midi/learn: no MIDI input to learn from (detent live has one, unless --no-midi); ignored")
+                    return
+                }
+                shared.learning.withLock { $0 = Learning(id: index, since: heard.count, peer: peer) }
+            case .midiLearn(nil):
+                shared.learning.withLock { $0 = nil }
             }
         }
         self.server = server
@@ -57,9 +81,24 @@ final class OSCBridge: Sendable {
                 if !due.isEmpty {
                     for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, to: peer) }
                 }
+                Self.learnIfHeard(shared: shared, host: host, server: sending)
                 _ = shared.wake.wait(timeout: Self.poll)
             }
         }
+    }
+
+    /// Maps the controller heard since a MIDI learn began, if one has been, and tells the peer
+    /// that asked: `/detent/midi/learn s ID i CC`.
+    private static func learnIfHeard(shared: Shared, host: LiveHost, server: OSCServer) {
+        let learnt: (Learning, controller: Int)? = shared.learning.withLock { current in
+            guard let learning = current, let last = host.lastMIDIControl(), last.count != learning.since else { return nil }
+            current = nil
+            return (learning, last.controller)
+        }
+        guard let (learning, controller) = learnt else { return }
+        host.updateMIDIControls { $0.assign(learning.id, to: controller) }
+        server.send(OSCMessage(OSCRouter.prefix + "midi/learn", [.string(host.table[learning.id].id), .int32(Int32(controller))]),
+                    to: learning.peer)
     }
 
     /// The UDP port the server listens on.

@@ -7,16 +7,40 @@ import TestSupport
 struct OSCRouterTests {
     let table = LowpassGain.table
 
+    /// Routes as from a peer on another machine unless `loopback`.
+    func route(_ path: String, _ arguments: [OSCArgument], loopback: Bool = false) -> Result<OSCRequest, OSCRejection> {
+        OSCRouter.route(path, arguments, table: table, fromLoopback: loopback)
+    }
+
     @Test("addresses, arguments and ranges that are taken")
     func accepted() {
-        #expect(OSCRouter.route("/detent/param/cutoff", [.float(800)], table: table) == .success(.set(.cutoff, 800)))
-        #expect(OSCRouter.route("/detent/param/GAIN", [.int32(-6)], table: table) == .success(.set(.gain, -6)))
-        #expect(OSCRouter.route("/detent/param/cutoff/norm", [.float(0.5)], table: table) == .success(.setPosition(.cutoff, 0.5)))
-        #expect(OSCRouter.route("/detent/get/resonance", [], table: table) == .success(.get(.resonance)))
-        #expect(OSCRouter.route("/detent/preset/load", [.string("Dark")], table: table) == .success(.presetLoad("Dark")))
-        #expect(OSCRouter.route("/detent/reset", [], table: table) == .success(.reset))
-        #expect(OSCRouter.route("/detent/subscribe", [], table: table) == .success(.subscribe))
-        #expect(OSCRouter.route("/detent/unsubscribe", [], table: table) == .success(.unsubscribe))
+        #expect(route("/detent/param/cutoff", [.float(800)]) == .success(.set(.cutoff, 800)))
+        #expect(route("/detent/param/GAIN", [.int32(-6)]) == .success(.set(.gain, -6)))
+        #expect(route("/detent/param/cutoff/norm", [.float(0.5)]) == .success(.setPosition(.cutoff, 0.5)))
+        #expect(route("/detent/get/resonance", []) == .success(.get(.resonance)))
+        #expect(route("/detent/preset/load", [.string("Dark")]) == .success(.presetLoad("Dark")))
+        #expect(route("/detent/reset", []) == .success(.reset))
+        #expect(route("/detent/subscribe", []) == .success(.subscribe))
+        #expect(route("/detent/unsubscribe", []) == .success(.unsubscribe))
+        #expect(route("/detent/status", []) == .success(.status(json: false)))
+        #expect(route("/detent/status", [.string("json")]) == .success(.status(json: true)))
+        #expect(route("/detent/midi/learn", [.string("Resonance")]) == .success(.midiLearn(.resonance)))
+        #expect(route("/detent/midi/learn", []) == .success(.midiLearn(nil)))
+    }
+
+    @Test("a preset file's path is taken from this machine only; a name from anywhere")
+    func presetPaths() {
+        for path in ["/etc/passwd", "../../secret", "presets/Dark", "mine.json", "MINE.JSON"] {
+            #expect(route("/detent/preset/load", [.string(path)], loopback: true) == .success(.presetLoad(path)))
+            guard case .failure(let rejection) = route("/detent/preset/load", [.string(path)]) else {
+                Issue.record("\(path) was taken from another machine")
+                continue
+            }
+            #expect(rejection.description.contains("only from this machine"), "\(rejection)")
+        }
+        for name in ["Dark", "Warm pad", "..", "v1.2"] {
+            #expect(route("/detent/preset/load", [.string(name)]) == .success(.presetLoad(name)))
+        }
     }
 
     @Test("everything else is refused with a reason, never a change", arguments: [
@@ -32,9 +56,14 @@ struct OSCRouterTests {
         ("/detent/preset/load", [.float(1)], "expects one string"),
         ("/detent/reset", [.float(1)], "expects no arguments"),
         ("/detent/get/cutoff/x", [], "unknown address"),
+        ("/detent/status", [.float(1)], "expects no arguments, or the string json"),
+        ("/detent/status", [.string("xml")], "expects no arguments, or the string json"),
+        ("/detent/midi/learn", [.string("volume")], "no parameter 'volume'"),
+        ("/detent/midi/learn", [.int32(74)], "expects one string"),
+        ("/detent/midi/learn/cutoff", [], "unknown address"),
     ] as [(String, [OSCArgument], String)])
     func refused(path: String, arguments: [OSCArgument], reason: String) {
-        guard case .failure(let rejection) = OSCRouter.route(path, arguments, table: table) else {
+        guard case .failure(let rejection) = route(path, arguments) else {
             Issue.record("\(path) was taken")
             return
         }
