@@ -2,8 +2,12 @@ import CSndfile
 
 /// The file containers `--format` names. Inputs may be in any container libsndfile reads;
 /// these are the ones an output can be asked for by name.
+///
+/// `opus` is Ogg holding Opus (libsndfile's `SF_FORMAT_OGG | SF_FORMAT_OPUS`): not a container
+/// of its own, but the name people give `.opus` files, so `--format opus` means what
+/// `-o take.opus` already did. A file read back is Ogg (``init(code:)`` finds `ogg` first).
 public enum Container: String, CaseIterable, Sendable {
-    case wav, wavex, aiff, au, caf, flac, ogg, w64, rf64, mp3
+    case wav, wavex, aiff, au, caf, flac, ogg, opus, w64, rf64, mp3
 
     /// libsndfile's major format code.
     public var code: Int32 {
@@ -15,7 +19,7 @@ public enum Container: String, CaseIterable, Sendable {
         case .au: major = SF_FORMAT_AU
         case .caf: major = SF_FORMAT_CAF
         case .flac: major = SF_FORMAT_FLAC
-        case .ogg: major = SF_FORMAT_OGG
+        case .ogg, .opus: major = SF_FORMAT_OGG
         case .w64: major = SF_FORMAT_W64
         case .rf64: major = SF_FORMAT_RF64
         case .mp3: major = SF_FORMAT_MPEG
@@ -38,15 +42,23 @@ public enum Container: String, CaseIterable, Sendable {
         case .wavex: []
         case .aiff: ["aiff", "aif", "aifc"]
         case .au: ["au", "snd"]
-        case .ogg: ["ogg", "oga", "opus"]
+        case .ogg: ["ogg", "oga"]
         default: [rawValue]
         }
     }
 
-    /// Extensions a file of this container may have when `--format` names it: its own, and
-    /// `.wav` for RF64, whose files usually carry it (readers look at the header).
+    /// Extensions a file of this container may have when `--format` names it: its own,
+    /// `.wav` for RF64, whose files usually carry it (readers look at the header), and either
+    /// Ogg spelling for Ogg and Opus, which are one container (`--format ogg -o take.opus` is
+    /// Opus, as `-o take.opus` is).
     var acceptedExtensions: [String] {
-        extensions + [fileExtension] + (self == .rf64 ? ["wav", "wave"] : [])
+        let shared: [String] = switch self {
+        case .rf64: ["wav", "wave"]
+        case .ogg: Container.opus.extensions
+        case .opus: Container.ogg.extensions
+        default: []
+        }
+        return extensions + [fileExtension] + shared
     }
 
     /// The container named by a file extension (case-insensitive), if any.
@@ -72,6 +84,7 @@ public enum Container: String, CaseIterable, Sendable {
         switch self {
         case .flac: .pcm24
         case .ogg: .vorbis
+        case .opus: .opus
         case .mp3: .mp3
         default: .float
         }

@@ -1,10 +1,14 @@
+import Glibc
+import Platform
+
 /// One file of a render: where it comes from, where it goes, and the container asked for.
 public struct RenderJob: Equatable, Sendable {
     public var input: String
     public var output: String
     /// nil keeps the input's container.
     public var container: Container?
-    /// The encoding the output's name asks for (`.opus` is Opus in Ogg); nil leaves it to
+    /// The encoding the output's name or `--format opus` asks for (`.opus` is Opus in Ogg,
+    /// whose container alone would keep an Ogg Vorbis input Vorbis); nil leaves it to
     /// `--subtype` and the container.
     public var subtype: Subtype?
 
@@ -20,7 +24,10 @@ public struct RenderJob: Equatable, Sendable {
 ///
 /// - `-o OUTPUT` (one input): that path; its extension chooses the container
 ///   (`-o take.flac` writes FLAC) unless `--format` says otherwise.
-/// - `--out-dir DIR`: `DIR/<input's name>`, with the extension of `--format` if given.
+/// - `--out-dir DIR`: `DIR/<input's name>`, with the extension of `--format` if given. A
+///   stream (`-`, `/dev/stdin`) has no name of its own worth keeping, so it gets
+///   `DIR/stdin.detent.<ext>`, as an output beside an input would be named. `DIR` is created
+///   (with its missing parents, as `mkdir -p` does) once every output is known to be distinct.
 /// - neither: `<stem>.detent.<ext>` beside each input.
 ///
 /// Two inputs that would land on the same output are refused here, so a batch never writes
@@ -40,19 +47,24 @@ public enum OutputPlanner {
                 throw .formatNotWritable(path: output, reason: "no container is called .\(ext); "
                     + "name the file .wav, .flac, .ogg, … or choose one with --format")
             }
-            let subtype: Subtype? = ext?.lowercased() == "opus" && (format == nil || format == .ogg) ? .opus : nil
-            jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named, subtype: subtype) }
+            let opus = format == .opus || (ext?.lowercased() == "opus" && (format == nil || format == .ogg))
+            jobs = inputs.map { RenderJob(input: $0, output: output, container: format ?? named, subtype: opus ? .opus : nil) }
         } else {
-            if let outputFolder, !PathString.isFolder(outputFolder) { throw .outputFolderMissing(path: outputFolder) }
             for input in inputs {
+                let stream = PathString.isSpecial(input)
                 // Beside a stream (`/dev/stdin`, a FIFO) there is no place for a file.
-                if outputFolder == nil && PathString.isSpecial(input) { throw .streamNeedsOutput(path: input) }
+                if outputFolder == nil && stream { throw .streamNeedsOutput(path: input) }
                 let (stem, inputExt) = PathString.split(PathString.name(of: input))
-                let ext = format?.fileExtension ?? inputExt ?? probedExtension(input)
-                let name = outputFolder == nil ? stem + ".detent" : stem
+                // A stream's container cannot be looked at without consuming it (unless it is
+                // a file underneath, `< take.flac`): its output is WAV then, so that the name
+                // says what the file holds.
+                let probed = stream && format == nil ? probedExtension(input) : nil
+                let container = format ?? (stream && probed == nil ? .wav : nil)
+                let ext = container?.fileExtension ?? (stream ? probed : inputExt ?? probedExtension(input))
+                let name = outputFolder == nil || stream ? stem + ".detent" : stem
                 let file = ext.map { name + "." + $0 } ?? name
                 let path = outputFolder.map { PathString.join($0, file) } ?? PathString.sibling(of: input, named: file)
-                jobs.append(RenderJob(input: input, output: path, container: format))
+                jobs.append(RenderJob(input: input, output: path, container: container, subtype: format == .opus ? .opus : nil))
             }
         }
         var claimed: [String: String] = [:]
@@ -61,13 +73,46 @@ public enum OutputPlanner {
             if let first = claimed[key] { throw .outputCollision(path: job.output, first: first, second: job.input) }
             claimed[key] = job.input
         }
+        // Created only now, so that a refused batch leaves no folder behind.
+        if let outputFolder { try createFolder(outputFolder) }
         return jobs
+    }
+
+    /// Creates `folder` and its missing parents, as `mkdir -p` does; an existing folder is
+    /// fine. A render into `--out-dir` should not fail on a folder the user expects it to
+    /// make, but it must say in one line why the folder cannot be made (a file in the way, no
+    /// permission) before anything is written.
+    ///
+    /// - Throws: ``AudioFileError/writeFailed(path:reason:)`` naming `folder`, with the part of
+    ///   the path that stopped it.
+    static func createFolder(_ folder: String) throws(AudioFileError) {
+        if PathString.isFolder(folder) { return }
+        // An empty name would put every output at the root (`/x.wav`).
+        guard !folder.isEmpty else { throw .outputFolderMissing(path: folder) }
+        let parts = folder.split(separator: "/").map(String.init)
+        var made = folder.hasPrefix("/") ? "/" : ""
+        for (index, part) in parts.enumerated() {
+            made = made.isEmpty ? part : PathString.join(made, part)
+            if PathString.isFolder(made) { continue }
+            if PathString.exists(made) {
+                throw .writeFailed(path: folder, reason: "\(made) exists and is not a folder")
+            }
+            if mkdir(made, 0o777) != 0 {
+                let error = Errno.last
+                // Another render (or program) made it meanwhile.
+                if error == .fileExists && PathString.isFolder(made) { continue }
+                // A parent that fails is named; the folder itself is already the line's subject.
+                let which = index == parts.count - 1 ? "" : " " + made
+                throw .writeFailed(path: folder, reason: "cannot create the folder\(which): \(error.description)")
+            }
+        }
     }
 
     /// The extension for an input that has none: its container's (nil when unreadable — the
     /// render reports why — and for pipes and devices, which a look would consume).
     static func probedExtension(_ input: String) -> String? {
         guard PathString.isRegularFile(input), let reader = try? SoundFileReader(path: input) else { return nil }
+        if reader.format.subtype == .opus { return Container.opus.fileExtension }
         return reader.format.container?.fileExtension ?? reader.format.libraryExtension
     }
 }

@@ -58,6 +58,8 @@ public final class SoundFileReader {
         // succeeded). Closing it again after a failure would close whatever another thread
         // had been given that number meanwhile.
         let stream = StreamInput.isFLACStream(fd) ? StreamInput(descriptor: fd) : nil
+        // Looked at before libsndfile owns the descriptor (`pread` leaves its offset alone).
+        let ogg = (st.st_mode & S_IFMT) == S_IFREG ? Self.oggEnding(fd, size: Int64(st.st_size)) : nil
         self.stream = stream
         var info = SF_INFO()
         // The stream's address, as a number that may cross into the lock's closure.
@@ -74,6 +76,10 @@ public final class SoundFileReader {
             return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
         }
         if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.description) }
+        // A cut inside an Ogg file's header pages leaves libsndfile a "malformed" file.
+        if case .failure(.unreadable) = opened, ogg == .brokenOff {
+            throw .truncated(path: path, reason: Self.oggBrokenOff)
+        }
         let file = try opened.get()
         self.file = file
         identity = FileIdentity(st)
@@ -102,6 +108,9 @@ public final class SoundFileReader {
             throw .truncated(path: path, reason:
                 "the header promises \(shortfall.declared) bytes of audio but the file holds \(shortfall.actual)")
         }
+        if ogg == .brokenOff && format.majorCode == Int32(SF_FORMAT_OGG) {
+            throw .truncated(path: path, reason: Self.oggBrokenOff)
+        }
     }
 
     deinit { sf_close(file) }
@@ -126,6 +135,44 @@ public final class SoundFileReader {
         }
         return Int(max(0, n))
     }
+
+    /// How an Ogg file ends.
+    enum OggEnding: Equatable {
+        /// Its last page is whole and ends the stream (the end-of-stream flag).
+        case complete
+        /// Its last page is cut short, or whole but not the stream's end: the file stops where
+        /// its writer did not.
+        case brokenOff
+    }
+
+    /// Ogg has no header that declares its length: libsndfile counts an Ogg file's frames up
+    /// to the last whole page it finds and quietly stops reading there, so a cut-off file
+    /// reads as a shorter one, or as one that holds no audio at all. Only its last page tells:
+    /// a whole page that carries the end-of-stream flag (0x04), which every writer puts on its
+    /// last page. nil when the file does not start with an Ogg page (`OggS`).
+    ///
+    /// Looks at the last 65 307 bytes (the largest page: a 27-byte head, 255 lacing values
+    /// and 255 × 255 bytes of data) for the last page head; anything after a whole
+    /// end-of-stream page (a stray tag) is left alone.
+    static func oggEnding(_ fd: Int32, size: Int64) -> OggEnding? {
+        var magic = [UInt8](repeating: 0, count: 4)
+        guard pread(fd, &magic, 4, 0) == 4, magic == Array("OggS".utf8) else { return nil }
+        let count = Int(min(size, 27 + 255 + 255 * 255))
+        var tail = [UInt8](repeating: 0, count: count)
+        guard pread(fd, &tail, count, off_t(size) - off_t(count)) == count else { return nil }
+        for start in stride(from: count - 27, through: 0, by: -1)
+        where tail[start] == 0x4F && tail[start + 1] == 0x67 && tail[start + 2] == 0x67 && tail[start + 3] == 0x53
+            && tail[start + 4] == 0 {
+            let segments = Int(tail[start + 26])
+            guard start + 27 + segments <= count else { return .brokenOff }
+            let end = start + 27 + segments + tail[start + 27 ..< start + 27 + segments].reduce(0) { $0 + Int($1) }
+            return end <= count && tail[start + 5] & 0x04 != 0 ? .complete : .brokenOff
+        }
+        return .brokenOff
+    }
+
+    /// Why an Ogg file that ``oggEnding(_:size:)`` finds cut off is refused.
+    static let oggBrokenOff = "the Ogg stream breaks off before its end-of-stream page"
 
     /// libsndfile's log of the header it parsed.
     private static func logText(_ file: OpaquePointer) -> String {

@@ -25,7 +25,13 @@ struct OutputPlannerTests {
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.take", outputFolder: nil, format: .flac)
             == [RenderJob(input: "a.wav", output: "b.take", container: .flac)])
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.opus", outputFolder: nil, format: nil)
+            == [RenderJob(input: "a.wav", output: "b.opus", container: .opus, subtype: .opus)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.opus", outputFolder: nil, format: .ogg)
             == [RenderJob(input: "a.wav", output: "b.opus", container: .ogg, subtype: .opus)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.ogg", outputFolder: nil, format: .opus)
+            == [RenderJob(input: "a.wav", output: "b.ogg", container: .opus, subtype: .opus)])
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.ogg", outputFolder: nil, format: nil)
+            == [RenderJob(input: "a.wav", output: "b.ogg", container: .ogg)])
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.wav", outputFolder: nil, format: .rf64)
             == [RenderJob(input: "a.wav", output: "b.wav", container: .rf64)])
         #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: "b.wav", outputFolder: nil, format: .wavex)
@@ -33,6 +39,17 @@ struct OutputPlannerTests {
         #expect(throws: AudioFileError.formatNotWritable(path: "b.flac", reason: "its extension says flac but --format is wav")) {
             try OutputPlanner.plan(inputs: ["a.wav"], output: "b.flac", outputFolder: nil, format: .wav)
         }
+    }
+
+    @Test("--format opus: .opus outputs encoded as Opus, beside the input and in --out-dir")
+    func opus() throws {
+        let folder = TemporaryFolder()
+        #expect(try OutputPlanner.plan(inputs: ["a/x.ogg"], output: nil, outputFolder: nil, format: .opus)
+            == [RenderJob(input: "a/x.ogg", output: "a/x.detent.opus", container: .opus, subtype: .opus)])
+        #expect(try OutputPlanner.plan(inputs: ["a/x.wav"], output: nil, outputFolder: folder.path, format: .opus)
+            == [RenderJob(input: "a/x.wav", output: folder.file("x.opus"), container: .opus, subtype: .opus)])
+        #expect(Container(fileExtension: "OPUS") == .opus)
+        #expect(Container(code: Container.opus.code) == .ogg, "an Opus file read back is Ogg")
     }
 
     @Test("--out-dir: the input's name in that folder; two inputs of one name collide")
@@ -44,8 +61,24 @@ struct OutputPlannerTests {
         #expect(throws: AudioFileError.outputCollision(path: folder.file("x.wav"), first: "a/x.wav", second: "b/x.wav")) {
             try OutputPlanner.plan(inputs: ["a/x.wav", "b/x.wav"], output: nil, outputFolder: folder.path, format: nil)
         }
-        #expect(throws: AudioFileError.outputFolderMissing(path: folder.file("none"))) {
-            try OutputPlanner.plan(inputs: ["a.wav"], output: nil, outputFolder: folder.file("none"), format: nil)
+        #expect(throws: AudioFileError.outputCollision(path: folder.file("out/x.wav"), first: "a/x.wav", second: "b/x.wav")) {
+            try OutputPlanner.plan(inputs: ["a/x.wav", "b/x.wav"], output: nil, outputFolder: folder.file("out"), format: nil)
+        }
+        #expect(!PathString.exists(folder.file("out")), "a refused batch creates no folder")
+    }
+
+    @Test("--out-dir: a missing folder is created with its parents; a file in the way is named")
+    func createdFolder() throws {
+        let folder = TemporaryFolder()
+        #expect(try OutputPlanner.plan(inputs: ["a.wav"], output: nil, outputFolder: folder.file("new/deeper"), format: nil)
+            == [RenderJob(input: "a.wav", output: folder.file("new/deeper/a.wav"), container: nil)])
+        #expect(PathString.isFolder(folder.file("new/deeper")))
+        folder.write("file", text: "")
+        #expect(throws: AudioFileError.writeFailed(path: folder.file("file/sub"), reason: folder.file("file") + " exists and is not a folder")) {
+            try OutputPlanner.plan(inputs: ["a.wav"], output: nil, outputFolder: folder.file("file/sub"), format: nil)
+        }
+        #expect(throws: AudioFileError.outputFolderMissing(path: "")) {
+            try OutputPlanner.plan(inputs: ["a.wav"], output: nil, outputFolder: "", format: nil)
         }
     }
 
