@@ -205,7 +205,7 @@ struct LiveCommand: ParsableCommand {
             return
         }
         let (processor, store) = try plugin.resolve()
-        let presets: any PresetSource = StorePresetSource(store: store)
+        let presets: any PresetSource = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {
             // A preset saved in a live session keeps the MIDI mapping too.
@@ -216,7 +216,7 @@ struct LiveCommand: ParsableCommand {
             throw ExitCode(64)
         }
         do {
-            options.initialValues = try starting.values(store: store, chainFile: plugin.startingPreset)
+            options.initialValues = try starting.values(store: store, chainFile: plugin.startingPreset, processor: processor)
         } catch let error as PresetError {
             Console.error(error.description)
             throw ExitCode(error.exitCode)
@@ -290,7 +290,7 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
-        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: StorePresetSource(store: store), log: held.append),
+        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: options.processor), log: held.append),
                                   log: { held.append("detent: warning: " + $0) })
         defer { bridge?.stop() }
         let (defaults, _) = store.defaultValues()

@@ -114,7 +114,7 @@ final class ManagedSession: @unchecked Sendable {
                     options.midi = try MIDIControls(json: midi, table: processor.table)
                 }
             } else {
-                options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset)
+                options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset, processor: processor)
             }
         } catch let error as PluginError {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
@@ -131,7 +131,7 @@ final class ManagedSession: @unchecked Sendable {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
         }
         // Program changes load presets through it, with or without OSC.
-        let interpreter = command.commandInterpreter(host: host, presets: StorePresetSource(store: store), log: log)
+        let interpreter = command.commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: processor), log: log)
         let osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
         var bridge: OSCBridge?
         if let osc {

@@ -24,8 +24,13 @@ struct StartingValueOptions: ParsableArguments {
 
     /// The values to start from; see ``startingValues(preset:sets:store:)``. `chainFile`
     /// (`--chain`) is the preset when none is named.
-    func values(store: PresetStore = .standard(), chainFile: String? = nil) throws -> [ParameterIndex: Double] {
-        try startingValues(preset: preset ?? chainFile, sets: sets, store: store)
+    func values(store: PresetStore = .standard(), chainFile: String? = nil, processor: Processor? = nil) throws -> [ParameterIndex: Double] {
+        // A slot's own preset (`SLOT:NAME`) sets that slot over the chain's Default; --set last.
+        if let preset, let processor, let slot = try SlotPresets.values(preset, in: processor) {
+            return try startingValues(preset: nil, sets: [], store: store)
+                .merging(slot) { $1 }.merging(assignments(sets, table: store.scope.table)) { $1 }
+        }
+        return try startingValues(preset: preset ?? chainFile, sets: sets, store: store)
     }
 }
 
@@ -44,10 +49,18 @@ struct StartingValueOptions: ParsableArguments {
 func startingValues(preset: String?, sets: [String], store: PresetStore = .standard()) throws -> [ParameterIndex: Double] {
     let loaded = try preset.map { reference throws(PresetError) in try store.resolve(reference) } ?? store.defaultPreset()
     for warning in loaded.warnings { Console.warning(warning.description) }
-    var values = Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
+    let values = Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
+    return values.merging(try assignments(sets, table: store.scope.table)) { $1 }
+}
+
+/// Each `--set ID=VALUE` of `sets` (later ones of the same parameter win).
+///
+/// - Throws: `UsageError` naming the first that is not an assignment of the table.
+func assignments(_ sets: [String], table: ParameterTable) throws -> [ParameterIndex: Double] {
+    var values: [ParameterIndex: Double] = [:]
     for assignment in sets {
         do {
-            let (id, value) = try store.scope.table.parseAssignment(assignment)
+            let (id, value) = try table.parseAssignment(assignment)
             values[id] = value
         } catch {
             throw UsageError("--set '\(assignment)': \(error.description)")

@@ -7,11 +7,15 @@ import Presets
 /// the same one `detent preset` and `--preset` use.
 struct StorePresetSource: PresetSource {
     let store: PresetStore
+    /// The processor the store is for: in a chain, `SLOT:NAME` loads a slot's own preset into
+    /// that slot alone (``SlotPresets``).
+    var processor: Processor? = nil
 
     var table: ParameterTable { store.scope.table }
 
     /// A preset's values (a name or a preset file); its warnings go to stderr.
     func load(_ name: String) throws -> [ParameterIndex: Double] {
+        if let processor, let values = try SlotPresets.values(name, in: processor) { return values }
         let loaded = try store.resolve(name)
         for warning in loaded.warnings { Console.warning(warning.description) }
         return Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
