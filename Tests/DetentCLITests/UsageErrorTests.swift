@@ -25,7 +25,7 @@ struct UsageErrorTests {
         (["--bogus"], "'--bogus'"),
         (["render", "in.wav", "--bogus"], "'--bogus'"),
         // An unknown option with a value is the unknown option, not a second input.
-        (["render", "in.wav", "--bpm", "120", "-o", "x.wav"], "'--bpm'"),
+        (["render", "in.wav", "--tempo", "120", "-o", "x.wav"], "'--tempo'"),
         (["params", "--bogus"], "'--bogus'"),
         (["params", "extra"], "'extra'"),
         (["panel", "--bogus"], "'--bogus'"),
