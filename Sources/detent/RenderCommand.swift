@@ -270,7 +270,7 @@ struct RenderCommand: ParsableCommand {
                 + (processor.acceptsMIDI && midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }
         settings.subtype = try encoding
-        settings.startingValues = try starting.values(store: store, chainFile: plugin.startingPreset)
+        settings.startingValues = try starting.values(store: store, chainFile: plugin.startingPreset, processor: processor)
         settings.dither = try encoder.ditherMode
         settings.encoder = encoder.settings
         settings.keepsMetadata = !noMetadata
