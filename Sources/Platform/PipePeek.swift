@@ -22,11 +22,18 @@ public enum PipePeek {
                 guard let n = try? bytes.withUnsafeMutableBytes({ p in try systemCall { read(ends[0], p.baseAddress, p.count) } }),
                       n == copied else { return nil }
             }
-            if copied == 0 || Int(copied) >= count { return bytes }
-            // Fewer bytes than asked have arrived: look again shortly (tee copies from the
-            // start of the pipe every time).
+            if copied == 0 || Int(copied) >= count || writerClosed(descriptor) { return bytes }
+            // Fewer bytes than asked have arrived and the writer may send more: look again
+            // shortly (tee copies from the start of the pipe every time).
             var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
             nanosleep(&pause, nil)
         }
+    }
+
+    /// True when nobody holds the pipe's write end any more (`POLLHUP`): what it holds now is
+    /// all it will ever hold. (`tee` keeps answering with the bytes still waiting, never 0.)
+    static func writerClosed(_ descriptor: Int32) -> Bool {
+        var watch = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&watch, 1, 0) > 0 && watch.revents & Int16(POLLHUP) != 0
     }
 }

@@ -37,6 +37,19 @@ struct DamagedInputTests {
         #expect(flac.status == 65 && !folder.names.contains("out.flac"))
     }
 
+    @Test("a stream shorter than the bytes that tell its format ends (it hung, waiting for more)", arguments: [
+        Array("ab".utf8), Array("fL".utf8), [],
+    ])
+    func shortStream(bytes: [UInt8]) throws {
+        let folder = TemporaryFolder()
+        let outcome = try ChildProcess.run(try BuiltProducts.detent, ["render", "-", "-o", "out.wav"],
+                                           environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                           stdin: bytes)
+        #expect(outcome.status.exited == 65)
+        #expect(outcome.stderrText.split(separator: "\n").count == 1, "\(outcome.stderrText)")
+        #expect(!folder.names.contains("out.wav"))
+    }
+
     @Test("a FLAC file that flac -t rejects")
     func corruptFLAC() throws {
         let folder = TemporaryFolder()
