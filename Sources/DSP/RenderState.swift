@@ -254,24 +254,25 @@ struct RenderState {
         // input the moment bypass begins.
         guard mixing || latency > 0 else { return false }
         var position = slots[s].delayPosition
+        let stride = lanes.stride
         for c in 0..<channels {
             let src = lanes.input[c], dst = dry + c * maxFrames
             if latency > 0, let delay = slots[s].delay {
+                // In runs up to the ring's end, so the copy has no branch per frame: while the
+                // slot plays, this is all its bypass costs. (Made finite in `mixDry`.)
                 let ring = delay + c * latency
-                var k = slots[s].delayPosition
-                for i in start..<end {
-                    let x = src[i &* lanes.stride]
-                    dst[i] = ring[k]
-                    ring[k] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
-                    k += 1
+                var k = slots[s].delayPosition, i = start
+                while i < end {
+                    let n = min(end - i, latency - k)
+                    if mixing { for j in 0..<n { dst[i + j] = ring[k + j] } }
+                    for j in 0..<n { ring[k + j] = src[(i + j) &* stride] }
+                    i += n
+                    k += n
                     if k == latency { k = 0 }
                 }
                 position = k
             } else {
-                for i in start..<end {
-                    let x = src[i &* lanes.stride]
-                    dst[i] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
-                }
+                for i in start..<end { dst[i] = src[i &* stride] }
             }
         }
         slots[s].delayPosition = position
@@ -291,7 +292,10 @@ struct RenderState {
             k = first
             for i in start..<end {
                 let j = i &* lanes.stride
-                out[j] = out[j] * fadeGains[fadeFrames - k] + src[i] * fadeGains[k]
+                // The input as it was (non-finite input is silence, as every kernel takes it).
+                let x = src[i]
+                let d = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+                out[j] = out[j] * fadeGains[fadeFrames - k] + d * fadeGains[k]
                 if k != target { k += step }
             }
         }
