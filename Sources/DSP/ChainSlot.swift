@@ -21,11 +21,10 @@ struct ChainSlot: BitwiseCopyable {
     let bypass: Int
     /// Where the crossfade is: 0 is the slot's output, `RenderState.fadeFrames` its input.
     var fadePosition = 0
-    /// The slot's latency in frames when it was prepared, and the ring that delays its input
-    /// by as much (per channel, `latency` frames each) for the bypassed path.
+    /// The slot's latency in frames when it was prepared, and the input's last `latency`
+    /// frames per channel, which delay the bypassed path by as much.
     var latency = 0
     var delay: UnsafeMutablePointer<Float>? = nil
-    var delayPosition = 0
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int) {
         self.kernel = kernel

@@ -215,7 +215,6 @@ public final class Engine: @unchecked Sendable {
             render.slots[s].fadePosition = slot.bypass >= 0 && render.smoothers[slot.bypass].target >= 0.5
                 ? render.fadeFrames : 0
             if let delay = slot.delay { delay.update(repeating: 0, count: slot.latency * channels) }
-            render.slots[s].delayPosition = 0
         }
         for p in 0..<render.parameterCount {
             render.smoothers[p].jump(to: render.smoothers[p].target)

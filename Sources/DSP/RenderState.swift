@@ -250,32 +250,34 @@ struct RenderState {
         let bypassed = smoothers[row].value >= 0.5
         let mixing = bypassed || slots[s].fadePosition > 0
         let latency = slots[s].latency
-        // The ring is fed whether or not the slot is bypassed, so that it holds the right
+        // The history is kept whether or not the slot is bypassed, so that it holds the right
         // input the moment bypass begins.
         guard mixing || latency > 0 else { return false }
-        var position = slots[s].delayPosition
-        let stride = lanes.stride
+        let stride = lanes.stride, n = end - start
         for c in 0..<channels {
             let src = lanes.input[c], dst = dry + c * maxFrames
-            if latency > 0, let delay = slots[s].delay {
-                // In runs up to the ring's end, so the copy has no branch per frame: while the
-                // slot plays, this is all its bypass costs. (Made finite in `mixDry`.)
-                let ring = delay + c * latency
-                var k = slots[s].delayPosition, i = start
-                while i < end {
-                    let n = min(end - i, latency - k)
-                    if mixing { for j in 0..<n { dst[i + j] = ring[k + j] } }
-                    for j in 0..<n { ring[k + j] = src[(i + j) &* stride] }
-                    i += n
-                    k += n
-                    if k == latency { k = 0 }
-                }
-                position = k
-            } else {
+            guard latency > 0, let delay = slots[s].delay else {
                 for i in start..<end { dst[i] = src[i &* stride] }
+                continue
+            }
+            // `history` holds the input's last `latency` frames, oldest first. The delayed
+            // input is read from it and from this segment (made finite in `mixDry`); then the
+            // history takes this segment's last frames — while the slot plays, that copy of at
+            // most `latency` frames a segment is all its bypass costs.
+            let history = delay + c * latency
+            if mixing {
+                for i in start..<end {
+                    let back = i - start - latency
+                    dst[i] = back >= 0 ? src[(start + back) &* stride] : history[latency + back]
+                }
+            }
+            if n >= latency {
+                for j in 0..<latency { history[j] = src[(end - latency + j) &* stride] }
+            } else {
+                for j in 0..<(latency - n) { history[j] = history[j + n] }
+                for j in 0..<n { history[latency - n + j] = src[(start + j) &* stride] }
             }
         }
-        slots[s].delayPosition = position
         return mixing
     }
 

@@ -125,14 +125,15 @@ struct ChainTests {
         }
     }
 
-    @Test("a chain's latency is the sum of its slots'; a bypassed slot passes its input delayed by its own latency")
-    func bypassKeepsTiming() throws {
+    @Test("a chain's latency is the sum of its slots'; a bypassed slot passes its input delayed by its own latency, for blocks shorter or longer than it",
+          arguments: [16, 256])
+    func bypassKeepsTiming(block: Int) throws {
         let chain = try Processor.chain([("d", DelayLine.processor(latency: 100)), ("e", DelayLine.processor(latency: 37))])
         let engine = Engine(processor: chain, initialValues: [ParameterIndex(0): 1, ParameterIndex(1): 0.5, ParameterIndex(3): 0.25])
         try engine.prepare(sampleRate: sampleRate, maxFrames: 256, channels: 1)
         #expect(engine.latencyAtCurrentValues() == 137)
         let input = Signal.noise(frames: 4_000, seed: 9)
-        let output = EngineRun.render(engine, [input], blockSize: 256).output[0]
+        let output = EngineRun.render(engine, [input], blockSize: block).output[0]
         // d bypassed: its input, 100 frames later; then e at level 0.25, 37 more.
         for i in 137..<4_000 { #expect(abs(output[i] - 0.25 * input[i - 137]) < 1e-6) }
         #expect(output[0..<137].allSatisfy { $0 == 0 })
@@ -147,6 +148,7 @@ struct ChainTests {
         let changes = [ParameterChange(ParameterIndex(0), 1, frame: 6_000), ParameterChange(ParameterIndex(0), 0, frame: 15_000)]
         let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256, changes: changes)[0]
         #expect(output == EngineRun.reference([input], processor: chain, values: values, blockSize: 97, changes: changes)[0])
+        #expect(output == EngineRun.reference([input], processor: chain, values: values, blockSize: 5, changes: changes)[0])
         let secondDifference: [Float] = (2..<frames).map { (i: Int) -> Float in
             let d: Float = output[i] - 2 * output[i - 1] + output[i - 2]
             return abs(d)
