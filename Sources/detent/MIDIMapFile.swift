@@ -1,3 +1,4 @@
+import AudioFile
 import JackHost
 import Parameters
 import Platform
@@ -33,11 +34,14 @@ enum MIDIMapFile {
     }
 
     /// Writes `controls` to `path` (pretty JSON), atomically. A file that exists is replaced
-    /// only when it is `own` (the `--midi-map` file): `midi save` never overwrites another.
+    /// only when it is `own` (the `--midi-map` file, by whatever path it is named: the same
+    /// file, not the same text): `midi save` never overwrites another.
     static func write(_ controls: MIDIControls, to path: String, own: String?) throws(UsageError) {
         let bytes = Array((JSONWriter.text(of: controls.json, pretty: true) + "\n").utf8)
+        let isOwn = path == own || own.flatMap(FileIdentity.init(path:)).map { $0 == FileIdentity(path: path) } == true
         do {
-            try AtomicFileWriter().write(bytes, to: path, replacing: path == own)
+            // Written where the --midi-map file is, so that a link to it stays a link.
+            try AtomicFileWriter().write(bytes, to: isOwn ? own ?? path : path, replacing: isOwn)
         } catch {
             if case .fileExists = error.problem {
                 throw UsageError("\(PresetName.printable(path)) exists: midi save replaces only the --midi-map file")

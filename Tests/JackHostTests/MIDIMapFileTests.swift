@@ -63,6 +63,16 @@ extension JackTests {
             let saved = try String(contentsOfFile: path, encoding: .utf8)
             #expect(!saved.contains("\"resonance\""))
             #expect(saved.contains("\"channel\": 5"))
+
+            // The --midi-map file named by another path (a link, ./) is still its own; the link stays one.
+            let link = folder.file("link.json")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+            let third = try DetentProcess.run(["live", "--server", server.name, "--headless", "--midi-map", path],
+                                              stdin: "midi gain 23\nmidi save \(link)\nmidi save \(folder.path)/./studio.json\n")
+            #expect(third.status == 0)
+            #expect(third.stdout.dropFirst() == ["saved MIDI mapping \(link)", "saved MIDI mapping \(folder.path)/./studio.json"], "\(third.stdout)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8).contains("23"))
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == path)
         }
 
         @Test func aPresetSavedLiveKeepsTheMappingAndStartsTheNextSessionWithIt() throws {
