@@ -101,6 +101,11 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
         let majorName = container?.rawValue ?? input.containerName
         func fits(_ code: Int32) -> Bool { check(code, channels: channels, sampleRate: sampleRate) }
         if let subtype {
+            // `opus` names Ogg holding Opus: Vorbis in a `.opus` file would be a lie its players
+            // find out too late.
+            if container == .opus, subtype != .opus {
+                throw FormatRefusal("opus holds Opus audio only, not \(subtype.rawValue) (use --format ogg for Ogg \(subtype.rawValue))")
+            }
             guard let code = subtype.codes.map({ major | $0 }).first(where: fits) else {
                 let anyChannels = subtype.codes.contains { check(major | $0, channels: 1, sampleRate: sampleRate) }
                 throw FormatRefusal(anyChannels ? "\(majorName) cannot hold \(channels)-channel \(subtype.rawValue) audio"
