@@ -132,12 +132,17 @@ final class ManagedSession: @unchecked Sendable {
         }
         // Program changes load presets through it, with or without OSC.
         let interpreter = command.commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: processor), log: log)
-        let osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
+        var osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
         var bridge: OSCBridge?
-        if let osc {
+        if let wanted = osc {
             do {
-                bridge = try OSCBridge(port: osc.0, bind: osc.1, host: host, interpreter: interpreter,
-                                       log: { [log] in log("detent: warning: " + $0) })
+                let opened = try OSCBridge(port: wanted.0, bind: wanted.1, host: host, interpreter: interpreter,
+                                           log: { [log] in log("detent: warning: " + $0) })
+                bridge = opened
+                // The port actually bound (`--osc 0` asks for any free one) is said, and kept
+                // in the session, so the next open listens where controllers were pointed.
+                osc = (opened.port, wanted.1)
+                log("detent: OSC on UDP \(wanted.1):\(opened.port)")
             } catch {
                 log("detent: OSC: \(error)")
             }

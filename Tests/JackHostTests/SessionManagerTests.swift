@@ -90,6 +90,27 @@ extension JackTests {
             #expect(restarted.child.wait(seconds: 10)?.exited == 0)
         }
 
+        /// `--osc 0` asks for any free port: the one bound is said and kept in the session, so a
+        /// controller pointed at it finds it again after a restart.
+        @Test func anyFreeOSCPortIsSaidAndKeptInTheSession() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--osc", "0"])
+            _ = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nOSC")
+            try waitUntil("the client is on the server") { Self.clients(server).contains("detent.nOSC") }
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(detent.child.signal(SIGTERM))
+            let run = detent.finish()
+            let line = try #require(run.stderr.first { $0.hasPrefix("detent: OSC on UDP 127.0.0.1:") }, "\(run.stderr)")
+            let port = try #require(Int(line.split(separator: ":").last ?? ""))
+            #expect(port > 0)
+            #expect(saved.contains("\"port\": \(port)"), "\(saved)")
+        }
+
         @Test func aSessionManagerThatRefusesOrIsAbsentIsOneLine() throws {
             let nsm = try FakeSessionManager()
             let refused = try DetentProcess(["live", "--server", "detent-test-absent"], environment: ["NSM_URL": nsm.url])
