@@ -141,14 +141,7 @@ enum SanitizerRuntime {
 
     /// The names in a folder, without `.` and `..`; none when it cannot be read.
     static func entries(of folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? FolderEntries.names(in: folder)) ?? []
     }
 
     /// `mkdir -p`.

@@ -264,18 +264,15 @@ public struct PresetStore: Sendable {
     /// folder does not exist yet (or cannot exist, a file being in its way: saving reports
     /// that). Hidden files (among them unfinished saves) are skipped.
     func userEntries() throws(PresetError) -> [Entry] {
-        guard let dir = opendir(userDirectory) else {
-            if errno == ENOENT || errno == ENOTDIR { return [] }
-            throw .system("cannot read the preset folder", .last, path: userDirectory)
+        let names: [String]
+        do {
+            names = try FolderEntries.names(in: userDirectory)
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            return []
+        } catch {
+            throw .system("cannot read the preset folder", error, path: userDirectory)
         }
-        defer { closedir(dir) }
-        var fileNames: [String] = []
-        while let item = readdir(dir) {
-            let fileName = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if !fileName.hasPrefix("."), fileName.hasSuffix(PresetFileName.fileExtension) { fileNames.append(fileName) }
-        }
+        let fileNames = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(PresetFileName.fileExtension) }
         return fileNames.sorted().map { fileName in
             let path = userDirectory + "/" + fileName
             return Self.entry(fileName: fileName, path: path, origin: .user(path: path, overridesFactory: false)) { () throws(PresetError) in

@@ -1,0 +1,20 @@
+import Glibc
+
+/// The names in a folder: one way to list one (presets, plug-in bundles, the sanitizer's
+/// runtime), without Foundation.
+public enum FolderEntries {
+    /// The names in the folder at `path`, without `.` and `..`, in no particular order.
+    ///
+    /// - Throws: the `Errno` of `opendir` (`.noSuchFileOrDirectory` for a folder that does
+    ///   not exist, `.notDirectory` for a file in its place).
+    public static func names(in path: String) throws(Errno) -> [String] {
+        guard let folder = opendir(path) else { throw Errno.last }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
