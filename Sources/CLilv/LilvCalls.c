@@ -63,6 +63,10 @@
     F(_Bool, lilv_world_ask, (LilvWorld *world, const LilvNode *subject, const LilvNode *predicate, const LilvNode *object), (world, subject, predicate, object)) \
     F(const LilvPlugins *, lilv_world_get_all_plugins, (const LilvWorld *world), (world)) \
     V(lilv_world_load_all, (LilvWorld *world), (world)) \
+    V(lilv_world_load_bundle, (LilvWorld *world, const LilvNode *bundle_uri), (world, bundle_uri)) \
+    V(lilv_world_load_specifications, (LilvWorld *world), (world)) \
+    V(lilv_world_load_plugin_classes, (LilvWorld *world), (world)) \
+    F(LilvNode *, lilv_new_file_uri, (LilvWorld *world, const char *host, const char *path), (world, host, path)) \
     F(int, lilv_world_load_resource, (LilvWorld *world, const LilvNode *resource), (world, resource)) \
     F(LilvWorld *, lilv_world_new, (void), ())
 

@@ -1,4 +1,6 @@
 import CLilv
+import Glibc
+import Platform
 import Synchronization
 
 /// The installed LV2 plug-ins as lilv sees them: one world per process, loaded on first use.
@@ -15,8 +17,27 @@ final class LV2World: @unchecked Sendable {
 
     private init() {
         world = lilv_world_new()
-        lilv_world_load_all(world)
+        Self.loadBundles(world)
         uris = URINodes(world)
+    }
+
+    /// Loads every bundle of the search path (`LV2_PATH`, in its order) as
+    /// `lilv_world_load_all` does, but only folders that hold a `manifest.ttl`: lilv would
+    /// try any entry, and print its own error lines on stderr for a file or a folder that is
+    /// not a bundle.
+    private static func loadBundles(_ world: OpaquePointer) {
+        let home = Environment.value("HOME") ?? ""
+        for folder in PluginListing.searchPath.split(separator: ":").map(String.init) where !folder.isEmpty {
+            let path = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+            for name in ((try? FolderEntries.names(in: path)) ?? []).sorted() {
+                let bundle = path + "/" + name + "/"
+                guard access(bundle + "manifest.ttl", R_OK) == 0, let uri = lilv_new_file_uri(world, nil, bundle) else { continue }
+                lilv_world_load_bundle(world, uri)
+                lilv_node_free(uri)
+            }
+        }
+        lilv_world_load_specifications(world)
+        lilv_world_load_plugin_classes(world)
     }
 
     /// Runs `body` with the world locked.

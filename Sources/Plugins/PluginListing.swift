@@ -1,3 +1,4 @@
+import Glibc
 import Parameters
 import Platform
 
@@ -28,8 +29,16 @@ public enum PluginListing {
         ])
     }
 
-    /// Where lilv looks for plug-ins (`LV2_PATH`, or its default).
+    /// Where Detent looks for plug-ins: `LV2_PATH`, or Debian's lilv default (with this
+    /// machine's multiarch folder, `/usr/lib/x86_64-linux-gnu/lv2` on a PC).
     public static var searchPath: String {
-        Environment.value("LV2_PATH") ?? "~/.lv2:/usr/local/lib/lv2:/usr/lib/lv2"
+        Environment.value("LV2_PATH") ?? "~/.lv2:/usr/lib/\(machine)-linux-gnu/lv2:/usr/lib/lv2:/usr/local/lib/lv2"
+    }
+
+    /// The processor's name as `uname` gives it (`x86_64`, `aarch64`).
+    private static var machine: String {
+        var names = utsname()
+        guard uname(&names) == 0 else { return "x86_64" }
+        return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

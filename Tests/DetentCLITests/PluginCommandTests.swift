@@ -52,6 +52,17 @@ struct PluginCommandTests {
         #expect(theirs.contains { abs($0) > 0.01 }, "the peer's output is not silent")
     }
 
+    @Test("entries of LV2_PATH that are not bundles (a file, a folder without a manifest) are passed over in silence")
+    func notBundles() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("junk/empty.lv2"), withIntermediateDirectories: true)
+        folder.write("junk/file.txt", text: "not a bundle\n")
+        let plain = try Detent.run(["plugins", "--json"], in: folder.path, extra: ["LV2_PATH": "/usr/lib/lv2"])
+        let junk = try Detent.run(["plugins", "--json"], in: folder.path, extra: ["LV2_PATH": folder.file("junk") + ":/usr/lib/lv2"])
+        #expect(junk.status == 0 && junk.stderr == "", "\(junk.stderr)")
+        #expect(junk.stdout == plain.stdout && !plain.stdout.isEmpty)
+    }
+
     @Test("plugins lists every installed plug-in with a hostable verdict, as a table and as JSON")
     func listing() throws {
         let folder = TemporaryFolder()
