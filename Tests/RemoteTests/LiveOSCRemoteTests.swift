@@ -10,13 +10,13 @@ struct LiveOSCRemoteTests {
     @Test("/detent/status answers the typed status line, or its JSON object")
     func status() throws {
         let server = try JackServer()
-        let detent = try LiveDetent(server, ["--no-midi", "--osc", "0", "--set", "cutoff=1200"])
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0", "--set", "cutoff=1200"])
         let client = try UDPClient(port: try detent.oscPort())
         defer { client.close() }
 
         client.send(OSCBytes.message("/detent/status"))
         let answer = try #require(client.receive(), "status is answered")
-        let (path, line) = try #require(LiveDetent.stringMessage(answer))
+        let (path, line) = try #require(LiveProgram.stringMessage(answer))
         #expect(path == "/detent/status")
         #expect(line.hasPrefix("server \(server.name), client detent, 48000 Hz, 256 frames, xruns "), "\(line)")
         #expect(line.contains("cutoff=1.20 kHz") && line.contains("peaks "), "\(line)")
@@ -27,7 +27,7 @@ struct LiveOSCRemoteTests {
 
         client.send(OSCBundle.message("/detent/status", string: "json"))
         let jsonAnswer = try #require(client.receive(), "status json is answered")
-        let (_, json) = try #require(LiveDetent.stringMessage(jsonAnswer))
+        let (_, json) = try #require(LiveProgram.stringMessage(jsonAnswer))
         let object = try jsonObject(json)
         #expect(object["ok"] as? Bool == true)
         #expect(object["server"] as? String == server.name)
@@ -41,10 +41,11 @@ struct LiveOSCRemoteTests {
     func midiLearn() throws {
         let server = try JackServer()
         // The controller: its cutoff, and nothing else, is sent on midi_out as CC 21.
-        let controller = try LiveDetent(server, ["--name", "controller", "--midi-cc", "cutoff=21",
-                                                 "--midi-cc", "resonance=none", "--midi-cc", "gain=none"],
-                                        started: "'controller' on JACK server")
-        let detent = try LiveDetent(server, ["--osc", "0", "--connect-midi", "^controller:midi_out$"])
+        let controller = try LiveProgram(server.liveArguments + ["--headless", "--name", "controller", "--midi-cc", "cutoff=21",
+                                                                 "--midi-cc", "resonance=none", "--midi-cc", "gain=none"],
+                                         environment: server.clientEnvironment)
+        try controller.waitForMessage("'controller' on JACK server")
+        let detent = try LiveProgram(on: server, ["--headless", "--osc", "0", "--connect-midi", "^controller:midi_out$"])
         try waitUntil("the controller's midi_out is connected") {
             server.ports(matching: "^controller:midi_out$").count == 1
                 && ((try? ChildProcess.run("/usr/bin/jack_lsp", ["-c", "controller:midi_out"], environment: server.clientEnvironment))?
@@ -71,7 +72,7 @@ struct LiveOSCRemoteTests {
     @Test("/detent/midi/learn without a MIDI input is logged and changes nothing")
     func midiLearnWithoutMIDI() throws {
         let server = try JackServer()
-        let detent = try LiveDetent(server, ["--no-midi", "--osc", "0"])
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0"])
         let client = try UDPClient(port: try detent.oscPort())
         defer { client.close() }
         client.send(OSCBundle.message("/detent/midi/learn", string: "cutoff"))
@@ -80,53 +81,12 @@ struct LiveOSCRemoteTests {
     }
 }
 
-/// `detent live --headless` on a test server, read through the files its output goes to.
-final class LiveDetent: @unchecked Sendable {
-    let child: ChildProcess
-    private let folder = TemporaryFolder()
-    private var answered = 0
-
-    init(_ server: JackServer, _ arguments: [String], started: String = "'detent' on JACK server") throws {
-        var environment = server.clientEnvironment
-        environment["XDG_CONFIG_HOME"] = folder.file("config")
-        let out = folder.write("stdout", text: ""), err = folder.write("stderr", text: "")
-        child = try ChildProcess(try BuiltProducts.detent, ["live", "--headless"] + server.liveArguments + arguments,
-                                 environment: environment, stdin: .pipe, stdout: .open(out), stderr: .open(err))
-        try waitForMessage(started)
-    }
-
-    deinit {
-        child.signal(SIGKILL)
-        child.wait()
-    }
-
-    private func lines(_ name: String) -> [String] {
-        ((try? String(contentsOfFile: folder.file(name), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
-    var messages: [String] { lines("stderr") }
-
-    func waitForMessage(_ text: String, timeout: Double = 10) throws {
-        try waitUntil("detent says '\(text)' (it said \(messages))", timeout: timeout) { messages.contains { $0.contains(text) } }
-    }
-
+extension LiveProgram {
     /// The OSC port it says it listens on.
     func oscPort() throws -> Int {
         try waitForMessage("OSC on UDP 127.0.0.1:")
         let line = try #require(messages.first { $0.contains("OSC on UDP") })
         return try #require(Int(line.split(separator: ":").last ?? ""))
-    }
-
-    func ask(_ command: String, timeout: Double = 10) throws -> String {
-        child.write(Array((command + "\n").utf8))
-        answered += 1
-        try waitUntil("detent answers '\(command)'", timeout: timeout) { lines("stdout").count >= answered }
-        return lines("stdout")[answered - 1]
-    }
-
-    func finish() -> Int32? {
-        child.closeInput()
-        return child.wait().exited
     }
 
     /// The address and string of a message with one string argument, or nil.

@@ -1,17 +1,16 @@
 import Foundation
 import Testing
-import TestSupport
 
 /// `detent live` running as a program whose answers and messages a test reads while it runs:
 /// its standard output and error go to files the test polls, its standard input is a pipe.
 /// For servers the test process cannot join itself (PipeWire's libjack must be loaded when a
 /// program starts), so every look at the program is through what it writes.
-final class LiveProgram: @unchecked Sendable {
-    let child: ChildProcess
+public final class LiveProgram: @unchecked Sendable {
+    public let child: ChildProcess
     private let folder = TemporaryFolder()
     private var answered = 0
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    public init(_ arguments: [String], environment: [String: String]) throws {
         var environment = environment
         environment["XDG_CONFIG_HOME"] = folder.file("config")
         let out = folder.write("stdout", text: ""), err = folder.write("stderr", text: "")
@@ -20,7 +19,7 @@ final class LiveProgram: @unchecked Sendable {
     }
 
     /// `detent live ARGUMENTS` on `server`, once it says it is running.
-    convenience init(on server: any LiveServer, _ arguments: [String]) throws {
+    public convenience init(on server: any LiveServer, _ arguments: [String]) throws {
         try self.init(server.liveArguments + arguments, environment: server.clientEnvironment)
         try waitForMessage("'detent' on JACK server '\(server.serverName)'")
     }
@@ -36,17 +35,17 @@ final class LiveProgram: @unchecked Sendable {
     }
 
     /// What it wrote on standard error so far.
-    var messages: [String] { lines("stderr") }
+    public var messages: [String] { lines("stderr") }
 
     /// Waits until a message containing `text` has been written.
-    func waitForMessage(_ text: String, timeout: Double = 10) throws {
+    public func waitForMessage(_ text: String, timeout: Double = 10) throws {
         try waitUntil("detent says '\(text)' (it said \(messages))", timeout: timeout) {
             messages.contains { $0.contains(text) }
         }
     }
 
     /// Types `command` and returns the answer line.
-    func ask(_ command: String, timeout: Double = 10) throws -> String {
+    public func ask(_ command: String, timeout: Double = 10) throws -> String {
         child.write(Array((command + "\n").utf8))
         answered += 1
         try waitUntil("detent answers '\(command)'", timeout: timeout) { lines("stdout").count >= answered }
@@ -54,7 +53,7 @@ final class LiveProgram: @unchecked Sendable {
     }
 
     /// Ends the input and waits for the exit status.
-    func finish() -> Int32? {
+    public func finish() -> Int32? {
         child.closeInput()
         return child.wait().exited
     }
