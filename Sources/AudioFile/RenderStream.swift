@@ -233,7 +233,7 @@ struct RenderStream: ~Copyable {
     }
 
     /// Applies the gain to the frames of a slot that will be written, and measures them. The
-    /// meter costs more than the engine (README, "Speed and memory"); it runs here, on the
+    /// meter costs more than the engine (docs/rendering.md, "Speed and memory"); it runs here, on the
     /// engine's thread, because with fewer than three cores reading and writing share the
     /// other one, and the engine alone leaves this one mostly idle.
     private func finish(slot: Int, from start: Int, frames n: Int) {

@@ -61,8 +61,8 @@ public final class Engine: @unchecked Sendable {
     /// by measurement: the zipper of a cutoff sweep through a plug-in that does not smooth its
     /// own controls falls about 6 dB per halving of the interval against one step per
     /// 256-frame period — 12 dB at 32 frames, 19 dB at 16, 25 dB at 8 — while the cost is
-    /// paid only during glides and only by plug-ins that recompute on every change (README,
-    /// "Plugins"; `Benchmarks/plugins-vs-lv2file.sh` measures both).
+    /// paid only during glides and only by plug-ins that recompute on every change (docs/plugins.md;
+    /// `Benchmarks/plugins-vs-lv2file.sh` measures both).
     public static let externalInterval: Int64 = 8
 
     /// This engine's interval (``externalInterval`` unless chosen at creation).

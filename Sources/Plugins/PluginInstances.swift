@@ -9,7 +9,7 @@ import Platform
 /// The running instances of one plug-in for one engine `prepare`: lilv instances, their host
 /// features, port memory and buffers, and the ``DetentLV2Kernel`` that the audio thread runs.
 ///
-/// How the file's channels meet the plug-in's main audio ports (one rule, in the README):
+/// How the file's channels meet the plug-in's main audio ports (one rule, in docs/plugins.md):
 /// equal counts connect directly; a mono plug-in runs once per channel with linked controls;
 /// any other plug-in runs once, with the channels folded into its inputs and its outputs
 /// folded back into the channels (`detent_lv2_fold`), so the output has the input's channels.

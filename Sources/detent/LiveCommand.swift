@@ -89,7 +89,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The MIDI channel to listen on, 1…16 or all (default: the mapping file's, else all).", valueName: "channel"))
     var midiChannel: String?
 
-    @Option(help: ArgumentHelp("Read the MIDI mapping from a JSON file (see README, \"MIDI controllers\"); "
+    @Option(help: ArgumentHelp("Read the MIDI mapping from a JSON file (docs/live.md, \"MIDI controllers\"); "
                                + "--midi-cc changes it further, 'midi save' writes it back.", valueName: "file"))
     var midiMap: String?
 
@@ -129,7 +129,7 @@ struct LiveCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when the server goes away instead of waiting for it.")
     var noReconnect = false
 
-    @Option(help: ArgumentHelp("Listen for OSC on this UDP port (see README, \"Remote control\").", valueName: "port"))
+    @Option(help: ArgumentHelp("Listen for OSC on this UDP port (docs/live.md, \"Remote control\").", valueName: "port"))
     var osc: Int?
 
     @Option(help: ArgumentHelp("The address OSC listens on (default 127.0.0.1: this machine only).", valueName: "address"))

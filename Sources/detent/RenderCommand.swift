@@ -42,7 +42,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var starting: StartingValueOptions
 
-    @Option(help: ArgumentHelp("Automation file: timed parameter events (see README).", valueName: "file"),
+    @Option(help: ArgumentHelp("Automation file: one event per line, TIME ID VALUE [ramp DURATION] (docs/automation.md).", valueName: "file"),
             completion: .file())
     var automation: String?
 

@@ -49,7 +49,7 @@ struct PipeWireTests {
 
     /// A known, intermittent crash: with PipeWire 0.3.65, Detent's process callback sometimes
     /// writes to a port buffer that is no longer mapped while the rate changes (a segmentation
-    /// fault, also without anything added here; see the README). Only that crash is excused.
+    /// fault, also without anything added here; see docs/live.md). Only that crash is excused.
     @Test func followsASampleRateChangeAtItsValuesWithTheCutoffInHertz() throws {
         let pw = try PipeWireServer()
         var detent: LiveProgram?
