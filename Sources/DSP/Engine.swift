@@ -152,29 +152,26 @@ public final class Engine: @unchecked Sendable {
         render.deallocateBuffers()
         let slotNames = processor.slots.map(\.name)
         kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners)
-        slotOwners = owners
         render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
         render.sampleRate = sampleRate
         render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
         reset()
-        prepareBypassDelays()
+        prepareBypassDelays(owners: owners)
     }
 
     /// How long a chain slot's bypass crossfades (equal power): short enough to follow a
     /// footswitch, long enough not to click.
     public static let bypassFadeTime = 0.010
 
-    /// The kernels' owners, slot by slot (nil for the built-in).
-    private var slotOwners: [AnyObject?] = []
-
     /// Sizes each bypassable slot's delay to the latency its kernel reports at the current
-    /// values, so its bypassed path lines up with its processed one.
-    private func prepareBypassDelays() {
+    /// values (`owners`: the kernels' owners, slot by slot), so its bypassed path lines up
+    /// with its processed one.
+    private func prepareBypassDelays(owners: [AnyObject?]) {
         for s in 0..<render.slotCount where render.slots[s].bypass >= 0 {
             runSlotForNoFrames(s)
-            let latency = max(0, min((slotOwners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
+            let latency = max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
             render.slots[s].latency = latency
             if latency > 0 {
                 let ring = UnsafeMutablePointer<Float>.allocate(capacity: latency * channels)
