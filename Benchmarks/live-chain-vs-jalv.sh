@@ -42,13 +42,6 @@ start_jack "detent-chain-$$" 256
 start jack_simple_client >/dev/null 2>&1
 wait_for_port jack_simple_client:output2
 
-# jack_cpu_load's once-a-second readings over the run: their mean, and their minimum (other
-# work on the machine only ever adds to the load, so the quietest second is the cleanest).
-server_load() {
-    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } |
-        awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
-}
-
 # CPU seconds the given processes have used so far, together.
 cpu_total() {
     local p

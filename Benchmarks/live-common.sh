@@ -91,3 +91,11 @@ wait_for_port() {
 cpu_seconds() {
     cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.6f", s / 1e9 }'
 }
+
+# The server's DSP load over `$seconds` seconds, from jack_cpu_load's once-a-second readings:
+# "MEAN QUIETEST" in % (other work on the machine only ever adds to the load, so the quietest
+# second is the cleanest).
+server_load() {
+    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } |
+        awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
+}

@@ -31,13 +31,6 @@ start_jack "detent-bench-$$" 64
 start jack_simple_client >/dev/null 2>&1
 wait_for_port jack_simple_client:output1
 
-# jack_cpu_load's once-a-second readings over the run: their mean, and their minimum (other
-# work on the machine only ever adds to the load, so the quietest second is the cleanest).
-server_load() {
-    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } |
-        awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
-}
-
 # Runs one subject: starts it, connects the sine, measures, stops it. Sets `result_load`
 # (server DSP load, %: mean and quietest second) and `result_cpu` (the subject's CPU time,
 # % of one core).
