@@ -1,7 +1,6 @@
 import DSP
 import Parameters
 import Presets
-import Plugins
 
 /// A slot's own presets inside a chain: `SLOT:NAME` is the preset NAME of the processor in
 /// slot SLOT (an LV2 plug-in's own presets, the built-in's factory presets, the user's presets
