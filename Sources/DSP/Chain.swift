@@ -26,8 +26,9 @@ extension Processor {
 
     /// Several processors in series as one: a table of their rows joined (ids `NAME.ID`, each
     /// slot's bypass toggle `NAME.bypass` first), audio passed from each slot to the next in
-    /// the engine's buffers, MIDI to every slot that takes it, latency summed. One part is
-    /// that processor itself, with its plain ids.
+    /// the engine's buffers, MIDI to every slot that takes it, latency summed. A chain of one
+    /// part is still a chain (`NAME.ID`, with its bypass): what is left when a live chain
+    /// loses all its slots but one, so its ids, presets and mappings stay.
     ///
     /// ```swift
     /// let chain = try Processor.chain([("lp", .lowpassGain), ("od", overdrive)])
@@ -44,7 +45,6 @@ extension Processor {
             guard seen.insert(part.name.lowercased()).inserted else { throw .duplicateName(part.name) }
             guard part.processor.slots.isEmpty else { throw .nested(part.name) }
         }
-        if parts.count == 1 { return parts[0].processor }
         var specs: [ParameterSpec] = []
         var slots: [Slot] = []
         var expensive = Set<ParameterIndex>()

@@ -25,6 +25,12 @@ struct ChainSlot: BitwiseCopyable {
     /// frames per channel, which delay the bypassed path by as much.
     var latency = 0
     var delay: UnsafeMutablePointer<Float>? = nil
+    /// Whether the slot is in the chain at all, as a crossfade position: 0 is absent (the
+    /// slot's input passes on undelayed, its kernel is not run), `RenderState.fadeFrames`
+    /// present; it moves a frame at a time toward `presenceTarget`. Only a live chain edit
+    /// moves it: a slot added fades in, one removed or moved fades out (``Engine/leave(for:)``).
+    var presence = 0
+    var presenceTarget = 0
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int) {
         self.kernel = kernel

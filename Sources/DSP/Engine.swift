@@ -40,10 +40,18 @@ public final class Engine: @unchecked Sendable {
     public private(set) var maxFrames: Int = 0
     public private(set) var channels: Int = 0
 
+    /// True when the processor takes MIDI besides its parameters (``Processor/acceptsMIDI``),
+    /// stored so the audio thread can ask without copying the processor.
+    public let acceptsMIDI: Bool
+    /// True when prepared for a real-time thread (see ``KernelFormat/realtime``).
+    public private(set) var realtime = false
+
     // The audio thread's view: trivially-copyable values and raw pointers only.
-    private let queue: QueueStorage
+    let queue: QueueStorage
     private var meters: TelemetryStorage
-    private var render: RenderState
+    var render: RenderState
+    /// Set for an engine made to take over from another (``successor(running:origins:values:)``).
+    var handover: Handover?
     /// Keeps an external kernel's memory alive between `prepare`s, and lets its host read the
     /// kernel's meters and messages (never read on the audio thread); nil for the built-in.
     public private(set) var kernelOwner: AnyObject?
@@ -88,6 +96,7 @@ public final class Engine: @unchecked Sendable {
                      "the control interval must be a power of two up to 4096")
         precondition(kernelFrames > 0, "a kernel runs at least one frame at a time")
         self.processor = processor
+        acceptsMIDI = processor.acceptsMIDI
         self.controlInterval = controlInterval
         self.kernelFrames = kernelFrames
         let table = processor.table
@@ -107,7 +116,10 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    deinit { render.deallocate() }
+    deinit {
+        render.deallocate()
+        handover?.deallocate()
+    }
 
     /// Allocates for blocks of up to `maxFrames` frames of `channels` channels at
     /// `sampleRate`, and clears the filter. Parameter values are kept.
@@ -115,6 +127,14 @@ public final class Engine: @unchecked Sendable {
     /// - Throws: what an external processor's kernel factory throws (the built-in never does).
     /// - Parameter realtime: true for a live engine (see ``KernelFormat/realtime``).
     public func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false) throws {
+        try prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime, inheriting: nil)
+    }
+
+    /// ``prepare(sampleRate:maxFrames:channels:realtime:)``, taking the kernels of the slots
+    /// `inheriting` names (`origins[i]`: where slot `i` comes from) from the engine given
+    /// instead of making them: a running kernel is shared, not reset or run here.
+    func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool,
+                 inheriting: (engine: Engine, origins: [SlotOrigin])?) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
                                   realtime: realtime, beatsPerMinute: beatsPerMinute)
@@ -123,8 +143,21 @@ public final class Engine: @unchecked Sendable {
         var owners: [AnyObject?] = []
         var madeAll = false
         defer { if !madeAll { for kernel in builtIns { kernel.deallocate() } } }
+        let oldOwners = inheriting?.engine.slotOwners ?? []
         // Each part's kernel, at its rows: the processor alone, or every slot of a chain.
         func add(_ processor: Processor, base: Int, bypass: Int) throws {
+            if let (old, origins) = inheriting, processor.slots.isEmpty, slots.count < origins.count,
+               let from = origins[slots.count].source {
+                precondition(old.render.slots[from].count == processor.table.count, "an inherited slot keeps its processor")
+                switch old.render.slots[from].kernel {
+                case .external(let kernel):
+                    slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass))
+                    owners.append(oldOwners[from])
+                    return
+                case .lowpassGain:
+                    break  // a kernel of its own, whose filter state is copied at the take-over
+                }
+            }
             switch processor.code {
             case .lowpassGain:
                 builtIns.append(LowpassGainKernel(base: base, channels: channels, maxFrames: maxFrames, sampleRate: sampleRate))
@@ -149,6 +182,7 @@ public final class Engine: @unchecked Sendable {
             meters = telemetry.storage
         }
         self.channels = channels
+        self.realtime = realtime
         render.deallocateBuffers()
         let slotNames = processor.slots.map(\.name)
         kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners)
@@ -157,8 +191,19 @@ public final class Engine: @unchecked Sendable {
         render.sampleRate = sampleRate
         render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
-        reset()
-        prepareBypassDelays(owners: owners)
+        let inherited = (0..<slots.count).map { inheriting?.origins[$0].source != nil }
+        resetState(inherited: inherited)
+        prepareBypassDelays(owners: owners, inherited: inheriting)
+        if let (old, origins) = inheriting {
+            handover = Handover(from: old, origins: origins, into: self)
+            for (s, origin) in origins.enumerated() where !origin.staysInPlace { render.slots[s].presence = 0 }
+        }
+    }
+
+    /// The owner of each slot's kernel (nil for a built-in).
+    var slotOwners: [AnyObject?] {
+        if let chain = kernelOwner as? ChainReports { return chain.owners }
+        return [kernelOwner]
     }
 
     /// How long a chain slot's bypass crossfades (equal power): short enough to follow a
@@ -167,11 +212,19 @@ public final class Engine: @unchecked Sendable {
 
     /// Sizes each bypassable slot's delay to the latency its kernel reports at the current
     /// values (`owners`: the kernels' owners, slot by slot), so its bypassed path lines up
-    /// with its processed one.
-    private func prepareBypassDelays(owners: [AnyObject?]) {
+    /// with its processed one. An inherited slot keeps the latency it had (its kernel runs
+    /// in the engine taken over from, and is not run here).
+    private func prepareBypassDelays(owners: [AnyObject?], inherited: (engine: Engine, origins: [SlotOrigin])?) {
         for s in 0..<render.slotCount where render.slots[s].bypass >= 0 {
-            runSlotForNoFrames(s)
-            let latency = max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
+            let latency: Int
+            if let (old, origins) = inherited, let from = origins[s].source {
+                // A single processor sized no delay: its kernel's last report says.
+                latency = old.render.slots[from].bypass >= 0 ? old.render.slots[from].latency
+                    : max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
+            } else {
+                runSlotForNoFrames(s)
+                latency = max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
+            }
             render.slots[s].latency = latency
             if latency > 0 {
                 let ring = UnsafeMutablePointer<Float>.allocate(capacity: latency * channels)
@@ -204,9 +257,17 @@ public final class Engine: @unchecked Sendable {
     /// Clears the filter memory, ends every glide at its target and restarts the engine's
     /// frame count at 0. Pending changes stay queued.
     public func reset() {
+        resetState(inherited: [])
+    }
+
+    /// ``reset()``, leaving alone the kernels of the slots marked `inherited` (running in
+    /// the engine this one takes over from).
+    private func resetState(inherited: [Bool]) {
         for b in 0..<render.builtInCount { render.builtIns[b].reset() }
         for s in 0..<render.slotCount {
-            if case .external(let kernel) = render.slots[s].kernel { kernel.reset?(kernel.context) }
+            if case .external(let kernel) = render.slots[s].kernel, !(s < inherited.count && inherited[s]) {
+                kernel.reset?(kernel.context)
+            }
             let slot = render.slots[s]
             // A bypassed slot starts bypassed, with nothing yet to crossfade.
             render.slots[s].fadePosition = slot.bypass >= 0 && render.smoothers[slot.bypass].target >= 0.5

@@ -68,6 +68,13 @@ struct LowpassGainKernel: BitwiseCopyable {
         for g in 0..<groups { states[g] = Lowpass.State() }
     }
 
+    /// Takes the filter memory of `other`, a kernel of the same channels (a live chain edit
+    /// hands a slot on to a new engine; audio thread).
+    @_noLocks
+    mutating func copyState(from other: LowpassGainKernel) {
+        for g in 0..<min(groups, other.groups) { states[g] = other.states[g] }
+    }
+
     /// Recomputes the coefficients from the current cutoff and Q.
     @_noLocks
     mutating func refreshCoefficients(_ smoothers: UnsafeMutablePointer<Smoother>) {

@@ -28,6 +28,8 @@ struct RenderState {
     /// among them.
     var slots = UnsafeMutablePointer<ChainSlot>.allocate(capacity: 0)
     var slotCount = 0
+    /// True while a live chain edit fades slots out (``Engine/leave(for:)``).
+    var leaving = false
     var builtIns = UnsafeMutablePointer<LowpassGainKernel>.allocate(capacity: 0)
     var builtInCount = 0
 
@@ -59,6 +61,8 @@ struct RenderState {
     var scratchOut = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
     var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// A slot's input, undelayed, while it fades in or out of the chain (a live edit).
+    var pass = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// The bypass crossfade's length and its dry-path gains, sin(π/2 · k / fadeFrames) for
     /// k = 0 … fadeFrames (the wet gain at k is the dry gain at fadeFrames − k: equal power).
     var fadeFrames = 1
@@ -121,7 +125,13 @@ struct RenderState {
         let bypassable = chain.contains { $0.bypass >= 0 }
         dry = .allocate(capacity: bypassable ? maxFrames * channels : 0)
         dry.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
+        pass = .allocate(capacity: bypassable ? maxFrames * channels : 0)
+        pass.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
         self.fadeFrames = max(1, fadeFrames)
+        for s in 0..<slotCount {
+            slots[s].presence = self.fadeFrames
+            slots[s].presenceTarget = self.fadeFrames
+        }
         fadeGains = .allocate(capacity: self.fadeFrames + 1)
         for k in 0...self.fadeFrames {
             fadeGains[k] = Float(RealtimeMath.sin(Double.pi / 2 * Double(k) / Double(self.fadeFrames)))
@@ -149,7 +159,7 @@ struct RenderState {
                   UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(sumOfSquares),
                   UnsafeMutableRawPointer(blockPeaks), UnsafeMutableRawPointer(externalIn),
                   UnsafeMutableRawPointer(externalOut), UnsafeMutableRawPointer(scratchIn),
-                  UnsafeMutableRawPointer(scratchOut), UnsafeMutableRawPointer(dry),
+                  UnsafeMutableRawPointer(scratchOut), UnsafeMutableRawPointer(dry), UnsafeMutableRawPointer(pass),
                   UnsafeMutableRawPointer(fadeGains)] {
             p.deallocate()
         }
@@ -207,26 +217,84 @@ struct RenderState {
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start else { return false }
         let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
-        if slotCount == 1 {
+        if slotCount == 1 && slots[0].bypass < 0 {
             return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
                               from: start, to: end, blockStart: blockStart, meters: meters)
         }
         var nonFinite = false
         for s in 0..<slotCount {
             let lanes = Lanes(input: s == 0 ? laneIn : chainIn, output: laneOut, stride: stride, channels: channels)
+            let last = s == slotCount - 1
+            // A slot out of the chain passes its input on. While an edit waits to take over, a
+            // slot faded out still runs (unheard), so one that moves carries on from the
+            // input it had the frame before.
+            if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
+                if s == 0 { passInput(lanes, from: start, to: end) }
+                if last { meterOutput(from: start, to: end) }
+                continue
+            }
+            let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
+            if entering { keepInput(lanes, from: start, to: end) }
             let mixing = keepDry(s, lanes, from: start, to: end)
             // The last slot meters what it writes, as a single processor does, unless a bypass
             // mix changes it afterwards (then a pass over the output meters it).
-            let last = s == slotCount - 1
-            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart, meters: last && !mixing ? meters : nil) {
+            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart,
+                          meters: last && !mixing && !entering ? meters : nil) {
                 nonFinite = true
             }
-            if mixing {
-                mixDry(s, lanes, from: start, to: end)
-                if last { meterOutput(from: start, to: end) }
-            }
+            if mixing { mixDry(s, lanes, from: start, to: end) }
+            if entering { mixPresence(s, lanes, from: start, to: end) }
+            if last && (mixing || entering) { meterOutput(from: start, to: end) }
         }
         return nonFinite
+    }
+
+    /// The caller's input, made finite and limited as every kernel takes it, copied to the
+    /// output: what an absent first slot does.
+    @_noLocks
+    private mutating func passInput(_ lanes: Lanes, from start: Int, to end: Int) {
+        for c in 0..<channels {
+            let src = lanes.input[c], dst = lanes.output[c]
+            for i in start..<end {
+                let x = src[i &* lanes.stride]
+                dst[i &* lanes.stride] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+            }
+        }
+    }
+
+    /// Before a slot fading in or out of the chain runs: its input, undelayed, into `pass`.
+    @_noLocks
+    private mutating func keepInput(_ lanes: Lanes, from start: Int, to end: Int) {
+        for c in 0..<channels {
+            let src = lanes.input[c], dst = pass + c * maxFrames
+            for i in start..<end { dst[i] = src[i &* lanes.stride] }
+        }
+    }
+
+    /// After a slot fading in or out ran: its output crossfaded with its undelayed input,
+    /// toward the side its presence target asks for. The gains are sin² and cos² (a raised
+    /// cosine): they sum to one, so a slot whose output is much like its input (an EQ, a
+    /// compressor) fades with no bump in level, and they start and end flat, so the fade
+    /// itself puts no corner in the sound.
+    @_noLocks
+    private mutating func mixPresence(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
+        let target = slots[s].presenceTarget
+        let first = slots[s].presence
+        let step = target > first ? 1 : (target < first ? -1 : 0)
+        var k = first
+        for c in 0..<channels {
+            let out = lanes.output[c], src = pass + c * maxFrames
+            k = first
+            for i in start..<end {
+                let j = i &* lanes.stride
+                let x = src[i]
+                let d = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+                let wet = fadeGains[k], dry = fadeGains[fadeFrames - k]
+                out[j] = out[j] * (wet * wet) + d * (dry * dry)
+                if k != target { k += step }
+            }
+        }
+        slots[s].presence = k
     }
 
     /// One slot's kernel over `start..<end`.

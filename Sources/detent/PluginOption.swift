@@ -106,7 +106,6 @@ struct PluginOption: ParsableArguments {
         } catch {
             throw .chain(reason: error.description)
         }
-        if parts.count == 1 { return try find(chain.identifier) }
         return (chain, .standard(scope: PresetScope(processor: chain.identifier, table: chain.table), factoryPresets: []))
     }
 

@@ -59,7 +59,7 @@ private final class DelayLine: KernelReports, @unchecked Sendable {
 struct ChainTests {
     let sampleRate = 48_000.0
 
-    @Test("a chain's table joins its slots' rows as SLOT.ID, each slot's bypass first; one part keeps its plain ids")
+    @Test("a chain's table joins its slots' rows as SLOT.ID, each slot's bypass first, even for one part")
     func table() throws {
         let chain = try Processor.chain([("lp", .lowpassGain), ("out", .lowpassGain)])
         #expect(chain.table.textIDs == ["lp.bypass", "lp.cutoff", "lp.resonance", "lp.gain",
@@ -73,7 +73,7 @@ struct ChainTests {
         #expect(Processor.chainParts(of: chain.identifier)!.map(\.name) == ["lp", "out"])
         #expect(Processor.chainParts(of: chain.identifier)!.map(\.identifier) == [LowpassGain.identifier, LowpassGain.identifier])
         let single = try Processor.chain([("eq", .lowpassGain)])
-        #expect(single == .lowpassGain && single.table.textIDs == ["cutoff", "resonance", "gain"])
+        #expect(single.table.textIDs == ["eq.bypass", "eq.cutoff", "eq.resonance", "eq.gain"] && single.slots.count == 1)
     }
 
     @Test("a chain with no slots, a bad or repeated slot name, or a chain inside is refused, naming the slot")

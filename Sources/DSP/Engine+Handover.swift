@@ -1,0 +1,163 @@
+import Parameters
+
+/// Where a slot of a successor engine's chain comes from, in a live chain edit.
+public enum SlotOrigin: Sendable, Equatable {
+    /// Made for the successor: it fades in.
+    case added
+    /// Slot `n` of the engine taken over from, at the same place in the chain: it carries on
+    /// with no fade, its kernel, values and glides untouched.
+    case kept(Int)
+    /// Slot `n`, elsewhere in the chain: it fades out where it was and in where it goes, its
+    /// kernel's state (a reverb's tail, a compressor's envelope) kept.
+    case moved(Int)
+
+    /// The slot of the engine taken over from whose kernel this slot runs, if any.
+    var source: Int? {
+        switch self {
+        case .added: nil
+        case .kept(let n), .moved(let n): n
+        }
+    }
+
+    /// True when the slot goes on where it was, with no fade.
+    var staysInPlace: Bool {
+        if case .kept = self { return true }
+        return false
+    }
+}
+
+/// What an engine made by ``Engine/successor(running:origins:values:)`` needs from the one it
+/// follows, worked out before the audio thread sees either: raw tables only.
+struct Handover: BitwiseCopyable {
+    /// Per row of the old engine: the row it continues as here, or −1.
+    let rowFrom: UnsafeMutablePointer<Int32>
+    let oldRows: Int
+    /// Per slot here: the old slot whose kernel it runs, or −1.
+    let slotFrom: UnsafeMutablePointer<Int32>
+    /// Per old slot: true when it carries on in place (no fade out).
+    let stays: UnsafeMutablePointer<Bool>
+    let oldSlots: Int
+
+    init(from old: Engine, origins: [SlotOrigin], into engine: Engine) {
+        oldRows = old.render.parameterCount
+        oldSlots = old.render.slotCount
+        rowFrom = .allocate(capacity: max(1, oldRows))
+        rowFrom.initialize(repeating: -1, count: max(1, oldRows))
+        slotFrom = .allocate(capacity: max(1, origins.count))
+        slotFrom.initialize(repeating: -1, count: max(1, origins.count))
+        stays = .allocate(capacity: max(1, oldSlots))
+        stays.initialize(repeating: false, count: max(1, oldSlots))
+        for (s, origin) in origins.enumerated() {
+            guard let from = origin.source else { continue }
+            slotFrom[s] = Int32(from)
+            if origin.staysInPlace { stays[from] = true }
+            let source = old.render.slots[from], target = engine.render.slots[s]
+            for r in 0..<min(source.count, target.count) { rowFrom[source.base + r] = Int32(target.base + r) }
+            if source.bypass >= 0 && target.bypass >= 0 { rowFrom[source.bypass] = Int32(target.bypass) }
+        }
+    }
+
+    func deallocate() {
+        rowFrom.deallocate()
+        slotFrom.deallocate()
+        stays.deallocate()
+    }
+}
+
+extension Engine {
+    /// An engine for `processor` — this engine's chain with slots added, removed or moved —
+    /// prepared for the same format, that can take over from this one while it runs without
+    /// a click or a gap: slots that stay keep their kernels (shared, not made again), values
+    /// and glides; a slot added fades in, one removed fades out (10 ms, equal power) over its
+    /// undelayed input, one moved does both. `origins[i]` says where slot `i` comes from;
+    /// `values` are the starting values of the rows that are new.
+    ///
+    /// Not on the audio thread (it allocates and makes the new slots' kernels). The audio
+    /// thread then calls ``leave(for:)`` on this engine each block until it returns true,
+    /// and ``takeOver(from:)`` on the successor; ``EngineExchange`` does both.
+    /// - Throws: what a new slot's kernel factory throws.
+    public func successor(running processor: Processor, origins: [SlotOrigin],
+                          values: [ParameterIndex: Double]) throws -> Engine {
+        precondition(sampleRate > 0, "only a prepared engine has a successor")
+        precondition(origins.count == max(1, processor.slots.count), "one origin per slot")
+        let next = Engine(processor: processor, initialValues: values, smoothingTime: smoothingTime,
+                          queueCapacity: controls.capacity, controlInterval: controlInterval, kernelFrames: kernelFrames)
+        next.beatsPerMinute = beatsPerMinute
+        try next.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime,
+                         inheriting: (self, origins))
+        return next
+    }
+
+    /// Fades out the slots that `next` does not keep in place, a block at a time; true once
+    /// they are all out and `next` can take over (audio thread, on the running engine).
+    @_noLocks
+    public func leave(for next: Engine) -> Bool { leave(next.handover) }
+
+    @_noLocks
+    func leave(_ handover: Handover?) -> Bool {
+        guard let handover else { return true }
+        render.leaving = true
+        var done = true
+        for s in 0..<min(render.slotCount, handover.oldSlots) where !handover.stays[s] {
+            render.slots[s].presenceTarget = 0
+            if render.slots[s].presence != 0 { done = false }
+        }
+        return done
+    }
+
+    /// Brings back every slot a withdrawn edit began to fade out (audio thread).
+    @_noLocks
+    public func stay() {
+        guard render.leaving else { return }
+        render.leaving = false
+        for s in 0..<render.slotCount { render.slots[s].presenceTarget = render.fadeFrames }
+    }
+
+    /// Takes over from `old` at a block boundary, once ``leave(for:)`` said so (audio thread):
+    /// the frame count, the inherited slots' values, glides, filter state, bypass fades and
+    /// delay lines, and the changes still queued for `old` (at once, on the rows they
+    /// continue as; one stamped for a later frame applies now, at most a period early).
+    @_noLocks
+    public func takeOver(from old: Engine) { takeOver(render: old.render, queue: old.queue) }
+
+    /// ``takeOver(from:)``, given the old engine's audio-thread state.
+    @_noLocks
+    func takeOver(render source: RenderState, queue: QueueStorage) {
+        guard let handover else { return }
+        for s in 0..<render.slotCount {
+            let from = Int(handover.slotFrom[s])
+            guard from >= 0 else { continue }
+            let was = source.slots[from]
+            if case .lowpassGain(let b) = render.slots[s].kernel, case .lowpassGain(let ob) = was.kernel {
+                render.builtIns[b].copyState(from: source.builtIns[ob])
+            }
+            if was.bypass >= 0 { render.slots[s].fadePosition = was.fadePosition }
+            if let delay = render.slots[s].delay, let oldDelay = was.delay, was.latency == render.slots[s].latency {
+                for i in 0..<was.latency * render.channels { delay[i] = oldDelay[i] }
+            }
+        }
+        for p in 0..<min(source.parameterCount, handover.oldRows) {
+            let q = Int(handover.rowFrom[p])
+            guard q >= 0 else { continue }
+            render.smoothers[q] = source.smoothers[p]
+            render.controls[q] = source.controls[p]
+        }
+        // What was sent to the old engine and not yet taken.
+        for p in 0..<source.parameterCount {
+            guard let slot = queue.takeSlot(p) else { continue }
+            source.appliedEpochs[p] = slot.epoch
+            let q = Int(handover.rowFrom[p])
+            if q >= 0 { render.apply(parameter: q, value: slot.value, rampFrames: -1) }
+        }
+        while let change = queue.peek() {
+            queue.pop()
+            let p = change.index
+            guard p >= 0, p < source.parameterCount,
+                  Int32(bitPattern: change.epoch &- source.appliedEpochs[p]) >= 0 else { continue }
+            let q = Int(handover.rowFrom[p])
+            if q >= 0 { render.apply(parameter: q, value: change.value, rampFrames: Int(change.rampFrames)) }
+        }
+        render.framePosition = source.framePosition
+        render.refreshCoefficients()
+    }
+}
