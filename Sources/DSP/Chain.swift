@@ -108,6 +108,12 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     case badName(String)
     case duplicateName(String)
     case nested(String)
+    /// A live edit named a slot the chain does not have (the name, and the slots there are).
+    case unknownSlot(String, [String])
+    /// A live edit's position outside 1 … the number of places.
+    case badPosition(Int, Int)
+    /// A live edit would remove the chain's only slot.
+    case lastSlot(String)
 
     public var description: String {
         switch self {
@@ -116,6 +122,9 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(name)' cannot name a chain slot: use letters, digits, _ and - (starting with a letter or digit)"
         case .duplicateName(let name): "two chain slots are named '\(name)': give one another name (--plugin NAME=URI)"
         case .nested(let name): "slot '\(name)' is itself a chain: list its processors instead"
+        case .unknownSlot(let name, let slots): "the chain has no slot '\(name)' (its slots: \(slots.joined(separator: ", ")))"
+        case .badPosition(let position, let count): "position \(position) is not in the chain: 1 … \(count)"
+        case .lastSlot(let name): "'\(name)' is the chain's only slot: a chain keeps at least one"
         }
     }
 }

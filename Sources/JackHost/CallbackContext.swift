@@ -8,14 +8,18 @@ import Synchronization
 /// whole life: the callbacks receive that address as their `arg`.
 ///
 /// The audio thread reads only plain values, raw pointers and atomics here — no class
-/// references, so no reference counting. The engine travels as an unretained opaque pointer;
-/// ``JackSession`` holds the strong reference until `jack_client_close` has returned.
+/// references, so no reference counting. The engine is reached through an unretained
+/// ``EngineExchange`` (which lets a live chain edit swap it between blocks); ``JackSession``
+/// holds the strong references until `jack_client_close` has returned.
 /// The other callbacks (xrun, buffer size, sample rate, shutdown, graph changes) run on
 /// JACK's notification thread and only flip atomics and post the host's wake-up semaphore,
 /// which is async-signal-safe as JACK's shutdown callback requires.
 struct CallbackContext: ~Copyable {
     // Constant while the client is active.
-    let engine: UnsafeMutableRawPointer
+    /// The ``EngineExchange`` that says which engine runs, unretained.
+    let exchange: UnsafeMutableRawPointer
+    /// Posted when an offered engine has taken over (the editor waiting for it wakes).
+    let switched: UnsafeMutablePointer<sem_t>
     let client: OpaquePointer
     let channels: Int
     let inputPorts: UnsafeMutablePointer<OpaquePointer?>
@@ -29,8 +33,6 @@ struct CallbackContext: ~Copyable {
     let midiOutPort: OpaquePointer?
     let feedback: MIDIFeedbackQueue
     let midi: MIDIControlTable
-    /// The processor takes MIDI (an instrument's notes): messages that turn no knob go to it.
-    let passMIDI: Bool
     /// The sample rate the engine was prepared for.
     let preparedRate: UInt32
     /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
@@ -63,11 +65,12 @@ struct CallbackContext: ~Copyable {
     /// The processor's latency in frames, added to the ports' latency ranges.
     let latency = Atomic<UInt32>(0)
 
-    init(engine: UnsafeMutableRawPointer, client: OpaquePointer, channels: Int,
+    init(exchange: UnsafeMutableRawPointer, switched: UnsafeMutablePointer<sem_t>, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midiOutPort: OpaquePointer?,
          midi: MIDIControls,
-         values: [ParameterIndex: Double], passMIDI: Bool, wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
-        self.engine = engine
+         values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
+        self.exchange = exchange
+        self.switched = switched
         self.client = client
         self.channels = channels
         self.inputPorts = .allocate(capacity: channels)
@@ -82,7 +85,6 @@ struct CallbackContext: ~Copyable {
         self.midiOutPort = midiOutPort
         feedback = MIDIFeedbackQueue(sampleRate: sampleRate)
         self.midi = MIDIControlTable(midi, values: values)
-        self.passMIDI = passMIDI
         events = .allocate(capacity: Self.eventCapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake

@@ -6,6 +6,18 @@ import DSP
 /// Parameter values are written through the parameter table (``ParameterSpec/format(_:ascii:)``)
 /// in ASCII (`-6.0 dB`, `-inf dB`), so an answer can be read by a script and typed back:
 /// `cutoff=1.20 kHz` answers `set cutoff 1.2k`, and `set cutoff 1.20 kHz` sets it again.
+/// One slot of a chain as `chain` answers it.
+public struct ChainSlotText: Equatable, Sendable {
+    public let name: String
+    public let processor: String
+    public let identifier: String
+
+    /// The slots of `processor` (a single processor as the one slot it would be in a chain).
+    public static func slots(of processor: Processor) -> [ChainSlotText] {
+        processor.chainParts.map { ChainSlotText(name: $0.name, processor: $0.processor.name, identifier: $0.processor.identifier) }
+    }
+}
+
 public enum CommandAnswer: Equatable, Sendable {
     /// `set`, `get`, `reset ID`.
     case value(ParameterIndex, Double)
@@ -22,6 +34,8 @@ public enum CommandAnswer: Equatable, Sendable {
     case midi(MIDIControls)
     /// `midi save`: the file written.
     case midiSaved(String)
+    /// `chain …`: the slots now, by name, with their processors' names.
+    case chain([ChainSlotText])
     case help
     /// `quit`: the last answer.
     case bye
@@ -42,6 +56,7 @@ public enum CommandAnswer: Equatable, Sendable {
         case .status(let s): Self.statusText(s, table)
         case .midi(let controls): "midi \(controls.summary)"
         case .midiSaved(let path): "saved MIDI mapping \(path)"
+        case .chain(let slots): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
@@ -150,6 +165,11 @@ public enum CommandAnswer: Equatable, Sendable {
         case .help:
             return object([("commands", .array(HostCommand.synopsis.map { .string($0) })),
                            ("ids", .array(table.indices.map { .string(table[$0].id) }))])
+        case .chain(let slots):
+            return object([("chain", .array(slots.map {
+                .object([JSONMember("slot", .string($0.name)), JSONMember("processor", .string($0.processor)),
+                         JSONMember("identifier", .string($0.identifier))])
+            }))])
         case .midiSaved(let path):
             return object([("savedMIDIMap", .string(path))])
         case .bye:

@@ -78,6 +78,14 @@ public struct CommandInterpreter: Sendable {
             } catch {
                 return .error("\(error)")
             }
+        case .chain(nil):
+            return .chain(ChainSlotText.slots(of: control.processor))
+        case .chain(let request?):
+            do {
+                return .chain(ChainSlotText.slots(of: try control.editChain(request)))
+            } catch {
+                return .error(error.description)
+            }
         case .help:
             return .help
         case .quit:

@@ -28,13 +28,16 @@ public enum HostCommand: Equatable, Sendable {
     case midiChannel(Int?)
     /// `midi save [FILE]`: the mapping to a file (the `--midi-map` file when none is named).
     case midiSave(String?)
+    /// `chain`: the slots; `chain add|remove|move …`: an edit of the running chain.
+    case chain(ChainRequest?)
     case help
     case quit
 
     /// The commands as `help` lists them.
     public static let synopsis = [
         "set ID VALUE", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
-        "status", "midi [ID CC|none] [channel N|all] [save [FILE]]", "help", "quit",
+        "status", "midi [ID CC|none] [channel N|all] [save [FILE]]",
+        "chain [add [NAME=]PLUGIN [at N] | remove NAME | move NAME N]", "help", "quit",
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer).
@@ -71,11 +74,49 @@ public enum HostCommand: Equatable, Sendable {
             return action == "load" ? .presetLoad(rest(after: 2)) : .presetSave(rest(after: 2))
         case "midi":
             return try midi(Array(words.dropFirst()), table: table)
+        case "chain":
+            return .chain(try chain(Array(words.dropFirst()), line: line))
         case "params": return try noArguments(.params)
         case "status": return try noArguments(.status)
         case "help": return try noArguments(.help)
         case "quit": return try noArguments(.quit)
         default: throw .unknownCommand(String(words[0]))
+        }
+    }
+
+    /// The edit `chain add|remove|move …` asks for (the words after `chain`, in `line`: a
+    /// plug-in's name is taken as typed, spaces and all); nil for `chain`.
+    private static func chain(_ words: [Substring], line: String) throws(CommandError) -> ChainRequest? {
+        let usage = CommandError.usage("chain | chain add [NAME=]PLUGIN [at N] | chain remove NAME | chain move NAME N")
+        guard let action = words.first?.lowercased() else { return nil }
+        func position(_ word: Substring) throws(CommandError) -> Int {
+            guard let n = Int(word), n >= 1 else { throw .invalid("position '\(word)': expected 1, 2, 3…") }
+            return n
+        }
+        switch action {
+        case "add":
+            guard words.count >= 2 else { throw usage }
+            var end = line.endIndex
+            var at: Int?
+            if words.count >= 4, words[words.count - 2].lowercased() == "at" {
+                at = try position(words[words.count - 1])
+                end = words[words.count - 2].startIndex
+            }
+            var text = String(line[words[1].startIndex..<end]).trimmingTrailingWhitespace
+            var name: String?
+            if let eq = text.firstIndex(of: "="), Processor.isSlotName(String(text[..<eq])), text.index(after: eq) < text.endIndex {
+                name = String(text[..<eq])
+                text = String(text[text.index(after: eq)...])
+            }
+            return .add(reference: text, name: name, position: at)
+        case "remove":
+            guard words.count == 2 else { throw usage }
+            return .remove(String(words[1]))
+        case "move":
+            guard words.count == 3 else { throw usage }
+            return .move(String(words[1]), to: try position(words[2]))
+        default:
+            throw usage
         }
     }
 

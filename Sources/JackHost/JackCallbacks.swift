@@ -52,14 +52,19 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     }
     let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
     let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { jack_port_get_buffer(port, nframes) } }
-    Unmanaged<Engine>.fromOpaque(context.pointee.engine)._withUnsafeGuaranteedRef { engine in
+    // A live chain edit's engine takes over here, between blocks, once what it drops has faded.
+    let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
+        $0.engineForBlock()
+    }
+    if tookOver { _unsafePerformance { _ = sem_post(context.pointee.switched) } }
+    Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { engine in
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
         // Each mapped control change lands at its own frame: the engine's one splitter cuts
         // the block there (JACK delivers the events in time order).
         // Messages that turn no knob (notes, bends, unmapped controllers) go to a processor
         // that takes MIDI, at their frame too.
         var count = 0
-        let passMIDI = context.pointee.passMIDI
+        let passMIDI = engine.acceptsMIDI
         if passMIDI { engine.beginMIDI() }
         let mappings = midiBuffer == nil ? nil : context.pointee.midi.beginCycle()
         if let midiBuffer, let mappings {

@@ -2,6 +2,7 @@ import CJack
 import Parameters
 import DSP
 import Glibc
+import Platform
 import Synchronization
 
 /// One client on one JACK server: opened, ports registered, callbacks set, active — until
@@ -10,8 +11,12 @@ import Synchronization
 final class JackSession: @unchecked Sendable {
     let client: OpaquePointer
     let context: UnsafeMutablePointer<CallbackContext>
-    /// Kept alive here: the process callback holds it unretained.
-    let engine: Engine
+    /// Kept alive here: the process callback holds it unretained. Replaced by ``exchange(to:timeout:)``.
+    private(set) var engine: Engine
+    /// Which engine the callback runs; kept alive here.
+    private let engines: EngineExchange
+    /// Posted by the callback when an offered engine has taken over.
+    private let switched = Semaphore()
     /// The name JACK gave the client (the requested one, or with a suffix).
     let name: String
     let inputNames: [String]
@@ -28,7 +33,8 @@ final class JackSession: @unchecked Sendable {
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
-    init(options: LiveHostOptions, midi: MIDIControls?, values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>,
+    init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
+         wake: UnsafeMutablePointer<sem_t>,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         try Self.prepareLibrary()
         var status = JackStatus(0)
@@ -106,12 +112,13 @@ final class JackSession: @unchecked Sendable {
             jack_client_close(client)
             throw error
         }
+        engines = EngineExchange(engine)
         context = .allocate(capacity: 1)
         context.initialize(to: CallbackContext(
-            engine: Unmanaged.passUnretained(engine).toOpaque(), client: client,
+            exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.pointer, client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midiOutPort: midiOutPort, midi: midi ?? MIDIControls(table: options.processor.table, channel: nil, controllers: [:]),
-            values: values, passMIDI: options.processor.acceptsMIDI, wake: wake, sampleRate: rate, bufferSize: bufferSize))
+            midiPort: midiPort, midiOutPort: midiOutPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
+            values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
         // Nothing processes yet: the kernel may run for no frames to report its latency.
         context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
 
@@ -140,6 +147,31 @@ final class JackSession: @unchecked Sendable {
         let channel = { (c: Int) in channels == 2 ? (c == 1 ? "L" : "R") : "\(c)" }
         return (1...channels).map { "Input \(channel($0))" } + (1...channels).map { "Output \(channel($0))" }
             + (midiIn ? ["MIDI In"] : []) + (midiOut ? ["MIDI Out (controller feedback)"] : [])
+    }
+
+    /// Hands the callback `next` (a successor of the running engine) and waits until it has
+    /// taken over, at most `timeout`: true when it runs now, false when it was withdrawn (the
+    /// callback did not come: the server is stalled or gone). The old engine is released once
+    /// the callback has left it. A session whose server is gone replaces it at once.
+    func exchange(to next: Engine, timeout: Duration) -> Bool {
+        if isClosed || serverGone {
+            engines.replace(with: next)
+            engine = next
+            return true
+        }
+        switched.drain()
+        engines.offer(next)
+        let deadline = ContinuousClock.now + timeout
+        while !engines.isRunning(next) {
+            let left = deadline - .now
+            if left <= .zero || !switched.wait(timeout: left) {
+                if engines.withdraw(next) { return false }
+                // Taken in the meantime: the callback is finishing the take-over now.
+                while !engines.isRunning(next) { sched_yield() }
+            }
+        }
+        engine = next
+        return true
     }
 
     /// The processor's latency, in frames, as the ports report it.
@@ -176,13 +208,13 @@ final class JackSession: @unchecked Sendable {
     func closeAfterServerLoss(timeout: Duration) -> Bool {
         guard !isClosed else { return true }
         isClosed = true
-        let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine
+        let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine, engines = engines
         Self.closing.add(1, ordering: .relaxed)
         let closing = BoundedClose(close: {
             jack_client_close(client.value)
             Self.closing.subtract(1, ordering: .releasing)
         }, release: {
-            withExtendedLifetime(engine) { Self.free(context.value) }
+            withExtendedLifetime((engine, engines)) { Self.free(context.value) }
         })
         return closing.run(timeout: timeout)
     }
@@ -262,6 +294,8 @@ final class JackSession: @unchecked Sendable {
     var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
     /// Pickup controllers that have not caught their knobs: where each is (normalised).
     var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
+    /// After a live chain edit: knob positions from `values` in the new `table`.
+    func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) { context.pointee.midi.retable(table, values: values) }
     /// Makes `controls` the MIDI mapping from the next message on.
     func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.

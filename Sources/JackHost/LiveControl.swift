@@ -15,6 +15,10 @@ public protocol LiveControl: ParameterHost, Sendable {
     func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls?
     /// The processor's read-only outputs now (a plug-in's meters); empty for most.
     func outputValues() -> [OutputValue]
+    /// The processor hosted now (a chain edit replaces it).
+    var processor: Processor { get }
+    /// Adds, removes or moves a slot of the chain while running; returns the chain after.
+    func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor
 }
 
 extension LiveControl {
@@ -24,4 +28,14 @@ extension LiveControl {
     public var midiControls: MIDIControls? { nil }
     public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? { nil }
     public func outputValues() -> [OutputValue] { [] }
+    /// A host that does not say: a processor of its table alone, with no audio code.
+    public var processor: Processor {
+        Processor(identifier: "detent:parameters", name: "parameters", table: table) { _, _, _ in
+            throw ChainEditError("this host has no audio code")
+        }
+    }
+
+    public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
+        throw ChainEditError("this host cannot change its chain")
+    }
 }

@@ -36,9 +36,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     private let wake = Semaphore()
     /// Signalled when the supervisor thread has finished.
     private let supervisorFinished = Semaphore()
-    private let state: Mutex<State>
+    let state: Mutex<State>
+    /// How chain edits find processors and whom they tell; nil refuses them.
+    let chainEditing = Mutex<(resolve: ProcessorResolver, changed: @Sendable (Processor) -> Void)?>(nil)
+    /// Why chain edits are refused when they are.
+    let chainEditRefusal = Mutex("this host cannot change its chain")
 
-    private struct State: ~Copyable {
+    struct State: ~Copyable {
+        /// What is hosted: the options' processor until a chain edit changes it.
+        var processor: Processor
         var engine: Engine
         var session: JackSession?
         /// Where each parameter is heading: what `get` answers and what a rebuilt engine
@@ -122,15 +128,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         let targets = options.processor.table.complete(options.initialValues)
         let supervisor = Supervisor(settings: Supervisor.Settings(
             backoff: options.backoff, reconnect: options.reconnect, watchesCycles: !JackSession.libraryIsJack2))
-        state = Mutex(State(engine: Self.makeEngine(targets, options), targets: targets, midi: options.midi,
-                            supervisor: supervisor))
+        state = Mutex(State(processor: options.processor, engine: Self.makeEngine(options.processor, targets, options),
+                            targets: targets, midi: options.midi, supervisor: supervisor))
     }
 
-    private static func makeEngine(_ values: [ParameterIndex: Double], _ options: LiveHostOptions) -> Engine {
+    static func makeEngine(_ processor: Processor, _ values: [ParameterIndex: Double],
+                                   _ options: LiveHostOptions) -> Engine {
         if let smoothing = options.smoothing {
-            return Engine(processor: options.processor, initialValues: values, smoothingTime: smoothing)
+            return Engine(processor: processor, initialValues: values, smoothingTime: smoothing)
         }
-        return Engine(processor: options.processor, initialValues: values)
+        return Engine(processor: processor, initialValues: values)
     }
 
     // MARK: Life cycle
@@ -202,16 +209,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     private func openSession() throws(LiveHostError) -> JackSession {
         // A new client would wait for libjack's lock, which a lost client's close still holds.
         if JackSession.libraryBusy { throw .libraryBusy }
-        let (midi, values) = state.withLock { st in
+        let (processor, midi, values) = state.withLock { st in
             st.absorbMIDI()
-            return (st.midi, st.targets)
+            return (st.processor, st.midi, st.targets)
         }
-        return try JackSession(options: options, midi: midi, values: values, wake: wake.pointer) {
+        return try JackSession(options: options, processor: processor, midi: midi, values: values, wake: wake.pointer) {
             rate, bufferSize throws(LiveHostError) in
             try state.withLock { st throws(LiveHostError) in
                 if st.engine.sampleRate != Double(rate) {
                     if st.engine.sampleRate != 0 {
-                        st.engine = Self.makeEngine(st.targets, options)
+                        st.engine = Self.makeEngine(st.processor, st.targets, options)
                         st.lastStamp = .min
                     }
                     do {
@@ -246,6 +253,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 st.lastStamp = frame
             }
             var sent: [ParameterChange] = []
+            let table = st.processor.table
             for id in table.indices {
                 guard let value = values[id] else { continue }
                 let v = table[id].clamp(value)
@@ -260,7 +268,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     /// The parameters of the processor hosted.
-    public var table: ParameterTable { options.processor.table }
+    public var table: ParameterTable { state.withLock { $0.processor.table } }
+
+    /// The processor hosted: the options' one until a chain edit replaces it.
+    public var processor: Processor { state.withLock { $0.processor } }
 
     /// What MIDI control changes do now; nil when the host has no MIDI input.
     public var midiControls: MIDIControls? { state.withLock { $0.midi } }

@@ -42,24 +42,37 @@ struct MIDIControlTable: ~Copyable {
     /// The change each parameter's controllers make, its value and frame filled in per message.
     private let templates: UnsafeMutablePointer<ParameterChange>
 
+    /// Rows kept per parameter whatever the table: a live chain edit changes the table
+    /// while the callback runs, so the rows must already be there.
+    static let rowCapacity = 4_096
+
     init(_ controls: MIDIControls, values: [ParameterIndex: Double] = [:]) {
         let table = controls.table
-        parameterCount = table.count
+        parameterCount = max(table.count, Self.rowCapacity)
         latest = .allocate(capacity: parameterCount)
         generations = .allocate(capacity: parameterCount)
         positions = .allocate(capacity: parameterCount)
         waiting = .allocate(capacity: parameterCount)
         templates = .allocate(capacity: parameterCount)
-        for id in table.indices {
-            let p = id.rawValue
-            (templates + p).initialize(to: ParameterChange(id, table[id].defaultValue))
+        for p in 0..<parameterCount {
+            let id = ParameterIndex(p)
+            let position = p < table.count ? table[id].normalized(values[id] ?? table[id].defaultValue) : 0
+            (templates + p).initialize(to: ParameterChange(id, p < table.count ? table[id].defaultValue : 0))
             (latest + p).initialize(to: Atomic(0))
             (generations + p).initialize(to: Atomic(0))
-            let position = table[id].normalized(values[id] ?? table[id].defaultValue)
             (positions + p).initialize(to: Atomic(position.bitPattern))
             (waiting + p).initialize(to: Atomic(Double.nan.bitPattern))
         }
         update(controls)
+    }
+
+    /// After a live chain edit: every knob's position from `values` in `table`, the new
+    /// table, and no pickup waiting (any thread; the mapping is replaced next).
+    func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) {
+        for id in table.indices where id.rawValue < parameterCount {
+            knobMoved(id, to: values[id] ?? table[id].defaultValue, in: table[id])
+            waiting[id.rawValue].store(Double.nan.bitPattern, ordering: .relaxed)
+        }
     }
 
     deinit {

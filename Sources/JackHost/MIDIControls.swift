@@ -55,6 +55,21 @@ public struct MIDIControls: Sendable, Equatable {
         self.mappings = mappings
     }
 
+    /// The same mapping over `table`, after a live chain edit: each mapping follows its
+    /// parameter to the row it continues as (`rows`); a removed parameter's are dropped.
+    public func retabled(_ table: ParameterTable, rows: [ParameterIndex: ParameterIndex]) -> MIDIControls {
+        var copy = MIDIControls(table: table, channel: channel, mappings: mappings.compactMap { mapping in
+            guard let row = rows[mapping.parameter] else { return nil }
+            var moved = mapping
+            moved.parameter = row
+            return moved
+        })
+        copy.programPresets = programPresets
+        copy.feedback = feedback
+        copy.defaultTakeover = defaultTakeover
+        return copy
+    }
+
     /// The 7-bit controller number of each parameter that has one (its first): what MIDI
     /// learn and the panel show.
     public var controllers: [ParameterIndex: Int] {

@@ -33,6 +33,10 @@ struct LiveCommand: ParsableCommand {
               midi               what MIDI control changes do; 'midi ID CC' or
                                  'midi ID none' maps a parameter, 'midi channel
                                  N' or 'midi channel all' picks the channel
+              chain              the chain's slots; 'chain add [NAME=]PLUGIN [at N]',
+                                 'chain remove NAME', 'chain move NAME N' edit it
+                                 while it plays (10 ms fades, the other slots
+                                 untouched; not with --osc or the knob panel yet)
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
@@ -205,7 +209,7 @@ struct LiveCommand: ParsableCommand {
             return
         }
         let (processor, store) = try plugin.resolve()
-        let presets: any PresetSource = StorePresetSource(store: store, processor: processor)
+        let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {
             // A preset saved in a live session keeps the MIDI mapping too.
@@ -254,6 +258,7 @@ struct LiveCommand: ParsableCommand {
             + (quiet ? "reading no commands; SIGTERM, SIGINT or SIGHUP stops it" : "type 'help' for commands"))
 
         let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
+        allowChainEdits(host, presets: presets)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
         if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
         defer { bridge?.stop() }
@@ -290,6 +295,7 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
+        host.refuseChainEdits("the knob panel cannot follow a chain edit yet: edit the chain with detent live --headless")
         let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: options.processor), log: held.append),
                                   log: { held.append("detent: warning: " + $0) })
         defer { bridge?.stop() }
@@ -306,6 +312,17 @@ struct LiveCommand: ParsableCommand {
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }
         }
+    }
+
+    /// Lets `chain add|remove|move` edit the running chain, finding plug-ins as `--plugin`
+    /// does; presets follow the new chain. Not with OSC yet: its server keeps the table it
+    /// started with.
+    func allowChainEdits(_ host: LiveHost, presets: StorePresetSource) {
+        guard osc == nil else {
+            host.refuseChainEdits("the chain cannot change while OSC is on (its addresses are the parameters it started with)")
+            return
+        }
+        host.allowChainEdits(resolve: { reference in try PluginOption.processor(reference) }, changed: { presets.follow($0) })
     }
 
     /// The typed commands' interpreter for `host`, whose `midi save` writes mapping files

@@ -91,8 +91,18 @@ struct PluginOption: ParsableArguments {
         return (processor, .standard(scope: scope, factoryPresets: factory ?? []))
     }
 
+    /// The preset store of a processor already found: the standard one for the built-in, a
+    /// plug-in's with its factory presets, a chain's (chain presets only).
+    static func store(for processor: Processor) -> PresetStore {
+        if processor == .lowpassGain { return .standard() }
+        let scope = PresetScope(processor: processor.identifier, table: processor.table)
+        guard processor.slots.isEmpty else { return .standard(scope: scope, factoryPresets: []) }
+        let factory = PluginCatalog.plugin(uri: processor.identifier).map(PluginPresets.factory(for:))
+        return .standard(scope: scope, factoryPresets: factory ?? [])
+    }
+
     /// One processor by reference: `builtin` (or its identifier), or an installed plug-in.
-    private static func processor(_ reference: String) throws(PluginError) -> Processor {
+    static func processor(_ reference: String) throws(PluginError) -> Processor {
         if reference.lowercased() == builtInName || reference == Processor.lowpassGain.identifier { return .lowpassGain }
         return try Processor.plugin(PluginSearch.find(reference))
     }
@@ -119,20 +129,9 @@ struct PluginOption: ParsableArguments {
         return (nil, text)
     }
 
-    /// A slot's name when the user gives none: `builtin`, or a plug-in URI's last part in
-    /// lower case (`…/mda/Overdrive` → `overdrive`, `…/fil4#mono` → `fil4-mono`,
-    /// `urn:zamaudio:ZamComp` → `zamcomp`), or its
-    /// position when that gives nothing usable.
+    /// A slot's name when the user gives none (see ``Processor/defaultSlotName(position:)``).
     static func defaultSlotName(_ processor: Processor, position: Int) -> String {
-        if processor == .lowpassGain { return builtInName }
-        let tail = processor.identifier.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
-        var name = ""
-        for scalar in tail.lowercased().unicodeScalars {
-            let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
-            name.unicodeScalars.append(allowed ? scalar : "-")
-        }
-        while name.hasSuffix("-") { name.removeLast() }
-        return Processor.isSlotName(name) ? name : String(position)
+        processor.defaultSlotName(position: position)
     }
 
     /// The processor a chain (or preset) file names in its `processor` field; the built-in

@@ -2,19 +2,33 @@ import Parameters
 import DSP
 import JackHost
 import Presets
+import Synchronization
 
 /// The live host's presets (`preset load`, `preset save`, `reset` targets): the preset store,
-/// the same one `detent preset` and `--preset` use.
-struct StorePresetSource: PresetSource {
-    let store: PresetStore
-    /// The processor the store is for: in a chain, `SLOT:NAME` loads a slot's own preset into
-    /// that slot alone (``SlotPresets``).
-    var processor: Processor? = nil
+/// the same one `detent preset` and `--preset` use. A live chain edit makes it the store of
+/// the new chain (``follow(_:)``).
+final class StorePresetSource: PresetSource, @unchecked Sendable {
+    /// The store, and the processor it is for: in a chain, `SLOT:NAME` loads a slot's own
+    /// preset into that slot alone (``SlotPresets``).
+    private let current: Mutex<(store: PresetStore, processor: Processor?)>
+
+    init(store: PresetStore, processor: Processor? = nil) {
+        current = Mutex((store, processor))
+    }
+
+    private var store: PresetStore { current.withLock { $0.store } }
 
     var table: ParameterTable { store.scope.table }
 
+    /// Makes the presets those of `processor`, the chain a live edit made.
+    func follow(_ processor: Processor) {
+        let store = PluginOption.store(for: processor)
+        current.withLock { $0 = (store, processor) }
+    }
+
     /// A preset's values (a name or a preset file); its warnings go to stderr.
     func load(_ name: String) throws -> [ParameterIndex: Double] {
+        let (store, processor) = current.withLock { ($0.store, $0.processor) }
         if let processor, let values = try SlotPresets.values(name, in: processor) { return values }
         let loaded = try store.resolve(name)
         for warning in loaded.warnings { Console.warning(warning.description) }
@@ -30,7 +44,8 @@ struct StorePresetSource: PresetSource {
     /// The same, with the MIDI mapping in the preset's `midi` field (what `--preset` starts
     /// a live session with when no `--midi-map` is given).
     func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
-        let preset = Preset(name: name, values: ParameterValues(table: table, values), processor: store.scope.processor, midi: midi)
+        let store = store
+        let preset = Preset(name: name, values: ParameterValues(table: store.scope.table, values), processor: store.scope.processor, midi: midi)
         _ = try store.save(preset, replacing: true)
     }
 

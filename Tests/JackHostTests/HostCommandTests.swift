@@ -32,6 +32,24 @@ import Parameters
         }
     }
 
+    @Test func parsesChainEditsWithPlugInNamesAsTyped() throws {
+        let table = LowpassGain.table
+        let cases: [(String, HostCommand)] = [
+            ("chain", .chain(nil)),
+            ("chain add builtin", .chain(.add(reference: "builtin", name: nil, position: nil))),
+            ("chain add eq=http://gareus.org/oss/lv2/fil4#stereo at 2",
+             .chain(.add(reference: "http://gareus.org/oss/lv2/fil4#stereo", name: "eq", position: 2))),
+            ("chain add MDA Overdrive", .chain(.add(reference: "MDA Overdrive", name: nil, position: nil))),
+            ("chain add  MDA   Overdrive  AT 1 ", .chain(.add(reference: "MDA   Overdrive", name: nil, position: 1))),
+            ("chain remove eq", .chain(.remove("eq"))),
+            ("chain move eq 3", .chain(.move("eq", to: 3))),
+        ]
+        for (line, command) in cases { #expect(try HostCommand.parse(line, table: table) == command, "\(line)") }
+        for bad in ["chain add", "chain remove", "chain move eq", "chain move eq 0", "chain add x at two", "chain swap a b"] {
+            #expect(throws: CommandError.self, "\(bad)") { try HostCommand.parse(bad, table: table) }
+        }
+    }
+
     @Test func valuesAreReadByTheParameterTable() throws {
         for (id, text) in [(ParameterIndex.cutoff, "800 Hz"), (.cutoff, "1.2 kHz"), (.gain, "-inf"), (.gain, "+3 dB"),
                            (.resonance, "0.707 Q")] {

@@ -1,0 +1,120 @@
+import Parameters
+
+/// One change to a running chain: what `chain add`, `chain remove` and `chain move` ask for.
+public enum ChainEdit: Sendable {
+    /// `processor` into the chain as slot `name` (nil: a name made from the processor), at
+    /// `position` (1 is first; nil: last).
+    case add(name: String?, processor: Processor, position: Int?)
+    /// The slot of that name out of the chain.
+    case remove(String)
+    /// The slot of that name to `position` (1 is first).
+    case move(String, to: Int)
+}
+
+/// A chain after an edit: the processor, where each of its slots comes from, and which row
+/// of the processor before each row continues as.
+public struct EditedChain: Sendable {
+    public let processor: Processor
+    public let origins: [SlotOrigin]
+    /// Old row → new row, for the rows that carry on (a removed slot's have none).
+    public let rows: [ParameterIndex: ParameterIndex]
+
+    /// Values by old row, carried to the rows they continue as.
+    public func carry(_ values: [ParameterIndex: Double]) -> [ParameterIndex: Double] {
+        var carried: [ParameterIndex: Double] = [:]
+        for (old, value) in values { if let new = rows[old] { carried[new] = value } }
+        return carried
+    }
+}
+
+extension Processor {
+    /// The slot name a processor gets in a chain when none is given: `builtin`, or a plug-in
+    /// URI's last part in lower case (`…/mda/Overdrive` → `overdrive`, `…/fil4#mono` →
+    /// `fil4-mono`, `urn:zamaudio:ZamComp` → `zamcomp`), or its position when that gives
+    /// nothing usable.
+    public func defaultSlotName(position: Int) -> String {
+        if self == .lowpassGain { return "builtin" }
+        let tail = identifier.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+        var name = ""
+        for scalar in tail.lowercased().unicodeScalars {
+            let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+            name.unicodeScalars.append(allowed ? scalar : "-")
+        }
+        while name.hasSuffix("-") { name.removeLast() }
+        return Processor.isSlotName(name) ? name : String(position)
+    }
+
+    /// `name`, or when it is taken in `names` (compared without case), `name-2`, `name-3`…
+    public static func uniqueSlotName(_ name: String, among names: [String]) -> String {
+        let taken = Set(names.map { $0.lowercased() })
+        var candidate = name, n = 2
+        while taken.contains(candidate.lowercased()) {
+            candidate = "\(name)-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
+    /// This processor's slots as (name, processor) pairs: a chain's, or this processor alone
+    /// under its default slot name.
+    public var chainParts: [(name: String, processor: Processor)] {
+        slots.isEmpty ? [(defaultSlotName(position: 1), self)] : slots.map { ($0.name, $0.processor) }
+    }
+
+    /// The chain `edit` makes of this processor (a single processor becomes the first slot
+    /// of a chain, its ids gaining its slot's prefix). Slots whose order among themselves is
+    /// unchanged carry on in place; a moved slot fades out and in.
+    /// - Throws: ``ChainError`` for an unknown slot, a bad position, a taken or bad name, or
+    ///   the removal of the last slot.
+    public func applying(_ edit: ChainEdit) throws(ChainError) -> EditedChain {
+        let before = chainParts
+        // Each part with its old slot index (nil for a new one).
+        var parts: [(name: String, processor: Processor, from: Int?)] = before.enumerated().map { ($1.name, $1.processor, $0) }
+        var moved: Int?
+        func slot(_ name: String) throws(ChainError) -> Int {
+            guard let i = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw .unknownSlot(name, parts.map(\.name))
+            }
+            return i
+        }
+        func place(_ position: Int, count: Int) throws(ChainError) -> Int {
+            guard (1...count).contains(position) else { throw .badPosition(position, count) }
+            return position - 1
+        }
+        switch edit {
+        case .add(let name, let processor, let position):
+            guard processor.slots.isEmpty else { throw .nested(name ?? processor.name) }
+            let slotName = name ?? Self.uniqueSlotName(processor.defaultSlotName(position: parts.count + 1), among: parts.map(\.name))
+            let at = try position.map { p throws(ChainError) in try place(p, count: parts.count + 1) } ?? parts.count
+            parts.insert((slotName, processor, nil), at: at)
+        case .remove(let name):
+            let i = try slot(name)
+            guard parts.count > 1 else { throw .lastSlot(parts[i].name) }
+            parts.remove(at: i)
+        case .move(let name, let position):
+            let i = try slot(name)
+            let to = try place(position, count: parts.count)
+            let part = parts.remove(at: i)
+            parts.insert(part, at: to)
+            if to != i { moved = part.from }
+        }
+        let processor = try Processor.chain(parts.map { ($0.name, $0.processor) })
+        let origins: [SlotOrigin] = parts.map { part in
+            guard let from = part.from else { return .added }
+            return from == moved ? .moved(from) : .kept(from)
+        }
+        var rows: [ParameterIndex: ParameterIndex] = [:]
+        let oldSlots = slots
+        for (s, part) in parts.enumerated() {
+            guard let from = part.from else { continue }
+            let new = processor.slots[s]
+            if oldSlots.isEmpty {
+                for id in table.indices { rows[id] = new.row(id) }
+            } else {
+                rows[oldSlots[from].bypass] = new.bypass
+                for r in 0..<part.processor.table.count { rows[oldSlots[from].row(ParameterIndex(r))] = new.row(ParameterIndex(r)) }
+            }
+        }
+        return EditedChain(processor: processor, origins: origins, rows: rows)
+    }
+}

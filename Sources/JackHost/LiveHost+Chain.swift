@@ -1,0 +1,105 @@
+import DSP
+import Parameters
+import Synchronization
+
+/// `chain add`, `chain remove`, `chain move` as typed (the processor to add not yet found).
+public enum ChainRequest: Equatable, Sendable {
+    /// A processor by reference (a plug-in URI or name, `builtin`), as slot `name` (nil: one
+    /// made from it), at `position` (1 is first; nil: last).
+    case add(reference: String, name: String?, position: Int?)
+    case remove(String)
+    case move(String, to: Int)
+}
+
+/// Why a chain edit was refused or failed: one line.
+public struct ChainEditError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Finds the processor a `chain add` names: the command line's plug-in catalogue.
+public typealias ProcessorResolver = @Sendable (_ reference: String) throws -> Processor
+
+extension LiveHost {
+    /// How long an edit waits for the process callback to take the new chain over: a
+    /// callback that does not come in that time belongs to a stalled server.
+    static let chainEditTimeout = Duration.seconds(2)
+
+    /// Lets typed commands and OSC edit the chain: `resolve` finds a processor to add, and
+    /// `changed` hears of every new chain (presets, the panel), after it runs.
+    public func allowChainEdits(resolve: @escaping ProcessorResolver, changed: @escaping @Sendable (Processor) -> Void) {
+        chainEditing.withLock { $0 = (resolve, changed) }
+    }
+
+    /// Refuses chain edits, saying `reason` (a front end that cannot follow one is open).
+    public func refuseChainEdits(_ reason: String) {
+        chainEditing.withLock { $0 = nil }
+        chainEditRefusal.withLock { $0 = reason }
+    }
+
+    /// Adds, removes or moves a slot while the host runs. The new chain is prepared off the
+    /// audio thread, around the kernels of the slots that stay, and takes over at a block
+    /// boundary: a slot added fades in, one removed fades out, one moved does both (10 ms
+    /// each); the others carry on untouched, their values, glides and state intact. Values,
+    /// MIDI mappings and knob positions follow their parameters to their new ids. Returns the
+    /// chain now hosted.
+    public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
+        guard let (resolve, changed) = chainEditing.withLock({ $0 }) else {
+            throw ChainEditError(chainEditRefusal.withLock { $0 })
+        }
+        let edit: ChainEdit
+        switch request {
+        case .add(let reference, let name, let position):
+            let processor: Processor
+            do { processor = try resolve(reference) } catch { throw ChainEditError("\(error)") }
+            edit = .add(name: name, processor: processor, position: position)
+        case .remove(let name): edit = .remove(name)
+        case .move(let name, let position): edit = .move(name, to: position)
+        }
+        let processor = try state.withLock { st throws(ChainEditError) -> Processor in
+            st.absorbMIDI()
+            let edited: EditedChain
+            do { edited = try st.processor.applying(edit) } catch { throw ChainEditError("\(error)") }
+            let table = edited.processor.table
+            guard table.count <= MIDIControlTable.rowCapacity else {
+                throw ChainEditError("a live chain holds at most \(MIDIControlTable.rowCapacity) parameters; this one would have \(table.count)")
+            }
+            let targets = table.complete(edited.carry(st.targets))
+            let midi = st.midi.map { $0.retabled(table, rows: edited.rows) }
+            if st.engine.sampleRate > 0 {
+                let next: Engine
+                do {
+                    next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets)
+                } catch {
+                    throw ChainEditError("\(error)")
+                }
+                if let session = st.session {
+                    // Controllers rest while rows change meaning: a message in between would
+                    // turn the row of the other table.
+                    let old = st.midi
+                    if let old { session.updateMIDI(MIDIControls(table: old.table, channel: old.channel, controllers: [:])) }
+                    guard session.exchange(to: next, timeout: Self.chainEditTimeout) else {
+                        if let old { session.updateMIDI(old) }
+                        throw ChainEditError("the JACK server ran no cycle within 2 s; the chain is unchanged")
+                    }
+                }
+                st.engine = next
+            } else {
+                st.engine = Self.makeEngine(edited.processor, targets, options)
+            }
+            st.processor = edited.processor
+            st.targets = targets
+            st.lastSnapshot = nil
+            st.midi = midi
+            if let session = st.session {
+                session.retable(table, values: targets)
+                if let midi { session.updateMIDI(midi) }
+                // Settings controllers made before the edit are in the targets already.
+                st.midiSeen = Dictionary(uniqueKeysWithValues: table.indices.map { ($0, session.midiLastSet($0).generation) })
+            }
+            return edited.processor
+        }
+        changed(processor)
+        return processor
+    }
+}
