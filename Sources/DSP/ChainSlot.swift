@@ -19,6 +19,9 @@ struct ChainSlot: BitwiseCopyable {
     let count: Int
     /// The row of its bypass toggle, or −1 when it has none (a single processor).
     let bypass: Int
+    /// The row of the processor's own on/off switch (LV2's `lv2:enabled`), or −1: when there
+    /// is one, bypass sets it to 0 and the processor fades itself; no crossfade around it.
+    let enabled: Int
     /// Where the crossfade is: 0 is the slot's output, `RenderState.fadeFrames` its input.
     var fadePosition = 0
     /// The slot's latency in frames when it was prepared, and the input's last `latency`
@@ -32,10 +35,11 @@ struct ChainSlot: BitwiseCopyable {
     var presence = 0
     var presenceTarget = 0
 
-    init(kernel: Kernel, base: Int, count: Int, bypass: Int) {
+    init(kernel: Kernel, base: Int, count: Int, bypass: Int, enabled: Int = -1) {
         self.kernel = kernel
         self.base = base
         self.count = count
         self.bypass = bypass
+        self.enabled = enabled
     }
 }

@@ -151,7 +151,8 @@ public final class Engine: @unchecked Sendable {
                 precondition(old.render.slots[from].count == processor.table.count, "an inherited slot keeps its processor")
                 switch old.render.slots[from].kernel {
                 case .external(let kernel):
-                    slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass))
+                    slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
+                                           enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
                     owners.append(oldOwners[from])
                     return
                 case .lowpassGain:
@@ -167,7 +168,7 @@ public final class Engine: @unchecked Sendable {
             case .external(let make):
                 let prepared = try make(format)
                 slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
-                                       bypass: bypass))
+                                       bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
                 owners.append(prepared.owner)
             case .chain(let parts):
                 for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
@@ -215,7 +216,7 @@ public final class Engine: @unchecked Sendable {
     /// with its processed one. An inherited slot keeps the latency it had (its kernel runs
     /// in the engine taken over from, and is not run here).
     private func prepareBypassDelays(owners: [AnyObject?], inherited: (engine: Engine, origins: [SlotOrigin])?) {
-        for s in 0..<render.slotCount where render.slots[s].bypass >= 0 {
+        for s in 0..<render.slotCount where render.slots[s].bypass >= 0 && render.slots[s].enabled < 0 {
             let latency: Int
             if let (old, origins) = inherited, let from = origins[s].source {
                 // A single processor sized no delay: its kernel's last report says.

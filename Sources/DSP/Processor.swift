@@ -38,6 +38,11 @@ public struct Processor: Sendable, Equatable {
     /// ``KernelReports/outputValues``.
     public let outputs: [OutputSpec]
 
+    /// The row that switches the processor itself on (1) and off (0), if it has one (an LV2
+    /// plug-in's `lv2:enabled` port): a chain's bypass of its slot sets it to 0 and lets the
+    /// processor fade itself, instead of crossfading around it.
+    public let enabledRow: ParameterIndex?
+
     /// The processors of a chain, in order, with where their rows are in ``table``; empty
     /// for a single processor.
     public var slots: [Slot] {
@@ -58,11 +63,11 @@ public struct Processor: Sendable, Equatable {
     /// engine `prepare` (never on the audio thread) and may allocate and throw.
     public init(
         identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
-        acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [],
+        acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [], enabledRow: ParameterIndex? = nil,
         makeKernel: @escaping @Sendable (_ format: KernelFormat) throws -> PreparedKernel
     ) {
         self.init(identifier: identifier, name: name, table: table, code: .external(makeKernel), expensive: expensive,
-                  acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs)
+                  acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs, enabledRow: enabledRow)
     }
 
     /// The same, for audio code that needs only the sample rate, block length and channels.
@@ -76,7 +81,8 @@ public struct Processor: Sendable, Equatable {
     }
 
     init(identifier: String, name: String, table: ParameterTable, code: Code, expensive: Set<ParameterIndex> = [],
-         acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = []) {
+         acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [], enabledRow: ParameterIndex? = nil) {
+        self.enabledRow = enabledRow
         self.identifier = identifier
         self.name = name
         self.table = table

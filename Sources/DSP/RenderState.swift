@@ -314,7 +314,8 @@ struct RenderState {
     @_noLocks
     private mutating func keepDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) -> Bool {
         let row = slots[s].bypass
-        guard row >= 0 else { return false }
+        // A processor with its own on/off switch bypasses itself (``renderExternal``).
+        guard row >= 0, slots[s].enabled < 0 else { return false }
         let bypassed = smoothers[row].value >= 0.5
         let mixing = bypassed || slots[s].fadePosition > 0
         let latency = slots[s].latency
@@ -406,6 +407,9 @@ struct RenderState {
             }
         }
         let first = slot.base, last = slot.base + slot.count
+        // Bypassed through the processor's own switch: that row reads 0 whatever its value.
+        let enabled = slot.enabled
+        let off = enabled >= 0 && smoothers[slot.bypass].value >= 0.5
         var i = start
         while i < end {
             // Controls take the smoothed values at points of the grid (and at jumps, in
@@ -417,8 +421,9 @@ struct RenderState {
             var span = min(end - i, kernelFrames)
             for p in first..<last {
                 let mask = info[p].controlMask
-                if frame & mask == 0 { controls[p] = Float(smoothers[p].value) }
-                if smoothers[p].isRamping || controls[p] != Float(smoothers[p].value) {
+                let value = off && p == enabled ? 0 : Float(smoothers[p].value)
+                if frame & mask == 0 { controls[p] = value }
+                if smoothers[p].isRamping || controls[p] != value {
                     span = min(span, LowpassGainKernel.Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
                 }
             }

@@ -100,9 +100,9 @@ public enum PluginCatalog {
         }
         let sizeNodes = lilv_port_get_value(plugin, port, uris.resizeMinimumSize)
         defer { lilv_nodes_free(sizeNodes) }
-        let designatesLatency = nodeTexts(lilv_port_get_value(plugin, port, uris.designation))
-            .contains(LV2URI.core + "latency")
-        return PortDescription(
+        let designations = nodeTexts(lilv_port_get_value(plugin, port, uris.designation))
+        let designatesLatency = designations.contains(LV2URI.core + "latency")
+        var description = PortDescription(
             index: index, symbol: symbol, name: text(of: nameNode) ?? symbol, kind: kind,
             isInput: isA(uris.inputPort),
             minimum: number(min), maximum: number(max), defaultValue: number(def),
@@ -116,6 +116,8 @@ public enum PluginCatalog {
             supportsMIDI: lilv_port_supports_event(plugin, port, uris.midiEvent),
             supportsTimePosition: lilv_port_supports_event(plugin, port, uris.timePosition),
             minimumSize: firstNode(sizeNodes).map { Int(lilv_node_as_int($0)) } ?? 0)
+        description.isEnabled = designations.contains(LV2URI.core + "enabled") && kind == .control && isA(uris.inputPort)
+        return description
     }
 
     /// True when the port belongs to a port group that is the side chain of another (how LSP

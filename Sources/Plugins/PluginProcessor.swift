@@ -17,7 +17,8 @@ extension Processor {
                        range: port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } })
         }
         return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
-                         acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs) { format in
+                         acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs,
+                         enabledRow: ports.firstIndex { $0.isEnabled && $0.isToggled }.map { ParameterIndex($0) }) { format in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
                                 format: format).prepared
         }

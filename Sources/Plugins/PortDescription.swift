@@ -29,6 +29,9 @@ public struct PortDescription: Sendable, Hashable {
     public let isSideChain: Bool
     /// An output that reports the plug-in's latency in frames.
     public let reportsLatency: Bool
+    /// An input designated `lv2:enabled`: the plug-in's own bypass (1 on, 0 bypassed), which
+    /// it switches without a click itself.
+    public var isEnabled = false
     /// The unit's URI (`units:hz`), or its symbol for a unit the plug-in defines itself.
     public let unit: String?
     /// Labelled values, in value order.
