@@ -8,7 +8,9 @@ struct BatchOptions: ParsableArguments {
         valueName: "file"), completion: .file(extensions: ["jsonl", "json"]))
     var manifest: String?
 
-    @Option(help: ArgumentHelp(
+    // Taken whatever it looks like (`--shard -1/4` is a value, told as a bad shard, not an
+    // option), as `--normalize` is.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Render only shard K (0 … N-1) of N: job i is shard i % N's, so N runs (a Slurm array: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT) render every job once.",
         valueName: "k/n"))
     var shard: String?
