@@ -22,7 +22,8 @@ struct RenderCommand: ParsableCommand {
             Any format libsndfile reads. The output keeps the input's sample rate, channels, \
             container and encoding unless --format or --subtype say otherwise, and appears only \
             when complete. Exit status: 0 success, 64 usage, 65 bad data, 74 I/O error, \
-            130/143 interrupted.
+            130/143 interrupted; for several files, the first failed file's. Batches at scale \
+            (--manifest, --variants, --shard, --skip-existing): docs/batches.md.
             """
     )
 
@@ -120,13 +121,13 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
-    @Flag(help: "No progress line.")
+    @Flag(help: "No progress line, nor the count line that ends a batch.")
     var quiet = false
 
     @Flag(help: "Print one JSON summary object per file on stdout.")
     var json = false
 
-    @OptionGroup(title: "Batches (docs/batches.md)") var batch: BatchOptions
+    @OptionGroup(title: "Batches") var batch: BatchOptions
 
     /// The checks that need no file: each a usage error (64), told before anything is read.
     /// Run first thing in ``run()`` rather than as ArgumentParser's `validate()`, which comes

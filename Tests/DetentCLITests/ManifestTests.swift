@@ -100,6 +100,29 @@ struct ManifestTests {
         #expect(objects[1]["manifest"] as? String == "jobs.jsonl")
     }
 
+    @Test("on a terminal, one line follows the batch: files done of the total, failures, speed, time left; then the count line")
+    func progressOnTerminal() throws {
+        let folder = TemporaryFolder()
+        for name in ["a", "b", "c"] { folder.write(name + ".wav", WAV.float([Signal.noise(frames: 48_000, seed: 3)])) }
+        folder.write("jobs.jsonl", text: """
+            {"input": "missing.wav", "output": "out/m.wav"}
+            {"input": "a.wav", "output": "out/a.wav"}
+            {"input": "b.wav", "output": "out/b.wav"}
+            {"input": "c.wav", "output": "out/c.wav"}
+            """)
+        // util-linux `script` runs it on a pseudo-terminal and copies what the terminal shows.
+        let command = [try BuiltProducts.detent, "render", "--manifest", "jobs.jsonl", "--jobs", "1", "--block-frames", "4096"]
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let outcome = try Detent.run(["-q", "-e", "-c", command, "/dev/null"], in: folder.path, prefix: ["/usr/bin/script"], direct: true)
+        #expect(outcome.status == 74)
+        let shown = outcome.stdout
+        #expect(shown.contains("\r\u{1B}[K1/4 files, 1 failed  "))
+        #expect(shown.contains("% ") && shown.contains("× real time") && shown.contains(" left"))
+        #expect(shown.contains("detent: missing.wav: cannot open: No such file or directory\r\n"))
+        #expect(shown.contains("\r\u{1B}[Kdetent: 4 files: 3 rendered, 1 failed in "))
+        #expect(shown.hasSuffix("× real time\r\n"))
+    }
+
     @Test("--manifest - reads stdin, its paths the current folder's")
     func standardInput() throws {
         let folder = TemporaryFolder()
