@@ -78,6 +78,7 @@ struct BatchPlan {
 
         let width = max(3, String(perJob - 1).count)
         let writing = batch.writeManifest
+        let paths = ManifestPaths(folder: PathString.folder(of: writing ?? "."))
         var written: [String] = []
         var claimed: [String: String] = [:]
         var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], JobFailure>] = [:]
@@ -109,8 +110,7 @@ struct BatchPlan {
                 entry.action = .render(settings)
                 if writing != nil, let job = entry.job {
                     written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
-                                                       values: entry.variant?.values ?? [],
-                                                       folder: PathString.folder(of: writing!)))
+                                                       values: entry.variant?.values ?? [], paths: paths))
                 }
             }
             if mine { entries.append(entry) }

@@ -11,7 +11,7 @@ import Presets
 /// by the same code, so a manifest line and the same options typed render the same file.
 final class JobSettings {
     private var processors: [String: Result<(processor: Processor, store: PresetStore), JobFailure>] = [:]
-    private var startingValues: [String: [ParameterIndex: Double]] = [:]
+    private var presetValues: [String: [ParameterIndex: Double]] = [:]
     private var automations: [String: Automation] = [:]
     private var midiFiles: [String: MIDIFile] = [:]
     private var warnedSources: Set<String> = []
@@ -48,14 +48,19 @@ final class JobSettings {
                 + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }
         settings.subtype = try options.encoding
-        let startKey = [key, options.starting.preset ?? "\u{0}"] + options.starting.sets
-        if let values = startingValues[startKey.joined(separator: "\n")] {
-            settings.startingValues = values
+        // The preset's values once per processor and preset; each job's `--set`s over them
+        // (what `StartingValueOptions.values` gives with the sets, without reading the preset again).
+        let presetKey = key + "\u{0}" + (options.starting.preset ?? "\u{0}")
+        let preset: [ParameterIndex: Double]
+        if let known = presetValues[presetKey] {
+            preset = known
         } else {
-            settings.startingValues = try options.starting.values(store: store, chainFile: options.plugin.startingPreset,
-                                                                  processor: processor)
-            startingValues[startKey.joined(separator: "\n")] = settings.startingValues
+            var bare = options.starting
+            bare.sets = []
+            preset = try bare.values(store: store, chainFile: options.plugin.startingPreset, processor: processor)
+            presetValues[presetKey] = preset
         }
+        settings.startingValues = preset.merging(try assignments(options.starting.sets, table: store.scope.table)) { $1 }
         settings.dither = try options.encoder.ditherMode
         settings.encoder = options.encoder.settings
         settings.keepsMetadata = !options.noMetadata

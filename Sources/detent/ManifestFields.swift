@@ -143,11 +143,10 @@ enum ManifestFields {
         options.first { $0.key == key }?.binding
     }
 
-    /// The line that renders `job` into `output` with `options` (and `values` over them)
-    /// again, its paths written relative to `folder` (the written manifest's) when inside it.
+    /// The line that renders `input` into `output` with `options` (and `values` over them)
+    /// again, its paths written as `here` spells them.
     static func line(input: String, output: String, options: RenderCommand, values: [(id: String, value: Double)],
-                     folder: String) -> String {
-        let here = ManifestPaths(folder: folder)
+                     paths here: ManifestPaths) -> String {
         var members = [JSONMember("input", .string(here.written(input))), JSONMember("output", .string(here.written(output)))]
         for (key, binding) in self.options {
             let value: JSONValue? = switch binding {
