@@ -85,7 +85,7 @@ public enum OutputPlanner {
     ///
     /// - Throws: ``AudioFileError/writeFailed(path:reason:)`` naming `folder`, with the part of
     ///   the path that stopped it.
-    static func createFolder(_ folder: String) throws(AudioFileError) {
+    public static func createFolder(_ folder: String) throws(AudioFileError) {
         if PathString.isFolder(folder) { return }
         // An empty name would put every output at the root (`/x.wav`).
         guard !folder.isEmpty else { throw .outputFolderMissing(path: folder) }

@@ -62,6 +62,10 @@ public final class PendingOutput {
         // right after `mkstemp` because Swift's Glibc module does not import `mkostemp`, which
         // sets it atomically (a GNU extension).
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // Held until the file is renamed or removed, and dropped by the kernel when the
+        // process dies however it dies: a batch started again removes only the temporary
+        // files no running render holds (`--skip-existing`).
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         registration = UnfinishedFiles.register(temporaryPath)

@@ -2,30 +2,50 @@ import AudioFile
 import Platform
 import Synchronization
 
-/// Renders a list of jobs on up to `parallel` threads, each taking the next job when it is
-/// free. Renders are independent (one engine, one reader, one writer each), so files render in
-/// parallel with no coordination beyond the next-job counter and the report.
+/// How one job of a batch ended.
+enum RenderOutcome: Sendable {
+    case rendered(RenderSummary)
+    case failed(JobFailure)
+    /// `--skip-existing` found its output.
+    case skipped
+}
+
+/// Renders the jobs of a plan on up to `parallel` threads, each taking the next job when it
+/// is free. Renders are independent (one engine, one reader, one writer each, each with its
+/// own settings), so files render in parallel with no coordination beyond the next-job
+/// counter and the report. A job that fails fails alone.
 struct RenderBatch {
-    let jobs: [RenderJob]
-    let settings: RenderSettings
+    let entries: [BatchEntry]
     let parallel: Int
     let report: RenderReport
 
-    /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the results in job order;
-    /// nil for jobs never started.
-    func run() -> [Result<RenderSummary, AudioFileError>?] {
-        let results = Mutex([Result<RenderSummary, AudioFileError>?](repeating: nil, count: jobs.count))
-        let next = Atomic(0)
-        let work: @Sendable () -> Void = { [jobs, settings, report] in
-            while !InterruptSignal.isSet {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < jobs.count else { return }
-                let result = Self.render(jobs[index], index: index, settings: settings, report: report)
-                results.withLock { $0[index] = result }
-                report.finished(index, result)
+    /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the outcomes in the
+    /// entries' order; nil for jobs never started.
+    func run() -> [RenderOutcome?] {
+        let outcomes = Mutex([RenderOutcome?](repeating: nil, count: entries.count))
+        var renders: [(index: Int, job: RenderJob, settings: RenderSettings)] = []
+        for (index, entry) in entries.enumerated() {
+            switch entry.action {
+            case .render(let settings): renders.append((index, entry.job!, settings))
+            case .skip: finish(index, .skipped, into: outcomes)
+            case .fail(let failure): finish(index, .failed(failure), into: outcomes)
             }
         }
-        let threads = min(parallel, jobs.count)
+        let next = Atomic(0)
+        let work: @Sendable () -> Void = { [renders, report] in
+            while !InterruptSignal.isSet {
+                let n = next.add(1, ordering: .relaxed).oldValue
+                guard n < renders.count else { return }
+                let (index, job, settings) = renders[n]
+                let outcome: RenderOutcome = switch Self.render(job, index: index, settings: settings, report: report) {
+                case .success(let summary): .rendered(summary)
+                case .failure(let error): .failed(JobFailure(error))
+                }
+                outcomes.withLock { $0[index] = outcome }
+                report.finished(index, outcome)
+            }
+        }
+        let threads = min(parallel, renders.count)
         if threads <= 1 {
             work()
         } else {
@@ -35,7 +55,12 @@ struct RenderBatch {
             if workers.isEmpty { work() }
             workers.forEach { $0.join() }
         }
-        return results.withLock { $0 }
+        return outcomes.withLock { $0 }
+    }
+
+    private func finish(_ index: Int, _ outcome: RenderOutcome, into outcomes: borrowing Mutex<[RenderOutcome?]>) {
+        outcomes.withLock { $0[index] = outcome }
+        report.finished(index, outcome)
     }
 
     static func render(_ job: RenderJob, index: Int, settings: RenderSettings, report: RenderReport)

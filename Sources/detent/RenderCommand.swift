@@ -22,7 +22,8 @@ struct RenderCommand: ParsableCommand {
             Any format libsndfile reads. The output keeps the input's sample rate, channels, \
             container and encoding unless --format or --subtype say otherwise, and appears only \
             when complete. Exit status: 0 success, 64 usage, 65 bad data, 74 I/O error, \
-            130/143 interrupted.
+            130/143 interrupted; for several files, the first failed file's. Batches at scale \
+            (--manifest, --variants, --shard, --skip-existing): docs/batches.md.
             """
     )
 
@@ -120,40 +121,57 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
-    @Flag(help: "No progress line.")
+    @Flag(help: "No progress line, nor the count line that ends a batch.")
     var quiet = false
 
     @Flag(help: "Print one JSON summary object per file on stdout.")
     var json = false
+
+    @OptionGroup(title: "Batches") var batch: BatchOptions
 
     /// The checks that need no file: each a usage error (64), told before anything is read.
     /// Run first thing in ``run()`` rather than as ArgumentParser's `validate()`, which comes
     /// before its check for unknown options: `--bpm 120` must be told as the unknown option it
     /// is, not as a second input (`120`).
     func checkOptions() throws {
-        guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
+        if batch.manifest != nil {
+            guard inputs.isEmpty else { throw ValidationError("use either input files or --manifest, not both") }
+            if output != nil { throw ValidationError("-o names one output; a manifest names each job's (or use --out-dir)") }
+        } else {
+            guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
+        }
         if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 {
             throw ValidationError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
         }
         if output == "-" && json { throw ValidationError("-o - writes the audio to stdout; --json cannot share it") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be read only once") }
+        if inputs.contains("-") && batch.manifest == "-" { throw ValidationError("- (stdin) can be read only once") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): must be at least 1") }
         if let ioThreads, !(1...2).contains(ioThreads) {
             throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
         }
-        _ = try tailSetting
         if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
             throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
         }
+        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
+            throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
+        }
+        try checkFileOptions()
+        try batch.check()
+        if batch.skipExisting && force { throw ValidationError("use either --skip-existing or --force, not both") }
+        if batch.variants != nil && output == "-" { throw ValidationError("--variants writes several files; -o - cannot hold them") }
+    }
+
+    /// The checks of the options a manifest line may set too (``ManifestFields``): run for
+    /// the command line, and again for each line with its fields applied.
+    func checkFileOptions() throws {
+        _ = try tailSetting
         if let bpm, !bpm.isFinite || !RenderSettings.tempoRange.contains(bpm) {
             throw ValidationError("--bpm \(bpm): expected a tempo of 1 … 999 beats per minute")
         }
         if let kernelFrames, !(16...65_536).contains(kernelFrames) {
             throw ValidationError("--block \(kernelFrames): must be 16 … 65536 frames")
-        }
-        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
-            throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
         }
         _ = try container
         _ = try encoding
@@ -164,7 +182,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `--normalize`: a loudness in LUFS (`-23`, `-23LUFS`), within ``RenderSettings/normalizeRange``.
-    private var normalizeTarget: Double? {
+    var normalizeTarget: Double? {
         get throws(ValidationError) {
             guard let normalize else { return nil }
             var text = normalize.lowercased().trimmedWhitespace
@@ -179,7 +197,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `--measure` (hidden).
-    private var measureSetting: LoudnessMeter.Measures {
+    var measureSetting: LoudnessMeter.Measures {
         get throws(ValidationError) {
             guard let measures else { return loudness || normalize != nil ? .truePeak : .none }
             guard let value = LoudnessMeter.Measures(rawValue: measures) else {
@@ -191,7 +209,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `--tail`: `auto`, or a time in seconds (`2`, `2s`) or milliseconds (`500ms`).
-    private var tailSetting: RenderSettings.Tail {
+    var tailSetting: RenderSettings.Tail {
         get throws(ValidationError) {
             guard let tail else { return .none }
             let text = tail.lowercased().trimmedWhitespace
@@ -207,14 +225,14 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `--format`, by name in any case.
-    private var container: Container? {
+    var container: Container? {
         get throws(ValidationError) {
             try format.map { name throws(ValidationError) in try Container.named(name, option: "--format") }
         }
     }
 
     /// `--subtype`, by name in any case.
-    private var encoding: Subtype? {
+    var encoding: Subtype? {
         get throws(ValidationError) {
             try subtype.map { name throws(ValidationError) in try Subtype.named(name, option: "--subtype") }
         }
@@ -222,79 +240,27 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try checkOptions()
-        let jobs: [RenderJob]
-        let settings: RenderSettings
-        let parallel: Int
+        let plan: BatchPlan
         do {
-            (jobs, settings, parallel) = try prepare()
-        } catch let error as UsageError {
-            Console.error(error.description)
-            throw ExitCode(64)
-        } catch let error as AudioFileError {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        } catch let error as PresetError {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        } catch let error as MIDIFileError {
-            Console.error(error.description)
-            throw ExitCode(65)
+            plan = try BatchPlan(self)
+        } catch {
+            let failure = JobFailure(error)
+            Console.error(failure.description)
+            throw ExitCode(failure.exitCode)
         }
 
         InterruptSignal.install()
         // libmpg123 prints its own warnings for odd MP3 frames (`[src/libmpg123/parse.c:…]`,
         // `Note: Trying to resync...`); the render's line for the file says what matters.
         LibraryMessages.filter { $0.contains("libmpg123") || $0.hasPrefix("Note: ") }
-        let report = RenderReport(jobs: jobs, options: .init(progress: Console.stderrIsTerminal && !quiet, json: json))
-        let results = RenderBatch(jobs: jobs, settings: settings, parallel: parallel, report: report).run()
+        let report = RenderReport(entries: plan.entries, options: .init(
+            progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
+        let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report).run()
         report.close()
 
         let signal = InterruptSignal.received.load(ordering: .relaxed)
         if signal != 0 { throw ExitCode(128 + signal) }
-        for case .failure(let error)? in results { throw ExitCode(error.exitCode) }
-    }
-
-    /// Reads everything shared by all files (options checked by `validate()`), before any
-    /// rendering.
-    private func prepare() throws -> ([RenderJob], RenderSettings, Int) {
-        let container = try self.container
-        var settings = RenderSettings()
-        let (processor, store) = try plugin.resolve()
-        settings.processor = processor
-        if let midi {
-            guard processor.acceptsMIDI else { throw UsageError("--midi \(midi): \(processor.name) takes no MIDI") }
-            settings.midi = try MIDIFile.read(path: midi)
-        }
-        if processor.isSource {
-            Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
-                + (processor.acceptsMIDI && midi == nil ? ", and it plays no notes without --midi FILE" : ""))
-        }
-        settings.subtype = try encoding
-        settings.startingValues = try starting.values(store: store, chainFile: plugin.startingPreset, processor: processor)
-        settings.dither = try encoder.ditherMode
-        settings.encoder = encoder.settings
-        settings.keepsMetadata = !noMetadata
-        settings.overwrite = force
-        settings.blockFrames = blockFrames
-        if let controlInterval { settings.controlInterval = controlInterval }
-        if let kernelFrames { settings.kernelFrames = kernelFrames }
-        settings.beatsPerMinute = bpm
-        settings.tail = try tailSetting
-        settings.normalize = try normalizeTarget
-        settings.measures = try measureSetting
-        if let automation { settings.automation = try Automation.load(path: automation, table: settings.processor.table) }
-        // `-` is stdin as an input and stdout as the output, as for most Unix tools.
-        let inputs = inputs.map { $0 == "-" ? "/dev/stdin" : $0 }
-        let output = output == "-" ? "/dev/stdout" : output
-        let jobs = try OutputPlanner.plan(inputs: inputs, output: output, outputFolder: outDir, format: container)
-        settings.protectedFiles = Set(inputs.compactMap(FileIdentity.init(path:)))
-        let parallel = self.jobs ?? RenderSettings.cores
-        settings.ioThreads = switch ioThreads {
-        case 1: .shared
-        case 2: .separate
-        default: .forCores(RenderSettings.cores / min(parallel, max(1, jobs.count)))
-        }
-        return (jobs, settings, parallel)
+        for case .failed(let failure)? in outcomes { throw ExitCode(failure.exitCode) }
     }
 }
 

@@ -5,42 +5,53 @@ import Synchronization
 
 /// What the render command tells the user while and after files render: a progress line on
 /// a terminal, then per file its warnings or its error (stderr) and its `--json` summary
-/// (stdout).
+/// (stdout), and for a batch (`--manifest`, `--variants`, `--shard`, `--skip-existing`) one
+/// final count line.
 ///
-/// Workers finish in any order; results are printed in the order of the inputs, each as soon
-/// as every earlier input is done, so the output of a batch is the same from run to run.
+/// Workers finish in any order; results are printed in the order of the jobs, each as soon
+/// as every earlier job is done, so the output of a batch is the same from run to run.
 /// One lock guards the state and both streams, so lines never interleave.
 final class RenderReport: Sendable {
     struct Options {
         var progress: Bool
         var json: Bool
+        /// Print the final count line.
+        var counts: Bool = false
     }
 
     private struct State {
-        var results: [Result<RenderSummary, AudioFileError>?]
+        var outcomes: [RenderOutcome?]
         var nextToPrint = 0
         /// Done part of each file; nil while a stream of unknown length renders.
         var fractions: [Double?]
         var audioSeconds: [Double]
         var lastDraw: ContinuousClock.Instant?
         var lineShown = false
+        var rendered = 0
+        var failed = 0
+        var skipped = 0
+        /// Seconds of audio in the files rendered.
+        var renderedAudio = 0.0
     }
 
-    private let jobs: [RenderJob]
+    private let entries: [BatchEntry]
+    /// The entries that render, for the progress line (skipped and failed ones take no time).
+    private let renders: Int
     private let options: Options
     private let started = ContinuousClock.now
     private let state: Mutex<State>
 
-    init(jobs: [RenderJob], options: Options) {
-        self.jobs = jobs
+    init(entries: [BatchEntry], options: Options) {
+        self.entries = entries
         self.options = options
+        renders = entries.filter { if case .render = $0.action { true } else { false } }.count
         state = Mutex(State(
-            results: Array(repeating: nil, count: jobs.count),
-            fractions: Array(repeating: 0, count: jobs.count),
-            audioSeconds: Array(repeating: 0, count: jobs.count)))
+            outcomes: Array(repeating: nil, count: entries.count),
+            fractions: entries.map { if case .render = $0.action { 0 } else { 1 } },
+            audioSeconds: Array(repeating: 0, count: entries.count)))
     }
 
-    /// A block of file `index` is done; redraws the progress line at most ten times a second.
+    /// A block of job `index` is done; redraws the progress line at most ten times a second.
     func progress(_ index: Int, _ p: RenderProgress) {
         guard options.progress else { return }
         state.withLock { s in
@@ -54,52 +65,99 @@ final class RenderReport: Sendable {
         }
     }
 
-    /// File `index` finished (or failed); prints every result now in order.
-    func finished(_ index: Int, _ result: Result<RenderSummary, AudioFileError>) {
+    /// Job `index` finished, failed or was skipped; prints every result now in order.
+    func finished(_ index: Int, _ outcome: RenderOutcome) {
         state.withLock { s in
-            s.results[index] = result
+            s.outcomes[index] = outcome
             s.fractions[index] = 1
+            switch outcome {
+            case .rendered(let summary):
+                s.rendered += 1
+                s.renderedAudio += summary.duration
+            case .failed: s.failed += 1
+            case .skipped: s.skipped += 1
+            }
             erase(&s)
-            while s.nextToPrint < jobs.count, let r = s.results[s.nextToPrint] {
-                emit(r, job: jobs[s.nextToPrint])
+            while s.nextToPrint < entries.count, let r = s.outcomes[s.nextToPrint] {
+                emit(r, entry: entries[s.nextToPrint])
                 s.nextToPrint += 1
             }
-            if s.nextToPrint < jobs.count && options.progress { draw(&s, now: ContinuousClock.now) }
+            if s.nextToPrint < entries.count && options.progress && renders > 0 { draw(&s, now: ContinuousClock.now) }
         }
     }
 
-    /// Clears the progress line for good.
+    /// Clears the progress line for good, and counts the batch's jobs (``Options/counts``).
     func close() {
-        state.withLock { s in erase(&s) }
+        state.withLock { s in
+            erase(&s)
+            guard options.counts else { return }
+            let elapsed = (ContinuousClock.now - started).seconds
+            let audio = s.renderedAudio
+            var text = "\(entries.count) \(entries.count == 1 ? "file" : "files"): \(s.rendered) rendered"
+            if s.skipped > 0 { text += ", \(s.skipped) skipped (output exists)" }
+            if s.failed > 0 { text += ", \(s.failed) failed" }
+            let missing = entries.count - s.rendered - s.skipped - s.failed
+            if missing > 0 { text += ", \(missing) not started" }
+            text += " in \(Self.clock(elapsed))"
+            if s.rendered > 0 && audio > 0 { text += ", \(Self.oneDecimal(audio / max(elapsed, 1e-6)))× real time" }
+            Console.error(text)
+        }
     }
 
-    private func emit(_ result: Result<RenderSummary, AudioFileError>, job: RenderJob) {
-        switch result {
-        case .success(let summary):
+    private func emit(_ outcome: RenderOutcome, entry: BatchEntry) {
+        switch outcome {
+        case .rendered(let summary):
             for line in summary.warnings { Console.warning(line) }
-            if options.json { Console.out(summary.jsonLine) }
-        case .failure(let error):
-            Console.error(error.description)
+            if options.json { Console.out(json(summary, entry: entry).compactText) }
+        case .failed(let failure):
+            Console.error(failure.description)
             if options.json {
-                Console.out(JSONValue.object([
-                    JSONMember("input", .string(job.input)), JSONMember("output", .string(job.output)),
-                    JSONMember("error", .string(error.description)), JSONMember("exitCode", .number(error.exitCode)),
+                Console.out(JSONValue.object(place(entry) + [
+                    JSONMember("error", .string(failure.description)), JSONMember("exitCode", .number(failure.exitCode)),
                 ]).compactText)
             }
+        case .skipped:
+            if options.json { Console.out(JSONValue.object(place(entry) + [JSONMember("skipped", .bool(true))]).compactText) }
         }
+    }
+
+    /// A rendered file's summary, with the variant it is and the values drawn for it.
+    private func json(_ summary: RenderSummary, entry: BatchEntry) -> JSONValue {
+        guard case .object(var members) = summary.jsonValue else { return summary.jsonValue }
+        if let line = entry.line { members.append(JSONMember("line", .number(line.number))) }
+        if let variant = entry.variant {
+            members.append(JSONMember("variant", .number(variant.number)))
+            members.append(JSONMember("values", .object(variant.values.map { JSONMember($0.id, .number($0.value)) })))
+        }
+        return .object(members)
+    }
+
+    /// Which job a line of `--json` is about: its files, and its manifest line.
+    private func place(_ entry: BatchEntry) -> [JSONMember] {
+        var members: [JSONMember] = []
+        if let job = entry.job { members += [JSONMember("input", .string(job.input)), JSONMember("output", .string(job.output))] }
+        if let line = entry.line { members += [JSONMember("manifest", .string(line.manifest)), JSONMember("line", .number(line.number))] }
+        if let variant = entry.variant { members.append(JSONMember("variant", .number(variant.number))) }
+        return members
     }
 
     private func draw(_ s: inout State, now: ContinuousClock.Instant) {
         let elapsed = max((now - started).seconds, 1e-6)
         let audio = s.audioSeconds.reduce(0, +)
         let speed = audio / elapsed
-        var text = jobs.count == 1 ? TerminalText.printable(PathString.name(of: jobs[0].input))
-            : "\(s.results.lazy.filter { $0 != nil }.count)/\(jobs.count) files"
-        if jobs.count == 1 && s.fractions[0] == nil {
+        let single = entries.count == 1 ? entries[0].job : nil
+        var text = single.map { TerminalText.printable(PathString.name(of: $0.input)) }
+            ?? "\(s.rendered + s.failed + s.skipped)/\(entries.count) files"
+        if s.failed > 0 { text += ", \(s.failed) failed" }
+        if single != nil && s.fractions[0] == nil {
             // A stream of unknown length: how much is done, not how much is left.
             text += "  \(Self.clock(audio)) rendered  \(Self.oneDecimal(speed))× real time"
         } else {
-            let fraction = s.fractions.reduce(0) { $0 + ($1 ?? 0) } / Double(jobs.count)
+            // Skipped and failed jobs take no time: what is left is the rendering jobs' part.
+            let done = s.fractions.indices.reduce(0.0) { sum, i in
+                if case .render = entries[i].action { sum + (s.fractions[i] ?? 0) } else { sum }
+            }
+            let fraction = renders > 0 ? done / Double(renders) : 1
             text += "  \(Int(fraction * 100))%  \(Self.oneDecimal(speed))× real time"
             if fraction > 0.001 { text += "  " + Self.clock(elapsed * (1 - fraction) / fraction) + " left" }
         }

@@ -1,0 +1,36 @@
+import AudioFile
+import Glibc
+import Platform
+
+/// Removes the temporary files of renders that were killed (SIGKILL, a crash, a node of a
+/// cluster lost) before they could remove them: `.NAME.detent-XXXXXX` beside the output
+/// `NAME`, as ``PendingOutput`` names them.
+///
+/// A render holds an exclusive `flock` on its temporary file from its creation until it is
+/// renamed or removed, and the kernel drops that lock when the process dies, however it dies.
+/// So a temporary file that can be locked belongs to no running render and is removed; one
+/// that cannot is being written and is left alone — another shard on the same folder, or
+/// another batch, is never disturbed.
+enum AbandonedOutputs {
+    /// Removes, in `folder`, the abandoned temporary files of the outputs called `names`.
+    static func remove(in folder: String, for names: Set<String>) {
+        guard let entries = try? FolderEntries.names(in: folder) else { return }
+        for entry in entries {
+            guard let name = outputName(ofTemporary: entry), names.contains(name) else { continue }
+            let path = PathString.join(folder, entry)
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(fd)
+        }
+    }
+
+    /// `NAME` for a temporary file called `.NAME.detent-XXXXXX`, else nil.
+    static func outputName(ofTemporary entry: String) -> String? {
+        let bytes = Array(entry.utf8), marker = Array(".detent-".utf8), random = 6
+        let markerStart = bytes.count - random - marker.count
+        guard bytes.first == UInt8(ascii: "."), markerStart > 1,
+              Array(bytes[markerStart..<(markerStart + marker.count)]) == marker else { return nil }
+        return String(decoding: bytes[1..<markerStart], as: UTF8.self)
+    }
+}

@@ -1,0 +1,237 @@
+import AudioFile
+import Parameters
+import Presets
+
+/// One job of a batch as planned: where it comes from, what it renders, and whether it
+/// renders, is skipped or has already failed.
+struct BatchEntry: Sendable {
+    /// The manifest line it comes from, for `--json` (nil for a file on the command line).
+    var line: (manifest: String, number: Int)?
+    /// The files; nil for a manifest line that names none it could be read for.
+    var job: RenderJob?
+    /// Which variant of its job this is, and the values drawn for it.
+    var variant: Variant?
+    var action: Action
+
+    enum Action: Sendable {
+        case render(RenderSettings)
+        /// `--skip-existing` found the output.
+        case skip
+        case fail(JobFailure)
+    }
+
+    struct Variant: Sendable {
+        /// From 0, as in the output's name (`take.v003.wav` is variant 3).
+        let number: Int
+        /// The drawn values, in `--vary`'s order.
+        let values: [(id: String, value: Double)]
+    }
+}
+
+/// What `detent render` will do, decided before anything renders: the jobs of the command
+/// line or of a manifest, each expanded into its variants, this shard's part of them, and
+/// which of those are skipped or already failed.
+///
+/// The whole list is planned in the same order in every run (and every shard), so a job's
+/// place, its shard and its variants' values never depend on what else happened; only the
+/// jobs of this shard (or all, to write a manifest) are resolved.
+struct BatchPlan {
+    /// This shard's jobs, in the order of the whole list.
+    var entries: [BatchEntry]
+    /// Renders at once.
+    var parallel: Int
+
+    /// A job before its variants: its options (the command line's, or a manifest line's over
+    /// them) and its files, or why it cannot be one.
+    private struct Base {
+        var line: (manifest: String, number: Int)?
+        var options: RenderCommand
+        var job: Result<RenderJob, JobFailure>
+    }
+
+    /// The plan of `command`.
+    ///
+    /// - Throws: ``JobFailure`` for a problem that concerns every job (a bad option or file on
+    ///   the command line, an unreadable manifest): nothing renders then.
+    init(_ command: RenderCommand) throws {
+        let batch = command.batch
+        let shard = try batch.shardSetting
+        let variations = try batch.variationSettings
+        let perJob = batch.variants ?? 1
+        let cache = JobSettings()
+
+        var bases: [Base] = []
+        if let path = batch.manifest {
+            let manifest = try RenderManifest.read(path: path)
+            bases = manifest.lines.map { Self.base($0, of: manifest, command: command) }
+        } else {
+            // One set of options for every file: a problem in it is every file's, told once
+            // before anything is planned, as a render of one file tells it.
+            let settings = try cache.settings(for: command)
+            for variation in variations { _ = try variation.resolved(in: settings.processor.table) }
+            let inputs = command.inputs.map { $0 == "-" ? "/dev/stdin" : $0 }
+            let jobs = try OutputPlanner.plan(inputs: inputs, output: command.output == "-" ? "/dev/stdout" : command.output,
+                                              outputFolder: command.outDir, format: command.container)
+            bases = jobs.map { Base(line: nil, options: command, job: .success($0)) }
+        }
+        let protected = Set(bases.compactMap { try? $0.job.get() }.compactMap { FileIdentity(path: $0.input) })
+
+        let width = max(3, String(perJob - 1).count)
+        let writing = batch.writeManifest
+        let paths = ManifestPaths(folder: PathString.folder(of: writing ?? "."))
+        var written: [String] = []
+        var claimed: [String: String] = [:]
+        var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], JobFailure>] = [:]
+        entries = []
+        for place in 0..<bases.count * perJob {
+            let base = bases[place / perJob], number = place % perJob
+            let mine = shard.contains(place)
+            var entry = BatchEntry(line: base.line, job: try? base.job.get(), variant: nil, action: .skip)
+            if batch.variants != nil, let job = entry.job {
+                entry.job?.output = Self.variantPath(job.output, number: number, width: width)
+            }
+            // Two jobs of the whole list that would write one file: the later one fails, in
+            // whichever shard it is.
+            var collision: JobFailure?
+            if let job = entry.job {
+                let key = PathString.canonical(job.output)
+                if let first = claimed[key] {
+                    collision = JobFailure(AudioFileError.outputCollision(path: job.output, first: first, second: job.input))
+                } else {
+                    claimed[key] = job.input
+                }
+            }
+            guard mine || writing != nil else { continue }
+            entry.action = Self.action(base, entry: &entry, collision: collision, variations: variations, seed: batch.seed ?? 0,
+                                       place: place / perJob, variant: batch.variants == nil ? nil : number,
+                                       cache: cache, resolved: &variationsByProcessor)
+            if case .render(var settings) = entry.action {
+                settings.protectedFiles = protected
+                entry.action = .render(settings)
+                if writing != nil, let job = entry.job {
+                    written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
+                                                       values: entry.variant?.values ?? [], paths: paths))
+                }
+            }
+            if mine { entries.append(entry) }
+        }
+        if let writing { try Self.write(written, to: writing) }
+        if batch.skipExisting {
+            for i in entries.indices {
+                if case .render = entries[i].action, let job = entries[i].job, PathString.exists(job.output) {
+                    entries[i].action = .skip
+                }
+            }
+        }
+
+        parallel = command.jobs ?? RenderSettings.cores
+        let renders = entries.filter { if case .render = $0.action { true } else { false } }.count
+        let threads: IOThreads = switch command.ioThreads {
+        case 1: .shared
+        case 2: .separate
+        default: .forCores(RenderSettings.cores / min(parallel, max(1, renders)))
+        }
+        for i in entries.indices {
+            if case .render(var settings) = entries[i].action {
+                settings.ioThreads = threads
+                entries[i].action = .render(settings)
+            }
+        }
+        if batch.isBatch { prepareFolders() }
+    }
+
+    /// A manifest line as a job before its variants.
+    private static func base(_ line: RenderManifest.Line, of manifest: RenderManifest, command: RenderCommand) -> Base {
+        let place = (manifest: manifest.name, number: line.number)
+        do {
+            let job = try ManifestFields.apply(try line.members.get(), to: command, manifest: manifest, line: line.number)
+            do {
+                try job.options.checkFileOptions()
+                try job.options.encoder.validate()
+                let planned = try OutputPlanner.plan(inputs: [job.input], output: job.output,
+                                                     outputFolder: job.output == nil ? command.outDir : nil,
+                                                     format: job.options.container)
+                return Base(line: place, options: job.options, job: .success(planned[0]))
+            } catch {
+                return Base(line: place, options: job.options, job: .failure(JobFailure(error, manifest: manifest.name, line: line.number)))
+            }
+        } catch {
+            return Base(line: place, options: command, job: .failure(error))
+        }
+    }
+
+    /// What becomes of one job of the list: its settings (with its variant's values drawn),
+    /// or why it fails.
+    private static func action(
+        _ base: Base, entry: inout BatchEntry, collision: JobFailure?, variations: [ParameterVariation], seed: UInt64,
+        place: Int, variant: Int?, cache: JobSettings,
+        resolved: inout [String: Result<[ParameterVariation.Resolved], JobFailure>]
+    ) -> BatchEntry.Action {
+        if case .failure(let failure) = base.job { return .fail(failure) }
+        if let collision { return .fail(collision) }
+        do {
+            var settings = try cache.settings(for: base.options)
+            if let variant {
+                let key = settings.processor.identifier
+                let bound: Result<[ParameterVariation.Resolved], JobFailure>
+                if let known = resolved[key] {
+                    bound = known
+                } else {
+                    var list: [ParameterVariation.Resolved] = []
+                    do {
+                        for variation in variations { list.append(try variation.resolved(in: settings.processor.table)) }
+                        bound = .success(list)
+                    } catch {
+                        bound = .failure(JobFailure(error))
+                    }
+                    resolved[key] = bound
+                }
+                var random = SplitMix64(seed: seed, job: place, variant: variant)
+                var values: [(id: String, value: Double)] = []
+                for variation in try bound.get() {
+                    let value = variation.value(&random)
+                    settings.startingValues[variation.index] = value
+                    values.append((variation.id, value))
+                }
+                entry.variant = BatchEntry.Variant(number: variant, values: values)
+            }
+            return .render(settings)
+        } catch {
+            if let line = base.line { return .fail(JobFailure(error, manifest: line.manifest, line: line.number)) }
+            return .fail(JobFailure(error))
+        }
+    }
+
+    /// `take.wav` → `take.v003.wav` (`take` → `take.v003`), the number at least `width` digits.
+    static func variantPath(_ output: String, number: Int, width: Int) -> String {
+        let digits = String(number)
+        let tag = ".v" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        let name = PathString.name(of: output)
+        let (stem, ext) = PathString.split(name)
+        return PathString.sibling(of: output, named: stem + tag + (ext.map { "." + $0 } ?? ""))
+    }
+
+    /// Writes the manifest of `lines` at `path`, whole or not at all.
+    private static func write(_ lines: [String], to path: String) throws(JobFailure) {
+        let text = lines.map { $0 + "\n" }.joined()
+        do {
+            try AtomicFileWriter().write(Array(text.utf8), to: path, replacing: true)
+        } catch {
+            throw JobFailure("--write-manifest \(path): \(error.problem.description)", exitCode: 74)
+        }
+    }
+
+    /// Makes the folders the outputs to render go to, and removes what killed runs left in
+    /// them (``AbandonedOutputs``), once per folder.
+    private mutating func prepareFolders() {
+        var outputs: [String: Set<String>] = [:]
+        for entry in entries {
+            guard case .render = entry.action, let job = entry.job, !PathString.isSpecial(job.output) else { continue }
+            outputs[PathString.folder(of: job.output), default: []].insert(PathString.name(of: job.output))
+        }
+        for (folder, names) in outputs {
+            try? OutputPlanner.createFolder(folder)
+            AbandonedOutputs.remove(in: folder, for: names)
+        }
+    }
+}

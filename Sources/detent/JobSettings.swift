@@ -1,0 +1,86 @@
+import AudioFile
+import DSP
+import Parameters
+import Presets
+
+/// Turns a job's options into its ``RenderSettings``, reading each processor, preset, automation
+/// and MIDI file once however many jobs share it: a manifest of 10,000 lines through one chain
+/// finds the plug-ins once, and a preset's warnings are printed once, not per job.
+///
+/// The command line without a manifest is one job's options shared by all its files, resolved
+/// by the same code, so a manifest line and the same options typed render the same file.
+final class JobSettings {
+    private var processors: [String: Result<(processor: Processor, store: PresetStore), JobFailure>] = [:]
+    private var presetValues: [String: [ParameterIndex: Double]] = [:]
+    private var automations: [String: Automation] = [:]
+    private var midiFiles: [String: MIDIFile] = [:]
+    private var warnedSources: Set<String> = []
+
+    /// The settings `options` describe for one file (its container and encoding come with
+    /// the file's ``RenderJob``).
+    ///
+    /// - Throws: the first problem, as the error that says it (``UsageError``,
+    ///   ``PluginError``, ``PresetError``, ``AudioFileError``, ``MIDIFileError``,
+    ///   `ValidationError`); see ``JobFailure``.
+    func settings(for options: RenderCommand) throws -> RenderSettings {
+        let key = options.plugin.plugins.joined(separator: "\n") + "\u{0}" + (options.plugin.chain ?? "")
+        let found: Result<(processor: Processor, store: PresetStore), JobFailure>
+        if let known = processors[key] {
+            found = known
+        } else {
+            do { found = .success(try options.plugin.resolved()) } catch { found = .failure(JobFailure(error)) }
+            processors[key] = found
+        }
+        let (processor, store) = try found.get()
+        var settings = RenderSettings()
+        settings.processor = processor
+        if let midi = options.midi {
+            guard processor.acceptsMIDI else { throw UsageError("--midi \(midi): \(processor.name) takes no MIDI") }
+            if let file = midiFiles[midi] {
+                settings.midi = file
+            } else {
+                settings.midi = try MIDIFile.read(path: midi)
+                midiFiles[midi] = settings.midi
+            }
+        }
+        if processor.isSource, warnedSources.insert(key + "\u{0}" + String(options.midi != nil)).inserted {
+            Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
+                + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
+        }
+        settings.subtype = try options.encoding
+        // The preset's values once per processor and preset; each job's `--set`s over them
+        // (what `StartingValueOptions.values` gives with the sets, without reading the preset again).
+        let presetKey = key + "\u{0}" + (options.starting.preset ?? "\u{0}")
+        let preset: [ParameterIndex: Double]
+        if let known = presetValues[presetKey] {
+            preset = known
+        } else {
+            var bare = options.starting
+            bare.sets = []
+            preset = try bare.values(store: store, chainFile: options.plugin.startingPreset, processor: processor)
+            presetValues[presetKey] = preset
+        }
+        settings.startingValues = preset.merging(try assignments(options.starting.sets, table: store.scope.table)) { $1 }
+        settings.dither = try options.encoder.ditherMode
+        settings.encoder = options.encoder.settings
+        settings.keepsMetadata = !options.noMetadata
+        settings.overwrite = options.force
+        settings.blockFrames = options.blockFrames
+        if let controlInterval = options.controlInterval { settings.controlInterval = controlInterval }
+        if let kernelFrames = options.kernelFrames { settings.kernelFrames = kernelFrames }
+        settings.beatsPerMinute = options.bpm
+        settings.tail = try options.tailSetting
+        settings.normalize = try options.normalizeTarget
+        settings.measures = try options.measureSetting
+        if let automation = options.automation {
+            let automationKey = key + "\u{0}" + automation
+            if let loaded = automations[automationKey] {
+                settings.automation = loaded
+            } else {
+                settings.automation = try Automation.load(path: automation, table: processor.table)
+                automations[automationKey] = settings.automation
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,171 @@
+import AudioFile
+import Parameters
+
+/// The fields of a manifest line: `input`, `output`, `values`, and every option of `detent
+/// render` that concerns one file, by its long name (`plugin`, `chain`, `preset`, `set`,
+/// `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`, `normalize`, …).
+///
+/// A line's field replaces the command line's option of that name for that job, except
+/// `set` and `values`, which apply after the command line's `--set`s (later ones win, per
+/// parameter). Applying a line sets the very properties ArgumentParser fills, so a job is
+/// checked and resolved by the same code as the command line; writing a line
+/// (`--write-manifest`) reads them back the same way.
+///
+/// ```json
+/// {"input": "a.wav", "output": "out/a.flac", "plugin": "builtin", "values": {"cutoff": 800, "gain": "-3dB"}, "tail": 2}
+/// ```
+enum ManifestFields {
+    /// How a field's JSON value becomes an option's value.
+    enum Binding {
+        /// A string (a JSON number is taken as its text: `"tail": 2`).
+        case text(WritableKeyPath<RenderCommand, String?>)
+        /// A path, taken from the manifest's folder when relative.
+        case path(WritableKeyPath<RenderCommand, String?>)
+        /// A string or an array of them (a repeated option).
+        case texts(WritableKeyPath<RenderCommand, [String]>)
+        case number(WritableKeyPath<RenderCommand, Double?>)
+        case integer(WritableKeyPath<RenderCommand, Int?>)
+        case flag(WritableKeyPath<RenderCommand, Bool>)
+    }
+
+    /// The per-file options, in the order a written line holds them (`set` and `preset` are
+    /// handled by ``apply(_:to:manifest:line:)`` beside them).
+    static var options: [(key: String, binding: Binding)] {
+        [
+            ("plugin", .texts(\.plugin.plugins)),
+            ("chain", .path(\.plugin.chain)),
+            ("automation", .path(\.automation)),
+            ("midi", .path(\.midi)),
+            ("bpm", .number(\.bpm)),
+            ("tail", .text(\.tail)),
+            ("format", .text(\.format)),
+            ("subtype", .text(\.subtype)),
+            ("dither", .text(\.encoder.dither)),
+            ("no-dither", .flag(\.encoder.noDither)),
+            ("quality", .number(\.encoder.quality)),
+            ("bitrate", .integer(\.encoder.bitrate)),
+            ("compression", .integer(\.encoder.compression)),
+            ("normalize", .text(\.normalize)),
+            ("loudness", .flag(\.loudness)),
+            ("block", .integer(\.kernelFrames)),
+            ("no-metadata", .flag(\.noMetadata)),
+        ]
+    }
+
+    /// Every field a line may hold.
+    static var keys: [String] { ["input", "output", "preset", "set", "values"] + options.map(\.key) }
+
+    /// One job of a manifest: `command` with the line's fields applied, and the input and
+    /// output (nil: named as the command line would name it) taken from the manifest's folder.
+    struct Job {
+        var options: RenderCommand
+        var input: String
+        var output: String?
+    }
+
+    /// `command`'s options with `members` (line `line` of `manifest`) applied.
+    ///
+    /// - Throws: ``JobFailure`` (65) naming the line and the field that is unknown, missing
+    ///   or of the wrong kind.
+    static func apply(_ members: [JSONMember], to command: RenderCommand, manifest: RenderManifest, line: Int) throws(JobFailure) -> Job {
+        func failure(_ reason: String) -> JobFailure { JobFailure("\(manifest.name):\(line): \(reason)", exitCode: 65) }
+        func text(_ key: String, _ value: JSONValue) throws(JobFailure) -> String {
+            switch value {
+            case .string(let text): return text
+            case .number(let text): return text
+            default: throw failure("'\(key)' is \(value.kindDescription), not a string")
+            }
+        }
+        func path(_ key: String, _ value: JSONValue) throws(JobFailure) -> String {
+            guard case .string(let path) = value, !path.isEmpty else {
+                throw failure("'\(key)' is \(value.kindDescription), not a path")
+            }
+            if path == "-" { throw failure("'\(key)': - (stdin or stdout) cannot be a job's file") }
+            return manifest.resolve(path)
+        }
+        var options = command
+        var input: String?
+        var output: String?
+        var sets: [String] = []
+        for member in members {
+            let key = member.key, value = member.value
+            switch key {
+            case "input": input = try path(key, value)
+            case "output": output = try path(key, value)
+            case "preset":
+                // A preset file by path (as `--preset` tells one from a name) is the manifest's.
+                let reference = try text(key, value)
+                let isPath = reference.contains("/") || reference.lowercased().hasSuffix(".json")
+                options.starting.preset = isPath ? manifest.resolve(reference) : reference
+            case "set":
+                switch value {
+                case .array(let items): for item in items { sets.append(try text(key, item)) }
+                default: sets.append(try text(key, value))
+                }
+            case "values":
+                guard case .object(let values) = value else { throw failure("'values' is \(value.kindDescription), not an object of ID: value") }
+                for entry in values { sets.append(entry.key + "=" + (try text("values." + entry.key, entry.value))) }
+            default:
+                guard let binding = binding(named: key) else {
+                    throw failure("unknown field '\(key)' (known: \(keys.joined(separator: ", ")))")
+                }
+                switch binding {
+                case .text(let property): options[keyPath: property] = try text(key, value)
+                case .path(let property): options[keyPath: property] = try path(key, value)
+                case .texts(let property):
+                    switch value {
+                    case .array(let items):
+                        var texts: [String] = []
+                        for item in items { texts.append(try text(key, item)) }
+                        options[keyPath: property] = texts
+                    default: options[keyPath: property] = [try text(key, value)]
+                    }
+                case .number(let property):
+                    guard let number = value.doubleValue else { throw failure("'\(key)' is \(value.kindDescription), not a number") }
+                    options[keyPath: property] = number
+                case .integer(let property):
+                    guard case .number(let digits) = value, let number = Int(digits) else {
+                        throw failure("'\(key)' is \(value.kindDescription), not a whole number")
+                    }
+                    options[keyPath: property] = number
+                case .flag(let property):
+                    guard case .bool(let flag) = value else { throw failure("'\(key)' is \(value.kindDescription), not true or false") }
+                    options[keyPath: property] = flag
+                }
+            }
+        }
+        guard let input else { throw failure("no 'input': every job names the file it renders") }
+        options.starting.sets += sets
+        return Job(options: options, input: input, output: output)
+    }
+
+    private static func binding(named key: String) -> Binding? {
+        options.first { $0.key == key }?.binding
+    }
+
+    /// The line that renders `input` into `output` with `options` (and `values` over them)
+    /// again, its paths written as `here` spells them.
+    static func line(input: String, output: String, options: RenderCommand, values: [(id: String, value: Double)],
+                     paths here: ManifestPaths) -> String {
+        var members = [JSONMember("input", .string(here.written(input))), JSONMember("output", .string(here.written(output)))]
+        for (key, binding) in self.options {
+            let value: JSONValue? = switch binding {
+            case .text(let property): options[keyPath: property].map { .string($0) }
+            case .path(let property): options[keyPath: property].map { .string(here.written($0)) }
+            case .texts(let property):
+                options[keyPath: property].isEmpty ? nil : .array(options[keyPath: property].map { .string($0) })
+            case .number(let property): options[keyPath: property].map { .number($0) }
+            case .integer(let property): options[keyPath: property].map { .number($0) }
+            case .flag(let property): options[keyPath: property] ? .bool(true) : nil
+            }
+            if let value { members.append(JSONMember(key, value)) }
+        }
+        if let preset = options.starting.preset {
+            let isPath = preset.contains("/") || preset.lowercased().hasSuffix(".json")
+            members.append(JSONMember("preset", .string(isPath ? here.written(preset) : preset)))
+        }
+        if !options.starting.sets.isEmpty { members.append(JSONMember("set", .array(options.starting.sets.map { .string($0) }))) }
+        if !values.isEmpty { members.append(JSONMember("values", .object(values.map { JSONMember($0.id, .number($0.value)) }))) }
+        return JSONValue.object(members).compactText
+    }
+}

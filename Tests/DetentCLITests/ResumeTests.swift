@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--skip-existing`: a batch killed outright (SIGKILL) mid-file and started again renders
+/// exactly the missing files and leaves no partial one, while a temporary file that a running
+/// render holds is left alone.
+@Suite("detent render --skip-existing")
+struct ResumeTests {
+    @Test("a batch killed with SIGKILL mid-file, run again with --skip-existing, renders exactly what is missing")
+    func killedAndResumed() throws {
+        let folder = TemporaryFolder()
+        var lines: [String] = []
+        for i in 0..<6 {
+            if i != 3 { folder.write("in\(i).wav", WAV.float([Signal.noise(frames: 3_000, seed: UInt64(i + 1))])) }
+            lines.append(#"{"input": "in\#(i).wav", "output": "out/in\#(i).wav", "set": "cutoff=\#(500 + 300 * i)"}"#)
+        }
+        folder.write("jobs.jsonl", text: lines.joined(separator: "\n") + "\n")
+        // Job 3 reads a FIFO the test feeds and then withholds: the batch is certainly in the
+        // middle of that file, one job at a time, when it is killed.
+        #expect(mkfifo(folder.file("in3.wav"), 0o600) == 0)
+        let arguments = ["render", "--manifest", "jobs.jsonl", "--jobs", "1"]
+        let render = try ChildProcess(try BuiltProducts.detent, arguments, environment: Detent.environment(in: folder.path),
+                                      currentDirectory: folder.path)
+        Glibc.signal(SIGPIPE, SIG_IGN)
+        let fifo = open(folder.file("in3.wav"), O_WRONLY)  // waits for the batch to reach job 3
+        #expect(fifo >= 0)
+        let header = WAV.bytes(formatTag: WAV.ieeeFloat, channels: 1, bitsPerSample: 32, data: [], declaredDataBytes: 48_000 * 4)
+        #expect(Self.writeAll(fifo, header + [UInt8](repeating: 0, count: 64 * 1_024)))
+        try waitUntil("job 3 has its temporary file") {
+            ((try? folderContents(folder.file("out"))) ?? []).contains { $0.hasPrefix(".in3.wav.detent-") }
+        }
+        render.signal(SIGKILL)
+        #expect(render.wait(seconds: 10)?.signal == SIGKILL)
+        close(fifo)
+        let killed = try folderContents(folder.file("out"))
+        #expect(killed.filter { !$0.hasPrefix(".") } == ["in0.wav", "in1.wav", "in2.wav"])
+        #expect(killed.filter { $0.hasPrefix(".in3.wav.detent-") }.count == 1, "the killed render's partial file")
+
+        // A temporary file some running render holds (here the test) is not the batch's to remove.
+        let held = folder.file("out/.in4.wav.detent-abcdef")
+        let holder = open(held, O_CREAT | O_WRONLY, 0o600)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+
+        #expect(unlink(folder.file("in3.wav")) == 0)
+        folder.write("in3.wav", WAV.float([Signal.noise(frames: 3_000, seed: 4)]))
+        let resumed = try Detent.run(arguments + ["--skip-existing", "--json"], in: folder.path)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let objects = try resumed.stdout.split(separator: "\n").map { try jsonObject($0) }
+        #expect(objects.map { $0["output"] as? String } == (0..<6).map { "out/in\($0).wav" })
+        #expect(objects.map { $0["skipped"] as? Bool } == [true, true, true, nil, nil, nil])
+        #expect(objects[3...].allSatisfy { $0["frames"] as? Int == 3_000 })
+        #expect(resumed.stderr.hasPrefix("detent: 6 files: 3 rendered, 3 skipped (output exists) in "))
+        #expect(try folderContents(folder.file("out")) == [".in4.wav.detent-abcdef"] + (0..<6).map { "in\($0).wav" })
+
+        // The same as the batch rendered whole.
+        try FileManager.default.moveItem(atPath: folder.file("out"), toPath: folder.file("resumed"))
+        let whole = try Detent.run(["render", "--manifest", "jobs.jsonl"], in: folder.path)
+        #expect(whole.status == 0)
+        for i in 0..<6 { #expect(try folder.bytes("out/in\(i).wav") == folder.bytes("resumed/in\(i).wav"), "in\(i).wav") }
+    }
+
+    @Test("--skip-existing and --force exclude each other")
+    func notWithForce() throws {
+        let folder = TemporaryFolder()
+        folder.write("a.wav", WAV.float([Signal.noise(frames: 100)]))
+        let outcome = try Detent.run(["render", "a.wav", "--skip-existing", "--force"], in: folder.path)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr == "detent: use either --skip-existing or --force, not both\n")
+        #expect(folder.names == ["a.wav"])
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}
