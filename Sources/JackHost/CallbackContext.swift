@@ -33,8 +33,6 @@ struct CallbackContext: ~Copyable {
     let midiOutPort: OpaquePointer?
     let feedback: MIDIFeedbackQueue
     let midi: MIDIControlTable
-    /// The sample rate the engine was prepared for.
-    let preparedRate: UInt32
     /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
     /// the cycle). A cycle with more than `eventCapacity` mapped changes keeps the first
     /// ones; a JACK MIDI buffer of a usual period holds far fewer.
@@ -56,8 +54,8 @@ struct CallbackContext: ~Copyable {
     let xruns = Atomic<Int>(0)
     let bufferSize: Atomic<UInt32>
     let sampleRate: Atomic<UInt32>
-    /// The server's sample rate no longer matches the engine: the callback outputs silence
-    /// and the host rebuilds the client.
+    /// The server told a sample rate (maybe a new one): the host looks whether its engine
+    /// needs replacing. The callback outputs silence while the rates differ.
     let formatChanged = Atomic<Bool>(false)
     let serverGone = Atomic<Bool>(false)
     /// A connection or port came or went somewhere in the graph.
@@ -88,7 +86,6 @@ struct CallbackContext: ~Copyable {
         events = .allocate(capacity: Self.eventCapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake
-        preparedRate = sampleRate
         self.sampleRate = Atomic(sampleRate)
         self.bufferSize = Atomic(bufferSize)
     }

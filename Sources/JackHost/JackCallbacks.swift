@@ -40,8 +40,17 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         context.pointee.inputBuffers[c] = UnsafePointer(input.assumingMemoryBound(to: Float.self))
         context.pointee.outputBuffers[c] = output.assumingMemoryBound(to: Float.self)
     }
-    guard complete, !context.pointee.formatChanged.load(ordering: .relaxed) else {
-        // Silence rather than audio processed at the wrong rate (or with a missing port).
+    // A live chain edit's engine, or one prepared for a new sample rate, takes over here,
+    // between blocks, once what it drops has faded.
+    let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
+        $0.engineForBlock()
+    }
+    if tookOver { _unsafePerformance { _ = sem_post(context.pointee.switched) } }
+    let engineRate = Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { $0.sampleRate }
+    let serverRate = Double(context.pointee.sampleRate.load(ordering: .relaxed))
+    guard complete, engineRate == serverRate else {
+        // Silence rather than audio processed at the wrong rate (or with a missing port),
+        // until the host has an engine prepared for the new one.
         for c in 0..<channels {
             let output = _unsafePerformance { jack_port_get_buffer(context.pointee.outputPorts[c], nframes) }
             if let output {
@@ -52,11 +61,6 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     }
     let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
     let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { jack_port_get_buffer(port, nframes) } }
-    // A live chain edit's engine takes over here, between blocks, once what it drops has faded.
-    let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
-        $0.engineForBlock()
-    }
-    if tookOver { _unsafePerformance { _ = sem_post(context.pointee.switched) } }
     Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { engine in
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
         // Each mapped control change lands at its own frame: the engine's one splitter cuts
@@ -128,16 +132,14 @@ func jackBufferSize(_ frames: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     return 0
 }
 
-/// A new sample rate cannot be taken in place (the engine must be prepared again, which
-/// allocates and must not overlap `process`): the callback goes silent and the host
-/// rebuilds the client outside the audio thread.
+/// A new sample rate needs an engine prepared for it (which allocates, off the audio
+/// thread): the callback goes silent while the rate and its engine's differ, and the host
+/// prepares one and hands it over through the exchange, the client staying where it is.
 func jackSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return 0 }
     context.pointee.sampleRate.store(rate, ordering: .relaxed)
-    if rate != context.pointee.preparedRate {
-        context.pointee.formatChanged.store(true, ordering: .relaxed)
-        sem_post(context.pointee.wake)
-    }
+    context.pointee.formatChanged.store(true, ordering: .relaxed)
+    sem_post(context.pointee.wake)
     return 0
 }
 

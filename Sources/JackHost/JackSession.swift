@@ -284,7 +284,8 @@ final class JackSession: @unchecked Sendable {
     // MARK: State published by the callbacks
 
     var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
-    var formatChanged: Bool { context.pointee.formatChanged.load(ordering: .relaxed) }
+    /// Reads and clears "the server told a sample rate".
+    func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// Process cycles run on this connection.
     var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }

@@ -407,7 +407,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 let now = ContinuousClock.now
                 guard let s = st.session else { return st.supervisor.handle(.tick, at: now) }
                 if s.serverGone { return st.supervisor.handle(.serverStopped, at: now) }
-                if s.formatChanged { return st.supervisor.handle(.formatChanged, at: now) }
+                if s.takeFormatChanged(), !Self.followRate(&st, s, options: options, log: log) {
+                    return st.supervisor.handle(.formatChanged, at: now)
+                }
                 var actions: [Supervisor.Action] = []
                 if s.takeGraphChanged() { actions += st.supervisor.handle(.graphChanged, at: now) }
                 return actions + st.supervisor.handle(.cycles(s.cycles), at: now)
@@ -416,6 +418,30 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             relayProcessorReports()
             relayProgramChanges()
         }
+    }
+
+    /// Follows a new server sample rate in place: an engine prepared for it, at the current
+    /// values, takes over in the process callback (PipeWire changes its rate while clients
+    /// run; closing and reopening the client instead raced libjack's unmapping of the port
+    /// buffers). Returns false when that failed and the client must be rebuilt.
+    private static func followRate(_ st: inout State, _ session: JackSession, options: LiveHostOptions,
+                                   log: (String) -> Void) -> Bool {
+        let rate = session.sampleRate
+        guard Double(rate) != st.engine.sampleRate, !session.serverGone else { return true }
+        let next = makeEngine(st.processor, st.targets, options)
+        do {
+            try next.prepare(sampleRate: Double(rate), maxFrames: max(preparedFrames, Int(session.bufferSize)),
+                             channels: options.channels, realtime: true)
+        } catch {
+            log("detent: the JACK sample rate changed to \(rate) Hz and the processor cannot follow it (\(error))")
+            return false
+        }
+        guard session.exchange(to: next, timeout: .seconds(2)) else { return false }
+        st.engine = next
+        st.lastStamp = .min
+        st.lastSnapshot = nil
+        log("detent: the JACK sample rate changed to \(rate) Hz; the engine follows it")
+        return true
     }
 
     /// Prints what the processor logged (a plug-in's messages wait in a lock-free ring, since
