@@ -31,6 +31,23 @@ extension LiveHost {
         chainEditing.withLock { $0 = (resolve, changed) }
     }
 
+    /// A number that moves with every chain edit (front ends that show the table rebuild then).
+    public var chainGeneration: Int { state.withLock { $0.chainGeneration } }
+
+    /// The processor hosted and its chain generation, read together.
+    public var processorAndGeneration: (processor: Processor, generation: Int) {
+        state.withLock { ($0.processor, $0.chainGeneration) }
+    }
+
+    /// The processor hosted, its chain generation and where its parameters are heading, read
+    /// together (a front end rebuilding for a new chain).
+    public var chainSnapshot: (processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
+        state.withLock { st in
+            st.absorbMIDI()
+            return (st.processor, st.chainGeneration, st.targets)
+        }
+    }
+
     /// Refuses chain edits, saying `reason` (a front end that cannot follow one is open).
     public func refuseChainEdits(_ reason: String) {
         chainEditing.withLock { $0 = nil }
@@ -88,6 +105,7 @@ extension LiveHost {
                 st.engine = Self.makeEngine(edited.processor, targets, options)
             }
             st.processor = edited.processor
+            st.chainGeneration += 1
             st.targets = targets
             st.lastSnapshot = nil
             st.midi = midi

@@ -45,6 +45,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     struct State: ~Copyable {
         /// What is hosted: the options' processor until a chain edit changes it.
         var processor: Processor
+        /// Chain edits made so far.
+        var chainGeneration = 0
         var engine: Engine
         var session: JackSession?
         /// Where each parameter is heading: what `get` answers and what a rebuilt engine

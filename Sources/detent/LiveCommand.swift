@@ -36,7 +36,8 @@ struct LiveCommand: ParsableCommand {
               chain              the chain's slots; 'chain add [NAME=]PLUGIN [at N]',
                                  'chain remove NAME', 'chain move NAME N' edit it
                                  while it plays (10 ms fades, the other slots
-                                 untouched; not with --osc or the knob panel yet)
+                                 untouched; the panel's keys A, X, < and >
+                                 do the same; not with --osc)
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
@@ -295,8 +296,9 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw Self.failure(error.description)
         }
-        host.refuseChainEdits("the knob panel cannot follow a chain edit yet: edit the chain with detent live --headless")
-        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: options.processor), log: held.append),
+        let presets = StorePresetSource(store: store, processor: options.processor)
+        allowChainEdits(host, presets: presets)
+        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: presets, log: held.append),
                                   log: { held.append("detent: warning: " + $0) })
         defer { bridge?.stop() }
         let (defaults, _) = store.defaultValues()

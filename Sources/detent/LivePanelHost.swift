@@ -1,6 +1,7 @@
 import Parameters
 import DSP
 import JackHost
+import Presets
 import TerminalPanel
 
 /// The knob panel over a running live host. The panel and typed commands use the same verbs
@@ -15,17 +16,27 @@ final class LivePanelHost: PanelHost {
     private var latest: HostStatus?
 
     /// The processor's read-only outputs as the panel labels them (name, unit, and range
-    /// where the processor gives one), by id.
-    private let outputLabels: [String: OutputSpec]
+    /// where the processor gives one), by id; rebuilt when the chain changes.
+    private var outputLabels: [String: OutputSpec]
+    private var labelsGeneration = 0
 
     init(host: LiveHost) {
         self.host = host
-        outputLabels = Dictionary(host.options.processor.outputs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        outputLabels = Self.labels(host.options.processor)
+    }
+
+    private static func labels(_ processor: Processor) -> [String: OutputSpec] {
+        Dictionary(processor.outputs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The processor's meters and other outputs now.
     func outputs() -> [PanelOutput] {
-        host.outputValues().map { output in
+        let (processor, generation) = host.processorAndGeneration
+        if generation != labelsGeneration {
+            outputLabels = Self.labels(processor)
+            labelsGeneration = generation
+        }
+        return host.outputValues().map { output in
             let label = outputLabels[output.id]
             return PanelOutput(id: output.id, label: label?.name ?? output.id, unit: label?.unit ?? "",
                                range: label?.range, value: output.value)
@@ -66,6 +77,35 @@ final class LivePanelHost: PanelHost {
     func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
 
     func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
+
+    var chainGeneration: Int { host.chainGeneration }
+
+    /// `A`, `X`, `<`, `>`: the host edits the chain (with its fades); the panel gets the new one.
+    func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
+        let request: ChainRequest
+        switch edit {
+        case .add(let reference, let position):
+            let (name, rest) = PluginOption.slot(reference)
+            request = .add(reference: rest, name: name, position: position)
+        case .remove(let name): request = .remove(name)
+        case .move(let name, let position): request = .move(name, to: position)
+        }
+        do {
+            _ = try host.editChain(request)
+        } catch {
+            return .failure(PanelChainError(error.description))
+        }
+        return currentChain().map { .success($0) } ?? .failure(PanelChainError("the chain changed again"))
+    }
+
+    /// The chain hosted now, with its values, its preset store's Default and its name.
+    func currentChain() -> PanelChain? {
+        let (processor, generation, targets) = host.chainSnapshot
+        let store = PluginOption.store(for: processor)
+        let values = ParameterValues(table: processor.table, targets)
+        return PanelChain(values: values, defaults: store.defaultValues().values, store: store,
+                          title: processor.isBuiltIn ? "Detent" : processor.name, generation: generation)
+    }
 
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
     var refreshInterval: Double? { 1.0 / 30 }

@@ -53,6 +53,26 @@ extension Panel {
             midiLearnKey(key)
         case .search(let field, let origin):
             searchKey(key, modifiers, field: field, origin: origin)
+        case .chainAdd(var field, let position):
+            guard let outcome = field.handle(key, modifiers) else { return }
+            switch outcome {
+            case .editing: mode = .chainAdd(field, position: position)
+            case .cancelled: mode = .normal
+            case .submitted(let reference):
+                mode = .normal
+                if !reference.allSatisfy(\.isWhitespace) { editChain(.add(reference: reference.trimmedWhitespace, position: position)) }
+            }
+        case .confirmRemove(let name):
+            switch key {
+            case .character("y"), .character("Y"):
+                mode = .normal
+                editChain(.remove(name))
+            case .character("n"), .character("N"), .escape, .enter:
+                mode = .normal
+                message = Message(text: "\(name) stays", isError: false)
+            default:
+                break
+            }
         case .confirmReplace(let name):
             switch key {
             case .character("y"), .character("Y"):
@@ -109,6 +129,10 @@ extension Panel {
             case "{": moveSection(by: -1)
             case "}": moveSection(by: 1)
             case "b": toggleSlotBypass(at: time)
+            case "A": startChainAdd()
+            case "X": confirmSlotRemoval()
+            case "<": moveSlot(by: -1)
+            case ">": moveSlot(by: 1)
             case "1"..."9":
                 // A knob by its place on the page, as on a hardware synth's numbered controls.
                 if let n = c.wholeNumberValue, let index = knobOnPage(n) { setFocus(index) }

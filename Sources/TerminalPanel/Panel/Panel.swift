@@ -34,6 +34,10 @@ public final class Panel {
         case midiLearn(heard: UInt64)
         /// Searching the knobs by id or name (`/`), from knob `origin`.
         case search(TextField, origin: Int)
+        /// Typing the plug-in to add to the chain at `position` (`A`).
+        case chainAdd(TextField, position: Int)
+        /// Asking whether to take slot `name` out of the chain (`X`).
+        case confirmRemove(String)
     }
 
     /// A line for the status bar.
@@ -43,17 +47,19 @@ public final class Panel {
     }
 
     public let host: any PanelHost
-    public let store: PresetStore
+    public internal(set) var store: PresetStore
     /// The header's name: `Detent` for the built-in processor, a plug-in's own name.
-    public let title: String
+    public internal(set) var title: String
     /// Draw with ASCII only.
     public let ascii: Bool
     /// The parameters, in table order: one knob each.
-    public let ids: [ParameterIndex]
+    public internal(set) var ids: [ParameterIndex]
     /// The parameters the knobs turn.
-    public let table: ParameterTable
+    public internal(set) var table: ParameterTable
     /// A chain's slots, as sections of the knobs (none for a single processor).
-    public let sections: [PanelSection]
+    public internal(set) var sections: [PanelSection]
+    /// The host's chain generation the knobs were made for (``PanelHost/chainGeneration``).
+    var chainGeneration = 0
     public internal(set) var knobs: [Knob]
     public internal(set) var focus = 0
     /// The first knob shown when not every knob fits: kept from frame to frame so a compact
@@ -161,6 +167,7 @@ public final class Panel {
         self.preset.values = values
         presetName = preset?.name
         presetOrigin = origin
+        chainGeneration = host.chainGeneration
     }
 
     /// How every knob looks: five ticks (ends, quarters, middle), and a progress arc from the
@@ -262,6 +269,9 @@ public final class Panel {
         case .saveName(var field):
             field.insert(pasted: text)
             mode = .saveName(field)
+        case .chainAdd(var field, let position):
+            field.insert(pasted: text)
+            mode = .chainAdd(field, position: position)
         case .normal:
             message = Message(text: "paste ignored: press = to type a value, then paste", isError: true)
         default:
@@ -409,6 +419,8 @@ public final class Panel {
         lastStatus = status
         lastMeters = meters
         lastOutputs = outputs
+        // Another front end (a typed command, OSC) edited the chain: knobs for the new one.
+        if host.chainGeneration != chainGeneration, let chain = host.currentChain() { retable(to: chain) }
         keepFocusShown()
         learnMIDIIfHeard()
         showPickups(host.midiPickups())

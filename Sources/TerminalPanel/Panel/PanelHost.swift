@@ -1,5 +1,6 @@
 import Parameters
 import DSP
+import Presets
 
 /// What the panel drives: an engine running live, or nothing at all while shaping a preset.
 ///
@@ -51,6 +52,50 @@ public protocol PanelHost: ParameterHost {
     /// Where each pickup controller that has not yet caught its knob is (0 … 1), by
     /// parameter: the panel says so, and which way to move it.
     func midiPickups() -> [ParameterIndex: Double]
+
+    /// Adds, removes or moves a slot of the chain hosted (``PanelChainEdit``); the chain after
+    /// it, or why not, in one line.
+    func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError>
+
+    /// A number that changes with every chain edit, whoever made it: the panel rebuilds its
+    /// knobs (``currentChain()``) when it moves.
+    var chainGeneration: Int { get }
+
+    /// The chain hosted now, as the panel shows it; nil for a host whose processor never changes.
+    func currentChain() -> PanelChain?
+}
+
+/// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
+/// `<` and `>` move it.
+public enum PanelChainEdit: Sendable, Equatable {
+    /// A plug-in by reference (URI, name, `builtin`, `NAME=…`), at `position` (1 is first).
+    case add(reference: String, position: Int)
+    case remove(String)
+    case move(String, to: Int)
+}
+
+/// Why a chain edit from the panel did not happen.
+public struct PanelChainError: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// What the panel needs to show a chain: its values and reset targets, its preset store, its
+/// name for the header, and the host's chain generation it is.
+public struct PanelChain {
+    public let values: ParameterValues
+    public let defaults: ParameterValues
+    public let store: PresetStore
+    public let title: String
+    public let generation: Int
+
+    public init(values: ParameterValues, defaults: ParameterValues, store: PresetStore, title: String, generation: Int) {
+        self.values = values
+        self.defaults = defaults
+        self.store = store
+        self.title = title
+        self.generation = generation
+    }
 }
 
 extension PanelHost {
@@ -62,4 +107,9 @@ extension PanelHost {
     public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}
     public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
     public func midiPickups() -> [ParameterIndex: Double] { [:] }
+    public func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
+        .failure(PanelChainError("the chain can be edited in detent live only"))
+    }
+    public var chainGeneration: Int { 0 }
+    public func currentChain() -> PanelChain? { nil }
 }

@@ -278,6 +278,11 @@ public enum PanelRenderer {
             return nil
         case .search(let field, _):
             return prompt("Find knob: ", field)
+        case .chainAdd(let field, let position):
+            return prompt("Add at \(position) (plug-in, builtin, NAME=plug-in): ", field)
+        case .confirmRemove(let name):
+            screen.put("Remove slot \(name) from the chain? (y/n)", x: 0, y: row, role: .prompt, limit: width)
+            return nil
         default:
             break
         }
