@@ -35,6 +35,16 @@ public final class SoundFileReader {
     private let file: OpaquePointer
     /// The stream libsndfile reads through, for an input that cannot seek.
     private let stream: StreamInput?
+    /// The rest of a WAV stream past the length its header's placeholder gives (see
+    /// ``beyondPlaceholder``), opened when libsndfile's count runs out.
+    private var rest: OpaquePointer?
+    /// The raw format of a WAV stream's samples, when its header's length is a placeholder
+    /// and the stream may go on past it; nil otherwise.
+    private let beyondPlaceholder: Int32?
+    /// The frames libsndfile delivers from `file` (from a placeholder length: a count it stops at).
+    private let libraryFrames: Int64
+    /// The input's descriptor, libsndfile's while `file` is open.
+    private let descriptor: Int32
 
     /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
     public static let sampleRates = 1_000...1_536_000
@@ -95,6 +105,10 @@ public final class SoundFileReader {
             || ((info.seekable == 0 || stream != nil)
                 && (Self.declaresUnknownLength(log: log) || (format.container == .flac && info.frames == 0)))
         frames = unknown ? nil : info.frames
+        libraryFrames = info.frames
+        descriptor = fd
+        beyondPlaceholder = stream == nil && info.seekable == 0 && Self.declaresUnknownLength(log: log)
+            ? Self.rawFormat(of: format, channels: Int(info.channels), sampleRate: Int(info.samplerate)) : nil
         var map = [Int32](repeating: 0, count: max(1, channels))
         let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
         metadata = Metadata(reading: file)
@@ -113,7 +127,10 @@ public final class SoundFileReader {
         }
     }
 
-    deinit { sf_close(file) }
+    deinit {
+        if let rest { sf_close(rest) }
+        sf_close(file)
+    }
 
     /// Reads up to `frames` frames of interleaved samples into `buffer` (which holds at least
     /// `frames × channels` floats). Returns the number read: fewer only at the end, 0 after it.
@@ -124,16 +141,51 @@ public final class SoundFileReader {
         var want = Int64(wanted)
         if let frames { want = min(want, frames - framesRead) }
         guard want > 0 else { return 0 }
-        let n = sf_readf_float(file, buffer, want)
-        let code = sf_error(file)
+        if rest == nil, let beyondPlaceholder {
+            // libsndfile stops at the placeholder's count and reads whole requests from the
+            // pipe even when it returns fewer frames: ask for no more than it delivers.
+            if framesRead < libraryFrames { want = min(want, libraryFrames - framesRead) } else { rest = try openRest(beyondPlaceholder) }
+        }
+        let source = rest ?? file
+        let n = sf_readf_float(source, buffer, want)
+        let code = sf_error(source)
         if code != 0 {
-            throw .corrupt(path: path, afterFrames: framesRead + max(0, n), reason: Self.clean(String(cString: sf_strerror(file))))
+            throw .corrupt(path: path, afterFrames: framesRead + max(0, n), reason: Self.clean(String(cString: sf_strerror(source))))
         }
         framesRead += max(0, n)
         if n < want, let frames {
             throw .truncated(path: path, reason: "the header promises \(frames) frames but the data ends after \(framesRead)")
         }
         return Int(max(0, n))
+    }
+
+    /// A WAV stream's length is not known when it is written (ffmpeg, sox and most writers
+    /// on a pipe put a placeholder in the header: 0xFFFFFFFF or 0x7FFFF000), but libsndfile
+    /// takes the placeholder as the length and stops there, at 4 or 2 GiB, as if the stream
+    /// had ended. The samples after that point are read as what they are, raw samples of the
+    /// header's encoding, from where libsndfile stopped (a pipe is read in order, and
+    /// libsndfile reads exactly the bytes of the frames it delivers), to the stream's end.
+    /// nil for an encoding libsndfile cannot read raw (ADPCM and other block encodings).
+    static func rawFormat(of format: AudioFormat, channels: Int, sampleRate: Int) -> Int32? {
+        guard format.majorCode == Int32(SF_FORMAT_WAV) || format.majorCode == Int32(SF_FORMAT_WAVEX) else { return nil }
+        let raw = Int32(SF_FORMAT_RAW) | format.subtypeCode | Int32(SF_ENDIAN_LITTLE)
+        return AudioFormat.check(raw, channels: channels, sampleRate: sampleRate) ? raw : nil
+    }
+
+    /// Opens the rest of a stream past libsndfile's count, as raw samples of `raw`.
+    private func openRest(_ raw: Int32) throws(AudioFileError) -> OpaquePointer {
+        var info = SF_INFO()
+        info.format = raw
+        info.channels = Int32(channels)
+        info.samplerate = Int32(sampleRate)
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { throw .corrupt(path: path, afterFrames: framesRead, reason: Errno.last.description) }
+        // With close_desc set, libsndfile closes `own`, on a failed open too.
+        let opened: OpaquePointer? = Self.openLock.withLock { _ in sf_open_fd(own, Int32(SFM_READ), &info, 1) }
+        guard let opened else {
+            throw .corrupt(path: path, afterFrames: framesRead, reason: Self.clean(String(cString: sf_strerror(nil))))
+        }
+        return opened
     }
 
     /// How an Ogg file ends.

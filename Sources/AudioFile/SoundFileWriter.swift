@@ -12,6 +12,8 @@ public final class SoundFileWriter {
     public let format: AudioFormat
     public let channels: Int
     private var file: OpaquePointer?
+    /// Where the bytes go; it outlives `file`, whose virtual I/O calls it.
+    private let sink: OutputSink
     private let frameLimit: Int64?
     /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`, `instrument`).
     public private(set) var keptMetadata: [String] = []
@@ -22,10 +24,10 @@ public final class SoundFileWriter {
 
     /// Starts a file of `format` on `descriptor`; `path` names it in messages.
     ///
-    /// libsndfile works on its own duplicate of `descriptor` and closes it when the file is
-    /// finished or dropped. Its last act on closing is writing the header, so it must never
-    /// share a descriptor number that its owner may close first (and the system may hand to
-    /// another file meanwhile).
+    /// The writer works on its own duplicate of `descriptor` (``OutputSink``), closed when the
+    /// file is finished or dropped. libsndfile's last act on closing is writing the header, so
+    /// it must never share a descriptor number that its owner may close first (and the system
+    /// may hand to another file meanwhile).
     ///
     /// - Throws: ``AudioFileError/formatNotWritable(path:reason:)`` when libsndfile refuses the
     ///   combination (e.g. Opus at 44.1 kHz).
@@ -48,18 +50,31 @@ public final class SoundFileWriter {
         info.format = format.code
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
-        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
+        let sink: OutputSink
+        do { sink = try OutputSink(duplicating: descriptor) } catch { throw .writeFailed(path: path, reason: error.description) }
+        self.sink = sink
+        // The sink's address and descriptor, as numbers that may cross into the lock's closure.
+        let (sinkAddress, stream, descriptor) = (Int(bitPattern: Unmanaged.passUnretained(sink).toOpaque()), sink.isStream, sink.descriptor)
         let opened: Result<OpaquePointer, AudioFileError> = SoundFileReader.openLock.withLock { _ in
-            // With close_desc set, libsndfile closes `own` on failure too.
-            if let f = sf_open_fd(own, Int32(SFM_WRITE), &info, 1) { return .success(f) }
-            // sf_open_fd fails before it writes anything for format problems; system errors
-            // (a full disk) come back as SF_ERR_SYSTEM.
+            if stream {
+                // A descriptor of its own, which libsndfile closes (on a failed open too).
+                let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+                guard own >= 0 else { return .failure(.writeFailed(path: path, reason: Errno.last.description)) }
+                if let f = sf_open_fd(own, Int32(SFM_WRITE), &info, 1) { return .success(f) }
+            } else {
+                var callbacks = OutputSink.callbacks
+                if let f = sf_open_virtual(&callbacks, Int32(SFM_WRITE), &info, UnsafeMutableRawPointer(bitPattern: sinkAddress)) {
+                    return .success(f)
+                }
+            }
+            // sf_open fails before it writes anything for format problems; a header that
+            // cannot be written (a full disk) fails in the sink or as SF_ERR_SYSTEM.
             let code = sf_error(nil)
-            let message = SoundFileReader.clean(String(cString: sf_error_number(code)))
+            let message = SoundFileReader.clean(String(cString: sf_strerror(nil)))
             if Int(code) == SF_ERR_SYSTEM { return .failure(.writeFailed(path: path, reason: message)) }
             return .failure(.formatNotWritable(path: path, reason: "\(format) at \(sampleRate) Hz, \(channels) channels: \(message)"))
         }
+        if case .failure = opened, let failure = sink.failure { throw .writeFailed(path: path, reason: failure.description) }
         let f = try opened.get()
         file = f
         // First of all: the encoders take their settings only until they start (Vorbis and
@@ -89,7 +104,7 @@ public final class SoundFileWriter {
         guard let file else { return }
         try count(frames)
         let n = sf_writef_float(file, samples, Int64(frames))
-        if n != Int64(frames) { throw writeError() }
+        try check(written: n, of: frames)
     }
 
     /// Writes `frames` frames of interleaved left-justified 32-bit integers.
@@ -97,17 +112,25 @@ public final class SoundFileWriter {
         guard let file else { return }
         try count(frames)
         let n = sf_writef_int(file, samples, Int64(frames))
-        if n != Int64(frames) { throw writeError() }
+        try check(written: n, of: frames)
     }
 
-    /// Completes the header, flushes and closes libsndfile's descriptor.
+    /// Completes the header, flushes the encoder, syncs the file to the disk and closes it.
+    ///
+    /// - Throws: ``AudioFileError/writeFailed(path:reason:)`` when any of it failed, with the
+    ///   system's reason: the encoders' last writes and the header are checked here.
     public func finish() throws(AudioFileError) {
         guard let f = file else { return }
         file = nil
-        sf_write_sync(f)
-        let code = sf_close(f)
-        if code != 0 {
-            throw .writeFailed(path: path, reason: SoundFileReader.clean(String(cString: sf_error_number(code))))
+        // `sf_close` returns -1 with `errno` when closing libsndfile's descriptor fails (a
+        // stream); writes through the sink are counted in the sink.
+        let closed = sf_close(f) == 0 ? nil : Errno.last
+        do throws(Errno) {
+            if sink.streamBroken { throw Errno.brokenPipe }
+            try sink.close()
+            if let closed { throw closed }
+        } catch {
+            throw .writeFailed(path: path, reason: error.description)
         }
     }
 
@@ -121,9 +144,11 @@ public final class SoundFileWriter {
         }
     }
 
-    private func writeError() -> AudioFileError {
-        guard let file else { return .writeFailed(path: path, reason: "file closed") }
-        let message = SoundFileReader.clean(String(cString: sf_strerror(file)))
-        return .writeFailed(path: path, reason: message)
+    /// Fails when libsndfile wrote fewer frames than it was given, reported an error, or
+    /// made a write that failed (which libsndfile's MP3 encoder does not report).
+    private func check(written n: Int64, of frames: Int) throws(AudioFileError) {
+        if let failure = sink.failure { throw .writeFailed(path: path, reason: failure.description) }
+        guard let file, n != Int64(frames) || sf_error(file) != 0 else { return }
+        throw .writeFailed(path: path, reason: SoundFileReader.clean(String(cString: sf_strerror(file))))
     }
 }

@@ -250,9 +250,9 @@ struct RenderCommand: ParsableCommand {
         }
 
         InterruptSignal.install()
-        // libmpg123 prints its own warnings for odd MP3 frames (`[src/libmpg123/parse.c:…]`,
-        // `Note: Trying to resync...`); the render's line for the file says what matters.
-        LibraryMessages.filter { $0.contains("libmpg123") || $0.hasPrefix("Note: ") }
+        // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
+        // says what matters.
+        LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
         let report = RenderReport(entries: plan.entries, options: .init(
             progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
         let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report).run()

@@ -1,0 +1,112 @@
+import CSndfile
+import Glibc
+import Platform
+
+/// The descriptor an output is written through, which remembers the first write that failed.
+///
+/// libsndfile does not report every failed write: its MP3 encoder logs a short write and goes
+/// on, every encoder's flush on closing (the last MP3 frames and the LAME tag, the last Ogg
+/// pages, the WAV header) ignores the outcome of its writes, and `sf_close` returns only the
+/// result of `close` (as -1, which is no libsndfile error number). So an output on a full disk
+/// could end as a short file reported as written. Through libsndfile's virtual I/O every byte
+/// passes here, and the first failure, with the system's reason (`No space left on device`),
+/// is kept for ``SoundFileWriter`` to check after each write and after closing.
+///
+/// A pipe or socket is the exception: libsndfile knows a stream only by its descriptor (for a
+/// virtual file it assumes it can seek, and would write a header again at the end), so a
+/// stream is given to libsndfile as a descriptor, and its failures are learnt from
+/// libsndfile's error state after each write and from the pipe itself after closing
+/// (``streamBroken``).
+final class OutputSink {
+    /// This object's own duplicate of the output's descriptor (closed by ``close()``).
+    private(set) var descriptor: Int32
+    /// True for a pipe or a socket.
+    let isStream: Bool
+    /// The first write, seek or size query that failed, with the system's reason.
+    private(set) var failure: Errno?
+
+    /// Duplicates `descriptor`, so that this object owns what it closes.
+    init(duplicating descriptor: Int32) throws(Errno) {
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { throw Errno.last }
+        self.descriptor = own
+        var s = stat()
+        isStream = fstat(own, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
+    }
+
+    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    /// Flushes what was written to the disk and closes the descriptor; the first failure
+    /// (a write that failed earlier included) is thrown. Kinds of files that cannot be synced
+    /// (a device, a pipe) are not a failure.
+    func close() throws(Errno) {
+        defer { descriptor = -1 }
+        if let failure {
+            Glibc.close(descriptor)
+            throw failure
+        }
+        if fsync(descriptor) != 0, errno != EINVAL, errno != EROFS {
+            let reason = Errno.last
+            Glibc.close(descriptor)
+            throw reason
+        }
+        if Glibc.close(descriptor) != 0 { throw Errno.last }
+    }
+
+    /// True when the reader of a pipe or socket output has gone, so that what was written
+    /// last (an encoder's flush on closing, whose writes libsndfile does not check) was lost.
+    var streamBroken: Bool {
+        var watch = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        return isStream && poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    private func record(_ error: Errno) {
+        if failure == nil { failure = error }
+    }
+
+    private func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        var done = 0
+        while done < count {
+            do {
+                done += try systemCall { Glibc.write(descriptor, bytes + done, count - done) }
+            } catch {
+                record(error)
+                break
+            }
+        }
+        return done
+    }
+
+    private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        let position = lseek(descriptor, off_t(offset), whence)
+        if position < 0 { record(Errno.last) }
+        return Int64(position)
+    }
+
+    private func read(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        (try? systemCall { Glibc.read(descriptor, into, count) }) ?? 0
+    }
+
+    private var length: Int64 {
+        var s = stat()
+        guard fstat(descriptor, &s) == 0 else {
+            record(Errno.last)
+            return 0
+        }
+        return Int64(s.st_size)
+    }
+
+    /// The callbacks libsndfile calls, with this object as their `user_data`.
+    static var callbacks: SF_VIRTUAL_IO {
+        SF_VIRTUAL_IO(
+            get_filelen: { user in OutputSink.sink(user).length },
+            seek: { offset, whence, user in OutputSink.sink(user).seek(offset, whence) },
+            read: { pointer, count, user in Int64(OutputSink.sink(user).read(pointer!, Int(count))) },
+            write: { pointer, count, user in Int64(OutputSink.sink(user).write(pointer!, Int(count))) },
+            tell: { user in OutputSink.sink(user).seek(0, SEEK_CUR) })
+    }
+
+    private static func sink(_ user: UnsafeMutableRawPointer?) -> OutputSink {
+        Unmanaged<OutputSink>.fromOpaque(user!).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,32 @@
+import TestSupport
+import Testing
+import AudioFile
+
+/// What libmpg123 prints by itself while decoding an MP3 stays off stderr: the render's own
+/// lines are the only ones there.
+@Suite("detent render: decoder warnings")
+struct DecoderWarningTests {
+    /// Two MP3 files one after the other: the first one's Xing header counts half the bytes,
+    /// and libmpg123 says so (`Warning: Xing stream size off by more than 1%, …`).
+    @Test("an MP3 whose Xing header is wrong renders with nothing on stderr")
+    func xingSizeOff() throws {
+        let folder = TemporaryFolder()
+        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=3", "one.mp3"], in: folder)
+        let one = try folder.bytes("one.mp3")
+        folder.write("two.mp3", one + one)
+        let outcome = try Detent.run(["render", "two.mp3", "-o", "out.wav", "--json"], in: folder.path)
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("\"output\":\"out.wav\""))
+    }
+
+    @Test("libmpg123's own lines are told from everyone else's")
+    func ownLines() {
+        #expect(MPEGDecoderMessages.isOwn("Warning: Xing stream size off by more than 1%, fuzzy seeking may be even more fuzzy than by design!\n"))
+        #expect(MPEGDecoderMessages.isOwn("Warning: Big change (MPEG version, layer, rate). Frankenstein stream?\n"))
+        #expect(MPEGDecoderMessages.isOwn("[src/libmpg123/parse.c:do_readahead():1099] warning: cannot read next header\n"))
+        #expect(MPEGDecoderMessages.isOwn("Note: Trying to resync...\n"))
+        #expect(!MPEGDecoderMessages.isOwn("Warning: the plug-in could not allocate\n"))
+        #expect(!MPEGDecoderMessages.isOwn("Segmentation fault\n"))
+    }
+}
