@@ -24,6 +24,13 @@ final class OutputSink {
     let isStream: Bool
     /// The first write, seek or size query that failed, with the system's reason.
     private(set) var failure: Errno?
+    /// Where the next write goes, and how far the disk has been asked to catch up.
+    private var position: Int64 = 0
+    private var writtenBack: Int64 = 0
+    /// Write-back starts every time this much more has been written: the final `fsync` then
+    /// waits for the last stretch only, not the whole file, and a render to a disk costs
+    /// about what it costs to memory (the disk writes while the engine works).
+    static let writeBackStretch: Int64 = 8 << 20
 
     /// Duplicates `descriptor`, so that this object owns what it closes.
     init(duplicating descriptor: Int32) throws(Errno) {
@@ -74,13 +81,18 @@ final class OutputSink {
                 break
             }
         }
+        position += Int64(done)
+        if !isStream, position - writtenBack >= Self.writeBackStretch {
+            startWriteBack(descriptor: descriptor, offset: writtenBack, count: position - writtenBack)
+            writtenBack = position
+        }
         return done
     }
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
-        let position = lseek(descriptor, off_t(offset), whence)
-        if position < 0 { record(Errno.last) }
-        return Int64(position)
+        let reached = lseek(descriptor, off_t(offset), whence)
+        if reached < 0 { record(Errno.last) } else { position = Int64(reached) }
+        return Int64(reached)
     }
 
     private func read(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -31,6 +31,10 @@ int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
+int detent_start_writeback(int fd, long long offset, long long count) {
+    return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
+
 // MARK: Libraries opened on first use
 
 #include "DetentLibrary.h"

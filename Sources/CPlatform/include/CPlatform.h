@@ -33,4 +33,9 @@ int detent_pipe_cloexec(int fds[2]);
 /// every descriptor from `from` up before it runs. Returns 0 or an error number.
 int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/// `sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE)`: starts writing those bytes
+/// of a file to its disk without waiting, so a later `fsync` finds little left to do. Returns
+/// 0, or -1 with `errno` set.
+int detent_start_writeback(int fd, long long offset, long long count);
+
 #endif
