@@ -148,7 +148,18 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// server. Throws when the options are invalid or no server can be reached.
     public func start() throws(LiveHostError) {
         try options.validate()
-        let session = try openSession()
+        let session: JackSession
+        do {
+            session = try openSession()
+        } catch {
+            guard options.waitsForServer, options.reconnect, Self.serverMayStillCome(error) else { throw error }
+            let why: String
+            if case .noServer = error { why = "" } else { why = " (\(error))" }
+            log("detent: no JACK server '\(options.serverDisplayName)' is running yet\(why); waiting for it, retrying with back-off")
+            state.withLock { _ = $0.supervisor.handle(.connectFailed(error), at: .now) }
+            startWatcher()
+            return
+        }
         state.withLock { $0.attach(session) }
         let planned = session.plannedConnections(options)
         for warning in planned.warnings { log("detent: \(warning)") }
@@ -158,6 +169,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             st.supervisor.handle(.connected, at: .now)
         }
         startWatcher()
+    }
+
+    /// Whether a failure to join at start is one a server starting later cures (no server, or
+    /// one still starting), rather than a mistake (a taken exact name, a missing library).
+    static func serverMayStillCome(_ error: LiveHostError) -> Bool {
+        switch error {
+        case .noServer, .openFailed, .activationFailed: true
+        default: false
+        }
     }
 
     /// Closes the client and stops watching the server. Safe to call more than once.
@@ -505,9 +525,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             log("detent: the JACK server '\(server)' stopped; exiting (--no-reconnect)")
         case .serverStopped(exiting: false):
             log("detent: the JACK server '\(server)' stopped; keeping the current values and reconnecting when it returns")
-        case .reconnected:
+        case .reconnected, .connected:
             guard let session = state.withLock({ $0.session }) else { return }
-            log("detent: reconnected to the JACK server '\(server)' as '\(session.name)' "
+            log("detent: \(announcement == .connected ? "connected" : "reconnected") to the JACK server '\(server)' as '\(session.name)' "
                 + "(\(session.sampleRate) Hz, \(session.bufferSize) frames)")
         case .reconnectFailed(let error):
             log("detent: reconnecting: \(error)")

@@ -31,6 +31,10 @@ public struct LiveHostOptions: Sendable, Equatable {
     public var smoothing: Double?
     /// Reconnect when the server returns (otherwise the host stops with status 1).
     public var reconnect = true
+    /// When no server is there at start: wait for one (retrying with the reconnection's
+    /// back-off) instead of failing — what a service started before its server needs. Only
+    /// with ``reconnect``.
+    public var waitsForServer = false
     /// Stop with status 1 when libjack cannot let go of a lost client (jackaudio/jack2#395):
     /// no client can open in this process after that, so a service is better restarted by
     /// its manager than left waiting.

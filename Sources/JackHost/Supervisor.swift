@@ -105,6 +105,8 @@ public struct Supervisor: Sendable {
         case serverStopped(exiting: Bool)
         case sampleRateChanged
         case reconnected
+        /// The first connection, of a host that started before its server (a service).
+        case connected
         /// Why reconnecting fails, once per new reason (a server that stays away is not news).
         case reconnectFailed(LiveHostError)
     }
@@ -127,6 +129,8 @@ public struct Supervisor: Sendable {
     /// When connections are to be remembered, once the graph has been quiet until then.
     public private(set) var settleDeadline: ContinuousClock.Instant?
     private var lastFailure: LiveHostError?
+    /// The host started before its server and has not yet connected.
+    private var waitingFromStart = false
     /// The cycle count last seen to move, and when.
     private var heartbeat: (count: UInt64?, since: ContinuousClock.Instant)?
     /// Round trips answered during the current silence of the process callback.
@@ -173,9 +177,20 @@ public struct Supervisor: Sendable {
             confirmAt = nil
             nextCheck = now + settings.checkInterval
             guard reconnected else { return [] }
-            reconnects += 1
             lastFailure = nil
+            if waitingFromStart {
+                waitingFromStart = false
+                return [.announce(.connected)]
+            }
+            reconnects += 1
             return [.announce(.reconnected)]
+
+        case (.starting, .connectFailed(let error)):
+            // A service started before its server waits for it as for one that went away.
+            waitingFromStart = true
+            lastFailure = error
+            phase = .waiting(attempt: now + settings.backoff.delay(afterFailures: 0), failures: 1)
+            return []
 
         case (.connecting(let failures), .connectFailed(let error)):
             phase = .waiting(attempt: now + settings.backoff.delay(afterFailures: failures), failures: failures + 1)

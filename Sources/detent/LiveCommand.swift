@@ -164,6 +164,8 @@ struct LiveCommand: ParsableCommand {
         options.smoothing = smoothing.map { $0 / 1000 }
         options.reconnect = !noReconnect
         options.stopWhenLibraryStuck = service || Self.inputIsNull
+        // A service may start before its server (at boot, before PipeWire): it waits.
+        options.waitsForServer = service || Self.inputIsNull
         if noMidi && (connectMidi != nil || !midiCc.isEmpty || midiChannel != nil || midiMap != nil
                       || midiTakeover != nil || programPresets != nil || noMidiFeedback) {
             throw ValidationError("--no-midi leaves out the MIDI input that --connect-midi, --midi-cc, --midi-channel, "
@@ -252,8 +254,11 @@ struct LiveCommand: ParsableCommand {
         }
 
         let status = host.status()
-        LineWriter.standardError.line("detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
-            + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
+        let place = status.client == nil
+            ? "detent: waiting for JACK server '\(status.server)' (\(channels) channel\(channels == 1 ? "" : "s")); "
+            : "detent: '\(status.client ?? name)' on JACK server '\(status.server)' "
+                + "(\(status.sampleRate ?? 0) Hz, \(status.bufferSize ?? 0) frames, \(channels) channel\(channels == 1 ? "" : "s")); "
+        LineWriter.standardError.line(place
             + (processor.isBuiltIn ? "" : "hosting \(processor.name); ")
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "")
             + (quiet ? "reading no commands; SIGTERM, SIGINT or SIGHUP stops it" : "type 'help' for commands"))

@@ -211,4 +211,19 @@ import Testing
         #expect(s.handle(.probed(alive: false), at: at(950)).isEmpty)
         #expect(s.phase == .connecting(failures: 0))
     }
+
+    @Test func aHostStartedBeforeItsServerWaitsAndAnnouncesItsFirstConnectionAsSuch() {
+        var supervisor = Supervisor(settings: .init(backoff: Backoff()))
+        let start = ContinuousClock.now
+        #expect(supervisor.handle(.connectFailed(.noServer(server: "s")), at: start).isEmpty)
+        guard case .waiting(let attempt, _) = supervisor.phase else {
+            Issue.record("waiting, not \(supervisor.phase)")
+            return
+        }
+        #expect(supervisor.deadline == attempt)
+        #expect(supervisor.handle(.tick, at: attempt) == [.connect])
+        #expect(supervisor.handle(.connected, at: attempt) == [.announce(.connected)])
+        #expect(supervisor.reconnects == 0 && supervisor.phase == .connected)
+    }
 }
+
