@@ -56,9 +56,10 @@ struct LadspaHintTests {
 
     @Test("INTEGER rounds the default and holds the range inward to whole numbers")
     func integers() {
-        let h = Self.hints(Self.below | Self.above | Self.integer, -0.1, 3.1, .middle)
+        let h = Self.hints(Self.below | Self.above | Self.integer, -0.1, 3.1, .high)
         #expect(h.range(sampleRate: 48_000) == 0...3)
-        #expect(h.defaultValue(sampleRate: 48_000) == 2)   // 1.5 rounds away from zero
+        #expect(h.defaultValue(sampleRate: 48_000) == 2)   // 2.3, rounded
+        #expect(Self.hints(Self.below | Self.above | Self.integer, -1, 4, .middle).defaultValue(sampleRate: 48_000) == 2)  // 1.5 away from zero
         let port = LadspaPort(index: 0, name: "Stages", isInput: true, isAudio: false, hints: h)
         let spec = LadspaTable.spec(port, id: "stages")
         #expect(spec.kind == .integer && spec.defaultValue == 2 && spec.range == 0...3)
