@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Presets", targets: ["Presets"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
         .library(name: "Plugins", targets: ["Plugins"]),
+        .library(name: "Ladspa", targets: ["Ladspa"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
     ],
     dependencies: [
@@ -35,6 +36,10 @@ let package = Package(
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
         .target(name: "CPluginKernel", dependencies: ["CRealtime"]),
+        // LADSPA and DSSI plug-ins through the same run loop: a bridge descriptor that calls the
+        // LADSPA functions (or DSSI's run_synth, with MIDI as ALSA sequencer events), and dlopen.
+        // Headers only from ladspa-sdk, dssi-dev and libasound2-dev: nothing more is linked.
+        .target(name: "CLadspa"),
         // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
         .target(name: "CPlatform"),
 
@@ -51,8 +56,14 @@ let package = Package(
         .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
+        // The format-neutral catalogue: one entry per installed plug-in of any format, found by
+        // one reference and listed together; each format module provides a `PluginFormat`.
+        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform"]),
+        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
+        // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
+        // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
+        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // Remote control: OSC through liblo (routing, feedback, a server thread).
         .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
@@ -62,7 +73,8 @@ let package = Package(
         .executableTarget(
             name: "detent",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Remote",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Ladspa",
+                "PluginFormats", "Remote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -91,6 +103,7 @@ let package = Package(
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
+        .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "Plugins", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"],

@@ -1,4 +1,5 @@
-/// Finds the plug-in a person means by a URI or a name.
+/// Finds the LV2 plug-in a person means by a URI or a name (the catalogue of every format,
+/// ``PluginCatalogue``, asks this format through ``LV2Format``).
 ///
 /// A URI matches exactly; a name matches case-insensitively, whole, and must be unique.
 /// Failing those, a text that is part of exactly one name picks it. Otherwise the error lists
@@ -31,35 +32,8 @@ public enum PluginSearch {
         throw .unknown(text, closest: closest(to: wanted, in: plugins))
     }
 
-    /// The three names nearest to `text` by edit distance (of the name's words, so `compresor`
-    /// finds the compressors).
+    /// The three names nearest to `text` (see ``NameDistance``).
     static func closest(to text: String, in plugins: [PluginDescription]) -> [String] {
-        let scored = plugins.map { plugin -> (Int, String) in
-            let name = plugin.name.lowercased()
-            let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-            let best = ([name] + words).map { distance(text, $0) }.min() ?? Int.max
-            return (best, plugin.name)
-        }
-        let limit = max(2, text.count / 3)
-        var seen = Set<String>()
-        return scored.filter { $0.0 <= limit }.sorted { $0 < $1 }.map(\.1)
-            .filter { seen.insert($0).inserted }.prefix(3).map { $0 }
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
+        NameDistance.closest(to: text, in: plugins.map(\.name))
     }
 }

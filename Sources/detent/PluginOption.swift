@@ -5,12 +5,12 @@ import Platform
 import Plugins
 import Presets
 
-/// `--plugin URI|NAME|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —
+/// `--plugin URI|NAME|LABEL|ladspa:ID|FILE.so:LABEL|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —
 /// the built-in lowpass + gain when neither is given, one processor, or several in series as
 /// a chain whose parameters are `SLOT.ID`.
 struct PluginOption: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
-        "Host an installed LV2 plug-in, by URI or name (see `detent plugins`), or `builtin` for the lowpass + gain. "
+        "Host an installed LV2, LADSPA or DSSI plug-in, by URI, name, label, ladspa:ID or FILE.so:LABEL (see `detent plugins`), or `builtin` for the lowpass + gain. "
         + "Repeat it for a chain, run in the order given; NAME=URI names a slot (its parameters are NAME.ID).",
         valueName: "[name=]uri|name"))
     var plugins: [String] = []
@@ -84,11 +84,11 @@ struct PluginOption: ParsableArguments {
             for part in parts { processors.append((part.name, try processor(part.identifier))) }
             return try chain(processors)
         }
-        let processor = try processor(identifier)
-        guard processor != .lowpassGain else { return (.lowpassGain, .standard()) }
+        if isBuiltIn(identifier) { return (.lowpassGain, .standard()) }
+        let entry = try InstalledPlugins.catalogue.find(identifier)
+        let processor = try entry.processor()
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        let factory = PluginCatalog.plugin(uri: processor.identifier).map(PluginPresets.factory(for:))
-        return (processor, .standard(scope: scope, factoryPresets: factory ?? []))
+        return (processor, .standard(scope: scope, factoryPresets: entry.factoryPresets()))
     }
 
     /// The preset store of a processor already found: the standard one for the built-in, a
@@ -97,14 +97,20 @@ struct PluginOption: ParsableArguments {
         if processor == .lowpassGain { return .standard() }
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
         guard processor.slots.isEmpty else { return .standard(scope: scope, factoryPresets: []) }
-        let factory = PluginCatalog.plugin(uri: processor.identifier).map(PluginPresets.factory(for:))
-        return .standard(scope: scope, factoryPresets: factory ?? [])
+        let factory = InstalledPlugins.catalogue.entry(identifier: processor.identifier)?.factoryPresets() ?? []
+        return .standard(scope: scope, factoryPresets: factory)
     }
 
-    /// One processor by reference: `builtin` (or its identifier), or an installed plug-in.
+    /// One processor by reference: `builtin` (or its identifier), or an installed plug-in of
+    /// any format (see ``PluginCatalogue``).
     static func processor(_ reference: String) throws(PluginError) -> Processor {
-        if reference.lowercased() == builtInName || reference == Processor.lowpassGain.identifier { return .lowpassGain }
-        return try Processor.plugin(PluginSearch.find(reference))
+        if isBuiltIn(reference) { return .lowpassGain }
+        return try InstalledPlugins.catalogue.find(reference).processor()
+    }
+
+    /// True for `builtin` and the built-in's identifier.
+    static func isBuiltIn(_ reference: String) -> Bool {
+        reference.lowercased() == builtInName || reference == Processor.lowpassGain.identifier
     }
 
     /// A chain of `parts` and its preset store (chain presets only: a slot's own factory

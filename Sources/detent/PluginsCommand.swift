@@ -1,12 +1,14 @@
 import ArgumentParser
 import Parameters
+import Ladspa
+import PluginFormats
 import Plugins
 
-/// `detent plugins`: the installed LV2 plug-ins, and whether Detent can host each.
+/// `detent plugins`: the installed LV2, LADSPA and DSSI plug-ins, and whether Detent can host each.
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List the installed LV2 plug-ins: name, URI, class, audio ports, parameters, and whether Detent can host each.",
+        abstract: "List the installed LV2, LADSPA and DSSI plug-ins: name, format, class, audio ports, parameters, whether Detent can host each, and its identifier.",
         discussion: """
             --check URI|NAME runs one plug-in's run() under clang's RealtimeSanitizer for a few \
             seconds of audio with its controls moving, and prints one line per kind of \
@@ -16,7 +18,7 @@ struct PluginsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Only plug-ins whose name, URI or class contains this text (any case).")
+    @Argument(help: "Only plug-ins whose name, identifier, class, format or label contains this text (any case).")
     var text: String?
 
     @Flag(help: "Print one JSON object per plug-in, one per line (with --check: the audit's result).")
@@ -60,27 +62,26 @@ struct PluginsCommand: ParsableCommand {
         if let check {
             return try RealtimeAudit.check(check, seconds: seconds ?? Self.defaultSeconds, json: json)
         }
-        do {
-            try PluginCatalog.requireLibrary()
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
+        let (entries, problems) = InstalledPlugins.catalogue.installed()
+        if let problem = problems.first {
+            Console.error(problem.description)
+            throw ExitCode(problem.exitCode)
         }
-        var plugins = PluginCatalog.installed
+        var plugins = entries
         if let text {
             let wanted = text.lowercased()
-            plugins = plugins.filter {
-                $0.name.lowercased().contains(wanted) || $0.uri.lowercased().contains(wanted)
-                    || $0.className.lowercased().contains(wanted)
+            plugins = plugins.filter { entry in
+                ([entry.name, entry.identifier, entry.className, entry.format] + entry.aliases).contains { $0.lowercased().contains(wanted) }
             }
         }
         if json {
-            for plugin in plugins { print(PluginListing.json(plugin).compactText) }
+            for plugin in plugins { print(CatalogueListing.json(plugin).compactText) }
         } else if plugins.isEmpty {
-            Console.error(text.map { "no installed LV2 plug-in matches '\($0)'" } ?? "no LV2 plug-ins are installed (LV2_PATH: \(PluginListing.searchPath))")
+            Console.error(text.map { "no installed plug-in matches '\($0)'" }
+                          ?? "no plug-ins are installed (LV2_PATH: \(PluginListing.searchPath); LADSPA_PATH: \(LadspaFlavor.ladspa.folders.joined(separator: ":")))")
             throw ExitCode(1)
         } else {
-            print(PluginListing.table(plugins), terminator: "")
+            print(CatalogueListing.table(plugins), terminator: "")
             let hostable = plugins.filter(\.isHostable).count
             print("\(plugins.count) plug-ins, \(hostable) hostable")
         }

@@ -79,7 +79,7 @@ struct PluginCommandTests {
             if object["hostable"] as? Bool == false { #expect(object["reason"] is String) }
         }
         let filtered = try Detent.run(["plugins", "butterworth"], in: folder.path)
-        #expect(filtered.stdout.split(separator: "\n").count == 5)  // header, 3 plug-ins, count
+        #expect(filtered.stdout.split(separator: "\n").count == 8)  // header, 3 LV2 and 3 LADSPA plug-ins, count
         let none = try Detent.run(["plugins", "no-such-plugin-anywhere"], in: folder.path)
         #expect(none.status == 1 && none.stderr.split(separator: "\n").count == 1)
     }

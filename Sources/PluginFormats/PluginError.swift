@@ -1,6 +1,6 @@
-/// Why a plug-in could not be found or made ready. Each message is one line.
+/// Why a plug-in could not be found or made ready, in any format. Each message is one line.
 public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No installed plug-in has that URI or name; the closest names follow.
+    /// No installed plug-in has that identifier or name; the closest names follow.
     case unknown(String, closest: [String])
     /// More than one plug-in matches the name.
     case ambiguous(String, candidates: [String])
@@ -24,10 +24,10 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknown(let text, let closest):
-            "no installed LV2 plug-in is called '\(text)'"
+            "no installed plug-in is called '\(text)'"
                 + (closest.isEmpty ? "; `detent plugins` lists them" : " (closest: \(closest.joined(separator: ", ")))")
         case .ambiguous(let text, let candidates):
-            "'\(text)' matches \(candidates.count) plug-ins; give a URI or a full name (\(candidates.prefix(6).joined(separator: ", "))\(candidates.count > 6 ? ", …" : ""))"
+            "'\(text)' matches \(candidates.count) plug-ins; give a full name or an identifier (\(candidates.prefix(6).joined(separator: ", "))\(candidates.count > 6 ? ", …" : ""))"
         case .notHostable(let name, let reason):
             "\(name) cannot be hosted: it \(reason)"
         case .instantiationFailed(let name):

@@ -1,0 +1,228 @@
+import CLadspa
+import CPluginKernel
+import CRealtime
+import DSP
+import Glibc
+import PluginFormats
+
+/// The running instances of one LADSPA or DSSI plug-in for one engine `prepare`, and the
+/// kernel the audio thread runs: CPluginKernel's, the one LV2 plug-ins run through, reaching
+/// the plug-in through the LADSPA bridge (`detent_ladspa_bridge`). So the channel rule is the
+/// same for every format — equal counts connect directly, a mono plug-in runs once per channel
+/// with linked controls, any other runs once with the channels folded in and out — and so is
+/// the way controls are written and MIDI split at frames.
+///
+/// Life cycle, as the LADSPA header orders it: `instantiate`, every port connected,
+/// `activate`; `deactivate` and `activate` again on the engine's reset; `deactivate` and
+/// `cleanup` when the engine lets the instances go.
+final class LadspaInstances: @unchecked Sendable {
+    let plugin: LadspaPlugin
+    let kernel: UnsafeMutablePointer<DetentLV2Kernel>
+    private let descriptor: UnsafePointer<LADSPA_Descriptor>
+    private let bridges: UnsafeMutablePointer<DetentLadspaInstance>
+    private let records: UnsafeMutablePointer<DetentLV2Instance>
+    private let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private var handles: [LADSPA_Handle] = []
+    private var active = false
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    /// MIDI messages one cycle can hold, their bytes, and the events of one `run_synth`.
+    static let midiCapacity = 1024, midiBytes = 65_536, atomCapacity = 16_384
+
+    /// - Parameters:
+    ///   - parameterPorts: the port each table row drives (nil: the program row).
+    ///   - defaults, ranges: the table's, row by row.
+    init(plugin: LadspaPlugin, parameterPorts: [LadspaPort?], defaults: [Double], ranges: [ClosedRange<Double>],
+         format: KernelFormat) throws(PluginError) {
+        let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
+        self.plugin = plugin
+        let ins = plugin.audioInputs, outs = plugin.audioOutputs
+        let direct = ins.count == outs.count && (ins.count == channels || ins.count == 1)
+        let count = direct && ins.count == 1 ? channels : 1
+        let portCount = plugin.ports.count
+        // The program's value lives one past the ports; the MIDI sequence's index is the one
+        // after (see `DetentLadspaInstance.midi_port`).
+        let programSlot = portCount, midiPort = UInt32(portCount + 1)
+
+        guard let found = Self.descriptor(plugin) else {
+            throw PluginError.libraryFailed(name: plugin.name, reason: "its descriptor is no longer there")
+        }
+        descriptor = found.ladspa
+        let dssi = found.dssi
+        kernel = .allocate(capacity: 1)
+        kernel.initialize(to: DetentLV2Kernel())
+        bridges = .allocate(capacity: count)
+        bridges.initialize(repeating: DetentLadspaInstance(), count: count)
+        records = .allocate(capacity: count)
+        records.initialize(repeating: DetentLV2Instance(), count: count)
+        portValues = .allocate(capacity: count)
+
+        func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1) * MemoryLayout<T>.stride, alignment: 64)
+            memset(raw, 0, max(n, 1) * MemoryLayout<T>.stride)
+            allocations.append(raw)
+            return raw.bindMemory(to: T.self, capacity: max(n, 1))
+        }
+        let silence = buffer(Float.self, maxFrames)
+        let discard = buffer(Float.self, maxFrames)
+        let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
+        let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
+        let synth = plugin.isSynth
+        let midiInputs = synth ? buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count) : nil
+        let programs = plugin.programs
+        let banks = buffer(UInt.self, programs.count), numbers = buffer(UInt.self, programs.count)
+        for (i, program) in programs.enumerated() { banks[i] = program.bank; numbers[i] = program.program }
+
+        // Some plug-ins switch the thread's floating-point mode as they are made or activated;
+        // the caller's mode is given back.
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
+        for i in 0..<count {
+            guard let handle = descriptor.pointee.instantiate(descriptor, UInt(sampleRate.rounded())) else {
+                throw PluginError.instantiationFailed(name: plugin.name)
+            }
+            handles.append(handle)
+            let bridge = bridges + i
+            bridge.pointee.descriptor = descriptor
+            bridge.pointee.dssi = dssi
+            bridge.pointee.handle = handle
+            bridge.pointee.midi_port = midiPort
+            bridge.pointee.program_selected = -1
+            records[i].handle = UnsafeMutableRawPointer(bridge)
+            let values = buffer(Float.self, portCount + 1)
+            portValues[i] = values
+            for port in plugin.ports {
+                let at: UnsafeMutablePointer<Float>
+                if !port.isAudio {
+                    values[Int(port.index)] = Float(port.isInput ? port.hints.startingValue(sampleRate: sampleRate) : 0)
+                    at = values + Int(port.index)
+                } else if let mappedIn, let mappedOut {
+                    let position = (port.isInput ? ins : outs).firstIndex(of: port)!
+                    at = (port.isInput ? mappedIn : mappedOut) + position * maxFrames
+                } else {
+                    at = port.isInput ? silence : discard
+                }
+                descriptor.pointee.connect_port(handle, UInt(port.index), at)
+            }
+            for (row, port) in parameterPorts.enumerated() {
+                values[port.map { Int($0.index) } ?? programSlot] = Float(defaults[row])
+            }
+            if !programs.isEmpty {
+                bridge.pointee.program_value = UnsafePointer(values + programSlot)
+                bridge.pointee.program_banks = UnsafePointer(banks)
+                bridge.pointee.program_numbers = UnsafePointer(numbers)
+                bridge.pointee.program_count = UInt32(programs.count)
+            }
+            if let midiInputs {
+                let sequence = buffer(UInt8.self, Self.atomCapacity + 16)
+                    .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
+                sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
+                midiInputs[i] = sequence
+                bridge.pointee.midi = UnsafePointer(sequence)
+                bridge.pointee.events = buffer(snd_seq_event_t.self, Self.midiCapacity)
+                bridge.pointee.event_capacity = UInt32(Self.midiCapacity)
+            }
+        }
+        for i in 0..<count { detent_ladspa_bridge().pointee.activate?(records[i].handle) }
+        active = true
+
+        let inputPorts = buffer(UInt32.self, ins.count), outputPorts = buffer(UInt32.self, outs.count)
+        for (j, port) in ins.enumerated() { inputPorts[j] = port.index }
+        for (j, port) in outs.enumerated() { outputPorts[j] = port.index }
+        let rows = parameterPorts.count
+        let parameterIndices = buffer(UInt32.self, rows)
+        let lows = buffer(Float.self, rows), highs = buffer(Float.self, rows)
+        for (row, port) in parameterPorts.enumerated() {
+            parameterIndices[row] = port?.index ?? UInt32(programSlot)
+            // A sample-rate port is held to its fractions of the actual rate; others to the table's range.
+            let range = port.map { $0.hints.isSampleRate ? $0.hints.range(sampleRate: sampleRate) : ranges[row] } ?? ranges[row]
+            lows[row] = Float(range.lowerBound)
+            highs[row] = Float(range.upperBound)
+        }
+
+        var k = DetentLV2Kernel()
+        k.descriptor = detent_ladspa_bridge()
+        k.instances = records
+        k.instance_count = UInt32(count)
+        k.audio_per_instance = direct ? UInt32(ins.count) : 0
+        k.audio_inputs = UnsafePointer(inputPorts)
+        k.audio_outputs = UnsafePointer(outputPorts)
+        k.mapped = direct ? 0 : 1
+        k.mapped_inputs = UInt32(ins.count)
+        k.mapped_outputs = UInt32(outs.count)
+        k.mapped_in = mappedIn
+        k.mapped_out = mappedOut
+        k.max_frames = UInt32(maxFrames)
+        k.parameter_count = UInt32(rows)
+        k.parameter_ports = UnsafePointer(parameterIndices)
+        k.parameter_low = UnsafePointer(lows)
+        k.parameter_high = UnsafePointer(highs)
+        k.port_values = UnsafePointer(portValues)
+        if let midiInputs {
+            // The bridge reads every event of the sequence as MIDI: the type numbers only
+            // need to be the loop's own.
+            k.midi_inputs = UnsafePointer(midiInputs)
+            k.midi_event_type = 1
+            k.atom_sequence_type = 2
+            k.atom_capacity = UInt32(Self.atomCapacity)
+            k.midi_events = buffer(DetentMIDIEvent.self, Self.midiCapacity)
+            k.midi_capacity = UInt32(Self.midiCapacity)
+            k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
+            k.midi_bytes_capacity = UInt32(Self.midiBytes)
+        }
+        kernel.pointee = k
+    }
+
+    deinit {
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
+        for (i, handle) in handles.enumerated() {
+            if active { detent_ladspa_bridge().pointee.deactivate?(records[i].handle) }
+            descriptor.pointee.cleanup?(handle)
+        }
+        for raw in allocations { raw.deallocate() }
+        bridges.deallocate()
+        records.deallocate()
+        portValues.deallocate()
+        kernel.deallocate()
+    }
+
+    /// The plug-in's descriptors, from its library (opened already by the discovery).
+    static func descriptor(_ plugin: LadspaPlugin) -> (ladspa: UnsafePointer<LADSPA_Descriptor>, dssi: UnsafePointer<DSSI_Descriptor>?)? {
+        guard plugin.index >= 0, case .success(let library) = LadspaLibraries.open(plugin.path) else { return nil }
+        switch plugin.flavor {
+        case .ladspa:
+            return detent_ladspa_entry(library.pointer).flatMap { $0(UInt(plugin.index)) }.map { ($0, nil) }
+        case .dssi:
+            guard let dssi = detent_dssi_entry(library.pointer).flatMap({ $0(UInt(plugin.index)) }),
+                  let ladspa = dssi.pointee.LADSPA_Plugin else { return nil }
+            return (ladspa, dssi)
+        }
+    }
+
+    /// What the engine runs.
+    var prepared: PreparedKernel {
+        let midi = kernel.pointee.midi_inputs != nil
+        return PreparedKernel(
+            kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
+                                   beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil),
+            owner: self)
+    }
+
+    /// A control port's value in the first instance (meters, latency), read between renders.
+    func controlValue(_ port: LadspaPort) -> Float { portValues[0][Int(port.index)] }
+}
+
+extension LadspaInstances: KernelReports {
+    func takeMessages() -> [String] { [] }
+
+    var outputValues: [OutputValue] {
+        LadspaTable.outputIDs(plugin).map { OutputValue(id: $0.id, value: Double(controlValue($0.port))) }
+    }
+
+    var latency: Int {
+        guard let port = plugin.latencyPort else { return 0 }
+        let frames = controlValue(port)
+        return frames.isFinite && frames > 0 ? Int(frames.rounded()) : 0
+    }
+}
