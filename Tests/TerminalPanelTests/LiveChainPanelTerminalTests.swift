@@ -37,7 +37,7 @@ extension PanelTerminalTests {
         // A bad plug-in: one line, the chain unchanged. (The first search reads every installed
         // plug-in's description: on a busy machine that takes a while.)
         pty.send("Anothing-like-this\r")
-        #expect(pty.wait(seconds: 90) { $0.contains("no installed LV2 plug-in is called 'nothing-like-this'") })
+        #expect(pty.wait(seconds: 90) { $0.contains("no installed plug-in is called 'nothing-like-this'") })
         pty.send("q")
         #expect(pty.waitForExit()?.exited == 0)
         expectRestored(pty, settings: before)
