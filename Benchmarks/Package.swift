@@ -20,6 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "DSP", package: "Detent"),
+                .product(name: "Parameters", package: "Detent"),
                 "ReferenceSVF",
             ],
             path: "Benchmarks/EngineBenchmarks",
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "TerminalPanel", package: "Detent"),
                 .product(name: "Presets", package: "Detent"),
+                .product(name: "Parameters", package: "Detent"),
             ],
             path: "Benchmarks/PanelBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),

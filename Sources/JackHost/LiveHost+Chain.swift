@@ -48,6 +48,15 @@ extension LiveHost {
         }
     }
 
+    /// ``set(_:)``, only while the chain is still generation `generation`: a remote request
+    /// read against an older table must not turn the row that now means another parameter.
+    /// Returns false when it was dropped.
+    @discardableResult
+    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+        // The check and the sending happen under the host's lock, so no edit comes between.
+        state.withLock { st in st.chainGeneration == generation ? sendLocked(values, &st) : false }
+    }
+
     /// Refuses chain edits, saying `reason` (a front end that cannot follow one is open).
     public func refuseChainEdits(_ reason: String) {
         chainEditing.withLock { $0 = nil }

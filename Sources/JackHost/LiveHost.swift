@@ -266,27 +266,34 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// ``set(_:)``, returning the changes as stamped (for comparing with an offline render).
     @discardableResult
     public func setStamped(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
-        state.withLock { st in
-            // MIDI settings that came before this one must not later pass for newer ones.
-            st.absorbMIDI()
-            var frame = ParameterChange.now
-            if let s = st.session, !s.serverGone, let clock = s.clock {
-                frame = max(clock.stamp(atJack: s.frameTime), st.lastStamp)
-                st.lastStamp = frame
-            }
-            var sent: [ParameterChange] = []
-            let table = st.processor.table
-            for id in table.indices {
-                guard let value = values[id] else { continue }
-                let v = table[id].clamp(value)
-                st.targets[id] = v
-                st.session?.knobMoved(id, to: v, in: table[id])
-                let change = ParameterChange(id, v, frame: frame)
-                st.engine.controls.send(change)
-                sent.append(change)
-            }
-            return sent
+        state.withLock { st in stamp(values, &st) }
+    }
+
+    /// ``setStamped(_:)`` under the host's lock, already held; true when anything was sent.
+    func sendLocked(_ values: [ParameterIndex: Double], _ st: inout State) -> Bool {
+        !stamp(values, &st).isEmpty
+    }
+
+    private func stamp(_ values: [ParameterIndex: Double], _ st: inout State) -> [ParameterChange] {
+        // MIDI settings that came before this one must not later pass for newer ones.
+        st.absorbMIDI()
+        var frame = ParameterChange.now
+        if let s = st.session, !s.serverGone, let clock = s.clock {
+            frame = max(clock.stamp(atJack: s.frameTime), st.lastStamp)
+            st.lastStamp = frame
         }
+        var sent: [ParameterChange] = []
+        let table = st.processor.table
+        for id in table.indices {
+            guard let value = values[id] else { continue }
+            let v = table[id].clamp(value)
+            st.targets[id] = v
+            st.session?.knobMoved(id, to: v, in: table[id])
+            let change = ParameterChange(id, v, frame: frame)
+            st.engine.controls.send(change)
+            sent.append(change)
+        }
+        return sent
     }
 
     /// The parameters of the processor hosted.

@@ -1,5 +1,6 @@
 import Glibc
 import Parameters
+import Synchronization
 
 /// The knob server: an ``OSCSocket`` on a UDP port (bound to the loopback unless another
 /// address is given on purpose: anyone who can reach the port can turn the knobs) whose
@@ -8,23 +9,51 @@ import Parameters
 /// answer); bad ones (unknown addresses, wrong arguments, a preset path from another machine,
 /// and what the socket refuses) are logged, at most one line a second, and change nothing.
 public final class OSCServer: @unchecked Sendable {
-    private let table: ParameterTable
+    /// The parameters addresses name, and which of the host's tables that is (a live chain
+    /// edit makes a new one: ``retable(_:generation:)``).
+    public struct Routing: Sendable {
+        public let table: ParameterTable
+        public let generation: Int
+
+        public init(table: ParameterTable, generation: Int) {
+            self.table = table
+            self.generation = generation
+        }
+    }
+
+    private let routing: Mutex<Routing>
     private var socket: OSCSocket!
 
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
-    public init(port: Int, bind: String = "127.0.0.1", table: ParameterTable,
+    public convenience init(port: Int, bind: String = "127.0.0.1", table: ParameterTable,
+                            log: @escaping @Sendable (String) -> Void,
+                            handle: @escaping @Sendable (OSCRequest, OSCPeer, OSCServer) -> Void) throws(OSCServerError) {
+        try self.init(port: port, bind: bind, routing: Routing(table: table, generation: 0), log: log) { request, peer, server, _ in
+            handle(request, peer, server)
+        }
+    }
+
+    /// A server whose handler is also told the routing each request was read with: a
+    /// parameter index means a row of that table only.
+    public init(port: Int, bind: String = "127.0.0.1", routing: Routing,
                 log: @escaping @Sendable (String) -> Void,
-                handle: @escaping @Sendable (OSCRequest, OSCPeer, OSCServer) -> Void) throws(OSCServerError) {
-        self.table = table
+                handle: @escaping @Sendable (OSCRequest, OSCPeer, OSCServer, Routing) -> Void) throws(OSCServerError) {
+        self.routing = Mutex(routing)
         let server = Unowned()
         socket = try OSCSocket(port: port, bind: bind, log: log) { message, peer in
             guard let self = server.value else { return }
-            switch OSCRouter.route(message.path, message.arguments, table: table, fromLoopback: peer.isLoopback) {
-            case .success(let request): handle(request, peer, self)
+            let routing = self.routing.withLock { $0 }
+            switch OSCRouter.route(message.path, message.arguments, table: routing.table, fromLoopback: peer.isLoopback) {
+            case .success(let request): handle(request, peer, self, routing)
             case .failure(let rejection): self.socket.log.line("OSC from \(peer.name): \(rejection.description); ignored")
             }
         }
         server.value = self
+    }
+
+    /// Routes addresses through `table` from now on (the host's chain changed).
+    public func retable(_ table: ParameterTable, generation: Int) {
+        routing.withLock { $0 = Routing(table: table, generation: generation) }
     }
 
     /// The UDP port listened on.
@@ -45,9 +74,11 @@ public final class OSCServer: @unchecked Sendable {
         socket.send(message, to: peer)
     }
 
-    /// Sends `/detent/param/<id> f value` for each value to `peer`.
-    public func send(_ values: [(ParameterIndex, Double)], to peer: OSCPeer) {
-        for (index, value) in values {
+    /// Sends `/detent/param/<id> f value` for each value (rows of `table`, else of the
+    /// current routing's) to `peer`.
+    public func send(_ values: [(ParameterIndex, Double)], in table: ParameterTable? = nil, to peer: OSCPeer) {
+        let table = table ?? routing.withLock { $0.table }
+        for (index, value) in values where index.rawValue < table.count {
             socket.send(OSCMessage(OSCRouter.address(of: index, in: table), [.float(Float(value))]), to: peer)
         }
     }

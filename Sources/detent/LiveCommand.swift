@@ -37,7 +37,7 @@ struct LiveCommand: ParsableCommand {
                                  'chain remove NAME', 'chain move NAME N' edit it
                                  while it plays (10 ms fades, the other slots
                                  untouched; the panel's keys A, X, < and >
-                                 do the same; not with --osc)
+                                 do the same)
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
@@ -322,13 +322,8 @@ struct LiveCommand: ParsableCommand {
     }
 
     /// Lets `chain add|remove|move` edit the running chain, finding plug-ins as `--plugin`
-    /// does; presets follow the new chain. Not with OSC yet: its server keeps the table it
-    /// started with.
+    /// does; presets follow the new chain, and OSC addresses (within 10 ms).
     func allowChainEdits(_ host: LiveHost, presets: StorePresetSource) {
-        guard osc == nil else {
-            host.refuseChainEdits("the chain cannot change while OSC is on (its addresses are the parameters it started with)")
-            return
-        }
         host.allowChainEdits(resolve: { reference in try PluginOption.processor(reference) }, changed: { presets.follow($0) })
     }
 

@@ -31,6 +31,8 @@ final class OSCBridge: Sendable {
         let id: ParameterIndex
         let since: UInt64
         let peer: OSCPeer
+        /// The chain generation `id` is a row of.
+        let generation: Int
     }
 
     /// How often the feedback thread compares the values with what it last sent.
@@ -38,35 +40,50 @@ final class OSCBridge: Sendable {
 
     init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
          log: @escaping @Sendable (String) -> Void) throws {
-        let table = host.table
+        let (processor, generation, _) = host.chainSnapshot
         let shared = self.shared
-        let server = try OSCServer(port: port, bind: bind, table: table, log: log) { request, peer, server in
+        let routing = OSCServer.Routing(table: processor.table, generation: generation)
+        let server = try OSCServer(port: port, bind: bind, routing: routing, log: log) { request, peer, server, routing in
+            let table = routing.table
+            // An index is a row of the table the request was read with: if the chain has been
+            // edited since, the host drops it rather than turn the row that now means another
+            // parameter (the next request is read with the new table).
+            func set(_ index: ParameterIndex, _ value: Double) {
+                if !host.set([index: value], ifGeneration: routing.generation) {
+                    server.refuse("OSC from \(peer.name): \(OSCRouter.address(of: index, in: table)): the chain changed as it came; ignored")
+                }
+            }
             switch request {
             case .set(let index, let value):
-                _ = interpreter.execute(.set(index, value))
+                set(index, value)
             case .setPosition(let index, let position):
                 let spec = table[index]
-                _ = interpreter.execute(.set(index, spec.clamp(spec.taper.value(atNormalized: position, in: spec.range))))
+                set(index, spec.clamp(spec.taper.value(atNormalized: position, in: spec.range)))
             case .presetLoad(let name):
                 if case .error(let message) = interpreter.execute(.presetLoad(name)) { log("OSC preset load '\(name)': \(message)") }
             case .reset:
                 _ = interpreter.execute(.reset(nil))
             case .get(let index):
-                server.send([(index, host.target(index))], to: peer)
+                let now = host.chainSnapshot
+                guard now.generation == routing.generation, let value = now.targets[index] else { return }
+                server.send([(index, value)], in: now.processor.table, to: peer)
             case .subscribe:
                 shared.subscribers.withLock { _ = $0.insert(peer) }
-                server.send(host.targets().sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, to: peer)
+                let now = host.chainSnapshot
+                server.send(now.targets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, in: now.processor.table, to: peer)
             case .unsubscribe:
                 shared.subscribers.withLock { _ = $0.remove(peer) }
             case .status(let json):
                 let answer = interpreter.execute(.status)
-                server.send(OSCMessage(OSCRouter.prefix + "status", [.string(json ? answer.json(table) : answer.text(table))]), to: peer)
+                let now = host.table
+                server.send(OSCMessage(OSCRouter.prefix + "status", [.string(json ? answer.json(now) : answer.text(now))]), to: peer)
             case .midiLearn(let index?):
                 guard let heard = host.lastMIDIControl() else {
                     server.refuse("OSC from \(peer.name): /detent/midi/learn: no MIDI input to learn from (detent live has one, unless --no-midi); ignored")
                     return
                 }
-                shared.learning.withLock { $0 = Learning(id: index, since: heard.count, peer: peer) }
+                guard host.chainGeneration == routing.generation else { return }
+                shared.learning.withLock { $0 = Learning(id: index, since: heard.count, peer: peer, generation: routing.generation) }
             case .midiLearn(nil):
                 shared.learning.withLock { $0 = nil }
             }
@@ -75,11 +92,21 @@ final class OSCBridge: Sendable {
         let sending = server
         feedback = try NamedThread(name: "osc-feedback") {
             var throttle = FeedbackThrottle()
-            _ = throttle.due(host.targets(), now: .now)  // what subscribers get when they subscribe
+            var seen = host.chainSnapshot
+            _ = throttle.due(seen.targets, now: .now)  // what subscribers get when they subscribe
             while shared.running.load(ordering: .relaxed) {
-                let due = throttle.due(host.targets(), now: .now)
+                let now = host.chainSnapshot
+                if now.generation != seen.generation {
+                    // A chain edit: addresses are the new table's from now on; subscribers get
+                    // every value again, under its new address.
+                    sending.retable(now.processor.table, generation: now.generation)
+                    throttle = FeedbackThrottle()
+                    shared.learning.withLock { if $0?.generation != now.generation { $0 = nil } }
+                }
+                seen = now
+                let due = throttle.due(now.targets, now: .now)
                 if !due.isEmpty {
-                    for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, to: peer) }
+                    for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, in: now.processor.table, to: peer) }
                 }
                 Self.learnIfHeard(shared: shared, host: host, server: sending)
                 _ = shared.wake.wait(timeout: Self.poll)
@@ -96,8 +123,10 @@ final class OSCBridge: Sendable {
             return (learning, last.controller)
         }
         guard let (learning, controller) = learnt else { return }
+        let now = host.chainSnapshot
+        guard now.generation == learning.generation else { return }
         host.updateMIDIControls { $0.assign(learning.id, to: controller) }
-        server.send(OSCMessage(OSCRouter.prefix + "midi/learn", [.string(host.table[learning.id].id), .int32(Int32(controller))]),
+        server.send(OSCMessage(OSCRouter.prefix + "midi/learn", [.string(now.processor.table[learning.id].id), .int32(Int32(controller))]),
                     to: learning.peer)
     }
 

@@ -238,4 +238,34 @@ struct LiveOSCTests {
         #expect(arrived)
         #expect(detent.finish() == 0)
     }
+
+    @Test("after a chain edit OSC addresses are the new ids, and subscribers hear every value under them")
+    func oscFollowsAChainEdit() throws {
+        let server = try JackServer()
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server.name
+        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0", "--set", "gain=-6"], environment: environment)
+        try detent.waitForMessage("OSC on UDP 127.0.0.1:")
+        let line = try #require(detent.messages.first { $0.contains("OSC on UDP") })
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let client = try UDPClient(port: port)
+        defer { client.close() }
+        client.send(OSCBytes.message("/detent/subscribe"))
+        for _ in 0..<3 { _ = try #require(client.receive(), "the current values arrive") }
+        #expect(try detent.ask("chain add tone=builtin") == "chain builtin (Lowpass + gain) -> tone (Lowpass + gain)")
+        // Every value again, under its new id: the old processor's gain is builtin.gain now.
+        var heard: [[UInt8]] = []
+        for _ in 0..<8 { heard.append(try #require(client.receive(), "the values come again")) }
+        #expect(heard.contains(OSCBytes.message("/detent/param/builtin.gain", float: -6)))
+        #expect(heard.contains(OSCBytes.message("/detent/param/tone.gain", float: 0)))
+        // The new address turns the new slot's knob; the old one is no address now.
+        let sent = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/detent/param/tone.cutoff", "f", "2500"])
+        #expect(sent.status.exited == 0)
+        try waitUntil("the OSC change lands") { (try? detent.ask("get tone.cutoff")) == "tone.cutoff=2.50 kHz" }
+        _ = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/detent/param/cutoff", "f", "300"])
+        try detent.waitForMessage("/detent/param/cutoff: no parameter 'cutoff'")
+        #expect(try detent.ask("get builtin.cutoff") == "builtin.cutoff=1.00 kHz")
+        #expect(detent.finish() == 0)
+    }
 }
+

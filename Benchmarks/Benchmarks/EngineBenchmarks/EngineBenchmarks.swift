@@ -1,5 +1,6 @@
 import Benchmark
 import DSP
+import Parameters
 import ReferenceSVF
 
 /// Stereo blocks of 256 frames: a common JACK period. Each benchmark iteration is one block,
@@ -78,7 +79,8 @@ let benchmarks: @Sendable () -> Void = {
         // Simper's coefficients, for his form of the tick.
         let (g, k) = Lowpass.prototype(cutoff: 1_000, q: 0.707, sampleRate: 48_000)
         let a1 = 1 / (1 + g * (g + k)), a2 = g * a1, a3 = g * a2
-        let gain = Float(ParameterID.gain.spec.engineValue(-6))
+        // −6 dB as the amplitude the gain stage multiplies by.
+        let gain = Float(RealtimeMath.exp2(-6.0 / 20 * RealtimeMath.log2Of10))
         var states = [reference_svf_state](repeating: reference_svf_state(ic1: 0, ic2: 0), count: channels)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -1,4 +1,5 @@
 import Benchmark
+import Parameters
 import Presets
 import TerminalPanel
 
@@ -10,7 +11,7 @@ let height = 24
 let bytesMetric = BenchmarkMetric.custom("bytes per frame", polarity: .prefersSmaller, useScalingFactor: false)
 
 func makePanel() -> Panel {
-    Panel(values: ParameterValues(), host: NoAudioHost(), store: PresetStore(userDirectory: "/nonexistent"),
+    Panel(values: ParameterValues(table: LowpassGain.table), host: NoAudioHost(), store: PresetStore(userDirectory: "/nonexistent"),
           width: width, height: height)
 }
 
