@@ -3,6 +3,7 @@ import Testing
 import Foundation
 import Synchronization
 @testable import DSP
+import Glibc
 
 /// A thread-safe tally for producer threads.
 final class Counter: Sendable {
@@ -50,6 +51,8 @@ struct ParameterQueueTests {
                 let change = ParameterChange(.cutoff, Double(i), frame: Int64(i))
                 while !queue.trySend(change) {
                     if stop.isRaised { return }
+                    // Full: let the consumer run (on a busy machine it may share this core).
+                    sched_yield()
                 }
             }
         }
@@ -64,6 +67,8 @@ struct ParameterQueueTests {
             } else if ContinuousClock.now > deadline {
                 Issue.record("only \(expected) of \(count) changes arrived in \(Self.limit) s")
                 break
+            } else {
+                sched_yield()
             }
         }
         stop.raise()
