@@ -94,6 +94,28 @@ extension JackTests {
             try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
             #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
         }
+
+        /// Chain edits under the same watch: slots added, moved and removed twenty times while
+        /// audio runs and knobs move, so the fades and every take-over (values, filter state,
+        /// delay lines and queued changes handed from engine to engine) run in the callback.
+        @Test func chainEditsWhileAudioRunsStayRealtimeSafe() throws {
+            let seconds = 2
+            let chain = try Processor.chain([("a", .lowpassGain), ("drive", LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive"))])
+            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * (seconds + 2), seed: 7),
+                                            Signal.noise(frames: 48_000 * (seconds + 2), seed: 8)], processor: chain)
+            f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
+            _ = try f.play()
+            for round in 0..<20 {
+                _ = try f.host.editChain(.add(reference: "builtin", name: "n\(round)", position: 1 + round % 3))
+                let table = f.host.table
+                f.host.set([try table.index(of: "n\(round).cutoff"): 500 + 100 * Double(round)])
+                _ = try f.host.editChain(.move("drive", to: 1 + (round + 1) % 3))
+                _ = try f.host.editChain(.remove("n\(round)"))
+            }
+            #expect(f.host.processor.slots.map(\.name).sorted() == ["a", "drive"])
+            try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
+        }
     }
 }
 
