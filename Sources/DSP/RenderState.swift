@@ -278,23 +278,34 @@ struct RenderState {
     /// itself puts no corner in the sound.
     @_noLocks
     private mutating func mixPresence(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
-        let target = slots[s].presenceTarget
-        let first = slots[s].presence
+        let reached = crossfade(lanes, with: pass, from: start, to: end, position: fadeFrames - slots[s].presence,
+                                target: fadeFrames - slots[s].presenceTarget, squared: true)
+        slots[s].presence = fadeFrames - reached
+    }
+
+    /// Crossfades the output lanes over `start..<end` with `source` (a slot's input, per
+    /// channel; non-finite input is silence, as every kernel takes it), frame by frame from
+    /// `position` toward `target` — 0 all output, ``fadeFrames`` all input — with the gains
+    /// of ``fadeGains`` (equal power) or their squares (a raised cosine, summing to one).
+    /// Returns the position reached.
+    @_noLocks
+    private func crossfade(_ lanes: Lanes, with source: UnsafeMutablePointer<Float>, from start: Int, to end: Int,
+                           position first: Int, target: Int, squared: Bool) -> Int {
         let step = target > first ? 1 : (target < first ? -1 : 0)
         var k = first
         for c in 0..<channels {
-            let out = lanes.output[c], src = pass + c * maxFrames
+            let out = lanes.output[c], src = source + c * maxFrames
             k = first
             for i in start..<end {
                 let j = i &* lanes.stride
                 let x = src[i]
                 let d = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
-                let wet = fadeGains[k], dry = fadeGains[fadeFrames - k]
-                out[j] = out[j] * (wet * wet) + d * (dry * dry)
+                let wet = fadeGains[fadeFrames - k], dry = fadeGains[k]
+                out[j] = squared ? out[j] * (wet * wet) + d * (dry * dry) : out[j] * wet + d * dry
                 if k != target { k += step }
             }
         }
-        slots[s].presence = k
+        return k
     }
 
     /// One slot's kernel over `start..<end`.
@@ -350,27 +361,12 @@ struct RenderState {
         return mixing
     }
 
-    /// After a bypassable slot ran: its output crossfaded with `dry`, frame by frame, toward
-    /// the side its bypass row asks for.
+    /// After a bypassable slot ran: its output crossfaded (equal power) with `dry`, frame by
+    /// frame, toward the side its bypass row asks for.
     @_noLocks
     private mutating func mixDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
-        let target = smoothers[slots[s].bypass].value >= 0.5 ? fadeFrames : 0
-        let first = slots[s].fadePosition
-        let step = target > first ? 1 : (target < first ? -1 : 0)
-        var k = first
-        for c in 0..<channels {
-            let out = lanes.output[c], src = dry + c * maxFrames
-            k = first
-            for i in start..<end {
-                let j = i &* lanes.stride
-                // The input as it was (non-finite input is silence, as every kernel takes it).
-                let x = src[i]
-                let d = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
-                out[j] = out[j] * fadeGains[fadeFrames - k] + d * fadeGains[k]
-                if k != target { k += step }
-            }
-        }
-        slots[s].fadePosition = k
+        slots[s].fadePosition = crossfade(lanes, with: dry, from: start, to: end, position: slots[s].fadePosition,
+                                          target: smoothers[slots[s].bypass].value >= 0.5 ? fadeFrames : 0, squared: false)
     }
 
     /// A chain's meters: the last slot's output, after any bypass mix.
