@@ -61,6 +61,7 @@
     F(LilvState *, lilv_state_new_from_world, (LilvWorld *world, LV2_URID_Map *map, const LilvNode *node), (world, map, node)) \
     V(lilv_state_restore, (const LilvState *state, LilvInstance *instance, LilvSetPortValueFunc set_value, void *user_data, uint32_t flags, const LV2_Feature *const *features), (state, instance, set_value, user_data, flags, features)) \
     F(_Bool, lilv_world_ask, (LilvWorld *world, const LilvNode *subject, const LilvNode *predicate, const LilvNode *object), (world, subject, predicate, object)) \
+    F(LilvNode *, lilv_world_get, (LilvWorld *world, const LilvNode *subject, const LilvNode *predicate, const LilvNode *object), (world, subject, predicate, object)) \
     F(const LilvPlugins *, lilv_world_get_all_plugins, (const LilvWorld *world), (world)) \
     V(lilv_world_load_all, (LilvWorld *world), (world)) \
     V(lilv_world_load_bundle, (LilvWorld *world, const LilvNode *bundle_uri), (world, bundle_uri)) \

@@ -71,7 +71,7 @@ extension Processor {
         } catch {
             throw .duplicateName(error.description)
         }
-        return Processor(
+        var chain = Processor(
             identifier: chainPrefix + parts.map { "\($0.name)=\($0.processor.identifier)" }.joined(separator: " "),
             name: parts.map(\.processor.name).joined(separator: " → "), table: table, code: .chain(slots),
             expensive: expensive, acceptsMIDI: parts.contains { $0.processor.acceptsMIDI },
@@ -79,6 +79,10 @@ extension Processor {
             outputs: parts.flatMap { part in
                 part.processor.outputs.map { OutputSpec(id: "\(part.name).\($0.id)", name: $0.name, unit: $0.unit, range: $0.range) }
             })
+        chain.files = slots.flatMap { slot in
+            slot.processor.files.map { FileParameter(id: slot.name + "." + $0.id, name: $0.name, identifier: $0.identifier, path: $0.path) }
+        }
+        return chain
     }
 
     /// Whether `name` can name a slot: a letter or digit first, then letters, digits, `_`

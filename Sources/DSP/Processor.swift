@@ -20,7 +20,7 @@ public struct Processor: Sendable, Equatable {
     /// The parameters.
     public let table: ParameterTable
     /// The audio code.
-    let code: Code
+    var code: Code
     /// Parameters whose every change costs the processor real work (an LV2 port marked
     /// `pprops:expensive`: a filter bank redesigned, an impulse response reloaded). While one
     /// glides it is written on a grid of ``coarseInterval`` frames instead of the engine's.
@@ -42,6 +42,13 @@ public struct Processor: Sendable, Equatable {
     /// plug-in's `lv2:enabled` port): a chain's bypass of its slot sets it to 0 and lets the
     /// processor fade itself, instead of crossfading around it.
     public let enabledRow: ParameterIndex?
+
+    /// The file parameters (see ``FileParameter``), with the paths chosen so far; a chain's
+    /// are its slots', ids `SLOT.ID`. Set with ``settingFiles(_:)``.
+    public internal(set) var files: [FileParameter] = []
+
+    /// The audio code of a processor with file parameters, given the paths at `prepare`.
+    var fileKernel: (@Sendable (_ format: KernelFormat, _ files: [FileParameter]) throws -> PreparedKernel)?
 
     /// The processors of a chain, in order, with where their rows are in ``table``; empty
     /// for a single processor.
@@ -68,6 +75,20 @@ public struct Processor: Sendable, Equatable {
     ) {
         self.init(identifier: identifier, name: name, table: table, code: .external(makeKernel), expensive: expensive,
                   acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs, enabledRow: enabledRow)
+    }
+
+    /// A processor with file parameters: `makeKernel` gets the paths chosen (see
+    /// ``settingFiles(_:)``) at each engine `prepare`, and loads them before it returns.
+    public init(
+        identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
+        acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [], enabledRow: ParameterIndex? = nil,
+        files: [FileParameter],
+        makeKernel: @escaping @Sendable (_ format: KernelFormat, _ files: [FileParameter]) throws -> PreparedKernel
+    ) {
+        self.init(identifier: identifier, name: name, table: table, code: .external { format in try makeKernel(format, files) },
+                  expensive: expensive, acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs, enabledRow: enabledRow)
+        self.files = files
+        fileKernel = makeKernel
     }
 
     /// The same, for audio code that needs only the sample rate, block length and channels.

@@ -1,9 +1,11 @@
 /// A parameter table as text, for `detent params` and help screens.
 public enum ParameterTableText {
     /// An aligned plain-text table with a header row, one line per parameter. A `KIND` column
-    /// appears when some row is stepped (toggle, integer, enumeration).
-    public static func table(_ table: ParameterTable, ascii: Bool = false) -> String {
-        let stepped = table.specs.contains { $0.kind.isStepped }
+    /// appears when some row is stepped (toggle, integer, enumeration) or there are `files`,
+    /// which follow the table's rows as kind `file`, their range "a file", their default the
+    /// file chosen (or `-`).
+    public static func table(_ table: ParameterTable, files: [FileParameter] = [], ascii: Bool = false) -> String {
+        let stepped = table.specs.contains { $0.kind.isStepped } || !files.isEmpty
         var header = ["ID", "NAME", "UNIT", "RANGE", "DEFAULT", "TAPER", "SMOOTHING", "MIDI CC"]
         if stepped { header.insert("KIND", at: 3) }
         let rows = table.specs.map { s -> [String] in
@@ -13,7 +15,8 @@ public enum ParameterTableText {
             if stepped { row.insert(s.kind.name, at: 3) }
             return row
         }
-        return TextTable.render([header] + rows)
+        let fileRows = files.map { f in [f.id, f.name, "", "file", "a file", f.path ?? "-", "-", "-", "-"] }
+        return TextTable.render([header] + rows + fileRows)
     }
 
     /// The range as read: `20.0 Hz … 20.0 kHz`; an enumeration lists its labels.
@@ -48,5 +51,14 @@ public enum ParameterTableText {
     /// One parameter as a JSON object on one line.
     public static func jsonLine(_ s: ParameterSpec) -> String {
         JSONWriter.text(of: json(s), pretty: false)
+    }
+
+    /// A file parameter as a JSON object on one line: `id`, `name`, `kind` "file" and `path`
+    /// (the file chosen, or null).
+    public static func jsonLine(_ f: FileParameter) -> String {
+        JSONWriter.text(of: .object([
+            JSONMember("id", .string(f.id)), JSONMember("name", .string(f.name)),
+            JSONMember("kind", .string("file")), JSONMember("path", f.path.map { .string($0) } ?? .null),
+        ]), pretty: false)
     }
 }

@@ -16,6 +16,8 @@ enum LV2URI {
     static let parameters = "http://lv2plug.in/ns/ext/parameters#"
     static let log = "http://lv2plug.in/ns/ext/log#"
     static let worker = "http://lv2plug.in/ns/ext/worker#"
+    static let patch = "http://lv2plug.in/ns/ext/patch#"
+    static let rdfs = "http://www.w3.org/2000/01/rdf-schema#"
 
     static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
     static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"

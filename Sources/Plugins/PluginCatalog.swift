@@ -58,9 +58,42 @@ public enum PluginCatalog {
         let extensions = nodeTexts(lilv_plugin_get_extension_data(plugin))
         let hasState = lilv_plugin_has_feature(plugin, uris.loadDefaultStateFeature)
             || hasValue(lilv_plugin_get_value(plugin, uris.stateState))
-        return PluginDescription(
+        var description = PluginDescription(
             uri: uri, name: text(of: nameNode) ?? uri, className: className, ports: ports,
             requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
+        description.properties = writableProperties(plugin, uris, world)
+        return description
+    }
+
+    /// The plug-in's `patch:writable` properties, each described by the statements about it
+    /// (its label, range and bounds), in URI order.
+    private static func writableProperties(_ plugin: OpaquePointer, _ uris: URINodes,
+                                           _ world: OpaquePointer) -> [PropertyDescription] {
+        guard let nodes = lilv_plugin_get_value(plugin, uris.patchWritable) else { return [] }
+        defer { lilv_nodes_free(nodes) }
+        var found: [PropertyDescription] = []
+        var i = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, i) {
+            if let property = lilv_nodes_get(nodes, i), lilv_node_is_uri(property), let uri = text(of: property) {
+                func value(_ predicate: OpaquePointer) -> OpaquePointer? { lilv_world_get(world, property, predicate, nil) }
+                func number(_ predicate: OpaquePointer) -> Double? {
+                    guard let node = value(predicate) else { return nil }
+                    defer { lilv_node_free(node) }
+                    return lilv_node_is_float(node) || lilv_node_is_int(node) ? Double(lilv_node_as_float(node)) : nil
+                }
+                func string(_ predicate: OpaquePointer) -> String? {
+                    guard let node = value(predicate) else { return nil }
+                    defer { lilv_node_free(node) }
+                    return text(of: node)
+                }
+                let label = string(uris.rdfsLabel) ?? PropertyDescription.localName(uri)
+                found.append(PropertyDescription(
+                    uri: uri, label: label, range: string(uris.rdfsRange),
+                    minimum: number(uris.minimum), maximum: number(uris.maximum), defaultValue: number(uris.defaultValue)))
+            }
+            i = lilv_nodes_next(nodes, i)
+        }
+        return found.sorted { $0.uri < $1.uri }
     }
 
     private static func describePort(_ plugin: OpaquePointer, _ port: OpaquePointer, _ index: UInt32,
@@ -116,6 +149,8 @@ public enum PluginCatalog {
             supportsMIDI: lilv_port_supports_event(plugin, port, uris.midiEvent),
             supportsTimePosition: lilv_port_supports_event(plugin, port, uris.timePosition),
             minimumSize: firstNode(sizeNodes).map { Int(lilv_node_as_int($0)) } ?? 0)
+        description.isControlDesignation = kind == .atom && designations.contains(LV2URI.core + "control")
+        description.takesPatchMessages = kind == .atom && lilv_port_supports_event(plugin, port, uris.patchMessage)
         description.isEnabled = designations.contains(LV2URI.core + "enabled") && kind == .control && isA(uris.inputPort)
         return description
     }

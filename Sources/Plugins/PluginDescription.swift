@@ -11,6 +11,8 @@ public struct PluginDescription: Sendable, Hashable {
     public let extensionData: [String]
     /// True when the plug-in has a default state (`state:state`) to load after instantiation.
     public let hasDefaultState: Bool
+    /// The properties a host may write with `patch:Set` (`patch:writable`), in URI order.
+    public var properties: [PropertyDescription] = []
 
     public static func == (a: Self, b: Self) -> Bool { a.uri == b.uri }
     public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
@@ -30,6 +32,14 @@ public struct PluginDescription: Sendable, Hashable {
     public var midiInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
     /// The atom input that reads the transport's position (tempo, bar, beat), if any.
     public var timeInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsTimePosition } }
+    /// The file parameters: writable `atom:Path` properties, reachable through ``patchInput``.
+    public var fileProperties: [PropertyDescription] { patchInput == nil ? [] : properties.filter(\.isFile) }
+    /// The atom input that takes `patch:Set` messages: the one designated `lv2:control`, else
+    /// the first that supports `patch:Message`.
+    public var patchInput: PortDescription? {
+        let inputs = ports.filter { $0.kind == .atom && $0.isInput }
+        return inputs.first { $0.isControlDesignation } ?? inputs.first { $0.takesPatchMessages }
+    }
     /// An instrument or generator: audio out, none in. Its sound does not depend on an input
     /// file; an instrument plays the notes of `detent live`'s MIDI input.
     public var isSource: Bool { audioInputs.isEmpty && !audioOutputs.isEmpty }

@@ -61,7 +61,7 @@ final class PluginInstances: @unchecked Sendable {
     static let workerRing = 65_536
 
     init(plugin: PluginDescription, parameterPorts: [PortDescription], defaults: [Double], ranges: [ClosedRange<Double>],
-         format: KernelFormat) throws(PluginError) {
+         format: KernelFormat, files: [FileParameter] = []) throws(PluginError) {
         let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
         self.parameterPorts = parameterPorts
@@ -156,6 +156,7 @@ final class PluginInstances: @unchecked Sendable {
                 let values = buffer(Float.self, portCount)
                 portValues[i] = values
                 var atomIndex = 0
+                var patchSequence: UnsafeMutablePointer<LV2_Atom_Sequence>?
                 for port in plugin.ports {
                     let at: UnsafeMutableRawPointer?
                     switch port.kind {
@@ -176,6 +177,7 @@ final class PluginInstances: @unchecked Sendable {
                     case .atom:
                         let sequence = buffer(UInt8.self, atomCapacity + 16)
                             .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
+                        if port.isInput, port == plugin.patchInput { patchSequence = sequence }
                         if port.isInput, port == midiPort, let midiInputs {
                             // Filled before each run with the cycle's messages.
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
@@ -204,6 +206,11 @@ final class PluginInstances: @unchecked Sendable {
                     values[Int(port.index)] = Float(defaults[row])
                 }
                 lilv_instance_activate(instance)
+                if let patchSequence {
+                    let atomOutputs = (0..<atomIndex).map { atomOutputBuffers[i * atomOutputs.count + $0] }
+                    Self.load(files, into: instance, record: record, input: patchSequence, outputs: atomOutputs,
+                              capacity: atomCapacity, sequenceType: atomSequence, urids: urids)
+                }
             }
         }
 

@@ -32,6 +32,10 @@ public struct PortDescription: Sendable, Hashable {
     /// An input designated `lv2:enabled`: the plug-in's own bypass (1 on, 0 bypassed), which
     /// it switches without a click itself.
     public var isEnabled = false
+    /// For atom inputs: designated `lv2:control` or supporting `patch:Message`, so it is where
+    /// the host's `patch:Set` messages go.
+    public var takesPatchMessages = false
+    public var isControlDesignation = false
     /// The unit's URI (`units:hz`), or its symbol for a unit the plug-in defines itself.
     public let unit: String?
     /// Labelled values, in value order.

@@ -60,7 +60,10 @@ final class JobSettings {
             preset = try bare.values(store: store, chainFile: options.plugin.startingPreset, processor: processor)
             presetValues[presetKey] = preset
         }
-        settings.startingValues = preset.merging(try assignments(options.starting.sets, table: store.scope.table)) { $1 }
+        // File parameters' `--set`s choose files (checked now, loaded at prepare); the rest are values.
+        let (paths, sets) = try FileSettings.split(options.starting.sets, processor: processor)
+        if !paths.isEmpty { settings.processor = try processor.settingFiles(paths) }
+        settings.startingValues = preset.merging(try assignments(sets, table: store.scope.table)) { $1 }
         settings.dither = try options.encoder.ditherMode
         settings.encoder = options.encoder.settings
         settings.keepsMetadata = !options.noMetadata

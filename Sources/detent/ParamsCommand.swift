@@ -15,11 +15,12 @@ struct ParamsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let table = try plugin.resolve().processor.table
+        let processor = try plugin.resolve().processor
         if json {
-            for spec in table.specs { print(ParameterTableText.jsonLine(spec)) }
+            for spec in processor.table.specs { print(ParameterTableText.jsonLine(spec)) }
+            for file in processor.files { print(ParameterTableText.jsonLine(file)) }
         } else {
-            print(ParameterTableText.table(table), terminator: "")
+            print(ParameterTableText.table(processor.table, files: processor.files), terminator: "")
         }
     }
 }

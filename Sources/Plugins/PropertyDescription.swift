@@ -1,0 +1,37 @@
+/// A property a plug-in lets its host write with `patch:Set` messages in its control atom
+/// input (`patch:writable`), read from its description: LV2's message-based parameters.
+///
+/// An `atom:Path` property names a file the plug-in loads (an impulse response, a sample);
+/// Detent calls these *file parameters* (see ``isFile``). Numeric ones (`atom:Float`, `Int`,
+/// ...) are read too, for later use as table rows.
+///
+/// ```swift
+/// PluginCatalog.plugin(uri: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono")?.properties.first?.id  // "ir"
+/// ```
+public struct PropertyDescription: Sendable, Hashable {
+    /// The property's URI (`http://gareus.org/oss/lv2/zeroconvolv#ir`).
+    public let uri: String
+    /// Its `rdfs:label`, or ``id`` when it has none.
+    public let label: String
+    /// The URI of its `rdfs:range` (`atom:Path`, `atom:Float`), if it declares one.
+    public let range: String?
+    public let minimum: Double?
+    public let maximum: Double?
+    public let defaultValue: Double?
+
+    /// The id people type: the URI's local name, after its last `#` or `/` (`ir`).
+    public var id: String { Self.localName(uri) }
+
+    /// True for a file parameter: its value is the path of a file the plug-in loads.
+    public var isFile: Bool { range == LV2URI.atom + "Path" }
+
+    /// The part of `uri` after its last `#`, or else its last `/` (the whole URI without either).
+    static func localName(_ uri: String) -> String {
+        if let hash = uri.lastIndex(of: "#"), uri.index(after: hash) < uri.endIndex {
+            return String(uri[uri.index(after: hash)...])
+        }
+        let trimmed = uri.hasSuffix("/") ? String(uri.dropLast()) : uri
+        if let slash = trimmed.lastIndex(of: "/") { return String(trimmed[trimmed.index(after: slash)...]) }
+        return trimmed
+    }
+}

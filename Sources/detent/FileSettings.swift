@@ -1,0 +1,50 @@
+import DSP
+import Glibc
+import Parameters
+
+/// `--set ID=PATH` for a file parameter (an LV2 plug-in's impulse response, sample): the
+/// path is checked here, before anything is rendered or written, and handed to the processor,
+/// which loads it when the engine is prepared (see ``Processor/settingFiles(_:)``).
+enum FileSettings {
+    /// Splits `sets` into the paths of `processor`'s file parameters, by id — each checked and
+    /// made absolute — and the other assignments, left for the parameter table.
+    ///
+    /// - Throws: a ``JobFailure`` (exit 66) naming a file that is missing, not a regular
+    ///   file, or cannot be read.
+    static func split(_ sets: [String], processor: Processor) throws(JobFailure) -> (paths: [String: String], rest: [String]) {
+        guard !processor.files.isEmpty else { return ([:], sets) }
+        var paths: [String: String] = [:], rest: [String] = []
+        for assignment in sets {
+            guard let eq = assignment.firstIndex(of: "="),
+                  let file = processor.file(String(assignment[..<eq]).trimmedSpaces) else {
+                rest.append(assignment)
+                continue
+            }
+            let path = String(assignment[assignment.index(after: eq)...])
+            paths[file.id] = try checked(path, assignment: assignment)
+        }
+        return (paths, rest)
+    }
+
+    /// `path` made absolute, after checking that it names a regular file this process can read.
+    static func checked(_ path: String, assignment: String) throws(JobFailure) -> String {
+        func failure(_ reason: String) -> JobFailure { JobFailure("--set '\(assignment)': \(reason)", exitCode: 66) }
+        guard !path.isEmpty else { throw failure("no file named") }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw failure("'\(path)' is not a file") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        close(fd)
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
+    }
+}
+
+private extension String {
+    var trimmedSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,123 @@
+import AudioFile
+import Foundation
+import Testing
+import TestSupport
+
+/// File parameters (LV2 `patch:writable` properties of range `atom:Path`): x42's convoLV2,
+/// which rendered silence without one, loads a generated impulse response through
+/// `--set impulse=PATH` and convolves with it.
+@Suite("detent: file parameters")
+struct FileParameterTests {
+    static let mono = "http://gareus.org/oss/lv2/convoLV2#Mono"
+    static let stereo = "http://gareus.org/oss/lv2/convoLV2#Stereo"
+
+    /// A float WAV of mono `samples` at 48 kHz, written by sox from raw floats.
+    static func wav(_ samples: [Float], _ name: String, in folder: TemporaryFolder) throws -> String {
+        let raw = folder.file(name + ".f32")
+        try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: raw))
+        let path = folder.file(name)
+        try tool("sox", ["-t", "raw", "-r", "48000", "-c", "1", "-b", "32", "-e", "floating-point", raw,
+                         "-b", "32", "-e", "floating-point", path], in: folder)
+        return path
+    }
+
+    /// Uniform noise in −0.5 … 0.5 from a fixed seed (SplitMix64), so the test is the same every run.
+    static func noise(_ count: Int, seed: UInt64) -> [Float] {
+        var state = seed
+        return (0..<count).map { _ in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Float(Double(z >> 11) / Double(1 << 53)) - 0.5
+        }
+    }
+
+    func render(_ input: String, _ ir: String, plugin: String = Self.mono, extra: [String] = [],
+                in folder: TemporaryFolder) throws -> [Float] {
+        let outcome = try Detent.run(["render", input, "--plugin", plugin, "--set", "impulse=\(ir)", "-o", "out.wav",
+                                      "--subtype", "float", "--quiet", "--force"] + extra, in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return try decode(folder.file("out.wav")).samples
+    }
+
+    @Test("params lists the impulse response as a file parameter")
+    func listed() throws {
+        let folder = TemporaryFolder()
+        let text = try Detent.run(["params", "--plugin", Self.mono], in: folder.path)
+        #expect(text.status == 0, "\(text.stderr)")
+        let row = text.stdout.split(separator: "\n").first { $0.hasPrefix("impulse ") }
+        #expect(row?.contains("impulse") == true && row?.contains("file") == true, "\(text.stdout)")
+        let json = try Detent.run(["params", "--plugin", Self.mono, "--json"], in: folder.path)
+        #expect(json.stdout.contains(#"{"id":"impulse","name":"impulse","kind":"file","path":null}"#), "\(json.stdout)")
+    }
+
+    @Test("a unit impulse delayed by N samples delays the input by N")
+    func delayedImpulse() throws {
+        let folder = TemporaryFolder()
+        let delay = 37
+        var impulse = [Float](repeating: 0, count: 64)
+        impulse[delay] = 1
+        let ir = try Self.wav(impulse, "delta.wav", in: folder)
+        let signal = Self.noise(24_000, seed: 1)
+        let input = try Self.wav(signal, "in.wav", in: folder)
+        let output = try render(input, ir, in: folder)
+        #expect(output.count == signal.count)
+        var worst: Float = 0
+        for i in 0..<output.count {
+            worst = max(worst, abs(output[i] - (i >= delay ? signal[i - delay] : 0)))
+        }
+        #expect(worst < 1e-5, "largest difference \(worst)")
+    }
+
+    @Test("a decaying noise impulse response equals a direct convolution within -90 dB")
+    func noiseResponse() throws {
+        let folder = TemporaryFolder()
+        let length = 2_000
+        let decay = Self.noise(length, seed: 2).enumerated().map { $1 * Float(exp(-Double($0) / 300)) }
+        let ir = try Self.wav(decay, "noise-ir.wav", in: folder)
+        let signal = Self.noise(9_600, seed: 3)
+        let input = try Self.wav(signal, "in.wav", in: folder)
+        let output = try render(input, ir, in: folder)
+        #expect(output.count == signal.count)
+        var error = 0.0, energy = 0.0
+        for n in 0..<signal.count {
+            var sum = 0.0
+            for k in 0...min(n, length - 1) { sum += Double(decay[k]) * Double(signal[n - k]) }
+            error += (Double(output[n]) - sum) * (Double(output[n]) - sum)
+            energy += sum * sum
+        }
+        let db = 10 * log10(error / energy)
+        #expect(energy > 1 && db < -90, "error \(db) dB")
+    }
+
+    @Test("a stereo convolver renders the same every time")
+    func deterministic() throws {
+        let folder = TemporaryFolder()
+        let ir = try Self.wav(Self.noise(4_800, seed: 4).enumerated().map { $1 * Float(exp(-Double($0) / 800)) }, "ir.wav", in: folder)
+        let input = folder.file("in.wav")
+        try tool("sox", ["-n", "-r", "48000", "-c", "2", "-b", "32", "-e", "floating-point", input,
+                         "synth", "2", "whitenoise", "vol", "0.5"], in: folder)
+        let first = try render(input, ir, plugin: Self.stereo, in: folder)
+        let second = try render(input, ir, plugin: Self.stereo, in: folder)
+        #expect(first == second)
+        #expect(first.contains { abs($0) > 0.01 })
+    }
+
+    @Test("a missing or unreadable impulse response is one line, exit 66, and nothing written")
+    func missing() throws {
+        let folder = TemporaryFolder()
+        let input = try Self.wav(Self.noise(4_800, seed: 5), "in.wav", in: folder)
+        let outcome = try Detent.run(["render", input, "--plugin", Self.mono, "--set", "impulse=gone.wav", "-o", "out.wav"],
+                                     in: folder.path)
+        #expect(outcome.status == 66)
+        #expect(outcome.stderr == "detent: --set 'impulse=gone.wav': cannot read 'gone.wav': No such file or directory\n",
+                "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+        let directory = try Detent.run(["render", input, "--plugin", Self.mono, "--set", "impulse=.", "-o", "out.wav"],
+                                       in: folder.path)
+        #expect(directory.status == 66 && directory.stderr == "detent: --set 'impulse=.': '.' is not a file\n", "\(directory.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+}
