@@ -56,6 +56,9 @@ struct FileParameterTests {
         let row = text.stdout.split(separator: "\n").first { $0.hasPrefix("impulse ") }
         #expect(row?.contains("impulse") == true && row?.contains("file") == true, "\(text.stdout)")
         let json = try Detent.run(["params", "--plugin", Self.mono, "--json"], in: folder.path)
+        let zero = try Detent.run(["params", "--plugin", "http://gareus.org/oss/lv2/zeroconvolv#CfgStereo"], in: folder.path)
+        #expect(zero.stdout.split(separator: "\n").contains { $0.hasPrefix("ir ") && $0.contains("Impulse Response") && $0.contains("file") },
+                "\(zero.stdout)")
         #expect(json.stdout.contains(#"{"id":"impulse","name":"impulse","kind":"file","path":null}"#), "\(json.stdout)")
     }
 
@@ -77,6 +80,25 @@ struct FileParameterTests {
             worst = max(worst, abs(output[i] - expected))
         }
         #expect(worst < 1e-5, "largest difference \(worst) at frame \(at) of \(output.count)")
+    }
+
+    @Test("each slot of a chain loads its own file: SLOT.ID=PATH")
+    func chain() throws {
+        let folder = TemporaryFolder()
+        var impulse = [Float](repeating: 0, count: 64)
+        impulse[10] = 0.5
+        let ir = try Self.wav(impulse, "delta.wav", in: folder)
+        let signal = Self.noise(4 * Self.period, seed: 6)
+        let input = try Self.wav(signal, "in.wav", in: folder)
+        let outcome = try Detent.run(["render", input, "--plugin", "a=" + Self.mono, "--plugin", "b=" + Self.mono,
+                                      "--set", "a.impulse=\(ir)", "--set", "B.impulse=delta.wav", "-o", "out.wav",
+                                      "--subtype", "float", "--quiet"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let output = try decode(folder.file("out.wav")).samples
+        let gain = Float(0.25 * Self.pluginGain * Self.pluginGain)
+        var worst: Float = 0
+        for i in 0..<output.count { worst = max(worst, abs(output[i] - (i >= 20 ? gain * signal[i - 20] : 0))) }
+        #expect(output.count == signal.count && worst < 1e-6, "largest difference \(worst)")
     }
 
     @Test("a decaying noise impulse response equals a direct convolution within -90 dB")
