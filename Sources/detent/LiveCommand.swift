@@ -211,7 +211,18 @@ struct LiveCommand: ParsableCommand {
             try ManagedSession(command: self, log: LineWriter.standardError.line).run(url: url)
             return
         }
-        let (processor, store) = try plugin.resolve()
+        let (resolved, store) = try plugin.resolve()
+        // `--set ID=PATH` of a file parameter: checked now, loaded when the engine is prepared.
+        var starting = self.starting
+        let processor: Processor
+        do {
+            let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
+            processor = try resolved.settingFiles(paths)
+            starting.sets = sets
+        } catch let failure as JobFailure {
+            Console.error(failure.description)
+            throw ExitCode(failure.exitCode)
+        }
         let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {
