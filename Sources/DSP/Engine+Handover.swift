@@ -68,13 +68,13 @@ extension Engine {
     /// An engine for `processor` — this engine's chain with slots added, removed or moved —
     /// prepared for the same format, that can take over from this one while it runs without
     /// a click or a gap: slots that stay keep their kernels (shared, not made again), values
-    /// and glides; a slot added fades in, one removed fades out (10 ms, equal power) over its
-    /// undelayed input, one moved does both. `origins[i]` says where slot `i` comes from;
+    /// and glides; a slot added fades in, one removed fades out (10 ms, sin² and cos² gains
+    /// that sum to one) over its undelayed input, one moved does both. `origins[i]` says where slot `i` comes from;
     /// `values` are the starting values of the rows that are new.
     ///
-    /// Not on the audio thread (it allocates and makes the new slots' kernels). The audio
-    /// thread then calls ``leave(for:)`` on this engine each block until it returns true,
-    /// and ``takeOver(from:)`` on the successor; ``EngineExchange`` does both.
+    /// Not on the audio thread (it allocates and makes the new slots' kernels). Offer the
+    /// successor through the running engine's ``EngineExchange``: the audio thread fades this
+    /// engine's dropped slots out, then lets the successor take over.
     /// - Throws: what a new slot's kernel factory throws.
     public func successor(running processor: Processor, origins: [SlotOrigin],
                           values: [ParameterIndex: Double]) throws -> Engine {
@@ -88,11 +88,9 @@ extension Engine {
         return next
     }
 
-    /// Fades out the slots that `next` does not keep in place, a block at a time; true once
-    /// they are all out and `next` can take over (audio thread, on the running engine).
-    @_noLocks
-    public func leave(for next: Engine) -> Bool { leave(next.handover) }
-
+    /// Fades out the slots the successor whose ``Handover`` this is does not keep in place,
+    /// a block at a time; true once they are all out and it can take over (audio thread, on
+    /// the running engine).
     @_noLocks
     func leave(_ handover: Handover?) -> Bool {
         guard let handover else { return true }
@@ -107,20 +105,17 @@ extension Engine {
 
     /// Brings back every slot a withdrawn edit began to fade out (audio thread).
     @_noLocks
-    public func stay() {
+    func stay() {
         guard render.leaving else { return }
         render.leaving = false
         for s in 0..<render.slotCount { render.slots[s].presenceTarget = render.fadeFrames }
     }
 
-    /// Takes over from `old` at a block boundary, once ``leave(for:)`` said so (audio thread):
-    /// the frame count, the inherited slots' values, glides, filter state, bypass fades and
-    /// delay lines, and the changes still queued for `old` (at once, on the rows they
-    /// continue as; one stamped for a later frame applies now, at most a period early).
-    @_noLocks
-    public func takeOver(from old: Engine) { takeOver(render: old.render, queue: old.queue) }
-
-    /// ``takeOver(from:)``, given the old engine's audio-thread state.
+    /// Takes over from the engine whose audio-thread state and queue these are, at a block
+    /// boundary once ``leave(_:)`` said so (audio thread): the frame count, the inherited
+    /// slots' values, glides, filter state, bypass fades and delay lines, and the changes still
+    /// queued for it (at once, on the rows they continue as; one stamped for a later frame
+    /// applies now, at most a period early).
     @_noLocks
     func takeOver(render source: RenderState, queue: QueueStorage) {
         guard let handover else { return }

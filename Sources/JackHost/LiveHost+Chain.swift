@@ -21,23 +21,21 @@ public struct ChainEditError: Error, Equatable, Sendable, CustomStringConvertibl
 public typealias ProcessorResolver = @Sendable (_ reference: String) throws -> Processor
 
 extension LiveHost {
-    /// How long an edit waits for the process callback to take the new chain over: a
-    /// callback that does not come in that time belongs to a stalled server.
-    static let chainEditTimeout = Duration.seconds(2)
+    /// Whether the chain may be edited, and how: what ``allowChainEdits(resolve:changed:)``
+    /// and ``refuseChainEdits(_:)`` last said.
+    enum ChainEditing {
+        case allowed(resolve: ProcessorResolver, changed: @Sendable (Processor) -> Void)
+        case refused(String)
+    }
 
     /// Lets typed commands and OSC edit the chain: `resolve` finds a processor to add, and
     /// `changed` hears of every new chain (presets, the panel), after it runs.
     public func allowChainEdits(resolve: @escaping ProcessorResolver, changed: @escaping @Sendable (Processor) -> Void) {
-        chainEditing.withLock { $0 = (resolve, changed) }
+        chainEditing.withLock { $0 = .allowed(resolve: resolve, changed: changed) }
     }
 
     /// A number that moves with every chain edit (front ends that show the table rebuild then).
     public var chainGeneration: Int { state.withLock { $0.chainGeneration } }
-
-    /// The processor hosted and its chain generation, read together.
-    public var processorAndGeneration: (processor: Processor, generation: Int) {
-        state.withLock { ($0.processor, $0.chainGeneration) }
-    }
 
     /// The processor hosted, its chain generation and where its parameters are heading, read
     /// together (a front end rebuilding for a new chain).
@@ -59,8 +57,7 @@ extension LiveHost {
 
     /// Refuses chain edits, saying `reason` (a front end that cannot follow one is open).
     public func refuseChainEdits(_ reason: String) {
-        chainEditing.withLock { $0 = nil }
-        chainEditRefusal.withLock { $0 = reason }
+        chainEditing.withLock { $0 = .refused(reason) }
     }
 
     /// Adds, removes or moves a slot while the host runs. The new chain is prepared off the
@@ -70,8 +67,10 @@ extension LiveHost {
     /// MIDI mappings and knob positions follow their parameters to their new ids. Returns the
     /// chain now hosted.
     public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
-        guard let (resolve, changed) = chainEditing.withLock({ $0 }) else {
-            throw ChainEditError(chainEditRefusal.withLock { $0 })
+        let (resolve, changed): (ProcessorResolver, @Sendable (Processor) -> Void)
+        switch chainEditing.withLock({ $0 }) {
+        case .allowed(let r, let c): (resolve, changed) = (r, c)
+        case .refused(let reason): throw ChainEditError(reason)
         }
         let edit: ChainEdit
         switch request {
@@ -99,24 +98,20 @@ extension LiveHost {
                 } catch {
                     throw ChainEditError("\(error)")
                 }
-                if let session = st.session {
-                    // Controllers rest while rows change meaning: a message in between would
-                    // turn the row of the other table.
-                    let old = st.midi
-                    if let old { session.updateMIDI(MIDIControls(table: old.table, channel: old.channel, controllers: [:])) }
-                    guard session.exchange(to: next, timeout: Self.chainEditTimeout) else {
-                        if let old { session.updateMIDI(old) }
-                        throw ChainEditError("the JACK server ran no cycle within 2 s; the chain is unchanged")
-                    }
+                // Controllers rest while rows change meaning: a message in between would turn
+                // the row of the other table.
+                let old = st.midi
+                if let old { st.session?.updateMIDI(MIDIControls(table: old.table, channel: old.channel, controllers: [:])) }
+                guard Self.run(next, &st) else {
+                    if let old { st.session?.updateMIDI(old) }
+                    throw ChainEditError("the JACK server ran no cycle within 2 s; the chain is unchanged")
                 }
-                st.engine = next
             } else {
                 st.engine = Self.makeEngine(edited.processor, targets, options)
             }
             st.processor = edited.processor
             st.chainGeneration += 1
             st.targets = targets
-            st.lastSnapshot = nil
             st.midi = midi
             if let session = st.session {
                 session.retable(table, values: targets)

@@ -37,10 +37,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// Signalled when the supervisor thread has finished.
     private let supervisorFinished = Semaphore()
     let state: Mutex<State>
-    /// How chain edits find processors and whom they tell; nil refuses them.
-    let chainEditing = Mutex<(resolve: ProcessorResolver, changed: @Sendable (Processor) -> Void)?>(nil)
-    /// Why chain edits are refused when they are.
-    let chainEditRefusal = Mutex("this host cannot change its chain")
+    /// How chain edits find processors and whom they tell, or why they are refused.
+    let chainEditing = Mutex(ChainEditing.refused("this host cannot change its chain"))
 
     struct State: ~Copyable {
         /// What is hosted: the options' processor until a chain edit changes it.
@@ -465,11 +463,23 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             log("detent: the JACK sample rate changed to \(rate) Hz and the processor cannot follow it (\(error))")
             return false
         }
-        guard session.exchange(to: next, timeout: .seconds(2)) else { return false }
-        st.engine = next
+        guard run(next, &st) else { return false }
         st.lastStamp = .min
-        st.lastSnapshot = nil
         log("detent: the JACK sample rate changed to \(rate) Hz; the engine follows it")
+        return true
+    }
+
+    /// How long a new engine waits for the process callback to take over: a callback that
+    /// does not come in that time belongs to a stalled server.
+    static let takeOverTimeout = Duration.seconds(2)
+
+    /// Makes `next` the running engine: through the process callback when a session runs
+    /// (false, and `next` dropped, when the callback did not take it in time), at once
+    /// otherwise. Its meters start from scratch.
+    static func run(_ next: Engine, _ st: inout State) -> Bool {
+        if let session = st.session, !session.exchange(to: next, timeout: takeOverTimeout) { return false }
+        st.engine = next
+        st.lastSnapshot = nil
         return true
     }
 

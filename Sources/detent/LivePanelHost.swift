@@ -31,9 +31,9 @@ final class LivePanelHost: PanelHost {
 
     /// The processor's meters and other outputs now.
     func outputs() -> [PanelOutput] {
-        let (processor, generation) = host.processorAndGeneration
+        let generation = host.chainGeneration
         if generation != labelsGeneration {
-            outputLabels = Self.labels(processor)
+            outputLabels = Self.labels(host.processor)
             labelsGeneration = generation
         }
         return host.outputValues().map { output in

@@ -57,20 +57,14 @@ struct PluginOption: ParsableArguments {
     static func find(plugins: [String]) throws(PluginError) -> (processor: Processor, store: PresetStore) {
         if plugins.count <= 1 { return try find(plugins.first.map(slot)?.reference) }
         var parts: [(name: String, processor: Processor)] = []
-        var named = Set<String>()
         for text in plugins {
             let (given, reference) = slot(text)
-            let processor = try processor(reference)
-            parts.append((given ?? "", processor))
-            if let given { named.insert(given.lowercased()) }
+            parts.append((given ?? "", try processor(reference)))
         }
         // Slots not named by the user get a short name from their processor, unique in the chain.
         for i in parts.indices where parts[i].name.isEmpty {
-            let base = defaultSlotName(parts[i].processor, position: i + 1)
-            var name = base, n = 2
-            while named.contains(name.lowercased()) { name = "\(base)-\(n)"; n += 1 }
-            named.insert(name.lowercased())
-            parts[i].name = name
+            parts[i].name = Processor.uniqueSlotName(parts[i].processor.defaultSlotName(position: i + 1),
+                                                     among: parts.map(\.name).filter { !$0.isEmpty })
         }
         return try chain(parts)
     }
@@ -133,11 +127,6 @@ struct PluginOption: ParsableArguments {
             if Processor.isSlotName(name), !rest.isEmpty { return (name, rest) }
         }
         return (nil, text)
-    }
-
-    /// A slot's name when the user gives none (see ``Processor/defaultSlotName(position:)``).
-    static func defaultSlotName(_ processor: Processor, position: Int) -> String {
-        processor.defaultSlotName(position: position)
     }
 
     /// The processor a chain (or preset) file names in its `processor` field; the built-in

@@ -78,10 +78,8 @@ extension Panel {
         firstShown = 0
         focus = 0
         chainGeneration = chain.generation
-        if case .chainAdd = mode { mode = .normal }
-        if case .confirmRemove = mode { mode = .normal }
-        if case .search = mode { mode = .normal }
-        if case .valueEntry = mode { mode = .normal }
+        // A prompt, browser or learn in progress was about the other table's knobs.
+        mode = .normal
         let kept = table.specs.firstIndex { $0.id == focusedID } ?? 0
         for i in knobs.indices { knobs[i].isFocused = i == kept }
         focus = kept
