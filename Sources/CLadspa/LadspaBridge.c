@@ -74,16 +74,11 @@ static int convert(const uint8_t *bytes, uint32_t size, uint32_t frame, snd_seq_
     switch (status) {
     case 0x80:
     case 0x90:
-        if (size < 3) return 0;
-        // A note-on of velocity 0 is a note-off, as MIDI defines it.
-        event->type = status == 0x90 && bytes[2] > 0 ? SND_SEQ_EVENT_NOTEON : SND_SEQ_EVENT_NOTEOFF;
-        event->data.note.channel = channel;
-        event->data.note.note = bytes[1] & 0x7F;
-        event->data.note.velocity = bytes[2] & 0x7F;
-        return 1;
     case 0xA0:
         if (size < 3) return 0;
-        event->type = SND_SEQ_EVENT_KEYPRESS;
+        // A note-on of velocity 0 is a note-off, as MIDI defines it.
+        event->type = status == 0xA0 ? SND_SEQ_EVENT_KEYPRESS
+            : status == 0x90 && bytes[2] > 0 ? SND_SEQ_EVENT_NOTEON : SND_SEQ_EVENT_NOTEOFF;
         event->data.note.channel = channel;
         event->data.note.note = bytes[1] & 0x7F;
         event->data.note.velocity = bytes[2] & 0x7F;
