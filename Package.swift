@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Parameters", "DSP"], path: "Tests/Support"),
         .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "TestSupport"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "CRealtime", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"], exclude: ["Fixtures"]),

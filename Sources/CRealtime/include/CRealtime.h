@@ -5,6 +5,8 @@
 /// hundred times slower on x86; a decaying filter tail produces them. The engine switches
 /// flush-to-zero and denormals-are-zero on for the duration of each block and restores the
 /// caller's mode afterwards, so live and offline rendering run the same arithmetic.
+/// `detent_denormals_on` is the opposite switch (full IEEE arithmetic), for a caller that
+/// must know the mode it starts from; both return the mode to restore.
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -14,6 +16,11 @@ static inline unsigned int detent_denormals_off(void) {
     return saved;
 }
 static inline void detent_denormals_restore(unsigned int saved) { _mm_setcsr(saved); }
+static inline unsigned int detent_denormals_on(void) {
+    unsigned int saved = _mm_getcsr();
+    _mm_setcsr(saved & ~0x8040u);
+    return saved;
+}
 #elif defined(__aarch64__)
 static inline unsigned int detent_denormals_off(void) {
     unsigned long fpcr;
@@ -25,9 +32,16 @@ static inline void detent_denormals_restore(unsigned int saved) {
     unsigned long fpcr = saved;
     __asm__ __volatile__("msr fpcr, %0" ::"r"(fpcr));
 }
+static inline unsigned int detent_denormals_on(void) {
+    unsigned long fpcr;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+    __asm__ __volatile__("msr fpcr, %0" ::"r"(fpcr & ~(1UL << 24)));
+    return (unsigned int)fpcr;
+}
 #else
 static inline unsigned int detent_denormals_off(void) { return 0; }
 static inline void detent_denormals_restore(unsigned int saved) { (void)saved; }
+static inline unsigned int detent_denormals_on(void) { return 0; }
 #endif
 
 /// RealtimeSanitizer hooks. They are weak so a normal build links without the sanitizer
