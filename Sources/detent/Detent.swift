@@ -7,11 +7,13 @@ struct Detent: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "detent",
-        abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2 plug-ins and chains of them, driven like knobs on a synth.",
+        abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2, LADSPA and DSSI plug-ins and chains of them, driven like knobs on a synth.",
         discussion: """
-            Detent runs one engine — the built-in resonant lowpass and gain, an installed LV2 \
-            plug-in, or several in series (--plugin repeated) — with every parameter smoothed, \
-            live through JACK or offline over audio files, sample for sample the same.
+            Detent runs one engine — the built-in resonant lowpass and gain, an installed LV2, \
+            LADSPA or DSSI plug-in, or several in series (--plugin repeated) — with every \
+            parameter smoothed, live through JACK or offline over audio files, sample for \
+            sample the same. `man detent` (or `man -l docs/detent.1` in the source tree) has \
+            every command and option on one page.
             """,
         version: version,
         subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self]

@@ -147,4 +147,19 @@ struct UsageErrorTests {
             #expect(options.contains(option), "render's --\(option) is missing from the manual's source")
         }
     }
+
+    /// The committed manual page (docs/detent.1, made by Scripts/manual) was made from this
+    /// very description: its first line holds the digest of the description it was made from,
+    /// so a changed option or help text fails here until the page is made again.
+    @Test("docs/detent.1 is made from today's commands and options")
+    func manualIsCurrent() throws {
+        let folder = Self.scene()
+        let outcome = try Detent.run(["--experimental-dump-help"], in: folder.path)
+        #expect(outcome.status == 0)
+        let hashed = try ChildProcess.run("/usr/bin/sha256sum", stdin: Array(outcome.stdout.utf8))
+        let digest = hashed.stdoutText.split(separator: " ").first.map(String.init)
+        let page = try String(contentsOfFile: packageRoot + "/docs/detent.1", encoding: .utf8)
+        let recorded = page.split(separator: "\n").first.flatMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(recorded == digest, "docs/detent.1 is stale: run Scripts/manual")
+    }
 }
