@@ -93,17 +93,11 @@ public enum AutomationParser {
         let number: Substring, scale: Double  // units per second
         if text.hasSuffix("ms") { number = text.dropLast(2); scale = 1_000 }
         else if text.hasSuffix("s") { number = text.dropLast(1); scale = 1 }
-        else if decimal(Substring(text)) != nil { throw LineError("\(what) '\(word)' has no unit: \(hint)") }
+        else if DecimalText.number(text) != nil { throw LineError("\(what) '\(word)' has no unit: \(hint)") }
         else { throw LineError("invalid \(what) '\(word)': \(hint)") }
-        guard let value = decimal(number) else { throw LineError("invalid \(what) '\(word)': \(hint)") }
+        guard let value = DecimalText.number(number) else { throw LineError("invalid \(what) '\(word)': \(hint)") }
         guard value >= 0 else { throw LineError("invalid \(what) '\(word)': must not be negative") }
         return .seconds(value / scale)  // dividing keeps 250ms exactly 0.25 s
     }
 
-    /// A plain decimal number (no hex, no `inf`/`nan`).
-    static func decimal(_ text: Substring) -> Double? {
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-              let v = Double(text), v.isFinite else { return nil }
-        return v
-    }
 }

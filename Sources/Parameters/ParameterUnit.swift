@@ -119,9 +119,7 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable, BitwiseCopyable 
             if s.hasSuffix(suffix) { s.removeLast(suffix.count) }
         }
         if s.hasPrefix("+") { s.removeFirst() }
-        guard !s.isEmpty, s.first != "+", let number = Double(s) else { return nil }
-        // `Double("nan")` and `Double("inf")` parse; a typed value must be a plain number.
-        guard number.isFinite else { return nil }
+        guard s.first != "+", let number = DecimalText.number(s) else { return nil }
         return number * scale
     }
 }

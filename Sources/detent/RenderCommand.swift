@@ -188,7 +188,7 @@ struct RenderCommand: ParsableCommand {
             var text = normalize.lowercased().trimmedWhitespace
             if text.hasSuffix("lufs") { text = String(text.dropLast(4)).trimmedWhitespace }
             let range = RenderSettings.normalizeRange
-            guard let value = Double(text), value.isFinite, range.contains(value) else {
+            guard let value = DecimalText.number(text), range.contains(value) else {
                 throw ValidationError("--normalize '\(normalize)': expected an integrated loudness in LUFS, "
                     + "\(Int(range.lowerBound)) … \(Int(range.upperBound)) (e.g. -23)")
             }
@@ -216,7 +216,7 @@ struct RenderCommand: ParsableCommand {
             if text == "auto" { return .auto }
             let (digits, scale) = text.hasSuffix("ms") ? (String(text.dropLast(2)), 0.001)
                 : text.hasSuffix("s") ? (String(text.dropLast()), 1.0) : (text, 1.0)
-            guard let value = Double(digits.trimmedWhitespace), value.isFinite, value >= 0,
+            guard let value = DecimalText.number(digits.trimmedWhitespace), value >= 0,
                   value * scale <= 3_600 else {
                 throw ValidationError("--tail '\(tail)': expected seconds (2, 2s, 500ms, up to an hour) or auto")
             }

@@ -1,6 +1,37 @@
 /// Fixed-point decimal text without Foundation: the one formatter behind every number Detent
-/// shows (the parameter table, knobs over plain ranges).
+/// shows (the parameter table, knobs over plain ranges), and the one parser of every number
+/// a person types (values, automation times, loudness targets, tails).
 public enum DecimalText {
+    /// A plain decimal number, the one rule for typed numbers: an optional sign, digits with an
+    /// optional point (`3`, `-0.5`, `.5`, `2.`), an optional exponent (`1e3`); finite. Not hex
+    /// (`Double("0x400")` is 1024: `set cutoff 0x400` must not set 1024 Hz), not `inf` or
+    /// `nan`, no spaces, no typographic minus (callers replace it), nothing after the number.
+    public static func number<Text: StringProtocol>(_ text: Text) -> Double? {
+        var bytes = text.utf8.makeIterator()
+        var digits = 0, point = false, exponent = false, exponentDigits = 0, previous: UInt8 = 0, count = 0
+        while let b = bytes.next() {
+            count += 1
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if exponent { exponentDigits += 1 } else { digits += 1 }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                // A sign only first, or right after the exponent's `e`.
+                guard count == 1 || (previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E")) else { return nil }
+            case UInt8(ascii: "."):
+                guard !point, !exponent else { return nil }
+                point = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard !exponent, digits > 0 else { return nil }
+                exponent = true
+            default:
+                return nil
+            }
+            previous = b
+        }
+        guard digits > 0, !exponent || exponentDigits > 0, let value = Double(String(text)), value.isFinite else { return nil }
+        return value
+    }
+
     /// `value` rounded to `decimals` places (half away from zero).
     public static func rounded(_ value: Double, decimals: Int) -> Double {
         let scale = power10(decimals)
