@@ -74,6 +74,11 @@ struct PresetCommand: ParsableCommand {
                 The values start from --from (a preset name or file, whose author, comment and
                 MIDI mappings are kept too) or else from the Default preset, and each --set
                 changes one. Saving under a factory preset's name overrides it.
+
+                For an LV2 plug-in, --set ID=PATH of a file parameter (an impulse response)
+                saves the plug-in's own state with that file: in a folder beside the preset
+                (NAME.state) holding a copy of the file, so the preset and its folder can move
+                together. A preset started --from one with such a state keeps it too.
                 """)
 
         @OptionGroup var plugin: PluginOption

@@ -57,6 +57,8 @@ struct PluginStateTests {
         #expect(lstat(presets + "/Hall.state/hall.wav", &info) == 0 && info.st_mode & S_IFMT == S_IFREG, "the impulse response is copied")
         let text = try String(contentsOfFile: presets + "/Hall.json", encoding: .utf8)
         #expect(text.contains(#""folder": "Hall.state""#) && !text.contains(home.path), "\(text)")
+        let shown = try Detent.run(["preset", "show", "--plugin", Self.convoStereo, "Hall"], in: home.path)
+        #expect(shown.stdout.contains("Hall.state (hall.wav)"), "\(shown.stdout)")
 
         let direct = try render([input.path, "--plugin", Self.convoStereo, "--set", "impulse=\(ir)"], in: home, output: "direct.wav")
         let fromPreset = try render([input.path, "--plugin", Self.convoStereo, "--preset", "Hall"], in: home, output: "preset.wav")
