@@ -181,8 +181,15 @@ struct PresetCommand: ParsableCommand {
         func run() throws {
             let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
+                // A saved state's folder beside the preset goes with it.
+                let state = (try? store.load(named: name)).flatMap { loaded in
+                    loaded.origin.path == nil ? nil : loaded.state
+                }
                 let (path, factory) = try store.delete(named: name)
                 print("deleted \(path)")
+                if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
+                    SanitizerRuntime.removeFolder(folder)
+                }
                 if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
             }
         }

@@ -85,5 +85,8 @@ struct PluginStateTests {
         #expect(outcome.status == 66)
         #expect(outcome.stderr.split(separator: "\n").count == 1 && outcome.stderr.contains("Room.state/ir.wav"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+        let deleted = try Detent.run(["preset", "delete", "--plugin", Self.convoStereo, "Room"], in: folder.path)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".config/detent/presets/Room.state")), "the state folder goes with its preset")
     }
 }
