@@ -59,6 +59,9 @@
     V(lilv_state_free, (LilvState *state), (state)) \
     F(const char *, lilv_state_get_label, (const LilvState *state), (state)) \
     F(LilvState *, lilv_state_new_from_world, (LilvWorld *world, LV2_URID_Map *map, const LilvNode *node), (world, map, node)) \
+    F(LilvState *, lilv_state_new_from_file, (LilvWorld *world, LV2_URID_Map *map, const LilvNode *subject, const char *path), (world, map, subject, path)) \
+    F(LilvState *, lilv_state_new_from_instance, (const LilvPlugin *plugin, LilvInstance *instance, LV2_URID_Map *map, const char *scratch_dir, const char *copy_dir, const char *link_dir, const char *save_dir, LilvGetPortValueFunc get_value, void *user_data, uint32_t flags, const LV2_Feature *const *features), (plugin, instance, map, scratch_dir, copy_dir, link_dir, save_dir, get_value, user_data, flags, features)) \
+    F(int, lilv_state_save, (LilvWorld *world, LV2_URID_Map *map, LV2_URID_Unmap *unmap, const LilvState *state, const char *uri, const char *dir, const char *filename), (world, map, unmap, state, uri, dir, filename)) \
     V(lilv_state_restore, (const LilvState *state, LilvInstance *instance, LilvSetPortValueFunc set_value, void *user_data, uint32_t flags, const LV2_Feature *const *features), (state, instance, set_value, user_data, flags, features)) \
     F(_Bool, lilv_world_ask, (LilvWorld *world, const LilvNode *subject, const LilvNode *predicate, const LilvNode *object), (world, subject, predicate, object)) \
     F(LilvNode *, lilv_world_get, (LilvWorld *world, const LilvNode *subject, const LilvNode *predicate, const LilvNode *object), (world, subject, predicate, object)) \

@@ -35,11 +35,26 @@ extension Processor {
             guard let i = files.firstIndex(where: { $0.id.lowercased() == id.lowercased() }) else { throw .unknown(id) }
             copy.files[i].path = path
         }
-        if let make = fileKernel {
-            let chosen = copy.files
-            copy.code = .external { format in try make(format, chosen) }
-        }
+        copy.rebindKernel()
         return copy
+    }
+
+    /// The same processor restoring `state` (nil: none) before its first block, after its
+    /// default state and before its files. A processor that keeps no state, and a chain, are
+    /// returned unchanged.
+    public func settingState(_ state: SavedState?) -> Processor {
+        guard fileKernel != nil else { return self }
+        var copy = self
+        copy.state = state
+        copy.rebindKernel()
+        return copy
+    }
+
+    /// The kernel made with the files and state chosen so far.
+    private mutating func rebindKernel() {
+        guard let make = fileKernel else { return }
+        let chosen = files, state = state
+        code = .external { format in try make(format, chosen, state) }
     }
 
     /// The file parameter with this id (any case), if there is one.

@@ -47,8 +47,17 @@ public struct Processor: Sendable, Equatable {
     /// are its slots', ids `SLOT.ID`. Set with ``settingFiles(_:)``.
     public internal(set) var files: [FileParameter] = []
 
-    /// The audio code of a processor with file parameters, given the paths at `prepare`.
-    var fileKernel: (@Sendable (_ format: KernelFormat, _ files: [FileParameter]) throws -> PreparedKernel)?
+    /// The processor's own state to restore before its first block (a preset's LV2 state), if
+    /// any. Set with ``settingState(_:)``.
+    public internal(set) var state: SavedState?
+
+    /// True when the processor can keep a state of its own beside its values (see
+    /// ``SavedState``), which a preset then saves.
+    public var keepsState = false
+
+    /// The audio code of a processor with file parameters or a state, given the paths and the
+    /// state at `prepare`.
+    var fileKernel: (@Sendable (_ format: KernelFormat, _ files: [FileParameter], _ state: SavedState?) throws -> PreparedKernel)?
 
     /// The processors of a chain, in order, with where their rows are in ``table``; empty
     /// for a single processor.
@@ -77,17 +86,19 @@ public struct Processor: Sendable, Equatable {
                   acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs, enabledRow: enabledRow)
     }
 
-    /// A processor with file parameters: `makeKernel` gets the paths chosen (see
-    /// ``settingFiles(_:)``) at each engine `prepare`, and loads them before it returns.
+    /// A processor with file parameters or a state of its own: `makeKernel` gets the paths
+    /// chosen (see ``settingFiles(_:)``) and the state to restore (``settingState(_:)``) at
+    /// each engine `prepare`, and loads them before it returns.
     public init(
         identifier: String, name: String, table: ParameterTable, expensive: Set<ParameterIndex> = [],
         acceptsMIDI: Bool = false, isSource: Bool = false, outputs: [OutputSpec] = [], enabledRow: ParameterIndex? = nil,
-        files: [FileParameter],
-        makeKernel: @escaping @Sendable (_ format: KernelFormat, _ files: [FileParameter]) throws -> PreparedKernel
+        files: [FileParameter], keepsState: Bool = false,
+        makeKernel: @escaping @Sendable (_ format: KernelFormat, _ files: [FileParameter], _ state: SavedState?) throws -> PreparedKernel
     ) {
-        self.init(identifier: identifier, name: name, table: table, code: .external { format in try makeKernel(format, files) },
+        self.init(identifier: identifier, name: name, table: table, code: .external { format in try makeKernel(format, files, nil) },
                   expensive: expensive, acceptsMIDI: acceptsMIDI, isSource: isSource, outputs: outputs, enabledRow: enabledRow)
         self.files = files
+        self.keepsState = keepsState
         fileKernel = makeKernel
     }
 

@@ -20,6 +20,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     case chain(reason: String)
     /// A chain file cannot be read or names no chain.
     case chainFile(path: String, reason: String)
+    /// Its state could not be saved (a folder that cannot be written, say).
+    case stateNotSaved(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
             reason
         case .chainFile(let path, let reason):
             "\(path): \(reason)"
+        case .stateNotSaved(let name, let reason):
+            "\(name)'s state cannot be saved: \(reason)"
         }
     }
 
@@ -55,6 +59,7 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknown, .ambiguous, .chain: 64
         case .notHostable, .instantiationFailed, .libraryFailed, .channels, .table, .chainFile: 65
         case .hostLibraryMissing: 69
+        case .stateNotSaved: 73
         }
     }
 }

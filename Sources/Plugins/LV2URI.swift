@@ -28,6 +28,7 @@ enum LV2URI {
     static let logFeature = log + "log"
     static let workerSchedule = worker + "schedule"
     static let workerInterface = worker + "interface"
+    static let stateInterface = state + "interface"
     static let loadDefaultState = state + "loadDefaultState"
     static let isLive = core + "isLive"
     static let inPlaceBroken = core + "inPlaceBroken"

@@ -19,8 +19,10 @@ final class PluginInstances: @unchecked Sendable {
     let parameterPorts: [PortDescription]
     let kernel: UnsafeMutablePointer<DetentLV2Kernel>
     let log: UnsafeMutablePointer<DetentLV2Log>
-    private var instances: [UnsafeMutablePointer<LilvInstance>] = []
-    private var features: [HostFeatures] = []
+    private(set) var instances: [UnsafeMutablePointer<LilvInstance>] = []
+    private(set) var features: [HostFeatures] = []
+    /// Host messages to print with the plug-in's own (a saved state that could not be read).
+    private var notes: [String] = []
     private var allocations: [UnsafeMutableRawPointer] = []
     private let records: UnsafeMutablePointer<DetentLV2Instance>
     private let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
@@ -61,7 +63,7 @@ final class PluginInstances: @unchecked Sendable {
     static let workerRing = 65_536
 
     init(plugin: PluginDescription, parameterPorts: [PortDescription], defaults: [Double], ranges: [ClosedRange<Double>],
-         format: KernelFormat, files: [FileParameter] = []) throws(PluginError) {
+         format: KernelFormat, files: [FileParameter] = [], state: SavedState? = nil) throws(PluginError) {
         let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
         self.parameterPorts = parameterPorts
@@ -206,8 +208,15 @@ final class PluginInstances: @unchecked Sendable {
                     values[Int(port.index)] = Float(defaults[row])
                 }
                 lilv_instance_activate(instance)
+                let ownOutputs = (0..<atomIndex).map { atomOutputBuffers[i * atomOutputs.count + $0] }
+                // The saved state first, then the files chosen over it.
+                if let state, let problem = Self.restore(state, into: instance, world: world, features: hostFeatures.array,
+                                                         record: record, outputs: ownOutputs, capacity: atomCapacity, urids: urids),
+                   i == 0 {
+                    notes.append("\(plugin.name): \(problem); it keeps its defaults")
+                }
                 if let patchSequence {
-                    let atomOutputs = (0..<atomIndex).map { atomOutputBuffers[i * atomOutputs.count + $0] }
+                    let atomOutputs = ownOutputs
                     Self.load(files, into: instance, record: record, input: patchSequence, outputs: atomOutputs,
                               capacity: atomCapacity, sequenceType: atomSequence, urids: urids)
                 }
@@ -329,7 +338,8 @@ final class PluginInstances: @unchecked Sendable {
 
     /// The plug-in's messages since the last call, as lines for stderr.
     func takeMessages() -> [String] {
-        var lines: [String] = []
+        var lines = notes
+        notes = []
         var text = [CChar](repeating: 0, count: Int(DETENT_LV2_LOG_MESSAGE))
         var type: UInt32 = 0
         while detent_lv2_log_take(log, &text, &type) != 0 {

@@ -11,11 +11,11 @@ public enum PluginPresets {
         guard let (table, ports) = try? PluginTable.make(plugin) else { return [] }
         let rows = Dictionary(ports.enumerated().map { ($0.element.symbol, ParameterIndex($0.offset)) }, uniquingKeysWith: { a, _ in a })
         let symbols = Set(rows.keys)
-        let found: [(label: String, values: [(String, Double)])] = LV2World.shared.withWorld { world, uris in
+        let found: [(label: String, values: [(String, Double)], state: String?)] = LV2World.shared.withWorld { world, uris in
             guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world),
                   let related = lilv_plugin_get_related(lilvPlugin, uris.presetClass) else { return [] }
             defer { lilv_nodes_free(related) }
-            var presets: [(String, [(String, Double)])] = []
+            var presets: [(String, [(String, Double)], String?)] = []
             var i = lilv_nodes_begin(related)
             while !lilv_nodes_is_end(related, i) {
                 defer { i = lilv_nodes_next(related, i) }
@@ -43,7 +43,10 @@ public enum PluginPresets {
                         if let number, number.isFinite { values.pointee.values.append((String(cString: symbol), number)) }
                     }, pointer)
                 }
-                presets.append((label, collected.values.filter { symbols.contains($0.0) }))
+                // A preset with properties beyond its port values (an impulse response's path)
+                // is restored whole when it is loaded.
+                let stateURI = lilv_world_ask(world, preset, uris.stateState, nil) ? text(of: preset) : nil
+                presets.append((label, collected.values.filter { symbols.contains($0.0) }, stateURI))
             }
             return presets
         }
@@ -54,7 +57,8 @@ public enum PluginPresets {
             for (symbol, value) in preset.values { if let row = rows[symbol] { values[row] = value } }
             let text = PresetCodec.encode(Preset(
                 name: preset.label, comment: "\(plugin.name)'s own preset",
-                values: ParameterValues(table: table, values), processor: plugin.uri))
+                values: ParameterValues(table: table, values), processor: plugin.uri,
+                state: preset.state.map { SavedState.preset(uri: $0) }))
             return FactoryPreset(fileName: preset.label + ".lv2", jsonText: text,
                                  source: "\(plugin.name) preset '\(preset.label)'")
         }

@@ -20,9 +20,9 @@ extension Processor {
         return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
                          acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs,
                          enabledRow: ports.firstIndex { $0.isEnabled && $0.isToggled }.map { ParameterIndex($0) },
-                         files: files) { format, files in
+                         files: files, keepsState: plugin.extensionData.contains(LV2URI.stateInterface)) { format, files, state in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
-                                format: format, files: files).prepared
+                                format: format, files: files, state: state).prepared
         }
     }
 }

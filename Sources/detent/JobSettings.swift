@@ -12,6 +12,7 @@ import Presets
 final class JobSettings {
     private var processors: [String: Result<(processor: Processor, store: PresetStore), JobFailure>] = [:]
     private var presetValues: [String: [ParameterIndex: Double]] = [:]
+    private var presetStates: [String: SavedState?] = [:]
     private var automations: [String: Automation] = [:]
     private var midiFiles: [String: MIDIFile] = [:]
     private var warnedSources: Set<String> = []
@@ -63,6 +64,16 @@ final class JobSettings {
         // File parameters' `--set`s choose files (checked now, loaded at prepare); the rest are values.
         let (paths, sets) = try FileSettings.split(options.starting.sets, processor: processor)
         if !paths.isEmpty { settings.processor = try processor.settingFiles(paths) }
+        // The preset's saved state (a plug-in's LV2 state), restored before the files over it.
+        let state: SavedState?
+        if let known = presetStates[presetKey] {
+            state = known
+        } else {
+            state = try PresetStates.starting(options.starting.preset ?? options.plugin.startingPreset, store: store,
+                                              processor: processor)
+            presetStates[presetKey] = state
+        }
+        if let state { settings.processor = settings.processor.settingState(state) }
         settings.startingValues = preset.merging(try assignments(sets, table: store.scope.table)) { $1 }
         settings.dither = try options.encoder.ditherMode
         settings.encoder = options.encoder.settings

@@ -214,7 +214,7 @@ struct LiveCommand: ParsableCommand {
         let (resolved, store) = try plugin.resolve()
         // `--set ID=PATH` of a file parameter: checked now, loaded when the engine is prepared.
         var starting = self.starting
-        let processor: Processor
+        var processor: Processor
         do {
             let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
             processor = try resolved.settingFiles(paths)
@@ -223,6 +223,14 @@ struct LiveCommand: ParsableCommand {
             Console.error(failure.description)
             throw ExitCode(failure.exitCode)
         }
+        // The starting preset's saved state (LV2 state); one that cannot be read leaves the
+        // plug-in its defaults, and the session starts.
+        do {
+            processor = processor.settingState(try PresetStates.starting(starting.preset ?? plugin.startingPreset,
+                                                                          store: store, processor: processor))
+        } catch let failure as JobFailure {
+            Console.warning(failure.description + "; the plug-in keeps its defaults")
+        } catch {}
         let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {

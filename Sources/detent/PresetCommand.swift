@@ -74,6 +74,11 @@ struct PresetCommand: ParsableCommand {
                 The values start from --from (a preset name or file, whose author, comment and
                 MIDI mappings are kept too) or else from the Default preset, and each --set
                 changes one. Saving under a factory preset's name overrides it.
+
+                For an LV2 plug-in, --set ID=PATH of a file parameter (an impulse response)
+                saves the plug-in's own state with that file: in a folder beside the preset
+                (NAME.state) holding a copy of the file, so the preset and its folder can move
+                together. A preset started --from one with such a state keeps it too.
                 """)
 
         @OptionGroup var plugin: PluginOption
@@ -115,12 +120,21 @@ struct PresetCommand: ParsableCommand {
         }
 
         func run() throws {
-            let store = try plugin.resolve().store
+            let (processor, store) = try plugin.resolve()
             let changes: [(ParameterIndex, Double)]
+            let paths: [String: String]
             do {
-                changes = try self.changes(store.scope.table)
+                // A file parameter's `--set ID=PATH` chooses a file the plug-in's saved state keeps.
+                let split = try FileSettings.split(assignments, processor: processor)
+                paths = split.paths
+                var values = self
+                values.assignments = split.rest
+                changes = try values.changes(store.scope.table)
+            } catch let failure as JobFailure {
+                Console.error(failure.description)
+                throw ExitCode(failure.exitCode)
             } catch {
-                Console.error(error.message)
+                Console.error((error as? ValidationError)?.message ?? "\(error)")
                 throw ExitCode(64)
             }
             try PresetCommand.reportingErrors { () throws(PresetError) in
@@ -138,7 +152,17 @@ struct PresetCommand: ParsableCommand {
                 if let author { preset.author = author }
                 if let comment { preset.comment = comment }
                 for (id, value) in changes { preset.values[id] = value }
-                let path = try store.save(preset, replacing: force)
+                // A plug-in's state (with the files it refers to) is kept when files are set or
+                // the preset it starts from keeps one.
+                let baseState = try from.map { reference throws(PresetError) in try store.resolve(reference).state } ?? nil
+                guard processor.keepsState, !paths.isEmpty || baseState != nil else {
+                    let path = try store.save(preset, replacing: force)
+                    print("saved \(PresetName.quoted(name)) to \(path)")
+                    return
+                }
+                // The ids were checked by the split above.
+                let stateProcessor = (try? processor.settingState(baseState).settingFiles(paths)) ?? processor
+                let path = try PresetStateFolder.save(preset, processor: stateProcessor, store: store, replacing: force)
                 print("saved \(PresetName.quoted(name)) to \(path)")
             }
         }
@@ -157,8 +181,15 @@ struct PresetCommand: ParsableCommand {
         func run() throws {
             let store = try plugin.resolve().store
             try PresetCommand.reportingErrors { () throws(PresetError) in
+                // A saved state's folder beside the preset goes with it.
+                let state = (try? store.load(named: name)).flatMap { loaded in
+                    loaded.origin.path == nil ? nil : loaded.state
+                }
                 let (path, factory) = try store.delete(named: name)
                 print("deleted \(path)")
+                if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
+                    SanitizerRuntime.removeFolder(folder)
+                }
                 if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
             }
         }

@@ -154,8 +154,9 @@ enum SanitizerRuntime {
         return true
     }
 
-    /// Removes a folder of plain files made by ``build(from:into:cache:)``.
-    private static func removeFolder(_ path: String) {
+    /// Removes a folder of plain files (a runtime built by ``build(from:into:cache:)``, a
+    /// preset's state folder).
+    static func removeFolder(_ path: String) {
         for name in entries(of: path) { unlink(path + "/" + name) }
         rmdir(path)
     }

@@ -37,7 +37,17 @@ struct PresetCodecTests {
                 .object([JSONMember("cc", .number("7.50E1")), JSONMember("curve", .null), JSONMember("on", .bool(true))]),
             ])),
         ])),
+        Preset(name: "With state", values: ParameterValues(table: LowpassGain.table), state: .folder(path: "With state.state", files: ["hall.wav", "b.flac"])),
+        Preset(name: "Shipped state", values: ParameterValues(table: LowpassGain.table), state: .preset(uri: "http://example.org/pset#one")),
     ]
+
+    @Test("a state's files must lie inside its folder; a folder must be named")
+    func stateValidation() {
+        for bad in [#""state": {"folder": "x.state", "files": ["../hall.wav"]},"#, #""state": {"folder": "x.state", "files": ["/tmp/a.wav"]},"#,
+                    #""state": {"files": []},"#, #""state": {"folder": 3},"#, #""state": "x.state","#] {
+            #expect(error(document(values: "", extra: " " + bad)) != nil, "\(bad)")
+        }
+    }
 
     @Test("encode then decode gives back the same preset, with no warnings", arguments: presets)
     func roundTrip(preset: Preset) throws {

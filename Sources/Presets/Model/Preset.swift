@@ -32,11 +32,15 @@ public struct Preset: Sendable, Hashable {
     /// host's `MIDIControls`), kept exactly as read: the Presets module does not interpret it,
     /// so a preset written by a later release survives being saved again by this one.
     public var midi: JSONValue?
+    /// The processor's own state beyond its values (an LV2 plug-in's), if the preset keeps it.
+    public var state: SavedState?
 
     public init(
         name: String, author: String? = nil, comment: String? = nil,
-        values: ParameterValues, processor: String = LowpassGain.identifier, midi: JSONValue? = nil
+        values: ParameterValues, processor: String = LowpassGain.identifier, midi: JSONValue? = nil,
+        state: SavedState? = nil
     ) {
+        self.state = state
         self.processor = processor
         self.name = name
         self.author = author

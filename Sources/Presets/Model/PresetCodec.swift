@@ -17,7 +17,7 @@ public enum PresetCodec {
     public static let maximumFileSize = 1 << 20
 
     /// The top-level fields of the current format, in the order they are written.
-    static let knownFields: Set<String> = ["formatVersion", "name", "processor", "author", "comment", "values", "midi"]
+    static let knownFields: Set<String> = ["formatVersion", "name", "processor", "author", "comment", "values", "midi", "state"]
 
     // MARK: Reading
 
@@ -67,6 +67,9 @@ public enum PresetCodec {
         if let midi = object.member("midi"), midi != .null {
             try requireFinite(midi, field: "midi", source: source)
             preset.midi = midi
+        }
+        if let state = object.member("state"), state != .null {
+            preset.state = try savedState(state, source: source)
         }
         return (preset, warnings)
     }
@@ -127,6 +130,34 @@ public enum PresetCodec {
         return values
     }
 
+    /// The `state` object: `{"folder": PATH, "files": [NAME…]}` (a folder beside the preset)
+    /// or `{"preset": URI}` (a preset the processor ships).
+    private static func savedState(_ value: JSONValue, source: String) throws(PresetError) -> SavedState {
+        func wrong(_ field: String, _ expected: String, _ found: JSONValue) -> PresetError {
+            PresetError(.wrongType(field: field, expected: expected, found: found.kindDescription), source: source)
+        }
+        guard case .object = value else { throw wrong("state", "an object with a folder or a preset", value) }
+        if let uri = value.member("preset") {
+            guard case .string(let text) = uri, !text.isEmpty else { throw wrong("state.preset", "a URI", uri) }
+            return .preset(uri: text)
+        }
+        guard let folder = value.member("folder") else { throw PresetError(.missingField("state.folder"), source: source) }
+        guard case .string(let path) = folder, !path.isEmpty else { throw wrong("state.folder", "a folder's path", folder) }
+        var files: [String] = []
+        switch value.member("files") {
+        case nil, .null?: break
+        case .array(let elements)?:
+            for (i, element) in elements.enumerated() {
+                guard case .string(let name) = element, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+                    throw wrong("state.files[\(i)]", "a file name inside the folder", element)
+                }
+                files.append(name)
+            }
+        case let other?: throw wrong("state.files", "an array of file names", other)
+        }
+        return .folder(path: path, files: files)
+    }
+
     /// Refuses a non-finite number anywhere in `value`: it could not be written back as JSON.
     private static func requireFinite(_ value: JSONValue, field: String, source: String) throws(PresetError) {
         switch value {
@@ -157,6 +188,15 @@ public enum PresetCodec {
         if let comment = preset.comment { members.append(JSONMember("comment", .string(comment))) }
         members.append(JSONMember("values", valuesObject(preset.values)))
         if let midi = preset.midi { members.append(JSONMember("midi", midi)) }
+        switch preset.state {
+        case .folder(let path, let files)?:
+            members.append(JSONMember("state", .object([JSONMember("folder", .string(path)),
+                                                         JSONMember("files", .array(files.map { .string($0) }))])))
+        case .preset(let uri)?:
+            members.append(JSONMember("state", .object([JSONMember("preset", .string(uri))])))
+        case nil:
+            break
+        }
         return .object(members)
     }
 

@@ -50,6 +50,14 @@ public struct LoadedPreset: Sendable, Hashable {
 
     /// A value for every parameter (defaults filled in).
     public var values: ParameterValues { preset.values }
+
+    /// The preset's saved state, its folder (kept relative to the preset file in the file)
+    /// made a path from here: beside the preset file, wherever that has moved.
+    public var state: SavedState? {
+        guard let state = preset.state else { return nil }
+        guard let path = origin.path, let slash = path.lastIndex(of: "/") else { return state.resolved(against: ".") }
+        return state.resolved(against: slash == path.startIndex ? "" : String(path[..<slash]))
+    }
 }
 
 /// One row of `detent preset list`: a preset that can be used, or a user file that cannot,

@@ -57,7 +57,7 @@ public enum PresetText {
         return JSONWriter.text(of: .object(members), pretty: false)
     }
 
-    /// `show`: the preset's name, source, author and comment, then its values.
+    /// `show`: the preset's name, source, author, comment and saved state, then its values.
     ///
     /// ```
     /// Name:     Dark
@@ -78,6 +78,14 @@ public enum PresetText {
         var header = [["Name:", loaded.preset.name], ["Source:", source]]
         if let author = loaded.preset.author { header.append(["Author:", author]) }
         if let comment = loaded.preset.comment { header.append(["Comment:", comment]) }
+        switch loaded.preset.state {
+        case .folder(let path, let files)?:
+            header.append(["State:", path + (files.isEmpty ? "" : " (" + files.joined(separator: ", ") + ")")])
+        case .preset(let uri)?:
+            header.append(["State:", uri])
+        case nil:
+            break
+        }
         let table = loaded.values.table
         let values = [["ID", "NAME", "VALUE"]] + loaded.values.ordered.map {
             [table[$0.id].id, table[$0.id].name, table[$0.id].format($0.value, ascii: ascii)]

@@ -1,0 +1,122 @@
+import CLilv
+import CPluginKernel
+import Glibc
+import Parameters
+
+/// LV2 state (`state:interface`): what a plug-in keeps beyond its control ports — the file it
+/// loaded, a sample, a table — restored from a preset before the first block and saved into
+/// a folder beside a preset, through lilv, which gives the plug-in `state:mapPath`,
+/// `makePath` and `freePath` so the paths it stores are relative to the state's folder.
+extension PluginInstances {
+    /// Restores `state` into an activated instance, off the audio thread: lilv reads it (a
+    /// folder's `state.ttl`, or a preset the plug-in ships), the plug-in's `restore` takes
+    /// it, and work it hands its worker is done there and then, answered after a `run` of no
+    /// frames — so the plug-in holds its state from the first frame, live as offline.
+    ///
+    /// - Returns: why the state could not be read (the plug-in keeps its defaults), or nil.
+    static func restore(_ state: SavedState, into instance: UnsafeMutablePointer<LilvInstance>, world: OpaquePointer,
+                        features: UnsafePointer<UnsafePointer<LV2_Feature>?>, record: UnsafeMutablePointer<DetentLV2Instance>,
+                        outputs: [UnsafeMutablePointer<LV2_Atom_Sequence>], capacity: Int, urids: URIDMap) -> String? {
+        let saved: OpaquePointer?
+        switch state {
+        case .folder(let path, _):
+            let file = path + "/state.ttl"
+            guard access(file, R_OK) == 0 else { return "cannot read the saved state '\(file)': \(String(cString: strerror(errno)))" }
+            saved = lilv_state_new_from_file(world, urids.mapFeature, nil, file)
+        case .preset(let uri):
+            let node = lilv_new_uri(world, uri)
+            defer { lilv_node_free(node) }
+            lilv_world_load_resource(world, node)
+            saved = lilv_state_new_from_world(world, urids.mapFeature, node)
+        }
+        guard let saved else { return "cannot read the saved state \(state.name)" }
+        defer { lilv_state_free(saved) }
+        let threaded = record.pointee.threaded
+        record.pointee.threaded = 0
+        lilv_state_restore(saved, instance, nil, nil, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), features)
+        let chunk = urids.map(LV2URI.atom + "Chunk")
+        for output in outputs {
+            output.pointee.atom.size = UInt32(capacity)
+            output.pointee.atom.type = chunk
+        }
+        lilv_instance_run(instance, 0)
+        detent_lv2_deliver(record)
+        record.pointee.threaded = threaded
+        return nil
+    }
+
+    /// Saves the first instance's state into `directory` (made if needed): `state.ttl` and
+    /// `manifest.ttl`, written by lilv, and a copy of every file the state refers to, so the
+    /// folder holds everything and moves as one; the state names those files relative to it.
+    ///
+    /// - Returns: the names of the copied files, relative to `directory`.
+    /// - Throws: ``PluginError/stateNotSaved(name:reason:)``.
+    func saveState(to directory: String) throws(PluginError) -> [String] {
+        guard let instance = instances.first else { throw .stateNotSaved(name: plugin.name, reason: "no instance") }
+        let urids = URIDMap.shared
+        let saved: Int32 = LV2World.shared.withWorld { world, _ in
+            guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world),
+                  let state = lilv_state_new_from_instance(
+                    lilvPlugin, instance, urids.mapFeature, nil, nil, directory, directory, nil, nil,
+                    UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), features[0].array) else { return -1 }
+            defer { lilv_state_free(state) }
+            return lilv_state_save(world, urids.mapFeature, urids.unmapFeature, state, nil, directory, "state.ttl")
+        }
+        guard saved == 0 else { throw .stateNotSaved(name: plugin.name, reason: "lilv could not write '\(directory)'") }
+        // lilv links the files the state refers to; a link breaks when its target moves, so
+        // each becomes a copy.
+        var names: [String] = []
+        guard let folder = opendir(directory) else { throw .stateNotSaved(name: plugin.name, reason: "cannot read '\(directory)'") }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." || name == "state.ttl" || name == "manifest.ttl" { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                if let problem = Self.replaceLinkWithCopy(path) {
+                    throw .stateNotSaved(name: plugin.name, reason: problem)
+                }
+            }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    /// Replaces the symbolic link at `path` by a copy of the file it points at.
+    private static func replaceLinkWithCopy(_ path: String) -> String? {
+        func failure(_ what: String) -> String { "\(what): \(String(cString: strerror(errno)))" }
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { return failure("cannot read '\(path)'") }
+        defer { close(source) }
+        let temporary = path + ".copying"
+        let target = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard target >= 0 else { return failure("cannot write '\(temporary)'") }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; close(target); unlink(temporary); return failure("cannot read '\(path)'") }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let n = buffer.withUnsafeBytes { write(target, $0.baseAddress! + written, count - written) }
+                if n < 0 { if errno == EINTR { continue }; close(target); unlink(temporary); return failure("cannot write '\(temporary)'") }
+                written += n
+            }
+        }
+        guard fsync(target) == 0, close(target) == 0 else { unlink(temporary); return failure("cannot write '\(temporary)'") }
+        guard rename(temporary, path) == 0 else { unlink(temporary); return failure("cannot replace '\(path)'") }
+        return nil
+    }
+}
+
+extension SavedState {
+    /// How a message names the state: its folder, or the shipped preset's URI.
+    var name: String {
+        switch self {
+        case .folder(let path, _): "'\(path)'"
+        case .preset(let uri): "<\(uri)>"
+        }
+    }
+}

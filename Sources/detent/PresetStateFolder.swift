@@ -1,0 +1,50 @@
+import DSP
+import Glibc
+import Parameters
+import Plugins
+import Presets
+
+/// A user preset saved with its plug-in's state: the state and copies of the files it refers
+/// to in a folder beside the preset file (`Hall.json`, `Hall.state/`), named in the preset
+/// relative to it, so the two move together.
+///
+/// Nothing is half-written: the state goes into a hidden folder first, the preset file is
+/// written atomically (refused, with the folder removed, when it exists and --force is not
+/// given), and only then does the folder take the state folder's name.
+enum PresetStateFolder {
+    /// Saves `preset` with the state of `processor`'s plug-in (its files and state as set).
+    ///
+    /// - Returns: the preset file's path.
+    static func save(_ preset: Preset, processor: Processor, store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+        let fileName = try PresetFileName.fileName(for: preset.name)
+        let folderName = String(fileName.dropLast(PresetFileName.fileExtension.count)) + ".state"
+        let folder = store.userDirectory + "/" + folderName
+        let partial = store.userDirectory + "/." + folderName + ".partial-\(getpid())"
+        SanitizerRuntime.removeFolder(partial)
+        var preset = preset
+        do {
+            preset.state = .folder(path: folderName, files: try PluginStates.save(processor, to: partial))
+        } catch {
+            SanitizerRuntime.removeFolder(partial)
+            throw PresetError(.io(error.description), source: preset.name)
+        }
+        let path: String
+        do {
+            path = try store.save(preset, replacing: replacing)
+        } catch {
+            SanitizerRuntime.removeFolder(partial)
+            throw error
+        }
+        // The old state folder (a preset saved again with --force) makes way, then goes.
+        let old = store.userDirectory + "/." + folderName + ".old-\(getpid())"
+        let hadOld = rename(folder, old) == 0
+        guard rename(partial, folder) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if hadOld { rename(old, folder) }
+            SanitizerRuntime.removeFolder(partial)
+            throw PresetError(.io("cannot rename '\(partial)' to '\(folder)': \(reason)"), source: preset.name)
+        }
+        if hadOld { SanitizerRuntime.removeFolder(old) }
+        return path
+    }
+}

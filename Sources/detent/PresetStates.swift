@@ -1,0 +1,34 @@
+import DSP
+import Glibc
+import Parameters
+import Presets
+
+/// The state a starting preset keeps for a plug-in beside its values (LV2 state: the file an
+/// impulse-response loader holds), checked before anything is rendered.
+enum PresetStates {
+    /// The state of the preset `reference` names (`chainFile`, else the Default preset, when
+    /// nil), for a processor that keeps one; nil for none.
+    ///
+    /// - Throws: a ``JobFailure`` (exit 66) naming a saved state's folder or file that is
+    ///   gone or unreadable, or the ``PresetError`` of a preset that cannot be read.
+    static func starting(_ reference: String?, store: PresetStore, processor: Processor) throws -> SavedState? {
+        guard processor.keepsState else { return nil }
+        let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
+        guard let state = loaded.state else { return nil }
+        if let problem = problem(state) {
+            throw JobFailure("preset \(PresetName.quoted(loaded.preset.name)): \(problem)", exitCode: 66)
+        }
+        return state
+    }
+
+    /// Why `state` cannot be restored — its folder's `state.ttl` or a file it copied gone or
+    /// unreadable — or nil. A plug-in's own preset is the plug-in's to check.
+    static func problem(_ state: SavedState) -> String? {
+        guard case .folder(let path, let files) = state else { return nil }
+        for name in ["state.ttl"] + files {
+            let file = path + "/" + name
+            if access(file, R_OK) != 0 { return "cannot read '\(file)' of its saved state: \(String(cString: strerror(errno)))" }
+        }
+        return nil
+    }
+}
