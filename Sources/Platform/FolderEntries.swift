@@ -17,4 +17,11 @@ public enum FolderEntries {
         }
         return names
     }
+
+    /// Removes the folder at `path` and the plain files in it (a folder Detent made itself: a
+    /// sanitizer runtime, a preset's state); whatever cannot be removed stays.
+    public static func remove(folder path: String) {
+        for name in (try? names(in: path)) ?? [] { unlink(path + "/" + name) }
+        rmdir(path)
+    }
 }

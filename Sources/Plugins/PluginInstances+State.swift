@@ -2,6 +2,7 @@ import CLilv
 import CPluginKernel
 import Glibc
 import Parameters
+import Platform
 
 /// LV2 state (`state:interface`): what a plug-in keeps beyond its control ports — the file it
 /// loaded, a sample, a table — restored from a preset before the first block and saved into
@@ -65,12 +66,12 @@ extension PluginInstances {
         guard saved == 0 else { throw .stateNotSaved(name: plugin.name, reason: "lilv could not write '\(directory)'") }
         // lilv links the files the state refers to; a link breaks when its target moves, so
         // each becomes a copy.
+        let entries: [String]
+        do { entries = try FolderEntries.names(in: directory) } catch {
+            throw .stateNotSaved(name: plugin.name, reason: "cannot read '\(directory)': \(error)")
+        }
         var names: [String] = []
-        guard let folder = opendir(directory) else { throw .stateNotSaved(name: plugin.name, reason: "cannot read '\(directory)'") }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." || name == "state.ttl" || name == "manifest.ttl" { continue }
+        for name in entries where name != "state.ttl" && name != "manifest.ttl" {
             let path = directory + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }

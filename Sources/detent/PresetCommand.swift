@@ -1,6 +1,7 @@
 import ArgumentParser
 import Parameters
 import DSP
+import Platform
 import Presets
 
 /// `detent preset …`: lists, shows, saves, deletes, imports and exports presets.
@@ -188,7 +189,7 @@ struct PresetCommand: ParsableCommand {
                 let (path, factory) = try store.delete(named: name)
                 print("deleted \(path)")
                 if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
-                    SanitizerRuntime.removeFolder(folder)
+                    FolderEntries.remove(folder: folder)
                 }
                 if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
             }

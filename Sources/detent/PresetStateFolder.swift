@@ -1,6 +1,7 @@
 import DSP
 import Glibc
 import Parameters
+import Platform
 import Plugins
 import Presets
 
@@ -20,19 +21,19 @@ enum PresetStateFolder {
         let folderName = String(fileName.dropLast(PresetFileName.fileExtension.count)) + ".state"
         let folder = store.userDirectory + "/" + folderName
         let partial = store.userDirectory + "/." + folderName + ".partial-\(getpid())"
-        SanitizerRuntime.removeFolder(partial)
+        FolderEntries.remove(folder: partial)
         var preset = preset
         do {
             preset.state = .folder(path: folderName, files: try PluginStates.save(processor, to: partial))
         } catch {
-            SanitizerRuntime.removeFolder(partial)
+            FolderEntries.remove(folder: partial)
             throw PresetError(.io(error.description), source: preset.name)
         }
         let path: String
         do {
             path = try store.save(preset, replacing: replacing)
         } catch {
-            SanitizerRuntime.removeFolder(partial)
+            FolderEntries.remove(folder: partial)
             throw error
         }
         // The old state folder (a preset saved again with --force) makes way, then goes.
@@ -41,10 +42,10 @@ enum PresetStateFolder {
         guard rename(partial, folder) == 0 else {
             let reason = String(cString: strerror(errno))
             if hadOld { rename(old, folder) }
-            SanitizerRuntime.removeFolder(partial)
+            FolderEntries.remove(folder: partial)
             throw PresetError(.io("cannot rename '\(partial)' to '\(folder)': \(reason)"), source: preset.name)
         }
-        if hadOld { SanitizerRuntime.removeFolder(old) }
+        if hadOld { FolderEntries.remove(folder: old) }
         return path
     }
 }

@@ -93,7 +93,7 @@ enum SanitizerRuntime {
             throw Missing(description: "cannot create a folder in '\(cache)': \(Errno.last)")
         }
         let work = String(cString: made)
-        defer { removeFolder(work) }
+        defer { FolderEntries.remove(folder: work) }
 
         let failed = { (step: String, outcome: ChildProgram.Outcome) in
             let detail = outcome.text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(outcome.status)"
@@ -154,10 +154,4 @@ enum SanitizerRuntime {
         return true
     }
 
-    /// Removes a folder of plain files (a runtime built by ``build(from:into:cache:)``, a
-    /// preset's state folder).
-    static func removeFolder(_ path: String) {
-        for name in entries(of: path) { unlink(path + "/" + name) }
-        rmdir(path)
-    }
 }
