@@ -70,13 +70,16 @@ let package = Package(
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
 
-        .executableTarget(
-            name: "detent",
+        // The command line as a library (every command, its options and errors), and the
+        // executable that runs it.
+        .target(
+            name: "DetentCLI",
             dependencies: [
                 "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Ladspa",
                 "PluginFormats", "Remote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
 
         // The factory presets in `Presets/*.json` are compiled into the `Presets` module as
         // text, so `detent` finds them from any directory and after being copied elsewhere,
@@ -106,7 +109,9 @@ let package = Package(
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "Plugins", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
-        .testTarget(name: "DetentCLITests", dependencies: ["Parameters", "DSP", "AudioFile", "TestSupport"],
+        .testTarget(name: "DetentCLITests", dependencies: [
+            "DetentCLI", "Parameters", "DSP", "AudioFile", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     exclude: ["ReferenceHost", "AuditPlugins"]),
     ]
 )

@@ -1,11 +1,14 @@
 import ArgumentParser
 
-/// The `detent` command: a real-time-safe audio parameter host.
-@main
-struct Detent: ParsableCommand {
+/// The `detent` command: a real-time-safe audio parameter host. The commands live in this
+/// library so that tests can reach them in process; the `detent` executable only calls
+/// ``main()``.
+public struct Detent: ParsableCommand {
     static let version = "0.1.0"
 
-    static let configuration = CommandConfiguration(
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "detent",
         abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2, LADSPA and DSSI plug-ins and chains of them, driven like knobs on a synth.",
         discussion: """
@@ -25,7 +28,7 @@ struct Detent: ParsableCommand {
     /// (an unknown option or subcommand, a missing or malformed value, a failed `validate()`)
     /// exits 64 without ArgumentParser's usage block; an `ExitCode` thrown by a command has
     /// already said why, and exits with its status.
-    static func main() {
+    public static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()

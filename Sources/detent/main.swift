@@ -1,0 +1,3 @@
+import DetentCLI
+
+Detent.main()
