@@ -26,7 +26,7 @@ render() {
         --set cutoff_frequency=800 --set resonance=0.755 "$@"
 }
 run_isolated() { render; }
-run_in_process() { render --in-process; }
+run_in-process() { render --in-process; }
 timed() { "run_$1" > /dev/null 2>&1; }
 
 time_rounds "$rounds" isolated in-process
