@@ -22,7 +22,7 @@ struct RenderBatch {
     let report: RenderReport
     /// How to start worker processes, when the jobs render in them (plug-ins hosted) rather
     /// than in this process.
-    var isolation: RenderWorkerProcess.Launch?
+    var isolation: RenderWorkerLaunch?
 
     /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the outcomes in the
     /// entries' order; nil for jobs never started.
@@ -38,24 +38,26 @@ struct RenderBatch {
         }
         let next = Atomic(0)
         let work: @Sendable () -> Void = { [renders, report, isolation] in
-            // With isolation, each thread's jobs render in a worker process of its own.
-            let worker = isolation.map { RenderWorkerProcess(launch: $0, report: report) }
-            defer { worker?.finish() }
-            while !InterruptSignal.isSet {
+            let claim = { () -> (index: Int, job: RenderJob, settings: RenderSettings)? in
+                guard !InterruptSignal.isSet else { return nil }
                 let n = next.add(1, ordering: .relaxed).oldValue
-                guard n < renders.count else { return }
-                let (index, job, settings) = renders[n]
-                let outcome: RenderOutcome
-                if let worker {
-                    outcome = worker.render(index, job: job, settings: settings)
-                } else {
-                    outcome = switch Self.render(job, index: index, settings: settings, report: report) {
-                    case .success(let summary): .rendered(RenderedFile(summary))
-                    case .failure(let error): .failed(JobFailure(error))
-                    }
-                }
+                return n < renders.count ? renders[n] : nil
+            }
+            let done = { (index: Int, outcome: RenderOutcome) in
                 outcomes.withLock { $0[index] = outcome }
                 report.finished(index, outcome)
+            }
+            // With isolation, each thread's jobs render in a worker process of its own.
+            if let isolation {
+                RenderWorkerProcess(launch: isolation, report: report).run(next: claim, finished: done)
+                return
+            }
+            while let (index, job, settings) = claim() {
+                let outcome: RenderOutcome = switch Self.render(job, index: index, settings: settings, report: report) {
+                case .success(let summary): .rendered(RenderedFile(summary))
+                case .failure(let error): .failed(JobFailure(error))
+                }
+                done(index, outcome)
             }
         }
         let threads = min(parallel, renders.count)

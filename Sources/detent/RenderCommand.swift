@@ -249,6 +249,10 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         try checkOptions()
         if renderWorker { return RenderWorker.serve(self) }
+        // Workers start while the batch is planned, when it may host a plug-in.
+        let launch = mayIsolate ? RenderWorkerLaunch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
+        launch?.prestart(min(jobs ?? RenderSettings.cores, batch.manifest == nil ? inputs.count * (batch.variants ?? 1) : .max))
+        defer { launch?.dismissWaiting() }
         let plan: BatchPlan
         do {
             plan = try BatchPlan(self)
@@ -265,7 +269,7 @@ struct RenderCommand: ParsableCommand {
         let report = RenderReport(entries: plan.entries, options: .init(
             progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
         let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
-                                   isolation: isolation(plan)).run()
+                                   isolation: Self.hostsPlugin(plan) ? launch : nil).run()
         report.close()
 
         let signal = InterruptSignal.received.load(ordering: .relaxed)
@@ -275,16 +279,19 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension RenderCommand {
-    /// How the batch's worker processes start, when its jobs render in them: whenever a job
-    /// hosts a plug-in, so that a plug-in that crashes fails its file alone
-    /// (``RenderWorkerProcess``). Built-in renders stay in this process, and so does a
-    /// manifest read from stdin, which a worker could not read again.
-    func isolation(_ plan: BatchPlan) -> RenderWorkerProcess.Launch? {
-        guard !inProcess, batch.manifest != "-" else { return nil }
-        let hostsPlugin = plan.entries.contains { entry in
+    /// Whether the batch's jobs may render in worker processes (``RenderWorkerProcess``), so
+    /// that a plug-in that crashes fails its file alone: when a plug-in is named, on the
+    /// command line or possibly in a manifest. Built-in renders stay in this process, and so
+    /// does a manifest read from stdin, which a worker could not read again.
+    var mayIsolate: Bool {
+        !inProcess && batch.manifest != "-" && (!plugin.isDefault || batch.manifest != nil)
+    }
+
+    /// Whether any job of `plan` hosts a plug-in.
+    static func hostsPlugin(_ plan: BatchPlan) -> Bool {
+        plan.entries.contains { entry in
             if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
         }
-        return hostsPlugin ? RenderWorkerProcess.Launch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
     }
 }
 

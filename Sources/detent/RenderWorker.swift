@@ -2,13 +2,14 @@ import AudioFile
 import Platform
 
 /// The worker process of a render that hosts plug-ins: `detent render … --render-worker`,
-/// started by ``RenderWorkerProcess`` with the batch's own command line.
+/// started by ``RenderWorkerLaunch`` with the batch's own command line.
 ///
-/// It plans the same batch (the plan is the same in every run), then renders the jobs it is
-/// sent on descriptor 3, one number a line, and answers each with ``RenderWorkerMessage``s
-/// on the same socket. A rendered job's output is left sealed under its temporary name for
-/// the batch to name, and stays open and locked until the next job is asked for (or the
-/// socket closes), by which time the batch has named it.
+/// It plans the same batch (the plan is the same in every run) — at once, while the batch
+/// plans it too — then renders the jobs it is sent on descriptor 3 (`render N`), in order,
+/// and answers each with ``RenderWorkerMessage``s on the same socket. A rendered job's output
+/// is left sealed under its temporary name for the batch to name, and stays open and locked
+/// until the batch says it has named it (`named N`); one the batch never named is removed
+/// when the socket closes.
 enum RenderWorker {
     /// The descriptor of the socket to the batch.
     static let socket: Int32 = 3
@@ -22,15 +23,30 @@ enum RenderWorker {
         var planned = command
         planned.batch.writeManifest = nil
         planned.batch.skipExisting = false
-        let plan = Result { try BatchPlan(planned) }.mapError(JobFailure.init)
+        let plan = { Result { try BatchPlan(planned) }.mapError(JobFailure.init) }
+        // Planned before the first job comes; again then if that failed (the batch may have
+        // made the output folder meanwhile).
+        var early: Result<BatchPlan, JobFailure>? = plan()
         let showsProgress = Console.stderrIsTerminal && !command.quiet
-        var held: PendingOutput?
-        while case .line(let line) = channel.receive(waiting: -1) {
-            held?.release()
-            held = nil
-            guard let index = Int(String(decoding: line, as: UTF8.self)) else { break }
+        var held: [Int: PendingOutput] = [:]
+        defer { held.values.forEach { $0.discard() } }
+        while case .line(let bytes) = channel.receive(waiting: -1) {
+            let words = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+            guard words.count == 2, let index = Int(words[1]) else { return }
+            if words[0] == "named" {
+                held.removeValue(forKey: index)?.release()
+                continue
+            }
+            guard words[0] == "render" else { return }
+            if InterruptSignal.isSet {
+                guard channel.send(RenderWorkerMessage.notStarted(job: index).line) else { return }
+                continue
+            }
+            if case .failure = early { early = nil }
+            let current = early ?? plan()
+            early = current
             let message: RenderWorkerMessage
-            switch plan {
+            switch current {
             case .failure(let failure):
                 message = .failed(job: index, description: failure.description, exitCode: failure.exitCode)
             case .success(let plan):
@@ -50,7 +66,7 @@ enum RenderWorker {
                     do {
                         try pending.seal()
                         message = .rendered(job: index, RenderedFile(summary), temporary: pending.isStream ? nil : pending.temporaryPath)
-                        held = pending
+                        if !pending.isStream { held[index] = pending }
                     } catch {
                         let failure = JobFailure(error)
                         message = .failed(job: index, description: failure.description, exitCode: failure.exitCode)
@@ -60,12 +76,7 @@ enum RenderWorker {
                     message = .failed(job: index, description: failure.description, exitCode: failure.exitCode)
                 }
             }
-            guard channel.send(message.line) else {
-                held?.discard()
-                held = nil
-                break
-            }
+            guard channel.send(message.line) else { return }
         }
-        held?.release()
     }
 }

@@ -12,6 +12,9 @@ enum RenderWorkerMessage: Sendable, Equatable {
     /// `temporary` is nil for a stream (stdout, a device), written in place.
     case rendered(job: Int, RenderedFile, temporary: String?)
     case failed(job: Int, description: String, exitCode: Int32)
+    /// Sent after Ctrl-C or SIGTERM: the job was not begun (as a batch in one process begins
+    /// no job after them).
+    case notStarted(job: Int)
 
     /// The message as one line of JSON, without its line break.
     var line: String {
@@ -26,6 +29,8 @@ enum RenderWorkerMessage: Sendable, Equatable {
         case .failed(let job, let description, let exitCode):
             .object([JSONMember("job", .number(job)), JSONMember("error", .string(description)),
                      JSONMember("exitCode", .number(exitCode))])
+        case .notStarted(let job):
+            .object([JSONMember("job", .number(job)), JSONMember("notStarted", .bool(true))])
         }
         return value.compactText
     }
@@ -41,6 +46,8 @@ enum RenderWorkerMessage: Sendable, Equatable {
             var temporary: String?
             if case .string(let path)? = value.member("temporary") { temporary = path }
             self = .rendered(job: job, RenderedFile(summary: summary, warnings: warnings, duration: duration), temporary: temporary)
+        } else if value.member("notStarted") == .bool(true) {
+            self = .notStarted(job: job)
         } else if case .string(let description)? = value.member("error") {
             let code = value.member("exitCode")?.doubleValue.flatMap(Int32.init(exactly:)) ?? 70
             self = .failed(job: job, description: description, exitCode: code)

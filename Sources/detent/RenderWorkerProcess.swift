@@ -7,62 +7,80 @@ import Platform
 /// the output was written — takes down that process alone.
 ///
 /// This process owns the outputs' names: a worker writes a job's temporary file and says it
-/// is complete, and only then is it named here. When the worker dies instead, the job fails
-/// with one line naming the plug-in and the signal, its temporary file is removed (the
-/// worker's lock on it died with it, ``AbandonedOutputs``), and the next job starts a new
-/// worker. Ctrl-C and SIGTERM are passed on to the worker, which stops its render the way
-/// one in this process does.
+/// is complete, and only then is it named here. When the worker dies instead, the job it
+/// was rendering fails with one line naming the plug-in and the signal, its temporary file
+/// is removed (the worker's lock on it died with it, ``AbandonedOutputs``), and the jobs after
+/// it go to a new worker. Two jobs are sent at a time, so the worker begins the next as soon
+/// as it has told of one. Ctrl-C and SIGTERM are passed on to the worker, which stops its
+/// render the way one in this process does and begins no other.
 final class RenderWorkerProcess {
-    /// How a worker is started: this program again, with the batch's own command line and
-    /// `--render-worker` (the batch is planned the same way in every run).
-    struct Launch: Sendable {
-        let executable: String
-        let arguments: [String]
+    /// A job of the batch: its place in the batch, its files and settings.
+    typealias Job = (index: Int, job: RenderJob, settings: RenderSettings)
 
-        /// The launch for `arguments` (the command line after the program's name, starting
-        /// with the subcommand), or nil when it cannot be made.
-        init?(arguments: [String]) {
-            guard let render = arguments.firstIndex(of: "render") else { return nil }
-            var worker = arguments
-            // Right after the subcommand: after a `--`, the flag would be taken for an input.
-            worker.insert("--render-worker", at: render + 1)
-            executable = "/proc/self/exe"
-            self.arguments = worker
-        }
-    }
-
-    private let launch: Launch
+    private let launch: RenderWorkerLaunch
     private let report: RenderReport
-    private var worker: (pid: pid_t, channel: LineSocket)?
+    private var worker: RenderWorkerLaunch.Worker?
+    /// The jobs sent to the worker (or to be sent to the next), oldest first: the worker
+    /// renders them in this order, so the first is the one under way.
+    private var queue: [Job] = []
+    private var sent = 0
     private var signalled = false
 
-    init(launch: Launch, report: RenderReport) {
+    init(launch: RenderWorkerLaunch, report: RenderReport) {
         self.launch = launch
         self.report = report
     }
 
-    /// Renders job `index` (`job` with `settings`, as planned) in the worker.
-    func render(_ index: Int, job: RenderJob, settings: RenderSettings) -> RenderOutcome {
-        let running: (pid: pid_t, channel: LineSocket)
-        if let worker {
-            running = worker
-        } else {
-            do {
-                running = try start()
-            } catch {
-                return .failed(JobFailure("\(job.input): cannot start a render worker process (\(error))", exitCode: 71))
-            }
-            worker = running
-        }
-        guard running.channel.send(String(index)) else { return ended(job: job, settings: settings) }
+    /// Renders the jobs `next` hands out until it has none (or Ctrl-C/SIGTERM), calling
+    /// `finished` with each job's outcome; a job never begun gets none.
+    func run(next: () -> Job?, finished: (Int, RenderOutcome) -> Void) {
+        defer { finish() }
+        var exhausted = false
         while true {
-            switch running.channel.receive(waiting: 50) {
+            while queue.count < 2 && !exhausted && !InterruptSignal.isSet {
+                guard let job = next() else {
+                    exhausted = true
+                    break
+                }
+                queue.append(job)
+            }
+            guard let head = queue.first else { return }
+            if worker == nil {
+                // After a crash and a signal: what is left is not begun.
+                if InterruptSignal.isSet { return }
+                do {
+                    worker = try launch.take()
+                    sent = 0
+                } catch {
+                    queue.removeFirst()
+                    finished(head.index, .failed(JobFailure("\(head.job.input): cannot start a render worker process (\(error))",
+                                                            exitCode: 71)))
+                    continue
+                }
+            }
+            while sent < queue.count, let worker {
+                worker.channel.send("render \(queue[sent].index)")
+                sent += 1
+            }
+            let outcome = awaitOutcome(of: head)
+            queue.removeFirst()
+            sent = max(0, sent - 1)
+            if let outcome { finished(head.index, outcome) }
+        }
+    }
+
+    /// Waits for the worker's word on `head`, the job it renders now; nil when it was not begun.
+    private func awaitOutcome(of head: Job) -> RenderOutcome? {
+        guard let worker else { return nil }
+        let (index, job, settings) = head
+        while true {
+            switch worker.channel.receive(waiting: 50) {
             case .nothing:
                 // Passed on once; a worker in the same process group may have had it already.
                 let signal = InterruptSignal.received.load(ordering: .relaxed)
                 if signal != 0 && !signalled {
                     signalled = true
-                    kill(running.pid, signal)
+                    kill(worker.pid, signal)
                 }
             case .end:
                 return ended(job: job, settings: settings)
@@ -72,6 +90,7 @@ final class RenderWorkerProcess {
                     report.progress(index, progress)
                 case .rendered(index, let file, let temporary)?:
                     guard let temporary else { return .rendered(file) }
+                    defer { worker.channel.send("named \(index)") }
                     if InterruptSignal.isSet {
                         unlink(temporary)
                         return .failed(JobFailure(AudioFileError.cancelled(input: job.input, output: job.output)))
@@ -84,6 +103,8 @@ final class RenderWorkerProcess {
                     }
                 case .failed(index, let description, let exitCode)?:
                     return .failed(JobFailure(description, exitCode: exitCode))
+                case .notStarted(index)?:
+                    return nil
                 default:
                     continue
                 }
@@ -91,42 +112,37 @@ final class RenderWorkerProcess {
         }
     }
 
-    /// Ends the worker: it releases its last output and exits when its socket closes.
-    func finish() {
-        guard let worker else { return }
+    /// Ends the worker: it releases the outputs it was told are named, and exits when its
+    /// socket closes.
+    @discardableResult
+    private func finish() -> ChildProgram.Status? {
+        guard let worker else { return nil }
         worker.channel.close()
-        _ = Spawn.wait(worker.pid)
         self.worker = nil
-    }
-
-    private func start() throws(Errno) -> (pid: pid_t, channel: LineSocket) {
-        let (channel, theirs) = try LineSocket.pair()
-        defer { close(theirs) }
-        // Swift's crash backtracer off: a plug-in's crash is told in one line, not a report.
-        let pid = try Spawn.start(launch.executable, launch.arguments, environment: ["SWIFT_BACKTRACE": "enable=no"],
-                                  descriptors: [0, 1, 2, theirs])
-        return (pid, channel)
+        return Spawn.wait(worker.pid)
     }
 
     /// The worker ended during `job`: the job fails, saying how, and leaves no file.
     private func ended(job: RenderJob, settings: RenderSettings) -> RenderOutcome {
-        guard let worker else { return .failed(JobFailure("\(job.input): the render worker is gone", exitCode: 70)) }
-        worker.channel.close()
-        let status = Spawn.wait(worker.pid)
-        self.worker = nil
+        let status = finish() ?? .exited(0)
         if !PathString.isSpecial(job.output) {
             AbandonedOutputs.remove(in: PathString.folder(of: job.output), for: [PathString.name(of: job.output)])
         }
+        return .failed(Self.failure(of: job, settings: settings, status: status))
+    }
+
+    /// The line and status of a job whose worker ended with `status`.
+    static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> JobFailure {
         switch status {
         case .signaled(let signal) where !(InterruptSignal.isSet && [SIGINT, SIGTERM].contains(signal)):
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-            return .failed(JobFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
-                                      + "\(job.output) was not written", exitCode: 70))
+            return JobFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
+                              + "\(job.output) was not written", exitCode: 70)
         case _ where InterruptSignal.isSet:
-            return .failed(JobFailure(AudioFileError.cancelled(input: job.input, output: job.output)))
+            return JobFailure(AudioFileError.cancelled(input: job.input, output: job.output))
         case .exited(let code), .signaled(let code):
-            return .failed(JobFailure("\(job.input): the render ended early (exit status \(code)); \(job.output) was not written",
-                                      exitCode: 70))
+            return JobFailure("\(job.input): the render ended early (exit status \(code)); \(job.output) was not written",
+                              exitCode: 70)
         }
     }
 }
