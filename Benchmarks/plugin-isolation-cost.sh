@@ -21,17 +21,25 @@ mkdir -p "$work/in" "$work/out"
 sox -R -n -r 48000 -c 2 -b 24 "$work/one.wav" synth 1 whitenoise vol 0.5
 for i in $(seq -w 1 200); do cp "$work/one.wav" "$work/in/take$i.wav"; done
 
+export detent work
 render() {
     "$detent" render "$work"/in/*.wav --out-dir "$work/out" --force --quiet --plugin ladspa:1903 \
         --set cutoff_frequency=800 --set resonance=0.755 "$@"
 }
 run_isolated() { render; }
 run_in-process() { render --in-process; }
-timed() { "run_$1" > /dev/null 2>&1; }
+# Each call's CPU time (user + system, every process of the batch) goes to cpu-NAME.
+timed() { /usr/bin/time -f "%U %S" -a -o "$work/cpu-$1" bash -c "$(declare -f render run_$1); run_$1" > /dev/null 2>&1; }
+cpu() { awk '{ print $1 + $2 }' "$work/cpu-$1" | median; }
 
 time_rounds "$rounds" isolated in-process
-echo "| batch of 200 × 1 s through ladspa:1903 | wall time |"
-echo "|---|---|"
-printf "| plug-ins in worker processes (the default) | %.2f s |\n" "$(echo "$median_isolated / 1000000" | bc -l)"
-printf "| plug-in in Detent's process (--in-process) | %.2f s |\n" "$(echo "$median_in_process / 1000000" | bc -l)"
-printf "| worker processes / in process | %.3f× |\n" "$(echo "$median_isolated / $median_in_process" | bc -l)"
+cpu_isolated=$(cpu isolated)
+cpu_in_process=$(cpu in-process)
+echo "| batch of 200 × 1 s through ladspa:1903 | wall time | CPU time |"
+echo "|---|---|---|"
+printf "| plug-ins in worker processes (the default) | %.2f s | %.2f s |\n" \
+    "$(echo "$median_isolated / 1000000" | bc -l)" "$cpu_isolated"
+printf "| plug-in in Detent's process (--in-process) | %.2f s | %.2f s |\n" \
+    "$(echo "$median_in_process / 1000000" | bc -l)" "$cpu_in_process"
+printf "| worker processes / in process | %.3f× | %.3f× |\n" \
+    "$(echo "$median_isolated / $median_in_process" | bc -l)" "$(echo "$cpu_isolated / $cpu_in_process" | bc -l)"

@@ -249,10 +249,6 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         try checkOptions()
         if renderWorker { return RenderWorker.serve(self) }
-        // Workers start while the batch is planned, when it may host a plug-in.
-        let launch = mayIsolate ? RenderWorkerLaunch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
-        launch?.prestart(min(jobs ?? RenderSettings.cores, batch.manifest == nil ? inputs.count * (batch.variants ?? 1) : .max))
-        defer { launch?.dismissWaiting() }
         let plan: BatchPlan
         do {
             plan = try BatchPlan(self)
@@ -262,6 +258,10 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(failure.exitCode)
         }
 
+        // Workers are copies of this process made now, before any thread starts.
+        let launch = isolates(plan) ? RenderWorkerLaunch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
+        launch?.copyWorkers(min(plan.parallel, plan.renders), serving: plan, of: self)
+        defer { launch?.dismissWaiting() }
         InterruptSignal.install()
         // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
         // says what matters.
@@ -269,7 +269,7 @@ struct RenderCommand: ParsableCommand {
         let report = RenderReport(entries: plan.entries, options: .init(
             progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
         let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
-                                   isolation: Self.hostsPlugin(plan) ? launch : nil).run()
+                                   isolation: launch).run()
         report.close()
 
         let signal = InterruptSignal.received.load(ordering: .relaxed)
@@ -279,17 +279,13 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension RenderCommand {
-    /// Whether the batch's jobs may render in worker processes (``RenderWorkerProcess``), so
-    /// that a plug-in that crashes fails its file alone: when a plug-in is named, on the
-    /// command line or possibly in a manifest. Built-in renders stay in this process, and so
-    /// does a manifest read from stdin, which a worker could not read again.
-    var mayIsolate: Bool {
-        !inProcess && batch.manifest != "-" && (!plugin.isDefault || batch.manifest != nil)
-    }
-
-    /// Whether any job of `plan` hosts a plug-in.
-    static func hostsPlugin(_ plan: BatchPlan) -> Bool {
-        plan.entries.contains { entry in
+    /// Whether the jobs of `plan` render in worker processes (``RenderWorkerProcess``), so
+    /// that a plug-in that crashes fails its file alone: when one hosts a plug-in. Built-in
+    /// renders stay in this process, and so does a manifest read from stdin, which a worker
+    /// started again could not read again.
+    func isolates(_ plan: BatchPlan) -> Bool {
+        guard !inProcess, batch.manifest != "-" else { return false }
+        return plan.entries.contains { entry in
             if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
         }
     }

@@ -1,11 +1,10 @@
 import AudioFile
 import Platform
 
-/// The worker process of a render that hosts plug-ins: `detent render … --render-worker`,
-/// started by ``RenderWorkerLaunch`` with the batch's own command line.
-///
-/// It plans the same batch (the plan is the same in every run) — at once, while the batch
-/// plans it too — then renders the jobs it is sent on descriptor 3 (`render N`), in order,
+/// The worker process of a render that hosts plug-ins (``RenderWorkerLaunch``): a copy of
+/// the batch's process that holds its plan, or `detent render … --render-worker` started
+/// with the batch's own command line, which plans the same batch (the plan is the same in
+/// every run). It renders the jobs it is sent on descriptor 3 (`render N`), in order,
 /// and answers each with ``RenderWorkerMessage``s on the same socket. A rendered job's output
 /// is left sealed under its temporary name for the batch to name, and stays open and locked
 /// until the batch says it has named it (`named N`); one the batch never named is removed
@@ -14,7 +13,8 @@ enum RenderWorker {
     /// The descriptor of the socket to the batch.
     static let socket: Int32 = 3
 
-    static func serve(_ command: RenderCommand) {
+    /// Serves the batch of `command`, with its plan when the worker is a copy of the batch.
+    static func serve(_ command: RenderCommand, plan made: BatchPlan? = nil) {
         InterruptSignal.install()
         LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
         let channel = LineSocket(descriptor: socket)
@@ -26,7 +26,7 @@ enum RenderWorker {
         let plan = { Result { try BatchPlan(planned) }.mapError(JobFailure.init) }
         // Planned before the first job comes; again then if that failed (the batch may have
         // made the output folder meanwhile).
-        var early: Result<BatchPlan, JobFailure>? = plan()
+        var early: Result<BatchPlan, JobFailure>? = made.map { .success($0) } ?? plan()
         let showsProgress = Console.stderrIsTerminal && !command.quiet
         var held: [Int: PendingOutput] = [:]
         defer { held.values.forEach { $0.discard() } }

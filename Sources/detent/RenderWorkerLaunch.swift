@@ -2,13 +2,15 @@ import Glibc
 import Platform
 import Synchronization
 
-/// How a batch's worker processes (``RenderWorker``) start: this program again, with the
-/// batch's own command line and `--render-worker`.
+/// How a batch's worker processes (``RenderWorker``) start.
 ///
-/// Workers can be started before the batch is planned (``prestart(_:)``), so that their
-/// start — a new process, the argument parser, finding the plug-ins — runs beside the
-/// batch's own planning rather than after it: on a batch of short files that start is much
-/// of what a worker costs.
+/// Right after the batch is planned, while it is the process's only thread, each batch
+/// thread's worker is a copy of the process (``Spawn/copyOfThisProcess(keeping:as:)``) that
+/// already holds the plan and the plug-ins found for it: on a batch of short files, starting
+/// the program again — a new process, the argument parser, finding the plug-ins — would be
+/// much of what a worker costs. A worker that replaces one that crashed is this program
+/// started again, with the batch's own command line and `--render-worker`, and plans the
+/// batch itself.
 final class RenderWorkerLaunch: Sendable {
     /// A started worker: its process and the socket to it.
     struct Worker: Sendable {
@@ -29,12 +31,18 @@ final class RenderWorkerLaunch: Sendable {
         self.arguments = worker
     }
 
-    /// Starts `count` workers now, for ``take()`` to hand out; any that cannot start are left
-    /// for ``take()`` to try again.
-    func prestart(_ count: Int) {
+    /// Makes `count` workers as copies of this process, which serve `plan` of `command`, for
+    /// ``take()`` to hand out. Call before any other thread starts (none are made otherwise).
+    func copyWorkers(_ count: Int, serving plan: BatchPlan, of command: RenderCommand) {
         for _ in 0..<count {
-            guard let worker = try? start() else { return }
-            waiting.withLock { $0.append(worker) }
+            guard let (channel, theirs) = try? LineSocket.pair() else { return }
+            defer { close(theirs) }
+            guard let pid = try? Spawn.copyOfThisProcess(keeping: theirs, as: RenderWorker.socket) else { return }
+            if pid == 0 {
+                RenderWorker.serve(command, plan: plan)
+                _exit(0)
+            }
+            waiting.withLock { $0.append(Worker(pid: pid, channel: channel)) }
         }
     }
 
@@ -44,14 +52,16 @@ final class RenderWorkerLaunch: Sendable {
         return try start()
     }
 
-    /// Ends the workers never taken: their sockets close, and each exits when it reads the end
-    /// (not waited for: one still starting would hold the batch up).
+    /// Ends the workers never taken: their sockets close, and each exits when it reads the end.
     func dismissWaiting() {
         let unused = waiting.withLock { list in
             defer { list = [] }
             return list
         }
-        unused.forEach { $0.channel.close() }
+        for worker in unused {
+            worker.channel.close()
+            _ = Spawn.wait(worker.pid)
+        }
     }
 
     private func start() throws(Errno) -> Worker {
