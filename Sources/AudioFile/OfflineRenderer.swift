@@ -30,6 +30,20 @@ public enum OfflineRenderer {
         input: String, output: String, settings: RenderSettings,
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> RenderSummary {
+        let (summary, pending) = try renderPending(input: input, output: output, settings: settings,
+                                                   progress: progress, isCancelled: isCancelled)
+        try pending.commit(overwrite: settings.overwrite)
+        return summary
+    }
+
+    /// Renders `input` into `output`'s temporary file and returns it complete but not yet
+    /// named, with the processor already released: a plug-in that crashes in its cleanup
+    /// does so before the output can appear. The caller commits it (or seals it for another
+    /// process to name); dropping it removes the file.
+    public static func renderPending(
+        input: String, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
         let started = ContinuousClock.now
         // Checked before opening: a stream would be consumed by the measuring pass.
         if settings.normalize != nil && PathString.isSpecial(input) { throw .streamCannotNormalize(path: input) }
@@ -106,7 +120,6 @@ public enum OfflineRenderer {
             if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
-            try pending.commit(overwrite: settings.overwrite)
             let telemetry = stream.engine.telemetry.snapshot()
             // RF64 chosen for a WAV output that stayed small was written as WAV.
             let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
@@ -138,7 +151,7 @@ public enum OfflineRenderer {
                 summary.processorMessages = reports.takeMessages()
                 summary.processorOutputs = reports.outputValues
             }
-            return summary
+            return (summary, pending)
         } catch {
             pending.discard()
             throw error

@@ -91,31 +91,60 @@ public final class PendingOutput {
             discard()
             throw .writeFailed(path: path, reason: reason)
         }
+        finished = true
+        try Self.name(temporary: temporaryPath, as: path, overwrite: overwrite)
+    }
+
+    /// Makes the file ready for another process to name (``name(temporary:as:overwrite:)``):
+    /// its permissions are set, and it stays open and locked until ``release()``, so that no
+    /// batch cleaning up abandoned files (``flock``) takes it for one in the meantime.
+    /// A stream is committed (closed) here, having no name to give.
+    public func seal() throws(AudioFileError) {
+        guard !finished else { return }
+        if isStream { return try commit(overwrite: true) }
+        guard fchmod(descriptor, Self.newFileMode) == 0 else {
+            let reason = Errno.last.description
+            discard()
+            throw .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// Closes a sealed file without removing it: another process has given it its name, or
+    /// will remove it.
+    public func release() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Gives the finished temporary file `temporary` the name `path`, as ``commit(overwrite:)``
+    /// does; on failure the temporary file is removed.
+    public static func name(temporary: String, as path: String, overwrite: Bool) throws(AudioFileError) {
         if overwrite {
-            guard rename(temporaryPath, path) == 0 else {
+            guard rename(temporary, path) == 0 else {
                 let reason = Errno.last.description
-                discard()
+                unlink(temporary)
                 throw .writeFailed(path: path, reason: reason)
             }
-        } else if link(temporaryPath, path) == 0 {
+        } else if link(temporary, path) == 0 {
             // A hard link claims the name only if it is free; then the temporary name goes.
-            unlink(temporaryPath)
+            unlink(temporary)
         } else {
             let code = errno
             if code == EEXIST {
-                discard()
+                unlink(temporary)
                 throw .outputExists(path: path)
             }
             // File systems without hard links: check, then rename (not atomic against others).
             guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK,
-                  !PathString.exists(path), rename(temporaryPath, path) == 0 else {
+                  !PathString.exists(path), rename(temporary, path) == 0 else {
                 let reason = PathString.exists(path) ? nil : Errno.last.description
-                discard()
+                unlink(temporary)
                 if let reason { throw .writeFailed(path: path, reason: reason) }
                 throw .outputExists(path: path)
             }
         }
-        finished = true
     }
 
     /// Removes the temporary file. Safe to call more than once.

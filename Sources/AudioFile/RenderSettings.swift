@@ -142,4 +142,10 @@ public struct RenderProgress: Sendable, Equatable {
     /// nil when the input's length is unknown (a stream).
     public var totalFrames: Int64?
     public var sampleRate: Int
+
+    public init(frames: Int64, totalFrames: Int64?, sampleRate: Int) {
+        self.frames = frames
+        self.totalFrames = totalFrames
+        self.sampleRate = sampleRate
+    }
 }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <semaphore.h>
 #include <spawn.h>
 #include <unistd.h>
@@ -29,6 +30,24 @@ int detent_pipe_cloexec(int fds[2]) {
 
 int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+pid_t detent_fork_keeping(int keep, int as) {
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    // As a program started anew would: every signal at its default action, none blocked (a
+    // crash handler of this process, Swift's backtracer, must not take a copy's crash).
+    for (int signal = 1; signal < NSIG; signal++) {
+        if (signal != SIGKILL && signal != SIGSTOP) sigaction(signal, &(struct sigaction){ .sa_handler = SIG_DFL }, NULL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (keep != as) {
+        dup2(keep, as);  // clears close-on-exec on `as`; nothing is executed anyway
+    }
+    closefrom(as + 1);
+    return 0;
 }
 
 int detent_start_writeback(int fd, long long offset, long long count) {

@@ -41,6 +41,11 @@ struct BatchPlan {
     /// Renders at once.
     var parallel: Int
 
+    /// The jobs that render (not skipped, not failed already).
+    var renders: Int {
+        entries.filter { if case .render = $0.action { true } else { false } }.count
+    }
+
     /// A job before its variants: its options (the command line's, or a manifest line's over
     /// them) and its files, or why it cannot be one.
     private struct Base {

@@ -391,10 +391,23 @@ struct LiveCommand: ParsableCommand {
         return stat("/dev/null", &null) == 0 && input.st_mode & S_IFMT == S_IFCHR && input.st_rdev == null.st_rdev
     }
 
+    /// How long a stop may take after its signal: under the second that SIGTERM promises.
+    static let stopDeadlineMilliseconds = 800
+
+    static let stopOverdueLine = Array(("detent: the JACK server did not answer within \(stopDeadlineMilliseconds) ms of the "
+        + "signal; quitting without closing the client\n").utf8)
+
     /// SIGINT, SIGTERM and SIGHUP end the command loop, so the client is closed properly; a second
-    /// signal exits at once, in case closing hangs on a wedged server. The signals are
-    /// unblocked first: a parent may have started Detent with them blocked (the mask is
-    /// inherited), and then they would never arrive.
+    /// signal exits at once. The signals are unblocked first: a parent may have started Detent
+    /// with them blocked (the mask is inherited), and then they would never arrive.
+    ///
+    /// A stop may not take longer than ``stopDeadlineMilliseconds`` after the first signal, whatever state
+    /// the server left libjack in: a server that is frozen or gone can leave a client's
+    /// deactivation or close waiting for an answer that never comes (or for a lock a lost
+    /// client's close deadlocked on, jackaudio/jack2#395), and a service manager's SIGTERM,
+    /// or a user's, must still end the program. Past the deadline the program says so in one
+    /// line and exits with status 0, as a stop that finished would, leaving the client to the
+    /// server.
     static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         var set = sigset_t()
         sigemptyset(&set)
@@ -402,6 +415,7 @@ struct LiveCommand: ParsableCommand {
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = stopOverdueLine.count  // made now, not by a handler racing a stuck thread
         let received = Atomic<Int>(0)
         // SIGHUP too: a closed terminal or a session's end stops the host as cleanly as
         // SIGTERM (its JACK client closed, not dropped by a default exit with status 129).
@@ -411,6 +425,11 @@ struct LiveCommand: ParsableCommand {
             source.setEventHandler {
                 if received.add(1, ordering: .relaxed).newValue > 1 { _exit(1) }
                 stop()
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(stopDeadlineMilliseconds)) {
+                    // One write of a line made beforehand: the thread stuck may hold any lock.
+                    _ = stopOverdueLine.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+                    _exit(0)
+                }
             }
             source.resume()
             return source

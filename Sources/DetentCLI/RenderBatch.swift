@@ -4,7 +4,7 @@ import Synchronization
 
 /// How one job of a batch ended.
 enum RenderOutcome: Sendable {
-    case rendered(RenderSummary)
+    case rendered(RenderedFile)
     case failed(JobFailure)
     /// `--skip-existing` found its output.
     case skipped
@@ -13,11 +13,16 @@ enum RenderOutcome: Sendable {
 /// Renders the jobs of a plan on up to `parallel` threads, each taking the next job when it
 /// is free. Renders are independent (one engine, one reader, one writer each, each with its
 /// own settings), so files render in parallel with no coordination beyond the next-job
-/// counter and the report. A job that fails fails alone.
+/// counter and the report. A job that fails fails alone — and, when plug-ins are hosted, a
+/// job whose plug-in crashes too: then each thread's jobs render in a worker process
+/// (``RenderWorkerProcess``), and a crash costs that one file and a new worker.
 struct RenderBatch {
     let entries: [BatchEntry]
     let parallel: Int
     let report: RenderReport
+    /// How to start worker processes, when the jobs render in them (plug-ins hosted) rather
+    /// than in this process.
+    var isolation: RenderWorkerLaunch?
 
     /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the outcomes in the
     /// entries' order; nil for jobs never started.
@@ -32,17 +37,27 @@ struct RenderBatch {
             }
         }
         let next = Atomic(0)
-        let work: @Sendable () -> Void = { [renders, report] in
-            while !InterruptSignal.isSet {
+        let work: @Sendable () -> Void = { [renders, report, isolation] in
+            let claim = { () -> (index: Int, job: RenderJob, settings: RenderSettings)? in
+                guard !InterruptSignal.isSet else { return nil }
                 let n = next.add(1, ordering: .relaxed).oldValue
-                guard n < renders.count else { return }
-                let (index, job, settings) = renders[n]
-                let outcome: RenderOutcome = switch Self.render(job, index: index, settings: settings, report: report) {
-                case .success(let summary): .rendered(summary)
-                case .failure(let error): .failed(JobFailure(error))
-                }
+                return n < renders.count ? renders[n] : nil
+            }
+            let done = { (index: Int, outcome: RenderOutcome) in
                 outcomes.withLock { $0[index] = outcome }
                 report.finished(index, outcome)
+            }
+            // With isolation, each thread's jobs render in a worker process of its own.
+            if let isolation {
+                RenderWorkerProcess(launch: isolation, report: report).run(next: claim, finished: done)
+                return
+            }
+            while let (index, job, settings) = claim() {
+                let outcome: RenderOutcome = switch Self.render(job, index: index, settings: settings, report: report) {
+                case .success(let summary): .rendered(RenderedFile(summary))
+                case .failure(let error): .failed(JobFailure(error))
+                }
+                done(index, outcome)
             }
         }
         let threads = min(parallel, renders.count)
@@ -66,15 +81,27 @@ struct RenderBatch {
     static func render(_ job: RenderJob, index: Int, settings: RenderSettings, report: RenderReport)
         -> Result<RenderSummary, AudioFileError>
     {
+        renderPending(job, settings: settings, progress: { report.progress(index, $0) }).flatMap { summary, pending in
+            do throws(AudioFileError) {
+                try pending.commit(overwrite: settings.overwrite)
+                return .success(summary)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Renders `job` into its output's temporary file, not yet named (``OfflineRenderer/renderPending(input:output:settings:progress:isCancelled:)``).
+    static func renderPending(_ job: RenderJob, settings: RenderSettings, progress: (RenderProgress) -> Void)
+        -> Result<(RenderSummary, PendingOutput), AudioFileError>
+    {
         var settings = settings
         settings.container = job.container
         settings.subtype = settings.subtype ?? job.subtype
         do {
-            let summary = try OfflineRenderer.render(
+            return .success(try OfflineRenderer.renderPending(
                 input: job.input, output: job.output, settings: settings,
-                progress: { report.progress(index, $0) },
-                isCancelled: { InterruptSignal.isSet })
-            return .success(summary)
+                progress: progress, isCancelled: { InterruptSignal.isSet }))
         } catch {
             return .failure(error)
         }

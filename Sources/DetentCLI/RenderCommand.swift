@@ -118,6 +118,14 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("no-metadata"), help: "Do not copy tags, the broadcast extension (bext), cue points or the instrument (loops).")
     var noMetadata = false
 
+    /// Run as a batch's worker process (``RenderWorker``): render the jobs sent on descriptor 3.
+    @Flag(name: .customLong("render-worker"), help: .hidden)
+    var renderWorker = false
+
+    /// Host plug-ins in this process rather than in worker processes (benchmarks compare the two).
+    @Flag(name: .customLong("in-process"), help: .hidden)
+    var inProcess = false
+
     @Flag(help: "Overwrite existing outputs.")
     var force = false
 
@@ -240,6 +248,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try checkOptions()
+        if renderWorker { return RenderWorker.serve(self) }
         let plan: BatchPlan
         do {
             plan = try BatchPlan(self)
@@ -249,18 +258,36 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(failure.exitCode)
         }
 
+        // Workers are copies of this process made now, before any thread starts.
+        let launch = isolates(plan) ? RenderWorkerLaunch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
+        launch?.copyWorkers(min(plan.parallel, plan.renders), serving: plan, of: self)
+        defer { launch?.dismissWaiting() }
         InterruptSignal.install()
         // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
         // says what matters.
         LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
         let report = RenderReport(entries: plan.entries, options: .init(
             progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
-        let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report).run()
+        let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
+                                   isolation: launch).run()
         report.close()
 
         let signal = InterruptSignal.received.load(ordering: .relaxed)
         if signal != 0 { throw ExitCode(128 + signal) }
         for case .failed(let failure)? in outcomes { throw ExitCode(failure.exitCode) }
+    }
+}
+
+extension RenderCommand {
+    /// Whether the jobs of `plan` render in worker processes (``RenderWorkerProcess``), so
+    /// that a plug-in that crashes fails its file alone: when one hosts a plug-in. Built-in
+    /// renders stay in this process, and so does a manifest read from stdin, which a worker
+    /// started again could not read again.
+    func isolates(_ plan: BatchPlan) -> Bool {
+        guard !inProcess, batch.manifest != "-" else { return false }
+        return plan.entries.contains { entry in
+            if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
+        }
     }
 }
 

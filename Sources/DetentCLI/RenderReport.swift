@@ -71,9 +71,9 @@ final class RenderReport: Sendable {
             s.outcomes[index] = outcome
             s.fractions[index] = 1
             switch outcome {
-            case .rendered(let summary):
+            case .rendered(let file):
                 s.rendered += 1
-                s.renderedAudio += summary.duration
+                s.renderedAudio += file.duration
             case .failed: s.failed += 1
             case .skipped: s.skipped += 1
             }
@@ -106,9 +106,9 @@ final class RenderReport: Sendable {
 
     private func emit(_ outcome: RenderOutcome, entry: BatchEntry) {
         switch outcome {
-        case .rendered(let summary):
-            for line in summary.warnings { Console.warning(line) }
-            if options.json { Console.out(json(summary, entry: entry).compactText) }
+        case .rendered(let file):
+            for line in file.warnings { Console.warning(line) }
+            if options.json { Console.out(json(file.summary, entry: entry).compactText) }
         case .failed(let failure):
             Console.error(failure.description)
             if options.json {
@@ -122,8 +122,8 @@ final class RenderReport: Sendable {
     }
 
     /// A rendered file's summary, with the variant it is and the values drawn for it.
-    private func json(_ summary: RenderSummary, entry: BatchEntry) -> JSONValue {
-        guard case .object(var members) = summary.jsonValue else { return summary.jsonValue }
+    private func json(_ summary: JSONValue, entry: BatchEntry) -> JSONValue {
+        guard case .object(var members) = summary else { return summary }
         if let line = entry.line { members.append(JSONMember("line", .number(line.number))) }
         if let variant = entry.variant {
             members.append(JSONMember("variant", .number(variant.number)))

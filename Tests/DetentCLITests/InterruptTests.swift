@@ -8,11 +8,14 @@ struct InterruptTests {
     /// Renders from a FIFO the test feeds, so the render is certainly under way (and its
     /// temporary file exists) when the signal is sent: writing 1 MB into a pipe that holds
     /// 64 KB returns only once the render has read most of it.
-    @Test("a signal mid-render removes the unfinished output", arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
-    func interrupted(signal: Int32, status: Int32) throws {
+    /// With a plug-in, the render runs in a worker process, to which the signal is passed on.
+    @Test("a signal mid-render removes the unfinished output", arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))],
+          [[], ["--plugin", "ladspa:1903"]])
+    func interrupted(ending: (signal: Int32, status: Int32), plugin: [String]) throws {
+        let (signal, status) = ending
         let folder = TemporaryFolder()
         #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
-        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"] + plugin,
                                       environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
                                       stderr: .pipe)
 

@@ -88,6 +88,16 @@ public final class JackServer: @unchecked Sendable {
         if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
     }
 
+    /// Freezes jackd (SIGSTOP): a server that is there but answers nothing, as a wedged one.
+    public func freeze() {
+        if wrapper != nil { Glibc.kill(pid, SIGSTOP) }
+    }
+
+    /// Lets a frozen jackd run again (SIGCONT).
+    public func thaw() {
+        if wrapper != nil { Glibc.kill(pid, SIGCONT) }
+    }
+
     /// Whether a client can open on this server right now: JACK's own `jack_lsp` opens one,
     /// as `detent` would, and never starts a server of its own.
     public func accepts() -> Bool {

@@ -33,6 +33,12 @@ int detent_pipe_cloexec(int fds[2]);
 /// every descriptor from `from` up before it runs. Returns 0 or an error number.
 int detent_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/// `fork()`, then in the child every signal at its default action and none blocked,
+/// `dup2(keep, as)` and every descriptor above `as` closed: a copy of this process that
+/// holds its standard streams and `keep` alone. Returns the
+/// child's process id in the parent, 0 in the child, -1 with `errno` on failure.
+pid_t detent_fork_keeping(int keep, int as);
+
 /// `sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE)`: starts writing those bytes
 /// of a file to its disk without waiting, so a later `fsync` finds little left to do. Returns
 /// 0, or -1 with `errno` set.
