@@ -237,7 +237,7 @@ function layout(m) {
       const small = $("small"); small.textContent = section.plugin || ""; h.append(small);
       if (section.bypass) {
         const b = toggle(section.bypass, true);
-        b.el.title = "Bypass " + section.name;
+        b.el.title = "Bypass " + section.name; b.el.dataset.id = section.bypass.id;
         b.onchange = v => el.classList.toggle("bypassed", v.value > section.bypass.min);
         b.onchange(section.bypass);
         controls.set(section.bypass.id, b); h.append(b.el);
@@ -246,6 +246,7 @@ function layout(m) {
     }
     for (const p of section.parameters) {
       const c = p.kind === "toggle" ? toggle(p) : p.kind === "enumeration" ? list(p) : knob(p);
+      c.el.dataset.id = p.id;
       controls.set(p.id, c); grid.append(c.el);
     }
     el.append(grid); main.append(el);

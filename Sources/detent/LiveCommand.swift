@@ -141,23 +141,13 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The address OSC listens on (default 127.0.0.1: this machine only).", valueName: "address"))
     var oscBind = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("Serve the browser panel and OSCQuery on this TCP port, 0 for any free one (docs/web.md).", valueName: "port"))
-    var http: Int?
-
-    @Option(help: ArgumentHelp("The address the browser panel listens on (default 127.0.0.1: this machine only; "
-                               + "any other needs a token).", valueName: "address"))
-    var httpBind: String?
-
-    @Option(help: ArgumentHelp("The token every request to the browser panel must carry (default: none on 127.0.0.1, "
-                               + "else a new one each start, printed in the start-up URL).", valueName: "token"))
-    var httpToken: String?
+    @OptionGroup var web: WebOptions
 
     /// The checks that need no server and no preset: each a usage error (64), told before
     /// any server is contacted.
     func validate() throws {
         if let osc, !(0...65_535).contains(osc) { throw ValidationError("--osc \(osc): a UDP port is 1 … 65535 (0: any free one)") }
         if !OSCServer.isAddress(oscBind) { throw ValidationError("--osc-bind '\(oscBind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
-        if let problem = try webSettings?.problem { throw ValidationError(problem) }
         // A plug-in's parameters are checked once it is found, in `run`.
         if plugin.isDefault { _ = try hostOptions(processor: .lowpassGain) }
     }
@@ -293,7 +283,6 @@ struct LiveCommand: ParsableCommand {
         if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
         defer { bridge?.stop() }
         let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
-        if let web { LineWriter.standardError.line("detent: web panel at \(web.url)") }
         defer { web?.stop() }
         while let line = reader.readLine() {
             let answer: CommandAnswer? = switch line {
@@ -335,10 +324,7 @@ struct LiveCommand: ParsableCommand {
         defer { bridge?.stop() }
         // The URL is printed now, before the panel takes the screen, and again when it closes.
         let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { held.append("detent: warning: " + $0) })
-        if let web {
-            LineWriter.standardError.line("detent: web panel at \(web.url)")
-            held.append("detent: web panel was at \(web.url)")
-        }
+        if let web { held.append("detent: web panel was at \(web.url)") }
         defer { web?.stop() }
         let (defaults, _) = store.defaultValues()
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
@@ -393,33 +379,18 @@ struct LiveCommand: ParsableCommand {
         }
     }
 
-    /// `--http`'s settings, when it is given; nil otherwise. `--http-bind` and `--http-token`
-    /// alone are a usage error.
-    var webSettings: WebSettings? {
-        get throws(ValidationError) {
-            guard let http else {
-                if httpBind != nil || httpToken != nil { throw ValidationError("--http-bind and --http-token need --http PORT") }
-                return nil
-            }
-            let bind = httpBind ?? "127.0.0.1"
-            if !OSCServer.isAddress(bind) { throw ValidationError("--http-bind '\(bind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
-            return WebSettings(port: http, bind: bind, token: httpToken)
-        }
-    }
-
     /// The browser panel when `--http` is given; a port that cannot be had stops the host and
     /// fails the command with one line.
     func startWeb(host: LiveHost, interpreter: CommandInterpreter, oscPort: Int?,
                   log: @escaping @Sendable (String) -> Void) throws -> WebServer? {
-        guard let settings = try webSettings else { return nil }
+        let processor = host.processor
         do {
-            let processor = host.processor
-            return try WebServer(settings: settings, host: LiveWebHost(host: host, interpreter: interpreter),
-                                 title: processor.isBuiltIn ? "Detent" : processor.name, oscPort: oscPort,
-                                 oscAddress: oscPort == nil ? nil : oscBind, log: log)
+            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter),
+                                 title: processor.isBuiltIn ? "Detent" : processor.name,
+                                 oscPort: oscPort, oscAddress: oscPort == nil ? nil : oscBind, log: log)
         } catch {
             host.stop()
-            throw Self.failure(error.description)
+            throw error
         }
     }
 

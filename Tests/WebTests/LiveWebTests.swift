@@ -68,6 +68,13 @@ struct LiveWebTests {
         // After a typed change, the tree says so.
         _ = try detent.ask("set gain -3")
         #expect(try jsonObject(try httpGet(port: port, "/detent/param/gain?VALUE").body)["VALUE"] as? [Double] == [-3])
+
+        // An OSC client that read the tree sends to the port and path it names (liblo's oscsend).
+        let path = try #require(cutoff["FULL_PATH"] as? String)
+        let sent = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(oscPort)", path, "f", "900"])
+        #expect(sent.status.exited == 0)
+        try waitUntil("the OSC change lands") { (try? detent.ask("get cutoff")) == "cutoff=900 Hz" }
+        #expect(try jsonObject(try httpGet(port: port, "/detent/param/cutoff?VALUE").body)["VALUE"] as? [Double] == [900])
         #expect(detent.finish() == 0)
     }
 

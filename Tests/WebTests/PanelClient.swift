@@ -113,10 +113,10 @@ final class PanelSocket {
 
     struct Refused: Error, CustomStringConvertible { let status: Int; var description: String { "upgrade refused: \(status)" } }
 
-    init(port: Int, query: String = "", headers: [String: String] = [:]) throws {
+    init(port: Int, path: String = "/ws", query: String = "", headers: [String: String] = [:]) throws {
         connection = try TCPConnection(port: port)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        var request = "GET /ws\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request = "GET \(path)\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         connection.send(Array((request + "\r\n").utf8))
