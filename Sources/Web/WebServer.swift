@@ -36,10 +36,13 @@ public final class WebServer: Sendable {
         let finished = Semaphore(0)
     }
 
-    /// Starts listening; throws one line when the address cannot be had.
+    /// Starts listening; throws one line when the address cannot be had. `log` takes a line
+    /// about a page that sent what is not the panel's.
     public init(settings: WebSettings, host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
                 log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         if let problem = settings.problem { throw WebServerError(problem) }
+        // What pages do wrong is logged at most once a second: a page cannot flood stderr.
+        let log = RateLimitedLog(log).line
         let token = settings.resolvedToken()
         let access = WebAccess(token: token)
         let shared = Shared()
