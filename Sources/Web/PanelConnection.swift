@@ -1,3 +1,4 @@
+import DSP
 import Parameters
 import Synchronization
 
@@ -10,6 +11,7 @@ final class PanelConnection: Sendable {
         var layout = true
         var changed: Set<ParameterIndex> = []
         var errors: [String] = []
+        var outputs: [OutputValue]?
         /// The snapshot the page's last layout was drawn from.
         var shown: WebSnapshot?
     }
@@ -36,6 +38,11 @@ final class PanelConnection: Sendable {
         wakeContinuation.yield()
     }
 
+    func markOutputs(_ values: [OutputValue]) {
+        pending.withLock { $0.outputs = values }
+        wakeContinuation.yield()
+    }
+
     func report(_ error: String) {
         pending.withLock { if $0.errors.count < 16 { $0.errors.append(error) } }
         wakeContinuation.yield()
@@ -56,6 +63,10 @@ final class PanelConnection: Sendable {
             } else if !state.changed.isEmpty {
                 out.append(PanelMessages.values(state.changed.sorted(), now))
                 state.changed = []
+            }
+            if let outputs = state.outputs {
+                out.append(PanelMessages.outputs(outputs))
+                state.outputs = nil
             }
             return out
         }

@@ -13,8 +13,9 @@ import Parameters
 /// | `{"type":"text","id":"cutoff","text":"1.2k"}` | a typed value, read as the typed `set` reads it |
 /// | `{"type":"reset","id":"cutoff"}` | back to the Default preset's value |
 ///
-/// To the page: `layout` (every section and parameter, sent on connecting and after every chain
-/// edit), `values` (the parameters that changed, each with its position and text), and
+/// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
+/// connecting and after every chain edit), `values` (the parameters that changed, each with
+/// its position and text), `outputs` (the outputs' latest values, when they change) and
 /// `error` (a request refused, in one line).
 public enum PanelMessages {
     /// A request from the page.
@@ -108,9 +109,14 @@ public enum PanelMessages {
                 ]))
             }
         }
+        let outputs: [JSONValue] = processor.outputs.map { output in
+            .object([.init("id", .string(output.id)), .init("name", .string(output.name)), .init("unit", .string(output.unit)),
+                     .init("min", output.range.map { .number($0.lowerBound) } ?? .null),
+                     .init("max", output.range.map { .number($0.upperBound) } ?? .null)])
+        }
         return JSONValue.object([
             .init("type", .string("layout")), .init("generation", .number(snapshot.generation)),
-            .init("title", .string(title)), .init("sections", .array(sections)),
+            .init("title", .string(title)), .init("sections", .array(sections)), .init("outputs", .array(outputs)),
         ]).compactText
     }
 
@@ -121,6 +127,15 @@ public enum PanelMessages {
             .init("values", .array(indices.map { index in
                 .object([.init("id", .string(snapshot.processor.table[index].id))] + state(index, snapshot))
             })),
+        ]).compactText
+    }
+
+    /// `{"type":"outputs","values":[{"id":…,"value":…}…]}`: a value that is not finite (a meter
+    /// at silence) is `null`.
+    public static func outputs(_ values: [OutputValue]) -> String {
+        JSONValue.object([
+            .init("type", .string("outputs")),
+            .init("values", .array(values.map { .object([.init("id", .string($0.id)), .init("value", .number($0.value, places: 4))]) })),
         ]).compactText
     }
 

@@ -4,7 +4,8 @@
 /// It draws what a `layout` message describes — a section per chain slot with its bypass
 /// switch, a knob per continuous or integer parameter (the 270° arc with track, progress and
 /// pointer), a switch per toggle, a list per enumeration — and keeps it in step with `values`
-/// messages. A knob turns by vertical drag (Shift, Ctrl or Alt, or moving sideways, for fine
+/// messages; a processor's outputs (meters, gain reduction) are bars at the top, kept in step
+/// with `outputs` messages. A knob turns by vertical drag (Shift, Ctrl or Alt, or moving sideways, for fine
 /// control, without a jump when that changes), by the wheel, by the arrow keys; a double
 /// click or double tap resets it to the Default preset's value; a tap on the value types one
 /// with its unit ("1.2k", "-6 dB"), read on the server by the same parser as typed commands.
@@ -54,6 +55,10 @@ svg.knob:focus .ring { stroke:var(--accent); stroke-width:1; }
 .switch input:focus-visible + span { outline:2px solid var(--fg); }
 h2 .switch { margin:0; }
 select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); background:#000; border:1px solid var(--track); border-radius:4px; padding:.2em; }
+.meter { display:grid; grid-template-columns:minmax(5em, 30%) 1fr 5.5em; align-items:center; gap:.5em; font-size:.85em; margin:.15em 0; }
+.meter .bar { height:8px; background:var(--track); border-radius:4px; overflow:hidden; }
+.meter .bar div { height:100%; width:0; background:var(--accent); }
+.meter .reading { text-align:right; font-variant-numeric:tabular-nums; }
 #toast { position:fixed; left:50%; bottom:1em; transform:translateX(-50%); max-width:90vw; background:var(--bad); color:#fff; padding:.5em .8em; border-radius:6px; display:none; }
 </style>
 </head>
@@ -65,6 +70,7 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 "use strict";
 const token = new URLSearchParams(location.search).get("token");
 const controls = new Map();   // id -> control
+const meters = new Map();     // output id -> meter
 let socket = null, generation = -1, retry = 500;
 const $ = (tag, cls) => { const e = document.createElement(tag); if (cls) e.className = cls; return e; };
 const NS = "http://www.w3.org/2000/svg";
@@ -229,7 +235,16 @@ function layout(m) {
   document.getElementById("title").textContent = m.title;
   document.title = m.title + " — Detent";
   const main = document.getElementById("main");
-  main.textContent = ""; controls.clear();
+  main.textContent = ""; controls.clear(); meters.clear();
+  if (m.outputs && m.outputs.length) {
+    const el = $("section"), h = $("h2"); h.textContent = "Outputs"; el.append(h);
+    for (const o of m.outputs) {
+      const row = $("div", "meter"), name = $("span", "name"), bar = $("div", "bar"), fill = $("div"), reading = $("span", "reading");
+      name.textContent = o.name; name.title = o.id; bar.append(fill); row.append(name, bar, reading); row.dataset.id = o.id;
+      meters.set(o.id, { o, fill, reading }); el.append(row);
+    }
+    main.append(el);
+  }
   for (const section of m.sections) {
     const el = $("section"), grid = $("div", "grid");
     if (section.name !== "" || section.bypass) {
@@ -262,6 +277,16 @@ function connect() {
     if (m.type === "layout") layout(m);
     else if (m.type === "values" && m.generation === generation) {
       for (const v of m.values) { const c = controls.get(v.id); if (c) { if (c.set) c.set(v); c.update(v); } }
+    } else if (m.type === "outputs") {
+      for (const v of m.values) {
+        const meter = meters.get(v.id); if (!meter) continue;
+        const { o, fill, reading } = meter;
+        const lo = o.min ?? 0, hi = o.max ?? 1;
+        const share = v.value === null ? 0 : Math.min(Math.max((v.value - lo) / (hi - lo || 1), 0), 1);
+        fill.style.width = (share * 100).toFixed(1) + "%";
+        reading.textContent = v.value === null ? "−∞" + (o.unit ? " " + o.unit : "")
+          : Number(v.value.toPrecision(3)) + (o.unit ? " " + o.unit : "");
+      }
     } else if (m.type === "error") toast(m.message);
   };
   socket.onclose = () => {

@@ -13,6 +13,13 @@ public protocol WebPanelHost: AnyObject, Sendable {
     /// Back to the Default preset's value (the factory default when there is none), as the
     /// typed `reset ID` does.
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool
+    /// The processor's read-only outputs (a plug-in's meters, gain reduction) at their latest
+    /// values; none without audio.
+    func outputValues() -> [OutputValue]
+}
+
+extension WebPanelHost {
+    public func outputValues() -> [OutputValue] { [] }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

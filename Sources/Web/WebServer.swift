@@ -113,6 +113,7 @@ public final class WebServer: Sendable {
         do {
             feedback = try NamedThread(name: "web-feedback") {
                 var seen = host.webSnapshot()
+                var outputs: [OutputValue] = []
                 while shared.running.load(ordering: .relaxed) {
                     _ = shared.wake.wait(timeout: Self.poll)
                     let now = host.webSnapshot()
@@ -124,6 +125,9 @@ public final class WebServer: Sendable {
                         if !changed.isEmpty { pages.forEach { $0.markChanged(changed) } }
                     }
                     seen = now
+                    let latest = host.outputValues()
+                    if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
+                    outputs = latest
                 }
             }
         } catch {
@@ -149,6 +153,8 @@ public final class WebServer: Sendable {
         let connection = PanelConnection()
         let key = ObjectIdentifier(connection)
         shared.connections.withLock { $0[key] = connection }
+        let outputs = host.outputValues()
+        if !outputs.isEmpty { connection.markOutputs(outputs) }
         defer { shared.connections.withLock { _ = $0.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in connection.wakes {

@@ -24,6 +24,8 @@ final class LiveWebHost: WebPanelHost {
         host.set(values, ifGeneration: generation)
     }
 
+    func outputValues() -> [OutputValue] { host.outputValues() }
+
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }
         _ = interpreter.execute(.reset(index))

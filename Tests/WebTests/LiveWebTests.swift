@@ -152,6 +152,20 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("A plug-in's outputs are listed in the layout, and their values sent")
+    func outputs() throws {
+        let (_, detent, port) = try Self.start(["--plugin", "http://lsp-plug.in/plugins/lv2/compressor_stereo"])
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        let layout = try page.next("layout")
+        let listed = try #require(layout["outputs"] as? [[String: Any]])
+        let ids = listed.compactMap { $0["id"] as? String }
+        #expect(!ids.isEmpty)
+        let values = try page.next("outputs")
+        let sent = try #require(values["values"] as? [[String: Any]])
+        #expect(sent.compactMap { $0["id"] as? String } == ids)
+        #expect(detent.finish() == 0)
+    }
+
     @Test("On loopback, another site's page is refused: by its Origin, and by its Host (DNS rebinding)")
     func foreignOrigin() throws {
         let (_, detent, port) = try Self.start()

@@ -76,6 +76,12 @@ struct PanelMessagesTests {
         #expect(info.member("OSC_PORT") == nil && info.member("NAME") == .string("Detent"))
     }
 
+    @Test("Outputs: finite values rounded, silence as null")
+    func outputs() throws {
+        let text = PanelMessages.outputs([OutputValue(id: "gr", value: -3.123456), OutputValue(id: "level", value: -.infinity)])
+        #expect(text == #"{"type":"outputs","values":[{"id":"gr","value":-3.1235},{"id":"level","value":null}]}"#)
+    }
+
     @Test("A flood is cut at the budget each second")
     func budget() {
         var budget = MessageBudget()
