@@ -12,6 +12,7 @@ import Parameters
 /// | `{"type":"value","id":"cutoff","value":800}` | a value in the parameter's unit (switches, lists) |
 /// | `{"type":"text","id":"cutoff","text":"1.2k"}` | a typed value, read as the typed `set` reads it |
 /// | `{"type":"reset","id":"cutoff"}` | back to the Default preset's value |
+/// | `{"type":"preset","action":"load","name":"Warm"}` | loads a preset (`"save"`: saves the values as it) |
 ///
 /// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
 /// connecting and after every chain edit), `values` (the parameters that changed, each with
@@ -23,6 +24,8 @@ public enum PanelMessages {
         case position(ParameterIndex, Double)
         case value(ParameterIndex, Double)
         case reset(ParameterIndex)
+        case presetLoad(String)
+        case presetSave(String)
     }
 
     /// Reads one message from the page against `table`: a request, or why it is refused.
@@ -30,11 +33,19 @@ public enum PanelMessages {
     /// closes); a well-formed one the panel cannot honour (a typo in a typed value, an id
     /// from before a chain edit) is only answered with an error.
     public static func read(_ text: String, table: ParameterTable) -> Result<Request, Refusal> {
-        guard let json = try? JSONParser.parse(Array(text.utf8)),
-              case .string(let type)? = json.member("type"),
-              case .string(let id)? = json.member("id") else {
+        guard let json = try? JSONParser.parse(Array(text.utf8)), case .string(let type)? = json.member("type") else {
             return .failure(.malformed("not a panel message"))
         }
+        if type == "preset" {
+            guard case .string(let action)? = json.member("action"), action == "load" || action == "save",
+                  case .string(let name)? = json.member("name") else {
+                return .failure(.malformed("preset: expects an action (load or save) and a name"))
+            }
+            let trimmed = name.trimmedWhitespace
+            guard !trimmed.isEmpty else { return .failure(.refused("name the preset")) }
+            return .success(action == "load" ? .presetLoad(trimmed) : .presetSave(trimmed))
+        }
+        guard case .string(let id)? = json.member("id") else { return .failure(.malformed("not a panel message")) }
         guard let index = table.find(id) else { return .failure(.refused("no parameter '\(id)'")) }
         let spec = table[index]
         switch type {

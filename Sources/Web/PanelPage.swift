@@ -5,7 +5,7 @@
 /// switch, a knob per continuous or integer parameter (the 270° arc with track, progress and
 /// pointer), a switch per toggle, a list per enumeration — and keeps it in step with `values`
 /// messages; a processor's outputs (meters, gain reduction) are bars at the top, kept in step
-/// with `outputs` messages. A knob turns by vertical drag (Shift, Ctrl or Alt, or moving sideways, for fine
+/// with `outputs` messages; a preset is loaded or saved by name. A knob turns by vertical drag (Shift, Ctrl or Alt, or moving sideways, for fine
 /// control, without a jump when that changes), by the wheel, by the arrow keys; a double
 /// click or double tap resets it to the Default preset's value; a tap on the value types one
 /// with its unit ("1.2k", "-6 dB"), read on the server by the same parser as typed commands.
@@ -59,11 +59,16 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 .meter .bar { height:8px; background:var(--track); border-radius:4px; overflow:hidden; }
 .meter .bar div { height:100%; width:0; background:var(--accent); }
 .meter .reading { text-align:right; font-variant-numeric:tabular-nums; }
+#presets { display:flex; gap:.4em; padding:.5em .5em 0; }
+#presets input { flex:1; min-width:0; font:inherit; color:var(--fg); background:#000; border:1px solid var(--track); border-radius:4px; padding:.25em .4em; }
+#presets button { font:inherit; color:var(--fg); background:var(--panel); border:1px solid var(--track); border-radius:4px; padding:.25em .7em; }
 #toast { position:fixed; left:50%; bottom:1em; transform:translateX(-50%); max-width:90vw; background:var(--bad); color:#fff; padding:.5em .8em; border-radius:6px; display:none; }
 </style>
 </head>
 <body>
 <header><h1 id="title">Detent</h1><span id="status">connecting…</span></header>
+<form id="presets" autocomplete="off"><input id="preset" placeholder="Preset name" aria-label="Preset name">
+<button type="submit" value="load">Load</button><button type="submit" value="save">Save</button></form>
 <main id="main"></main>
 <div id="toast" role="alert"></div>
 <script>
@@ -294,6 +299,11 @@ function connect() {
     setTimeout(connect, retry); retry = Math.min(retry * 2, 4000);
   };
 }
+document.getElementById("presets").addEventListener("submit", e => {
+  e.preventDefault();
+  const name = document.getElementById("preset").value.trim();
+  if (name !== "") send({ type: "preset", action: e.submitter && e.submitter.value === "save" ? "save" : "load", name });
+});
 connect();
 </script>
 </body>

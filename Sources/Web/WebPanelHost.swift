@@ -16,10 +16,14 @@ public protocol WebPanelHost: AnyObject, Sendable {
     /// The processor's read-only outputs (a plug-in's meters, gain reduction) at their latest
     /// values; none without audio.
     func outputValues() -> [OutputValue]
+    /// Loads the preset `name` (`save` false) or saves the values as it (`save` true), as the
+    /// typed `preset load|save NAME` do; what went wrong in one line, or nil.
+    func preset(_ name: String, save: Bool) -> String?
 }
 
 extension WebPanelHost {
     public func outputValues() -> [OutputValue] { [] }
+    public func preset(_ name: String, save: Bool) -> String? { "presets are loaded and saved in detent live" }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

@@ -186,6 +186,12 @@ public final class WebServer: Sendable {
                         host.set([index: value], ifGeneration: shown.generation)
                     case .reset(let index):
                         host.reset(index, ifGeneration: shown.generation)
+                    case .presetLoad(let name), .presetSave(let name):
+                        // Loading and saving are answered with what went wrong, if anything.
+                        { () -> Bool in
+                            if let problem = host.preset(name, save: request == .presetSave(name)) { connection.report(problem) }
+                            return true
+                        }()
                     }
                     if !done { connection.report("the chain changed as the request came; ignored") }
                 case .failure(.refused(let reason)):

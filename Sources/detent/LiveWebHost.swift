@@ -1,6 +1,7 @@
 import DSP
 import JackHost
 import Parameters
+import Remote
 import Web
 
 /// The live host as the web panel sees it: its chain snapshot, its generation-checked `set`,
@@ -25,6 +26,16 @@ final class LiveWebHost: WebPanelHost {
     }
 
     func outputValues() -> [OutputValue] { host.outputValues() }
+
+    /// A preset by name only: a page, possibly on another machine, must not make Detent read
+    /// or write any path it can (the rule OSC follows for peers beyond loopback).
+    func preset(_ name: String, save: Bool) -> String? {
+        if OSCRouter.isPresetPath(name) { return "'\(name)': a preset's name, not a file's path" }
+        switch interpreter.execute(save ? .presetSave(name) : .presetLoad(name)) {
+        case .error(let message): return message
+        default: return nil
+        }
+    }
 
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }

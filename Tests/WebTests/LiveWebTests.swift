@@ -123,6 +123,28 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("A page saves and loads presets by name, never by path")
+    func presets() throws {
+        let (_, detent, port) = try Self.start(["--set", "cutoff=1500"])
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try page.next("layout")
+        // One socket's messages are followed in order: saved at 1.5 kHz, then turned away.
+        page.send(#"{"type":"preset","action":"save","name":"From the phone"}"#)
+        page.send(#"{"type":"value","id":"cutoff","value":300}"#)
+        _ = try page.next("values") { entry("cutoff", in: $0)?["value"] as? Double == 300 }
+        page.send(#"{"type":"preset","action":"load","name":"From the phone"}"#)
+        _ = try page.next("values") { entry("cutoff", in: $0)?["value"] as? Double == 1500 }
+        #expect(try detent.ask("get cutoff") == "cutoff=1.50 kHz")
+        // The typed commands find the same preset.
+        _ = try detent.ask("set cutoff 300")
+        #expect(try detent.ask("preset load From the phone").contains("cutoff=1.50 kHz"))
+        page.send(#"{"type":"preset","action":"load","name":"/etc/passwd"}"#)
+        #expect(try page.next("error")["message"] as? String == "'/etc/passwd': a preset's name, not a file's path")
+        page.send(#"{"type":"preset","action":"load","name":"Nothing such"}"#)
+        #expect((try page.next("error")["message"] as? String)?.contains("Nothing such") == true)
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A page that reconnects gets the current values")
     func reconnect() throws {
         let (_, detent, port) = try Self.start()

@@ -35,8 +35,11 @@ struct PanelMessagesTests {
         #expect(PanelMessages.read(#"{"type":"value","id":"freq","value":5}"#, table: table)
                 == .failure(.refused("freq: 5.0 Hz is outside 20.0 Hz … 20.0 kHz")))
         #expect(PanelMessages.read(#"{"type":"value","id":"nope","value":5}"#, table: table) == .failure(.refused("no parameter 'nope'")))
+        #expect(try PanelMessages.read(#"{"type":"preset","action":"save","name":" Warm "}"#, table: table).get() == .presetSave("Warm"))
+        #expect(try PanelMessages.read(#"{"type":"preset","action":"load","name":"Warm"}"#, table: table).get() == .presetLoad("Warm"))
+        #expect(PanelMessages.read(#"{"type":"preset","action":"load","name":" "}"#, table: table) == .failure(.refused("name the preset")))
         for bad in ["hello", "[]", #"{"type":"value"}"#, #"{"type":"value","id":"freq","value":"x"}"#,
-                    #"{"type":"dance","id":"freq"}"#, #"{"type":"text","id":"freq","text":1}"#] {
+                    #"{"type":"dance","id":"freq"}"#, #"{"type":"preset","action":"burn","name":"x"}"#, #"{"type":"text","id":"freq","text":1}"#] {
             guard case .failure(.malformed) = PanelMessages.read(bad, table: table) else {
                 Issue.record("\(bad) should be malformed")
                 continue
