@@ -23,7 +23,7 @@ public protocol WebPanelHost: AnyObject, Sendable {
 
 extension WebPanelHost {
     public func outputValues() -> [OutputValue] { [] }
-    public func preset(_ name: String, save: Bool) -> String? { "presets are loaded and saved in detent live" }
+    public func preset(_ name: String, save: Bool) -> String? { "presets cannot be loaded or saved here" }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

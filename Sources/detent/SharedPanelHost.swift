@@ -34,6 +34,11 @@ final class SharedPanelHost: PanelHost, WebPanelHost {
         return true
     }
 
+    /// The terminal panel owns the presets here: its unsaved edits and their names.
+    func preset(_ name: String, save: Bool) -> String? {
+        "presets are loaded and saved in the terminal panel (p, s)"
+    }
+
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         set([index: defaults[index] ?? processor.table[index].defaultValue])
         return true
