@@ -16,10 +16,16 @@ let package = Package(
         .library(name: "Plugins", targets: ["Plugins"]),
         .library(name: "Ladspa", targets: ["Ladspa"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
+        .library(name: "Web", targets: ["Web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The web panel's HTTP and WebSocket server. No traits: neither full Foundation nor
+        // swift-configuration is needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // JACK, lilv, liblo and libebur128 are opened when first used, not when Detent starts
@@ -69,6 +75,14 @@ let package = Package(
         .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
+        // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
+        // embedded as text, changes through the same host verbs as every other source.
+        .target(name: "Web", dependencies: [
+            "Parameters", "DSP", "Platform",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.
@@ -76,7 +90,7 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Ladspa",
-                "PluginFormats", "Remote",
+                "PluginFormats", "Remote", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -105,6 +119,9 @@ let package = Package(
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
+        // The panel's rules in process, and `detent live --http` through a WebSocket client of
+        // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
+        .testTarget(name: "WebTests", dependencies: ["Web", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "Plugins", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "PluginsTests", dependencies: ["Plugins", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),

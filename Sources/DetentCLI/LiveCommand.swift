@@ -9,6 +9,7 @@ import TerminalPanel
 import Presets
 import Remote
 import Synchronization
+import Web
 
 /// `detent live`: the engine as a JACK client, driven by commands read from standard input.
 struct LiveCommand: ParsableCommand {
@@ -139,6 +140,8 @@ struct LiveCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The address OSC listens on (default 127.0.0.1: this machine only).", valueName: "address"))
     var oscBind = "127.0.0.1"
+
+    @OptionGroup var web: WebOptions
 
     /// The checks that need no server and no preset: each a usage error (64), told before
     /// any server is contacted.
@@ -287,6 +290,8 @@ struct LiveCommand: ParsableCommand {
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
         if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
         defer { bridge?.stop() }
+        let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
+        defer { web?.stop() }
         while let line = reader.readLine() {
             let answer: CommandAnswer? = switch line {
             case .text(let text): interpreter.respond(to: text)
@@ -322,9 +327,13 @@ struct LiveCommand: ParsableCommand {
         }
         let presets = StorePresetSource(store: store, processor: options.processor)
         allowChainEdits(host, presets: presets)
-        let bridge = try startOSC(host: host, interpreter: commandInterpreter(host: host, presets: presets, log: held.append),
-                                  log: { held.append("detent: warning: " + $0) })
+        let interpreter = commandInterpreter(host: host, presets: presets, log: held.append)
+        let bridge = try startOSC(host: host, interpreter: interpreter, log: { held.append("detent: warning: " + $0) })
         defer { bridge?.stop() }
+        // The URL is printed now, before the panel takes the screen, and again when it closes.
+        let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { held.append("detent: warning: " + $0) })
+        if let web { held.append("detent: web panel was at \(web.url)") }
+        defer { web?.stop() }
         let (defaults, _) = store.defaultValues()
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
@@ -375,6 +384,21 @@ struct LiveCommand: ParsableCommand {
         } catch {
             host.stop()
             throw Self.failure("\(error)")
+        }
+    }
+
+    /// The browser panel when `--http` is given; a port that cannot be had stops the host and
+    /// fails the command with one line.
+    func startWeb(host: LiveHost, interpreter: CommandInterpreter, oscPort: Int?,
+                  log: @escaping @Sendable (String) -> Void) throws -> WebServer? {
+        let processor = host.processor
+        do {
+            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter),
+                                 title: processor.isBuiltIn ? "Detent" : processor.name,
+                                 oscPort: oscPort, oscAddress: oscPort == nil ? nil : oscBind, log: log)
+        } catch {
+            host.stop()
+            throw error
         }
     }
 

@@ -3,6 +3,7 @@ import Parameters
 import DSP
 import Presets
 import TerminalPanel
+import Web
 
 /// `detent panel`: the knob panel with no audio, for shaping and saving presets.
 ///
@@ -36,6 +37,8 @@ struct PanelCommand: ParsableCommand {
     @Flag(help: "Draw with ASCII characters only (the default when the locale is not UTF-8).")
     var ascii = false
 
+    @OptionGroup var web: WebOptions
+
     @Option(help: ArgumentHelp("Colours: dark, light (for light backgrounds) or plain (the terminal's own). Default: $DETENT_THEME, else dark.", valueName: "theme"))
     var theme: ThemeStyle?
 
@@ -60,9 +63,22 @@ struct PanelCommand: ParsableCommand {
             loaded = store.defaultPreset()
         }
         let values = loaded?.values ?? defaults
-        let host = NoAudioHost(values: Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) }))
+        let starting = Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) })
+        let title = processor.isBuiltIn ? "Detent" : processor.name
+        // With --http the browser panel turns the same values: a host both may change.
+        let host: any PanelHost
+        var server: WebServer?
+        if try web.settings != nil {
+            let shared = SharedPanelHost(processor: processor, values: starting,
+                                         defaults: Dictionary(uniqueKeysWithValues: defaults.ordered.map { ($0.id, $0.value) }))
+            server = try web.start(host: shared, title: title, oscPort: nil, oscAddress: nil, log: { _ in })
+            host = shared
+        } else {
+            host = NoAudioHost(values: starting)
+        }
+        defer { server?.stop() }
         let panel = Panel(values: values, defaults: defaults, preset: loaded?.preset, origin: loaded?.origin, host: host, store: store,
-                          title: processor.isBuiltIn ? "Detent" : processor.name, ascii: KnobPanelSession.ascii(ascii))
+                          title: title, ascii: KnobPanelSession.ascii(ascii))
         try KnobPanelSession.run(panel, on: terminal, theme: theme)
     }
 }

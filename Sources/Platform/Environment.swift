@@ -7,4 +7,12 @@ public enum Environment {
         guard let raw = getenv(name) else { return nil }
         return String(validatingCString: raw)
     }
+
+    /// This machine's host name (what another machine on the network may know it by), or nil.
+    public static var hostName: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
 }

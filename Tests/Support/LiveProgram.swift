@@ -9,6 +9,9 @@ public final class LiveProgram: @unchecked Sendable {
     public let child: ChildProcess
     private let folder = TemporaryFolder()
     private var answered = 0
+    /// The server it runs on, kept as long as the program is: a test that names only the
+    /// program must not have its server shut down under it.
+    private var server: (any LiveServer)?
 
     public init(_ arguments: [String], environment: [String: String]) throws {
         var environment = environment
@@ -21,12 +24,14 @@ public final class LiveProgram: @unchecked Sendable {
     /// `detent live ARGUMENTS` on `server`, once it says it is running.
     public convenience init(on server: any LiveServer, _ arguments: [String]) throws {
         try self.init(server.liveArguments + arguments, environment: server.clientEnvironment)
+        self.server = server
         try waitForMessage("'detent' on JACK server '\(server.serverName)'")
     }
 
     deinit {
         child.signal(SIGKILL)
         child.wait()
+        server = nil
     }
 
     private func lines(_ name: String) -> [String] {

@@ -2,17 +2,16 @@
 import Glibc
 #endif
 import Foundation
-import TestSupport
 
 /// A private tmux server running an interactive shell: a real terminal emulator with job
 /// control, for what a pseudo-terminal alone cannot show — Ctrl-Z handing the terminal back to
 /// the shell and `fg` taking it again. The server's socket lives in the test's own folder and
 /// the server is killed at the end.
-final class TmuxSession {
-    let socket: String
-    let folder: String
+public final class TmuxSession {
+    public let socket: String
+    public let folder: String
 
-    init(folder: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
+    public init(folder: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
         self.folder = folder
         socket = folder + "/tmux.sock"
         var arguments = ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
@@ -22,30 +21,30 @@ final class TmuxSession {
     }
 
     /// Stops the server (and with it the shell and anything it runs).
-    func close() {
+    public func close() {
         _ = try? run(["kill-server"])
     }
 
     /// Runs `tmux -S SOCKET ARGS…` and returns its output.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    public func run(_ arguments: [String]) throws -> String {
         try ChildProcess.run("/usr/bin/tmux", ["-f", "/dev/null", "-S", socket] + arguments).stdoutText
     }
 
-    func send(_ keys: String...) throws { try run(["send-keys", "-t", "0"] + keys) }
-    func type(_ text: String) throws { try run(["send-keys", "-t", "0", "-l", text]) }
+    public func send(_ keys: String...) throws { try run(["send-keys", "-t", "0"] + keys) }
+    public func type(_ text: String) throws { try run(["send-keys", "-t", "0", "-l", text]) }
 
     /// The pane's text.
-    func capture() throws -> String { try run(["capture-pane", "-p", "-t", "0"]) }
+    public func capture() throws -> String { try run(["capture-pane", "-p", "-t", "0"]) }
 
     /// A tmux format evaluated for the pane (`#{alternate_on}`).
-    func format(_ format: String) throws -> String {
+    public func format(_ format: String) throws -> String {
         try run(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Polls the pane until `condition` holds for its text, at most `seconds`.
     @discardableResult
-    func wait(seconds: Double = 20, until condition: (String) throws -> Bool) throws -> Bool {
+    public func wait(seconds: Double = 20, until condition: (String) throws -> Bool) throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if try condition(capture()) { return true }

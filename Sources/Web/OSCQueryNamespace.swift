@@ -1,0 +1,82 @@
+import Parameters
+
+/// The OSCQuery description of Detent's OSC addresses (github.com/Vidvox/OSCQueryProposal):
+/// the tree `/detent/param/<id>` with each parameter's type, range, unit, clip mode and
+/// current value, and `HOST_INFO` naming the OSC port that takes them. OSC apps (Open Stage
+/// Control, TouchOSC, Chataigne, ossia score) read it and then talk to `--osc`'s UDP port;
+/// nothing here sets a value. Pure.
+public enum OSCQueryNamespace {
+    /// Where the parameters live in the OSC address space (`OSCRouter`'s scheme).
+    public static let parameterPath = "/detent/param"
+
+    /// `GET /?HOST_INFO`. `oscPort` is nil when Detent listens for no OSC (`--osc` not given):
+    /// then the tree is there to read but nothing takes the messages.
+    public static func hostInfo(name: String, oscPort: Int?, oscAddress: String?) -> JSONValue {
+        var members: [JSONMember] = [.init("NAME", .string(name))]
+        if let oscPort {
+            if let oscAddress { members.append(.init("OSC_IP", .string(oscAddress))) }
+            members.append(.init("OSC_PORT", .number(oscPort)))
+            members.append(.init("OSC_TRANSPORT", .string("UDP")))
+        }
+        members.append(.init("EXTENSIONS", .object(
+            ["ACCESS", "VALUE", "RANGE", "DESCRIPTION", "UNIT", "CLIPMODE", "TYPE"].map { JSONMember($0, .bool(true) ) }
+            + ["TAGS", "CRITICAL", "LISTEN", "PATH_CHANGED", "EXTENDED_TYPE", "HTML"].map { JSONMember($0, .bool(false)) })))
+        return .object(members)
+    }
+
+    /// The node at `path` (`/`, `/detent`, `/detent/param`, `/detent/param/cutoff`), or nil
+    /// when there is none (answered 404).
+    public static func node(at path: String, table: ParameterTable, targets: [ParameterIndex: Double]) -> JSONValue? {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        func parameter(_ index: ParameterIndex) -> JSONValue {
+            let spec = table[index]
+            let value = targets[index] ?? spec.defaultValue
+            var range: [JSONMember] = [.init("MIN", .number(spec.range.lowerBound)), .init("MAX", .number(spec.range.upperBound))]
+            if let steps = spec.steps, spec.kind != .integer || steps.count <= 128 {
+                range.append(.init("VALS", .array(steps.map { .number($0) })))
+            }
+            var members: [JSONMember] = [
+                .init("FULL_PATH", .string(parameterPath + "/" + spec.id)),
+                .init("TYPE", .string("f")),
+                .init("ACCESS", .number(3)),
+                .init("VALUE", .array([.number(value)])),
+                .init("RANGE", .array([.object(range)])),
+                .init("CLIPMODE", .array([.string("both")])),
+                .init("DESCRIPTION", .string(spec.name)),
+            ]
+            if let unit = unit(spec.unit) { members.append(.init("UNIT", .array([.string(unit)]))) }
+            return .object(members)
+        }
+        func container(_ fullPath: String, _ contents: [JSONMember]) -> JSONValue {
+            .object([.init("FULL_PATH", .string(fullPath)), .init("ACCESS", .number(0)), .init("CONTENTS", .object(contents))])
+        }
+        let parameters = { container(parameterPath, table.indices.map { JSONMember(table[$0].id, parameter($0)) }) }
+        switch trimmed {
+        case "/": return container("/", [.init("detent", container("/detent", [.init("param", parameters())]))])
+        case "/detent": return container("/detent", [.init("param", parameters())])
+        case parameterPath: return parameters()
+        default:
+            guard trimmed.hasPrefix(parameterPath + "/"), let index = table.find(String(trimmed.dropFirst(parameterPath.count + 1))) else {
+                return nil
+            }
+            return parameter(index)
+        }
+    }
+
+    /// `GET PATH?ATTRIBUTE`: one attribute of a node (`{"VALUE":[800]}`), or nil when the node
+    /// or the attribute is not there.
+    public static func attribute(_ name: String, of node: JSONValue) -> JSONValue? {
+        node.member(name).map { .object([.init(name, $0)]) }
+    }
+
+    /// The unit in the proposal's list (its units.md, from Jamoma's dataspace), when it has one.
+    static func unit(_ unit: ParameterUnit) -> String? {
+        switch unit {
+        case .hertz: "time.hz"
+        case .decibels: "gain.db"
+        case .milliseconds: "time.ms"
+        case .seconds: "time.second"
+        case .quality, .none, .percent, .semitones: nil
+        }
+    }
+}

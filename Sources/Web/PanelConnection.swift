@@ -1,0 +1,77 @@
+import DSP
+import Parameters
+import Synchronization
+
+/// One open page: what is waiting to be sent to it, and the chain generation its requests are
+/// read against. The feedback thread marks what changed; the socket's one writer takes it all
+/// at once and sends the values current then, so a slow page gets fewer messages, never stale
+/// ones, and nothing piles up.
+final class PanelConnection: Sendable {
+    struct Pending {
+        var layout = true
+        var changed: Set<ParameterIndex> = []
+        var errors: [String] = []
+        var outputs: [OutputValue]?
+        /// The snapshot the page's last layout was drawn from.
+        var shown: WebSnapshot?
+    }
+
+    private let pending = Mutex(Pending())
+    private let wakeStream: AsyncStream<Void>
+    private let wakeContinuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (wakeStream, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakeContinuation.yield()
+    }
+
+    /// Wakes the writer whenever something is pending; ends with ``finish()``.
+    var wakes: AsyncStream<Void> { wakeStream }
+
+    func markChanged(_ indices: some Sequence<ParameterIndex>) {
+        pending.withLock { $0.changed.formUnion(indices) }
+        wakeContinuation.yield()
+    }
+
+    func markLayout() {
+        pending.withLock { $0.layout = true }
+        wakeContinuation.yield()
+    }
+
+    func markOutputs(_ values: [OutputValue]) {
+        pending.withLock { $0.outputs = values }
+        wakeContinuation.yield()
+    }
+
+    func report(_ error: String) {
+        pending.withLock { if $0.errors.count < 16 { $0.errors.append(error) } }
+        wakeContinuation.yield()
+    }
+
+    func finish() { wakeContinuation.finish() }
+
+    /// The messages to send now, given the host's current snapshot.
+    func take(_ now: WebSnapshot, title: String) -> [String] {
+        pending.withLock { state in
+            var out = state.errors.map(PanelMessages.error)
+            state.errors = []
+            if state.layout || state.shown?.generation != now.generation {
+                out.append(PanelMessages.layout(now, title: title))
+                state.shown = now
+                state.layout = false
+                state.changed = []
+            } else if !state.changed.isEmpty {
+                out.append(PanelMessages.values(state.changed.sorted(), now))
+                state.changed = []
+            }
+            if let outputs = state.outputs {
+                out.append(PanelMessages.outputs(outputs))
+                state.outputs = nil
+            }
+            return out
+        }
+    }
+
+    /// The table and generation the page's requests mean, once it has a layout.
+    var shown: WebSnapshot? { pending.withLock { $0.shown } }
+}

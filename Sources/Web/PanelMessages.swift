@@ -1,0 +1,164 @@
+import DSP
+import Parameters
+
+/// The WebSocket's language, both ways, as JSON text messages. Pure: the page's requests are
+/// read and its answers written here, and every rule is tested without a socket.
+///
+/// From the page (`id` is a parameter's text id, as typed on the command line):
+///
+/// | message | what it does |
+/// |---|---|
+/// | `{"type":"position","id":"cutoff","position":0.5}` | a knob's normalised position 0…1, through the taper (drag, wheel) |
+/// | `{"type":"value","id":"cutoff","value":800}` | a value in the parameter's unit (switches, lists) |
+/// | `{"type":"text","id":"cutoff","text":"1.2k"}` | a typed value, read as the typed `set` reads it |
+/// | `{"type":"reset","id":"cutoff"}` | back to the Default preset's value |
+/// | `{"type":"preset","action":"load","name":"Warm"}` | loads a preset (`"save"`: saves the values as it) |
+///
+/// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
+/// connecting and after every chain edit), `values` (the parameters that changed, each with
+/// its position and text), `outputs` (the outputs' latest values, when they change) and
+/// `error` (a request refused, in one line).
+public enum PanelMessages {
+    /// A request from the page.
+    public enum Request: Equatable, Sendable {
+        case position(ParameterIndex, Double)
+        case value(ParameterIndex, Double)
+        case reset(ParameterIndex)
+        case presetLoad(String)
+        case presetSave(String)
+    }
+
+    /// Reads one message from the page against `table`: a request, or why it is refused.
+    /// A message that is not JSON, or not one of the shapes above, is `malformed` (the socket
+    /// closes); a well-formed one the panel cannot honour (a typo in a typed value, an id
+    /// from before a chain edit) is only answered with an error.
+    public static func read(_ text: String, table: ParameterTable) -> Result<Request, Refusal> {
+        guard let json = try? JSONParser.parse(Array(text.utf8)), case .string(let type)? = json.member("type") else {
+            return .failure(.malformed("not a panel message"))
+        }
+        if type == "preset" {
+            guard case .string(let action)? = json.member("action"), action == "load" || action == "save",
+                  case .string(let name)? = json.member("name") else {
+                return .failure(.malformed("preset: expects an action (load or save) and a name"))
+            }
+            let trimmed = name.trimmedWhitespace
+            guard !trimmed.isEmpty else { return .failure(.refused("name the preset")) }
+            return .success(action == "load" ? .presetLoad(trimmed) : .presetSave(trimmed))
+        }
+        guard case .string(let id)? = json.member("id") else { return .failure(.malformed("not a panel message")) }
+        guard let index = table.find(id) else { return .failure(.refused("no parameter '\(id)'")) }
+        let spec = table[index]
+        switch type {
+        case "position":
+            guard let position = json.member("position")?.doubleValue, position.isFinite else {
+                return .failure(.malformed("position: expects a number"))
+            }
+            return .success(.position(index, min(max(position, 0), 1)))
+        case "value":
+            guard let value = json.member("value")?.doubleValue, value.isFinite else {
+                return .failure(.malformed("value: expects a number"))
+            }
+            guard spec.range.contains(value) else {
+                return .failure(.refused("\(id): \(spec.format(value)) is outside \(spec.format(spec.range.lowerBound)) … \(spec.format(spec.range.upperBound))"))
+            }
+            return .success(.value(index, spec.clamp(value)))
+        case "text":
+            guard case .string(let typed)? = json.member("text") else { return .failure(.malformed("text: expects a string")) }
+            do {
+                return .success(.value(index, try spec.parse(typed)))
+            } catch {
+                return .failure(.refused("\(error)"))
+            }
+        case "reset":
+            return .success(.reset(index))
+        default:
+            return .failure(.malformed("unknown message type '\(type)'"))
+        }
+    }
+
+    /// Why a message was not followed.
+    public enum Refusal: Error, Equatable, Sendable {
+        /// Not a panel message at all: the socket is closed.
+        case malformed(String)
+        /// A panel message that cannot be followed: answered with an `error` message.
+        case refused(String)
+    }
+
+    /// `{"type":"layout",…}`: the title, and one section per chain slot (one untitled section
+    /// for a single processor), each parameter with what the page draws it with.
+    public static func layout(_ snapshot: WebSnapshot, title: String) -> String {
+        let processor = snapshot.processor
+        let table = processor.table
+        func parameter(_ index: ParameterIndex) -> JSONValue {
+            let spec = table[index]
+            var members: [JSONMember] = [
+                .init("id", .string(spec.id)), .init("name", .string(spec.name)),
+                .init("kind", .string(spec.kind.name)), .init("unit", .string(spec.unit.symbol)),
+                .init("min", .number(spec.range.lowerBound)), .init("max", .number(spec.range.upperBound)),
+                .init("default", .number(spec.defaultValue)),
+                .init("bipolar", .bool(spec.range.lowerBound < 0 && spec.range.upperBound > 0)),
+            ]
+            if case .enumeration(let points) = spec.kind {
+                members.append(.init("options", .array(points.filter { spec.range.contains($0.value) }.map {
+                    .object([.init("value", .number($0.value)), .init("label", .string($0.label))])
+                })))
+            }
+            members.append(contentsOf: state(index, snapshot))
+            return .object(members)
+        }
+        var sections: [JSONValue] = []
+        if processor.slots.isEmpty {
+            sections.append(.object([.init("name", .string("")), .init("bypass", .null),
+                                     .init("parameters", .array(table.indices.map(parameter)))]))
+        } else {
+            for slot in processor.slots {
+                let rows = slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass }
+                sections.append(.object([
+                    .init("name", .string(slot.name)), .init("plugin", .string(slot.processor.name)),
+                    .init("bypass", parameter(slot.bypass)),
+                    .init("parameters", .array(rows.map(parameter))),
+                ]))
+            }
+        }
+        let outputs: [JSONValue] = processor.outputs.map { output in
+            .object([.init("id", .string(output.id)), .init("name", .string(output.name)), .init("unit", .string(output.unit)),
+                     .init("min", output.range.map { .number($0.lowerBound) } ?? .null),
+                     .init("max", output.range.map { .number($0.upperBound) } ?? .null)])
+        }
+        return JSONValue.object([
+            .init("type", .string("layout")), .init("generation", .number(snapshot.generation)),
+            .init("title", .string(title)), .init("sections", .array(sections)), .init("outputs", .array(outputs)),
+        ]).compactText
+    }
+
+    /// `{"type":"values",…}`: each of `indices` with its value, knob position and text.
+    public static func values(_ indices: [ParameterIndex], _ snapshot: WebSnapshot) -> String {
+        JSONValue.object([
+            .init("type", .string("values")), .init("generation", .number(snapshot.generation)),
+            .init("values", .array(indices.map { index in
+                .object([.init("id", .string(snapshot.processor.table[index].id))] + state(index, snapshot))
+            })),
+        ]).compactText
+    }
+
+    /// `{"type":"outputs","values":[{"id":…,"value":…}…]}`: a value that is not finite (a meter
+    /// at silence) is `null`.
+    public static func outputs(_ values: [OutputValue]) -> String {
+        JSONValue.object([
+            .init("type", .string("outputs")),
+            .init("values", .array(values.map { .object([.init("id", .string($0.id)), .init("value", .number($0.value, places: 4))]) })),
+        ]).compactText
+    }
+
+    /// `{"type":"error","message":…}`.
+    public static func error(_ message: String) -> String {
+        JSONValue.object([.init("type", .string("error")), .init("message", .string(message))]).compactText
+    }
+
+    private static func state(_ index: ParameterIndex, _ snapshot: WebSnapshot) -> [JSONMember] {
+        let spec = snapshot.processor.table[index]
+        let value = snapshot.value(index)
+        return [.init("value", .number(value)), .init("position", .number(spec.normalized(value))),
+                .init("text", .string(spec.format(value)))]
+    }
+}

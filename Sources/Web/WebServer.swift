@@ -1,0 +1,266 @@
+import DSP
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Parameters
+import Platform
+import Synchronization
+
+/// `--http PORT`: the browser panel, its WebSocket and OSCQuery, on a thread pool of its own.
+///
+/// Every change from the page goes through the host's verbs (``WebPanelHost``), as typed
+/// commands, MIDI and OSC do; the feedback thread looks at the host 30 times a second and
+/// marks what changed on every open page, whose one writer sends the values current then.
+/// Nothing here runs on, waits for or allocates on the audio thread.
+public final class WebServer: Sendable {
+    /// The port it listens on (the one chosen when asked for 0).
+    public let port: Int
+    /// What to open in a browser: the address, and the token when one is required.
+    public let url: String
+
+    /// The largest message a page may send, in bytes (a request is under 200).
+    public static let maximumMessage = 4096
+    /// How often the feedback thread compares the values with what pages were sent.
+    public static let poll = Duration.milliseconds(33)
+
+    private let shared: Shared
+    private let feedback: NamedThread
+    private let task: Task<Void, Never>
+
+    /// What the server's tasks, the feedback thread and `stop` share.
+    private final class Shared: Sendable {
+        let connections = Mutex<[ObjectIdentifier: PanelConnection]>([:])
+        let running = Atomic(true)
+        let wake = Semaphore(0)
+        let finished = Semaphore(0)
+    }
+
+    /// Starts listening; throws one line when the address cannot be had. `log` takes a line
+    /// about a page that sent what is not the panel's.
+    public init(settings: WebSettings, host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
+                log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
+        if let problem = settings.problem { throw WebServerError(problem) }
+        // What pages do wrong is logged at most once a second: a page cannot flood stderr.
+        let log = RateLimitedLog(log).line
+        let token = settings.resolvedToken()
+        let access = WebAccess(token: token)
+        let shared = Shared()
+        self.shared = shared
+
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: AccessCheck(access: access))
+        let page = PanelPage.html
+        router.get("/") { request, _ -> Response in
+            let query = WebAccess.queryItems(request.uri.query ?? "")
+            if query.contains(where: { $0.0 == "HOST_INFO" }) {
+                return Self.json(OSCQueryNamespace.hostInfo(name: title, oscPort: oscPort, oscAddress: oscAddress))
+            }
+            let wantsPage = request.headers[.accept]?.contains("text/html") == true
+            if wantsPage && Self.attribute(in: query) == nil { return Self.page(page) }
+            return Self.oscQuery(request.uri.path, query: query, host: host)
+        }
+        router.get("/panel") { _, _ in Self.page(page) }
+        router.get("/detent") { request, _ in
+            Self.oscQuery(request.uri.path, query: WebAccess.queryItems(request.uri.query ?? ""), host: host)
+        }
+        router.get("/detent/**") { request, _ in
+            Self.oscQuery(request.uri.path, query: WebAccess.queryItems(request.uri.query ?? ""), host: host)
+        }
+        router.ws("/ws", onUpgrade: { inbound, outbound, _ in
+            try await Self.serve(inbound: inbound, outbound: outbound, host: host, title: title, shared: shared, log: log)
+        })
+
+        let running = Mutex<Result<Int, WebServerError>?>(nil)
+        let started = Semaphore(0)
+        let bind = settings.bind, requested = settings.port
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(
+                http1: .init(idleTimeout: .seconds(60)),
+                ws: .init(maxFrameSize: Self.maximumMessage, autoPing: .enabled(timePeriod: .seconds(15))))),
+            configuration: .init(address: .hostname(bind, port: requested), serverName: "detent"),
+            onServerRunning: { channel in
+                running.withLock { $0 = .success(channel.localAddress?.port ?? requested) }
+                started.signal()
+            },
+            logger: Logger(label: "detent.web", factory: { _ in SwiftLogNoOpLogHandler() }))
+        task = Task.detached {
+            do {
+                try await app.run()
+            } catch {
+                running.withLock { if $0 == nil { $0 = .failure(WebServerError("--http: cannot listen on \(bind):\(requested) (\(error))")) } }
+            }
+            started.signal()
+            shared.finished.signal()
+        }
+        _ = started.wait(timeout: .seconds(30))
+        switch running.withLock({ $0 }) {
+        case .success(let port)?:
+            self.port = port
+        case .failure(let error)?:
+            shared.finished.signal()
+            throw error
+        case nil:
+            task.cancel()
+            throw WebServerError("--http: the server on \(bind):\(requested) did not start within 30 s")
+        }
+        // Listening on every address: the machine's name is what a phone on the network opens.
+        let wildcard = bind == "0.0.0.0" || bind == "::"
+        let shownHost = wildcard ? (Environment.hostName ?? bind) : bind.contains(":") ? "[\(bind)]" : bind
+        url = "http://\(shownHost):\(port)/" + (token.map { "?token=" + $0 } ?? "")
+
+        do {
+            feedback = try NamedThread(name: "web-feedback") {
+                var seen = host.webSnapshot()
+                var outputs: [OutputValue] = []
+                while shared.running.load(ordering: .relaxed) {
+                    _ = shared.wake.wait(timeout: Self.poll)
+                    let now = host.webSnapshot()
+                    let pages = shared.connections.withLock { Array($0.values) }
+                    if now.generation != seen.generation {
+                        pages.forEach { $0.markLayout() }
+                    } else {
+                        let changed = now.targets.filter { seen.targets[$0.key] != $0.value }.map(\.key)
+                        if !changed.isEmpty { pages.forEach { $0.markChanged(changed) } }
+                    }
+                    seen = now
+                    let latest = host.outputValues()
+                    if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
+                    outputs = latest
+                }
+            }
+        } catch {
+            task.cancel()
+            throw WebServerError("--http: cannot start the feedback thread (\(error))")
+        }
+    }
+
+    /// Closes every page and stops listening.
+    public func stop() {
+        guard shared.running.exchange(false, ordering: .relaxed) else { return }
+        shared.wake.signal()
+        feedback.join()
+        shared.connections.withLock { $0.values.forEach { $0.finish() } }
+        task.cancel()
+        _ = shared.finished.wait(timeout: .seconds(5))
+    }
+
+    /// One page's WebSocket: its writer sends what is pending; its messages are read here,
+    /// each a host verb. A message that is not the panel's closes this socket only.
+    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: any WebPanelHost,
+                              title: String, shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
+        let connection = PanelConnection()
+        let key = ObjectIdentifier(connection)
+        shared.connections.withLock { $0[key] = connection }
+        let outputs = host.outputValues()
+        if !outputs.isEmpty { connection.markOutputs(outputs) }
+        defer { shared.connections.withLock { _ = $0.removeValue(forKey: key) } }
+        let writer = Task {
+            for await _ in connection.wakes {
+                for text in connection.take(host.webSnapshot(), title: title) {
+                    do { try await outbound.write(.text(text)) } catch { return }
+                }
+            }
+        }
+        var budget = MessageBudget()
+        var malformed: String?
+        do {
+            reading: for try await message in inbound.messages(maxSize: maximumMessage) {
+                guard budget.take(now: .now) else {
+                    if budget.dropped == 1 { connection.report("more than \(MessageBudget.perSecond) messages a second: the rest are dropped") }
+                    continue
+                }
+                guard case .text(let text) = message else {
+                    malformed = "binary messages are not the panel's"
+                    break reading
+                }
+                guard let shown = connection.shown else { continue }
+                let table = shown.processor.table
+                switch PanelMessages.read(text, table: table) {
+                case .success(let request):
+                    let done = switch request {
+                    case .position(let index, let position):
+                        host.set([index: table[index].value(atNormalized: position)], ifGeneration: shown.generation)
+                    case .value(let index, let value):
+                        host.set([index: value], ifGeneration: shown.generation)
+                    case .reset(let index):
+                        host.reset(index, ifGeneration: shown.generation)
+                    case .presetLoad(let name), .presetSave(let name):
+                        // Loading and saving are answered with what went wrong, if anything.
+                        { () -> Bool in
+                            if let problem = host.preset(name, save: request == .presetSave(name)) { connection.report(problem) }
+                            return true
+                        }()
+                    }
+                    if !done { connection.report("the chain changed as the request came; ignored") }
+                case .failure(.refused(let reason)):
+                    connection.report(reason)
+                case .failure(.malformed(let reason)):
+                    malformed = reason
+                    break reading
+                }
+            }
+        } catch {
+            connection.finish()
+            await writer.value
+            throw error
+        }
+        connection.finish()
+        await writer.value
+        if let malformed {
+            log("web panel: \(malformed); that page's connection is closed")
+            try? await outbound.close(.unacceptableData, reason: malformed)
+        }
+    }
+
+    private static func page(_ html: String) -> Response {
+        Response(status: .ok, headers: [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            .contentSecurityPolicy: "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'",
+        ], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func json(_ value: JSONValue) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: value.compactText)))
+    }
+
+    /// The attribute an OSCQuery request asks for (`?VALUE`), if any: an upper-case name.
+    static func attribute(in query: [(String, String)]) -> String? {
+        query.first { item in item.0 != "token" && !item.0.isEmpty && item.0.allSatisfy { $0.isUppercase || $0 == "_" } }?.0
+    }
+
+    private static func oscQuery(_ path: String, query: [(String, String)], host: any WebPanelHost) -> Response {
+        let now = host.webSnapshot()
+        guard let node = OSCQueryNamespace.node(at: path, table: now.processor.table, targets: now.targets) else {
+            return Response(status: .notFound)
+        }
+        guard let name = attribute(in: query) else { return json(node) }
+        guard let answer = OSCQueryNamespace.attribute(name, of: node) else { return Response(status: .noContent) }
+        return json(answer)
+    }
+}
+
+/// Refuses, with 403 and one line, a request that ``WebAccess`` does not let through, and with
+/// 414 one whose target is too long.
+struct AccessCheck<Context: RequestContext>: RouterMiddleware {
+    let access: WebAccess
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.string.utf8.count <= WebAccess.maximumTargetLength else { return Response(status: .uriTooLong) }
+        if let refusal = access.refusal(host: request.head.authority, origin: request.headers[.origin],
+                                        query: WebAccess.queryItems(request.uri.query ?? ""),
+                                        authorization: request.headers[.authorization]) {
+            return Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "detent: " + refusal + "\n")))
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Why the web panel cannot start, in one line.
+public struct WebServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The page in a real browser (Debian's Chromium, headless) over `detent live --http` with a
+/// three-slot chain: what a person does with a mouse reaches the host, and what the host does
+/// reaches the page. With DETENT_SCREENSHOTS=FOLDER it saves the page at phone and desktop
+/// width there (docs/web-phone.png and docs/web-desktop.png are made so).
+@Suite("The web panel in a browser", .serialized, .enabled(if: HeadlessBrowser.isInstalled, "needs Debian's chromium"))
+struct BrowserTests {
+    /// The knob position of a cutoff value (20 Hz … 20 kHz, logarithmic).
+    static func position(_ hertz: Double) -> Double { log(hertz / 20) / log(1000) }
+
+    /// A typed `get` answer's value in hertz (`a.cutoff=3.97 kHz`).
+    static func hertz(_ answer: String) -> Double? {
+        let text = answer.split(separator: "=").last.map(String.init) ?? ""
+        let parts = text.split(separator: " ")
+        guard let number = parts.first.flatMap({ Double($0) }), parts.count == 2 else { return nil }
+        return parts[1] == "kHz" ? number * 1000 : number
+    }
+
+    @Test("Every slot's knobs are on the page; a drag, a fine drag, a double click, a typed value and a switch reach the host; the host's changes reach the page")
+    func panel() throws {
+        let server = try JackServer()
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--http", "0",
+                                                  "--plugin", "a=builtin", "--plugin", "b=builtin", "--plugin", "c=builtin"])
+        let port = try detent.webPort()
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/")
+        try browser.waitFor("document.querySelectorAll('svg.knob').length === 9")
+        #expect(try browser.evaluate("[...document.querySelectorAll('section h2')].map(h => h.firstChild.textContent).join(',')") as? String == "a,b,c")
+        #expect(try browser.evaluate("document.getElementById('status').textContent") as? String == "connected")
+        #expect(try browser.evaluate("document.querySelectorAll('section h2 .switch input').length") as? Int == 3)
+
+        // A drag of 40 px up: a fifth of the way round; with Shift, a fiftieth. The page sends
+        // positions as the pointer moves, so each wait is for where the drag ends.
+        func settles(near position: Double, within tolerance: Double) throws -> Double {
+            var hertz = 0.0
+            try waitUntil("b.cutoff settles near position \(position)") {
+                hertz = (try? detent.ask("get b.cutoff")).flatMap(Self.hertz) ?? 0
+                return hertz > 0 && abs(Self.position(hertz) - position) < tolerance
+            }
+            return hertz
+        }
+        try browser.drag("[data-id=\"b.cutoff\"] svg", up: 40)
+        let dragged = try settles(near: Self.position(1000) + 0.2, within: 0.005)
+        try browser.drag("[data-id=\"b.cutoff\"] svg", up: 40, modifiers: 8)
+        _ = try settles(near: Self.position(dragged) + 0.02, within: 0.004)
+        let answer = try detent.ask("get b.cutoff")
+        try browser.waitFor("document.querySelector('[data-id=\"b.cutoff\"] .value').textContent === '\(answer.split(separator: "=")[1])'")
+
+        // A double click resets it; a typed value with its unit; a slot's bypass switch.
+        try browser.doubleClick("[data-id=\"b.cutoff\"] svg")
+        try waitUntil("the reset lands") { (try? detent.ask("get b.cutoff")) == "b.cutoff=1.00 kHz" }
+        _ = try browser.evaluate("""
+            (() => { const v = document.querySelector('[data-id="a.cutoff"] .value'); v.click();
+                     const i = v.querySelector('input'); i.value = '2.5k';
+                     i.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' })); })()
+            """)
+        try waitUntil("the typed value lands") { (try? detent.ask("get a.cutoff")) == "a.cutoff=2.50 kHz" }
+        _ = try browser.evaluate("document.querySelector('[data-id=\"c.bypass\"] input').click()")
+        try waitUntil("the switch lands") { (try? detent.ask("get c.bypass")) == "c.bypass=on" }
+        try browser.waitFor("document.querySelectorAll('section')[2].classList.contains('bypassed')")
+
+        // Typed on standard input, and from another page: the knob and its label follow.
+        _ = try detent.ask("set b.gain -12")
+        try browser.waitFor("document.querySelector('[data-id=\"b.gain\"] .value').textContent === '−12.0 dB'")
+        let other = try PanelSocket(port: port, headers: ["Origin": "http://127.0.0.1:\(port)"])
+        _ = try other.next("layout")
+        other.send(#"{"type":"value","id":"c.resonance","value":4}"#)
+        try browser.waitFor("document.querySelector('[data-id=\"c.resonance\"] .value').textContent === '4.00'")
+
+        if let folder = ProcessInfo.processInfo.environment["DETENT_SCREENSHOTS"] {
+            try browser.screenshot(width: 360, mobile: true).write(to: URL(fileURLWithPath: folder + "/web-phone.png"))
+            try browser.screenshot(width: 1024, mobile: false).write(to: URL(fileURLWithPath: folder + "/web-desktop.png"))
+        }
+        #expect(detent.finish() == 0)
+    }
+}
