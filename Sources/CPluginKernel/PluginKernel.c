@@ -145,6 +145,11 @@ void detent_lv2_deliver(DetentLV2Instance *instance) {
 
 void detent_lv2_fold(const float *const *sources, uint32_t source_count, float *const *destinations,
                      uint32_t destination_count, uint32_t frames) {
+    if (source_count == 0) {
+        // A plug-in with no audio output (MIDI only) leaves silence.
+        for (uint32_t d = 0; d < destination_count; d++) memset(destinations[d], 0, (size_t)frames * sizeof(float));
+        return;
+    }
     if (source_count >= destination_count) {
         for (uint32_t d = 0; d < destination_count; d++) {
             float *out = destinations[d];
@@ -266,6 +271,39 @@ static void advance_midi(DetentLV2Kernel *k, uint32_t taken, uint32_t frames) {
     k->midi_cursor += frames;
 }
 
+/// After a `run` of `frames` frames: the MIDI messages the plug-in wrote to its MIDI output,
+/// copied out at their frames on the kernel's timeline; then the timeline moves on.
+static void collect_midi_output(DetentLV2Kernel *k, uint32_t frames) {
+    const LV2_Atom_Sequence *sequence = k->midi_output;
+    if (sequence && sequence->atom.type == k->atom_sequence_type && sequence->atom.size <= k->atom_capacity) {
+        const uint8_t *body = (const uint8_t *)&sequence->body;
+        uint32_t size = sequence->atom.size;
+        uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+        while (offset + sizeof(LV2_Atom_Event) <= size) {
+            const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+            uint32_t bytes = event->body.size;
+            if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) break;
+            if (event->body.type == k->midi_event_type && bytes > 0) {
+                if (k->midi_out_count >= k->midi_out_capacity || bytes > k->midi_out_bytes_capacity - k->midi_out_bytes_used) {
+                    k->midi_out_dropped++;
+                } else {
+                    int64_t at = event->time.frames;
+                    if (at < 0) at = 0;
+                    if (frames > 0 && at >= frames) at = frames - 1;
+                    DetentMIDIOutEvent *out = &k->midi_out_events[k->midi_out_count++];
+                    out->frame = k->frames_run + at;
+                    out->size = bytes;
+                    out->offset = k->midi_out_bytes_used;
+                    memcpy(k->midi_out_bytes + k->midi_out_bytes_used, event + 1, bytes);
+                    k->midi_out_bytes_used += bytes;
+                }
+            }
+            offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
+        }
+    }
+    k->frames_run += frames;
+}
+
 /// The folded connection: engine channels → the plug-in's inputs, run, its outputs → channels.
 static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *const *inputs,
                        float *const *outputs, uint32_t channels, uint32_t frames) {
@@ -290,6 +328,7 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     uint32_t taken = fill_midi_inputs(k, 1, frames);
     fill_positions(k, 1);
     k->descriptor->run(instance->handle, frames);
+    collect_midi_output(k, frames);
     detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
     if (frames > 0) k->position_pending = 0;
@@ -324,6 +363,7 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             sequence->atom.type = k->atom_chunk;
         }
         d->run(instance->handle, (uint32_t)frames);
+        if (i == 0) collect_midi_output(k, (uint32_t)frames);
         detent_lv2_deliver(instance);
     }
     advance_midi(k, taken, (uint32_t)frames);
@@ -342,8 +382,11 @@ void detent_lv2_reset(void *context) {
         if (d->activate) d->activate(k->instances[i].handle);
     }
     detent_denormals_restore(mode);
-    // The transport starts again from frame 0.
+    // The transport starts again from frame 0, and so does the MIDI output's timeline.
     k->position_pending = k->position != NULL;
+    k->frames_run = 0;
+    k->midi_out_count = 0;
+    k->midi_out_bytes_used = 0;
 }
 
 int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {

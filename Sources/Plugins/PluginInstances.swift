@@ -35,6 +35,9 @@ final class PluginInstances: @unchecked Sendable {
 
     /// MIDI messages one cycle can hold for the plug-in's MIDI input, and their bytes.
     static let midiCapacity = 1024, midiBytes = 65_536
+    /// MIDI messages of the plug-in's MIDI output held between two takes (a render block of
+    /// up to 16384 frames), and their bytes.
+    static let midiOutCapacity = 8192, midiOutBytes = 131_072
 
     /// A `time:Position` object for a transport rolling from its start at `beatsPerMinute`,
     /// in 4/4: frame 0, bar 0, beat 0, speed 1 — the atom and its body, as a plug-in reads
@@ -260,6 +263,15 @@ final class PluginInstances: @unchecked Sendable {
         k.atom_outputs = UnsafePointer(atomOutputBuffers)
         k.atom_capacity = UInt32(atomCapacity)
         k.atom_chunk = urids.map(LV2URI.atom + "Chunk")
+        k.atom_sequence_type = atomSequence
+        k.midi_event_type = urids.map(LV2URI.midiEvent)
+        if let output = plugin.midiOutput, let a = atomOutputs.firstIndex(of: output) {
+            k.midi_output = UnsafePointer(atomOutputBuffers[a])
+            k.midi_out_events = buffer(DetentMIDIOutEvent.self, Self.midiOutCapacity)
+            k.midi_out_capacity = UInt32(Self.midiOutCapacity)
+            k.midi_out_bytes = buffer(UInt8.self, Self.midiOutBytes)
+            k.midi_out_bytes_capacity = UInt32(Self.midiOutBytes)
+        }
         if let midiInputs {
             k.midi_inputs = UnsafePointer(midiInputs)
             k.midi_event_type = urids.map(LV2URI.midiEvent)
@@ -334,6 +346,23 @@ final class PluginInstances: @unchecked Sendable {
     /// renders, or as a snapshot that may be a block old.
     func controlValue(_ port: PortDescription) -> Float {
         portValues[0][Int(port.index)]
+    }
+
+    /// The messages the plug-in wrote to its MIDI output since the last call (between
+    /// blocks, on the thread that runs the engine).
+    func takeMIDIOutput() -> MIDIOutput {
+        let k = kernel
+        guard let events = k.pointee.midi_out_events, let bytes = k.pointee.midi_out_bytes else { return MIDIOutput() }
+        let messages = (0..<Int(k.pointee.midi_out_count)).map { e in
+            let event = events[e]
+            return MIDIOutput.Message(frame: event.frame,
+                                      bytes: Array(UnsafeBufferPointer(start: bytes + Int(event.offset), count: Int(event.size))))
+        }
+        let taken = MIDIOutput(messages: messages, dropped: Int(k.pointee.midi_out_dropped))
+        k.pointee.midi_out_count = 0
+        k.pointee.midi_out_bytes_used = 0
+        k.pointee.midi_out_dropped = 0
+        return taken
     }
 
     /// The plug-in's messages since the last call, as lines for stderr.

@@ -69,6 +69,14 @@ typedef struct DetentMIDIEvent {
     uint32_t offset;   // into `midi_bytes`
 } DetentMIDIEvent;
 
+/// One MIDI message a plug-in wrote to its MIDI output: its frame since the kernel's last
+/// reset (the engine's timeline), and where its bytes are in `midi_out_bytes`.
+typedef struct DetentMIDIOutEvent {
+    int64_t frame;
+    uint32_t size;
+    uint32_t offset;
+} DetentMIDIOutEvent;
+
 /// What `detent_lv2_run` needs, prepared by the host.
 typedef struct DetentLV2Kernel {
     const LV2_Descriptor *_Nullable descriptor;
@@ -128,6 +136,22 @@ typedef struct DetentLV2Kernel {
     _Bool position_shares_midi;
     const LV2_Atom *_Nullable position;
     _Bool position_pending;
+    /// The plug-in's MIDI output (the first instance's first atom output that supports
+    /// midi:MidiEvent; NULL without one). After each `run` its messages are copied into
+    /// `midi_out_events` and `midi_out_bytes`, stamped with `frames_run` plus their frame in
+    /// the run, until the host takes them (`midi_out_count` back to 0) between blocks, on the
+    /// thread that runs the engine (offline renders). A message that does not fit is counted
+    /// in `midi_out_dropped`.
+    const LV2_Atom_Sequence *_Nullable midi_output;
+    DetentMIDIOutEvent *_Nullable midi_out_events;
+    uint32_t midi_out_capacity;      // events
+    uint8_t *_Nullable midi_out_bytes;
+    uint32_t midi_out_bytes_capacity;
+    uint32_t midi_out_count;
+    uint32_t midi_out_bytes_used;
+    uint32_t midi_out_dropped;
+    /// Frames run since the last reset: the timeline the MIDI output is stamped on.
+    int64_t frames_run;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
