@@ -103,9 +103,15 @@ final class PluginInstances: @unchecked Sendable {
         let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
         let midiPort = plugin.midiInput
         let midiInputs = midiPort == nil ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        // Message parameters go where the patch input's sequence is written anyway (the MIDI
+        // input's, the position's), else into a sequence of their own.
+        let properties = plugin.numericProperties
+        let patchPort = properties.isEmpty ? nil : plugin.patchInput
         // The transport's position, for a plug-in that reads it, when there is a tempo to tell.
         let timePort = format.beatsPerMinute == nil ? nil : plugin.timeInput
         let positionInputs = timePort == nil || timePort == midiPort ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        let patchShares: UInt32 = patchPort == nil ? 0 : patchPort == midiPort ? 1 : patchPort == timePort && positionInputs != nil ? 2 : 0
+        let patchInputs = patchPort == nil || patchShares != 0 ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
         let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
 
@@ -194,9 +200,11 @@ final class PluginInstances: @unchecked Sendable {
                             sequence.pointee.atom.type = atomSequence
                             positionInputs[i] = sequence
                         } else if port.isInput {
-                            // A valid empty sequence: nothing happens at any frame.
+                            // A valid empty sequence: nothing happens at any frame (the patch
+                            // input's holds the message parameters due before each run).
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
                             sequence.pointee.atom.type = atomSequence
+                            if port == patchPort, let patchInputs { patchInputs[i] = sequence }
                         } else {
                             atomOutputBuffers[i * atomOutputs.count + atomIndex] = sequence
                             atomIndex += 1
@@ -280,6 +288,34 @@ final class PluginInstances: @unchecked Sendable {
             k.midi_capacity = UInt32(Self.midiCapacity)
             k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
             k.midi_bytes_capacity = UInt32(Self.midiBytes)
+        }
+        if !properties.isEmpty {
+            let keys = buffer(UInt32.self, properties.count), types = buffer(UInt32.self, properties.count)
+            for (j, property) in properties.enumerated() {
+                keys[j] = urids.map(property.uri)
+                types[j] = urids.map(property.range ?? LV2URI.atom + "Float")
+            }
+            let sent = buffer(Float.self, properties.count)
+            sent.update(repeating: .nan, count: properties.count)
+            k.property_count = UInt32(properties.count)
+            k.property_first = UInt32(parameterPorts.count)
+            k.property_keys = UnsafePointer(keys)
+            k.property_types = UnsafePointer(types)
+            k.property_sent = sent
+            k.property_due = buffer(UInt8.self, properties.count)
+            k.property_values = buffer(Float.self, properties.count)
+            k.patch_inputs = patchInputs.map { UnsafePointer($0) }
+            k.patch_shares = patchShares
+            k.urid_object = urids.map(LV2URI.atom + "Object")
+            k.urid_patch_set = urids.map(LV2URI.patch + "Set")
+            k.urid_patch_property = urids.map(LV2URI.patch + "property")
+            k.urid_patch_value = urids.map(LV2URI.patch + "value")
+            k.urid_urid = urids.map(LV2URI.atom + "URID")
+            k.urid_float = urids.map(LV2URI.atom + "Float")
+            k.urid_double = urids.map(LV2URI.atom + "Double")
+            k.urid_int = urids.map(LV2URI.atom + "Int")
+            k.urid_long = urids.map(LV2URI.atom + "Long")
+            k.urid_bool = urids.map(LV2URI.atom + "Bool")
         }
         if let timePort, let bpm = format.beatsPerMinute {
             let bytes = Self.position(beatsPerMinute: bpm, urids: urids)

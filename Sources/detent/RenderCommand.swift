@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
     var midi: String?
 
     @Option(name: .customLong("midi-out"), help: ArgumentHelp(
-        "Write the plug-in's MIDI output to this Standard MIDI File (type 0, at the --bpm tempo or 120, 960 ticks a quarter note, each message at the tick nearest its frame). With no input file, renders from --midi alone: how MIDI-only plug-ins (a transposer, a channel map) are hosted.",
+        "Write the plug-in's MIDI output to this Standard MIDI File (type 0, at the --bpm tempo or 120, 960 ticks a quarter note, each message at the tick nearest its frame). With no input file, renders as long as --midi and --tail say: how MIDI-only plug-ins (a transposer, a sequencer) are hosted.",
         valueName: "file"), completion: .file(extensions: ["mid"]))
     var midiOut: String?
 
@@ -144,7 +144,9 @@ struct RenderCommand: ParsableCommand {
             if output != nil { throw ValidationError("-o names one output; a manifest names each job's (or use --out-dir)") }
         } else if inputs.isEmpty, let midiOut {
             // From a MIDI file to a MIDI file: no audio on either side.
-            guard midi != nil else { throw ValidationError("--midi-out \(midiOut) with no input file renders from --midi FILE, which is missing") }
+            guard midi != nil || tail != nil else {
+                throw ValidationError("--midi-out \(midiOut) with no input file lasts as long as --midi FILE and --tail SECONDS: give either")
+            }
             if output != nil || outDir != nil { throw ValidationError("-o and --out-dir name audio outputs; a render with no input file writes only --midi-out") }
             if normalize != nil { throw ValidationError("--normalize measures audio; a render with no input file has none") }
             if tail?.lowercased().trimmedWhitespace == "auto" {

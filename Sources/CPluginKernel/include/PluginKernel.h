@@ -152,6 +152,23 @@ typedef struct DetentLV2Kernel {
     uint32_t midi_out_dropped;
     /// Frames run since the last reset: the timeline the MIDI output is stamped on.
     int64_t frames_run;
+    /// Message parameters: the plug-in's numeric `patch:writable` properties, table rows
+    /// `property_first ..< property_first + property_count`. Before a `run`, each row whose
+    /// value differs from the one last sent (NaN after a reset: none) is sent as a `patch:Set`
+    /// at frame 0 of the patch input — so a gliding row is sent at each stretch of the
+    /// engine's grid — into the MIDI input's sequence when the port is the same
+    /// (`patch_shares` 1), the position's (2), or its own sequence (0, `patch_inputs`).
+    uint32_t property_count;
+    uint32_t property_first;
+    const uint32_t *_Nullable property_keys;    // the properties' URIDs
+    const uint32_t *_Nullable property_types;   // atom:Float, Double, Int, Long or Bool
+    float *_Nullable property_sent;
+    uint8_t *_Nullable property_due;
+    float *_Nullable property_values;           // the values due, this run
+    LV2_Atom_Sequence *_Nonnull const *_Nullable patch_inputs;
+    uint32_t patch_shares;
+    uint32_t urid_object, urid_patch_set, urid_patch_property, urid_patch_value, urid_urid;
+    uint32_t urid_float, urid_double, urid_int, urid_long, urid_bool;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
