@@ -64,6 +64,35 @@ struct MIDIOutTests {
         #expect(read.events.map { $0.3 } == [60, 60, 64, 64])
     }
 
+    @Test("rendering audio, a chain's MIDI output goes to --midi-out beside the audio output")
+    func besideAudio() throws {
+        let folder = TemporaryFolder()
+        try Data(Self.song).write(to: URL(fileURLWithPath: folder.file("in.mid")))
+        try tool("sox", ["-n", "-r", "48000", "-c", "1", "-b", "32", "-e", "floating-point", folder.file("silence.wav"),
+                         "trim", "0", "2"], in: folder)
+        let outcome = try Detent.run(["render", "silence.wav", "--plugin", "t=" + Self.filters + "miditranspose",
+                                      "--plugin", "synth=" + MIDIRenderTests.synth, "--set", "t.transpose=7", "--midi", "in.mid",
+                                      "--midi-out", "out.mid", "-o", "out.wav", "--json", "--quiet"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"midiOut\":{\"path\":\"out.mid\",\"messages\":4"), "\(outcome.stdout)")
+        let read = try events("out.mid", in: folder)
+        #expect(read.events.map { $0.0 } == [960, 1920, 2400, 2880] && read.events.map { $0.3 } == [67, 67, 71, 71], "\(read.events)")
+        #expect(try decode(folder.file("out.wav")).samples.map(abs).max()! > 0.01, "the synth plays")
+    }
+
+    @Test("MIDI-only plug-ins are listed as hostable offline; a live session refuses one in one line")
+    func listedOffline() throws {
+        let folder = TemporaryFolder()
+        let listing = try Detent.run(["plugins", "--json", "Chromatic Transpose"], in: folder.path)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdout.contains("\"hostable\":true") && listing.stdout.contains("\"midiOnly\":true"), "\(listing.stdout)")
+        let table = try Detent.run(["plugins", "Chromatic Transpose"], in: folder.path)
+        #expect(table.stdout.contains("offline (MIDI only)"), "\(table.stdout)")
+        let live = try Detent.run(["live", "--plugin", Self.filters + "miditranspose"], in: folder.path)
+        #expect(live.status == 65)
+        #expect(live.stderr.split(separator: "\n").count == 1 && live.stderr.contains("--midi-out"), "\(live.stderr)")
+    }
+
     @Test("a bad --midi-out is one line and nothing is written", arguments: [
         (["--midi-out", "exists.mid"], Int32(64), "exists"),
         (["--midi-out", "gone/out.mid"], 74, "gone"),
