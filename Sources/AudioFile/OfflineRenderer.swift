@@ -82,6 +82,7 @@ public enum OfflineRenderer {
         }
         let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
         try checkOutput(output, reader: reader, settings: settings)
+        if let midiOut = settings.midiOut { try MIDIFileWriter.checkOutput(midiOut, overwrite: settings.overwrite) }
         if settings.measures != .none || settings.normalize != nil, let problem = LoudnessMeter.libraryProblem {
             throw .loudnessUnavailable(path: input, reason: problem)
         }
@@ -120,6 +121,20 @@ public enum OfflineRenderer {
             if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
+            // The processor's MIDI output, on the output's timeline (its latency dropped as the
+            // audio's is), written whole before either file takes its name; it takes its own
+            // here, the audio file's is given by the caller once the processor is released.
+            var midiPending: PendingOutput?
+            var midiOut: (messages: Int, skipped: Int, dropped: Int)?
+            if let path = settings.midiOut {
+                let messages = stream.midiOutput.messages.map { MIDIOutput.Message(frame: $0.frame - Int64(stream.latency), bytes: $0.bytes) }
+                let file = MIDIFileWriter.bytes(messages, sampleRate: reader.sampleRate,
+                                                beatsPerMinute: settings.beatsPerMinute ?? MIDIFileWriter.defaultBeatsPerMinute,
+                                                endFrame: stream.written)
+                midiPending = try MIDIFileWriter.pending(file.bytes, at: path, overwrite: settings.overwrite)
+                midiOut = (messages.count - file.skipped, file.skipped, stream.midiOutput.dropped)
+            }
+            try midiPending?.commit(overwrite: settings.overwrite)
             let telemetry = stream.engine.telemetry.snapshot()
             // RF64 chosen for a WAV output that stayed small was written as WAV.
             let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
@@ -129,11 +144,13 @@ public enum OfflineRenderer {
                 // The gain is constant and rounding monotonic: the written peak is the engine's times it.
                 channels: reader.channels, frames: stream.written, peak: (telemetry.peaks.max() ?? 0) * gain,
                 clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
-                automationEvents: stream.nextChange, eventsAfterEnd: changes.count - stream.nextChange,
+                automationEvents: stream.feed.nextChange, eventsAfterEnd: changes.count - stream.feed.nextChange,
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
-            if settings.midi != nil { summary.midiEvents = stream.nextNote - stream.droppedNotes }
+            if settings.midi != nil { summary.midiEvents = stream.feed.nextNote - stream.feed.droppedNotes }
             summary.latency = stream.latency
+            if let midiOut { summary.midiOutput = .init(path: settings.midiOut!, messages: midiOut.messages,
+                                                        skipped: midiOut.skipped, dropped: midiOut.dropped) }
             summary.metadata = writer.keptMetadata
             summary.metadataLost = writer.lostMetadata
             summary.dither = stream.dither

@@ -77,6 +77,12 @@ public struct RenderSettings: Sendable {
     /// Notes and other MIDI messages for the processor (`--midi`): played at their frames, the
     /// output lasting at least as long as the file.
     public var midi: MIDIFile?
+    /// The path `midi` was read from, to name it in messages.
+    public var midiPath: String?
+
+    /// Where the processor's MIDI output goes (`--midi-out`): a Standard MIDI File at the
+    /// render's tempo (``MIDIFileWriter``), committed with the audio output; nil: nowhere.
+    public var midiOut: String?
 
     /// The tempo tempo-synced processors follow (`--bpm`), the transport rolling from the
     /// first frame; nil tells them none.

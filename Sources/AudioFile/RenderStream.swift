@@ -23,7 +23,6 @@ struct RenderStream: ~Copyable {
     private let ring: BlockRing
     private let readStage: ReadStage
     private let writeStage: WriteStage
-    private let changes: [ParameterChange]
     private let ioThreads: IOThreads
     private let sampleRate: Int
     private let totalFrames: Int64?
@@ -31,15 +30,12 @@ struct RenderStream: ~Copyable {
     private let input: String
     /// Frames rendered so far (the engine's frame position).
     private(set) var position: Int64 = 0
-    /// Index of the first change not yet queued.
-    private(set) var nextChange = 0
-    /// The MIDI file's messages at their frames (`--midi`), the next one to play, and how many
-    /// could not be given (more than ``notesPerCall`` at one frame).
-    private let notes: [(frame: Int64, bytes: [UInt8])]
-    private(set) var nextNote = 0
-    private(set) var droppedNotes = 0
-    /// MIDI messages handed over per engine call, well inside a plug-in's list.
-    static let notesPerCall = 512
+    /// The automation's changes and the MIDI file's messages (`--midi`), each at its frame.
+    private(set) var feed: EventFeed
+    /// What the processor wrote to its MIDI output (`--midi-out`), at its frames on the
+    /// engine's timeline; collected only when asked for.
+    private(set) var midiOutput = MIDIOutput()
+    private let collectsMIDI: Bool
     /// The processor's latency in frames: that many frames at the start of the output are
     /// dropped and as many frames of silence are rendered after the input, so the output
     /// lines up with the input and is as long (plus any tail).
@@ -77,21 +73,15 @@ struct RenderStream: ~Copyable {
                               measures: measuring ? .integrated : settings.measures, recordsBlocks: measuring)
         self.gain = gain
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, sampleRate: reader.sampleRate)
-        self.changes = changes
+        feed = EventFeed(changes: changes, notes: settings.midi?.frames(sampleRate: reader.sampleRate) ?? [])
+        collectsMIDI = settings.midiOut != nil && !measuring
         ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate
         totalFrames = reader.frames
         input = reader.path
         self.output = output
-        // The ring must hold every event of one frame at once plus one, so that processing up
-        // to an event's frame always frees room for it (see `queue`).
-        var perFrame = 0, run = 0
-        for i in changes.indices {
-            run = i > 0 && changes[i].frame == changes[i - 1].frame ? run + 1 : 1
-            perFrame = max(perFrame, run)
-        }
         engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
-                        queueCapacity: max(1_024, perFrame + 1), controlInterval: settings.controlInterval,
+                        queueCapacity: max(1_024, feed.mostChangesAtOneFrame + 1), controlInterval: settings.controlInterval,
                         kernelFrames: settings.kernelFrames)
         engine.beatsPerMinute = settings.beatsPerMinute
         do {
@@ -101,7 +91,6 @@ struct RenderStream: ~Copyable {
         }
         latency = engine.latencyAtCurrentValues()
         tail = settings.tail
-        notes = settings.midi?.frames(sampleRate: reader.sampleRate) ?? []
         // A MIDI file longer than the input plays to its end: the input is padded with silence.
         let midiBeyond = max(0, settings.midiFrames(sampleRate: reader.sampleRate) - (reader.frames ?? 0))
         readStage = ReadStage(reader: reader, ring: ring,
@@ -141,8 +130,12 @@ struct RenderStream: ~Copyable {
             }
             var ended = false
             if n > 0 {
-                let done = queue(slot: slot, frames: n)
-                process(slot: slot, from: done, to: n)
+                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n)
+                if collectsMIDI, let reports = engine.kernelReports {
+                    let part = reports.takeMIDIOutput()
+                    midiOutput.messages += part.messages
+                    midiOutput.dropped += part.dropped
+                }
                 let start = position
                 position += Int64(n)
                 // The processor's latency: its first frames are not written.
@@ -179,27 +172,6 @@ struct RenderStream: ~Copyable {
         }
         workers.forEach { $0.join() }
         if let failure = ring.failure { throw failure }
-    }
-
-    /// Sends every change that falls inside the current block to the engine's queue, in order.
-    /// A change is never coalesced: when the ring is full, the audio up to that change's frame
-    /// is processed first (which drains the ring), and the change is sent again. Returns how
-    /// many frames of the block that processed.
-    private mutating func queue(slot: Int, frames n: Int) -> Int {
-        var done = 0
-        while nextChange < changes.count, changes[nextChange].frame < position + Int64(n) {
-            if engine.controls.trySend(changes[nextChange]) {
-                nextChange += 1
-                continue
-            }
-            // Everything queued is at or before this change's frame; the ring holds more than
-            // the changes of any one frame, so after processing up to it there is room.
-            let upTo = Int(changes[nextChange].frame - position)
-            precondition(upTo > done, "parameter queue smaller than the changes of one frame")
-            process(slot: slot, from: done, to: upTo)
-            done = upTo
-        }
-        return done
     }
 
     /// `--tail auto`: past the input (and the latency), the tail is cut in steps of 100 ms;
@@ -242,38 +214,5 @@ struct RenderStream: ~Copyable {
             for i in 0..<n * ring.channels { block[i] *= gain }
         }
         meter.add(interleaved: block, frames: n)
-    }
-
-    /// Processes frames `start..<end` of a slot in place.
-    /// Processes frames `start..<end` of the block in `slot`, each MIDI message of the span at
-    /// its frame: the span is cut where a call would take more than ``notesPerCall`` of them.
-    private mutating func process(slot: Int, from start: Int, to end: Int) {
-        var from = start
-        while from < end {
-            var to = end
-            if nextNote < notes.count, notes[nextNote].frame < position + Int64(end) {
-                engine.beginMIDI()
-                var taken = 0
-                while nextNote < notes.count, notes[nextNote].frame < position + Int64(end) {
-                    let at = max(Int(notes[nextNote].frame - position), from)
-                    if taken == Self.notesPerCall {
-                        // The rest waits for the next call, from its frame; a frame holding more
-                        // than a call's worth drops the excess.
-                        if at > from { to = at; break }
-                        droppedNotes += 1
-                        nextNote += 1
-                        continue
-                    }
-                    notes[nextNote].bytes.withUnsafeBufferPointer { bytes in
-                        _ = engine.addMIDI(frame: at - from, bytes: bytes.baseAddress!, size: bytes.count)
-                    }
-                    taken += 1
-                    nextNote += 1
-                }
-            }
-            let block = ring.block(slot) + from * ring.channels
-            engine.process(interleaved: block, output: block, frames: to - from)
-            from = to
-        }
     }
 }

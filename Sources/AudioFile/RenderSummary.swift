@@ -30,6 +30,8 @@ public struct RenderSummary: Sendable, Equatable {
     public var eventsAfterEnd: Int
     /// MIDI messages played from `--midi` (nil without one).
     public var midiEvents: Int?
+    /// What went to `--midi-out` (nil without it).
+    public var midiOutput: MIDIOutputSummary?
     /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`, `instrument`),
     /// and what its container had no place for.
     public var metadata: [String] = []
@@ -86,6 +88,7 @@ public struct RenderSummary: Sendable, Equatable {
             lines.append("\(output): its container has no place for the input's \(metadataLost.joined(separator: ", ")); not copied")
         }
         lines += processorMessages
+        lines += midiOutput?.warnings ?? []
         lines += notes
         if eventsAfterEnd > 0 {
             let events = eventsAfterEnd == 1 ? "1 automation event falls" : "\(eventsAfterEnd) automation events fall"
@@ -131,7 +134,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("latency", .number(latency)),
             JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
             JSONMember("outputs", .object(processorOutputs.map { JSONMember($0.id, .number($0.value)) })),
-        ] } ?? []))
+        ] } ?? []) + (midiOutput.map { [JSONMember("midiOut", $0.jsonValue)] } ?? []))
     }
 
     /// `+1.2` / `-0.3`, for messages.

@@ -145,6 +145,11 @@ void detent_lv2_deliver(DetentLV2Instance *instance) {
 
 void detent_lv2_fold(const float *const *sources, uint32_t source_count, float *const *destinations,
                      uint32_t destination_count, uint32_t frames) {
+    if (source_count == 0) {
+        // A plug-in with no audio output (MIDI only) leaves silence.
+        for (uint32_t d = 0; d < destination_count; d++) memset(destinations[d], 0, (size_t)frames * sizeof(float));
+        return;
+    }
     if (source_count >= destination_count) {
         for (uint32_t d = 0; d < destination_count; d++) {
             float *out = destinations[d];
@@ -208,6 +213,84 @@ static uint32_t put_position(DetentLV2Kernel *k, uint8_t *body, uint32_t used) {
     return used + need;
 }
 
+/// Before a `run`: which message parameters are due (their value changed since last sent).
+static void mark_properties(DetentLV2Kernel *k, const float *controls) {
+    for (uint32_t j = 0; j < k->property_count; j++) {
+        float v = controls[k->property_first + j];
+        float sent = k->property_sent[j];
+        k->property_due[j] = !(v == sent);   // NaN (nothing sent) is never equal
+        k->property_values[j] = v;
+    }
+}
+
+/// After a `run`: the values sent are remembered.
+static void settle_properties(DetentLV2Kernel *k) {
+    for (uint32_t j = 0; j < k->property_count; j++) {
+        if (k->property_due[j]) k->property_sent[j] = k->property_values[j];
+    }
+}
+
+/// Appends a `patch:Set` at frame 0 for each due message parameter to a sequence body whose
+/// first `used` bytes are written; returns the bytes used after them. One that does not fit
+/// stays due for the next run.
+static uint32_t put_properties(DetentLV2Kernel *k, uint8_t *body, uint32_t used) {
+    for (uint32_t j = 0; j < k->property_count; j++) {
+        if (!k->property_due[j]) continue;
+        // The event (frame, atom header), the object's id and type, the property (key,
+        // context, URID atom: 24 bytes padded) and the value (key, context, atom: 24).
+        uint32_t need = 16 + 8 + 24 + 24;
+        if (used + need > k->atom_capacity) {
+            k->property_due[j] = 0;
+            continue;
+        }
+        uint8_t *at = body + used;
+        memset(at, 0, need);
+        int64_t frame = 0;
+        uint32_t words[] = {8 + 24 + 24, k->urid_object, 0, k->urid_patch_set,
+                            k->urid_patch_property, 0, 4, k->urid_urid, k->property_keys[j], 0,
+                            k->urid_patch_value, 0, 0, k->property_types[j]};
+        uint32_t type = k->property_types[j];
+        float v = k->property_values[j];
+        uint8_t value[8] = {0};
+        uint32_t size = 4;
+        if (type == k->urid_float) {
+            memcpy(value, &v, 4);
+        } else if (type == k->urid_double) {
+            double d = v;
+            memcpy(value, &d, 8);
+            size = 8;
+        } else if (type == k->urid_long) {
+            int64_t l = (int64_t)(v < 0 ? v - 0.5f : v + 0.5f);
+            memcpy(value, &l, 8);
+            size = 8;
+        } else if (type == k->urid_bool) {
+            int32_t b = v >= 0.5f;
+            memcpy(value, &b, 4);
+        } else {
+            int32_t i = (int32_t)(v < 0 ? v - 0.5f : v + 0.5f);
+            memcpy(value, &i, 4);
+        }
+        words[12] = size;
+        memcpy(at, &frame, 8);
+        memcpy(at + 8, words, sizeof words);
+        memcpy(at + 8 + sizeof words, value, size);
+        used += need;
+    }
+    return used;
+}
+
+/// Before a `run`: each instance's own patch input holds the due `patch:Set`s, else nothing.
+static void fill_patch_inputs(DetentLV2Kernel *k, uint32_t instances) {
+    if (!k->patch_inputs || k->patch_shares != 0) return;
+    for (uint32_t i = 0; i < instances; i++) {
+        LV2_Atom_Sequence *sequence = k->patch_inputs[i];
+        sequence->atom.type = k->atom_sequence_type;
+        sequence->body.unit = 0;
+        sequence->body.pad = 0;
+        sequence->atom.size = put_properties(k, (uint8_t *)&sequence->body, (uint32_t)sizeof(LV2_Atom_Sequence_Body));
+    }
+}
+
 /// Before a `run`: each instance's separate time input holds the position when one is due,
 /// else nothing.
 static void fill_positions(DetentLV2Kernel *k, uint32_t instances) {
@@ -219,6 +302,7 @@ static void fill_positions(DetentLV2Kernel *k, uint32_t instances) {
         sequence->body.pad = 0;
         uint32_t used = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
         if (k->position_pending) used = put_position(k, (uint8_t *)&sequence->body, used);
+        if (k->patch_shares == 2) used = put_properties(k, (uint8_t *)&sequence->body, used);
         sequence->atom.size = used;
     }
 }
@@ -233,6 +317,7 @@ static uint32_t fill_midi(DetentLV2Kernel *k, LV2_Atom_Sequence *sequence, uint3
     uint32_t taken = 0;
     uint8_t *end = (uint8_t *)&sequence->body;
     if (k->position_pending && k->position_shares_midi) used = put_position(k, end, used);
+    if (k->patch_shares == 1) used = put_properties(k, end, used);
     for (uint32_t e = k->midi_next; e < k->midi_count; e++) {
         const DetentMIDIEvent *event = &k->midi_events[e];
         if (event->frame >= k->midi_cursor + frames) break;
@@ -266,6 +351,39 @@ static void advance_midi(DetentLV2Kernel *k, uint32_t taken, uint32_t frames) {
     k->midi_cursor += frames;
 }
 
+/// After a `run` of `frames` frames: the MIDI messages the plug-in wrote to its MIDI output,
+/// copied out at their frames on the kernel's timeline; then the timeline moves on.
+static void collect_midi_output(DetentLV2Kernel *k, uint32_t frames) {
+    const LV2_Atom_Sequence *sequence = k->midi_output;
+    if (sequence && sequence->atom.type == k->atom_sequence_type && sequence->atom.size <= k->atom_capacity) {
+        const uint8_t *body = (const uint8_t *)&sequence->body;
+        uint32_t size = sequence->atom.size;
+        uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+        while (offset + sizeof(LV2_Atom_Event) <= size) {
+            const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+            uint32_t bytes = event->body.size;
+            if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) break;
+            if (event->body.type == k->midi_event_type && bytes > 0) {
+                if (k->midi_out_count >= k->midi_out_capacity || bytes > k->midi_out_bytes_capacity - k->midi_out_bytes_used) {
+                    k->midi_out_dropped++;
+                } else {
+                    int64_t at = event->time.frames;
+                    if (at < 0) at = 0;
+                    if (frames > 0 && at >= frames) at = frames - 1;
+                    DetentMIDIOutEvent *out = &k->midi_out_events[k->midi_out_count++];
+                    out->frame = k->frames_run + at;
+                    out->size = bytes;
+                    out->offset = k->midi_out_bytes_used;
+                    memcpy(k->midi_out_bytes + k->midi_out_bytes_used, event + 1, bytes);
+                    k->midi_out_bytes_used += bytes;
+                }
+            }
+            offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
+        }
+    }
+    k->frames_run += frames;
+}
+
 /// The folded connection: engine channels → the plug-in's inputs, run, its outputs → channels.
 static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *const *inputs,
                        float *const *outputs, uint32_t channels, uint32_t frames) {
@@ -287,9 +405,13 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
         sequence->atom.size = k->atom_capacity;
         sequence->atom.type = k->atom_chunk;
     }
+    mark_properties(k, controls);
     uint32_t taken = fill_midi_inputs(k, 1, frames);
     fill_positions(k, 1);
+    fill_patch_inputs(k, 1);
     k->descriptor->run(instance->handle, frames);
+    settle_properties(k);
+    collect_midi_output(k, frames);
     detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
     if (frames > 0) k->position_pending = 0;
@@ -304,8 +426,10 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
         return;
     }
     const LV2_Descriptor *d = k->descriptor;
+    mark_properties(k, controls);
     uint32_t taken = fill_midi_inputs(k, k->instance_count, (uint32_t)frames);
     fill_positions(k, k->instance_count);
+    fill_patch_inputs(k, k->instance_count);
     for (uint32_t i = 0; i < k->instance_count; i++) {
         DetentLV2Instance *instance = &k->instances[i];
         float *values = k->port_values[i];
@@ -324,8 +448,10 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             sequence->atom.type = k->atom_chunk;
         }
         d->run(instance->handle, (uint32_t)frames);
+        if (i == 0) collect_midi_output(k, (uint32_t)frames);
         detent_lv2_deliver(instance);
     }
+    settle_properties(k);
     advance_midi(k, taken, (uint32_t)frames);
     // (A run of no frames, which only asks for the latency, leaves the position due.)
     if (frames > 0) k->position_pending = 0;
@@ -342,8 +468,13 @@ void detent_lv2_reset(void *context) {
         if (d->activate) d->activate(k->instances[i].handle);
     }
     detent_denormals_restore(mode);
-    // The transport starts again from frame 0.
+    // The transport starts again from frame 0, and so does the MIDI output's timeline.
     k->position_pending = k->position != NULL;
+    k->frames_run = 0;
+    // Every message parameter is sent again at the first run.
+    for (uint32_t j = 0; j < k->property_count; j++) k->property_sent[j] = __builtin_nanf("");
+    k->midi_out_count = 0;
+    k->midi_out_bytes_used = 0;
 }
 
 int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {

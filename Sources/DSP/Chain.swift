@@ -79,6 +79,8 @@ extension Processor {
             outputs: parts.flatMap { part in
                 part.processor.outputs.map { OutputSpec(id: "\(part.name).\($0.id)", name: $0.name, unit: $0.unit, range: $0.range) }
             })
+        chain.makesMIDI = parts.contains { $0.processor.makesMIDI }
+        chain.isMIDIOnly = parts.allSatisfy { $0.processor.isMIDIOnly }
         chain.files = slots.flatMap { slot in
             slot.processor.files.map { FileParameter(id: slot.name + "." + $0.id, name: $0.name, identifier: $0.identifier, path: $0.path) }
         }
@@ -157,4 +159,18 @@ final class ChainReports: KernelReports, @unchecked Sendable {
     }
 
     var latency: Int { reports.reduce(0) { $0 + $1.1.latency } }
+
+    /// Every slot's MIDI output, in frame order (a slot before a later one at the same frame).
+    func takeMIDIOutput() -> MIDIOutput {
+        var taken = MIDIOutput()
+        for (_, reports) in reports {
+            let part = reports.takeMIDIOutput()
+            taken.messages += part.messages
+            taken.dropped += part.dropped
+        }
+        // A stable sort: `sort` is not, so the slot order is made part of the key.
+        taken.messages = taken.messages.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+            .map(\.element)
+        return taken
+    }
 }

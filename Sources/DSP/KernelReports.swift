@@ -7,6 +7,38 @@ public protocol KernelReports: AnyObject {
     var outputValues: [OutputValue] { get }
     /// The processor's latency in frames (0 when it has none).
     var latency: Int { get }
+    /// The MIDI messages the processor wrote since the last call, at their frames on the
+    /// engine's timeline (``Engine/framePosition``). Offline only: taken between `process`
+    /// calls on the thread that makes them.
+    func takeMIDIOutput() -> MIDIOutput
+}
+
+extension KernelReports {
+    public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
+}
+
+/// MIDI messages a processor wrote (see ``KernelReports/takeMIDIOutput()``), and how many it
+/// wrote that did not fit in the kernel's list between two takes and were lost.
+public struct MIDIOutput: Sendable, Equatable {
+    public struct Message: Sendable, Equatable {
+        /// The frame on the engine's timeline.
+        public var frame: Int64
+        /// One MIDI message, its status byte first.
+        public var bytes: [UInt8]
+
+        public init(frame: Int64, bytes: [UInt8]) {
+            self.frame = frame
+            self.bytes = bytes
+        }
+    }
+
+    public var messages: [Message] = []
+    public var dropped = 0
+
+    public init(messages: [Message] = [], dropped: Int = 0) {
+        self.messages = messages
+        self.dropped = dropped
+    }
 }
 
 /// What a processor says of one read-only value it outputs, for front ends to label it: a

@@ -51,6 +51,14 @@ public struct Processor: Sendable, Equatable {
     /// any. Set with ``settingState(_:)``.
     public internal(set) var state: SavedState?
 
+    /// True when the processor writes MIDI messages (an LV2 plug-in's MIDI output), which
+    /// its kernel's owner hands over with ``KernelReports/takeMIDIOutput()``.
+    public var makesMIDI = false
+
+    /// True when it has no audio at all, only MIDI in and out (a MIDI transposer): it is
+    /// rendered from a MIDI file to a MIDI file, with no audio file on either side.
+    public var isMIDIOnly = false
+
     /// True when the processor can keep a state of its own beside its values (see
     /// ``SavedState``), which a preset then saves.
     public var keepsState = false

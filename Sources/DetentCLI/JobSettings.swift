@@ -35,8 +35,17 @@ final class JobSettings {
         let (processor, store) = try found.get()
         var settings = RenderSettings()
         settings.processor = processor
+        if processor.isMIDIOnly && !(options.inputs.isEmpty && options.batch.manifest == nil) {
+            throw UsageError("\(processor.name) has only MIDI in and out: render it with no input file "
+                + "(detent render --plugin URI --midi IN.mid --midi-out OUT.mid)")
+        }
+        if let midiOut = options.midiOut {
+            guard processor.makesMIDI else { throw UsageError("--midi-out \(midiOut): \(processor.name) has no MIDI output") }
+            settings.midiOut = midiOut
+        }
         if let midi = options.midi {
             guard processor.acceptsMIDI else { throw UsageError("--midi \(midi): \(processor.name) takes no MIDI") }
+            settings.midiPath = midi
             if let file = midiFiles[midi] {
                 settings.midi = file
             } else {

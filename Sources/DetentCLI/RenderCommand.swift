@@ -52,6 +52,11 @@ struct RenderCommand: ParsableCommand {
         valueName: "file"), completion: .file(extensions: ["mid", "midi", "smf"]))
     var midi: String?
 
+    @Option(name: .customLong("midi-out"), help: ArgumentHelp(
+        "Write the plug-in's MIDI output to this Standard MIDI File (type 0, at the --bpm tempo or 120, 960 ticks a quarter note, each message at the tick nearest its frame). With no input file, renders as long as --midi and --tail say: how MIDI-only plug-ins (a transposer, a sequencer) are hosted.",
+        valueName: "file"), completion: .file(extensions: ["mid"]))
+    var midiOut: String?
+
     @Option(help: ArgumentHelp(
         "The tempo tempo-synced plug-ins follow (LV2 time:Position: a delay synced to the beat), the transport rolling from the first frame: 1 … 999.",
         valueName: "bpm"))
@@ -145,9 +150,23 @@ struct RenderCommand: ParsableCommand {
         if batch.manifest != nil {
             guard inputs.isEmpty else { throw ValidationError("use either input files or --manifest, not both") }
             if output != nil { throw ValidationError("-o names one output; a manifest names each job's (or use --out-dir)") }
+        } else if inputs.isEmpty, let midiOut {
+            // From a MIDI file to a MIDI file: no audio on either side.
+            guard midi != nil || tail != nil else {
+                throw ValidationError("--midi-out \(midiOut) with no input file lasts as long as --midi FILE and --tail SECONDS: give either")
+            }
+            if output != nil || outDir != nil { throw ValidationError("-o and --out-dir name audio outputs; a render with no input file writes only --midi-out") }
+            if normalize != nil { throw ValidationError("--normalize measures audio; a render with no input file has none") }
+            if tail?.lowercased().trimmedWhitespace == "auto" {
+                throw ValidationError("--tail auto listens for the audio to end; a render with no input file has none: give seconds")
+            }
         } else {
             guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
         }
+        if midiOut != nil && (inputs.count > 1 || batch.manifest != nil || batch.variants != nil) {
+            throw ValidationError("--midi-out names one MIDI file: render one input with it")
+        }
+        if let midiOut, midiOut == output { throw ValidationError("--midi-out \(midiOut) is also the audio output (-o)") }
         if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 {
             throw ValidationError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
@@ -249,6 +268,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         try checkOptions()
         if renderWorker { return RenderWorker.serve(self) }
+        if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
         let plan: BatchPlan
         do {
             plan = try BatchPlan(self)
@@ -282,12 +302,31 @@ extension RenderCommand {
     /// Whether the jobs of `plan` render in worker processes (``RenderWorkerProcess``), so
     /// that a plug-in that crashes fails its file alone: when one hosts a plug-in. Built-in
     /// renders stay in this process, and so does a manifest read from stdin, which a worker
-    /// started again could not read again.
+    /// started again could not read again, and a render that also writes `--midi-out` (one
+    /// file, whose MIDI output a worker could not hand over).
     func isolates(_ plan: BatchPlan) -> Bool {
-        guard !inProcess, batch.manifest != "-" else { return false }
+        guard !inProcess, batch.manifest != "-", midiOut == nil else { return false }
         return plan.entries.contains { entry in
             if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
         }
+    }
+
+    /// A render with no audio file: `--midi` through the processor into `--midi-out`.
+    func renderMIDI(to path: String) throws {
+        InterruptSignal.install()
+        let summary: MIDIRenderSummary
+        do {
+            let settings = try JobSettings().settings(for: self)
+            summary = try MIDIRenderer.render(output: path, settings: settings, isCancelled: { InterruptSignal.isSet })
+        } catch {
+            let signal = InterruptSignal.received.load(ordering: .relaxed)
+            if signal != 0 { throw ExitCode(128 + signal) }
+            let failure = JobFailure(error)
+            Console.error(failure.description)
+            throw ExitCode(failure.exitCode)
+        }
+        for line in summary.warnings { Console.warning(line) }
+        if json { Console.out(summary.jsonValue.compactText) }
     }
 }
 

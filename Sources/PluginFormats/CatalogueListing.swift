@@ -8,7 +8,7 @@ public enum CatalogueListing {
         var rows = [["NAME", "FORMAT", "CLASS", "IN", "OUT", "PARAMS", "HOSTABLE", "IDENTIFIER"]]
         for e in entries {
             rows.append([e.name, e.format, e.className, "\(e.audioInputs)", "\(e.audioOutputs)", "\(e.parameters)",
-                         e.unhostableReason.map { "no: \($0)" } ?? "yes", e.identifier])
+                         e.unhostableReason.map { "no: \($0)" } ?? (e.isMIDIOnly ? "offline (MIDI only)" : "yes"), e.identifier])
         }
         return TextTable.render(rows)
     }
@@ -27,6 +27,7 @@ public enum CatalogueListing {
             JSONMember("parameters", .number(e.parameters)),
             JSONMember("outputs", .array(e.outputs.map { .string($0) })),
             JSONMember("midiInput", .bool(e.takesMIDI)),
+            JSONMember("midiOnly", .bool(e.isMIDIOnly)),
             JSONMember("hostable", .bool(e.isHostable)),
             JSONMember("reason", .string(e.unhostableReason)),
         ])

@@ -26,6 +26,8 @@ public struct PluginEntry: Sendable {
     /// The ids of its output values (meters, latency).
     public let outputs: [String]
     public let takesMIDI: Bool
+    /// MIDI in and out, no audio: hosted offline only, from a MIDI file to a MIDI file.
+    public let isMIDIOnly: Bool
     /// Why Detent cannot host it, or nil when it can.
     public let unhostableReason: String?
     /// Other texts that name it exactly besides its name and identifier (a LADSPA label), and
@@ -37,7 +39,7 @@ public struct PluginEntry: Sendable {
     private let makePresets: @Sendable () -> [FactoryPreset]
 
     public init(format: String, identifier: String, name: String, className: String, audioInputs: Int, audioOutputs: Int,
-                parameters: Int, outputs: [String], takesMIDI: Bool, unhostableReason: String?,
+                parameters: Int, outputs: [String], takesMIDI: Bool, isMIDIOnly: Bool = false, unhostableReason: String?,
                 aliases: [String] = [], searchTexts: [String] = [],
                 processor: @escaping @Sendable () throws(PluginError) -> Processor,
                 factoryPresets: @escaping @Sendable () -> [FactoryPreset]) {
@@ -50,6 +52,7 @@ public struct PluginEntry: Sendable {
         self.parameters = parameters
         self.outputs = outputs
         self.takesMIDI = takesMIDI
+        self.isMIDIOnly = isMIDIOnly
         self.unhostableReason = unhostableReason
         self.aliases = aliases
         self.searchTexts = searchTexts

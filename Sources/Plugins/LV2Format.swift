@@ -33,7 +33,7 @@ public struct LV2Format: PluginFormat {
             format: "LV2", identifier: plugin.uri, name: plugin.name, className: plugin.className,
             audioInputs: plugin.audioInputs.count, audioOutputs: plugin.audioOutputs.count,
             parameters: plugin.controlInputs.count, outputs: plugin.controlOutputs.map(\.symbol),
-            takesMIDI: plugin.hasMIDIInput, unhostableReason: plugin.unhostableReason, searchTexts: [plugin.uri],
+            takesMIDI: plugin.hasMIDIInput, isMIDIOnly: plugin.isMIDIOnly, unhostableReason: plugin.unhostableReason, searchTexts: [plugin.uri],
             processor: { () throws(PluginError) -> Processor in try Processor.plugin(plugin) },
             factoryPresets: { PluginPresets.factory(for: plugin) })
     }

@@ -87,9 +87,11 @@ public enum PluginCatalog {
                     return text(of: node)
                 }
                 let label = string(uris.rdfsLabel) ?? PropertyDescription.localName(uri)
-                found.append(PropertyDescription(
+                var description = PropertyDescription(
                     uri: uri, label: label, range: string(uris.rdfsRange),
-                    minimum: number(uris.minimum), maximum: number(uris.maximum), defaultValue: number(uris.defaultValue)))
+                    minimum: number(uris.minimum), maximum: number(uris.maximum), defaultValue: number(uris.defaultValue))
+                description.unit = string(uris.unit)
+                found.append(description)
             }
             i = lilv_nodes_next(nodes, i)
         }

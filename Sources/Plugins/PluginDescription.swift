@@ -30,10 +30,20 @@ public struct PluginDescription: Sendable, Hashable {
     public var hasMIDIInput: Bool { midiInput != nil }
     /// The atom input that receives MIDI (the first that supports it).
     public var midiInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsMIDI } }
+    /// The atom output the plug-in writes MIDI to (the first that supports it), if any.
+    public var midiOutput: PortDescription? { ports.first { $0.kind == .atom && !$0.isInput && $0.supportsMIDI } }
+    /// A MIDI effect or generator with no audio (a transposer, a channel map, a sequencer):
+    /// MIDI out, and usually MIDI in. Hosted offline, into a MIDI file (`render --midi-out`).
+    public var isMIDIOnly: Bool {
+        audioInputs.isEmpty && audioOutputs.isEmpty && midiOutput != nil
+    }
     /// The atom input that reads the transport's position (tempo, bar, beat), if any.
     public var timeInput: PortDescription? { ports.first { $0.kind == .atom && $0.isInput && $0.supportsTimePosition } }
     /// The file parameters: writable `atom:Path` properties, reachable through ``patchInput``.
     public var fileProperties: [PropertyDescription] { patchInput == nil ? [] : properties.filter(\.isFile) }
+    /// The message parameters: writable numeric properties, rows of the table after the
+    /// control ports, reachable through ``patchInput``.
+    public var numericProperties: [PropertyDescription] { patchInput == nil ? [] : properties.filter(\.isNumeric) }
     /// The atom input that takes `patch:Set` messages: the one designated `lv2:control`, else
     /// the first that supports `patch:Message`.
     public var patchInput: PortDescription? {
@@ -55,8 +65,8 @@ public struct PluginDescription: Sendable, Hashable {
         if let port = ports.first(where: { $0.kind == .event && !$0.isOptional }) {
             return "port '\(port.symbol)' uses the old event extension"
         }
-        if audioInputs.isEmpty && audioOutputs.isEmpty { return "has no audio ports" }
-        if audioOutputs.isEmpty { return "has no audio output (an analyser)" }
+        if audioInputs.isEmpty && audioOutputs.isEmpty && !isMIDIOnly { return "has no audio ports" }
+        if audioOutputs.isEmpty && !isMIDIOnly { return "has no audio output (an analyser)" }
         if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }
         return nil
     }

@@ -35,6 +35,9 @@ final class PluginInstances: @unchecked Sendable {
 
     /// MIDI messages one cycle can hold for the plug-in's MIDI input, and their bytes.
     static let midiCapacity = 1024, midiBytes = 65_536
+    /// MIDI messages of the plug-in's MIDI output held between two takes (a render block of
+    /// up to 16384 frames), and their bytes.
+    static let midiOutCapacity = 8192, midiOutBytes = 131_072
 
     /// A `time:Position` object for a transport rolling from its start at `beatsPerMinute`,
     /// in 4/4: frame 0, bar 0, beat 0, speed 1 — the atom and its body, as a plug-in reads
@@ -100,9 +103,15 @@ final class PluginInstances: @unchecked Sendable {
         let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
         let midiPort = plugin.midiInput
         let midiInputs = midiPort == nil ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        // Message parameters go where the patch input's sequence is written anyway (the MIDI
+        // input's, the position's), else into a sequence of their own.
+        let properties = plugin.numericProperties
+        let patchPort = properties.isEmpty ? nil : plugin.patchInput
         // The transport's position, for a plug-in that reads it, when there is a tempo to tell.
         let timePort = format.beatsPerMinute == nil ? nil : plugin.timeInput
         let positionInputs = timePort == nil || timePort == midiPort ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        let patchShares: UInt32 = patchPort == nil ? 0 : patchPort == midiPort ? 1 : patchPort == timePort && positionInputs != nil ? 2 : 0
+        let patchInputs = patchPort == nil || patchShares != 0 ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
         let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
 
@@ -191,9 +200,11 @@ final class PluginInstances: @unchecked Sendable {
                             sequence.pointee.atom.type = atomSequence
                             positionInputs[i] = sequence
                         } else if port.isInput {
-                            // A valid empty sequence: nothing happens at any frame.
+                            // A valid empty sequence: nothing happens at any frame (the patch
+                            // input's holds the message parameters due before each run).
                             sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
                             sequence.pointee.atom.type = atomSequence
+                            if port == patchPort, let patchInputs { patchInputs[i] = sequence }
                         } else {
                             atomOutputBuffers[i * atomOutputs.count + atomIndex] = sequence
                             atomIndex += 1
@@ -260,6 +271,15 @@ final class PluginInstances: @unchecked Sendable {
         k.atom_outputs = UnsafePointer(atomOutputBuffers)
         k.atom_capacity = UInt32(atomCapacity)
         k.atom_chunk = urids.map(LV2URI.atom + "Chunk")
+        k.atom_sequence_type = atomSequence
+        k.midi_event_type = urids.map(LV2URI.midiEvent)
+        if let output = plugin.midiOutput, let a = atomOutputs.firstIndex(of: output) {
+            k.midi_output = UnsafePointer(atomOutputBuffers[a])
+            k.midi_out_events = buffer(DetentMIDIOutEvent.self, Self.midiOutCapacity)
+            k.midi_out_capacity = UInt32(Self.midiOutCapacity)
+            k.midi_out_bytes = buffer(UInt8.self, Self.midiOutBytes)
+            k.midi_out_bytes_capacity = UInt32(Self.midiOutBytes)
+        }
         if let midiInputs {
             k.midi_inputs = UnsafePointer(midiInputs)
             k.midi_event_type = urids.map(LV2URI.midiEvent)
@@ -268,6 +288,34 @@ final class PluginInstances: @unchecked Sendable {
             k.midi_capacity = UInt32(Self.midiCapacity)
             k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
             k.midi_bytes_capacity = UInt32(Self.midiBytes)
+        }
+        if !properties.isEmpty {
+            let keys = buffer(UInt32.self, properties.count), types = buffer(UInt32.self, properties.count)
+            for (j, property) in properties.enumerated() {
+                keys[j] = urids.map(property.uri)
+                types[j] = urids.map(property.range ?? LV2URI.atom + "Float")
+            }
+            let sent = buffer(Float.self, properties.count)
+            sent.update(repeating: .nan, count: properties.count)
+            k.property_count = UInt32(properties.count)
+            k.property_first = UInt32(parameterPorts.count)
+            k.property_keys = UnsafePointer(keys)
+            k.property_types = UnsafePointer(types)
+            k.property_sent = sent
+            k.property_due = buffer(UInt8.self, properties.count)
+            k.property_values = buffer(Float.self, properties.count)
+            k.patch_inputs = patchInputs.map { UnsafePointer($0) }
+            k.patch_shares = patchShares
+            k.urid_object = urids.map(LV2URI.atom + "Object")
+            k.urid_patch_set = urids.map(LV2URI.patch + "Set")
+            k.urid_patch_property = urids.map(LV2URI.patch + "property")
+            k.urid_patch_value = urids.map(LV2URI.patch + "value")
+            k.urid_urid = urids.map(LV2URI.atom + "URID")
+            k.urid_float = urids.map(LV2URI.atom + "Float")
+            k.urid_double = urids.map(LV2URI.atom + "Double")
+            k.urid_int = urids.map(LV2URI.atom + "Int")
+            k.urid_long = urids.map(LV2URI.atom + "Long")
+            k.urid_bool = urids.map(LV2URI.atom + "Bool")
         }
         if let timePort, let bpm = format.beatsPerMinute {
             let bytes = Self.position(beatsPerMinute: bpm, urids: urids)
@@ -334,6 +382,23 @@ final class PluginInstances: @unchecked Sendable {
     /// renders, or as a snapshot that may be a block old.
     func controlValue(_ port: PortDescription) -> Float {
         portValues[0][Int(port.index)]
+    }
+
+    /// The messages the plug-in wrote to its MIDI output since the last call (between
+    /// blocks, on the thread that runs the engine).
+    func takeMIDIOutput() -> MIDIOutput {
+        let k = kernel
+        guard let events = k.pointee.midi_out_events, let bytes = k.pointee.midi_out_bytes else { return MIDIOutput() }
+        let messages = (0..<Int(k.pointee.midi_out_count)).map { e in
+            let event = events[e]
+            return MIDIOutput.Message(frame: event.frame,
+                                      bytes: Array(UnsafeBufferPointer(start: bytes + Int(event.offset), count: Int(event.size))))
+        }
+        let taken = MIDIOutput(messages: messages, dropped: Int(k.pointee.midi_out_dropped))
+        k.pointee.midi_out_count = 0
+        k.pointee.midi_out_bytes_used = 0
+        k.pointee.midi_out_dropped = 0
+        return taken
     }
 
     /// The plug-in's messages since the last call, as lines for stderr.

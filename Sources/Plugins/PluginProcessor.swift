@@ -17,13 +17,16 @@ extension Processor {
                        range: port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } })
         }
         let files = plugin.fileProperties.map { FileParameter(id: $0.id, name: $0.label, identifier: $0.uri) }
-        return Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
+        var processor = Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
                          acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs,
                          enabledRow: ports.firstIndex { $0.isEnabled && $0.isToggled }.map { ParameterIndex($0) },
                          files: files, keepsState: plugin.extensionData.contains(LV2URI.stateInterface)) { format, files, state in
             try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
                                 format: format, files: files, state: state).prepared
         }
+        processor.makesMIDI = plugin.midiOutput != nil
+        processor.isMIDIOnly = plugin.isMIDIOnly
+        return processor
     }
 }
 

@@ -15,6 +15,14 @@ enum PluginTable {
             taken.insert(id.lowercased())
             specs.append(spec(port, id: id))
         }
+        // Message parameters after the ports, by their local name.
+        for property in plugin.numericProperties {
+            var id = property.id
+            var n = 2
+            while taken.contains(id.lowercased()) { id = "\(property.id)_\(n)"; n += 1 }
+            taken.insert(id.lowercased())
+            specs.append(spec(property, id: id))
+        }
         do {
             return (try ParameterTable(specs), ports)
         } catch {
@@ -52,6 +60,23 @@ enum PluginTable {
             id: id, name: port.name, unit: port.isSampleRate ? .hertz : unit(port.unit), range: low...high,
             taper: logarithmic ? .logarithmic : .linear, defaultValue: value,
             smoothing: logarithmic ? .multiplicative : .linear, kind: kind)
+    }
+
+    /// The row of a message parameter: a toggle for `atom:Bool`, an integer for `Int` and
+    /// `Long`, else continuous; its declared range (0 … 1 when it gives none) and default.
+    static func spec(_ property: PropertyDescription, id: String) -> ParameterSpec {
+        let type = property.range.map { String($0.dropFirst(LV2URI.atom.count)) } ?? "Float"
+        var low = property.minimum ?? 0, high = property.maximum ?? (type == "Bool" ? 1 : max(1, low + 1))
+        if !low.isFinite { low = -1e9 }
+        if !high.isFinite { high = 1e9 }
+        if low > high { swap(&low, &high) }
+        if low == high { high = low + 1 }
+        var value = property.defaultValue ?? low
+        if !value.isFinite { value = low }
+        value = min(max(value, low), high)
+        let kind: ParameterKind = type == "Bool" ? .toggle : type == "Int" || type == "Long" ? .integer : .continuous
+        return ParameterSpec(id: id, name: property.label, unit: unit(property.unit), range: low...high,
+                             taper: .linear, defaultValue: value, smoothing: .linear, kind: kind)
     }
 
     /// The Detent unit of an LV2 unit URI; units Detent does not know are shown as plain numbers.

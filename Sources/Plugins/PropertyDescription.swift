@@ -2,8 +2,9 @@
 /// input (`patch:writable`), read from its description: LV2's message-based parameters.
 ///
 /// An `atom:Path` property names a file the plug-in loads (an impulse response, a sample);
-/// Detent calls these *file parameters* (see ``isFile``). Numeric ones (`atom:Float`, `Int`,
-/// ...) are read too, for later use as table rows.
+/// Detent calls these *file parameters* (see ``isFile``). Numeric ones (`atom:Float`, `Double`,
+/// `Int`, `Long`, `Bool`) are *message parameters*: table rows like control ports, sent as
+/// `patch:Set` messages (see ``isNumeric``).
 ///
 /// ```swift
 /// PluginCatalog.plugin(uri: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono")?.properties.first?.id  // "ir"
@@ -18,12 +19,20 @@ public struct PropertyDescription: Sendable, Hashable {
     public let minimum: Double?
     public let maximum: Double?
     public let defaultValue: Double?
+    /// The unit's URI (`units:db`), if it declares one.
+    public var unit: String?
 
     /// The id people type: the URI's local name, after its last `#` or `/` (`ir`).
     public var id: String { Self.localName(uri) }
 
     /// True for a file parameter: its value is the path of a file the plug-in loads.
     public var isFile: Bool { range == LV2URI.atom + "Path" }
+
+    /// The atom types a message parameter may have.
+    static let numericRanges = ["Float", "Double", "Int", "Long", "Bool"].map { LV2URI.atom + $0 }
+
+    /// True for a message parameter: a number (or a toggle) the table holds as a row.
+    public var isNumeric: Bool { range.map(Self.numericRanges.contains) ?? false }
 
     /// The part of `uri` after its last `#`, or else its last `/` (the whole URI without either).
     static func localName(_ uri: String) -> String {

@@ -1,4 +1,5 @@
 import CRealtime
+import Glibc
 import TestSupport
 import Testing
 import Parameters
@@ -151,6 +152,23 @@ struct DenormalTests {
         let y = EngineHarness(values: [.cutoff: 20_000, .gain: -59]).run(small)
         #expect(y.allSatisfy { !$0.isSubnormal })
         #expect(y[1_000...].allSatisfy { $0 == 0 })
+    }
+
+    /// A rounding mode left on the caller's thread (by a plug-in, a library, a test) is not the
+    /// engine's: the same render, sample for sample, and the caller's mode given back.
+    @Test("a rounding mode the caller left on its thread changes nothing the engine computes")
+    func roundingModeIsTheEngines() {
+        let input = Signal.noise(frames: 4_096)
+        let values: [ParameterIndex: Double] = [.cutoff: 800, .resonance: 4, .gain: -3]
+        let first = EngineHarness(values: values), second = EngineHarness(values: values)
+        let nearest = first.run(input)
+        let saved = fegetround()
+        fesetround(FE_TOWARDZERO)
+        let towardZero = second.run(input)
+        let kept = fegetround()
+        fesetround(saved)
+        #expect(nearest == towardZero)
+        #expect(kept == FE_TOWARDZERO)
     }
 
     /// The thread's mode is set here first, both ways: what another test or a plug-in left on

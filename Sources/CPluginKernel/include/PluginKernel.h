@@ -69,6 +69,14 @@ typedef struct DetentMIDIEvent {
     uint32_t offset;   // into `midi_bytes`
 } DetentMIDIEvent;
 
+/// One MIDI message a plug-in wrote to its MIDI output: its frame since the kernel's last
+/// reset (the engine's timeline), and where its bytes are in `midi_out_bytes`.
+typedef struct DetentMIDIOutEvent {
+    int64_t frame;
+    uint32_t size;
+    uint32_t offset;
+} DetentMIDIOutEvent;
+
 /// What `detent_lv2_run` needs, prepared by the host.
 typedef struct DetentLV2Kernel {
     const LV2_Descriptor *_Nullable descriptor;
@@ -128,6 +136,39 @@ typedef struct DetentLV2Kernel {
     _Bool position_shares_midi;
     const LV2_Atom *_Nullable position;
     _Bool position_pending;
+    /// The plug-in's MIDI output (the first instance's first atom output that supports
+    /// midi:MidiEvent; NULL without one). After each `run` its messages are copied into
+    /// `midi_out_events` and `midi_out_bytes`, stamped with `frames_run` plus their frame in
+    /// the run, until the host takes them (`midi_out_count` back to 0) between blocks, on the
+    /// thread that runs the engine (offline renders). A message that does not fit is counted
+    /// in `midi_out_dropped`.
+    const LV2_Atom_Sequence *_Nullable midi_output;
+    DetentMIDIOutEvent *_Nullable midi_out_events;
+    uint32_t midi_out_capacity;      // events
+    uint8_t *_Nullable midi_out_bytes;
+    uint32_t midi_out_bytes_capacity;
+    uint32_t midi_out_count;
+    uint32_t midi_out_bytes_used;
+    uint32_t midi_out_dropped;
+    /// Frames run since the last reset: the timeline the MIDI output is stamped on.
+    int64_t frames_run;
+    /// Message parameters: the plug-in's numeric `patch:writable` properties, table rows
+    /// `property_first ..< property_first + property_count`. Before a `run`, each row whose
+    /// value differs from the one last sent (NaN after a reset: none) is sent as a `patch:Set`
+    /// at frame 0 of the patch input — so a gliding row is sent at each stretch of the
+    /// engine's grid — into the MIDI input's sequence when the port is the same
+    /// (`patch_shares` 1), the position's (2), or its own sequence (0, `patch_inputs`).
+    uint32_t property_count;
+    uint32_t property_first;
+    const uint32_t *_Nullable property_keys;    // the properties' URIDs
+    const uint32_t *_Nullable property_types;   // atom:Float, Double, Int, Long or Bool
+    float *_Nullable property_sent;
+    uint8_t *_Nullable property_due;
+    float *_Nullable property_values;           // the values due, this run
+    LV2_Atom_Sequence *_Nonnull const *_Nullable patch_inputs;
+    uint32_t patch_shares;
+    uint32_t urid_object, urid_patch_set, urid_patch_property, urid_patch_value, urid_urid;
+    uint32_t urid_float, urid_double, urid_int, urid_long, urid_bool;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).

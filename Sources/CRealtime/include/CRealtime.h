@@ -12,7 +12,10 @@
 #include <xmmintrin.h>
 static inline unsigned int detent_denormals_off(void) {
     unsigned int saved = _mm_getcsr();
-    _mm_setcsr(saved | 0x8040u); /* FTZ (bit 15) | DAZ (bit 6) */
+    /* The whole mode, not the caller's with two bits added: every exception masked, round to
+       nearest, FTZ (bit 15) and DAZ (bit 6). A rounding mode or unmasked exception that
+       something else left on this thread must not change what a render computes. */
+    _mm_setcsr(0x1F80u | 0x8040u);
     return saved;
 }
 static inline void detent_denormals_restore(unsigned int saved) { _mm_setcsr(saved); }
@@ -25,7 +28,8 @@ static inline unsigned int detent_denormals_on(void) {
 static inline unsigned int detent_denormals_off(void) {
     unsigned long fpcr;
     __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
-    __asm__ __volatile__("msr fpcr, %0" ::"r"(fpcr | (1UL << 24)));
+    /* Only FZ (bit 24): round to nearest, no traps, whatever the caller had. */
+    __asm__ __volatile__("msr fpcr, %0" ::"r"(1UL << 24));
     return (unsigned int)fpcr;
 }
 static inline void detent_denormals_restore(unsigned int saved) {
