@@ -48,6 +48,7 @@ extension Panel {
         case .failure(let error):
             message = Message(text: error.message, isError: true)
         }
+        messageTimedFromNextFrame = true
     }
 
     /// New knobs for `chain`'s table: focus stays on the knob of the same id where there is

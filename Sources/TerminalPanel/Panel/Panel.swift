@@ -74,6 +74,10 @@ public final class Panel {
     }
     /// When ``message`` was set.
     var messageTime: Double = 0
+    /// The message was set after a host call that may have taken seconds (a chain edit's
+    /// first search reads every installed plug-in's description): its time starts at the
+    /// next frame, not at the key that asked, or it could expire before it is ever drawn.
+    var messageTimedFromNextFrame = false
     /// How long a message stays on the status line when nothing else happens.
     public static let messageDuration = 5.0
     /// The time of the event or frame being handled: what a message set now is stamped with.
@@ -383,6 +387,10 @@ public final class Panel {
     /// picture changed since the last frame (a glide moved, a label timed out).
     public func advance(to time: Double) {
         now = time
+        if messageTimedFromNextFrame {
+            messageTimedFromNextFrame = false
+            messageTime = max(messageTime, time)
+        }
         if message != nil, time >= messageTime + Self.messageDuration {
             message = nil
             needsDraw = true
