@@ -69,23 +69,8 @@ struct PipeWireTests {
         var retried = 0
         for round in 1...100 {
             let rate = round % 2 == 1 ? 44_100 : 48_000
-            func followed() -> Bool { detent.messages.filter { $0.contains("the JACK sample rate changed to") }.count >= round }
-            try pw.setting("clock.force-rate", "\(rate)")
-            // PipeWire now and then drops a forced rate asked for while the graph still settles
-            // from the last one: then its graph is still at the old rate, and it is asked again
-            // (unforced in between, which may itself change the rate: any followed change counts).
-            // A graph at the new rate that Detent does not follow fails the test.
-            while (try? waitUntil("change \(round) to \(rate) Hz is followed", timeout: 5, followed)) == nil {
-                let serverRate = pw.jack("jack_samplerate").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-                if serverRate == "\(rate)" {
-                    try waitUntil("the server runs at \(rate) Hz: Detent follows change \(round)", followed)
-                    break
-                }
-                guard retried < 10 else { throw Timeout(what: "PipeWire took change \(round) to \(rate) Hz (asked 10 times)") }
-                retried += 1
-                // The same value again is no change to PipeWire's metadata: unforced first.
-                try pw.setting("clock.force-rate", "0")
-                try pw.setting("clock.force-rate", "\(rate)")
+            try Self.force(rate, pw, retried: &retried) {
+                detent.messages.filter { $0.contains("the JACK sample rate changed to") }.count >= round
             }
             #expect(detent.child.wait(seconds: 0)?.signal == nil, "detent is alive after change \(round)")
         }
@@ -120,11 +105,12 @@ struct PipeWireTests {
                 detent.messages.filter { $0.contains(text) }.count > before
             }
         }
+        var retried = 0
         for round in 1...10 {
             // A daemon that comes back starts at its default rate, 48 kHz, again.
-            try after("the JACK sample rate changed to 44100 Hz; the engine follows it") {
-                try pw.setting("clock.force-rate", "44100")
-            }
+            let text = "the JACK sample rate changed to 44100 Hz; the engine follows it"
+            let before = detent.messages.filter { $0.contains(text) }.count
+            try Self.force(44_100, pw, retried: &retried) { detent.messages.filter { $0.contains(text) }.count > before }
             #expect(connected(), "round \(round): the connections stay through the rate change")
             try after("the JACK server 'default' stopped") { pw.kill() }
             try after("reconnected to the JACK server 'default'", timeout: 20) { try pw.start() }
@@ -135,6 +121,27 @@ struct PipeWireTests {
         }
         #expect(detent.finish() == 0)
         pw.stop()
+    }
+
+    /// Forces the graph to `rate` and waits until `followed` (Detent said it follows). PipeWire
+    /// now and then drops a forced rate asked for while the graph still settles from the last
+    /// change: then its graph is still at the old rate, and it is asked again (unforced in
+    /// between, as the same value again is no change to its metadata; that may itself change
+    /// the rate, which `followed` counts too). A graph at the new rate that Detent does not
+    /// follow fails.
+    static func force(_ rate: Int, _ pw: PipeWireServer, retried: inout Int, until followed: () -> Bool) throws {
+        try pw.setting("clock.force-rate", "\(rate)")
+        while (try? waitUntil("the change to \(rate) Hz is followed", timeout: 5, followed)) == nil {
+            let serverRate = pw.jack("jack_samplerate").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            if serverRate == "\(rate)" {
+                try waitUntil("the server runs at \(rate) Hz: Detent follows", followed)
+                return
+            }
+            guard retried < 10 else { throw Timeout(what: "PipeWire took the change to \(rate) Hz (asked 10 times)") }
+            retried += 1
+            try pw.setting("clock.force-rate", "0")
+            try pw.setting("clock.force-rate", "\(rate)")
+        }
     }
 
     func followsARateChange(_ pw: PipeWireServer, started: (LiveProgram) -> Void) throws {
