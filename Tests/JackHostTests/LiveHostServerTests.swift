@@ -254,10 +254,12 @@ struct LiveOSCTests {
         for _ in 0..<3 { _ = try #require(client.receive(), "the current values arrive") }
         #expect(try detent.ask("chain add tone=builtin") == "chain builtin (Lowpass + gain) -> tone (Lowpass + gain)")
         // Every value again, under its new id: the old processor's gain is builtin.gain now.
+        let expected = [OSCBytes.message("/detent/param/builtin.gain", float: -6), OSCBytes.message("/detent/param/tone.gain", float: 0)]
         var heard: [[UInt8]] = []
-        for _ in 0..<8 { heard.append(try #require(client.receive(), "the values come again")) }
-        #expect(heard.contains(OSCBytes.message("/detent/param/builtin.gain", float: -6)))
-        #expect(heard.contains(OSCBytes.message("/detent/param/tone.gain", float: 0)))
+        while !expected.allSatisfy(heard.contains), heard.count < 16 {
+            heard.append(try #require(client.receive(), "the values come again (heard \(heard.count))"))
+        }
+        #expect(expected.allSatisfy(heard.contains))
         // The new address turns the new slot's knob; the old one is no address now.
         let sent = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/detent/param/tone.cutoff", "f", "2500"])
         #expect(sent.status.exited == 0)
