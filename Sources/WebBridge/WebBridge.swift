@@ -89,11 +89,14 @@ public enum WebBridge {
             if json.member("have")?.intValue != now.generation { members.append(.init("layout", encode(now.layout))) }
             return .answer(JSONValue.object(members).compactText)
         case "set":
+            // Rows of the chain as it is (a row past its end is dropped here, not indexed).
+            let rows = host.webSnapshot().layout.table.count
             guard let generation = json.member("generation")?.intValue, let values = rowValues(json.member("values")),
-                  values.keys.allSatisfy({ $0.rawValue >= 0 }) else { return nil }
+                  values.keys.allSatisfy({ $0.rawValue < rows }) else { return nil }
             return .answer(ok(host.set(values, ifGeneration: generation)))
         case "reset":
-            guard let generation = json.member("generation")?.intValue, let row = json.member("row")?.intValue, row >= 0 else { return nil }
+            guard let generation = json.member("generation")?.intValue, let row = json.member("row")?.intValue,
+                  (0..<host.webSnapshot().layout.table.count).contains(row) else { return nil }
             return .answer(ok(host.reset(ParameterIndex(row), ifGeneration: generation)))
         case "outputs":
             return .answer(JSONValue.object([.init("outputs", .array(host.outputValues().map {
@@ -113,7 +116,8 @@ public enum WebBridge {
         guard case .array(let pairs)? = json else { return nil }
         var values: [ParameterIndex: Double] = [:]
         for pair in pairs {
-            guard case .array(let two) = pair, two.count == 2, let row = two[0].intValue, let value = two[1].doubleValue else { return nil }
+            guard case .array(let two) = pair, two.count == 2, let row = two[0].intValue, row >= 0,
+                  let value = two[1].doubleValue else { return nil }
             values[ParameterIndex(row)] = value
         }
         return values
