@@ -8,6 +8,7 @@ let package = Package(
     name: "Detent",
     products: [
         .executable(name: "detent", targets: ["detent"]),
+        .executable(name: "detent-web", targets: ["detent-web"]),
         .library(name: "Parameters", targets: ["Parameters"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "KnobKit", targets: ["KnobKit"]),
@@ -75,10 +76,15 @@ let package = Package(
         .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
+        // What the browser panel needs of a host, its settings and access rules, and the
+        // lines that carry them between `detent` and `detent-web`: no network code, so
+        // `detent` links this and never SwiftNIO (whose conformance records every command's
+        // start-up would otherwise pay for).
+        .target(name: "WebBridge", dependencies: ["Parameters", "DSP", "Platform", "CPlatform"]),
         // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
         // embedded as text, changes through the same host verbs as every other source.
         .target(name: "Web", dependencies: [
-            "Parameters", "DSP", "Platform",
+            "Parameters", "DSP", "Platform", "WebBridge",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -90,10 +96,13 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Ladspa",
-                "PluginFormats", "Remote", "Web",
+                "PluginFormats", "Remote", "WebBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
+        // The browser panel's server, a program of its own that `detent live --http` and
+        // `detent panel --http` start beside them and answer over a socket pair.
+        .executableTarget(name: "detent-web", dependencies: ["Web", "WebBridge", "Platform", "CPlatform"]),
 
         // The factory presets in `Presets/*.json` are compiled into the `Presets` module as
         // text, so `detent` finds them from any directory and after being copied elsewhere,

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/prctl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <semaphore.h>
@@ -98,4 +99,10 @@ void detent_library_require_slow(DetentLibrary *library) {
     fprintf(stderr, "detent: %s needs %s, which cannot be loaded: %s\n", library->purpose, library->soname,
             library->problem);
     exit(1);
+}
+
+int detent_die_with_parent(int signal, pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, signal) != 0) return -1;
+    if (getppid() != parent) raise(signal);
+    return 0;
 }

@@ -9,7 +9,7 @@ import TerminalPanel
 import Presets
 import Remote
 import Synchronization
-import Web
+import WebBridge
 
 /// `detent live`: the engine as a JACK client, driven by commands read from standard input.
 struct LiveCommand: ParsableCommand {
@@ -395,7 +395,7 @@ struct LiveCommand: ParsableCommand {
     /// The browser panel when `--http` is given; a port that cannot be had stops the host and
     /// fails the command with one line.
     func startWeb(host: LiveHost, interpreter: CommandInterpreter, oscPort: Int?,
-                  log: @escaping @Sendable (String) -> Void) throws -> WebServer? {
+                  log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         let processor = host.processor
         do {
             return try web.start(host: LiveWebHost(host: host, interpreter: interpreter),

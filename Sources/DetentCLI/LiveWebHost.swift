@@ -2,7 +2,7 @@ import DSP
 import JackHost
 import Parameters
 import Remote
-import Web
+import WebBridge
 
 /// The live host as the web panel sees it: its chain snapshot, its generation-checked `set`,
 /// and `reset` through the typed commands' interpreter (so it resets to the Default preset's

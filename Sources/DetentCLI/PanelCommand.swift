@@ -3,7 +3,7 @@ import Parameters
 import DSP
 import Presets
 import TerminalPanel
-import Web
+import WebBridge
 
 /// `detent panel`: the knob panel with no audio, for shaping and saving presets.
 ///
@@ -67,7 +67,7 @@ struct PanelCommand: ParsableCommand {
         let title = processor.isBuiltIn ? "Detent" : processor.name
         // With --http the browser panel turns the same values: a host both may change.
         let host: any PanelHost
-        var server: WebServer?
+        var server: WebPanelProcess?
         if try web.settings != nil {
             let shared = SharedPanelHost(processor: processor, values: starting,
                                          defaults: Dictionary(uniqueKeysWithValues: defaults.ordered.map { ($0.id, $0.value) }))

@@ -2,7 +2,7 @@ import DSP
 import Parameters
 import Synchronization
 import TerminalPanel
-import Web
+import WebBridge
 
 /// `detent panel --http`: the values the terminal panel turns, shared with the browser panel
 /// — no audio, one set of targets that either may change, each showing the other's changes

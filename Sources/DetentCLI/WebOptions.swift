@@ -1,7 +1,7 @@
 import ArgumentParser
 import Platform
 import Remote
-import Web
+import WebBridge
 
 /// `--http PORT`, `--http-bind ADDRESS` and `--http-token TOKEN`: the browser panel, for
 /// `detent live` and `detent panel` alike (docs/web.md).
@@ -35,13 +35,19 @@ struct WebOptions: ParsableArguments {
         }
     }
 
-    /// The server when `--http` is given, its URL said on standard error; a port that cannot
-    /// be had is one line and status 1.
+    /// The server when `--http` is given (the program `detent-web`, see ``WebPanelProcess``),
+    /// its URL said on standard error; a port that cannot be had is one line and status 1,
+    /// a missing `detent-web` one line and status 69.
     func start(host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
-               log: @escaping @Sendable (String) -> Void) throws -> WebServer? {
+               log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         guard let settings = try settings else { return nil }
+        guard let program = WebPanelProcess.programPath() else {
+            Console.error("--http: the web panel's server, \(WebBridge.program), is neither beside detent nor on PATH")
+            throw ExitCode(69)
+        }
         do {
-            let server = try WebServer(settings: settings, host: host, title: title, oscPort: oscPort, oscAddress: oscAddress, log: log)
+            let server = try WebPanelProcess(program: program, start: WebBridge.Start(
+                settings: settings, title: title, oscPort: oscPort, oscAddress: oscAddress), host: host, log: log)
             LineWriter.standardError.line("detent: web panel at \(server.url)")
             return server
         } catch {

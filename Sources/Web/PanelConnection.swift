@@ -1,5 +1,6 @@
 import DSP
 import Parameters
+import WebBridge
 import Synchronization
 
 /// One open page: what is waiting to be sent to it, and the chain generation its requests are

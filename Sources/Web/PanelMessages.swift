@@ -1,5 +1,6 @@
 import DSP
 import Parameters
+import WebBridge
 
 /// The WebSocket's language, both ways, as JSON text messages. Pure: the page's requests are
 /// read and its answers written here, and every rule is tested without a socket.
@@ -87,8 +88,8 @@ public enum PanelMessages {
     /// `{"type":"layout",…}`: the title, and one section per chain slot (one untitled section
     /// for a single processor), each parameter with what the page draws it with.
     public static func layout(_ snapshot: WebSnapshot, title: String) -> String {
-        let processor = snapshot.processor
-        let table = processor.table
+        let layout = snapshot.layout
+        let table = layout.table
         func parameter(_ index: ParameterIndex) -> JSONValue {
             let spec = table[index]
             var members: [JSONMember] = [
@@ -107,20 +108,19 @@ public enum PanelMessages {
             return .object(members)
         }
         var sections: [JSONValue] = []
-        if processor.slots.isEmpty {
+        if layout.sections.isEmpty {
             sections.append(.object([.init("name", .string("")), .init("bypass", .null),
                                      .init("parameters", .array(table.indices.map(parameter)))]))
         } else {
-            for slot in processor.slots {
-                let rows = slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass }
+            for slot in layout.sections {
                 sections.append(.object([
-                    .init("name", .string(slot.name)), .init("plugin", .string(slot.processor.name)),
+                    .init("name", .string(slot.name)), .init("plugin", .string(slot.plugin)),
                     .init("bypass", parameter(slot.bypass)),
-                    .init("parameters", .array(rows.map(parameter))),
+                    .init("parameters", .array(slot.rows.map(parameter))),
                 ]))
             }
         }
-        let outputs: [JSONValue] = processor.outputs.map { output in
+        let outputs: [JSONValue] = layout.outputs.map { output in
             .object([.init("id", .string(output.id)), .init("name", .string(output.name)), .init("unit", .string(output.unit)),
                      .init("min", output.range.map { .number($0.lowerBound) } ?? .null),
                      .init("max", output.range.map { .number($0.upperBound) } ?? .null)])
@@ -136,7 +136,7 @@ public enum PanelMessages {
         JSONValue.object([
             .init("type", .string("values")), .init("generation", .number(snapshot.generation)),
             .init("values", .array(indices.map { index in
-                .object([.init("id", .string(snapshot.processor.table[index].id))] + state(index, snapshot))
+                .object([.init("id", .string(snapshot.layout.table[index].id))] + state(index, snapshot))
             })),
         ]).compactText
     }
@@ -156,7 +156,7 @@ public enum PanelMessages {
     }
 
     private static func state(_ index: ParameterIndex, _ snapshot: WebSnapshot) -> [JSONMember] {
-        let spec = snapshot.processor.table[index]
+        let spec = snapshot.layout.table[index]
         let value = snapshot.value(index)
         return [.init("value", .number(value)), .init("position", .number(spec.normalized(value))),
                 .init("text", .string(spec.format(value)))]

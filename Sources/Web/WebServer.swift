@@ -6,6 +6,7 @@ import NIOCore
 import Parameters
 import Platform
 import Synchronization
+import WebBridge
 
 /// `--http PORT`: the browser panel, its WebSocket and OSCQuery, on a thread pool of its own.
 ///
@@ -176,7 +177,7 @@ public final class WebServer: Sendable {
                     break reading
                 }
                 guard let shown = connection.shown else { continue }
-                let table = shown.processor.table
+                let table = shown.layout.table
                 switch PanelMessages.read(text, table: table) {
                 case .success(let request):
                     let done = switch request {
@@ -233,7 +234,7 @@ public final class WebServer: Sendable {
 
     private static func oscQuery(_ path: String, query: [(String, String)], host: any WebPanelHost) -> Response {
         let now = host.webSnapshot()
-        guard let node = OSCQueryNamespace.node(at: path, table: now.processor.table, targets: now.targets) else {
+        guard let node = OSCQueryNamespace.node(at: path, table: now.layout.table, targets: now.targets) else {
             return Response(status: .notFound)
         }
         guard let name = attribute(in: query) else { return json(node) }
@@ -257,10 +258,4 @@ struct AccessCheck<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
-}
-
-/// Why the web panel cannot start, in one line.
-public struct WebServerError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

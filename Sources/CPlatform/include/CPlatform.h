@@ -44,4 +44,9 @@ pid_t detent_fork_keeping(int keep, int as);
 /// 0, or -1 with `errno` set.
 int detent_start_writeback(int fd, long long offset, long long count);
 
+/// `prctl(PR_SET_PDEATHSIG, signal)`, then `signal` sent at once when the parent is already
+/// gone (`getppid()` no longer `parent`): a helper program that ends with the one that
+/// started it. Returns 0, or -1 with `errno` set.
+int detent_die_with_parent(int signal, pid_t parent);
+
 #endif

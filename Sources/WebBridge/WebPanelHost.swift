@@ -28,18 +28,59 @@ extension WebPanelHost {
 
 /// One consistent look at a host: what the page draws and the feedback compares.
 public struct WebSnapshot: Sendable {
-    public let processor: Processor
+    public let layout: WebLayout
     public let generation: Int
     public let targets: [ParameterIndex: Double]
 
-    public init(processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
-        self.processor = processor
+    public init(layout: WebLayout, generation: Int, targets: [ParameterIndex: Double]) {
+        self.layout = layout
         self.generation = generation
         self.targets = targets
     }
 
+    public init(processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
+        self.init(layout: WebLayout(processor: processor), generation: generation, targets: targets)
+    }
+
     /// The target of `index`, or its default when the host has none.
     public func value(_ index: ParameterIndex) -> Double {
-        targets[index] ?? processor.table[index].defaultValue
+        targets[index] ?? layout.table[index].defaultValue
+    }
+}
+
+/// What the page draws of a processor: its table, its chain slots as sections, its outputs.
+/// Plain data, so `detent-web` gets it over the bridge without the processor itself.
+public struct WebLayout: Sendable, Equatable {
+    /// One chain slot: its name, its processor's name, its bypass row and its other rows.
+    public struct Section: Sendable, Equatable {
+        public let name: String
+        public let plugin: String
+        public let bypass: ParameterIndex
+        public let rows: [ParameterIndex]
+
+        public init(name: String, plugin: String, bypass: ParameterIndex, rows: [ParameterIndex]) {
+            self.name = name
+            self.plugin = plugin
+            self.bypass = bypass
+            self.rows = rows
+        }
+    }
+
+    public let table: ParameterTable
+    /// One per chain slot; none for a single processor (one untitled section of every row).
+    public let sections: [Section]
+    public let outputs: [OutputSpec]
+
+    public init(table: ParameterTable, sections: [Section], outputs: [OutputSpec]) {
+        self.table = table
+        self.sections = sections
+        self.outputs = outputs
+    }
+
+    public init(processor: Processor) {
+        self.init(table: processor.table, sections: processor.slots.map { slot in
+            Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
+                    rows: slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass })
+        }, outputs: processor.outputs)
     }
 }

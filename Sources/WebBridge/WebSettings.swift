@@ -28,3 +28,9 @@ public struct WebSettings: Sendable, Equatable {
         return nil
     }
 }
+
+/// Why the web panel cannot start, in one line.
+public struct WebServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,317 @@
+import DSP
+import Parameters
+import Platform
+import Glibc
+import Synchronization
+
+/// The lines between `detent` and `detent-web`, its browser panel's server: JSON objects, one
+/// a line, over a socket pair. `detent-web` asks and `detent` answers, one question at a time,
+/// so the host's verbs run in `detent` exactly as they did in process (never on the audio
+/// thread), and `detent` itself links no network code.
+///
+/// | from `detent-web` | the answer |
+/// |---|---|
+/// | `{"op":"snapshot","have":G}` | `{"generation":G2,"targets":[[row,value]…]}`, with `"layout"` when G2 is not G |
+/// | `{"op":"set","generation":G,"values":[[row,value]…]}` | `{"ok":true}` or `false` |
+/// | `{"op":"reset","generation":G,"row":R}` | `{"ok":…}` |
+/// | `{"op":"outputs"}` | `{"outputs":[[id,value]…]}` (`null` for a value that is not finite) |
+/// | `{"op":"preset","name":N,"save":B}` | `{"problem":…}` (`null` when done) |
+/// | `{"op":"ready","url":U}`, `{"op":"failed","message":M}`, `{"op":"log","line":L}` | none |
+///
+/// `detent` first sends the settings, `{"port":…,"bind":…,"token":…,"title":…,"oscPort":…,"oscAddress":…}`.
+public enum WebBridge {
+    /// The program's name, looked for beside `detent` and then on `PATH`.
+    public static let program = "detent-web"
+    /// The descriptor `detent-web` holds its end of the socket pair as.
+    public static let descriptor: Int32 = 3
+
+    /// What `detent-web` is started with.
+    public struct Start: Sendable, Equatable {
+        public var settings: WebSettings
+        public var title: String
+        public var oscPort: Int?
+        public var oscAddress: String?
+
+        public init(settings: WebSettings, title: String, oscPort: Int?, oscAddress: String?) {
+            self.settings = settings
+            self.title = title
+            self.oscPort = oscPort
+            self.oscAddress = oscAddress
+        }
+
+        public var line: String {
+            JSONValue.object([
+                .init("port", .number(settings.port)), .init("bind", .string(settings.bind)),
+                .init("token", settings.token.map { .string($0) } ?? .null), .init("title", .string(title)),
+                .init("oscPort", oscPort.map { .number($0) } ?? .null),
+                .init("oscAddress", oscAddress.map { .string($0) } ?? .null),
+            ]).compactText
+        }
+
+        public init?(line: [UInt8]) {
+            guard let json = try? JSONParser.parse(line), let port = json.member("port")?.intValue,
+                  case .string(let bind)? = json.member("bind"), case .string(let title)? = json.member("title") else { return nil }
+            self.init(settings: WebSettings(port: port, bind: bind, token: json.member("token")?.stringValue),
+                      title: title, oscPort: json.member("oscPort")?.intValue, oscAddress: json.member("oscAddress")?.stringValue)
+        }
+    }
+
+    // MARK: detent's side
+
+    /// What `detent-web` told, besides a question.
+    public enum Notice: Equatable, Sendable {
+        case ready(url: String)
+        case failed(String)
+        case log(String)
+    }
+
+    /// What to do with a line from `detent-web`.
+    public enum Handled: Equatable, Sendable {
+        /// Send this answer back.
+        case answer(String)
+        case notice(Notice)
+    }
+
+    /// Reads one line from `detent-web`: a notice, or a question answered from `host` (the
+    /// answer line to send back). Nil for a line that is neither (nothing is sent).
+    public static func handle(_ line: [UInt8], host: any WebPanelHost) -> Handled? {
+        guard let json = try? JSONParser.parse(line), case .string(let op)? = json.member("op") else { return nil }
+        switch op {
+        case "ready": return json.member("url")?.stringValue.map { .notice(.ready(url: $0)) }
+        case "failed": return .notice(.failed(json.member("message")?.stringValue ?? "the web panel did not start"))
+        case "log": return json.member("line")?.stringValue.map { .notice(.log($0)) }
+        case "snapshot":
+            let now = host.webSnapshot()
+            var members: [JSONMember] = [
+                .init("generation", .number(now.generation)),
+                .init("targets", .array(now.targets.sorted { $0.key < $1.key }.map { .array([.number($0.key.rawValue), .number($0.value)]) })),
+            ]
+            if json.member("have")?.intValue != now.generation { members.append(.init("layout", encode(now.layout))) }
+            return .answer(JSONValue.object(members).compactText)
+        case "set":
+            // Rows of the chain as it is (a row past its end is dropped here, not indexed).
+            let rows = host.webSnapshot().layout.table.count
+            guard let generation = json.member("generation")?.intValue, let values = rowValues(json.member("values")),
+                  values.keys.allSatisfy({ $0.rawValue < rows }) else { return nil }
+            return .answer(ok(host.set(values, ifGeneration: generation)))
+        case "reset":
+            guard let generation = json.member("generation")?.intValue, let row = json.member("row")?.intValue,
+                  (0..<host.webSnapshot().layout.table.count).contains(row) else { return nil }
+            return .answer(ok(host.reset(ParameterIndex(row), ifGeneration: generation)))
+        case "outputs":
+            return .answer(JSONValue.object([.init("outputs", .array(host.outputValues().map {
+                .array([.string($0.id), .number($0.value)])
+            }))]).compactText)
+        case "preset":
+            guard let name = json.member("name")?.stringValue, case .bool(let save)? = json.member("save") else { return nil }
+            return .answer(JSONValue.object([.init("problem", host.preset(name, save: save).map { .string($0) } ?? .null)]).compactText)
+        default:
+            return nil
+        }
+    }
+
+    private static func ok(_ done: Bool) -> String { JSONValue.object([.init("ok", .bool(done))]).compactText }
+
+    static func rowValues(_ json: JSONValue?) -> [ParameterIndex: Double]? {
+        guard case .array(let pairs)? = json else { return nil }
+        var values: [ParameterIndex: Double] = [:]
+        for pair in pairs {
+            guard case .array(let two) = pair, two.count == 2, let row = two[0].intValue, row >= 0,
+                  let value = two[1].doubleValue else { return nil }
+            values[ParameterIndex(row)] = value
+        }
+        return values
+    }
+
+    // MARK: the layout as JSON
+
+    /// The layout: each row as `detent params --json` writes it (with `glidesInAmplitude`),
+    /// the sections and the outputs.
+    public static func encode(_ layout: WebLayout) -> JSONValue {
+        .object([
+            .init("table", .array(layout.table.specs.map { spec in
+                guard case .object(var members) = ParameterTableText.json(spec) else { return .null }
+                members.append(.init("glidesInAmplitude", .bool(spec.glidesInAmplitude)))
+                return .object(members)
+            })),
+            .init("sections", .array(layout.sections.map { section in
+                .object([.init("name", .string(section.name)), .init("plugin", .string(section.plugin)),
+                         .init("bypass", .number(section.bypass.rawValue)),
+                         .init("rows", .array(section.rows.map { .number($0.rawValue) }))])
+            })),
+            .init("outputs", .array(layout.outputs.map { output in
+                .object([.init("id", .string(output.id)), .init("name", .string(output.name)), .init("unit", .string(output.unit)),
+                         .init("min", output.range.map { .number($0.lowerBound) } ?? .null),
+                         .init("max", output.range.map { .number($0.upperBound) } ?? .null)])
+            })),
+        ])
+    }
+
+    /// The layout ``encode(_:)`` wrote, or nil when `json` is not one.
+    public static func decodeLayout(_ json: JSONValue) -> WebLayout? {
+        guard case .array(let rows)? = json.member("table"), case .array(let sections)? = json.member("sections"),
+              case .array(let outputs)? = json.member("outputs") else { return nil }
+        var specs: [ParameterSpec] = []
+        for row in rows {
+            guard let spec = decodeSpec(row) else { return nil }
+            specs.append(spec)
+        }
+        guard let table = try? ParameterTable(specs) else { return nil }
+        var layoutSections: [WebLayout.Section] = []
+        for section in sections {
+            guard let name = section.member("name")?.stringValue, let plugin = section.member("plugin")?.stringValue,
+                  let bypass = section.member("bypass")?.intValue, case .array(let members)? = section.member("rows") else { return nil }
+            let rows = members.compactMap(\.intValue)
+            guard rows.count == members.count, ([bypass] + rows).allSatisfy({ (0..<specs.count).contains($0) }) else { return nil }
+            layoutSections.append(.init(name: name, plugin: plugin, bypass: ParameterIndex(bypass), rows: rows.map(ParameterIndex.init)))
+        }
+        var outputSpecs: [OutputSpec] = []
+        for output in outputs {
+            guard let id = output.member("id")?.stringValue, let name = output.member("name")?.stringValue,
+                  let unit = output.member("unit")?.stringValue else { return nil }
+            let low = output.member("min")?.doubleValue, high = output.member("max")?.doubleValue
+            let range = low.flatMap { low in high.flatMap { low <= $0 ? low...$0 : nil } }
+            outputSpecs.append(OutputSpec(id: id, name: name, unit: unit, range: range))
+        }
+        return WebLayout(table: table, sections: layoutSections, outputs: outputSpecs)
+    }
+
+    static let units: [ParameterUnit] = [.hertz, .quality, .decibels, .none, .percent, .milliseconds, .seconds, .semitones]
+
+    /// A row as ``encode(_:)`` wrote it; nil for anything a spec would refuse.
+    static func decodeSpec(_ json: JSONValue) -> ParameterSpec? {
+        guard let id = json.member("id")?.stringValue, let name = json.member("name")?.stringValue,
+              let symbol = json.member("unit")?.stringValue, let unit = units.first(where: { $0.symbol == symbol }),
+              let low = json.member("min")?.doubleValue, let high = json.member("max")?.doubleValue, low <= high,
+              let defaultValue = json.member("default")?.doubleValue, (low...high).contains(defaultValue),
+              let taper = json.member("taper")?.stringValue.flatMap(Taper.init(rawValue:)),
+              let smoothing = json.member("smoothing")?.stringValue.flatMap(Smoothing.init(rawValue:)),
+              let kindName = json.member("kind")?.stringValue else { return nil }
+        if taper == .logarithmic && low <= 0 { return nil }
+        let kind: ParameterKind
+        switch kindName {
+        case "continuous": kind = .continuous
+        case "toggle": kind = .toggle
+        case "integer": kind = .integer
+        case "enumeration":
+            guard case .array(let points)? = json.member("values") else { return nil }
+            let scale = points.compactMap { point in
+                point.member("value")?.doubleValue.flatMap { value in point.member("label")?.stringValue.map { ScalePoint(value, $0) } }
+            }
+            guard !scale.isEmpty, scale.count == points.count else { return nil }
+            kind = .enumeration(scale)
+        default: return nil
+        }
+        let controller = json.member("midiController")?.intValue
+        guard controller.map(ParameterSpec.midiControllerRange.contains) ?? true else { return nil }
+        var silence = false, amplitude = false
+        if case .bool(let flag)? = json.member("minimumIsSilence") { silence = flag }
+        if case .bool(let flag)? = json.member("glidesInAmplitude") { amplitude = flag }
+        return ParameterSpec(id: id, name: name, unit: unit, range: low...high, taper: taper, defaultValue: defaultValue,
+                             smoothing: smoothing, minimumIsSilence: silence, midiController: controller, kind: kind,
+                             glidesInAmplitude: amplitude)
+    }
+}
+
+/// The host as `detent-web` sees it: each verb a question to `detent` over the socket pair,
+/// one at a time whatever thread asks. The layout is sent again only when the chain's
+/// generation moves. When `detent` is gone the program ends: it serves nothing of its own.
+public final class WebBridgeClient: WebPanelHost {
+    private struct State {
+        let socket: LineSocket
+        var layout: WebLayout?
+        var generation = -1
+    }
+
+    private let state: Mutex<State>
+
+    public init(socket: LineSocket) {
+        state = Mutex(State(socket: socket))
+    }
+
+    /// Sends a line that is not a question (``WebBridge/Notice``).
+    public func notify(_ members: [JSONMember]) {
+        _ = state.withLock { $0.socket.send(JSONValue.object(members).compactText) }
+    }
+
+    public func log(_ line: String) { notify([.init("op", .string("log")), .init("line", .string(line))]) }
+
+    /// Sends `question` and waits for its answer; the program ends when `detent` has.
+    private func ask(_ state: inout State, _ question: [JSONMember]) -> JSONValue {
+        guard state.socket.send(JSONValue.object(question).compactText) else { Self.parentGone() }
+        while true {
+            switch state.socket.receive(waiting: -1) {
+            case .line(let line):
+                guard let answer = try? JSONParser.parse(line) else {
+                    LineWriter.standardError.line("detent-web: an answer from detent that is not JSON; stopping")
+                    _exit(1)
+                }
+                return answer
+            case .end: Self.parentGone()
+            case .nothing: continue
+            }
+        }
+    }
+
+    private static func parentGone() -> Never { _exit(0) }
+
+    public func webSnapshot() -> WebSnapshot {
+        state.withLock { state in
+            let answer = ask(&state, [.init("op", .string("snapshot")), .init("have", .number(state.generation))])
+            if let layout = answer.member("layout") {
+                guard let read = WebBridge.decodeLayout(layout) else {
+                    LineWriter.standardError.line("detent-web: a layout from detent it cannot read; stopping")
+                    _exit(1)
+                }
+                state.layout = read
+            }
+            guard let layout = state.layout, let generation = answer.member("generation")?.intValue,
+                  let targets = WebBridge.rowValues(answer.member("targets")) else {
+                LineWriter.standardError.line("detent-web: a snapshot from detent it cannot read; stopping")
+                _exit(1)
+            }
+            state.generation = generation
+            return WebSnapshot(layout: layout, generation: generation,
+                               targets: targets.filter { $0.key.rawValue < layout.table.count })
+        }
+    }
+
+    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+        state.withLock { state in
+            ask(&state, [.init("op", .string("set")), .init("generation", .number(generation)),
+                         .init("values", .array(values.map { .array([.number($0.key.rawValue), .number($0.value)]) }))])
+        }.member("ok") == .bool(true)
+    }
+
+    public func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
+        state.withLock { state in
+            ask(&state, [.init("op", .string("reset")), .init("generation", .number(generation)), .init("row", .number(index.rawValue))])
+        }.member("ok") == .bool(true)
+    }
+
+    public func outputValues() -> [OutputValue] {
+        let answer = state.withLock { ask(&$0, [.init("op", .string("outputs"))]) }
+        guard case .array(let pairs)? = answer.member("outputs") else { return [] }
+        return pairs.compactMap { pair in
+            guard case .array(let two) = pair, two.count == 2, let id = two[0].stringValue else { return nil }
+            return OutputValue(id: id, value: two[1].doubleValue ?? -.infinity)
+        }
+    }
+
+    public func preset(_ name: String, save: Bool) -> String? {
+        state.withLock { ask(&$0, [.init("op", .string("preset")), .init("name", .string(name)), .init("save", .bool(save))]) }
+            .member("problem")?.stringValue
+    }
+}
+
+extension JSONValue {
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var intValue: Int? {
+        guard let value = doubleValue, value == value.rounded(), abs(value) < 1e15 else { return nil }
+        return Int(value)
+    }
+}
