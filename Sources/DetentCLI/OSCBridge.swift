@@ -90,10 +90,15 @@ final class OSCBridge: Sendable {
         }
         self.server = server
         let sending = server
+        // The baseline is taken here, before the thread exists: a chain edit made before the
+        // thread first ran must still be seen as an edit, and its values sent again.
+        var baseline = FeedbackThrottle()
+        let initial = host.chainSnapshot
+        _ = baseline.due(initial.targets, now: .now)  // what subscribers get when they subscribe
+        let sentAtStart = baseline
         feedback = try NamedThread(name: "osc-feedback") {
-            var throttle = FeedbackThrottle()
-            var seen = host.chainSnapshot
-            _ = throttle.due(seen.targets, now: .now)  // what subscribers get when they subscribe
+            var throttle = sentAtStart
+            var seen = initial
             while shared.running.load(ordering: .relaxed) {
                 let now = host.chainSnapshot
                 if now.generation != seen.generation {
