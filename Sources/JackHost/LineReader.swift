@@ -17,15 +17,11 @@ public final class LineReader: @unchecked Sendable {
     /// input outlives it). With nil it reads nothing and waits until interrupted.
     public init(fileDescriptor: Int32? = 0) {
         input = fileDescriptor
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        // Close-on-exec, so a program the process starts (a JACK client library may fork and
-        // exec helpers) does not inherit the wake pipe. `pipe2(O_CLOEXEC)` would set it
-        // atomically, but Swift's Glibc module does not import it (a GNU extension). `detent
-        // live` makes its reader before it opens the JACK client, so no exec comes in between.
-        for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
+        // Without a wake pipe (no descriptors left) the reader still reads; it just cannot
+        // be woken early.
+        let wake = (try? Pipe.make()) ?? (read: -1, write: -1)
+        wakeRead = wake.read
+        wakeWrite = wake.write
     }
 
     deinit {

@@ -17,12 +17,10 @@ public enum LibraryMessages {
     /// Starts filtering what libraries print on descriptor 2. Call once, before the libraries
     /// run; when it cannot (no descriptors, no thread) nothing changes.
     public static func filter(dropping drop: @escaping @Sendable (String) -> Bool) {
-        var ends: [Int32] = [-1, -1]
         let original = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
         guard original >= 0 else { return }
-        guard pipe(&ends) == 0 else { close(original); return }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        let (reading, writing) = (ends[0], ends[1])
+        // The write end becomes stderr through dup2, which does not keep close-on-exec.
+        guard let (reading, writing) = try? Pipe.make() else { close(original); return }
         do {
             try NamedThread.detach(name: "stderr-filter") { forward(from: reading, to: original, dropping: drop) }
         } catch {

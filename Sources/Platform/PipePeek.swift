@@ -11,10 +11,9 @@ public enum PipePeek {
     /// Up to `count` bytes from the start of what the pipe `descriptor` holds, waiting until
     /// that many have arrived or the stream ends; nil when `descriptor` is not a pipe.
     public static func bytes(_ descriptor: Int32, count: Int) -> [UInt8]? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
+        guard let pipe = try? Pipe.make() else { return nil }
+        let ends = [pipe.read, pipe.write]
         defer { close(ends[0]); close(ends[1]) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         while true {
             guard let copied = try? systemCall({ detent_tee(descriptor, ends[1], UInt(count)) }) else { return nil }
             var bytes = [UInt8](repeating: 0, count: Int(copied))

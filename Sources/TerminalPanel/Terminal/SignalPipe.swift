@@ -19,20 +19,14 @@ final class SignalPipe {
     private var previous: [Int32: sigaction] = [:]
 
     init() throws(TerminalError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw .system("cannot create a pipe for signals: \(Errno.last)")
+        // Non-blocking both ways: the handler's write must never wait, and the loop drains
+        // the read end without blocking.
+        let pipe: (read: Int32, write: Int32)
+        do { pipe = try Pipe.make(nonBlocking: true) } catch {
+            throw .system("cannot create a pipe for signals: \(error)")
         }
-        // Close-on-exec, so no program the process starts (a JACK client library may fork and
-        // exec helpers) inherits the pipe. Set right after `pipe`, leaving an instant a
-        // concurrent exec could catch, because Swift's Glibc module does not import `pipe2`,
-        // which sets it atomically (a GNU extension).
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readEnd = fds[0]
-        Self.writeEnd = fds[1]
+        readEnd = pipe.read
+        Self.writeEnd = pipe.write
         for signal in Self.handled { install(signal) }
     }
 
