@@ -1,6 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
 import Glibc
+import Platform
 import TerminalPanel
 
 /// Opening the knob panel on this process's terminal and ending the command the way the panel
@@ -9,7 +9,7 @@ enum KnobPanelSession {
     /// The terminal, or one line and status 64 when there is none to draw on.
     static func openTerminal() throws -> TerminalSession {
         do {
-            return try TerminalSession(environment: ProcessInfo.processInfo.environment)
+            return try TerminalSession(environment: Environment.all)
         } catch {
             Console.error(error.description)
             throw ExitCode(64)
@@ -20,7 +20,7 @@ enum KnobPanelSession {
     /// when `DETENT_THEME` names none. Asked before the terminal is taken.
     static func theme(_ chosen: ThemeStyle?) throws -> Theme {
         do {
-            return try Theme.forEnvironment(ProcessInfo.processInfo.environment, chosen: chosen)
+            return try Theme.forEnvironment(Environment.all, chosen: chosen)
         } catch {
             Console.error(error.description)
             throw ExitCode(64)
@@ -29,7 +29,7 @@ enum KnobPanelSession {
 
     /// Draw with ASCII when asked to, or when the locale has no UTF-8 (`LANG=C`).
     static func ascii(_ asked: Bool) -> Bool {
-        asked || !TerminalLocale.isUTF8(ProcessInfo.processInfo.environment)
+        asked || !TerminalLocale.isUTF8(Environment.all)
     }
 
     /// Runs `panel` until it quits. `cleanUp` runs once the terminal is back and before any

@@ -8,6 +8,20 @@ public enum Environment {
         return String(validatingCString: raw)
     }
 
+    /// Every variable, by name (entries that are not valid UTF-8 or have no `=` left out): for
+    /// code that takes the environment as a value, such as the terminal's settings.
+    public static var all: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            if let text = String(validatingCString: pointer), let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
     /// This machine's host name (what another machine on the network may know it by), or nil.
     public static var hostName: String? {
         var buffer = [CChar](repeating: 0, count: 256)
