@@ -25,6 +25,9 @@ public final class JackServer: @unchecked Sendable {
     /// successful ``start()`` and only then.
     private var wrapper: ChildProcess?
     private var pid: pid_t = 0
+    /// Killed, not shut down: its entry in JACK's registry of servers (eight at most) stays
+    /// until a server of the same name starts, so the entry is reclaimed when this goes.
+    private var unclean = false
 
     private static let started = Mutex(0)
     /// The longest a test server may live, in seconds.
@@ -39,6 +42,7 @@ public final class JackServer: @unchecked Sendable {
 
     deinit {
         stop()
+        if unclean, (try? start()) != nil { stop() }
         removeSemaphores()
     }
 
@@ -53,8 +57,19 @@ public final class JackServer: @unchecked Sendable {
         }
     }
 
-    /// Starts jackd and waits until a client can connect.
+    /// Starts jackd and waits until a client can connect. When JACK's registry is full of
+    /// entries that test runs which ended left behind, they are reclaimed and jackd tried again.
     public func start() throws {
+        do {
+            try launch()
+        } catch {
+            guard Self.reclaimLeftEntries() > 0 else { throw error }
+            try launch()
+        }
+        unclean = false
+    }
+
+    private func launch() throws {
         let p = try ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
                                                       "--no-realtime", "-S", "-t", "5000", "-n", name,
                                                       "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"])
@@ -82,10 +97,39 @@ public final class JackServer: @unchecked Sendable {
         guard let p = wrapper else { return }
         wrapper = nil
         Glibc.kill(pid, signal)
-        if p.wait(seconds: 5) != nil { return }
+        if p.wait(seconds: 5) != nil {
+            if signal == SIGKILL { unclean = true }
+            return
+        }
         Glibc.kill(pid, SIGKILL)
         p.wait()
+        unclean = true
         if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
+    }
+
+    /// Reclaims the registry entries of test servers whose test process has ended (a run
+    /// killed, or one from before servers were reclaimed when killed): each name is started
+    /// and shut down again. Returns how many.
+    static func reclaimLeftEntries() -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm") else { return 0 }
+        var reclaimed = 0
+        for entry in names where entry.hasPrefix("jack_detent-test-") && entry.hasSuffix("_0_0") {
+            let server = String(entry.dropFirst("jack_".count).dropLast("_0_0".count))
+            let parts = server.split(separator: "-")
+            guard parts.count == 4, let owner = pid_t(parts[2]), owner != getpid(), Glibc.kill(owner, 0) != 0, errno == ESRCH else { continue }
+            let p = try? ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "5", "20", "/usr/bin/jackd", "--no-realtime", "-n", server,
+                                                          "-d", "dummy", "-r", "48000", "-p", "256"])
+            guard let p else { continue }
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_NO_START_SERVER"] = "1"
+            try? p.awaitReady("jackd '\(server)'", timeout: 10) {
+                (try? ChildProcess.run("/usr/bin/jack_lsp", ["--server", server], environment: environment))?.status.exited == 0
+            }
+            p.signal(SIGTERM)
+            p.wait()
+            reclaimed += 1
+        }
+        return reclaimed
     }
 
     /// Freezes jackd (SIGSTOP): a server that is there but answers nothing, as a wedged one.
