@@ -20,6 +20,14 @@ public final class TmuxSession {
         _ = try run(arguments)
     }
 
+    /// A shell in `folder` with a UTF-8 xterm, its home, configuration and tmux's own files
+    /// all in that folder: what the panel tests run `detent` under.
+    public convenience init(shellIn folder: String) throws {
+        try self.init(folder: folder, environment: [
+            "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder, "XDG_CONFIG_HOME": folder, "TMUX_TMPDIR": folder,
+        ])
+    }
+
     /// Stops the server (and with it the shell and anything it runs).
     public func close() {
         _ = try? run(["kill-server"])

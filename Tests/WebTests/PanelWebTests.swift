@@ -10,10 +10,7 @@ struct PanelWebTests {
     func sharedValues() throws {
         let binary = try BuiltProducts.detent
         let folder = TemporaryFolder()
-        let tmux = try TmuxSession(folder: folder.path, environment: [
-            "TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": folder.path, "XDG_CONFIG_HOME": folder.path,
-            "TMUX_TMPDIR": folder.path,
-        ])
+        let tmux = try TmuxSession(shellIn: folder.path)
         defer { tmux.close() }
         #expect(try tmux.wait { $0.contains("$") })
         try tmux.type("cd \(folder.path); \(binary) panel --http 0 2> messages")
