@@ -46,7 +46,7 @@ let package = Package(
         // LADSPA and DSSI plug-ins through the same run loop: a bridge descriptor that calls the
         // LADSPA functions (or DSSI's run_synth, with MIDI as ALSA sequencer events), and dlopen.
         // Headers only from ladspa-sdk, dssi-dev and libasound2-dev: nothing more is linked.
-        .target(name: "CLadspa"),
+        .target(name: "CLadspa", dependencies: ["CRealtime"]),
         // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
         .target(name: "CPlatform"),
 

@@ -1,6 +1,7 @@
 #include "LadspaBridge.h"
 
 #include <dlfcn.h>
+#include <CRealtime.h>
 #include <string.h>
 #include <lv2/atom/util.h>
 
@@ -124,7 +125,11 @@ uint32_t detent_dssi_events(const LV2_Atom_Sequence *midi, snd_seq_event_t *even
 
 void *detent_ladspa_open(const char *path, char *error, uint32_t size) {
     dlerror();
+    // A library's constructors may switch the thread's floating-point mode (flush-to-zero);
+    // the caller's mode is given back.
+    unsigned int mode = detent_denormals_off();
     void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    detent_denormals_restore(mode);
     if (!library && size > 0) {
         const char *message = dlerror();
         strncpy(error, message ? message : "cannot be loaded", size - 1);

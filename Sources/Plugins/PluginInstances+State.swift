@@ -1,5 +1,6 @@
 import CLilv
 import CPluginKernel
+import CRealtime
 import Glibc
 import Parameters
 import Platform
@@ -34,6 +35,9 @@ extension PluginInstances {
         defer { lilv_state_free(saved) }
         let threaded = record.pointee.threaded
         record.pointee.threaded = 0
+        // The plug-in's restore and run are its code: the caller's floating-point mode is given back.
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
         lilv_state_restore(saved, instance, nil, nil, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), features)
         let chunk = urids.map(LV2URI.atom + "Chunk")
         for output in outputs {
@@ -55,6 +59,8 @@ extension PluginInstances {
     func saveState(to directory: String) throws(PluginError) -> [String] {
         guard let instance = instances.first else { throw .stateNotSaved(name: plugin.name, reason: "no instance") }
         let urids = URIDMap.shared
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
         let saved: Int32 = LV2World.shared.withWorld { world, _ in
             guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world),
                   let state = lilv_state_new_from_instance(
