@@ -20,12 +20,18 @@ public struct Metadata: Sendable {
     var broadcast: SF_BROADCAST_INFO?
     var cues: SF_CUES?
     var instrument: SF_INSTRUMENT?
+    /// What libsndfile leaves out (other RIFF chunks, FLAC pictures, other Vorbis comments).
+    var foreign = ForeignMetadata()
 
     /// Nothing to copy.
     public var isEmpty: Bool { names.isEmpty }
 
-    /// What there is, by the names `--json` reports (`title`, …, `bext`, `cue`, `instrument`).
-    public var names: [String] {
+    /// What there is, by the names `--json` reports (`title`, …, `bext`, `cue`, `instrument`,
+    /// then ``ForeignMetadata/names``).
+    public var names: [String] { libraryNames + foreign.names }
+
+    /// What libsndfile reads and writes.
+    var libraryNames: [String] {
         strings.map(\.name) + (broadcast == nil ? [] : ["bext"]) + (cues == nil ? [] : ["cue"])
             + (instrument == nil ? [] : ["instrument"])
     }

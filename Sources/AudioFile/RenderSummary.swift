@@ -85,7 +85,7 @@ public struct RenderSummary: Sendable, Equatable {
             lines.append("\(output): the processor put out \(samples) of NaN, infinity or denormals; written as silence")
         }
         if !metadataLost.isEmpty {
-            lines.append("\(output): its container has no place for the input's \(metadataLost.joined(separator: ", ")); not copied")
+            lines.append("\(output): the input's \(metadataLost.joined(separator: ", ")) cannot go into this output; not copied")
         }
         lines += processorMessages
         lines += midiOutput?.warnings ?? []

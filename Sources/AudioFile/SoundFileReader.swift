@@ -111,7 +111,12 @@ public final class SoundFileReader {
             ? Self.rawFormat(of: format, channels: Int(info.channels), sampleRate: Int(info.samplerate)) : nil
         var map = [Int32](repeating: 0, count: max(1, channels))
         let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
-        metadata = Metadata(reading: file)
+        var metadata = Metadata(reading: file)
+        // Read from the file's own bytes: only a file that can be gone back over.
+        if stream == nil, info.seekable != 0, (st.st_mode & S_IFMT) == S_IFREG {
+            metadata.foreign = ForeignMetadata.read(file: file, descriptor: fd, format: format, frames: unknown ? nil : info.frames)
+        }
+        self.metadata = metadata
         channelMap = named == SF_TRUE && map.contains(where: { $0 != 0 }) ? map : nil
         guard Self.sampleRates.contains(sampleRate) else {
             throw .unreadable(path: path, reason: "impossible sample rate \(info.samplerate) Hz in the header "

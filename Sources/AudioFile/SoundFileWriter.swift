@@ -15,6 +15,8 @@ public final class SoundFileWriter {
     /// Where the bytes go; it outlives `file`, whose virtual I/O calls it.
     private let sink: OutputSink
     private let frameLimit: Int64?
+    /// What of the input's metadata is put in after libsndfile closed the file.
+    private var foreign: ForeignMetadata?
     /// What of the input's metadata the output holds (`title`, …, `bext`, `cue`, `instrument`).
     public private(set) var keptMetadata: [String] = []
     /// What of it the output's container has no place for.
@@ -91,7 +93,8 @@ public final class SoundFileWriter {
         if autoDowngrade { sf_command(f, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
         // Containers without a place for it decline; the header is completed on closing.
         keptMetadata = metadata?.write(to: f) ?? []
-        lostMetadata = (metadata?.names ?? []).filter { !keptMetadata.contains($0) }
+        lostMetadata = (metadata?.libraryNames ?? []).filter { !keptMetadata.contains($0) }
+        foreign = metadata?.foreign
         if var map = channelMap, map.count == channels {
             sf_command(f, Int32(SFC_SET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
         }
@@ -127,6 +130,13 @@ public final class SoundFileWriter {
         let closed = sf_close(f) == 0 ? nil : Errno.last
         do throws(Errno) {
             if sink.streamBroken { throw Errno.brokenPipe }
+            if let foreign, !foreign.isEmpty {
+                let (kept, lost) = closed != nil || sink.failure != nil ? ([], foreign.names)
+                    : try foreign.write(to: sink.descriptor, container: format.container, canRewrite: !sink.isStream,
+                                        frames: framesWritten)
+                keptMetadata += kept
+                lostMetadata += lost
+            }
             try sink.close()
             if let closed { throw closed }
         } catch {

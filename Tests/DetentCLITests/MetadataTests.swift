@@ -96,7 +96,7 @@ struct MetadataTests {
             #expect(run.status == 0)
             let line = try #require(run.stdout.split(separator: "\n").first)
             #expect(try jsonObject(line)["metadataLost"] as? [String] == ["instrument"])
-            #expect(run.stderr.contains("\(output): its container has no place for the input's instrument; not copied"))
+            #expect(run.stderr.contains("\(output): the input's instrument cannot go into this output; not copied"))
         }
     }
 
