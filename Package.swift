@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
         // The format-neutral catalogue: one entry per installed plug-in of any format, found by
         // one reference and listed together; each format module provides a `PluginFormat`.
-        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets"]),
+        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
         .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the

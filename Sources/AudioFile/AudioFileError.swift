@@ -1,3 +1,5 @@
+import Platform
+
 /// Why a render could not be done, as one line a person can act on.
 ///
 /// Every case names the file it is about, so the command line prints `detent: <description>`
@@ -8,7 +10,7 @@
 /// AudioFileError.isDirectory(path: "takes").description
 /// // "takes: is a folder, not an audio file"
 /// ```
-public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     /// The file cannot be opened (missing, no permission): the system's reason.
     case cannotOpen(path: String, reason: String)
     /// A folder was given where an audio file was expected.

@@ -81,7 +81,10 @@ public struct MIDIFile: Sendable, Equatable {
 /// try MIDIFile.read(path: "take.wav")
 /// // "take.wav: not a Standard MIDI File (it does not start with MThd)"
 /// ```
-public struct MIDIFileError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct MIDIFileError: ExitStatusError, Sendable, Equatable {
+    /// A MIDI file Detent cannot read is bad data.
+    public var exitCode: Int32 { 65 }
+
     public let description: String
 
     init(_ description: String) { self.description = description }

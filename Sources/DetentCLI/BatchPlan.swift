@@ -17,7 +17,7 @@ struct BatchEntry: Sendable {
         case render(RenderSettings)
         /// `--skip-existing` found the output.
         case skip
-        case fail(JobFailure)
+        case fail(CommandFailure)
     }
 
     struct Variant: Sendable {
@@ -51,12 +51,12 @@ struct BatchPlan {
     private struct Base {
         var line: (manifest: String, number: Int)?
         var options: RenderCommand
-        var job: Result<RenderJob, JobFailure>
+        var job: Result<RenderJob, CommandFailure>
     }
 
     /// The plan of `command`.
     ///
-    /// - Throws: ``JobFailure`` for a problem that concerns every job (a bad option or file on
+    /// - Throws: ``CommandFailure`` for a problem that concerns every job (a bad option or file on
     ///   the command line, an unreadable manifest): nothing renders then.
     init(_ command: RenderCommand) throws {
         let batch = command.batch
@@ -86,7 +86,7 @@ struct BatchPlan {
         let paths = ManifestPaths(folder: PathString.folder(of: writing ?? "."))
         var written: [String] = []
         var claimed: [String: String] = [:]
-        var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], JobFailure>] = [:]
+        var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], CommandFailure>] = [:]
         entries = []
         for place in 0..<bases.count * perJob {
             let base = bases[place / perJob], number = place % perJob
@@ -97,11 +97,11 @@ struct BatchPlan {
             }
             // Two jobs of the whole list that would write one file: the later one fails, in
             // whichever shard it is.
-            var collision: JobFailure?
+            var collision: CommandFailure?
             if let job = entry.job {
                 let key = PathString.canonical(job.output)
                 if let first = claimed[key] {
-                    collision = JobFailure(AudioFileError.outputCollision(path: job.output, first: first, second: job.input))
+                    collision = CommandFailure(AudioFileError.outputCollision(path: job.output, first: first, second: job.input))
                 } else {
                     claimed[key] = job.input
                 }
@@ -158,7 +158,7 @@ struct BatchPlan {
                                                      format: job.options.container)
                 return Base(line: place, options: job.options, job: .success(planned[0]))
             } catch {
-                return Base(line: place, options: job.options, job: .failure(JobFailure(error, manifest: manifest.name, line: line.number)))
+                return Base(line: place, options: job.options, job: .failure(CommandFailure(error, manifest: manifest.name, line: line.number)))
             }
         } catch {
             return Base(line: place, options: command, job: .failure(error))
@@ -168,9 +168,9 @@ struct BatchPlan {
     /// What becomes of one job of the list: its settings (with its variant's values drawn),
     /// or why it fails.
     private static func action(
-        _ base: Base, entry: inout BatchEntry, collision: JobFailure?, variations: [ParameterVariation], seed: UInt64,
+        _ base: Base, entry: inout BatchEntry, collision: CommandFailure?, variations: [ParameterVariation], seed: UInt64,
         place: Int, variant: Int?, cache: JobSettings,
-        resolved: inout [String: Result<[ParameterVariation.Resolved], JobFailure>]
+        resolved: inout [String: Result<[ParameterVariation.Resolved], CommandFailure>]
     ) -> BatchEntry.Action {
         if case .failure(let failure) = base.job { return .fail(failure) }
         if let collision { return .fail(collision) }
@@ -178,7 +178,7 @@ struct BatchPlan {
             var settings = try cache.settings(for: base.options)
             if let variant {
                 let key = settings.processor.identifier
-                let bound: Result<[ParameterVariation.Resolved], JobFailure>
+                let bound: Result<[ParameterVariation.Resolved], CommandFailure>
                 if let known = resolved[key] {
                     bound = known
                 } else {
@@ -187,7 +187,7 @@ struct BatchPlan {
                         for variation in variations { list.append(try variation.resolved(in: settings.processor.table)) }
                         bound = .success(list)
                     } catch {
-                        bound = .failure(JobFailure(error))
+                        bound = .failure(CommandFailure(error))
                     }
                     resolved[key] = bound
                 }
@@ -202,8 +202,8 @@ struct BatchPlan {
             }
             return .render(settings)
         } catch {
-            if let line = base.line { return .fail(JobFailure(error, manifest: line.manifest, line: line.number)) }
-            return .fail(JobFailure(error))
+            if let line = base.line { return .fail(CommandFailure(error, manifest: line.manifest, line: line.number)) }
+            return .fail(CommandFailure(error))
         }
     }
 
@@ -217,12 +217,12 @@ struct BatchPlan {
     }
 
     /// Writes the manifest of `lines` at `path`, whole or not at all.
-    private static func write(_ lines: [String], to path: String) throws(JobFailure) {
+    private static func write(_ lines: [String], to path: String) throws(CommandFailure) {
         let text = lines.map { $0 + "\n" }.joined()
         do {
             try AtomicFileWriter().write(Array(text.utf8), to: path, replacing: true)
         } catch {
-            throw JobFailure("--write-manifest \(path): \(error.problem.description)", exitCode: 74)
+            throw CommandFailure("--write-manifest \(path): \(error.problem.description)", exitCode: 74)
         }
     }
 

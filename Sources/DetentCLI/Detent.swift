@@ -1,4 +1,5 @@
 import ArgumentParser
+import Platform
 
 /// The `detent` command: a real-time-safe audio parameter host. The commands live in this
 /// library so that tests can reach them in process; the `detent` executable only calls
@@ -27,11 +28,15 @@ public struct Detent: ParsableCommand {
     /// on stderr, `detent: …`, the way commands report their own problems: a usage error
     /// (an unknown option or subcommand, a missing or malformed value, a failed `validate()`)
     /// exits 64 without ArgumentParser's usage block; an `ExitCode` thrown by a command has
-    /// already said why, and exits with its status.
+    /// already said why, and exits with its status. A command's own failures
+    /// (``ExitStatusError``) are said here, once, and exit with their status.
     public static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let failure as any ExitStatusError {
+            Console.error(errorLine(failure.description))
+            exit(withError: ExitCode(failure.exitCode))
         } catch {
             let status = exitCode(for: error)
             if status == .success { exit(withError: error) }

@@ -9,9 +9,9 @@ enum FileSettings {
     /// Splits `sets` into the paths of `processor`'s file parameters, by id — each checked and
     /// made absolute — and the other assignments, left for the parameter table.
     ///
-    /// - Throws: a ``JobFailure`` (exit 66) naming a file that is missing, not a regular
+    /// - Throws: a ``CommandFailure`` (exit 66) naming a file that is missing, not a regular
     ///   file, or cannot be read.
-    static func split(_ sets: [String], processor: Processor) throws(JobFailure) -> (paths: [String: String], rest: [String]) {
+    static func split(_ sets: [String], processor: Processor) throws(CommandFailure) -> (paths: [String: String], rest: [String]) {
         guard !processor.files.isEmpty else { return ([:], sets) }
         var paths: [String: String] = [:], rest: [String] = []
         for assignment in sets {
@@ -27,8 +27,8 @@ enum FileSettings {
     }
 
     /// `path` made absolute, after checking that it names a regular file this process can read.
-    static func checked(_ path: String, assignment: String) throws(JobFailure) -> String {
-        func failure(_ reason: String) -> JobFailure { JobFailure("--set '\(assignment)': \(reason)", exitCode: 66) }
+    static func checked(_ path: String, assignment: String) throws(CommandFailure) -> String {
+        func failure(_ reason: String) -> CommandFailure { CommandFailure("--set '\(assignment)': \(reason)", exitCode: 66) }
         guard !path.isEmpty else { throw failure("no file named") }
         var info = stat()
         guard stat(path, &info) == 0 else { throw failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }

@@ -10,7 +10,7 @@ import Presets
 /// The command line without a manifest is one job's options shared by all its files, resolved
 /// by the same code, so a manifest line and the same options typed render the same file.
 final class JobSettings {
-    private var processors: [String: Result<(processor: Processor, store: PresetStore), JobFailure>] = [:]
+    private var processors: [String: Result<(processor: Processor, store: PresetStore), CommandFailure>] = [:]
     private var presetValues: [String: [ParameterIndex: Double]] = [:]
     private var presetStates: [String: SavedState?] = [:]
     private var automations: [String: Automation] = [:]
@@ -22,14 +22,14 @@ final class JobSettings {
     ///
     /// - Throws: the first problem, as the error that says it (``UsageError``,
     ///   ``PluginError``, ``PresetError``, ``AudioFileError``, ``MIDIFileError``,
-    ///   `ValidationError`); see ``JobFailure``.
+    ///   `ValidationError`); see ``CommandFailure``.
     func settings(for options: RenderCommand) throws -> RenderSettings {
         let key = options.plugin.plugins.joined(separator: "\n") + "\u{0}" + (options.plugin.chain ?? "")
-        let found: Result<(processor: Processor, store: PresetStore), JobFailure>
+        let found: Result<(processor: Processor, store: PresetStore), CommandFailure>
         if let known = processors[key] {
             found = known
         } else {
-            do { found = .success(try options.plugin.resolved()) } catch { found = .failure(JobFailure(error)) }
+            do { found = .success(try options.plugin.resolved()) } catch { found = .failure(CommandFailure(error)) }
             processors[key] = found
         }
         let (processor, store) = try found.get()

@@ -11,8 +11,7 @@ enum KnobPanelSession {
         do {
             return try TerminalSession(environment: Environment.all)
         } catch {
-            Console.error(error.description)
-            throw ExitCode(64)
+            throw CommandFailure(error.description, exitCode: 64)
         }
     }
 
@@ -22,8 +21,7 @@ enum KnobPanelSession {
         do {
             return try Theme.forEnvironment(Environment.all, chosen: chosen)
         } catch {
-            Console.error(error.description)
-            throw ExitCode(64)
+            throw CommandFailure(error.description, exitCode: 64)
         }
     }
 
@@ -42,8 +40,7 @@ enum KnobPanelSession {
             outcome = try PanelApp(panel: panel, terminal: terminal, theme: theme).run()
         } catch {
             try cleanUp()
-            Console.error(error.description)
-            throw ExitCode(74)
+            throw CommandFailure(error.description, exitCode: 74)
         }
         try cleanUp()
         switch outcome {

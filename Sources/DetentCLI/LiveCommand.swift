@@ -216,27 +216,20 @@ struct LiveCommand: ParsableCommand {
         }
         let (resolved, store) = try plugin.resolve()
         if resolved.isMIDIOnly {
-            Console.error("\(resolved.name) has only MIDI in and out, which live sessions do not host yet: render it offline "
-                + "(detent render --plugin URI --midi IN.mid --midi-out OUT.mid)")
-            throw ExitCode(65)
+            throw CommandFailure("\(resolved.name) has only MIDI in and out, which live sessions do not host yet: render it "
+                + "offline (detent render --plugin URI --midi IN.mid --midi-out OUT.mid)", exitCode: 65)
         }
         // `--set ID=PATH` of a file parameter: checked now, loaded when the engine is prepared.
         var starting = self.starting
-        var processor: Processor
-        do {
-            let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
-            processor = try resolved.settingFiles(paths)
-            starting.sets = sets
-        } catch let failure as JobFailure {
-            Console.error(failure.description)
-            throw ExitCode(failure.exitCode)
-        }
+        let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
+        var processor = try resolved.settingFiles(paths)
+        starting.sets = sets
         // The starting preset's saved state (LV2 state); one that cannot be read leaves the
         // plug-in its defaults, and the session starts.
         do {
             processor = processor.settingState(try PresetStates.starting(starting.preset ?? plugin.startingPreset,
                                                                           store: store, processor: processor))
-        } catch let failure as JobFailure {
+        } catch let failure as CommandFailure {
             Console.warning(failure.description + "; the plug-in keeps its defaults")
         } catch {}
         let presets = StorePresetSource(store: store, processor: processor)
@@ -246,17 +239,14 @@ struct LiveCommand: ParsableCommand {
             let preset = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
             options = try hostOptions(processor: processor, presetMIDI: preset.preset.midi)
         } catch {
-            Console.error(error.message)
-            throw ExitCode(64)
+            throw CommandFailure(error.message, exitCode: 64)
         }
         do {
             options.initialValues = try starting.values(store: store, chainFile: plugin.startingPreset, processor: processor)
-        } catch let error as PresetError {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
+        } catch let error as any ExitStatusError {
+            throw error
         } catch {
-            Console.error("\(error)")
-            throw ExitCode(64)
+            throw CommandFailure("\(error)", exitCode: 64)
         }
 
         // On a terminal (and without --headless) the knob panel opens over the engine; the
@@ -277,7 +267,7 @@ struct LiveCommand: ParsableCommand {
         do {
             try host.start()
         } catch {
-            throw Self.failure(error.description)
+            throw CommandFailure(error.description, exitCode: 1)
         }
 
         let status = host.status()
@@ -328,7 +318,7 @@ struct LiveCommand: ParsableCommand {
         do {
             try host.start()
         } catch {
-            throw Self.failure(error.description)
+            throw CommandFailure(error.description, exitCode: 1)
         }
         let presets = StorePresetSource(store: store, processor: options.processor)
         allowChainEdits(host, presets: presets)
@@ -388,7 +378,7 @@ struct LiveCommand: ParsableCommand {
             return try osc.map { port in try OSCBridge(port: port, bind: oscBind, host: host, interpreter: interpreter, log: log) }
         } catch {
             host.stop()
-            throw Self.failure("\(error)")
+            throw CommandFailure("\(error)", exitCode: 1)
         }
     }
 
@@ -407,11 +397,6 @@ struct LiveCommand: ParsableCommand {
         }
     }
 
-    /// One line on stderr and a failing exit status (no usage text, no stack trace).
-    static func failure(_ message: String) -> ExitCode {
-        Console.error(message)
-        return .failure
-    }
 
     /// Whether standard input is /dev/null (or closed): there will never be a command.
     static var inputIsNull: Bool {

@@ -40,9 +40,8 @@ struct MIDIMonitorCommand: ParsableCommand {
         do {
             monitor = try MIDIMonitor(name: name, server: server, connect: connect)
         } catch {
-            Console.error(error.description)
-            if case .invalidPattern = error { throw ExitCode(64) }
-            throw ExitCode(1)
+            if case .invalidPattern = error { throw CommandFailure(error.description, exitCode: 64) }
+            throw CommandFailure(error.description, exitCode: 1)
         }
         defer { monitor.close() }
         LineWriter.standardError.line("detent: listening on '\(monitor.name):midi_in'; Ctrl-C stops")

@@ -60,7 +60,7 @@ final class ManagedSession: @unchecked Sendable {
             let server = try client.announce(timeout: .seconds(10))
             log("detent: announced to \(server); waiting for it to open a session")
         } catch {
-            throw LiveCommand.failure("\(error)")
+            throw CommandFailure("\(error)", exitCode: 1)
         }
         let signals = LiveCommand.stopOnSignals { [stop] in stop.signal() }
         defer { signals.forEach { $0.cancel() } }

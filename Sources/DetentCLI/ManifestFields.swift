@@ -65,18 +65,18 @@ enum ManifestFields {
 
     /// `command`'s options with `members` (line `line` of `manifest`) applied.
     ///
-    /// - Throws: ``JobFailure`` (65) naming the line and the field that is unknown, missing
+    /// - Throws: ``CommandFailure`` (65) naming the line and the field that is unknown, missing
     ///   or of the wrong kind.
-    static func apply(_ members: [JSONMember], to command: RenderCommand, manifest: RenderManifest, line: Int) throws(JobFailure) -> Job {
-        func failure(_ reason: String) -> JobFailure { JobFailure("\(manifest.name):\(line): \(reason)", exitCode: 65) }
-        func text(_ key: String, _ value: JSONValue) throws(JobFailure) -> String {
+    static func apply(_ members: [JSONMember], to command: RenderCommand, manifest: RenderManifest, line: Int) throws(CommandFailure) -> Job {
+        func failure(_ reason: String) -> CommandFailure { CommandFailure("\(manifest.name):\(line): \(reason)", exitCode: 65) }
+        func text(_ key: String, _ value: JSONValue) throws(CommandFailure) -> String {
             switch value {
             case .string(let text): return text
             case .number(let text): return text
             default: throw failure("'\(key)' is \(value.kindDescription), not a string")
             }
         }
-        func path(_ key: String, _ value: JSONValue) throws(JobFailure) -> String {
+        func path(_ key: String, _ value: JSONValue) throws(CommandFailure) -> String {
             guard case .string(let path) = value, !path.isEmpty else {
                 throw failure("'\(key)' is \(value.kindDescription), not a path")
             }

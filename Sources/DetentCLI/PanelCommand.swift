@@ -45,8 +45,7 @@ struct PanelCommand: ParsableCommand {
     func run() throws {
         let (processor, store) = try plugin.resolve()
         guard !processor.table.isEmpty else {
-            Console.error("\(processor.name) has no controls to turn")
-            throw ExitCode(65)
+            throw CommandFailure("\(processor.name) has no controls to turn", exitCode: 65)
         }
         let theme = try KnobPanelSession.theme(theme)
         let terminal = try KnobPanelSession.openTerminal()
@@ -55,9 +54,7 @@ struct PanelCommand: ParsableCommand {
         // Without --preset the panel starts from the Default preset, and says so.
         var loaded: LoadedPreset?
         if let preset = preset ?? plugin.startingPreset {
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                loaded = try store.resolve(preset)
-            }
+            loaded = try store.resolve(preset)
             PresetCommand.warn(loaded?.warnings ?? [])
         } else {
             loaded = store.defaultPreset()

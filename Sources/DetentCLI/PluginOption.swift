@@ -31,13 +31,8 @@ struct PluginOption: ParsableArguments {
     /// read-only factory presets), each plug-in found once. A plug-in that cannot be found or
     /// hosted, or a chain that cannot be made, is one line on stderr and exit 64 (unknown,
     /// ambiguous, a bad slot name) or 65.
-    func resolve() throws -> (processor: Processor, store: PresetStore) {
-        do {
-            return try resolved()
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        }
+    func resolve() throws(PluginError) -> (processor: Processor, store: PresetStore) {
+        try resolved()
     }
 
     /// The same, with the reason it cannot be had as an error.

@@ -63,10 +63,7 @@ struct PluginsCommand: ParsableCommand {
             return try RealtimeAudit.check(check, seconds: seconds ?? Self.defaultSeconds, json: json)
         }
         let (entries, problems) = InstalledPlugins.catalogue.installed()
-        if let problem = problems.first {
-            Console.error(problem.description)
-            throw ExitCode(problem.exitCode)
-        }
+        if let problem = problems.first { throw problem }
         var plugins = entries
         if let text {
             let wanted = text.lowercased()
@@ -77,9 +74,9 @@ struct PluginsCommand: ParsableCommand {
         if json {
             for plugin in plugins { print(CatalogueListing.json(plugin).compactText) }
         } else if plugins.isEmpty {
-            Console.error(text.map { "no installed plug-in matches '\($0)'" }
-                          ?? "no plug-ins are installed (LV2_PATH: \(PluginListing.searchPath); LADSPA_PATH: \(LadspaFlavor.ladspa.folders.joined(separator: ":")))")
-            throw ExitCode(1)
+            throw CommandFailure(text.map { "no installed plug-in matches '\($0)'" }
+                ?? "no plug-ins are installed (LV2_PATH: \(PluginListing.searchPath); LADSPA_PATH: "
+                + "\(LadspaFlavor.ladspa.folders.joined(separator: ":")))", exitCode: 1)
         } else {
             print(CatalogueListing.table(plugins), terminator: "")
             let hostable = plugins.filter(\.isHostable).count

@@ -34,13 +34,11 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                let rows = try store.list()
-                if json {
-                    for row in rows { print(PresetText.listJSONLine(row)) }
-                } else {
-                    print(PresetText.listTable(rows, table: store.scope.table), terminator: "")
-                }
+            let rows = try store.list()
+            if json {
+                for row in rows { print(PresetText.listJSONLine(row)) }
+            } else {
+                print(PresetText.listTable(rows, table: store.scope.table), terminator: "")
             }
         }
     }
@@ -59,11 +57,9 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                let loaded = try store.resolve(name)
-                PresetCommand.warn(loaded.warnings)
-                print(json ? PresetCodec.encode(loaded.preset) : PresetText.show(loaded), terminator: "")
-            }
+            let loaded = try store.resolve(name)
+            PresetCommand.warn(loaded.warnings)
+            print(json ? PresetCodec.encode(loaded.preset) : PresetText.show(loaded), terminator: "")
         }
     }
 
@@ -131,41 +127,37 @@ struct PresetCommand: ParsableCommand {
                 var values = self
                 values.assignments = split.rest
                 changes = try values.changes(store.scope.table)
-            } catch let failure as JobFailure {
-                Console.error(failure.description)
-                throw ExitCode(failure.exitCode)
+            } catch let failure as any ExitStatusError {
+                throw failure
             } catch {
-                Console.error((error as? ValidationError)?.message ?? "\(error)")
-                throw ExitCode(64)
+                throw CommandFailure((error as? ValidationError)?.message ?? "\(error)", exitCode: 64)
             }
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                var preset: Preset
-                if let from = from ?? plugin.startingPreset {
-                    let base = try store.resolve(from)
-                    PresetCommand.warn(base.warnings)
-                    preset = base.preset
-                    preset.name = name
-                } else {
-                    let (values, warnings) = store.defaultValues()
-                    PresetCommand.warn(warnings)
-                    preset = Preset(name: name, values: values, processor: store.scope.processor)
-                }
-                if let author { preset.author = author }
-                if let comment { preset.comment = comment }
-                for (id, value) in changes { preset.values[id] = value }
-                // A plug-in's state (with the files it refers to) is kept when files are set or
-                // the preset it starts from keeps one.
-                let baseState = try from.map { reference throws(PresetError) in try store.resolve(reference).state } ?? nil
-                guard processor.keepsState, !paths.isEmpty || baseState != nil else {
-                    let path = try store.save(preset, replacing: force)
-                    print("saved \(PresetName.quoted(name)) to \(path)")
-                    return
-                }
-                // The ids were checked by the split above.
-                let stateProcessor = (try? processor.settingState(baseState).settingFiles(paths)) ?? processor
-                let path = try PresetStateFolder.save(preset, processor: stateProcessor, store: store, replacing: force)
+            var preset: Preset
+            if let from = from ?? plugin.startingPreset {
+                let base = try store.resolve(from)
+                PresetCommand.warn(base.warnings)
+                preset = base.preset
+                preset.name = name
+            } else {
+                let (values, warnings) = store.defaultValues()
+                PresetCommand.warn(warnings)
+                preset = Preset(name: name, values: values, processor: store.scope.processor)
+            }
+            if let author { preset.author = author }
+            if let comment { preset.comment = comment }
+            for (id, value) in changes { preset.values[id] = value }
+            // A plug-in's state (with the files it refers to) is kept when files are set or
+            // the preset it starts from keeps one.
+            let baseState = try from.map { reference throws(PresetError) in try store.resolve(reference).state } ?? nil
+            guard processor.keepsState, !paths.isEmpty || baseState != nil else {
+                let path = try store.save(preset, replacing: force)
                 print("saved \(PresetName.quoted(name)) to \(path)")
+                return
             }
+            // The ids were checked by the split above.
+            let stateProcessor = (try? processor.settingState(baseState).settingFiles(paths)) ?? processor
+            let path = try PresetStateFolder.save(preset, processor: stateProcessor, store: store, replacing: force)
+            print("saved \(PresetName.quoted(name)) to \(path)")
         }
     }
 
@@ -181,18 +173,16 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                // A saved state's folder beside the preset goes with it.
-                let state = (try? store.load(named: name)).flatMap { loaded in
-                    loaded.origin.path == nil ? nil : loaded.state
-                }
-                let (path, factory) = try store.delete(named: name)
-                print("deleted \(path)")
-                if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
-                    FolderEntries.remove(folder: folder)
-                }
-                if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
+            // A saved state's folder beside the preset goes with it.
+            let state = (try? store.load(named: name)).flatMap { loaded in
+                loaded.origin.path == nil ? nil : loaded.state
             }
+            let (path, factory) = try store.delete(named: name)
+            print("deleted \(path)")
+            if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
+                FolderEntries.remove(folder: folder)
+            }
+            if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
         }
     }
 
@@ -214,11 +204,9 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                let (loaded, path) = try store.importPreset(file: file, as: name, replacing: force)
-                PresetCommand.warn(loaded.warnings)
-                print("imported \(PresetName.quoted(loaded.preset.name)) to \(path)")
-            }
+            let (loaded, path) = try store.importPreset(file: file, as: name, replacing: force)
+            PresetCommand.warn(loaded.warnings)
+            print("imported \(PresetName.quoted(loaded.preset.name)) to \(path)")
         }
     }
 
@@ -241,31 +229,19 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            try PresetCommand.reportingErrors { () throws(PresetError) in
-                                guard let output else {
-                    let loaded = try store.load(named: name)
-                    PresetCommand.warn(loaded.warnings)
-                    print(PresetCodec.encode(loaded.preset), terminator: "")
-                    return
-                }
-                let loaded = try store.export(named: name, toFile: output, replacing: force)
+            guard let output else {
+                let loaded = try store.load(named: name)
                 PresetCommand.warn(loaded.warnings)
-                print("exported \(PresetName.quoted(loaded.preset.name)) to \(output)")
+                print(PresetCodec.encode(loaded.preset), terminator: "")
+                return
             }
+            let loaded = try store.export(named: name, toFile: output, replacing: force)
+            PresetCommand.warn(loaded.warnings)
+            print("exported \(PresetName.quoted(loaded.preset.name)) to \(output)")
         }
     }
 
     // MARK: Reporting
-
-    /// Runs `body`, turning a ``PresetError`` into one line on stderr and its exit status.
-    static func reportingErrors(_ body: () throws(PresetError) -> Void) throws(ExitCode) {
-        do {
-            try body()
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        }
-    }
 
     static func warn(_ warnings: [PresetWarning]) {
         for warning in warnings { Console.warning(warning.description) }

@@ -9,14 +9,14 @@ enum PresetStates {
     /// The state of the preset `reference` names (`chainFile`, else the Default preset, when
     /// nil), for a processor that keeps one; nil for none.
     ///
-    /// - Throws: a ``JobFailure`` (exit 66) naming a saved state's folder or file that is
+    /// - Throws: a ``CommandFailure`` (exit 66) naming a saved state's folder or file that is
     ///   gone or unreadable, or the ``PresetError`` of a preset that cannot be read.
     static func starting(_ reference: String?, store: PresetStore, processor: Processor) throws -> SavedState? {
         guard processor.keepsState else { return nil }
         let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
         guard let state = loaded.state else { return nil }
         if let problem = problem(state) {
-            throw JobFailure("preset \(PresetName.quoted(loaded.preset.name)): \(problem)", exitCode: 66)
+            throw CommandFailure("preset \(PresetName.quoted(loaded.preset.name)): \(problem)", exitCode: 66)
         }
         return state
     }

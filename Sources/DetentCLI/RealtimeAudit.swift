@@ -27,24 +27,16 @@ enum RealtimeAudit {
     ].joined(separator: ":")
 
     static func check(_ text: String, seconds: Double, json: Bool) throws {
-        let plugin: PluginDescription
-        do {
-            plugin = try PluginSearch.find(text)
-            _ = try Processor.plugin(plugin)
-        } catch {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        }
+        let plugin = try PluginSearch.find(text)
+        _ = try Processor.plugin(plugin)
         let runtime: String
         do {
             runtime = try SanitizerRuntime.path()
         } catch {
-            Console.error(error.description)
-            throw ExitCode(69)
+            throw CommandFailure(error.description, exitCode: 69)
         }
         guard let detent = SanitizerRuntime.realPath("/proc/self/exe") else {
-            Console.error("cannot find Detent's own executable (/proc/self/exe)")
-            throw ExitCode(70)
+            throw CommandFailure("cannot find Detent's own executable (/proc/self/exe)", exitCode: 70)
         }
         // The child stops itself after `wallLimit` (a plug-in slower than the sanitizer can
         // keep up with); this process kills it a while after that (a plug-in that hangs).
@@ -56,8 +48,7 @@ enum RealtimeAudit {
                 environment: ["LD_PRELOAD": runtime, "RTSAN_OPTIONS": sanitizerOptions, "SWIFT_BACKTRACE": "enable=no"],
                 timeLimit: .seconds(wallLimit + 20))
         } catch {
-            Console.error("cannot start the audit of \(plugin.name): \(error)")
-            throw ExitCode(70)
+            throw CommandFailure("cannot start the audit of \(plugin.name): \(error)", exitCode: 70)
         }
         let report = RealtimeAuditReport(output: outcome.text)
         if outcome.status == .exited(0) && report.finished {
@@ -77,24 +68,18 @@ enum RealtimeAudit {
         // The child did not finish: say why in one line, after what it had found by then.
         if !json { for line in report.kindLines { Console.out(line) } }
         if outcome.timedOut {
-            Console.error("\(plugin.name) did not finish \(RealtimeAuditReport.format(seconds)) s of audio within "
-                          + "\(RealtimeAuditReport.format(wallLimit + 20)) s: it hung, in run() or around it")
-            throw ExitCode(70)
+            throw CommandFailure("\(plugin.name) did not finish \(RealtimeAuditReport.format(seconds)) s of audio within "
+                                 + "\(RealtimeAuditReport.format(wallLimit + 20)) s: it hung, in run() or around it", exitCode: 70)
         }
         switch outcome.status {
         case .signaled(let signal):
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-            Console.error("\(plugin.name) crashed during the audit (\(name), signal \(signal))"
-                          + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""))
-            throw ExitCode(70)
+            throw CommandFailure("\(plugin.name) crashed during the audit (\(name), signal \(signal))"
+                                 + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""), exitCode: 70)
         case .exited(let status):
-            if let line = report.errorLine {
-                Console.error(line)
-                throw ExitCode(status == 0 ? 70 : status)
-            }
-            Console.error("the audit of \(plugin.name) ended early (exit status \(status))"
-                          + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""))
-            throw ExitCode(70)
+            if let line = report.errorLine { throw CommandFailure(line, exitCode: status == 0 ? 70 : status) }
+            throw CommandFailure("the audit of \(plugin.name) ended early (exit status \(status))"
+                                 + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""), exitCode: 70)
         }
     }
 }

@@ -34,19 +34,14 @@ enum RealtimeAuditRun {
     /// Runs `uri` for `seconds` of audio as fast as it goes, or until `wallLimit` passes.
     static func run(uri: String, seconds: Double, wallLimit: Duration) throws {
         guard detent_rtsan_start() == 1 else {
-            Console.error("the real-time audit's child needs the RealtimeSanitizer runtime preloaded (run `detent plugins --check`)")
-            throw ExitCode(69)
+            throw CommandFailure("the real-time audit's child needs the RealtimeSanitizer runtime preloaded "
+                                 + "(run `detent plugins --check`)", exitCode: 69)
         }
         let processor: Processor
         let engine: Engine
-        do {
-            processor = try Processor.plugin(PluginSearch.find(uri))
-            engine = Engine(processor: processor)
-            try engine.prepare(sampleRate: sampleRate, maxFrames: blockFrames, channels: channels, realtime: true)
-        } catch let error as PluginError {
-            Console.error(error.description)
-            throw ExitCode(error.exitCode)
-        }
+        processor = try Processor.plugin(PluginSearch.find(uri))
+        engine = Engine(processor: processor)
+        try engine.prepare(sampleRate: sampleRate, maxFrames: blockFrames, channels: channels, realtime: true)
         let table = processor.table
         let blocks = max(1, Int((seconds * sampleRate / Double(blockFrames)).rounded(.up)))
         let noise = Noise(frames: Int(sampleRate), channels: channels)

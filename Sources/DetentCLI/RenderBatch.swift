@@ -5,7 +5,7 @@ import Synchronization
 /// How one job of a batch ended.
 enum RenderOutcome: Sendable {
     case rendered(RenderedFile)
-    case failed(JobFailure)
+    case failed(CommandFailure)
     /// `--skip-existing` found its output.
     case skipped
 }
@@ -55,7 +55,7 @@ struct RenderBatch {
             while let (index, job, settings) = claim() {
                 let outcome: RenderOutcome = switch Self.render(job, index: index, settings: settings, report: report) {
                 case .success(let summary): .rendered(RenderedFile(summary))
-                case .failure(let error): .failed(JobFailure(error))
+                case .failure(let error): .failed(CommandFailure(error))
                 }
                 done(index, outcome)
             }

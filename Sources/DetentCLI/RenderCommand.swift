@@ -273,9 +273,7 @@ struct RenderCommand: ParsableCommand {
         do {
             plan = try BatchPlan(self)
         } catch {
-            let failure = JobFailure(error)
-            Console.error(failure.description)
-            throw ExitCode(failure.exitCode)
+            throw CommandFailure(error)
         }
 
         // Workers are copies of this process made now, before any thread starts.
@@ -321,9 +319,7 @@ extension RenderCommand {
         } catch {
             let signal = InterruptSignal.received.load(ordering: .relaxed)
             if signal != 0 { throw ExitCode(128 + signal) }
-            let failure = JobFailure(error)
-            Console.error(failure.description)
-            throw ExitCode(failure.exitCode)
+            throw CommandFailure(error)
         }
         for line in summary.warnings { Console.warning(line) }
         if json { Console.out(summary.jsonValue.compactText) }

@@ -24,7 +24,7 @@ struct RenderManifest {
     /// One job: its line number (from 1) and its members, or why the line is not a job object.
     struct Line {
         let number: Int
-        let members: Result<[JSONMember], JobFailure>
+        let members: Result<[JSONMember], CommandFailure>
     }
 
     /// The most a manifest may hold: a million jobs of a few hundred bytes.
@@ -32,8 +32,8 @@ struct RenderManifest {
 
     /// Reads `path` (`-`: stdin).
     ///
-    /// - Throws: ``JobFailure`` (74) when the file cannot be read; a bad line is no error here.
-    static func read(path: String) throws(JobFailure) -> RenderManifest {
+    /// - Throws: ``CommandFailure`` (74) when the file cannot be read; a bad line is no error here.
+    static func read(path: String) throws(CommandFailure) -> RenderManifest {
         let stdin = path == "-"
         let name = stdin ? "stdin" : path
         let bytes: [UInt8]
@@ -44,7 +44,7 @@ struct RenderManifest {
             case .system(let errno): errno.description
             case .tooLarge(let limit): "larger than \(limit >> 20) MB"
             }
-            throw JobFailure("--manifest \(name): cannot be read (\(reason))", exitCode: 74)
+            throw CommandFailure("--manifest \(name): cannot be read (\(reason))", exitCode: 74)
         }
         var lines: [Line] = []
         var number = 0
@@ -59,15 +59,15 @@ struct RenderManifest {
     }
 
     /// One line's object.
-    static func parse(_ text: [UInt8], manifest: String, line: Int) -> Result<[JSONMember], JobFailure> {
+    static func parse(_ text: [UInt8], manifest: String, line: Int) -> Result<[JSONMember], CommandFailure> {
         do {
             guard case .object(let members) = try JSONParser.parse(text) else {
-                return .failure(JobFailure("\(manifest):\(line): expected a JSON object with the job's input and output",
+                return .failure(CommandFailure("\(manifest):\(line): expected a JSON object with the job's input and output",
                                            exitCode: 65))
             }
             return .success(members)
         } catch {
-            return .failure(JobFailure("\(manifest):\(line): not JSON: column \(error.column): \(error.message)", exitCode: 65))
+            return .failure(CommandFailure("\(manifest):\(line): not JSON: column \(error.column): \(error.message)", exitCode: 65))
         }
     }
 

@@ -23,10 +23,10 @@ enum RenderWorker {
         var planned = command
         planned.batch.writeManifest = nil
         planned.batch.skipExisting = false
-        let plan = { Result { try BatchPlan(planned) }.mapError(JobFailure.init) }
+        let plan = { Result { try BatchPlan(planned) }.mapError(CommandFailure.init) }
         // Planned before the first job comes; again then if that failed (the batch may have
         // made the output folder meanwhile).
-        var early: Result<BatchPlan, JobFailure>? = made.map { .success($0) } ?? plan()
+        var early: Result<BatchPlan, CommandFailure>? = made.map { .success($0) } ?? plan()
         let showsProgress = Console.stderrIsTerminal && !command.quiet
         var held: [Int: PendingOutput] = [:]
         defer { held.values.forEach { $0.discard() } }
@@ -68,11 +68,11 @@ enum RenderWorker {
                         message = .rendered(job: index, RenderedFile(summary), temporary: pending.isStream ? nil : pending.temporaryPath)
                         if !pending.isStream { held[index] = pending }
                     } catch {
-                        let failure = JobFailure(error)
+                        let failure = CommandFailure(error)
                         message = .failed(job: index, description: failure.description, exitCode: failure.exitCode)
                     }
                 case .failure(let error):
-                    let failure = JobFailure(error)
+                    let failure = CommandFailure(error)
                     message = .failed(job: index, description: failure.description, exitCode: failure.exitCode)
                 }
             }

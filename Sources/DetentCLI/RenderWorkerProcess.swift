@@ -53,7 +53,7 @@ final class RenderWorkerProcess {
                     sent = 0
                 } catch {
                     queue.removeFirst()
-                    finished(head.index, .failed(JobFailure("\(head.job.input): cannot start a render worker process (\(error))",
+                    finished(head.index, .failed(CommandFailure("\(head.job.input): cannot start a render worker process (\(error))",
                                                             exitCode: 71)))
                     continue
                 }
@@ -93,16 +93,16 @@ final class RenderWorkerProcess {
                     defer { worker.channel.send("named \(index)") }
                     if InterruptSignal.isSet {
                         unlink(temporary)
-                        return .failed(JobFailure(AudioFileError.cancelled(input: job.input, output: job.output)))
+                        return .failed(CommandFailure(AudioFileError.cancelled(input: job.input, output: job.output)))
                     }
                     do {
                         try PendingOutput.name(temporary: temporary, as: job.output, overwrite: settings.overwrite)
                         return .rendered(file)
                     } catch {
-                        return .failed(JobFailure(error))
+                        return .failed(CommandFailure(error))
                     }
                 case .failed(index, let description, let exitCode)?:
-                    return .failed(JobFailure(description, exitCode: exitCode))
+                    return .failed(CommandFailure(description, exitCode: exitCode))
                 case .notStarted(index)?:
                     return nil
                 default:
@@ -132,16 +132,16 @@ final class RenderWorkerProcess {
     }
 
     /// The line and status of a job whose worker ended with `status`.
-    static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> JobFailure {
+    static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> CommandFailure {
         switch status {
         case .signaled(let signal) where !(InterruptSignal.isSet && [SIGINT, SIGTERM].contains(signal)):
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
-            return JobFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
+            return CommandFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
                               + "\(job.output) was not written", exitCode: 70)
         case _ where InterruptSignal.isSet:
-            return JobFailure(AudioFileError.cancelled(input: job.input, output: job.output))
+            return CommandFailure(AudioFileError.cancelled(input: job.input, output: job.output))
         case .exited(let code), .signaled(let code):
-            return JobFailure("\(job.input): the render ended early (exit status \(code)); \(job.output) was not written",
+            return CommandFailure("\(job.input): the render ended early (exit status \(code)); \(job.output) was not written",
                               exitCode: 70)
         }
     }

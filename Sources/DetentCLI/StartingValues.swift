@@ -1,10 +1,13 @@
 import ArgumentParser
-import Parameters
 import DSP
+import Parameters
+import Platform
 import Presets
 
 /// A mistake on the command line, as the one line that explains it (exit status 64).
-struct UsageError: Error, CustomStringConvertible {
+struct UsageError: ExitStatusError {
+    var exitCode: Int32 { 64 }
+
     let description: String
     init(_ description: String) { self.description = description }
 }
@@ -69,17 +72,4 @@ func assignments(_ sets: [String], table: ParameterTable) throws -> [ParameterIn
     return values
 }
 
-extension PresetError.Category {
-    /// The conventional exit status: usage 64, bad data 65, I/O 74 (sysexits.h).
-    var exitCode: Int32 {
-        switch self {
-        case .usage: 64
-        case .data: 65
-        case .io: 74
-        }
-    }
-}
 
-extension PresetError {
-    var exitCode: Int32 { category.exitCode }
-}

@@ -42,8 +42,8 @@ struct WebOptions: ParsableArguments {
                log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         guard let settings = try settings else { return nil }
         guard let program = WebPanelProcess.programPath() else {
-            Console.error("--http: the web panel's server, \(WebBridge.program), is neither beside detent nor on PATH")
-            throw ExitCode(69)
+            throw CommandFailure("--http: the web panel's server, \(WebBridge.program), is neither beside detent nor on PATH",
+                                 exitCode: 69)
         }
         do {
             let server = try WebPanelProcess(program: program, start: WebBridge.Start(
@@ -51,8 +51,7 @@ struct WebOptions: ParsableArguments {
             LineWriter.standardError.line("detent: web panel at \(server.url)")
             return server
         } catch {
-            Console.error(error.description)
-            throw ExitCode.failure
+            throw CommandFailure(error.description, exitCode: 1)
         }
     }
 }

@@ -1,5 +1,7 @@
+import Platform
+
 /// Why a plug-in could not be found or made ready, in any format. Each message is one line.
-public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PluginError: ExitStatusError, Equatable, Sendable {
     /// No installed plug-in has that identifier or name; the closest names follow.
     case unknown(String, closest: [String])
     /// More than one plug-in matches the name.

@@ -1,11 +1,15 @@
 import Parameters
+import Platform
 
 /// Why a preset could not be read, found, saved or deleted.
 ///
 /// The description is one line naming the file (or the preset) and the problem, ready to
 /// print on stderr: `~/.config/detent/presets/Dark.json: line 4, column 15: expected ',' or '}'
 /// after the value of "cutoff", found '"'`. ``category`` tells a command which exit status fits.
-public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PresetError: ExitStatusError, Sendable, Hashable {
+    /// The conventional exit status of its category.
+    public var exitCode: Int32 { category.exitCode }
+
     /// The file concerned (a path, or `factory preset Dark.json`), nil when the problem is
     /// about a name rather than a file.
     public let source: String?
@@ -30,6 +34,15 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case data
         /// Reading, writing or renaming a file failed.
         case io
+
+        /// The conventional exit status: usage 64, bad data 65, I/O 74 (sysexits.h).
+        public var exitCode: Int32 {
+            switch self {
+            case .usage: 64
+            case .data: 65
+            case .io: 74
+            }
+        }
     }
 
     public var category: Category {
