@@ -34,16 +34,19 @@ public struct Detent: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-        } catch let failure as any ExitStatusError {
-            Console.error(errorLine(failure.description))
-            exit(withError: ExitCode(failure.exitCode))
         } catch {
-            let status = exitCode(for: error)
+            let (line, status) = report(error)
             if status == .success { exit(withError: error) }
-            let text = errorLine(message(for: error))
-            if !text.isEmpty { Console.error(text) }
+            if !line.isEmpty { Console.error(line) }
             exit(withError: status)
         }
+    }
+
+    /// The line `main` prints for `error` (empty when it has been said) and the status it
+    /// exits with.
+    static func report(_ error: any Error) -> (line: String, status: ExitCode) {
+        if let failure = error as? any ExitStatusError { return (errorLine(failure.description), ExitCode(failure.exitCode)) }
+        return (errorLine(message(for: error)), exitCode(for: error))
     }
 
     /// A message as one line: ArgumentParser's are one line today, but a line break must not

@@ -31,7 +31,7 @@ struct PanelCommand: ParsableCommand {
 
     @OptionGroup var plugin: PluginOption
 
-    @Option(help: StartingValueOptions.presetHelp)
+    @Option(help: StartingValueOptions.presetHelp, completion: Completions.presets)
     var preset: String?
 
     @Flag(help: "Draw with ASCII characters only (the default when the locale is not UTF-8).")

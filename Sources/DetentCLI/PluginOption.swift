@@ -12,7 +12,7 @@ struct PluginOption: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
         "Host an installed LV2, LADSPA or DSSI plug-in, by URI, name, label, ladspa:ID or FILE.so:LABEL (see `detent plugins`), or `builtin` for the lowpass + gain. "
         + "Repeat it for a chain, run in the order given; NAME=URI names a slot (its parameters are NAME.ID).",
-        valueName: "[name=]uri|name"))
+        valueName: "[name=]uri|name"), completion: Completions.plugins)
     var plugins: [String] = []
 
     @Option(help: ArgumentHelp(

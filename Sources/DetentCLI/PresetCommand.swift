@@ -49,7 +49,7 @@ struct PresetCommand: ParsableCommand {
 
         @OptionGroup var plugin: PluginOption
 
-        @Argument(help: "A preset name, or the path of a preset file.")
+        @Argument(help: "A preset name, or the path of a preset file.", completion: Completions.presets)
         var name: String
 
         @Flag(help: "Print the preset as JSON, in the preset file format.")
@@ -83,10 +83,11 @@ struct PresetCommand: ParsableCommand {
         @Argument(help: "The new preset's name (free text).")
         var name: String
 
-        @Option(help: ArgumentHelp("Start from this preset (a name or a file).", valueName: "name"))
+        @Option(help: ArgumentHelp("Start from this preset (a name or a file).", valueName: "name"), completion: Completions.presets)
         var from: String?
 
-        @Option(name: .customLong("set"), help: ArgumentHelp("Set one value, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"))
+        @Option(name: .customLong("set"), help: ArgumentHelp("Set one value, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"),
+                completion: Completions.assignments)
         var assignments: [String] = []
 
         @Option(help: "The author to record.")
@@ -168,7 +169,7 @@ struct PresetCommand: ParsableCommand {
 
         @OptionGroup var plugin: PluginOption
 
-        @Argument(help: "The user preset's name.")
+        @Argument(help: "The user preset's name.", completion: Completions.presets)
         var name: String
 
         func run() throws {
@@ -217,7 +218,7 @@ struct PresetCommand: ParsableCommand {
 
         @OptionGroup var plugin: PluginOption
 
-        @Argument(help: "The preset's name.")
+        @Argument(help: "The preset's name.", completion: Completions.presets)
         var name: String
 
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The file to write.", valueName: "file"),

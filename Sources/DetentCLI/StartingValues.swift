@@ -18,11 +18,12 @@ struct StartingValueOptions: ParsableArguments {
     static let presetHelp = ArgumentHelp(
         "Start from a preset, by name or file (default: the Default preset).", valueName: "name|path")
 
-    @Option(help: presetHelp)
+    @Option(help: presetHelp, completion: Completions.presets)
     var preset: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Set a parameter over the preset, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"))
+        "Set a parameter over the preset, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"),
+            completion: Completions.assignments)
     var sets: [String] = []
 
     /// The values to start from; see ``startingValues(preset:sets:store:)``. `chainFile`

@@ -20,7 +20,8 @@ struct InProcessOptionTests {
             }
             return nil
         } catch {
-            return (DetentCLI.Detent.errorLine(DetentCLI.Detent.message(for: error)), DetentCLI.Detent.exitCode(for: error).rawValue)
+            let (line, status) = DetentCLI.Detent.report(error)
+            return (line, status.rawValue)
         }
     }
 
