@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "Plugins", "TestSupport"]),
+            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "Plugins", "Ladspa", "PluginFormats", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [

@@ -3,6 +3,7 @@ import CJack
 import DSP
 import Foundation
 import JackHost
+import Ladspa
 import Parameters
 import Plugins
 import Testing
@@ -145,8 +146,11 @@ extension JackTests {
 
         /// Notes played into an instrument sound from their frame on: silence before the first,
         /// and the recording equals the offline engine given the same notes at the same frames.
-        @Test func notesPlayAnInstrumentAtTheirFrames() throws {
-            let processor = try Self.processor("http://drobilla.net/plugins/mda/Piano")
+        /// An LV2 instrument, and a DSSI one (its notes go through `run_synth` as ALSA events).
+        @Test(arguments: ["http://drobilla.net/plugins/mda/Piano", "dssi:2181:Xsynth"])
+        func notesPlayAnInstrumentAtTheirFrames(identifier: String) throws {
+            let dssi = LadspaFormat.dssi.entry(identifier: identifier)
+            let processor = try dssi.map { entry throws(PluginError) in try entry.processor() } ?? Self.processor(identifier)
             #expect(processor.acceptsMIDI)
             let frames = LiveHostAudioTests.frames
             let notes: [(frame: Int, bytes: [UInt8])] = [
