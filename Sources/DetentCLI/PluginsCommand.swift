@@ -10,7 +10,7 @@ struct PluginsCommand: ParsableCommand {
         commandName: "plugins",
         abstract: "List the installed LV2, LADSPA and DSSI plug-ins: name, format, class, audio ports, parameters, whether Detent can host each, and its identifier.",
         discussion: """
-            --check URI|NAME runs one plug-in's run() under clang's RealtimeSanitizer for a few \
+            --check URI|NAME runs one plug-in's run() (LV2, LADSPA or DSSI) under clang's RealtimeSanitizer for a few \
             seconds of audio with its controls moving, and prints one line per kind of \
             real-time hazard it met (allocation, lock, blocking call), or that it was real-time \
             safe in this run. Exit status 0: safe in this run; 1: unsafe calls found; 70: the \

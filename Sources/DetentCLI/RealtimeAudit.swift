@@ -4,7 +4,7 @@ import Glibc
 import Platform
 import Plugins
 
-/// `detent plugins --check URI|NAME`: runs a plug-in's `run()` under clang's
+/// `detent plugins --check URI|NAME`: runs a plug-in's `run()` (LV2, LADSPA or DSSI) under clang's
 /// RealtimeSanitizer and says whether it allocated, locked or made a blocking call.
 ///
 /// Detent's own render path is proven free of those by the compiler; a plug-in's `run()` is
@@ -27,8 +27,9 @@ enum RealtimeAudit {
     ].joined(separator: ":")
 
     static func check(_ text: String, seconds: Double, json: Bool) throws {
-        let plugin = try PluginSearch.find(text)
-        _ = try Processor.plugin(plugin)
+        // Any format: an LV2 URI, `ladspa:ID:LABEL`, `dssi:ID:LABEL`, a name.
+        let plugin = try InstalledPlugins.catalogue.find(text)
+        _ = try plugin.processor()
         let runtime: String
         do {
             runtime = try SanitizerRuntime.path()
@@ -44,7 +45,7 @@ enum RealtimeAudit {
         let outcome: ChildProgram.Outcome
         do {
             outcome = try ChildProgram.run(
-                detent, ["plugins", "--audit-child", plugin.uri, "--seconds", "\(seconds)", "--wall-limit", "\(wallLimit)"],
+                detent, ["plugins", "--audit-child", plugin.identifier, "--seconds", "\(seconds)", "--wall-limit", "\(wallLimit)"],
                 environment: ["LD_PRELOAD": runtime, "RTSAN_OPTIONS": sanitizerOptions, "SWIFT_BACKTRACE": "enable=no"],
                 timeLimit: .seconds(wallLimit + 20))
         } catch {
@@ -53,7 +54,7 @@ enum RealtimeAudit {
         let report = RealtimeAuditReport(output: outcome.text)
         if outcome.status == .exited(0) && report.finished {
             if json {
-                Console.out(report.json(uri: plugin.uri, name: plugin.name).compactText)
+                Console.out(report.json(uri: plugin.identifier, name: plugin.name).compactText)
             } else if report.isSafe {
                 Console.out("\(plugin.name): real-time safe in this run (\(report.extent))")
             } else {

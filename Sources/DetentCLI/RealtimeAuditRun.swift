@@ -37,10 +37,8 @@ enum RealtimeAuditRun {
             throw CommandFailure("the real-time audit's child needs the RealtimeSanitizer runtime preloaded "
                                  + "(run `detent plugins --check`)", exitCode: 69)
         }
-        let processor: Processor
-        let engine: Engine
-        processor = try Processor.plugin(PluginSearch.find(uri))
-        engine = Engine(processor: processor)
+        let processor = try InstalledPlugins.catalogue.find(uri).processor()
+        let engine = Engine(processor: processor)
         try engine.prepare(sampleRate: sampleRate, maxFrames: blockFrames, channels: channels, realtime: true)
         let table = processor.table
         let blocks = max(1, Int((seconds * sampleRate / Double(blockFrames)).rounded(.up)))

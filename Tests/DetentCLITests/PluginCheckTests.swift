@@ -126,6 +126,21 @@ struct PluginCheckTests {
         }
     }
 
+    /// A LADSPA effect and a DSSI instrument (its notes through `run_synth`) are audited the
+    /// same way, named by their identifiers.
+    @Test("installed LADSPA and DSSI plug-ins run to the end, with a verdict in the usual shape", arguments: [
+        ("ladspa:1067:amp_mono", "Amplifier (Mono)"), ("dssi:2181:Xsynth", "Xsynth DSSI plugin"),
+    ])
+    func ladspaAndDSSI(identifier: String, name: String) throws {
+        let folder = TemporaryFolder()
+        let outcome = try Self.check([identifier, "--seconds", "1", "--json"], in: folder, installed: true)
+        #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.stderr)")
+        let object = try jsonObject(Substring(outcome.stdout.trimmingCharacters(in: .newlines)))
+        #expect(object["plugin"] as? String == identifier)
+        #expect(object["name"] as? String == name)
+        #expect(object["safe"] is Bool)
+    }
+
     @Test("an unknown plug-in, a filter with --check and a bad --seconds are one line and status 64", arguments: [
         ["no-such-plugin-anywhere"],
         ["urn:detent:test:copies", "--seconds", "0"],
