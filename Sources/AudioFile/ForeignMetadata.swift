@@ -1,4 +1,3 @@
-import CSndfile
 import Glibc
 import Platform
 
@@ -7,8 +6,8 @@ import Platform
 /// PICTURE, APPLICATION and CUESHEET blocks, and the Vorbis comments of a FLAC or Ogg file
 /// outside libsndfile's ten (`CUSTOMTAG=…`, `DESCRIPTION=…`, a second `ARTIST=…`).
 ///
-/// Read from the input's bytes (through libsndfile's chunk list for RIFF, by parsing the
-/// FLAC metadata blocks and the Ogg comment header directly), and put into the finished output
+/// Read from the input's own bytes (walking the RIFF chunks, the FLAC metadata blocks, the
+/// Ogg comment header), and put into the finished output
 /// after libsndfile closed it: RIFF chunks are appended after the audio (where the format
 /// allows any chunk, and where ffmpeg and others put `LIST` and `id3 `), so only the RIFF
 /// size changes; FLAC blocks must come before the audio, so a FLAC output's audio frames are
@@ -65,11 +64,11 @@ struct ForeignMetadata: Sendable {
     // MARK: Reading
 
     /// What `file` (open on `descriptor`, a file that can seek) holds beyond libsndfile's set.
-    static func read(file: OpaquePointer, descriptor: Int32, format: AudioFormat, frames: Int64?) -> ForeignMetadata {
+    static func read(descriptor: Int32, format: AudioFormat, frames: Int64?) -> ForeignMetadata {
         var found = ForeignMetadata()
         found.inputFrames = frames
         switch format.container {
-        case .wav, .wavex, .rf64: found.chunks = riffChunks(file)
+        case .wav, .wavex, .rf64: found.chunks = riffChunks(descriptor)
         case .flac: found.readFLAC(descriptor)
         case .ogg, .opus: found.comments = foreignComments(oggComments(descriptor) ?? [])
         default: break
@@ -77,26 +76,37 @@ struct ForeignMetadata: Sendable {
         return found
     }
 
-    /// The chunks libsndfile listed as it parsed the header, but did not take in.
-    private static func riffChunks(_ file: OpaquePointer) -> [Chunk] {
+    /// The chunks of a RIFF or RF64 file that libsndfile does not take in, found by walking
+    /// the chunk heads (only those chunks' bodies are read, never the audio's).
+    private static func riffChunks(_ descriptor: Int32) -> [Chunk] {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, let head = readBytes(descriptor, at: 0, count: 12),
+              head.starts(with: Array("RIFF".utf8)) || head.starts(with: Array("RF64".utf8)),
+              head[8..<12].elementsEqual("WAVE".utf8) else { return [] }
+        let size = Int64(status.st_size)
         var chunks: [Chunk] = []
         var total = 0
-        var iterator = sf_get_chunk_iterator(file, nil)
-        while let current = iterator {
-            defer { iterator = sf_next_chunk_iterator(current) }
-            var info = SF_CHUNK_INFO()
-            guard sf_get_chunk_size(current, &info) == 0, Int(info.datalen) <= mostBytes - total else { continue }
-            var body = [UInt8](repeating: 0, count: Int(info.datalen))
-            let read = body.withUnsafeMutableBytes { raw -> Int32 in
-                info.data = raw.baseAddress
-                return sf_get_chunk_data(current, &info)
+        var dataSize: Int64?
+        var offset: Int64 = 12
+        while offset + 8 <= size, let chunkHead = readBytes(descriptor, at: offset, count: 8) {
+            let id = Array(chunkHead[0..<4])
+            var length = Int64(chunkHead[4..<8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            let name = String(decoding: id, as: UTF8.self)
+            if name == "ds64", let sizes = readBytes(descriptor, at: offset + 8, count: 16) {
+                // RF64: the audio's real size is the ds64 chunk's second field.
+                dataSize = Int64(sizes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
             }
-            guard read == 0 else { continue }
-            let id = withUnsafeBytes(of: info.id) { Array($0.prefix(Int(min(info.id_size, 4)))) }
-            guard id.count == 4, !libraryChunks.contains(String(decoding: id, as: UTF8.self)) else { continue }
-            if id == Array("LIST".utf8), body.starts(with: Array("INFO".utf8)) { continue }
-            total += body.count
-            chunks.append(Chunk(id: id, body: body))
+            if name == "data", length == 0xFFFF_FFFF {
+                guard let dataSize else { break }
+                length = dataSize
+            }
+            let isInfo = name == "LIST" && readBytes(descriptor, at: offset + 8, count: 4) == Array("INFO".utf8)
+            if !libraryChunks.contains(name), !isInfo, length <= Int64(mostBytes - total),
+               let body = readBytes(descriptor, at: offset + 8, count: Int(length)) {
+                total += body.count
+                chunks.append(Chunk(id: id, body: body))
+            }
+            offset += 8 + length + (length & 1)
         }
         return chunks
     }

@@ -114,7 +114,7 @@ public final class SoundFileReader {
         var metadata = Metadata(reading: file)
         // Read from the file's own bytes: only a file that can be gone back over.
         if stream == nil, info.seekable != 0, (st.st_mode & S_IFMT) == S_IFREG {
-            metadata.foreign = ForeignMetadata.read(file: file, descriptor: fd, format: format, frames: unknown ? nil : info.frames)
+            metadata.foreign = ForeignMetadata.read(descriptor: fd, format: format, frames: unknown ? nil : info.frames)
         }
         self.metadata = metadata
         channelMap = named == SF_TRUE && map.contains(where: { $0 != 0 }) ? map : nil
