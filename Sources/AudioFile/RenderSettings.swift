@@ -88,9 +88,6 @@ public struct RenderSettings: Sendable {
     /// first frame; nil tells them none.
     public var beatsPerMinute: Double?
 
-    /// The tempos `--bpm` accepts.
-    public static let tempoRange = 1.0...999.0
-
     /// The MIDI file's length in frames (0 without one).
     func midiFrames(sampleRate: Int) -> Int64 {
         midi.map { Int64(($0.duration * Double(sampleRate)).rounded(.up)) } ?? 0

@@ -20,6 +20,7 @@
     F(char *, jack_get_uuid_for_client_name, (jack_client_t *client, const char *client_name), (client, client_name)) \
     F(const char *, jack_get_version_string, (void), ()) \
     F(jack_nframes_t, jack_last_frame_time, (const jack_client_t *client), (client)) \
+    F(jack_transport_state_t, jack_transport_query, (const jack_client_t *client, jack_position_t *pos), (client, pos)) \
     V(jack_midi_clear_buffer, (void *port_buffer), (port_buffer)) \
     F(int, jack_midi_event_get, (jack_midi_event_t *event, void *port_buffer, uint32_t event_index), (event, port_buffer, event_index)) \
     F(int, jack_midi_event_write, (void *port_buffer, jack_nframes_t time, const jack_midi_data_t *data, size_t data_size), (port_buffer, time, data, data_size)) \

@@ -457,6 +457,26 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
     if (frames > 0) k->position_pending = 0;
 }
 
+void detent_lv2_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat,
+                          double beat, int32_t beatUnit, float beatsPerBar, float beatsPerMinute) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (!k || !k->position) return;
+    // The object `PluginInstances.position(…)` builds: an atom head, the object's id and type,
+    // then eight properties of 24 bytes (key, context, a value atom's head, the value padded
+    // to 8), in this order; each value is at 16 bytes into its property.
+    uint8_t *values = (uint8_t *)(k->position + 1) + 8 + 16;
+    memcpy(values + 0 * 24, &frame, sizeof frame);
+    memcpy(values + 1 * 24, &speed, sizeof speed);
+    memcpy(values + 2 * 24, &bar, sizeof bar);
+    memcpy(values + 3 * 24, &barBeat, sizeof barBeat);
+    memcpy(values + 4 * 24, &beat, sizeof beat);
+    memcpy(values + 5 * 24, &beatUnit, sizeof beatUnit);
+    memcpy(values + 6 * 24, &beatsPerBar, sizeof beatsPerBar);
+    memcpy(values + 7 * 24, &beatsPerMinute, sizeof beatsPerMinute);
+    k->position_pending = 1;
+    k->position_known = 1;
+}
+
 void detent_lv2_reset(void *context) {
     DetentLV2Kernel *k = (DetentLV2Kernel *)context;
     const LV2_Descriptor *d = k->descriptor;
@@ -469,7 +489,7 @@ void detent_lv2_reset(void *context) {
     }
     detent_denormals_restore(mode);
     // The transport starts again from frame 0, and so does the MIDI output's timeline.
-    k->position_pending = k->position != NULL;
+    k->position_pending = k->position != NULL && k->position_known;
     k->frames_run = 0;
     // Every message parameter is sent again at the first run.
     for (uint32_t j = 0; j < k->property_count; j++) k->property_sent[j] = __builtin_nanf("");

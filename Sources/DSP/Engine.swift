@@ -137,7 +137,7 @@ public final class Engine: @unchecked Sendable {
                  inheriting: (engine: Engine, origins: [SlotOrigin])?) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
-                                  realtime: realtime, beatsPerMinute: beatsPerMinute)
+                                  realtime: realtime, beatsPerMinute: beatsPerMinute, followsTransport: realtime)
         var slots: [ChainSlot] = []
         var builtIns: [LowpassGainKernel] = []
         var owners: [AnyObject?] = []
@@ -309,6 +309,20 @@ public final class Engine: @unchecked Sendable {
         for s in 0..<render.slotCount {
             guard case .external(let kernel) = render.slots[s].kernel, let begin = kernel.beginEvents else { continue }
             _unsafePerformance { begin(kernel.context) }
+        }
+    }
+
+    /// Tells every processor that follows a transport where it is, for the next `process`
+    /// call (audio thread): at a change of tempo, of rolling or stopped, or of place, as LV2's
+    /// `time:Position` wants it (a live host reading JACK's transport).
+    @_noLocks
+    public func transport(_ position: TransportPosition) {
+        for s in 0..<render.slotCount {
+            guard case .external(let kernel) = render.slots[s].kernel, let tell = kernel.transport else { continue }
+            _unsafePerformance {
+                tell(kernel.context, position.frame, position.rolling ? 1 : 0, position.bar, Float(position.barBeat),
+                     position.beat, position.beatUnit, Float(position.beatsPerBar), Float(position.beatsPerMinute))
+            }
         }
     }
 

@@ -26,19 +26,29 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     public typealias AddEvent = @convention(c) (
         _ context: UnsafeMutableRawPointer?, _ frame: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) -> Bool
 
+    /// Tells the kernel where the transport is, for its next ``run`` (audio thread): the
+    /// frame, the speed (1 rolling, 0 stopped), the bar and beat from 0, the beat within the
+    /// bar, the beat unit, beats per bar and the tempo.
+    public typealias Transport = @convention(c) (
+        _ context: UnsafeMutableRawPointer?, _ frame: Int64, _ speed: Float, _ bar: Int64, _ barBeat: Float,
+        _ beat: Double, _ beatUnit: Int32, _ beatsPerBar: Float, _ beatsPerMinute: Float) -> Void
+
     public var context: UnsafeMutableRawPointer?
     public var run: Run
     public var reset: Reset?
     public var beginEvents: BeginEvents?
     public var addEvent: AddEvent?
+    /// Set for a kernel that follows a transport (an LV2 plug-in that reads `time:Position`).
+    public var transport: Transport?
 
     public init(context: UnsafeMutableRawPointer?, run: Run, reset: Reset? = nil,
-                beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil) {
+                beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil, transport: Transport? = nil) {
         self.context = context
         self.run = run
         self.reset = reset
         self.beginEvents = beginEvents
         self.addEvent = addEvent
+        self.transport = transport
     }
 }
 
@@ -55,13 +65,18 @@ public struct KernelFormat: Sendable, Hashable {
     /// The tempo the transport rolls at from the first frame, for processors that follow one
     /// (a tempo-synced delay); nil when there is none to tell.
     public var beatsPerMinute: Double?
+    /// True when a transport may be told later (``Engine/transport(_:)``, from JACK's): a
+    /// processor that follows one gets the means to be told, even without a starting tempo.
+    public var followsTransport: Bool
 
-    public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false, beatsPerMinute: Double? = nil) {
+    public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false, beatsPerMinute: Double? = nil,
+                followsTransport: Bool = false) {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         self.channels = channels
         self.realtime = realtime
         self.beatsPerMinute = beatsPerMinute
+        self.followsTransport = followsTransport
     }
 }
 

@@ -116,6 +116,11 @@ struct LiveCommand: ParsableCommand {
             help: ArgumentHelp("The smoothing time of parameter changes (default: the engine's).", valueName: "ms"))
     var smoothing: Double?
 
+    @Option(help: ArgumentHelp(
+        "The tempo tempo-synced plug-ins follow (LV2 time:Position: a delay synced to the beat) while JACK's transport has no timebase master; a master's tempo and position win: 1 … 999.",
+        valueName: "bpm"))
+    var bpm: Double?
+
     @Flag(help: "Read commands from standard input even when it is a terminal (no knob panel).")
     var headless = false
 
@@ -148,6 +153,9 @@ struct LiveCommand: ParsableCommand {
     func validate() throws {
         if let osc, !(0...65_535).contains(osc) { throw ValidationError("--osc \(osc): a UDP port is 1 … 65535 (0: any free one)") }
         if !OSCServer.isAddress(oscBind) { throw ValidationError("--osc-bind '\(oscBind)': not an IP address (127.0.0.1, 0.0.0.0, ::1, …)") }
+        if let bpm, !bpm.isFinite || !TransportPosition.tempoRange.contains(bpm) {
+            throw ValidationError("--bpm \(bpm): expected a tempo of 1 … 999 beats per minute")
+        }
         // A plug-in's parameters are checked once it is found, in `run`.
         if plugin.isDefault { _ = try hostOptions(processor: .lowpassGain) }
     }
@@ -165,6 +173,7 @@ struct LiveCommand: ParsableCommand {
         options.connectOutputs = connectOutputs
         options.autoconnect = autoconnect
         options.smoothing = smoothing.map { $0 / 1000 }
+        options.beatsPerMinute = bpm
         options.reconnect = !noReconnect
         options.stopWhenLibraryStuck = service || Self.inputIsNull
         // A service may start before its server (at boot, before PipeWire): it waits.

@@ -194,7 +194,7 @@ struct RenderCommand: ParsableCommand {
     /// the command line, and again for each line with its fields applied.
     func checkFileOptions() throws {
         _ = try tailSetting
-        if let bpm, !bpm.isFinite || !RenderSettings.tempoRange.contains(bpm) {
+        if let bpm, !bpm.isFinite || !TransportPosition.tempoRange.contains(bpm) {
             throw ValidationError("--bpm \(bpm): expected a tempo of 1 … 999 beats per minute")
         }
         if let kernelFrames, !(16...65_536).contains(kernelFrames) {

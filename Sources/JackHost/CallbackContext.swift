@@ -51,6 +51,12 @@ struct CallbackContext: ~Copyable {
     /// (PipeWire's libjack never calls the info shutdown callback). The audio thread is its
     /// only writer, so counting is a load and a store, no read-modify-write.
     let cycles = Atomic<UInt64>(0)
+
+    // JACK's transport as last told to the engine (audio thread only): a change of rolling,
+    // tempo or place (a frame other than where rolling would have brought it) is told again.
+    var transportRolling = false
+    var transportFrame: jack_nframes_t = 0
+    var transportTempo: Double = 0
     let xruns = Atomic<Int>(0)
     let bufferSize: Atomic<UInt32>
     let sampleRate: Atomic<UInt32>

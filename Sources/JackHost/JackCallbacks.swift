@@ -45,7 +45,11 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
         $0.engineForBlock()
     }
-    if tookOver { _unsafePerformance { _ = sem_post(context.pointee.switched) } }
+    if tookOver {
+        _unsafePerformance { _ = sem_post(context.pointee.switched) }
+        // The new engine's processors have been told nothing yet.
+        context.pointee.transportTempo = 0
+    }
     let engineRate = Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { $0.sampleRate }
     let serverRate = Double(context.pointee.sampleRate.load(ordering: .relaxed))
     guard complete, engineRate == serverRate else {
@@ -88,6 +92,7 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                 }
             }
         }
+        followTransport(context, engine: engine, frames: nframes)
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
             frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
@@ -98,6 +103,32 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         }
         if mappings != nil { context.pointee.midi.endCycle() }
     }
+}
+
+/// JACK's transport, when a timebase master gives bars and beats, told to the processors that
+/// follow one whenever it changes (as LV2's `time:Position` asks, and as jalv does): it
+/// starts or stops rolling, its tempo changes, or it is moved. Without a master nothing is
+/// told, and a processor keeps the tempo it started with (`--bpm`).
+@_noLocks
+func followTransport(_ context: UnsafeMutablePointer<CallbackContext>, engine: Engine, frames: jack_nframes_t) {
+    var position = jack_position_t()
+    let state = _unsafePerformance { jack_transport_query(context.pointee.client, &position) }
+    guard position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0,
+          position.beats_per_bar > 0, position.ticks_per_beat > 0 else { return }
+    let rolling = state == JackTransportRolling
+    if rolling != context.pointee.transportRolling || position.frame != context.pointee.transportFrame
+        || position.beats_per_minute != context.pointee.transportTempo {
+        // JACK counts bars and beats from 1.
+        let barBeat = Double(position.beat - 1) + Double(position.tick) / position.ticks_per_beat
+        let bar = Int64(position.bar - 1)
+        engine.transport(TransportPosition(
+            frame: Int64(position.frame), rolling: rolling, bar: bar, barBeat: barBeat,
+            beat: Double(bar) * Double(position.beats_per_bar) + barBeat, beatsPerBar: Double(position.beats_per_bar),
+            beatUnit: Int32(position.beat_type), beatsPerMinute: position.beats_per_minute))
+    }
+    context.pointee.transportRolling = rolling
+    context.pointee.transportTempo = position.beats_per_minute
+    context.pointee.transportFrame = rolling ? position.frame &+ frames : position.frame
 }
 
 /// Latency: each output's capture latency is its input's plus the processor's, and each

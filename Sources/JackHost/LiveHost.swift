@@ -134,10 +134,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     static func makeEngine(_ processor: Processor, _ values: [ParameterIndex: Double],
                                    _ options: LiveHostOptions) -> Engine {
-        if let smoothing = options.smoothing {
-            return Engine(processor: processor, initialValues: values, smoothingTime: smoothing)
-        }
-        return Engine(processor: processor, initialValues: values)
+        let engine = options.smoothing.map { Engine(processor: processor, initialValues: values, smoothingTime: $0) }
+            ?? Engine(processor: processor, initialValues: values)
+        engine.beatsPerMinute = options.beatsPerMinute
+        return engine
     }
 
     // MARK: Life cycle

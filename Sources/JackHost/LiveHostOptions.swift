@@ -29,6 +29,9 @@ public struct LiveHostOptions: Sendable, Equatable {
     public var midi: MIDIControls?
     /// Ramp time for changes, in seconds; nil for the engine's default.
     public var smoothing: Double?
+    /// The tempo told to processors that follow one (`time:Position`) until JACK's transport
+    /// has a timebase master, whose tempo then wins; nil tells none until then.
+    public var beatsPerMinute: Double?
     /// Reconnect when the server returns (otherwise the host stops with status 1).
     public var reconnect = true
     /// When no server is there at start: wait for one (retrying with the reconnection's

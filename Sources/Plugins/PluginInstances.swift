@@ -42,6 +42,8 @@ final class PluginInstances: @unchecked Sendable {
     /// A `time:Position` object for a transport rolling from its start at `beatsPerMinute`,
     /// in 4/4: frame 0, bar 0, beat 0, speed 1 — the atom and its body, as a plug-in reads
     /// it from its time input (what jalv and Ardour send when the transport starts).
+    /// `detent_lv2_transport` writes a live transport's values into this layout: the order
+    /// and types of the properties are its too.
     static func position(beatsPerMinute: Double, urids: URIDMap) -> [UInt8] {
         func le32(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
         func property(_ key: String, _ type: String, _ value: [UInt8]) -> [UInt8] {
@@ -107,8 +109,9 @@ final class PluginInstances: @unchecked Sendable {
         // input's, the position's), else into a sequence of their own.
         let properties = plugin.numericProperties
         let patchPort = properties.isEmpty ? nil : plugin.patchInput
-        // The transport's position, for a plug-in that reads it, when there is a tempo to tell.
-        let timePort = format.beatsPerMinute == nil ? nil : plugin.timeInput
+        // The transport's position, for a plug-in that reads it, when there is a tempo to tell
+        // now or a transport to follow later.
+        let timePort = format.beatsPerMinute == nil && !format.followsTransport ? nil : plugin.timeInput
         let positionInputs = timePort == nil || timePort == midiPort ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let patchShares: UInt32 = patchPort == nil ? 0 : patchPort == midiPort ? 1 : patchPort == timePort && positionInputs != nil ? 2 : 0
         let patchInputs = patchPort == nil || patchShares != 0 ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
@@ -317,12 +320,14 @@ final class PluginInstances: @unchecked Sendable {
             k.urid_long = urids.map(LV2URI.atom + "Long")
             k.urid_bool = urids.map(LV2URI.atom + "Bool")
         }
-        if let timePort, let bpm = format.beatsPerMinute {
-            let bytes = Self.position(beatsPerMinute: bpm, urids: urids)
+        if let timePort {
+            // Without a starting tempo the object waits, unsent, for the transport's first word.
+            let bytes = Self.position(beatsPerMinute: format.beatsPerMinute ?? 120, urids: urids)
             let atom = buffer(UInt8.self, bytes.count)
             atom.initialize(from: bytes, count: bytes.count)
             k.position = UnsafeRawPointer(atom).assumingMemoryBound(to: LV2_Atom.self)
-            k.position_pending = true
+            k.position_pending = format.beatsPerMinute != nil
+            k.position_known = format.beatsPerMinute != nil
             k.position_shares_midi = timePort == midiPort
             k.position_inputs = positionInputs.map { UnsafePointer($0) } ?? (timePort == midiPort ? k.midi_inputs : nil)
             k.atom_sequence_type = atomSequence
@@ -377,7 +382,8 @@ final class PluginInstances: @unchecked Sendable {
         let midi = kernel.pointee.midi_inputs != nil
         return PreparedKernel(
             kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
-                                   beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil),
+                                   beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil,
+                                   transport: kernel.pointee.position != nil ? detent_lv2_transport : nil),
             owner: self)
     }
 

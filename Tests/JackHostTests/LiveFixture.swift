@@ -31,7 +31,7 @@ final class LiveFixture: @unchecked Sendable {
     ///   host's `midi_in` (connected by `--connect-midi`).
     init(input: [[Float]], values: [ParameterIndex: Double] = [:], period: Int = 256,
          midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls? = nil,
-         processor: Processor = .lowpassGain) throws {
+         processor: Processor = .lowpassGain, beatsPerMinute: Double? = nil) throws {
         server = try JackServer(period: period)
         self.input = input
         player = try TestClient("player", server: server.name, play: input, midi: midi)
@@ -47,6 +47,7 @@ final class LiveFixture: @unchecked Sendable {
         options.midi = midiControls ?? MIDIControls.standard(for: processor.table).takeover(.jump)
         options.smoothing = Self.smoothing
         options.initialValues = values
+        options.beatsPerMinute = beatsPerMinute
         self.options = options
         host = LiveHost(options: options, log: log.append)
         try host.start()

@@ -172,6 +172,40 @@ extension JackTests {
             }
         }
 
+        /// Tempo live: zam's delay, synced to the beat with a divisor of 1, echoes a whole 4/4
+        /// bar after the impulse. `--bpm 120` alone gives 2 s; a timebase master (`jack_transport`)
+        /// rolling at 90 bpm wins over it, and the echo comes 2.667 s after.
+        @Test(arguments: [(nil, 96_000), (90, 128_000)] as [(Int?, Int)])
+        func aTempoSyncedDelayFollowsJACKsTransport(master: Int?, echo: Int) throws {
+            let processor = try Self.processor("urn:zamaudio:ZamDelay")
+            let table = processor.table
+            var values: [ParameterIndex: Double] = [:]
+            for (id, value) in [("sync", 1.0), ("div", 1), ("drywet", 1)] { values[try #require(table.find(id))] = value }
+            var impulse = [Float](repeating: 0, count: 48_000 * 3)
+            impulse[100] = 0.9
+            let f = try LiveFixture(input: [impulse, impulse], values: values, processor: processor, beatsPerMinute: 120)
+            var transport: ChildProcess?
+            defer {
+                transport?.closeInput()
+                transport?.wait()
+            }
+            if let master {
+                var environment = ProcessInfo.processInfo.environment
+                environment["JACK_DEFAULT_SERVER"] = f.server.name
+                environment["JACK_NO_START_SERVER"] = "1"
+                let child = try ChildProcess("/usr/bin/jack_transport", environment: environment, stdin: .pipe)
+                transport = child
+                child.write(Array("master\ntempo \(master)\nplay\n".utf8))
+                try waitUntil("the transport rolls at \(master) bpm") { f.recorder.transportTempo == Double(master) }
+            }
+            _ = try f.play()
+            try f.waitForRecording(1)
+            let recorded = f.recorder.recording[0]
+            // Fully wet: the echo alone, a few frames after the bar (the delay's own filter).
+            let loudest = (1_000..<recorded.count).max { abs(recorded[$0]) < abs(recorded[$1]) }!
+            #expect((0...8).contains(loudest - (100 + echo)), "the echo is \(loudest - 100) frames after the impulse")
+        }
+
         /// An instrument offline: silence in, `notes` (engine frames) handed to the engine
         /// before the block holding each, as the process callback does.
         static func render(_ processor: Processor, frames: Int, block: Int, notes: [(Int, [UInt8])]) -> [[Float]] {

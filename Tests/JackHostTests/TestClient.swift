@@ -145,6 +145,15 @@ final class TestClient: @unchecked Sendable {
     }
 
     var bufferSize: Int { Int(jack_get_buffer_size(client)) }
+
+    /// The tempo JACK's transport rolls at, when it rolls with a timebase master's bars and
+    /// beats; nil otherwise.
+    var transportTempo: Double? {
+        var position = jack_position_t()
+        let state = jack_transport_query(client, &position)
+        guard state == JackTransportRolling, position.valid.rawValue & JackPositionBBT.rawValue != 0 else { return nil }
+        return position.beats_per_minute
+    }
 }
 
 /// The test client's memory, at a fixed address for its callback.

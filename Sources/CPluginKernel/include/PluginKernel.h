@@ -136,6 +136,9 @@ typedef struct DetentLV2Kernel {
     _Bool position_shares_midi;
     const LV2_Atom *_Nullable position;
     _Bool position_pending;
+    /// True once the position holds a tempo to tell (a starting one, or the transport's):
+    /// a reset sends it again then, and only then.
+    _Bool position_known;
     /// The plug-in's MIDI output (the first instance's first atom output that supports
     /// midi:MidiEvent; NULL without one). After each `run` its messages are copied into
     /// `midi_out_events` and `midi_out_bytes`, stamped with `frames_run` plus their frame in
@@ -201,6 +204,13 @@ void detent_lv2_run(void *_Nullable context, const float *_Nonnull controls,
 /// Deactivates and activates every instance: the plug-ins forget their state (the engine's
 /// `reset`; never on the audio thread).
 void detent_lv2_reset(void *_Nullable context);
+
+/// Tells a kernel that reads the transport (``position`` set) where the transport is, for its
+/// next `run`: the values go into the prepared `time:Position` object in place and it is sent
+/// once. On the audio thread, between runs; nothing is allocated. A kernel without a time input
+/// ignores it. `bar` and `beat` count from 0, `barBeat` is the beat within the bar.
+void detent_lv2_transport(void *_Nullable context, int64_t frame, float speed, int64_t bar, float barBeat,
+                          double beat, int32_t beatUnit, float beatsPerBar, float beatsPerMinute);
 
 /// The worker's `schedule_work`. Offline, the work runs at once in the calling thread (so a
 /// render is the same on every run), its responses delivered after the current `run`. Live,
