@@ -95,6 +95,33 @@ extension JackTests {
             #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
         }
 
+        /// JACK's transport under the same watch: a timebase master (`jack_transport`) changes
+        /// the tempo twenty times, stops, starts and moves the transport, while zam's
+        /// tempo-synced delay runs, so the callback tells the plug-in each time.
+        @Test func aChangingTransportStaysRealtimeSafe() throws {
+            let processor = try LivePluginTests.processor("urn:zamaudio:ZamDelay")
+            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * 4, seed: 7), Signal.noise(frames: 48_000 * 4, seed: 8)],
+                                    processor: processor, beatsPerMinute: 120)
+            var environment = ProcessInfo.processInfo.environment
+            environment["JACK_DEFAULT_SERVER"] = f.server.name
+            environment["JACK_NO_START_SERVER"] = "1"
+            let transport = try ChildProcess("/usr/bin/jack_transport", environment: environment, stdin: .pipe)
+            defer {
+                transport.closeInput()
+                transport.wait()
+            }
+            _ = try f.play()
+            transport.write(Array("master\nplay\n".utf8))
+            for k in 0..<20 {
+                let bpm = 80 + 7 * k
+                transport.write(Array(("tempo \(bpm)\n" + (k % 5 == 4 ? "stop\nplay\n" : "") + (k % 7 == 3 ? "locate 2\n" : "")).utf8))
+                try waitUntil("the transport rolls at \(bpm) bpm") { f.recorder.transportTempo == Double(bpm) }
+                let frame = f.recorder.recordedFrames
+                try waitUntil("the host ran a few cycles at it") { f.recorder.recordedFrames >= frame + 4 * f.server.period }
+            }
+            #expect(f.recorder.recording[0].contains { $0 != 0 })
+        }
+
         /// Chain edits under the same watch: slots added, moved and removed twenty times while
         /// audio runs and knobs move, so the fades and every take-over (values, filter state,
         /// delay lines and queued changes handed from engine to engine) run in the callback.
