@@ -457,6 +457,22 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
     if (frames > 0) k->position_pending = 0;
 }
 
+void detent_lv2_midi_out_drain(void *context, uint32_t cycle_frames, DetentMIDISink sink, void *target) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (!k || !k->midi_out_events || !k->midi_out_bytes) return;
+    // The cycle began `cycle_frames` before where the kernel's timeline is now.
+    int64_t start = (int64_t)k->frames_run - (int64_t)cycle_frames;
+    for (uint32_t e = 0; e < k->midi_out_count; e++) {
+        const DetentMIDIOutEvent *event = &k->midi_out_events[e];
+        int64_t at = event->frame - start;
+        if (at < 0) at = 0;
+        if (cycle_frames > 0 && at >= cycle_frames) at = cycle_frames - 1;
+        sink(target, (uint32_t)at, k->midi_out_bytes + event->offset, event->size);
+    }
+    k->midi_out_count = 0;
+    k->midi_out_bytes_used = 0;
+}
+
 void detent_lv2_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat,
                           double beat, int32_t beatUnit, float beatsPerBar, float beatsPerMinute) {
     DetentLV2Kernel *k = (DetentLV2Kernel *)context;

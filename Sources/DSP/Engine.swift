@@ -312,6 +312,17 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
+    /// Hands `sink` the MIDI messages the processors wrote in the `process` call just made
+    /// (`frames` long), slot by slot, each at its frame in the call (audio thread): a live
+    /// host's port for its plug-ins' MIDI output.
+    @_noLocks
+    public func drainMIDIOutput(frames: Int, into sink: ExternalKernel.MIDISink, target: UnsafeMutableRawPointer?) {
+        for s in 0..<render.slotCount {
+            guard case .external(let kernel) = render.slots[s].kernel, let drain = kernel.drainMIDI else { continue }
+            _unsafePerformance { drain(kernel.context, UInt32(truncatingIfNeeded: frames), sink, target) }
+        }
+    }
+
     /// Tells every processor that follows a transport where it is, for the next `process`
     /// call (audio thread): at a change of tempo, of rolling or stopped, or of place, as LV2's
     /// `time:Position` wants it (a live host reading JACK's transport).

@@ -33,6 +33,14 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
         _ context: UnsafeMutableRawPointer?, _ frame: Int64, _ speed: Float, _ bar: Int64, _ barBeat: Float,
         _ beat: Double, _ beatUnit: Int32, _ beatsPerBar: Float, _ beatsPerMinute: Float) -> Void
 
+    /// Where ``DrainMIDI`` puts each message: `frame` in the cycle just run.
+    public typealias MIDISink = @convention(c) (
+        _ target: UnsafeMutableRawPointer?, _ frame: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) -> Void
+    /// Hands the MIDI messages the kernel wrote in the cycle just run (`frames` long) to the
+    /// sink, and forgets them (audio thread).
+    public typealias DrainMIDI = @convention(c) (
+        _ context: UnsafeMutableRawPointer?, _ frames: UInt32, _ sink: MIDISink, _ target: UnsafeMutableRawPointer?) -> Void
+
     public var context: UnsafeMutableRawPointer?
     public var run: Run
     public var reset: Reset?
@@ -40,15 +48,19 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     public var addEvent: AddEvent?
     /// Set for a kernel that follows a transport (an LV2 plug-in that reads `time:Position`).
     public var transport: Transport?
+    /// Set for a kernel that writes MIDI (an LV2 plug-in's MIDI output), for a live host.
+    public var drainMIDI: DrainMIDI?
 
     public init(context: UnsafeMutableRawPointer?, run: Run, reset: Reset? = nil,
-                beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil, transport: Transport? = nil) {
+                beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil, transport: Transport? = nil,
+                drainMIDI: DrainMIDI? = nil) {
         self.context = context
         self.run = run
         self.reset = reset
         self.beginEvents = beginEvents
         self.addEvent = addEvent
         self.transport = transport
+        self.drainMIDI = drainMIDI
     }
 }
 

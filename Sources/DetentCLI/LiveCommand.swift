@@ -224,10 +224,6 @@ struct LiveCommand: ParsableCommand {
             return
         }
         let (resolved, store) = try plugin.resolve()
-        if resolved.isMIDIOnly {
-            throw CommandFailure("\(resolved.name) has only MIDI in and out, which live sessions do not host yet: render it "
-                + "offline (detent render --plugin URI --midi IN.mid --midi-out OUT.mid)", exitCode: 65)
-        }
         // `--set ID=PATH` of a file parameter: checked now, loaded when the engine is prepared.
         var starting = self.starting
         let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)

@@ -31,6 +31,13 @@ struct CallbackContext: ~Copyable {
     let midiPort: OpaquePointer?
     /// `midi_out`, nil without feedback, and what waits to go out on it.
     let midiOutPort: OpaquePointer?
+    /// `plugin_midi_out`, for a processor that writes MIDI; nil otherwise.
+    let pluginMIDIPort: OpaquePointer?
+    /// The cycle's messages for `plugin_midi_out`, gathered from every slot and put in time
+    /// order before they are written (JACK takes a port's messages in time order only).
+    let pluginMIDI: UnsafeMutablePointer<PendingMIDI>
+    var pluginMIDICount = 0
+    static var pluginMIDICapacity: Int { @_noLocks get { 1024 } }
     let feedback: MIDIFeedbackQueue
     let midi: MIDIControlTable
     /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
@@ -71,7 +78,7 @@ struct CallbackContext: ~Copyable {
 
     init(exchange: UnsafeMutableRawPointer, switched: UnsafeMutablePointer<sem_t>, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midiOutPort: OpaquePointer?,
-         midi: MIDIControls,
+         pluginMIDIPort: OpaquePointer?, midi: MIDIControls,
          values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
         self.exchange = exchange
         self.switched = switched
@@ -87,9 +94,11 @@ struct CallbackContext: ~Copyable {
         }
         self.midiPort = midiPort
         self.midiOutPort = midiOutPort
+        self.pluginMIDIPort = pluginMIDIPort
         feedback = MIDIFeedbackQueue(sampleRate: sampleRate)
         self.midi = MIDIControlTable(midi, values: values)
         events = .allocate(capacity: Self.eventCapacity)
+        pluginMIDI = .allocate(capacity: Self.pluginMIDICapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake
         self.sampleRate = Atomic(sampleRate)
@@ -102,6 +111,7 @@ struct CallbackContext: ~Copyable {
         inputBuffers.deallocate()
         outputBuffers.deallocate()
         events.deallocate()
+        pluginMIDI.deallocate()
     }
 
     /// Publishes the start of a cycle (audio thread).
@@ -131,4 +141,12 @@ struct CallbackContext: ~Copyable {
             }
         }
     }
+}
+
+/// One message of a processor's MIDI output waiting to be written to `plugin_midi_out`: its
+/// frame in the cycle and its bytes (the kernel's, valid until its next run).
+struct PendingMIDI {
+    var frame: UInt32
+    var bytes: UnsafePointer<UInt8>
+    var size: UInt32
 }

@@ -102,7 +102,51 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             if let mappings { context.pointee.feedback.send(mappings, engine: engine, frames: frames, into: out) }
         }
         if mappings != nil { context.pointee.midi.endCycle() }
+        // The processor's own MIDI, at its frames, on plugin_midi_out.
+        if let port = context.pointee.pluginMIDIPort, let out = _unsafePerformance({ jack_port_get_buffer(port, nframes) }) {
+            writePluginMIDI(context, engine: engine, frames: frames, into: out)
+        }
     }
+}
+
+/// Gathers the messages every slot wrote in the cycle, puts them in time order (a stable
+/// insertion sort: slot order at equal frames, and each slot's are in order already), and
+/// writes them to the port buffer `out`; a full buffer drops the rest, as JACK does.
+@_noLocks
+func writePluginMIDI(_ context: UnsafeMutablePointer<CallbackContext>, engine: Engine, frames: Int,
+                     into out: UnsafeMutableRawPointer) {
+    _unsafePerformance { jack_midi_clear_buffer(out) }
+    context.pointee.pluginMIDICount = 0
+    engine.drainMIDIOutput(frames: frames, into: gatherPluginMIDI, target: UnsafeMutableRawPointer(context))
+    let pending = context.pointee.pluginMIDI
+    let count = context.pointee.pluginMIDICount
+    var i = 1
+    while i < count {
+        let message = pending[i]
+        var j = i
+        while j > 0 && pending[j - 1].frame > message.frame {
+            pending[j] = pending[j - 1]
+            j -= 1
+        }
+        pending[j] = message
+        i += 1
+    }
+    for k in 0..<count {
+        _ = _unsafePerformance { jack_midi_event_write(out, pending[k].frame, pending[k].bytes, Int(pending[k].size)) }
+    }
+}
+
+/// The engine's sink for ``writePluginMIDI(_:engine:frames:into:)``: `target` is the callback
+/// context; messages beyond its capacity are dropped.
+@_noLocks
+func gatherPluginMIDI(_ target: UnsafeMutableRawPointer?, _ frame: UInt32, _ bytes: UnsafePointer<UInt8>, _ size: UInt32) {
+    guard let context = target?.assumingMemoryBound(to: CallbackContext.self),
+          context.pointee.pluginMIDICount < CallbackContext.pluginMIDICapacity else { return }
+    let slot = context.pointee.pluginMIDI + context.pointee.pluginMIDICount
+    slot.pointee.frame = frame
+    slot.pointee.bytes = bytes
+    slot.pointee.size = size
+    context.pointee.pluginMIDICount += 1
 }
 
 /// JACK's transport, when a timebase master gives bars and beats, told to the processors that

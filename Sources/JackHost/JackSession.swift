@@ -29,6 +29,9 @@ final class JackSession: @unchecked Sendable {
     static let midiType = JACK_DEFAULT_MIDI_TYPE
     static let midiInputName = "midi_in"
     static let midiOutputName = "midi_out"
+    /// The processor's own MIDI output (an arpeggiator's notes, a MIDI filter's messages),
+    /// apart from `midi_out`, which is controller feedback.
+    static let pluginMIDIOutputName = "plugin_midi_out"
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
@@ -100,9 +103,19 @@ final class JackSession: @unchecked Sendable {
             }
         }
 
-        let described = inputs + outputs + [midiPort, midiOutPort].compactMap { $0 }
-        for (order, (port, pretty)) in zip(described, Self.prettyNames(channels: options.channels,
-                                                                      midiIn: midiPort != nil, midiOut: midiOutPort != nil)).enumerated() {
+        var pluginMIDIPort: OpaquePointer?
+        if processor.makesMIDI {
+            pluginMIDIPort = jack_port_register(client, Self.pluginMIDIOutputName, Self.midiType, UInt(JackPortIsOutput.rawValue), 0)
+            guard pluginMIDIPort != nil else {
+                jack_client_close(client)
+                throw .portRegistration("\(name):\(Self.pluginMIDIOutputName)")
+            }
+        }
+
+        let described = inputs + outputs + [midiPort, midiOutPort, pluginMIDIPort].compactMap { $0 }
+        for (order, (port, pretty)) in zip(described, Self.prettyNames(channels: options.channels, midiIn: midiPort != nil,
+                                                                      midiOut: midiOutPort != nil,
+                                                                      pluginMIDIOut: pluginMIDIPort != nil)).enumerated() {
             _ = detent_jack_describe_port(client, port, pretty, Int32(order))
         }
 
@@ -117,7 +130,7 @@ final class JackSession: @unchecked Sendable {
         context.initialize(to: CallbackContext(
             exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.pointer, client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midiOutPort: midiOutPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
+            midiPort: midiPort, midiOutPort: midiOutPort, pluginMIDIPort: pluginMIDIPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
             values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
         // Nothing processes yet: the kernel may run for no frames to report its latency.
         context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
@@ -143,10 +156,11 @@ final class JackSession: @unchecked Sendable {
     /// The ports' names for people, in port order (inputs, outputs, MIDI in, MIDI out): what
     /// patchbays show instead of `in_1` when asked to, and sort by. Two channels are a
     /// stereo pair.
-    static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool) -> [String] {
+    static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) -> [String] {
         let channel = { (c: Int) in channels == 2 ? (c == 1 ? "L" : "R") : "\(c)" }
         return (1...channels).map { "Input \(channel($0))" } + (1...channels).map { "Output \(channel($0))" }
             + (midiIn ? ["MIDI In"] : []) + (midiOut ? ["MIDI Out (controller feedback)"] : [])
+            + (pluginMIDIOut ? ["Plug-in MIDI Out"] : [])
     }
 
     /// Hands the callback `next` (a successor of the running engine) and waits until it has

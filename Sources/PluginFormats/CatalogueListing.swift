@@ -8,7 +8,7 @@ public enum CatalogueListing {
         var rows = [["NAME", "FORMAT", "CLASS", "IN", "OUT", "PARAMS", "HOSTABLE", "IDENTIFIER"]]
         for e in entries {
             rows.append([e.name, e.format, e.className, "\(e.audioInputs)", "\(e.audioOutputs)", "\(e.parameters)",
-                         e.unhostableReason.map { "no: \($0)" } ?? (e.isMIDIOnly ? "offline (MIDI only)" : "yes"), e.identifier])
+                         e.unhostableReason.map { "no: \($0)" } ?? (e.isMIDIOnly ? "yes (MIDI only)" : "yes"), e.identifier])
         }
         return TextTable.render(rows)
     }

@@ -383,7 +383,8 @@ final class PluginInstances: @unchecked Sendable {
         return PreparedKernel(
             kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
                                    beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil,
-                                   transport: kernel.pointee.position != nil ? detent_lv2_transport : nil),
+                                   transport: kernel.pointee.position != nil ? detent_lv2_transport : nil,
+                                   drainMIDI: kernel.pointee.midi_out_events != nil ? detent_lv2_midi_out_drain : nil),
             owner: self)
     }
 

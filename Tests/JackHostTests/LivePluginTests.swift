@@ -206,6 +206,31 @@ extension JackTests {
             #expect((0...8).contains(loudest - (100 + echo)), "the echo is \(loudest - 100) frames after the impulse")
         }
 
+        /// A plug-in's own MIDI output live: x42's MIDI Chromatic Transpose (MIDI in and out
+        /// only) turns the notes played into `midi_in` into notes 5 semitones up on
+        /// `plugin_midi_out`, each at the frame it came in; controller feedback stays on
+        /// `midi_out`.
+        @Test func aPlugInsMIDIOutputGoesToItsOwnPort() throws {
+            let processor = try Self.processor("http://gareus.org/oss/lv2/midifilter#miditranspose")
+            #expect(processor.makesMIDI && processor.isMIDIOnly)
+            var values: [ParameterIndex: Double] = [:]
+            values[try #require(processor.table.find("transpose"))] = 5
+            let notes: [(frame: Int, bytes: [UInt8])] = [
+                (10_007, [0x90, 60, 100]), (20_300, [0x80, 60, 0]), (30_000, [0x91, 64, 90]), (36_789, [0x81, 64, 0]),
+            ]
+            let silence = [[Float]](repeating: [Float](repeating: 0, count: 48_000), count: 2)
+            let f = try LiveFixture(input: silence, values: values, midi: notes, processor: processor)
+            let client = try #require(f.host.clientName)
+            #expect(f.recorder.ports(matching: "^\(client):.*midi").sorted()
+                    == ["\(client):midi_in", "\(client):midi_out", "\(client):plugin_midi_out"])
+            #expect(f.recorder.connect("\(client):plugin_midi_out", "recorder:midi_in") == 0)
+            _ = try f.play()
+            try f.waitForRecording(1)
+            let heard = f.recorder.heardMIDI
+            #expect(heard.map(\.frame) == notes.map(\.frame))
+            #expect(heard.map(\.bytes) == notes.map { [$0.bytes[0], $0.bytes[1] + 5, $0.bytes[2]] })
+        }
+
         /// An instrument offline: silence in, `notes` (engine frames) handed to the engine
         /// before the block holding each, as the process callback does.
         static func render(_ processor: Processor, frames: Int, block: Int, notes: [(Int, [UInt8])]) -> [[Float]] {

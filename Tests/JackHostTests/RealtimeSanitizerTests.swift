@@ -63,11 +63,13 @@ extension JackTests {
 
         /// The plug-in path: the kernel around a plug-in's `run` (control ports, buffers, the
         /// MIDI sequence an instrument reads, the worker's rings) under the same watch, with
-        /// every parameter moving at 1 kHz and, for the instrument, a note every 100 frames.
+        /// every parameter moving at 1 kHz and, for the instrument and the MIDI transposer, a
+        /// note every 100 frames.
         /// The plug-ins are ones whose own `run` is real-time safe: mda's Piano, for one, is
         /// not (its `run` calls `printf` for some notes, which allocates stdio's buffer), and
         /// this test stopped on it.
-        @Test(arguments: ["http://plugin.org.uk/swh-plugins/buttlow_iir", "http://drobilla.net/plugins/mda/EPiano"])
+        @Test(arguments: ["http://plugin.org.uk/swh-plugins/buttlow_iir", "http://drobilla.net/plugins/mda/EPiano",
+                          "http://gareus.org/oss/lv2/midifilter#miditranspose"])
         func aPlugInWithMovingControlsAndNotesStaysRealtimeSafe(uri: String) throws {
             let seconds = 2
             let processor = try LivePluginTests.processor(uri)
@@ -92,7 +94,8 @@ extension JackTests {
                 return last.allSatisfy { id, v in abs(values[id]! - v) <= 1e-9 * max(1, abs(v)) }
             }
             try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
-            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
+            // (A MIDI-only plug-in's notes go to plugin_midi_out, gathered and written in the callback.)
+            if !processor.isMIDIOnly { #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 }) }
         }
 
         /// JACK's transport under the same watch: a timebase master (`jack_transport`) changes

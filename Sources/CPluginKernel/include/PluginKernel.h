@@ -205,6 +205,14 @@ void detent_lv2_run(void *_Nullable context, const float *_Nonnull controls,
 /// `reset`; never on the audio thread).
 void detent_lv2_reset(void *_Nullable context);
 
+/// Where a live host's plug-in MIDI goes: one message at `frame` of the cycle just run.
+typedef void (*DetentMIDISink)(void *_Nullable target, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
+
+/// Hands the messages the plug-in wrote in the cycle just run (`cycle_frames` long) to `sink`,
+/// in order, each at its frame in the cycle, and forgets them (audio thread, after the runs).
+void detent_lv2_midi_out_drain(void *_Nullable context, uint32_t cycle_frames, DetentMIDISink _Nonnull sink,
+                               void *_Nullable target);
+
 /// Tells a kernel that reads the transport (``position`` set) where the transport is, for its
 /// next `run`: the values go into the prepared `time:Position` object in place and it is sent
 /// once. On the audio thread, between runs; nothing is allocated. A kernel without a time input
