@@ -31,6 +31,9 @@ final class OutputSink {
     /// waits for the last stretch only, not the whole file, and a render to a disk costs
     /// about what it costs to memory (the disk writes while the engine works).
     static let writeBackStretch: Int64 = 8 << 20
+    /// Asks for the write-back, off the writing thread; made at the first stretch (a short
+    /// file never needs one).
+    private var writeBack: WriteBackThread?
 
     /// Duplicates `descriptor`, so that this object owns what it closes.
     init(duplicating descriptor: Int32) throws(Errno) {
@@ -41,13 +44,18 @@ final class OutputSink {
         isStream = fstat(own, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
     }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit {
+        writeBack?.finish()
+        if descriptor >= 0 { Glibc.close(descriptor) }
+    }
 
     /// Flushes what was written to the disk and closes the descriptor; the first failure
     /// (a write that failed earlier included) is thrown. Kinds of files that cannot be synced
     /// (a device, a pipe) are not a failure.
     func close() throws(Errno) {
         defer { descriptor = -1 }
+        writeBack?.finish()
+        writeBack = nil
         if let failure {
             Glibc.close(descriptor)
             throw failure
@@ -83,7 +91,12 @@ final class OutputSink {
         }
         position += Int64(done)
         if !isStream, position - writtenBack >= Self.writeBackStretch {
-            startWriteBack(descriptor: descriptor, offset: writtenBack, count: position - writtenBack)
+            if writeBack == nil { writeBack = try? WriteBackThread(descriptor: descriptor) }
+            if let writeBack {
+                writeBack.request(upTo: position)
+            } else {
+                startWriteBack(descriptor: descriptor, offset: writtenBack, count: position - writtenBack)
+            }
             writtenBack = position
         }
         return done
