@@ -415,6 +415,11 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
     if (frames > 0) k->position_pending = 0;
+    if (no == 0 && ni > 0) {
+        // An analyser (audio in, none out) lets the signal through unchanged.
+        for (uint32_t c = 0; c < channels; c++) memcpy(outputs[c], inputs[c], (size_t)frames * sizeof(float));
+        return;
+    }
     detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
 }
 

@@ -66,7 +66,8 @@ public struct LadspaPlugin: Sendable, Hashable {
     public var unhostableReason: String? {
         if let problem { return problem }
         if audioInputs.isEmpty && audioOutputs.isEmpty { return "has no audio ports" }
-        if audioOutputs.isEmpty { return "has no audio output (an analyser)" }
+        // Audio in and none out (an analyser): the input passes through, and the plug-in adds
+        // its outputs' values.
         if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }
         return nil
     }

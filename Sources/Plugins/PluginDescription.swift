@@ -66,7 +66,8 @@ public struct PluginDescription: Sendable, Hashable {
             return "port '\(port.symbol)' uses the old event extension"
         }
         if audioInputs.isEmpty && audioOutputs.isEmpty && !isMIDIOnly { return "has no audio ports" }
-        if audioOutputs.isEmpty && !isMIDIOnly { return "has no audio output (an analyser)" }
+        // Audio in and none out (an analyser, an onset detector that writes MIDI): the input
+        // passes through, and the plug-in adds its outputs' values and its MIDI.
         if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }
         return nil
     }

@@ -35,9 +35,11 @@ extension PluginInstances: KernelReports {
         plugin.controlOutputs.map { OutputValue(id: $0.symbol, value: Double(controlValue($0))) }
     }
 
-    /// The latency the plug-in reports on its latency port, in frames.
+    /// The latency the plug-in reports on its latency port, in frames. A plug-in without
+    /// audio outputs passes its input through untouched: its latency (an onset detector's
+    /// look-ahead) is its MIDI's alone, and the audio is not moved for it.
     var latency: Int {
-        guard let port = plugin.latencyPort else { return 0 }
+        guard let port = plugin.latencyPort, !plugin.audioOutputs.isEmpty else { return 0 }
         let frames = controlValue(port)
         return frames.isFinite && frames > 0 ? Int(frames.rounded()) : 0
     }
