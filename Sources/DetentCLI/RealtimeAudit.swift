@@ -52,13 +52,15 @@ enum RealtimeAudit {
             throw CommandFailure("cannot start the audit of \(plugin.name): \(error)", exitCode: 70)
         }
         let report = RealtimeAuditReport(output: outcome.text)
+        let named = RealtimeAuditStacks.named(report.findings.map(\.stack))
+        let stacks = Dictionary(uniqueKeysWithValues: zip(report.findings.map(\.function), named))
         if outcome.status == .exited(0) && report.finished {
             if json {
-                Console.out(report.json(uri: plugin.identifier, name: plugin.name).compactText)
+                Console.out(report.json(uri: plugin.identifier, name: plugin.name, stacks: stacks).compactText)
             } else if report.isSafe {
                 Console.out("\(plugin.name): real-time safe in this run (\(report.extent))")
             } else {
-                for line in report.kindLines { Console.out(line) }
+                for line in report.kindLines(stacks: stacks) { Console.out(line) }
                 let calls = max(report.unsafeCalls, report.findings.count)
                 Console.out("\(plugin.name): not real-time safe: \(calls) unsafe \(calls == 1 ? "call" : "calls") "
                             + "in this run (\(report.extent))")
@@ -67,7 +69,7 @@ enum RealtimeAudit {
             return
         }
         // The child did not finish: say why in one line, after what it had found by then.
-        if !json { for line in report.kindLines { Console.out(line) } }
+        if !json { for line in report.kindLines(stacks: stacks) { Console.out(line) } }
         if outcome.timedOut {
             throw CommandFailure("\(plugin.name) did not finish \(RealtimeAuditReport.format(seconds)) s of audio within "
                                  + "\(RealtimeAuditReport.format(wallLimit + 20)) s: it hung, in run() or around it", exitCode: 70)

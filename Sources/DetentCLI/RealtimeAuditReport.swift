@@ -49,6 +49,8 @@ struct RealtimeAuditReport {
         var afterFirstBlock = false
         /// Distinct call stacks that reached it.
         var stacks = 0
+        /// The first of them, as the runtime printed it (``RealtimeAuditStacks`` names it).
+        var stack: [RealtimeAuditStacks.Frame] = []
     }
 
     /// In order of first report.
@@ -71,8 +73,15 @@ struct RealtimeAuditReport {
 
     init(output: String) {
         var later = false
+        // The finding whose first stack the next frame lines are.
+        var collecting: Int?
         for raw in output.split(whereSeparator: \.isNewline) {
             let line = String(raw)
+            if let c = collecting, let frame = RealtimeAuditStacks.frame(in: line) {
+                findings[c].stack.append(frame)
+                continue
+            }
+            collecting = nil
             if let name = Self.interceptedFunction(in: line) {
                 if let i = findings.firstIndex(where: { $0.function == name }) {
                     findings[i].stacks += 1
@@ -80,6 +89,7 @@ struct RealtimeAuditReport {
                 } else {
                     findings.append(Finding(function: name, kind: Kind(function: name), inFirstBlock: !later,
                                             afterFirstBlock: later, stacks: 1))
+                    collecting = findings.count - 1
                 }
             } else if line == RealtimeAuditRun.Marker.laterBlocks {
                 later = true
@@ -141,6 +151,17 @@ struct RealtimeAuditReport {
         }
     }
 
+    /// ``kindLines``, each followed by the first stack of each of its functions, named
+    /// (`stacks[f]`: the lines of the function `f`'s stack, innermost first):
+    /// `  malloc: run_allocates (audit-plugins.so) ← detent_lv2_run (PluginKernel.c:430)`.
+    func kindLines(stacks: [String: [String]]) -> [String] {
+        zip(kindLines, byKind).flatMap { line, group in
+            [line] + group.findings.compactMap { finding in
+                stacks[finding.function].flatMap { $0.isEmpty ? nil : "  \(finding.function): " + $0.joined(separator: " ← ") }
+            }
+        }
+    }
+
     /// The run's extent: `750 blocks of 256 frames, 4 s of audio at 48 kHz, controls moving`;
     /// a plug-in too slow for the time limit ran less audio, and the extent says so.
     var extent: String {
@@ -158,7 +179,7 @@ struct RealtimeAuditReport {
     }
 
     /// The whole result as one JSON object.
-    func json(uri: String, name: String) -> JSONValue {
+    func json(uri: String, name: String, stacks: [String: [String]] = [:]) -> JSONValue {
         .object([
             JSONMember("plugin", .string(uri)),
             JSONMember("name", .string(name)),
@@ -176,6 +197,7 @@ struct RealtimeAuditReport {
                     JSONMember("firstBlock", .bool(finding.inFirstBlock)),
                     JSONMember("afterFirstBlock", .bool(finding.afterFirstBlock)),
                     JSONMember("stacks", .number(finding.stacks)),
+                    JSONMember("stack", .array((stacks[finding.function] ?? []).map { .string($0) })),
                 ])
             })),
         ])

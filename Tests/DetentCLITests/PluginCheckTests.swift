@@ -69,7 +69,12 @@ struct PluginCheckTests {
         #expect(outcome.status == 1, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "allocation: malloc, free (first block and after)", "\(outcome.stdout)")
-        #expect(lines.count == 2)
+        // Each function's first stack, named: the plug-in's run, then Detent's kernel that called it.
+        #expect(lines.count == 4, "\(outcome.stdout)")
+        for (line, function) in zip(lines.dropFirst(), ["malloc", "free"]) {
+            #expect(line.hasPrefix("  \(function): run_allocates (audit-plugins.so) ← "), "\(line)")
+            #expect(line.hasSuffix(")") && line.contains(" ← detent_lv2_run (PluginKernel.c:"), "\(line)")
+        }
         #expect(lines.last?.hasPrefix("Audit Allocates: not real-time safe: ") == true)
         #expect(outcome.stderr == "")
     }
@@ -98,6 +103,8 @@ struct PluginCheckTests {
         #expect(findings.first?["kind"] as? String == "allocation")
         #expect(findings.first?["firstBlock"] as? Bool == true)
         #expect(findings.first?["afterFirstBlock"] as? Bool == false)
+        let stack = try #require(findings.first?["stack"] as? [String])
+        #expect(stack.first == "run_allocates_once (audit-plugins.so)", "\(stack)")
     }
 
     @Test("a plug-in that crashes ends the audit with one line and status 70")
