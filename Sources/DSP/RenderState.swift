@@ -125,8 +125,10 @@ struct RenderState {
         let bypassable = chain.contains { $0.bypass >= 0 }
         dry = .allocate(capacity: bypassable ? maxFrames * channels : 0)
         dry.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
-        pass = .allocate(capacity: bypassable ? maxFrames * channels : 0)
-        pass.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
+        // Any slot may fade in or out (a live edit, a file parameter loaded again), even a
+        // processor on its own.
+        pass = .allocate(capacity: maxFrames * channels)
+        pass.initialize(repeating: 0, count: maxFrames * channels)
         self.fadeFrames = max(1, fadeFrames)
         for s in 0..<slotCount {
             slots[s].presence = self.fadeFrames
@@ -217,7 +219,8 @@ struct RenderState {
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start else { return false }
         let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
-        if slotCount == 1 && slots[0].bypass < 0 {
+        if slotCount == 1 && slots[0].bypass < 0 && !leaving && slots[0].presence == fadeFrames
+            && slots[0].presenceTarget == fadeFrames {
             return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
                               from: start, to: end, blockStart: blockStart, meters: meters)
         }

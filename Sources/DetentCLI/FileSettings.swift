@@ -1,5 +1,5 @@
 import DSP
-import Glibc
+import Platform
 import Parameters
 
 /// `--set ID=PATH` for a file parameter (an LV2 plug-in's impulse response, sample): the
@@ -28,18 +28,9 @@ enum FileSettings {
 
     /// `path` made absolute, after checking that it names a regular file this process can read.
     static func checked(_ path: String, assignment: String) throws(CommandFailure) -> String {
-        func failure(_ reason: String) -> CommandFailure { CommandFailure("--set '\(assignment)': \(reason)", exitCode: 66) }
-        guard !path.isEmpty else { throw failure("no file named") }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw failure("'\(path)' is not a file") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        close(fd)
-        if path.hasPrefix("/") { return path }
-        guard let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return String(cString: cwd) + "/" + path
+        do { return try ReadableFile.checked(path) } catch {
+            throw CommandFailure("--set '\(assignment)': \(error)", exitCode: 66)
+        }
     }
 }
 

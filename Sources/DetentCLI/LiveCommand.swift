@@ -23,6 +23,7 @@ struct LiveCommand: ParsableCommand {
             standard input, answering each with one line on standard output:
 
               set ID VALUE       set a parameter (set cutoff 1.2k, set gain -6 dB)
+              set ID PATH        load another file into a file parameter (set impulse hall.wav)
               get ID             the value a parameter is set to
               params             every parameter's value
               reset [ID]         back to the default (one parameter, or all)

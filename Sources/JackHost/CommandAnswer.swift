@@ -25,6 +25,8 @@ public enum CommandAnswer: Equatable, Sendable {
     case output(OutputValue)
     /// `params`, `reset`.
     case values([ParameterIndex: Double])
+    /// `set ID PATH` of a file parameter: its id and the absolute path loaded.
+    case file(String, String)
     /// `preset load NAME`: the preset's name and the values it set.
     case preset(String, [ParameterIndex: Double])
     /// `preset save NAME`.
@@ -51,6 +53,7 @@ public enum CommandAnswer: Equatable, Sendable {
         case .value(let id, let v): Self.assignment(id, v, table)
         case .output(let output): Self.outputText(output)
         case .values(let values): Self.assignments(values, table)
+        case .file(let id, let path): "\(id)=\(TerminalText.printable(path))"
         case .preset(let name, let values): "preset \(name): \(Self.assignments(values, table))"
         case .saved(let name): "saved preset \(name)"
         case .status(let s): Self.statusText(s, table)
@@ -132,6 +135,8 @@ public enum CommandAnswer: Equatable, Sendable {
             return object([("id", .string(output.id)), ("value", Self.jsonNumber(output.value)), ("output", .bool(true))])
         case .values(let values):
             return object(Self.jsonValues(values, table))
+        case .file(let id, let path):
+            return object([("id", .string(id)), ("path", .string(path))])
         case .preset(let name, let values):
             return object([("preset", .string(name))] + Self.jsonValues(values, table))
         case .saved(let name):

@@ -26,7 +26,8 @@ public struct CommandInterpreter: Sendable {
     public func respond(to line: String) -> CommandAnswer? {
         if let output = outputAsked(line) { return .output(output) }
         do {
-            guard let command = try HostCommand.parse(line, table: control.table) else { return nil }
+            guard let command = try HostCommand.parse(line, table: control.table, files: control.processor.files.map(\.id))
+            else { return nil }
             return execute(command)
         } catch {
             return .error(error.description)
@@ -38,6 +39,8 @@ public struct CommandInterpreter: Sendable {
         case .set(let id, let value):
             control.set([id: value])
             return .value(id, targets()[id]!)
+        case .setFile(let id, let path):
+            do { return .file(id, try control.setFile(id, path: path)) } catch { return .error(error.description) }
         case .get(let id):
             return .value(id, targets()[id]!)
         case .params:

@@ -14,6 +14,8 @@ import DSP
 /// ```
 public enum HostCommand: Equatable, Sendable {
     case set(ParameterIndex, Double)
+    /// `set ID PATH` of a file parameter (an impulse response, a sample).
+    case setFile(String, String)
     case get(ParameterIndex)
     case params
     case reset(ParameterIndex?)
@@ -35,13 +37,14 @@ public enum HostCommand: Equatable, Sendable {
 
     /// The commands as `help` lists them.
     public static let synopsis = [
-        "set ID VALUE", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
+        "set ID VALUE|PATH", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
         "status", "midi [ID CC|none] [channel N|all] [save [FILE]]",
         "chain [add [NAME=]PLUGIN [at N] | remove NAME | move NAME N]", "help", "quit",
     ]
 
-    /// Parses one line. Blank lines and `#` comments give nil (no answer).
-    public static func parse(_ line: String, table: ParameterTable) throws(CommandError) -> HostCommand? {
+    /// Parses one line. Blank lines and `#` comments give nil (no answer). `files` are the
+    /// ids of the processor's file parameters, which `set` takes a path for.
+    public static func parse(_ line: String, table: ParameterTable, files: [String] = []) throws(CommandError) -> HostCommand? {
         let words = line.split(whereSeparator: \.isWhitespace)
         guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
         /// The text after the first `n` words, as typed (values such as `800 Hz` hold spaces).
@@ -58,6 +61,7 @@ public enum HostCommand: Equatable, Sendable {
         switch verb {
         case "set":
             guard words.count >= 3 else { throw .usage("set ID VALUE") }
+            if files.contains(String(words[1])) { return .setFile(String(words[1]), rest(after: 2)) }
             let parameter = try id(words[1])
             do { return .set(parameter, try table[parameter].parse(rest(after: 2))) } catch { throw .parameter(error) }
         case "get":

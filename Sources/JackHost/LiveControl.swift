@@ -19,6 +19,9 @@ public protocol LiveControl: ParameterHost, Sendable {
     var processor: Processor { get }
     /// Adds, removes or moves a slot of the chain while running; returns the chain after.
     func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor
+    /// Points a file parameter (an impulse response, a sample) at `path` while running;
+    /// returns the absolute path loaded.
+    func setFile(_ id: String, path: String) throws(ChainEditError) -> String
 }
 
 extension LiveControl {
@@ -37,5 +40,9 @@ extension LiveControl {
 
     public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
         throw ChainEditError("this host cannot change its chain")
+    }
+
+    public func setFile(_ id: String, path: String) throws(ChainEditError) -> String {
+        throw ChainEditError("this host cannot load files")
     }
 }

@@ -231,6 +231,37 @@ extension JackTests {
             #expect(heard.map(\.bytes) == notes.map { [$0.bytes[0], $0.bytes[1] + 5, $0.bytes[2]] })
         }
 
+        /// A file parameter changed live, by the typed command: convoLV2 starts with an impulse
+        /// response of one sample at frame 0 and is given one at frame 2000 while it runs; the
+        /// impulses played before come out where they went in, those after 2000 frames later.
+        @Test func aFileParameterIsChangedWhileTheHostRuns() throws {
+            let folder = TemporaryFolder()
+            var now = [Float](repeating: 0, count: 4_096), later = now
+            now[0] = 1
+            later[2_000] = 1
+            let first = folder.write("now.wav", WAV.float([now]))
+            let second = folder.write("later.wav", WAV.float([later]))
+            let processor = try Self.processor("http://gareus.org/oss/lv2/convoLV2#Mono").settingFiles(["impulse": first])
+            let spacing = 12_000, frames = 48_000 * 6
+            let clicks = [Float]((0..<frames).map { $0 % spacing == 100 ? 0.8 : 0 })
+            let f = try LiveFixture(input: [clicks, clicks], processor: processor)
+            let interpreter = CommandInterpreter(control: f.host, presets: FactoryDefaultPresets(table: processor.table))
+            #expect(interpreter.respond(to: "set impulse \(folder.file("missing.wav"))")?.text(f.host.table).hasPrefix("error: set impulse: cannot read") == true)
+            _ = try f.play()
+            try f.waitForRecording(0.3)
+            let answer = interpreter.respond(to: "set impulse \(second)")
+            #expect(answer == .file("impulse", second))
+            try f.waitForRecording(1)
+            let recorded = f.recorder.recording[0]
+            // Where each click came out, against where it went in.
+            let delays = stride(from: 100, to: frames - spacing, by: spacing).map { click in
+                (click..<click + spacing - 100).max { abs(recorded[$0]) < abs(recorded[$1]) }! - click
+            }
+            let before = delays.prefix(4), after = delays.suffix(4)
+            #expect(Set(before).count == 1 && Set(after).count == 1, "\(delays)")
+            #expect(after.first! - before.first! == 2_000, "\(delays)")
+        }
+
         /// An instrument offline: silence in, `notes` (engine frames) handed to the engine
         /// before the block holding each, as the process callback does.
         static func render(_ processor: Processor, frames: Int, block: Int, notes: [(Int, [UInt8])]) -> [[Float]] {
