@@ -76,4 +76,28 @@ struct BrowserTests {
         }
         #expect(detent.finish() == 0)
     }
+
+    /// An enumeration is a list on the page (mda Shepard's three modes): choosing an entry
+    /// reaches the host, and a value set on standard input chooses the entry on the page.
+    @Test("an enumeration is a list whose choice reaches the host, and follows the host")
+    func enumeration() throws {
+        let server = try JackServer()
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--http", "0",
+                                                  "--plugin", "http://drobilla.net/plugins/mda/Shepard"])
+        let port = try detent.webPort()
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/")
+        try browser.waitFor("document.querySelector('[data-id=\"mode\"] select') !== null")
+        #expect(try browser.evaluate("[...document.querySelectorAll('[data-id=\"mode\"] option')].map(o => o.textContent).join('|')")
+                as? String == "Tones only|Input ring modulated by tones|Tones mixed with input")
+        #expect(try browser.evaluate("document.querySelectorAll('svg.knob').length") as? Int == 2)
+        _ = try browser.evaluate("""
+            (() => { const s = document.querySelector('[data-id="mode"] select'); s.value = '1';
+                     s.dispatchEvent(new Event('change')); })()
+            """)
+        try waitUntil("the choice lands") { (try? detent.ask("get mode")) == "mode=Tones mixed with input" }
+        _ = try detent.ask("set mode Input ring modulated by tones")
+        try browser.waitFor("document.querySelector('[data-id=\"mode\"] select').value === '0.5'")
+        #expect(detent.finish() == 0)
+    }
 }
