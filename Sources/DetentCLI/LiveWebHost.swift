@@ -37,6 +37,8 @@ final class LiveWebHost: WebPanelHost {
         }
     }
 
+    func presetNames() -> [String] { interpreter.presets.names() }
+
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }
         _ = interpreter.execute(.reset(index))

@@ -20,6 +20,13 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
 
     var table: ParameterTable { store.scope.table }
 
+    /// The store's presets that load: factory, then the user's.
+    func names() -> [String] {
+        ((try? store.list()) ?? []).compactMap { listing in
+            if case .valid = listing.status { listing.name } else { nil }
+        }
+    }
+
     /// Makes the presets those of `processor`, the chain a live edit made.
     func follow(_ processor: Processor) {
         let store = PluginOption.store(for: processor)

@@ -14,9 +14,14 @@ public protocol PresetSource: Sendable {
     func save(_ name: String, values: [ParameterIndex: Double]) throws
     /// Saves `values` and the MIDI mapping (the preset's `midi` field) as the preset `name`.
     func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws
+    /// The names of the presets there are (a list to choose from; none when the source
+    /// cannot say).
+    func names() -> [String]
 }
 
 extension PresetSource {
+    public func names() -> [String] { [] }
+
     /// A source that keeps no mappings saves the values alone.
     public func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
         try save(name, values: values)

@@ -13,6 +13,8 @@ final class PanelConnection: Sendable {
         var changed: Set<ParameterIndex> = []
         var errors: [String] = []
         var outputs: [OutputValue]?
+        /// The preset names to offer, when they are new.
+        var presets: [String]?
         /// The snapshot the page's last layout was drawn from.
         var shown: WebSnapshot?
     }
@@ -44,6 +46,11 @@ final class PanelConnection: Sendable {
         wakeContinuation.yield()
     }
 
+    func markPresets(_ names: [String]) {
+        pending.withLock { $0.presets = names }
+        wakeContinuation.yield()
+    }
+
     func report(_ error: String) {
         pending.withLock { if $0.errors.count < 16 { $0.errors.append(error) } }
         wakeContinuation.yield()
@@ -64,6 +71,10 @@ final class PanelConnection: Sendable {
             } else if !state.changed.isEmpty {
                 out.append(PanelMessages.values(state.changed.sorted(), now))
                 state.changed = []
+            }
+            if let presets = state.presets {
+                out.append(PanelMessages.presets(presets))
+                state.presets = nil
             }
             if let outputs = state.outputs {
                 out.append(PanelMessages.outputs(outputs))

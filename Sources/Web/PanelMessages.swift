@@ -17,8 +17,9 @@ import WebBridge
 ///
 /// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
 /// connecting and after every chain edit), `values` (the parameters that changed, each with
-/// its position and text), `outputs` (the outputs' latest values, when they change) and
-/// `error` (a request refused, in one line).
+/// its position and text), `outputs` (the outputs' latest values, when they change),
+/// `presets` (the names to offer, on connecting and after a save) and `error` (a request
+/// refused, in one line).
 public enum PanelMessages {
     /// A request from the page.
     public enum Request: Equatable, Sendable {
@@ -148,6 +149,12 @@ public enum PanelMessages {
             .init("type", .string("outputs")),
             .init("values", .array(values.map { .object([.init("id", .string($0.id)), .init("value", .number($0.value, places: 4))]) })),
         ]).compactText
+    }
+
+    /// `{"type":"presets","names":[…]}`: the presets the page offers to load (on connecting,
+    /// and after a page saved one).
+    public static func presets(_ names: [String]) -> String {
+        JSONValue.object([.init("type", .string("presets")), .init("names", .array(names.map { .string($0) }))]).compactText
     }
 
     /// `{"type":"error","message":…}`.

@@ -67,7 +67,8 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 </head>
 <body>
 <header><h1 id="title">Detent</h1><span id="status">connecting…</span></header>
-<form id="presets" autocomplete="off"><input id="preset" placeholder="Preset name" aria-label="Preset name">
+<form id="presets" autocomplete="off"><input id="preset" list="preset-names" placeholder="Preset name" aria-label="Preset name">
+<datalist id="preset-names"></datalist>
 <button type="submit" value="load">Load</button><button type="submit" value="save">Save</button></form>
 <main id="main"></main>
 <div id="toast" role="alert"></div>
@@ -292,6 +293,9 @@ function connect() {
         reading.textContent = v.value === null ? "−∞" + (o.unit ? " " + o.unit : "")
           : Number(v.value.toPrecision(3)) + (o.unit ? " " + o.unit : "");
       }
+    } else if (m.type === "presets") {
+      const list = document.getElementById("preset-names");
+      list.replaceChildren(...m.names.map(n => { const o = $("option"); o.value = n; return o; }));
     } else if (m.type === "error") toast(m.message);
   };
   socket.onclose = () => {

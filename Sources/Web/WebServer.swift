@@ -156,6 +156,7 @@ public final class WebServer: Sendable {
         shared.connections.withLock { $0[key] = connection }
         let outputs = host.outputValues()
         if !outputs.isEmpty { connection.markOutputs(outputs) }
+        connection.markPresets(host.presetNames())
         defer { shared.connections.withLock { _ = $0.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in connection.wakes {
@@ -190,7 +191,13 @@ public final class WebServer: Sendable {
                     case .presetLoad(let name), .presetSave(let name):
                         // Loading and saving are answered with what went wrong, if anything.
                         { () -> Bool in
-                            if let problem = host.preset(name, save: request == .presetSave(name)) { connection.report(problem) }
+                            if let problem = host.preset(name, save: request == .presetSave(name)) {
+                                connection.report(problem)
+                            } else if request == .presetSave(name) {
+                                // Every page may offer the new one.
+                                let names = host.presetNames()
+                                shared.connections.withLock { $0.values.forEach { $0.markPresets(names) } }
+                            }
                             return true
                         }()
                     }

@@ -16,6 +16,7 @@ import Synchronization
 /// | `{"op":"reset","generation":G,"row":R}` | `{"ok":…}` |
 /// | `{"op":"outputs"}` | `{"outputs":[[id,value]…]}` (`null` for a value that is not finite) |
 /// | `{"op":"preset","name":N,"save":B}` | `{"problem":…}` (`null` when done) |
+/// | `{"op":"presets"}` | `{"presets":[N…]}`: the names the page may offer |
 /// | `{"op":"ready","url":U}`, `{"op":"failed","message":M}`, `{"op":"log","line":L}` | none |
 ///
 /// `detent` first sends the settings, `{"port":…,"bind":…,"token":…,"title":…,"oscPort":…,"oscAddress":…}`.
@@ -102,6 +103,8 @@ public enum WebBridge {
             return .answer(JSONValue.object([.init("outputs", .array(host.outputValues().map {
                 .array([.string($0.id), .number($0.value)])
             }))]).compactText)
+        case "presets":
+            return .answer(JSONValue.object([.init("presets", .array(host.presetNames().map { .string($0) }))]).compactText)
         case "preset":
             guard let name = json.member("name")?.stringValue, case .bool(let save)? = json.member("save") else { return nil }
             return .answer(JSONValue.object([.init("problem", host.preset(name, save: save).map { .string($0) } ?? .null)]).compactText)
@@ -301,6 +304,11 @@ public final class WebBridgeClient: WebPanelHost {
     public func preset(_ name: String, save: Bool) -> String? {
         state.withLock { ask(&$0, [.init("op", .string("preset")), .init("name", .string(name)), .init("save", .bool(save))]) }
             .member("problem")?.stringValue
+    }
+
+    public func presetNames() -> [String] {
+        guard case .array(let names)? = state.withLock({ ask(&$0, [.init("op", .string("presets"))]) }).member("presets") else { return [] }
+        return names.compactMap(\.stringValue)
     }
 }
 

@@ -19,11 +19,14 @@ public protocol WebPanelHost: AnyObject, Sendable {
     /// Loads the preset `name` (`save` false) or saves the values as it (`save` true), as the
     /// typed `preset load|save NAME` do; what went wrong in one line, or nil.
     func preset(_ name: String, save: Bool) -> String?
+    /// The presets the page may offer to load; none where it cannot load any.
+    func presetNames() -> [String]
 }
 
 extension WebPanelHost {
     public func outputValues() -> [OutputValue] { [] }
     public func preset(_ name: String, save: Bool) -> String? { "presets cannot be loaded or saved here" }
+    public func presetNames() -> [String] { [] }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

@@ -70,6 +70,14 @@ struct BrowserTests {
         other.send(#"{"type":"value","id":"c.resonance","value":4}"#)
         try browser.waitFor("document.querySelector('[data-id=\"c.resonance\"] .value').textContent === '4.00'")
 
+        // A preset saved from the page's form is offered in its list.
+        _ = try browser.evaluate("""
+            (() => { document.getElementById('preset').value = 'Phone';
+                     document.querySelector('#presets button[value=save]').click(); })()
+            """)
+        try browser.waitFor("[...document.querySelectorAll('#preset-names option')].some(o => o.value === 'Phone')")
+        #expect(try detent.ask("preset load Phone").hasPrefix("preset Phone: "))
+
         if let folder = ProcessInfo.processInfo.environment["DETENT_SCREENSHOTS"] {
             try browser.screenshot(width: 360, mobile: true).write(to: URL(fileURLWithPath: folder + "/web-phone.png"))
             try browser.screenshot(width: 1024, mobile: false).write(to: URL(fileURLWithPath: folder + "/web-desktop.png"))

@@ -123,13 +123,17 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
-    @Test("A page saves and loads presets by name, never by path")
+    @Test("A page is offered the presets, saves and loads them by name, never by path")
     func presets() throws {
         let (_, detent, port) = try Self.start(["--set", "cutoff=1500"])
         let page = try PanelSocket(port: port, headers: Self.origin(port))
         _ = try page.next("layout")
+        // The names to offer come with the layout: the factory presets, and the user's after a save.
+        let offered = try #require(try page.next("presets")["names"] as? [String])
+        #expect(Set(offered).isSuperset(of: ["Default", "Dark", "Telephone"]) && !offered.contains("From the phone"), "\(offered)")
         // One socket's messages are followed in order: saved at 1.5 kHz, then turned away.
         page.send(#"{"type":"preset","action":"save","name":"From the phone"}"#)
+        _ = try page.next("presets") { ($0["names"] as? [String])?.contains("From the phone") == true }
         page.send(#"{"type":"value","id":"cutoff","value":300}"#)
         _ = try page.next("values") { entry("cutoff", in: $0)?["value"] as? Double == 300 }
         page.send(#"{"type":"preset","action":"load","name":"From the phone"}"#)
