@@ -2,6 +2,7 @@ import DSP
 import JackHost
 import Parameters
 import Remote
+import Synchronization
 import WebBridge
 
 /// The live host as the web panel sees it: its chain snapshot, its generation-checked `set`,
@@ -10,6 +11,9 @@ import WebBridge
 final class LiveWebHost: WebPanelHost {
     let host: LiveHost
     let interpreter: CommandInterpreter
+    /// A MIDI learn a page began: the parameter, the count of controller messages heard when
+    /// it began (the next one is the one to take), and the chain it was asked against.
+    private let learning = Mutex<(index: ParameterIndex, since: UInt64, generation: Int)?>(nil)
 
     init(host: LiveHost, interpreter: CommandInterpreter) {
         self.host = host
@@ -38,6 +42,30 @@ final class LiveWebHost: WebPanelHost {
     }
 
     func presetNames() -> [String] { interpreter.presets.names() }
+
+    func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+        guard let index else {
+            learning.withLock { $0 = nil }
+            return nil
+        }
+        guard let heard = host.lastMIDIControl() else { return "no MIDI input to learn from (detent live has one, unless --no-midi)" }
+        guard host.chainGeneration == generation else { return "the chain changed as the request came; ignored" }
+        learning.withLock { $0 = (index, heard.count, generation) }
+        return nil
+    }
+
+    /// Maps the controller heard since the learn began, if one has been (as the panel's `m`
+    /// and OSC's learn do).
+    func takeLearnt() -> LearntController? {
+        let learnt: (ParameterIndex, Int)? = learning.withLock { current in
+            guard let learn = current, let last = host.lastMIDIControl(), last.count != learn.since else { return nil }
+            current = nil
+            return host.chainGeneration == learn.generation ? (learn.index, last.controller) : nil
+        }
+        guard let (index, controller) = learnt else { return nil }
+        host.updateMIDIControls { $0.assign(index, to: controller) }
+        return LearntController(id: host.table[index].id, controller: controller)
+    }
 
     func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }

@@ -15,6 +15,7 @@ final class PanelConnection: Sendable {
         var outputs: [OutputValue]?
         /// The preset names to offer, when they are new.
         var presets: [String]?
+        var learnt: [LearntController] = []
         /// The snapshot the page's last layout was drawn from.
         var shown: WebSnapshot?
     }
@@ -46,6 +47,11 @@ final class PanelConnection: Sendable {
         wakeContinuation.yield()
     }
 
+    func markLearnt(_ learnt: LearntController) {
+        pending.withLock { $0.learnt.append(learnt) }
+        wakeContinuation.yield()
+    }
+
     func markPresets(_ names: [String]) {
         pending.withLock { $0.presets = names }
         wakeContinuation.yield()
@@ -72,6 +78,8 @@ final class PanelConnection: Sendable {
                 out.append(PanelMessages.values(state.changed.sorted(), now))
                 state.changed = []
             }
+            out += state.learnt.map(PanelMessages.learnt)
+            state.learnt = []
             if let presets = state.presets {
                 out.append(PanelMessages.presets(presets))
                 state.presets = nil

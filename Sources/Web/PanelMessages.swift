@@ -14,6 +14,7 @@ import WebBridge
 /// | `{"type":"text","id":"cutoff","text":"1.2k"}` | a typed value, read as the typed `set` reads it |
 /// | `{"type":"reset","id":"cutoff"}` | back to the Default preset's value |
 /// | `{"type":"preset","action":"load","name":"Warm"}` | loads a preset (`"save"`: saves the values as it) |
+/// | `{"type":"learn","id":"cutoff"}` | MIDI learn: the next controller heard turns it (no `id`: stop) |
 ///
 /// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
 /// connecting and after every chain edit), `values` (the parameters that changed, each with
@@ -28,6 +29,8 @@ public enum PanelMessages {
         case reset(ParameterIndex)
         case presetLoad(String)
         case presetSave(String)
+        /// MIDI learn for a parameter; nil stops it.
+        case learn(ParameterIndex?)
     }
 
     /// Reads one message from the page against `table`: a request, or why it is refused.
@@ -46,6 +49,12 @@ public enum PanelMessages {
             let trimmed = name.trimmedWhitespace
             guard !trimmed.isEmpty else { return .failure(.refused("name the preset")) }
             return .success(action == "load" ? .presetLoad(trimmed) : .presetSave(trimmed))
+        }
+        if type == "learn" {
+            guard let member = json.member("id") else { return .success(.learn(nil)) }
+            guard case .string(let id) = member else { return .failure(.malformed("learn: expects an id")) }
+            guard let index = table.find(id) else { return .failure(.refused("no parameter '\(id)'")) }
+            return .success(.learn(index))
         }
         guard case .string(let id)? = json.member("id") else { return .failure(.malformed("not a panel message")) }
         guard let index = table.find(id) else { return .failure(.refused("no parameter '\(id)'")) }
@@ -155,6 +164,12 @@ public enum PanelMessages {
     /// and after a page saved one).
     public static func presets(_ names: [String]) -> String {
         JSONValue.object([.init("type", .string("presets")), .init("names", .array(names.map { .string($0) }))]).compactText
+    }
+
+    /// `{"type":"learnt","id":…,"controller":…}`: a MIDI learn mapped that controller.
+    public static func learnt(_ learnt: LearntController) -> String {
+        JSONValue.object([.init("type", .string("learnt")), .init("id", .string(learnt.id)),
+                          .init("controller", .number(learnt.controller))]).compactText
     }
 
     /// `{"type":"error","message":…}`.

@@ -62,11 +62,15 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 #presets { display:flex; gap:.4em; padding:.5em .5em 0; }
 #presets input { flex:1; min-width:0; font:inherit; color:var(--fg); background:#000; border:1px solid var(--track); border-radius:4px; padding:.25em .4em; }
 #presets button { font:inherit; color:var(--fg); background:var(--panel); border:1px solid var(--track); border-radius:4px; padding:.25em .7em; }
+#learn { margin-left:auto; font:inherit; color:var(--fg); background:var(--panel); border:1px solid var(--track); border-radius:4px; padding:.15em .6em; }
+#learn.on { background:var(--accent); color:#000; }
+body.learning .name { outline:1px dashed var(--accent); cursor:pointer; }
+#toast.info { background:var(--accent); color:#000; }
 #toast { position:fixed; left:50%; bottom:1em; transform:translateX(-50%); max-width:90vw; background:var(--bad); color:#fff; padding:.5em .8em; border-radius:6px; display:none; }
 </style>
 </head>
 <body>
-<header><h1 id="title">Detent</h1><span id="status">connecting…</span></header>
+<header><h1 id="title">Detent</h1><span id="status">connecting…</span><button id="learn" type="button" title="MIDI learn: then tap a parameter's name and turn a controller">Learn</button></header>
 <form id="presets" autocomplete="off"><input id="preset" list="preset-names" placeholder="Preset name" aria-label="Preset name">
 <datalist id="preset-names"></datalist>
 <button type="submit" value="load">Load</button><button type="submit" value="save">Save</button></form>
@@ -85,9 +89,9 @@ const svg = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (
 function send(message) {
   if (socket && socket.readyState === 1) socket.send(JSON.stringify(message));
 }
-function toast(text) {
+function toast(text, info) {
   const t = document.getElementById("toast");
-  t.textContent = text; t.style.display = "block";
+  t.textContent = text; t.style.display = "block"; t.className = info ? "info" : "";
   clearTimeout(toast.timer); toast.timer = setTimeout(() => t.style.display = "none", 3000);
 }
 function status(text, lost) {
@@ -293,6 +297,10 @@ function connect() {
         reading.textContent = v.value === null ? "−∞" + (o.unit ? " " + o.unit : "")
           : Number(v.value.toPrecision(3)) + (o.unit ? " " + o.unit : "");
       }
+    } else if (m.type === "learnt") {
+      const label = document.querySelector('[data-id="' + CSS.escape(m.id) + '"] .name');
+      learning(false);
+      toast((label ? label.textContent : m.id) + ": MIDI CC " + m.controller, true);
     } else if (m.type === "presets") {
       const list = document.getElementById("preset-names");
       list.replaceChildren(...m.names.map(n => { const o = $("option"); o.value = n; return o; }));
@@ -303,6 +311,28 @@ function connect() {
     setTimeout(connect, retry); retry = Math.min(retry * 2, 4000);
   };
 }
+// MIDI learn: the Learn button, then a tap on a parameter's name; the next controller turned
+// on the MIDI input turns it. The button again (or Escape) stops.
+function learning(on) {
+  document.body.classList.toggle("learning", on);
+  document.getElementById("learn").classList.toggle("on", on);
+}
+document.getElementById("learn").addEventListener("click", () => {
+  const on = !document.body.classList.contains("learning");
+  learning(on);
+  if (!on) send({ type: "learn" });
+});
+document.addEventListener("keydown", e => {
+  if (e.key === "Escape" && document.body.classList.contains("learning")) { learning(false); send({ type: "learn" }); }
+});
+document.getElementById("main").addEventListener("click", e => {
+  if (!document.body.classList.contains("learning")) return;
+  const name = e.target.closest(".name"), control = e.target.closest("[data-id]");
+  if (!name || !control) return;
+  e.preventDefault(); e.stopPropagation();
+  send({ type: "learn", id: control.dataset.id });
+  toast("Turn a MIDI controller for " + name.textContent, true);
+}, true);
 document.getElementById("presets").addEventListener("submit", e => {
   e.preventDefault();
   const name = document.getElementById("preset").value.trim();

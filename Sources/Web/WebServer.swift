@@ -33,6 +33,8 @@ public final class WebServer: Sendable {
     private final class Shared: Sendable {
         let connections = Mutex<[ObjectIdentifier: PanelConnection]>([:])
         let running = Atomic(true)
+        /// A page began a MIDI learn: the feedback thread asks the host whether it is done.
+        let learning = Atomic(false)
         let wake = Semaphore(0)
         let finished = Semaphore(0)
     }
@@ -126,6 +128,10 @@ public final class WebServer: Sendable {
                         if !changed.isEmpty { pages.forEach { $0.markChanged(changed) } }
                     }
                     seen = now
+                    if shared.learning.load(ordering: .relaxed), let learnt = host.takeLearnt() {
+                        shared.learning.store(false, ordering: .relaxed)
+                        pages.forEach { $0.markLearnt(learnt) }
+                    }
                     let latest = host.outputValues()
                     if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
                     outputs = latest
@@ -188,6 +194,16 @@ public final class WebServer: Sendable {
                         host.set([index: value], ifGeneration: shown.generation)
                     case .reset(let index):
                         host.reset(index, ifGeneration: shown.generation)
+                    case .learn(let index):
+                        { () -> Bool in
+                            if let problem = host.learn(index, ifGeneration: shown.generation) {
+                                connection.report(problem)
+                            } else {
+                                shared.learning.store(index != nil, ordering: .relaxed)
+                                shared.wake.signal()
+                            }
+                            return true
+                        }()
                     case .presetLoad(let name), .presetSave(let name):
                         // Loading and saving are answered with what went wrong, if anything.
                         { () -> Bool in

@@ -17,6 +17,8 @@ import Synchronization
 /// | `{"op":"outputs"}` | `{"outputs":[[id,value]…]}` (`null` for a value that is not finite) |
 /// | `{"op":"preset","name":N,"save":B}` | `{"problem":…}` (`null` when done) |
 /// | `{"op":"presets"}` | `{"presets":[N…]}`: the names the page may offer |
+/// | `{"op":"learn","generation":G,"row":R}` (`null`: stop) | `{"problem":…}` (`null` when begun) |
+/// | `{"op":"learnt"}` | `{"learnt":{"id":…,"controller":…}}`, or `null` while nothing is learnt |
 /// | `{"op":"ready","url":U}`, `{"op":"failed","message":M}`, `{"op":"log","line":L}` | none |
 ///
 /// `detent` first sends the settings, `{"port":…,"bind":…,"token":…,"title":…,"oscPort":…,"oscAddress":…}`.
@@ -103,6 +105,17 @@ public enum WebBridge {
             return .answer(JSONValue.object([.init("outputs", .array(host.outputValues().map {
                 .array([.string($0.id), .number($0.value)])
             }))]).compactText)
+        case "learn":
+            guard let generation = json.member("generation")?.intValue else { return nil }
+            var row: ParameterIndex?
+            if let r = json.member("row")?.intValue {
+                guard (0..<host.webSnapshot().layout.table.count).contains(r) else { return nil }
+                row = ParameterIndex(r)
+            }
+            return .answer(JSONValue.object([.init("problem", host.learn(row, ifGeneration: generation).map { .string($0) } ?? .null)]).compactText)
+        case "learnt":
+            let learnt = host.takeLearnt().map { JSONValue.object([.init("id", .string($0.id)), .init("controller", .number($0.controller))]) }
+            return .answer(JSONValue.object([.init("learnt", learnt ?? .null)]).compactText)
         case "presets":
             return .answer(JSONValue.object([.init("presets", .array(host.presetNames().map { .string($0) }))]).compactText)
         case "preset":
@@ -304,6 +317,19 @@ public final class WebBridgeClient: WebPanelHost {
     public func preset(_ name: String, save: Bool) -> String? {
         state.withLock { ask(&$0, [.init("op", .string("preset")), .init("name", .string(name)), .init("save", .bool(save))]) }
             .member("problem")?.stringValue
+    }
+
+    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+        state.withLock {
+            ask(&$0, [.init("op", .string("learn")), .init("generation", .number(generation)),
+                      .init("row", index.map { .number($0.rawValue) } ?? .null)])
+        }.member("problem")?.stringValue
+    }
+
+    public func takeLearnt() -> LearntController? {
+        let learnt = state.withLock { ask(&$0, [.init("op", .string("learnt"))]) }.member("learnt")
+        guard let id = learnt?.member("id")?.stringValue, let controller = learnt?.member("controller")?.intValue else { return nil }
+        return LearntController(id: id, controller: controller)
     }
 
     public func presetNames() -> [String] {

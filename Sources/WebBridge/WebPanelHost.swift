@@ -21,12 +21,33 @@ public protocol WebPanelHost: AnyObject, Sendable {
     func preset(_ name: String, save: Bool) -> String?
     /// The presets the page may offer to load; none where it cannot load any.
     func presetNames() -> [String]
+    /// Starts MIDI learn for the parameter `index` (the next controller heard turns it), or
+    /// stops it (nil), only while the chain is still `generation`; why it cannot, or nil.
+    func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String?
+    /// The mapping a MIDI learn made since the last call, once: the parameter's id and the
+    /// controller's number; nil while none has.
+    func takeLearnt() -> LearntController?
+}
+
+/// A controller MIDI learn mapped to a parameter.
+public struct LearntController: Equatable, Sendable {
+    public let id: String
+    public let controller: Int
+
+    public init(id: String, controller: Int) {
+        self.id = id
+        self.controller = controller
+    }
 }
 
 extension WebPanelHost {
     public func outputValues() -> [OutputValue] { [] }
     public func preset(_ name: String, save: Bool) -> String? { "presets cannot be loaded or saved here" }
     public func presetNames() -> [String] { [] }
+    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+        index == nil ? nil : "no MIDI input to learn from (detent live has one, unless --no-midi)"
+    }
+    public func takeLearnt() -> LearntController? { nil }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

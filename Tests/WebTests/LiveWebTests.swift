@@ -149,6 +149,51 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    /// MIDI learn from a page: the next controller heard is mapped to the parameter, and every
+    /// page is told which. The controller is a second `detent live`, whose `midi_out` sends its
+    /// cutoff's position as CC 21 when it changes.
+    @Test("A page's MIDI learn maps the next controller heard, and every page hears which")
+    func midiLearn() throws {
+        let server = try JackServer()
+        let controller = try LiveProgram(server.liveArguments + ["--headless", "--name", "controller", "--midi-cc", "cutoff=21",
+                                                                 "--midi-cc", "resonance=none", "--midi-cc", "gain=none"],
+                                         environment: server.clientEnvironment)
+        try controller.waitForMessage("'controller' on JACK server")
+        let detent = try LiveProgram(on: server, ["--headless", "--http", "0", "--connect-midi", "^controller:midi_out$"])
+        try waitUntil("the controller's midi_out is connected") {
+            (try? ChildProcess.run("/usr/bin/jack_lsp", ["-c", "controller:midi_out"], environment: server.clientEnvironment))?
+                .stdoutText.contains("detent:midi_in") == true
+        }
+        let port = try detent.webPort()
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        let other = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try page.next("layout")
+        _ = try other.next("layout")
+        page.send(#"{"type":"learn","id":"gain"}"#)
+        // The learn is taken before the controller moves: a request after it is answered after it.
+        page.send(#"{"type":"learn","id":"nothing"}"#)
+        #expect(try page.next("error")["message"] as? String == "no parameter 'nothing'")
+        _ = try controller.ask("set cutoff 5000")
+        for socket in [page, other] {
+            let learnt = try socket.next("learnt")
+            #expect(learnt["id"] as? String == "gain" && learnt["controller"] as? Int == 21)
+        }
+        let mapping = try detent.ask("midi")
+        #expect(mapping.contains("gain CC 21") && !mapping.contains("gain CC 7"), "\(mapping)")
+        #expect(detent.finish() == 0)
+        #expect(controller.finish() == 0)
+    }
+
+    @Test("A MIDI learn without a MIDI input is answered with one line")
+    func midiLearnWithoutMIDI() throws {
+        let (_, detent, port) = try Self.start()
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try page.next("layout")
+        page.send(#"{"type":"learn","id":"cutoff"}"#)
+        #expect((try page.next("error")["message"] as? String)?.hasPrefix("no MIDI input to learn from") == true)
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A page that reconnects gets the current values")
     func reconnect() throws {
         let (_, detent, port) = try Self.start()

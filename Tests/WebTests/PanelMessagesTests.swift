@@ -38,7 +38,10 @@ struct PanelMessagesTests {
         #expect(try PanelMessages.read(#"{"type":"preset","action":"save","name":" Warm "}"#, table: table).get() == .presetSave("Warm"))
         #expect(try PanelMessages.read(#"{"type":"preset","action":"load","name":"Warm"}"#, table: table).get() == .presetLoad("Warm"))
         #expect(PanelMessages.read(#"{"type":"preset","action":"load","name":" "}"#, table: table) == .failure(.refused("name the preset")))
-        for bad in ["hello", "[]", #"{"type":"value"}"#, #"{"type":"value","id":"freq","value":"x"}"#,
+        #expect(try PanelMessages.read(#"{"type":"learn","id":"mode"}"#, table: table).get() == .learn(ParameterIndex(2)))
+        #expect(try PanelMessages.read(#"{"type":"learn"}"#, table: table).get() == .learn(nil))
+        #expect(PanelMessages.read(#"{"type":"learn","id":"nope"}"#, table: table) == .failure(.refused("no parameter 'nope'")))
+        for bad in ["hello", "[]", #"{"type":"value"}"#, #"{"type":"learn","id":3}"#, #"{"type":"value","id":"freq","value":"x"}"#,
                     #"{"type":"dance","id":"freq"}"#, #"{"type":"preset","action":"burn","name":"x"}"#, #"{"type":"text","id":"freq","text":1}"#] {
             guard case .failure(.malformed) = PanelMessages.read(bad, table: table) else {
                 Issue.record("\(bad) should be malformed")
