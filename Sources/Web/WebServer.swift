@@ -22,6 +22,9 @@ public final class WebServer: Sendable {
 
     /// The largest message a page may send, in bytes (a request is under 200).
     public static let maximumMessage = 4096
+    /// Pages open at once, at most: each costs a socket and a writer, and every change is sent
+    /// to each; a page beyond is closed at once, saying why (policy violation, 1008).
+    public static let maximumPages = 64
     /// How often the feedback thread compares the values with what pages were sent.
     public static let poll = Duration.milliseconds(33)
 
@@ -159,7 +162,16 @@ public final class WebServer: Sendable {
                               title: String, shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
         let connection = PanelConnection()
         let key = ObjectIdentifier(connection)
-        shared.connections.withLock { $0[key] = connection }
+        let admitted = shared.connections.withLock { pages -> Bool in
+            guard pages.count < maximumPages else { return false }
+            pages[key] = connection
+            return true
+        }
+        guard admitted else {
+            log("web panel: more than \(maximumPages) pages are open; a new one was turned away")
+            try? await outbound.close(.policyViolation, reason: "more than \(maximumPages) pages are open")
+            return
+        }
         let outputs = host.outputValues()
         if !outputs.isEmpty { connection.markOutputs(outputs) }
         connection.markPresets(host.presetNames())

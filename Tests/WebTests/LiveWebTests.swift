@@ -194,6 +194,26 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("At most 64 pages are open at once: one more is closed saying why, and a freed place is taken")
+    func pageCap() throws {
+        let (_, detent, port) = try Self.start()
+        var pages: [PanelSocket] = []
+        for _ in 0..<64 {
+            let page = try PanelSocket(port: port, headers: Self.origin(port))
+            _ = try page.next("layout")
+            pages.append(page)
+        }
+        let extra = try PanelSocket(port: port, headers: Self.origin(port))
+        #expect(extra.closedCode() == 1008)
+        try detent.waitForMessage("more than 64 pages are open")
+        pages.removeLast()  // its socket closes
+        try waitUntil("a place is free again") {
+            guard let page = try? PanelSocket(port: port, headers: Self.origin(port)) else { return false }
+            return page.receive().map { $0.contains(#""type":"layout""#) } ?? false
+        }
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A page that reconnects gets the current values")
     func reconnect() throws {
         let (_, detent, port) = try Self.start()
