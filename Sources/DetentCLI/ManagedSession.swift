@@ -27,6 +27,8 @@ final class ManagedSession: @unchecked Sendable {
     private struct Current: ~Copyable {
         var host: LiveHost?
         var bridge: OSCBridge?
+        /// The browser panel (`--http`), for the session open now.
+        var web: WebPanelProcess?
         var folder: String?
         var displayName = ""
         var osc: (port: Int, bind: String)?
@@ -67,7 +69,8 @@ final class ManagedSession: @unchecked Sendable {
         while !stop.wait(timeout: .milliseconds(100)) {
             if let dirty = isDirty() { client.setDirty(dirty) }
         }
-        let (host, bridge) = current.withLock { c in (c.host, c.bridge) }
+        let (host, bridge, web) = current.withLock { c in (c.host, c.bridge, c.web) }
+        web?.stop()
         bridge?.stop()
         host?.stop()
         if let code = host?.exitStatus { throw ExitCode(code) }
@@ -82,10 +85,11 @@ final class ManagedSession: @unchecked Sendable {
     /// Opens the session in `path` (a second open switches): the old client closes, the new
     /// one starts from the saved state, or from the command line in a new session.
     private func open(_ path: String, displayName: String, clientID: String) throws(NSMClient.Failure) -> String {
-        let (oldHost, oldBridge) = current.withLock { c in
-            defer { c.host = nil; c.bridge = nil; c.saved = nil }
-            return (c.host, c.bridge)
+        let (oldHost, oldBridge, oldWeb) = current.withLock { c in
+            defer { c.host = nil; c.bridge = nil; c.web = nil; c.saved = nil }
+            return (c.host, c.bridge, c.web)
         }
+        oldWeb?.stop()
         oldBridge?.stop()
         oldHost?.stop()
 
@@ -147,9 +151,19 @@ final class ManagedSession: @unchecked Sendable {
                 log("detent: OSC: \(error)")
             }
         }
+        // The browser panel, for the session's client; one that cannot start is said, and the
+        // session goes on without it.
+        var web: WebPanelProcess?
+        do {
+            web = try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter),
+                                        title: displayName, oscPort: osc?.0, oscAddress: osc?.1, log: log)
+        } catch {
+            log("detent: \(error)")
+        }
         current.withLock { c in
             c.host = host
             c.bridge = bridge
+            c.web = web
             c.folder = path
             c.displayName = displayName
             c.osc = osc
