@@ -207,9 +207,13 @@ struct ForeignMetadata: Sendable {
         guard magic.starts(with: Array("fLaC".utf8)) else { return nil }
         offset += 4
         var blocks: [Block] = []
+        var total = 0
         while true {
             guard let head = readBytes(descriptor, at: offset, count: 4) else { return nil }
             let length = Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+            // A damaged file whose blocks never say they are the last is not read whole.
+            total += length
+            guard total <= mostBytes else { return nil }
             guard let body = readBytes(descriptor, at: offset + 4, count: length) else { return nil }
             blocks.append(Block(type: head[0] & 0x7F, body: body))
             offset += 4 + Int64(length)
