@@ -53,6 +53,18 @@ public final class SoundFileReader {
     /// (for reading and for writing) from parallel renders take turns to read their own message.
     static let openLock = Mutex(())
 
+    /// Whether `path` holds sound: an error saying why not (not an audio file, no frames,
+    /// cannot be opened), or nil. How a file parameter that expects sound (an impulse
+    /// response, a sample) checks its file before the plug-in gets it.
+    public static func audioProblem(at path: String) -> AudioFileError? {
+        do {
+            let reader = try SoundFileReader(path: path)
+            return reader.frames == 0 ? .empty(path: path) : nil
+        } catch {
+            return error
+        }
+    }
+
     public init(path: String) throws(AudioFileError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -82,7 +82,7 @@ extension Processor {
         chain.makesMIDI = parts.contains { $0.processor.makesMIDI }
         chain.isMIDIOnly = parts.allSatisfy { $0.processor.isMIDIOnly }
         chain.files = slots.flatMap { slot in
-            slot.processor.files.map { FileParameter(id: slot.name + "." + $0.id, name: $0.name, identifier: $0.identifier, path: $0.path) }
+            slot.processor.files.map { $0.inSlot(slot.name) }
         }
         return chain
     }

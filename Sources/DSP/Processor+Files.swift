@@ -26,7 +26,7 @@ extension Processor {
             var copy = self
             copy.code = .chain(updated)
             copy.files = updated.flatMap { slot in
-                slot.processor.files.map { FileParameter(id: slot.name + "." + $0.id, name: $0.name, identifier: $0.identifier, path: $0.path) }
+                slot.processor.files.map { $0.inSlot(slot.name) }
             }
             return copy
         }

@@ -1,3 +1,4 @@
+import AudioFile
 import DSP
 import Platform
 import Parameters
@@ -10,7 +11,7 @@ enum FileSettings {
     /// made absolute — and the other assignments, left for the parameter table.
     ///
     /// - Throws: a ``CommandFailure`` (exit 66) naming a file that is missing, not a regular
-    ///   file, or cannot be read.
+    ///   file, or cannot be read; (exit 65) one that holds no sound where sound is expected.
     static func split(_ sets: [String], processor: Processor) throws(CommandFailure) -> (paths: [String: String], rest: [String]) {
         guard !processor.files.isEmpty else { return ([:], sets) }
         var paths: [String: String] = [:], rest: [String] = []
@@ -20,8 +21,11 @@ enum FileSettings {
                 rest.append(assignment)
                 continue
             }
-            let path = String(assignment[assignment.index(after: eq)...])
-            paths[file.id] = try checked(path, assignment: assignment)
+            let path = try checked(String(assignment[assignment.index(after: eq)...]), assignment: assignment)
+            if file.expectsAudio, let problem = SoundFileReader.audioProblem(at: path) {
+                throw CommandFailure("--set '\(assignment)': \(problem)", exitCode: problem.exitCode)
+            }
+            paths[file.id] = path
         }
         return (paths, rest)
     }

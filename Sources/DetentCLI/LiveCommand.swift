@@ -1,3 +1,4 @@
+import AudioFile
 import ArgumentParser
 import Parameters
 import DSP
@@ -176,6 +177,7 @@ struct LiveCommand: ParsableCommand {
         options.smoothing = smoothing.map { $0 / 1000 }
         options.beatsPerMinute = bpm
         options.reconnect = !noReconnect
+        options.audioCheck = { path in SoundFileReader.audioProblem(at: path)?.description }
         options.stopWhenLibraryStuck = service || Self.inputIsNull
         // A service may start before its server (at boot, before PipeWire): it waits.
         options.waitsForServer = service || Self.inputIsNull

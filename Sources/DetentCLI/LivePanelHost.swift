@@ -107,6 +107,16 @@ final class LivePanelHost: PanelHost {
                           title: processor.isBuiltIn ? "Detent" : processor.name, generation: generation)
     }
 
+    /// The processor's file parameters and the files they hold now.
+    func files() -> [PanelFile] {
+        host.processor.files.map { PanelFile(id: $0.id, label: $0.name, path: $0.path) }
+    }
+
+    /// `f`: the host checks the file and makes the slot again with it (see `LiveHost.setFile`).
+    func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
+        do { return .success(try host.setFile(id, path: path)) } catch { return .failure(PanelChainError(error.description)) }
+    }
+
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
     var refreshInterval: Double? { 1.0 / 30 }
 

@@ -24,8 +24,20 @@ struct CallbackContext: ~Copyable {
     let channels: Int
     let inputPorts: UnsafeMutablePointer<OpaquePointer?>
     let outputPorts: UnsafeMutablePointer<OpaquePointer?>
+    /// The engine's own copies of the cycle's port buffers, `portFrames` per channel: the
+    /// callback copies the inputs in at its start and the outputs out at its end, in steps
+    /// guarded against a buffer the server unmaps meanwhile (see CJack.h), and the engine
+    /// works on these between.
     let inputBuffers: UnsafeMutablePointer<UnsafePointer<Float>>
     let outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Their storage: every input, then every output, `portFrames` apart.
+    let audio: UnsafeMutablePointer<Float>
+    /// The most frames a cycle can bring: JACK's largest period (jackd2's and PipeWire's
+    /// libjack's limit). A longer cycle is played as silence.
+    static var portFrames: Int { @_noLocks get { 8192 } }
+    /// Cycles made silent because a port buffer faulted (the server took it back during the
+    /// cycle), for the host to tell.
+    let faultedCycles = Atomic<Int>(0)
     let wake: UnsafeMutablePointer<sem_t>
     /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
     let midiPort: OpaquePointer?
@@ -88,10 +100,15 @@ struct CallbackContext: ~Copyable {
         self.outputPorts = .allocate(capacity: channels)
         self.inputBuffers = .allocate(capacity: channels)
         self.outputBuffers = .allocate(capacity: channels)
+        audio = .allocate(capacity: 2 * channels * Self.portFrames)
+        audio.initialize(repeating: 0, count: 2 * channels * Self.portFrames)
         for c in 0..<channels {
             (self.inputPorts + c).initialize(to: inputPorts[c])
             (self.outputPorts + c).initialize(to: outputPorts[c])
+            (self.inputBuffers + c).initialize(to: UnsafePointer(audio + c * Self.portFrames))
+            (self.outputBuffers + c).initialize(to: audio + (channels + c) * Self.portFrames)
         }
+        detent_port_guard_install()
         self.midiPort = midiPort
         self.midiOutPort = midiOutPort
         self.pluginMIDIPort = pluginMIDIPort
@@ -110,8 +127,16 @@ struct CallbackContext: ~Copyable {
         outputPorts.deallocate()
         inputBuffers.deallocate()
         outputBuffers.deallocate()
+        audio.deallocate()
         events.deallocate()
         pluginMIDI.deallocate()
+    }
+
+    /// Counts a cycle made silent by a faulted port buffer, for the host to tell when it next
+    /// looks (audio thread; the only writer, so a load and a store).
+    @_noLocks
+    func countFault() {
+        faultedCycles.store(faultedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     }
 
     /// Publishes the start of a cycle (audio thread).

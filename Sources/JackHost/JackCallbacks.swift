@@ -29,17 +29,17 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     context.pointee.cycles.store(cycles &+ 1, ordering: .relaxed)
     let channels = context.pointee.channels
     let frames = Int(nframes)
-    var complete = true
-    for c in 0..<channels {
-        let input = _unsafePerformance { jack_port_get_buffer(context.pointee.inputPorts[c], nframes) }
-        let output = _unsafePerformance { jack_port_get_buffer(context.pointee.outputPorts[c], nframes) }
-        guard let input, let output else {
-            complete = false
-            break
-        }
-        context.pointee.inputBuffers[c] = UnsafePointer(input.assumingMemoryBound(to: Float.self))
-        context.pointee.outputBuffers[c] = output.assumingMemoryBound(to: Float.self)
+    let stride = CallbackContext.portFrames
+    guard frames <= stride else {
+        silence(context, frames: nframes)
+        return
     }
+    // The inputs, copied in one guarded step (see CJack.h): 1 when a port had no buffer, -1
+    // when one faulted.
+    let read = _unsafePerformance {
+        detent_jack_read_audio(context.pointee.inputPorts, Int32(channels), nframes, context.pointee.audio, stride)
+    }
+    if read < 0 { context.pointee.countFault() }
     // A live chain edit's engine, or one prepared for a new sample rate, takes over here,
     // between blocks, once what it drops has faded.
     let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
@@ -52,19 +52,14 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
     }
     let engineRate = Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { $0.sampleRate }
     let serverRate = Double(context.pointee.sampleRate.load(ordering: .relaxed))
-    guard complete, engineRate == serverRate else {
-        // Silence rather than audio processed at the wrong rate (or with a missing port),
-        // until the host has an engine prepared for the new one.
-        for c in 0..<channels {
-            let output = _unsafePerformance { jack_port_get_buffer(context.pointee.outputPorts[c], nframes) }
-            if let output {
-                output.assumingMemoryBound(to: Float.self).update(repeating: 0, count: frames)
-            }
-        }
+    guard read == 0, engineRate == serverRate else {
+        // Silence rather than audio processed at the wrong rate (or with a missing or
+        // faulted port), until the host has an engine prepared for the new one.
+        silence(context, frames: nframes)
         return
     }
     let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
-    let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { jack_port_get_buffer(port, nframes) } }
+    let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { detent_jack_guarded_buffer(port, nframes) } }
     Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { engine in
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
         // Each mapped control change lands at its own frame: the engine's one splitter cuts
@@ -96,6 +91,11 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
             frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
+        let written = _unsafePerformance {
+            detent_jack_write_audio(context.pointee.outputPorts, Int32(channels), nframes,
+                                    context.pointee.audio + channels * stride, stride)
+        }
+        if written < 0 { context.pointee.countFault() }
         // Feedback: every mapped parameter that changed, at its frame, on midi_out.
         if let port = context.pointee.midiOutPort, let out = _unsafePerformance({ jack_port_get_buffer(port, nframes) }) {
             _unsafePerformance { jack_midi_clear_buffer(out) }
@@ -107,6 +107,15 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             writePluginMIDI(context, engine: engine, frames: frames, into: out)
         }
     }
+}
+
+/// Zeros on every output port for the cycle, in one guarded step.
+@_noLocks
+func silence(_ context: UnsafeMutablePointer<CallbackContext>, frames: jack_nframes_t) {
+    let written = _unsafePerformance {
+        detent_jack_write_audio(context.pointee.outputPorts, Int32(context.pointee.channels), frames, nil, 0)
+    }
+    if written < 0 { context.pointee.countFault() }
 }
 
 /// Gathers the messages every slot wrote in the cycle, puts them in time order (a stable

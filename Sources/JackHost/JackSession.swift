@@ -301,6 +301,8 @@ final class JackSession: @unchecked Sendable {
     /// Reads and clears "the server told a sample rate".
     func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
     var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    /// Cycles made silent because the server took a port buffer back during them.
+    var faultedCycles: Int { context.pointee.faultedCycles.load(ordering: .relaxed) }
     /// Process cycles run on this connection.
     var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.

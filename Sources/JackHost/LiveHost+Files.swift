@@ -11,7 +11,9 @@ extension LiveHost {
     /// the absolute path loaded.
     public func setFile(_ id: String, path: String) throws(ChainEditError) -> String {
         let absolute: String
+        guard let file = processor.file(id) else { throw ChainEditError("no file parameter '\(id)'") }
         do { absolute = try ReadableFile.checked(path) } catch { throw ChainEditError("set \(id): \(error)") }
+        if file.expectsAudio, let problem = options.audioCheck?(absolute) { throw ChainEditError("set \(id): \(problem)") }
         let processor = try state.withLock { st throws(ChainEditError) -> Processor in
             guard st.processor.file(id) != nil else { throw ChainEditError("no file parameter '\(id)'") }
             let next: Processor

@@ -53,6 +53,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// The latest frame stamped, so stamps never go backwards.
         var lastStamp = Int64.min
         var closedXruns = 0
+        /// The current connection's cycles silenced by a faulted port buffer, as last told.
+        var toldFaultedCycles = 0
         var closedMIDIMessages = 0
         /// Control changes heard on earlier connections, and the last one's number.
         var closedHeard: (count: UInt64, controller: Int) = (0, 0)
@@ -106,6 +108,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         mutating func detach() -> JackSession? {
             absorbMIDI()
             defer { session = nil }
+            toldFaultedCycles = 0
             if let s = session {
                 closedXruns += s.xruns
                 closedMIDIMessages += s.midiMessages
@@ -436,6 +439,13 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 if s.serverGone { return st.supervisor.handle(.serverStopped, at: now) }
                 if s.takeFormatChanged(), !Self.followRate(&st, s, options: options, log: log) {
                     return st.supervisor.handle(.formatChanged, at: now)
+                }
+                let faulted = s.faultedCycles
+                if faulted > st.toldFaultedCycles {
+                    let count = faulted - st.toldFaultedCycles
+                    st.toldFaultedCycles = faulted
+                    log("detent: the JACK server took back a port buffer during \(count == 1 ? "a cycle" : "\(count) cycles"); "
+                        + "\(count == 1 ? "it was" : "they were") played as silence")
                 }
                 var actions: [Supervisor.Action] = []
                 if s.takeGraphChanged() { actions += st.supervisor.handle(.graphChanged, at: now) }

@@ -5,7 +5,7 @@ import Platform
 
 /// How `detent live` joins the JACK graph: names, channels, connections, smoothing and
 /// what to do when the server goes away.
-public struct LiveHostOptions: Sendable, Equatable {
+public struct LiveHostOptions: Sendable {
     /// The client name asked for (JACK may add a suffix unless `exactName`).
     public var name = "detent"
     public var exactName = false
@@ -43,6 +43,10 @@ public struct LiveHostOptions: Sendable, Equatable {
     /// its manager than left waiting.
     public var stopWhenLibraryStuck = false
     public var backoff = Backoff()
+    /// Looks at a file before a file parameter that expects sound takes it (`set ir PATH`):
+    /// nil when it is audio, or why not. The host reads no audio files itself; without a
+    /// check, a readable file is taken.
+    public var audioCheck: (@Sendable (String) -> String?)?
 
     public static let channelRange = 1...64
     public static let maximumSmoothingMilliseconds = 10_000.0

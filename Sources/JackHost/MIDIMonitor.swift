@@ -104,6 +104,7 @@ struct MIDIMonitorState: ~Copyable {
         self.client = client
         self.port = port
         records = .allocate(capacity: Self.capacity)
+        detent_port_guard_install()
     }
 
     deinit { records.deallocate() }
@@ -113,7 +114,7 @@ struct MIDIMonitorState: ~Copyable {
 func midiMonitorProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let state = arg.assumingMemoryBound(to: MIDIMonitorState.self)
-    guard let buffer = _unsafePerformance({ jack_port_get_buffer(state.pointee.port, nframes) }) else { return 0 }
+    guard let buffer = _unsafePerformance({ detent_jack_guarded_buffer(state.pointee.port, nframes) }) else { return 0 }
     let start = _unsafePerformance { jack_last_frame_time(state.pointee.client) }
     let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
     var head = state.pointee.head.load(ordering: .relaxed)

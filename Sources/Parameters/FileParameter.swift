@@ -17,11 +17,21 @@ public struct FileParameter: Sendable, Hashable {
     public let identifier: String
     /// The absolute path of the file chosen, or nil for none (the processor's own default).
     public var path: String?
+    /// The file is sound (an impulse response, a sample): a file no audio format reads is
+    /// refused before it reaches the processor. Others (a 3D model, a MIDI map) are only
+    /// checked to be readable.
+    public var expectsAudio: Bool
 
-    public init(id: String, name: String, identifier: String, path: String? = nil) {
+    public init(id: String, name: String, identifier: String, path: String? = nil, expectsAudio: Bool = false) {
         self.id = id
         self.name = name
         self.identifier = identifier
         self.path = path
+        self.expectsAudio = expectsAudio
+    }
+
+    /// The same parameter under `prefix.id`: a chain's slot's.
+    public func inSlot(_ prefix: String) -> FileParameter {
+        FileParameter(id: prefix + "." + id, name: name, identifier: identifier, path: path, expectsAudio: expectsAudio)
     }
 }

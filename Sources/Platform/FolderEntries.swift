@@ -18,6 +18,12 @@ public enum FolderEntries {
         return names
     }
 
+    /// True when `path` names a folder (following a symbolic link).
+    public static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Removes the folder at `path` and the plain files in it (a folder Detent made itself: a
     /// sanitizer runtime, a preset's state); whatever cannot be removed stays.
     public static func remove(folder path: String) {

@@ -16,7 +16,7 @@ extension Processor {
             OutputSpec(id: port.symbol, name: port.name, unit: port.unitSymbol,
                        range: port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } })
         }
-        let files = plugin.fileProperties.map { FileParameter(id: $0.id, name: $0.label, identifier: $0.uri) }
+        let files = plugin.fileProperties.map { FileParameter(id: $0.id, name: $0.label, identifier: $0.uri, expectsAudio: $0.expectsAudio) }
         var processor = Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
                          acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs,
                          enabledRow: ports.firstIndex { $0.isEnabled && $0.isToggled }.map { ParameterIndex($0) },

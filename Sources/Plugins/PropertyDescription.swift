@@ -28,6 +28,16 @@ public struct PropertyDescription: Sendable, Hashable {
     /// True for a file parameter: its value is the path of a file the plug-in loads.
     public var isFile: Bool { range == LV2URI.atom + "Path" }
 
+    /// True for a file parameter whose file is sound: its id or label speaks of an impulse
+    /// response, a sample or audio (`ir`, `impulse`, "Impulse file 1", "Sample file name0"):
+    /// LV2 says nothing of a path's kind, and the installed plug-ins name theirs so. A file
+    /// that no audio format reads is refused for these before it reaches the plug-in.
+    public var expectsAudio: Bool {
+        guard isFile else { return false }
+        let words = (id + " " + label).lowercased().split { !$0.isLetter }
+        return words.contains { $0 == "ir" || $0.hasPrefix("impulse") || $0.hasPrefix("sample") || $0 == "audio" || $0 == "wav" }
+    }
+
     /// The atom types a message parameter may have.
     static let numericRanges = ["Float", "Double", "Int", "Long", "Bool"].map { LV2URI.atom + $0 }
 

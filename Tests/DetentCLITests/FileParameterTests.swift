@@ -150,4 +150,21 @@ struct FileParameterTests {
         #expect(directory.status == 66 && directory.stderr == "detent: --set 'impulse=.': '.' is not a file\n", "\(directory.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
+
+    @Test("an impulse response that is no sound (text, or an empty WAV) is one line, exit 65, and nothing written")
+    func notSound() throws {
+        let folder = TemporaryFolder()
+        let input = try Self.wav(Self.noise(4_800, seed: 6), "in.wav", in: folder)
+        folder.write("notes.txt", text: "not audio\n")
+        let text = try Detent.run(["render", input, "--plugin", Self.mono, "--set", "impulse=notes.txt", "-o", "out.wav"],
+                                  in: folder.path)
+        #expect(text.status == 65)
+        #expect(text.stderr == "detent: --set 'impulse=notes.txt': \(folder.path)/notes.txt: not an audio file (no format libsndfile reads)\n",
+                "\(text.stderr)")
+        let empty = try Self.wav([], "empty.wav", in: folder)
+        let silent = try Detent.run(["render", input, "--plugin", Self.mono, "--set", "impulse=\(empty)", "-o", "out.wav"],
+                                    in: folder.path)
+        #expect(silent.status == 65 && silent.stderr.hasSuffix("empty.wav: holds no audio (0 frames)\n"), "\(silent.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
 }

@@ -50,33 +50,19 @@ struct PipeWireTests {
     /// The client stays where it is: an engine prepared for the new rate takes over in the
     /// process callback, so nothing is closed while PipeWire remaps the port buffers.
     @Test func followsASampleRateChangeAtItsValuesWithTheCutoffInHertz() throws {
-        try Self.rateChangeKnownIssue {
-            let pw = try PipeWireServer()
-            try followsARateChange(pw) { _ in }
-            pw.stop()
-        }
+        let pw = try PipeWireServer()
+        try followsARateChange(pw) { _ in }
+        pw.stop()
     }
 
     /// The issue this replaced crashed in 3 of 48 rate changes: a hundred in a row, with a
     /// tone playing through, and Detent is still there, at the last rate, with its values.
     ///
-    /// Known issue (README): on Debian 12's PipeWire 0.3.65, in about 1 run in 3 on a 2-core
-    /// machine, Detent crashes in the process callback reading a port buffer (a bad pointer,
-    /// in the engine's first read of the cycle's buffers), or a forced change the server has
-    /// taken (`jack_samplerate` says so) is never told to Detent. The same happens with the
-    /// code of two sessions ago; the cause is not found yet.
+    /// PipeWire's libjack 0.3.65 unmaps a port's old buffers on its own thread while the
+    /// process callback may still read them (on this machine, in about 1 run in 3 of this test
+    /// before Detent guarded its port reads and writes); a cycle whose buffer goes away is
+    /// played as silence and said once. How many were is printed.
     @Test func survivesAHundredRateChangesUnderAudio() throws {
-        try Self.rateChangeKnownIssue { try hundredRateChanges() }
-    }
-
-    /// The known issue above, for every test that forces rate changes: recorded as known when
-    /// it happens, and the test passes when it does not.
-    static func rateChangeKnownIssue(_ body: () throws -> Void) throws {
-        try withKnownIssue("PipeWire rate changes: an intermittent crash in the process callback, or a change never told",
-                           isIntermittent: true, body)
-    }
-
-    func hundredRateChanges() throws {
         let pw = try PipeWireServer()
         let detent = try LiveProgram(["--headless", "--channels", "1", "--connect-outputs", "^system:playback_FL$",
                                       "--set", "cutoff=1000"], environment: pw.clientEnvironment)
@@ -94,6 +80,8 @@ struct PipeWireTests {
             #expect(detent.child.wait(seconds: 0)?.signal == nil, "detent is alive after change \(round)")
         }
         if retried > 0 { print("PipeWire dropped \(retried) of 100 forced rate changes; they were asked again") }
+        let silenced = detent.messages.filter { $0.contains("took back a port buffer") }
+        if !silenced.isEmpty { print("PipeWire took back port buffers during cycles \(silenced.count) times: \(silenced)") }
         #expect(detent.messages.filter { $0.contains("restarting the client") }.isEmpty)
         #expect(try detent.ask("status").contains("client detent, 48000 Hz"))
         #expect(try detent.ask("params") == values)
@@ -105,10 +93,6 @@ struct PipeWireTests {
     /// rate changes (followed in place, the client stays) and through the daemon dying and
     /// coming back, round after round, every one of them is there again.
     @Test func connectionsMadeByOthersComeBackAfterEveryRateChangeAndDaemonDeath() throws {
-        try Self.rateChangeKnownIssue { try connectionsComeBack() }
-    }
-
-    func connectionsComeBack() throws {
         let pw = try PipeWireServer()
         let detent = try LiveProgram(["--headless"], environment: pw.clientEnvironment)
         try detent.waitForMessage("'detent' on JACK server 'default' (48000 Hz")

@@ -4,6 +4,8 @@
 #include <jack/jack.h>
 #include <jack/midiport.h>
 #include <jack/metadata.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /// `jack_client_open` is variadic, which Swift cannot call: this form opens a client on the
 /// default server (or `$JACK_DEFAULT_SERVER`'s).
@@ -29,5 +31,34 @@ int detent_jack_describe_port(jack_client_t *client, jack_port_t *port, const ch
 /// Opens libjack (once per process; see DetentLibrary.h). Returns NULL, or why it cannot be
 /// loaded (the loader's one-line message).
 const char *detent_jack_load(void);
+
+// Port buffers, guarded. PipeWire's libjack 0.3.65 (Debian 12's) unmaps a port's buffers on
+// its own thread, not in step with the process thread, when the graph gives the port new ones
+// (a rate change does; 0.3.80 began synchronising this): a process callback still reading
+// the old buffer faults. So the callback touches port memory only in these short steps — the cycle's inputs
+// copied into the engine's own buffers at its start, its outputs copied out at its end — and a
+// fault inside one is caught (SIGSEGV and SIGBUS return to the step's start) and turns that
+// cycle silent instead of killing the program. Nothing else is caught. No step makes a system
+// call: the jump back saves and restores no signal mask.
+
+/// Installs the fault handler (once per process; call before the first guarded step). A fault
+/// outside a guarded step goes to the handler that was there before, as if this one were not.
+void detent_port_guard_install(void);
+
+/// Copies `count` floats; returns 0, or -1 when reading or writing faulted (then `to` is
+/// partly written).
+int detent_guarded_copy(float *to, const float *from, uint32_t count);
+
+/// Copies port `c`'s buffer for the cycle to `into + c * stride`. Returns 0; 1 when a port had
+/// no buffer (its copy is zeros); -1 when a buffer faulted (every copy is zeros).
+int detent_jack_read_audio(jack_port_t *const *ports, int count, jack_nframes_t frames, float *into, size_t stride);
+
+/// Copies `from + c * stride` into port `c`'s buffer for the cycle, or zeros when `from` is
+/// NULL. Returns 0; 1 when a port had no buffer; -1 when a buffer faulted.
+int detent_jack_write_audio(jack_port_t *const *ports, int count, jack_nframes_t frames, const float *from, size_t stride);
+
+/// `jack_port_get_buffer`, guarded (PipeWire's gathers a MIDI input from its peers' buffers
+/// inside the call): NULL when it faulted.
+void *detent_jack_guarded_buffer(jack_port_t *port, jack_nframes_t frames);
 
 #endif

@@ -17,6 +17,10 @@ public enum OutputPainter {
             let x = frame.x + column * PanelLayout.outputWidth, y = frame.y + row
             screen.put(label(output.label, ascii: ascii), x: x, y: y, role: .dim, limit: labelWidth)
             let barX = x + labelWidth + 1
+            if let text = output.text {
+                screen.put(text, x: barX, y: y, role: .value, limit: barWidth + 1 + valueWidth)
+                continue
+            }
             if let fraction = output.fraction {
                 let lit = Int((fraction * Double(barWidth)).rounded())
                 for c in 0..<barWidth {

@@ -19,6 +19,7 @@ public enum HelpOverlay {
             ("c", "vertical or circular drag"),
             ("M", "mute the level; again: unmute"),
             ("m", "MIDI learn: turn a controller"),
+            ("f", "load a file (Tab completes the path)"),
             ("q  Ctrl-C", "quit (Ctrl-Z suspends)"),
             ("mouse drag", "turn; sideways away: finer"),
             ("click", ascii ? "flip a switch, step a < label >" : "flip a switch, step a ‹ label ›"),

@@ -62,6 +62,8 @@ extension Panel {
                 mode = .normal
                 if !reference.allSatisfy(\.isWhitespace) { editChain(.add(reference: reference.trimmedWhitespace, position: position)) }
             }
+        case .fileEntry(let field, let file, _):
+            fileKey(key, modifiers, field: field, file: file)
         case .confirmRemove(let name):
             switch key {
             case .character("y"), .character("Y"):
@@ -124,6 +126,7 @@ extension Panel {
             case "?": mode = .help
             case "c": toggleDragStyle()
             case "m": startMIDILearn()
+            case "f": startFileEntry()
             case "M": toggleMute(at: time)
             case "/": mode = .search(TextField(""), origin: focus)
             case "{": moveSection(by: -1)

@@ -38,6 +38,9 @@ public final class Panel {
         case chainAdd(TextField, position: Int)
         /// Asking whether to take slot `name` out of the chain (`X`).
         case confirmRemove(String)
+        /// Typing the path for file parameter `file` (an index into ``files``; `f`), with the
+        /// names Tab left to choose from.
+        case fileEntry(TextField, file: Int, candidates: [String])
     }
 
     /// A line for the status bar.
@@ -119,6 +122,7 @@ public final class Panel {
     var lastStatus = PanelStatus()
     var lastMeters: [MeterReading]?
     var lastOutputs: [PanelOutput] = []
+    var lastFiles: [PanelFile] = []
 
     /// The knob last turned with the fine modifier: while its label shows the value, the
     /// value has ``preciseDigits`` more decimals, so a fine step is seen.
@@ -172,6 +176,7 @@ public final class Panel {
         presetName = preset?.name
         presetOrigin = origin
         chainGeneration = host.chainGeneration
+        lastFiles = host.files()
     }
 
     /// How every knob looks: five ticks (ends, quarters, middle), and a progress arc from the
@@ -189,7 +194,7 @@ public final class Panel {
     public var layout: PanelLayout {
         PanelLayout(width: width, height: height, knobCount: knobs.count,
                     nameWidth: knobs.map { DisplayWidth.of($0.scale.name) }.max() ?? 0, meterCount: lastMeters?.count ?? 0,
-                    outputCount: lastOutputs.count, plot: showsResponse, focus: focus, first: firstShown)
+                    outputCount: outputs.count, plot: showsResponse, focus: focus, first: firstShown)
     }
 
     /// The response curve is the built-in lowpass's: other processors have none, and their
@@ -221,7 +226,14 @@ public final class Panel {
     /// The host's latest status, meters and outputs (polled every ``PanelHost/refreshInterval``).
     public var status: PanelStatus { lastStatus }
     public var meters: [MeterReading]? { lastMeters }
-    public var outputs: [PanelOutput] { lastOutputs }
+    /// The processor's outputs, then its file parameters, each shown by its file's name.
+    public var outputs: [PanelOutput] {
+        lastOutputs + lastFiles.map {
+            PanelOutput(id: $0.id, label: PresetName.printable($0.label), value: .nan, text: PresetName.printable($0.shownName))
+        }
+    }
+    /// The processor's file parameters, as last read from the host.
+    public var files: [PanelFile] { lastFiles }
 
     // MARK: - Events
 
@@ -276,6 +288,9 @@ public final class Panel {
         case .chainAdd(var field, let position):
             field.insert(pasted: text)
             mode = .chainAdd(field, position: position)
+        case .fileEntry(var field, let file, _):
+            field.insert(pasted: text)
+            mode = .fileEntry(field, file: file, candidates: [])
         case .normal:
             message = Message(text: "paste ignored: press = to type a value, then paste", isError: true)
         default:
@@ -423,10 +438,12 @@ public final class Panel {
         let status = host.status()
         let meters = host.meters()
         let outputs = host.outputs()
-        if status != lastStatus || meters != lastMeters || outputs != lastOutputs { needsDraw = true }
+        let files = host.files()
+        if status != lastStatus || meters != lastMeters || outputs != lastOutputs || files != lastFiles { needsDraw = true }
         lastStatus = status
         lastMeters = meters
         lastOutputs = outputs
+        lastFiles = files
         // Another front end (a typed command, OSC) edited the chain: knobs for the new one.
         if host.chainGeneration != chainGeneration, let chain = host.currentChain() { retable(to: chain) }
         keepFocusShown()

@@ -63,6 +63,14 @@ public protocol PanelHost: ParameterHost {
 
     /// The chain hosted now, as the panel shows it; nil for a host whose processor never changes.
     func currentChain() -> PanelChain?
+
+    /// The processor's file parameters with the files they hold; none for a processor
+    /// without any, or a host that cannot load files.
+    func files() -> [PanelFile]
+
+    /// Points file parameter `id` at `path` (checked, then loaded off the audio thread); the
+    /// absolute path loaded, or why not in one line.
+    func setFile(_ id: String, path: String) -> Result<String, PanelChainError>
 }
 
 /// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
@@ -112,4 +120,8 @@ extension PanelHost {
     }
     public var chainGeneration: Int { 0 }
     public func currentChain() -> PanelChain? { nil }
+    public func files() -> [PanelFile] { [] }
+    public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
+        .failure(PanelChainError("files are loaded in detent live only"))
+    }
 }

@@ -16,13 +16,16 @@ public struct PanelOutput: Sendable, Hashable {
     public var range: ClosedRange<Double>?
     /// The latest value.
     public var value: Double
+    /// Words shown in place of the value and its meter (a file parameter's file name).
+    public var text: String?
 
-    public init(id: String, label: String, unit: String = "", range: ClosedRange<Double>? = nil, value: Double) {
+    public init(id: String, label: String, unit: String = "", range: ClosedRange<Double>? = nil, value: Double, text: String? = nil) {
         self.id = id
         self.label = label
         self.unit = unit
         self.range = range
         self.value = value
+        self.text = text
     }
 
     /// Where the value falls in its range (0 … 1), or nil without a range (or a range of one

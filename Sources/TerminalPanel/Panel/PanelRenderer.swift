@@ -283,6 +283,24 @@ public enum PanelRenderer {
         case .confirmRemove(let name):
             screen.put("Remove slot \(name) from the chain? (y/n)", x: 0, y: row, role: .prompt, limit: width)
             return nil
+        case .fileEntry(let field, let file, let candidates):
+            // The names Tab left to choose from, on the row above, as many as fit.
+            if !candidates.isEmpty, row > 0 {
+                screen.fill(x: 0, y: row - 1, width: width, height: 1)
+                var shown = ""
+                for (i, name) in candidates.enumerated() {
+                    let next = (shown.isEmpty ? "" : "  ") + PresetName.printable(name)
+                    let rest = candidates.count - i - 1
+                    let more = rest > 0 ? "  (+\(rest))" : ""
+                    if DisplayWidth.of(shown + next + more) > width {
+                        shown += "  (+\(candidates.count - i))"
+                        break
+                    }
+                    shown += next
+                }
+                screen.put(shown, x: 0, y: row - 1, role: .dim, limit: width)
+            }
+            return prompt(panel.filePromptLabel(file), field)
         default:
             break
         }
