@@ -279,6 +279,105 @@ static uint32_t put_properties(DetentLV2Kernel *k, uint8_t *body, uint32_t used)
     return used;
 }
 
+/// Appends the `patch:Get` asking for every property at frame 0, when one is due.
+static uint32_t put_get(DetentLV2Kernel *k, uint8_t *body, uint32_t used) {
+    if (!k->readable_get_pending) return used;
+    uint32_t need = 16 + 8;  // the event (frame, atom header) and the object's id and type
+    if (used + need > k->atom_capacity) return used;
+    uint8_t *at = body + used;
+    int64_t frame = 0;
+    uint32_t words[] = {8, k->urid_object, 0, k->urid_patch_get};
+    memcpy(at, &frame, 8);
+    memcpy(at + 8, words, sizeof words);
+    return used + need;
+}
+
+/// A numeric atom's value as a float; 0 when it is of no numeric type.
+static int atom_number(DetentLV2Kernel *k, const LV2_Atom *atom, float *value) {
+    const void *body = atom + 1;
+    if (atom->type == k->urid_float && atom->size >= 4) { *value = *(const float *)body; return 1; }
+    if (atom->type == k->urid_double && atom->size >= 8) { *value = (float)*(const double *)body; return 1; }
+    if (atom->type == k->urid_int && atom->size >= 4) { *value = (float)*(const int32_t *)body; return 1; }
+    if (atom->type == k->urid_long && atom->size >= 8) { *value = (float)*(const int64_t *)body; return 1; }
+    if (atom->type == k->urid_bool && atom->size >= 4) { *value = *(const int32_t *)body ? 1.0f : 0.0f; return 1; }
+    return 0;
+}
+
+/// Records `value` for readable property `key`, when it is one.
+static void take_readable(DetentLV2Kernel *k, uint32_t key, const LV2_Atom *value) {
+    for (uint32_t j = 0; j < k->readable_count; j++) {
+        float number;
+        if (k->readable_keys[j] == key && atom_number(k, value, &number)) k->readable_values[j] = number;
+    }
+}
+
+/// Walks the properties of an object body of `size` bytes, calling `visit` with each key and
+/// value that lies wholly inside it.
+static void each_property(const uint8_t *properties, uint32_t size, DetentLV2Kernel *k,
+                          void (*visit)(DetentLV2Kernel *, uint32_t, const LV2_Atom *, void *), void *context) {
+    uint32_t offset = 0;
+    while (offset + sizeof(LV2_Atom_Property_Body) <= size) {
+        const LV2_Atom_Property_Body *p = (const LV2_Atom_Property_Body *)(properties + offset);
+        if (p->value.size > size - offset - (uint32_t)sizeof(LV2_Atom_Property_Body)) return;
+        visit(k, p->key, &p->value, context);
+        offset += (uint32_t)sizeof(LV2_Atom_Property_Body) + padded(p->value.size);
+    }
+}
+
+/// A `patch:Set`'s property and value, gathered from its object's properties.
+typedef struct { uint32_t property; const LV2_Atom *value; } SetParts;
+
+static void visit_set(DetentLV2Kernel *k, uint32_t key, const LV2_Atom *value, void *context) {
+    SetParts *parts = context;
+    if (key == k->urid_patch_property && value->type == k->urid_urid && value->size >= 4) {
+        parts->property = *(const uint32_t *)(value + 1);
+    } else if (key == k->urid_patch_value) {
+        parts->value = value;
+    }
+}
+
+static void visit_body(DetentLV2Kernel *k, uint32_t key, const LV2_Atom *value, void *context) {
+    (void)context;
+    take_readable(k, key, value);
+}
+
+static void visit_put(DetentLV2Kernel *k, uint32_t key, const LV2_Atom *value, void *context) {
+    (void)context;
+    if (key != k->urid_patch_body || value->type != k->urid_object || value->size < sizeof(LV2_Atom_Object_Body)) return;
+    const uint8_t *body = (const uint8_t *)(value + 1);
+    each_property(body + sizeof(LV2_Atom_Object_Body), value->size - (uint32_t)sizeof(LV2_Atom_Object_Body), k, visit_body, NULL);
+}
+
+/// After a `run` of the first instance: the readable properties its atom outputs report.
+static void collect_readable(DetentLV2Kernel *k) {
+    if (k->readable_count == 0) return;
+    for (uint32_t a = 0; a < k->atom_output_count; a++) {
+        const LV2_Atom_Sequence *sequence = k->atom_outputs[a];
+        if (sequence->atom.type != k->atom_sequence_type || sequence->atom.size > k->atom_capacity) continue;
+        const uint8_t *body = (const uint8_t *)&sequence->body;
+        uint32_t size = sequence->atom.size;
+        uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+        while (offset + sizeof(LV2_Atom_Event) <= size) {
+            const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+            uint32_t bytes = event->body.size;
+            if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) break;
+            if (event->body.type == k->urid_object && bytes >= sizeof(LV2_Atom_Object_Body)) {
+                const LV2_Atom_Object_Body *object = (const LV2_Atom_Object_Body *)(event + 1);
+                const uint8_t *properties = (const uint8_t *)(object + 1);
+                uint32_t length = bytes - (uint32_t)sizeof(LV2_Atom_Object_Body);
+                if (object->otype == k->urid_patch_set) {
+                    SetParts parts = {0, NULL};
+                    each_property(properties, length, k, visit_set, &parts);
+                    if (parts.property && parts.value) take_readable(k, parts.property, parts.value);
+                } else if (object->otype == k->urid_patch_put) {
+                    each_property(properties, length, k, visit_put, NULL);
+                }
+            }
+            offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
+        }
+    }
+}
+
 /// Before a `run`: each instance's own patch input holds the due `patch:Set`s, else nothing.
 static void fill_patch_inputs(DetentLV2Kernel *k, uint32_t instances) {
     if (!k->patch_inputs || k->patch_shares != 0) return;
@@ -287,7 +386,8 @@ static void fill_patch_inputs(DetentLV2Kernel *k, uint32_t instances) {
         sequence->atom.type = k->atom_sequence_type;
         sequence->body.unit = 0;
         sequence->body.pad = 0;
-        sequence->atom.size = put_properties(k, (uint8_t *)&sequence->body, (uint32_t)sizeof(LV2_Atom_Sequence_Body));
+        uint32_t used = put_get(k, (uint8_t *)&sequence->body, (uint32_t)sizeof(LV2_Atom_Sequence_Body));
+        sequence->atom.size = put_properties(k, (uint8_t *)&sequence->body, used);
     }
 }
 
@@ -302,7 +402,7 @@ static void fill_positions(DetentLV2Kernel *k, uint32_t instances) {
         sequence->body.pad = 0;
         uint32_t used = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
         if (k->position_pending) used = put_position(k, (uint8_t *)&sequence->body, used);
-        if (k->patch_shares == 2) used = put_properties(k, (uint8_t *)&sequence->body, used);
+        if (k->patch_shares == 2) used = put_properties(k, (uint8_t *)&sequence->body, put_get(k, (uint8_t *)&sequence->body, used));
         sequence->atom.size = used;
     }
 }
@@ -317,7 +417,7 @@ static uint32_t fill_midi(DetentLV2Kernel *k, LV2_Atom_Sequence *sequence, uint3
     uint32_t taken = 0;
     uint8_t *end = (uint8_t *)&sequence->body;
     if (k->position_pending && k->position_shares_midi) used = put_position(k, end, used);
-    if (k->patch_shares == 1) used = put_properties(k, end, used);
+    if (k->patch_shares == 1) used = put_properties(k, end, put_get(k, end, used));
     for (uint32_t e = k->midi_next; e < k->midi_count; e++) {
         const DetentMIDIEvent *event = &k->midi_events[e];
         if (event->frame >= k->midi_cursor + frames) break;
@@ -412,11 +512,14 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     k->descriptor->run(instance->handle, frames);
     settle_properties(k);
     collect_midi_output(k, frames);
+    collect_readable(k);
     detent_lv2_deliver(instance);
     advance_midi(k, taken, frames);
     if (frames > 0) k->position_pending = 0;
-    if (no == 0 && ni > 0) {
-        // An analyser (audio in, none out) lets the signal through unchanged.
+    if (frames > 0) k->readable_get_pending = 0;
+    if (no == 0) {
+        // An analyser (audio in, none out), and a plug-in with no audio at all (MIDI or
+        // messages only), let the signal through unchanged.
         for (uint32_t c = 0; c < channels; c++) memcpy(outputs[c], inputs[c], (size_t)frames * sizeof(float));
         return;
     }
@@ -453,13 +556,17 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             sequence->atom.type = k->atom_chunk;
         }
         d->run(instance->handle, (uint32_t)frames);
-        if (i == 0) collect_midi_output(k, (uint32_t)frames);
+        if (i == 0) {
+            collect_midi_output(k, (uint32_t)frames);
+            collect_readable(k);
+        }
         detent_lv2_deliver(instance);
     }
     settle_properties(k);
     advance_midi(k, taken, (uint32_t)frames);
     // (A run of no frames, which only asks for the latency, leaves the position due.)
     if (frames > 0) k->position_pending = 0;
+    if (frames > 0) k->readable_get_pending = 0;
 }
 
 void detent_lv2_midi_out_drain(void *context, uint32_t cycle_frames, DetentMIDISink sink, void *target) {
@@ -514,6 +621,8 @@ void detent_lv2_reset(void *context) {
     k->frames_run = 0;
     // Every message parameter is sent again at the first run.
     for (uint32_t j = 0; j < k->property_count; j++) k->property_sent[j] = __builtin_nanf("");
+    // And the output parameters are asked for again.
+    k->readable_get_pending = k->readable_count > 0;
     k->midi_out_count = 0;
     k->midi_out_bytes_used = 0;
 }

@@ -55,7 +55,7 @@ struct URINodes: @unchecked Sendable {
     let connectionOptional, isSideChain, reportsLatency, designation, latency, unit: OpaquePointer
     let presetClass, stateState, midiEvent, resizeMinimumSize: OpaquePointer
     let loadDefaultStateFeature, group, sideChainOf, timePosition: OpaquePointer
-    let patchWritable, patchMessage, control, rdfsLabel, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
+    let patchWritable, patchReadable, patchMessage, control, rdfsLabel, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
 
     init(_ world: OpaquePointer) {
         func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -88,6 +88,7 @@ struct URINodes: @unchecked Sendable {
         sideChainOf = node(LV2URI.portGroups + "sideChainOf")
         timePosition = node(LV2URI.time + "Position")
         patchWritable = node(LV2URI.patch + "writable")
+        patchReadable = node(LV2URI.patch + "readable")
         patchMessage = node(LV2URI.patch + "Message")
         control = node(LV2URI.core + "control")
         rdfsLabel = node(LV2URI.rdfs + "label")

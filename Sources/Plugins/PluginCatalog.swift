@@ -61,15 +61,16 @@ public enum PluginCatalog {
         var description = PluginDescription(
             uri: uri, name: text(of: nameNode) ?? uri, className: className, ports: ports,
             requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
-        description.properties = writableProperties(plugin, uris, world)
+        description.properties = properties(uris.patchWritable, plugin, uris, world)
+        description.readableProperties = properties(uris.patchReadable, plugin, uris, world)
         return description
     }
 
-    /// The plug-in's `patch:writable` properties, each described by the statements about it
-    /// (its label, range and bounds), in URI order.
-    private static func writableProperties(_ plugin: OpaquePointer, _ uris: URINodes,
-                                           _ world: OpaquePointer) -> [PropertyDescription] {
-        guard let nodes = lilv_plugin_get_value(plugin, uris.patchWritable) else { return [] }
+    /// The plug-in's `patch:writable` (or `patch:readable`) properties, each described by the
+    /// statements about it (its label, range and bounds), in URI order.
+    private static func properties(_ relation: OpaquePointer, _ plugin: OpaquePointer, _ uris: URINodes,
+                                   _ world: OpaquePointer) -> [PropertyDescription] {
+        guard let nodes = lilv_plugin_get_value(plugin, relation) else { return [] }
         defer { lilv_nodes_free(nodes) }
         var found: [PropertyDescription] = []
         var i = lilv_nodes_begin(nodes)

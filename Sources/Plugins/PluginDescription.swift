@@ -13,6 +13,9 @@ public struct PluginDescription: Sendable, Hashable {
     public let hasDefaultState: Bool
     /// The properties a host may write with `patch:Set` (`patch:writable`), in URI order.
     public var properties: [PropertyDescription] = []
+    /// The properties the plug-in reports with `patch:Set` in its atom outputs
+    /// (`patch:readable`), in URI order.
+    public var readableProperties: [PropertyDescription] = []
 
     public static func == (a: Self, b: Self) -> Bool { a.uri == b.uri }
     public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
@@ -44,6 +47,17 @@ public struct PluginDescription: Sendable, Hashable {
     /// The message parameters: writable numeric properties, rows of the table after the
     /// control ports, reachable through ``patchInput``.
     public var numericProperties: [PropertyDescription] { patchInput == nil ? [] : properties.filter(\.isNumeric) }
+    /// The output parameters: readable numeric properties, output values like control output
+    /// ports (asked for with `patch:Get` through ``patchInput``, reported in an atom output).
+    public var numericReadableProperties: [PropertyDescription] {
+        patchInput == nil || !ports.contains(where: { $0.kind == .atom && !$0.isInput }) ? [] : readableProperties.filter(\.isNumeric)
+    }
+    /// A plug-in with no audio and no MIDI out that takes messages (parameters, files): it is
+    /// hosted for those, and the signal passes through it unchanged.
+    public var isMessageOnly: Bool {
+        audioInputs.isEmpty && audioOutputs.isEmpty && !isMIDIOnly && patchInput != nil
+            && !(properties.isEmpty && readableProperties.isEmpty)
+    }
     /// The atom input that takes `patch:Set` messages: the one designated `lv2:control`, else
     /// the first that supports `patch:Message`.
     public var patchInput: PortDescription? {
@@ -65,7 +79,7 @@ public struct PluginDescription: Sendable, Hashable {
         if let port = ports.first(where: { $0.kind == .event && !$0.isOptional }) {
             return "port '\(port.symbol)' uses the old event extension"
         }
-        if audioInputs.isEmpty && audioOutputs.isEmpty && !isMIDIOnly { return "has no audio ports" }
+        if audioInputs.isEmpty && audioOutputs.isEmpty && !isMIDIOnly && !isMessageOnly { return "has no audio ports" }
         // Audio in and none out (an analyser, an onset detector that writes MIDI): the input
         // passes through, and the plug-in adds its outputs' values and its MIDI.
         if audioInputs.count > 128 || audioOutputs.count > 128 { return "has more than 128 audio ports" }

@@ -108,7 +108,8 @@ final class PluginInstances: @unchecked Sendable {
         // Message parameters go where the patch input's sequence is written anyway (the MIDI
         // input's, the position's), else into a sequence of their own.
         let properties = plugin.numericProperties
-        let patchPort = properties.isEmpty ? nil : plugin.patchInput
+        let readable = plugin.numericReadableProperties
+        let patchPort = properties.isEmpty && readable.isEmpty ? nil : plugin.patchInput
         // The transport's position, for a plug-in that reads it, when there is a tempo to tell
         // now or a transport to follow later.
         let timePort = format.beatsPerMinute == nil && !format.followsTransport ? nil : plugin.timeInput
@@ -311,6 +312,31 @@ final class PluginInstances: @unchecked Sendable {
             k.patch_shares = patchShares
             k.urid_object = urids.map(LV2URI.atom + "Object")
             k.urid_patch_set = urids.map(LV2URI.patch + "Set")
+            k.urid_patch_property = urids.map(LV2URI.patch + "property")
+            k.urid_patch_value = urids.map(LV2URI.patch + "value")
+            k.urid_urid = urids.map(LV2URI.atom + "URID")
+            k.urid_float = urids.map(LV2URI.atom + "Float")
+            k.urid_double = urids.map(LV2URI.atom + "Double")
+            k.urid_int = urids.map(LV2URI.atom + "Int")
+            k.urid_long = urids.map(LV2URI.atom + "Long")
+            k.urid_bool = urids.map(LV2URI.atom + "Bool")
+        }
+        if !readable.isEmpty {
+            let keys = buffer(UInt32.self, readable.count), values = buffer(Float.self, readable.count)
+            for (j, property) in readable.enumerated() { keys[j] = urids.map(property.uri) }
+            values.update(repeating: .nan, count: readable.count)
+            k.readable_count = UInt32(readable.count)
+            k.readable_keys = UnsafePointer(keys)
+            k.readable_values = values
+            k.readable_get_pending = true
+            k.patch_inputs = patchInputs.map { UnsafePointer($0) }
+            k.patch_shares = patchShares
+            k.atom_sequence_type = atomSequence
+            k.urid_object = urids.map(LV2URI.atom + "Object")
+            k.urid_patch_set = urids.map(LV2URI.patch + "Set")
+            k.urid_patch_get = urids.map(LV2URI.patch + "Get")
+            k.urid_patch_put = urids.map(LV2URI.patch + "Put")
+            k.urid_patch_body = urids.map(LV2URI.patch + "body")
             k.urid_patch_property = urids.map(LV2URI.patch + "property")
             k.urid_patch_value = urids.map(LV2URI.patch + "value")
             k.urid_urid = urids.map(LV2URI.atom + "URID")

@@ -15,6 +15,9 @@ extension Processor {
         let outputs = plugin.controlOutputs.map { port in
             OutputSpec(id: port.symbol, name: port.name, unit: port.unitSymbol,
                        range: port.minimum.flatMap { low in port.maximum.flatMap { high in low < high ? low...high : nil } })
+        } + plugin.numericReadableProperties.map { property in
+            OutputSpec(id: property.id, name: property.label, unit: property.unitSymbol,
+                       range: property.minimum.flatMap { low in property.maximum.flatMap { high in low < high ? low...high : nil } })
         }
         let files = plugin.fileProperties.map { FileParameter(id: $0.id, name: $0.label, identifier: $0.uri, expectsAudio: $0.expectsAudio) }
         var processor = Processor(identifier: plugin.uri, name: plugin.name, table: table, expensive: expensive,
@@ -31,8 +34,13 @@ extension Processor {
 }
 
 extension PluginInstances: KernelReports {
+    /// The output ports' values, then the output parameters' that the plug-in has told.
     var outputValues: [OutputValue] {
         plugin.controlOutputs.map { OutputValue(id: $0.symbol, value: Double(controlValue($0))) }
+            + plugin.numericReadableProperties.enumerated().compactMap { j, property in
+                guard let values = kernel.pointee.readable_values, !values[j].isNaN else { return nil }
+                return OutputValue(id: property.id, value: Double(values[j]))
+            }
     }
 
     /// The latency the plug-in reports on its latency port, in frames. A plug-in without

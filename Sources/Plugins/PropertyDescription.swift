@@ -22,6 +22,9 @@ public struct PropertyDescription: Sendable, Hashable {
     /// The unit's URI (`units:db`), if it declares one.
     public var unit: String?
 
+    /// The unit's symbol as a table shows it (`dB`), or empty.
+    public var unitSymbol: String { PluginTable.unit(unit).symbol }
+
     /// The id people type: the URI's local name, after its last `#` or `/` (`ir`).
     public var id: String { Self.localName(uri) }
 

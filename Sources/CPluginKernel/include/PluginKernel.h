@@ -172,6 +172,17 @@ typedef struct DetentLV2Kernel {
     uint32_t patch_shares;
     uint32_t urid_object, urid_patch_set, urid_patch_property, urid_patch_value, urid_urid;
     uint32_t urid_float, urid_double, urid_int, urid_long, urid_bool;
+    /// Output parameters: the plug-in's numeric `patch:readable` properties. After each `run`
+    /// of the first instance, every `patch:Set` of one (and every `patch:Put` whose body holds
+    /// some) in its atom outputs writes the value to `readable_values` (NaN until told), which
+    /// the host reads off the audio thread as it reads output ports. A `patch:Get` asking for
+    /// all of them goes out at frame 0 of the first `run` after each reset
+    /// (`readable_get_pending`), for a plug-in that reports only when asked.
+    uint32_t readable_count;
+    const uint32_t *_Nullable readable_keys;
+    float *_Nullable readable_values;
+    _Bool readable_get_pending;
+    uint32_t urid_patch_get, urid_patch_put, urid_patch_body;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
