@@ -19,8 +19,8 @@ public enum OSCQueryNamespace {
             members.append(.init("OSC_TRANSPORT", .string("UDP")))
         }
         members.append(.init("EXTENSIONS", .object(
-            ["ACCESS", "VALUE", "RANGE", "DESCRIPTION", "UNIT", "CLIPMODE", "TYPE"].map { JSONMember($0, .bool(true) ) }
-            + ["TAGS", "CRITICAL", "LISTEN", "PATH_CHANGED", "EXTENDED_TYPE", "HTML"].map { JSONMember($0, .bool(false)) })))
+            ["ACCESS", "VALUE", "RANGE", "DESCRIPTION", "UNIT", "CLIPMODE", "TYPE", "LISTEN", "PATH_CHANGED"].map { JSONMember($0, .bool(true) ) }
+            + ["TAGS", "CRITICAL", "EXTENDED_TYPE", "HTML"].map { JSONMember($0, .bool(false)) })))
         return .object(members)
     }
 
@@ -61,6 +61,19 @@ public enum OSCQueryNamespace {
             }
             return parameter(index)
         }
+    }
+
+    /// The OSC message setting `path` to `value` (`,f`), as an OSC client sends it and as
+    /// `LISTEN` pushes it: the address and the type tags, each a NUL-terminated string padded
+    /// to four bytes, then the float, big-endian.
+    public static func message(_ path: String, _ value: Float) -> [UInt8] {
+        func padded(_ text: String) -> [UInt8] {
+            var bytes = Array(text.utf8) + [0]
+            while bytes.count % 4 != 0 { bytes.append(0) }
+            return bytes
+        }
+        let bits = value.bitPattern.bigEndian
+        return padded(path) + padded(",f") + withUnsafeBytes(of: bits, Array.init)
     }
 
     /// `GET PATH?ATTRIBUTE`: one attribute of a node (`{"VALUE":[800]}`), or nil when the node

@@ -35,6 +35,8 @@ public final class WebServer: Sendable {
     /// What the server's tasks, the feedback thread and `stop` share.
     private final class Shared: Sendable {
         let connections = Mutex<[ObjectIdentifier: PanelConnection]>([:])
+        /// OSCQuery clients' WebSockets (`LISTEN`), counted with the pages against the limit.
+        let listeners = Mutex<[ObjectIdentifier: OSCQueryListener]>([:])
         let running = Atomic(true)
         /// A page began a MIDI learn: the feedback thread asks the host whether it is done.
         let learning = Atomic(false)
@@ -73,8 +75,15 @@ public final class WebServer: Sendable {
         router.get("/detent/**") { request, _ in
             Self.oscQuery(request.uri.path, query: WebAccess.queryItems(request.uri.query ?? ""), host: host)
         }
-        router.ws("/ws", onUpgrade: { inbound, outbound, _ in
+        // WebSockets: the page's at /ws, an OSCQuery client's at / (where it read the tree).
+        // Only upgrade requests reach this router; the same access rules hold.
+        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        sockets.add(middleware: AccessCheck(access: access))
+        sockets.ws("/ws", onUpgrade: { inbound, outbound, _ in
             try await Self.serve(inbound: inbound, outbound: outbound, host: host, title: title, shared: shared, log: log)
+        })
+        sockets.ws("/", onUpgrade: { inbound, outbound, _ in
+            try await Self.listen(inbound: inbound, outbound: outbound, host: host, shared: shared, log: log)
         })
 
         let running = Mutex<Result<Int, WebServerError>?>(nil)
@@ -82,7 +91,7 @@ public final class WebServer: Sendable {
         let bind = settings.bind, requested = settings.port
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(
                 http1: .init(idleTimeout: .seconds(60)),
                 ws: .init(maxFrameSize: Self.maximumMessage, autoPing: .enabled(timePeriod: .seconds(15))))),
             configuration: .init(address: .hostname(bind, port: requested), serverName: "detent"),
@@ -124,11 +133,17 @@ public final class WebServer: Sendable {
                     _ = shared.wake.wait(timeout: Self.poll)
                     let now = host.webSnapshot()
                     let pages = shared.connections.withLock { Array($0.values) }
+                    let listeners = shared.listeners.withLock { Array($0.values) }
                     if now.generation != seen.generation {
                         pages.forEach { $0.markLayout() }
+                        listeners.forEach { $0.markPathsChanged() }
                     } else {
                         let changed = now.targets.filter { seen.targets[$0.key] != $0.value }.map(\.key)
-                        if !changed.isEmpty { pages.forEach { $0.markChanged(changed) } }
+                        if !changed.isEmpty {
+                            pages.forEach { $0.markChanged(changed) }
+                            let ids = changed.map { now.layout.table[$0].id }
+                            listeners.forEach { $0.markChanged(ids) }
+                        }
                     }
                     seen = now
                     if shared.learning.load(ordering: .relaxed), let learnt = host.takeLearnt() {
@@ -152,6 +167,7 @@ public final class WebServer: Sendable {
         shared.wake.signal()
         feedback.join()
         shared.connections.withLock { $0.values.forEach { $0.finish() } }
+        shared.listeners.withLock { $0.values.forEach { $0.finish() } }
         task.cancel()
         _ = shared.finished.wait(timeout: .seconds(5))
     }
@@ -162,8 +178,10 @@ public final class WebServer: Sendable {
                               title: String, shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
         let connection = PanelConnection()
         let key = ObjectIdentifier(connection)
+        // (Each lock alone: the other kind's count is read first, never one lock inside the other.)
+        let listening = shared.listeners.withLock(\.count)
         let admitted = shared.connections.withLock { pages -> Bool in
-            guard pages.count < maximumPages else { return false }
+            guard pages.count + listening < maximumPages else { return false }
             pages[key] = connection
             return true
         }
@@ -246,6 +264,62 @@ public final class WebServer: Sendable {
         await writer.value
         if let malformed {
             log("web panel: \(malformed); that page's connection is closed")
+            try? await outbound.close(.unacceptableData, reason: malformed)
+        }
+    }
+
+    /// An OSCQuery client's WebSocket: `LISTEN` and `IGNORE` in, the listened parameters'
+    /// changes out as OSC messages in binary frames (``OSCQueryListener``). A message that is
+    /// no OSCQuery command, or a binary one, closes this socket only; a path that names no
+    /// parameter is ignored.
+    private static func listen(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: any WebPanelHost,
+                               shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
+        let listener = OSCQueryListener()
+        let key = ObjectIdentifier(listener)
+        let pages = shared.connections.withLock(\.count)
+        let admitted = shared.listeners.withLock { listeners -> Bool in
+            guard listeners.count + pages < maximumPages else { return false }
+            listeners[key] = listener
+            return true
+        }
+        guard admitted else {
+            log("web panel: more than \(maximumPages) pages are open; an OSCQuery client was turned away")
+            try? await outbound.close(.policyViolation, reason: "more than \(maximumPages) pages are open")
+            return
+        }
+        defer { shared.listeners.withLock { _ = $0.removeValue(forKey: key) } }
+        let writer = Task {
+            for await _ in listener.wakes {
+                for frame in listener.take(host.webSnapshot()) {
+                    do {
+                        switch frame {
+                        case .text(let text): try await outbound.write(.text(text))
+                        case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                        }
+                    } catch { return }
+                }
+            }
+        }
+        var budget = MessageBudget()
+        var malformed: String?
+        do {
+            reading: for try await message in inbound.messages(maxSize: maximumMessage) {
+                guard budget.take(now: .now) else { continue }
+                guard case .text(let text) = message, let command = OSCQueryListener.read(text) else {
+                    malformed = "not an OSCQuery command (LISTEN or IGNORE)"
+                    break reading
+                }
+                _ = listener.apply(command, table: host.webSnapshot().layout.table)
+            }
+        } catch {
+            listener.finish()
+            await writer.value
+            throw error
+        }
+        listener.finish()
+        await writer.value
+        if let malformed {
+            log("web panel: an OSCQuery client sent \(malformed); its connection is closed")
             try? await outbound.close(.unacceptableData, reason: malformed)
         }
     }

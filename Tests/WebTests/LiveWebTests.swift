@@ -30,6 +30,59 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("OSCQuery LISTEN: a listened parameter's every change comes as an OSC message; IGNORE stops it; a chain edit says PATH_CHANGED")
+    func oscQueryListen() throws {
+        let (_, detent, port) = try Self.start(["--plugin", "a=builtin", "--plugin", "b=builtin"])
+        let socket = try PanelSocket(port: port, path: "/")
+        socket.send(#"{"COMMAND":"LISTEN","DATA":"/detent/param/a.gain"}"#)
+        /// The next binary message, read as the OSC message `PATH ,f VALUE`.
+        func nextMessage() throws -> (String, Float) {
+            while let (opcode, payload) = socket.receiveMessage() {
+                guard opcode == 2 else { continue }
+                let end = try #require(payload.firstIndex(of: 0))
+                let path = String(decoding: payload[..<end], as: UTF8.self)
+                let tags = (end + 4) / 4 * 4
+                #expect(Array(payload[tags..<(tags + 4)]) == [0x2C, 0x66, 0, 0], "type tags ,f")
+                let bits = payload[(tags + 4)..<(tags + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                return (path, Float(bitPattern: bits))
+            }
+            throw TCPConnection.Failure(description: "no OSC message came")
+        }
+        // The listen is taken before the change: asked until the first one arrives.
+        var told: (String, Float)?
+        for value in [-3, -4, -5] where told == nil {
+            _ = try detent.ask("set a.gain \(value)")
+            told = try? nextMessage()
+        }
+        let first = try #require(told, "\(detent.messages)")
+        #expect(first.0 == "/detent/param/a.gain" && [-3, -4, -5].contains(first.1))
+        _ = try detent.ask("set a.gain -7.5")
+        let second = try nextMessage()
+        #expect(second.0 == "/detent/param/a.gain" && second.1 == -7.5)
+        // Not listened: nothing for the cutoff; then IGNORE, and nothing for the gain either.
+        _ = try detent.ask("set a.cutoff 900")
+        socket.send(#"{"COMMAND":"IGNORE","DATA":"/detent/param/a.gain"}"#)
+        _ = try detent.ask("status")
+        _ = try detent.ask("set a.gain -9")
+        // A chain edit: the tree changed.
+        _ = try detent.ask("chain add c=builtin")
+        var sawChange = false
+        while let (opcode, payload) = socket.receiveMessage() {
+            if opcode == 2 {
+                let text = String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
+                Issue.record("an OSC message after IGNORE or for an unlistened parameter: \(text)")
+            } else if String(decoding: payload, as: UTF8.self) == #"{"COMMAND":"PATH_CHANGED","DATA":"/detent/param"}"# {
+                sawChange = true
+                break
+            }
+        }
+        #expect(sawChange)
+        // Something that is no OSCQuery command closes that socket.
+        socket.send("hello")
+        #expect(socket.closedCode() == 1003)
+        #expect(detent.finish() == 0)
+    }
+
     @Test("OSCQuery: HOST_INFO names the OSC port; the tree has types, ranges, units and values")
     func oscQuery() throws {
         let (_, detent, port) = try Self.start(["--osc", "0", "--set", "cutoff=1200", "--set", "gain=-6"])
@@ -42,7 +95,7 @@ struct LiveWebTests {
         #expect(info["OSC_TRANSPORT"] as? String == "UDP")
         #expect(info["OSC_IP"] as? String == "127.0.0.1")
         let extensions = try #require(info["EXTENSIONS"] as? [String: Bool])
-        #expect(extensions["VALUE"] == true && extensions["RANGE"] == true && extensions["LISTEN"] == false)
+        #expect(extensions["VALUE"] == true && extensions["RANGE"] == true && extensions["LISTEN"] == true)
 
         let root = try jsonObject(try httpGet(port: port, "/").body)
         #expect(root["FULL_PATH"] as? String == "/")

@@ -144,13 +144,22 @@ final class PanelSocket {
     /// The next text message, answering pings on the way; nil once the socket is closed (its
     /// close code in ``closeCode``) or nothing came in time.
     func receive() -> String? {
+        while let (opcode, payload) = receiveMessage() {
+            if opcode == 1 { return String(decoding: payload, as: UTF8.self) }
+        }
+        return nil
+    }
+
+    /// The next text (1) or binary (2) message with its opcode, answering pings on the way;
+    /// nil once the socket is closed or nothing came in time.
+    func receiveMessage() -> (opcode: UInt8, payload: [UInt8])? {
         while let head = connection.read(2) {
             var length = Int(head[1] & 0x7F)
             if length == 126, let more = connection.read(2) { length = Int(more[0]) << 8 | Int(more[1]) }
             else if length == 127, let more = connection.read(8) { length = more.reduce(0) { $0 << 8 | Int($1) } }
             guard let payload = connection.read(length) else { return nil }
             switch head[0] & 0x0F {
-            case 1: return String(decoding: payload, as: UTF8.self)
+            case 1, 2: return (head[0] & 0x0F, payload)
             case 8:
                 closeCode = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
                 sendFrame(opcode: 8, Array(payload.prefix(2)))   // the closing handshake's answer
