@@ -77,12 +77,18 @@ struct PluginRenderTests {
         var failures: [String] = []
         var broken: [String] = []
         var unclean: [String] = []
+        var silent: [String] = []
+        var ran = 0
         for plugin in PluginCatalogTests.effects where plugin.isHostable {
             let channels = max(1, plugin.audioInputs.count)
             let input = (0..<channels).map { Signal.noise(frames: 48_000, seed: UInt64($0 + 1), amplitude: 0.25) }
             do {
                 let (engine, _) = try Self.engine(plugin.uri, channels: channels, maxFrames: 256)
-                _ = EngineRun.render(engine, input, blockSize: 256)
+                let (output, _) = EngineRun.render(engine, input, blockSize: 256)
+                ran += 1
+                // At its default values; a gate, a sampler without a sample, a convolver
+                // without an impulse response put out nothing, as they should.
+                if !output.contains(where: { $0.contains { abs($0) > 1e-6 } }) { silent.append(plugin.uri) }
                 // The engine writes non-finite and denormal samples as silence, so the file is
                 // always clean; what the plug-in itself put out is in the count.
                 if engine.telemetry.snapshot().sanitizedOutputSamples > 0 { unclean.append(plugin.uri) }
@@ -94,6 +100,7 @@ struct PluginRenderTests {
                 failures.append("\(plugin.uri): \(error)")
             }
         }
+        print("\(ran - silent.count) of \(ran) effects put out sound from a second of noise at their default values; silent: \(silent)")
         #expect(failures.isEmpty, "\(failures)")
         #expect(broken.count <= 2, "\(broken)")
         #expect(unclean.isEmpty, "plug-ins that put out NaN, infinity or denormals: \(unclean)")
