@@ -51,8 +51,7 @@ enum KnobPanelSession {
         case .terminalGone:
             throw ExitCode(74)
         case .signal(let signal):
-            Glibc.signal(signal, SIG_DFL)
-            raise(signal)
+            Signals.dieOf(signal)
             throw ExitCode(128 + signal)
         }
     }

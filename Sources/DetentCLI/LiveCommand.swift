@@ -269,8 +269,8 @@ struct LiveCommand: ParsableCommand {
         // scripts give): run until a signal rather than quit at once at the end of no input.
         let quiet = service || Self.inputIsNull
         let reader = LineReader(fileDescriptor: quiet ? nil : 0)
-        let signals = Self.stopOnSignals { reader.interrupt() }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = try Self.stopOnSignals { reader.interrupt() }
+        defer { signals.stop() }
         let host = LiveHost(options: options, log: LineWriter.standardError.line, onTerminate: { _ in reader.interrupt() })
         do {
             try host.start()
@@ -430,21 +430,13 @@ struct LiveCommand: ParsableCommand {
     /// or a user's, must still end the program. Past the deadline the program says so in one
     /// line and exits with status 0, as a stop that finished would, leaving the client to the
     /// server.
-    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGHUP)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        _ = stopOverdueLine.count  // made now, not by a handler racing a stuck thread
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) throws(CommandFailure) -> SignalWatcher {
+        _ = stopOverdueLine.count  // made now, not by a thread racing a stuck one
         let received = Atomic<Int>(0)
         // SIGHUP too: a closed terminal or a session's end stops the host as cleanly as
         // SIGTERM (its JACK client closed, not dropped by a default exit with status 129).
-        return [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+        do {
+            return try SignalWatcher([SIGINT, SIGTERM, SIGHUP], name: "stop-signals") { _ in
                 if received.add(1, ordering: .relaxed).newValue > 1 { _exit(1) }
                 stop()
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(stopDeadlineMilliseconds)) {
@@ -453,8 +445,8 @@ struct LiveCommand: ParsableCommand {
                     _exit(0)
                 }
             }
-            source.resume()
-            return source
+        } catch {
+            throw CommandFailure("cannot watch for signals: \(error)", exitCode: 71)
         }
     }
 }

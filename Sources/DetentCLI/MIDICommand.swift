@@ -46,8 +46,8 @@ struct MIDIMonitorCommand: ParsableCommand {
         defer { monitor.close() }
         LineWriter.standardError.line("detent: listening on '\(monitor.name):midi_in'; Ctrl-C stops")
         let stop = Semaphore(0)
-        let signals = LiveCommand.stopOnSignals { stop.signal() }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = try LiveCommand.stopOnSignals { stop.signal() }
+        defer { signals.stop() }
         var text = MIDIMessageText()
         var running = true
         while running {

@@ -64,8 +64,8 @@ final class ManagedSession: @unchecked Sendable {
         } catch {
             throw CommandFailure("\(error)", exitCode: 1)
         }
-        let signals = LiveCommand.stopOnSignals { [stop] in stop.signal() }
-        defer { signals.forEach { $0.cancel() } }
+        let signals = try LiveCommand.stopOnSignals { [stop] in stop.signal() }
+        defer { signals.stop() }
         while !stop.wait(timeout: .milliseconds(100)) {
             if let dirty = isDirty() { client.setDirty(dirty) }
         }

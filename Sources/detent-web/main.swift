@@ -16,9 +16,7 @@ guard arguments.count == 2, let parent = Int32(arguments[1]), fcntl(WebBridge.de
     exit(64)
 }
 _ = detent_die_with_parent(SIGTERM, parent)
-signal(SIGINT, SIG_IGN)
-signal(SIGHUP, SIG_IGN)
-signal(SIGQUIT, SIG_IGN)
+Signals.ignore([SIGINT, SIGHUP, SIGQUIT])
 
 let socket = LineSocket(descriptor: WebBridge.descriptor)
 guard case .line(let first) = socket.receive(waiting: 30_000), let start = WebBridge.Start(line: first) else {

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// The terminal loop: it puts the terminal into the panel's modes, feeds keys, mouse reports
 /// and signals to a ``Panel``, draws changed frames, and puts everything back.
@@ -52,10 +53,17 @@ public final class PanelApp {
         writer = FrameWriter(theme: theme)
     }
 
+    /// The signals the panel handles, read in its loop: quit (INT, TERM, HUP), resize (WINCH),
+    /// suspend and resume (TSTP, CONT).
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
+
     /// Runs until the panel quits, a signal ends it, or the terminal goes away. The terminal
     /// is restored on every way out, errors included.
     public func run() throws(TerminalError) -> Outcome {
-        let signals = try SignalPipe()
+        let signals: SignalPipe
+        do { signals = try SignalPipe(Self.signals) } catch {
+            throw .system("cannot create a pipe for signals: \(error)")
+        }
         defer { signals.close() }
         try terminal.enter()
         defer { terminal.leave() }
