@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
-        .library(name: "Plugins", targets: ["Plugins"]),
+        .library(name: "LV2", targets: ["LV2"]),
         .library(name: "Ladspa", targets: ["Ladspa"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
         .library(name: "Web", targets: ["Web"]),
@@ -67,7 +67,7 @@ let package = Package(
         // one reference and listed together; each format module provides a `PluginFormat`.
         .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "Plugins", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
+        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
         .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "DetentCLI",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "Plugins", "Ladspa",
+                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
                 "PluginFormats", "Remote", "WebBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "Plugins", "Ladspa", "PluginFormats", "TestSupport"]),
+            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
@@ -132,8 +132,8 @@ let package = Package(
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
         .testTarget(name: "WebTests", dependencies: ["Web", "Parameters", "DSP", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
-        .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "Plugins", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
-        .testTarget(name: "PluginsTests", dependencies: ["Plugins", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
             "DetentCLI", "Parameters", "DSP", "AudioFile", "TestSupport",

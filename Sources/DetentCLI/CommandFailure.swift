@@ -1,7 +1,7 @@
 import ArgumentParser
 import AudioFile
 import Platform
-import Plugins
+import LV2
 import Presets
 
 /// Why a command, or one job of a batch, failed: the one line that says so and its exit

@@ -1,6 +1,6 @@
 import Ladspa
 import PluginFormats
-import Plugins
+import LV2
 
 /// The plug-in formats Detent hosts, in the order a partial name is looked for in them (LV2
 /// first, so that names which found an LV2 plug-in before other formats were hosted still do).

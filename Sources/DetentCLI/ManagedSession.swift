@@ -4,7 +4,7 @@ import Glibc
 import JackHost
 import Parameters
 import Platform
-import Plugins
+import LV2
 import Presets
 import Remote
 import Synchronization

@@ -2,7 +2,7 @@ import ArgumentParser
 import DSP
 import Parameters
 import Platform
-import Plugins
+import LV2
 import Presets
 
 /// `--plugin URI|NAME|LABEL|ladspa:ID|FILE.so:LABEL|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —

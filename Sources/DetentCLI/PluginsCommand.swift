@@ -2,7 +2,7 @@ import ArgumentParser
 import Parameters
 import Ladspa
 import PluginFormats
-import Plugins
+import LV2
 
 /// `detent plugins`: the installed LV2, LADSPA and DSSI plug-ins, and whether Detent can host each.
 struct PluginsCommand: ParsableCommand {

@@ -2,7 +2,7 @@ import DSP
 import Glibc
 import Parameters
 import Platform
-import Plugins
+import LV2
 import Presets
 
 /// A user preset saved with its plug-in's state: the state and copies of the files it refers

@@ -2,7 +2,7 @@ import ArgumentParser
 import DSP
 import Glibc
 import Platform
-import Plugins
+import LV2
 
 /// `detent plugins --check URI|NAME`: runs a plug-in's `run()` (LV2, LADSPA or DSSI) under clang's
 /// RealtimeSanitizer and says whether it allocated, locked or made a blocking call.

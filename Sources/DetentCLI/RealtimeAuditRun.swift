@@ -3,7 +3,7 @@ import CRealtime
 import DSP
 import Parameters
 import Platform
-import Plugins
+import LV2
 
 /// The real-time audit's child side: the plug-in hosted as `detent live` hosts it (its worker
 /// on a thread of its own), its `run()` driven block after block with moving controls, each

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Plugins
+import LV2
 import AudioFile
 import Parameters
 import DSP

@@ -3,7 +3,7 @@ import DSP
 import Foundation
 import JackHost
 import Parameters
-import Plugins
+import LV2
 import Testing
 
 extension JackTests {

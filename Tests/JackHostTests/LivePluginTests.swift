@@ -5,7 +5,7 @@ import Foundation
 import JackHost
 import Ladspa
 import Parameters
-import Plugins
+import LV2
 import Testing
 
 extension JackTests {

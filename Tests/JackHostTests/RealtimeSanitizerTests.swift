@@ -5,7 +5,7 @@ import Foundation
 import JackHost
 import Testing
 import Parameters
-import Plugins
+import LV2
 
 /// Whether clang's RealtimeSanitizer runtime is linked into this test binary (the CI step
 /// links it in; see `.ci/run`).

@@ -1,6 +1,6 @@
 import DSP
 import Dispatch
-import Plugins
+import LV2
 import Synchronization
 import Testing
 import TestSupport

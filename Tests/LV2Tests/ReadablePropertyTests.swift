@@ -1,7 +1,7 @@
 import DSP
 import Foundation
 import Parameters
-import Plugins
+import LV2
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import DSP
 import Parameters
-@testable import Plugins
+@testable import LV2
 import Testing
 
 /// Discovery against the plug-ins Debian's packages install (`swh-lv2 mda-lv2 x42-plugins

@@ -1,6 +1,6 @@
 import DSP
 import Parameters
-import Plugins
+import LV2
 import Testing
 import TestSupport
 

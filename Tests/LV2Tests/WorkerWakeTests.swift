@@ -2,7 +2,7 @@ import CRealtime
 import DSP
 import Foundation
 import Parameters
-import Plugins
+import LV2
 import Testing
 import TestSupport
 
