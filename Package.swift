@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "detent", targets: ["detent"]),
         .executable(name: "detent-web", targets: ["detent-web"]),
         .library(name: "Parameters", targets: ["Parameters"]),
+        .library(name: "TextFormats", targets: ["TextFormats"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
@@ -57,9 +58,12 @@ let package = Package(
             name: "Platform",
             dependencies: ["CPlatform", .product(name: "SystemPackage", package: "swift-system")]),
 
-        // The parameter table as a value a processor provides, its text and JSON: beneath
-        // everything else, so naming a parameter never needs the engine.
-        .target(name: "Parameters"),
+        // The text Detent reads and writes: JSON, text made safe for a terminal, aligned
+        // tables. Standard library only.
+        .target(name: "TextFormats"),
+        // The parameter table as a value a processor provides: beneath everything else, so
+        // naming a parameter never needs the engine.
+        .target(name: "Parameters", dependencies: ["TextFormats"]),
         .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),

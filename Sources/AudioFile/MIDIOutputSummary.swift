@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// What a render wrote to its MIDI output file (`--midi-out`): for `--json`, and a warning

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// What a render from a MIDI file to a MIDI file did (``MIDIRenderer``): for `--json`, and

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 import DSP
 /// What a finished render did: for `--json`, and for the warnings printed after it.

@@ -1,3 +1,4 @@
+import TextFormats
 import ArgumentParser
 import DSP
 import Parameters

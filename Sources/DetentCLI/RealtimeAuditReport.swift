@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// What the audit's child wrote, read: the unsafe calls the RealtimeSanitizer runtime

@@ -1,3 +1,4 @@
+import TextFormats
 import AudioFile
 import Parameters
 import Platform

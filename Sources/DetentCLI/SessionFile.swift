@@ -1,3 +1,4 @@
+import TextFormats
 import DSP
 import Glibc
 import JackHost

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// The mapping as JSON: a mapping file (`--midi-map`, `midi save`), a preset's `midi` field and

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// A parameter table as text, for `detent params` and help screens.
 public enum ParameterTableText {
     /// An aligned plain-text table with a header row, one line per parameter. A `KIND` column

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// The text and JSON of `detent plugins`: every format's plug-ins in one list.

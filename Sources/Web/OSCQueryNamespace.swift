@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// The OSCQuery description of Detent's OSC addresses (github.com/Vidvox/OSCQueryProposal):

@@ -1,3 +1,4 @@
+import TextFormats
 import DSP
 import Hummingbird
 import HummingbirdWebSocket

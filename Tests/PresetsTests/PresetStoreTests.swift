@@ -1,3 +1,4 @@
+import TextFormats
 import DSP
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// A named set of parameter values, as stored in a preset file.

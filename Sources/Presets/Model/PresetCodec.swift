@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// Reads and writes preset files: JSON text ↔ ``Preset``, with every rule of the format.

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// Converts preset documents written in older formats to the current one, a step at a time,

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// The rules for preset names: free text shown as given, with just enough refused that a

@@ -1,3 +1,4 @@
+import TextFormats
 import Parameters
 
 /// The text `detent preset list` and `detent preset show` print, kept here (pure and tested)
