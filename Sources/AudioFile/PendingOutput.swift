@@ -121,28 +121,13 @@ public final class PendingOutput {
     /// Gives the finished temporary file `temporary` the name `path`, as ``commit(overwrite:)``
     /// does; on failure the temporary file is removed.
     public static func name(temporary: String, as path: String, overwrite: Bool) throws(AudioFileError) {
-        if overwrite {
-            guard rename(temporary, path) == 0 else {
-                let reason = Errno.last.description
-                unlink(temporary)
-                throw .writeFailed(path: path, reason: reason)
-            }
-        } else if link(temporary, path) == 0 {
-            // A hard link claims the name only if it is free; then the temporary name goes.
+        do {
+            try FileNaming.name(temporary, as: path, replacing: overwrite)
+        } catch {
             unlink(temporary)
-        } else {
-            let code = errno
-            if code == EEXIST {
-                unlink(temporary)
-                throw .outputExists(path: path)
-            }
-            // File systems without hard links: check, then rename (not atomic against others).
-            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK,
-                  !PathString.exists(path), rename(temporary, path) == 0 else {
-                let reason = PathString.exists(path) ? nil : Errno.last.description
-                unlink(temporary)
-                if let reason { throw .writeFailed(path: path, reason: reason) }
-                throw .outputExists(path: path)
+            switch error {
+            case .exists: throw .outputExists(path: path)
+            case .failed(_, let code): throw .writeFailed(path: path, reason: code.description)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Platform
 import DSP
 import Foundation
 import Testing

@@ -83,26 +83,13 @@ public struct AtomicFileWriter: Sendable {
     }
 
     private func moveIntoPlace(_ temporary: String, _ path: String, replacing: Bool) throws(PresetError) {
-        if replacing {
-            guard calls.rename(temporary, path) == 0 else {
-                throw Self.failure("renaming the temporary file", code: errno, path: path)
+        do {
+            try FileNaming.name(temporary, as: path, replacing: replacing, calls: calls)
+        } catch {
+            switch error {
+            case .exists: throw PresetError(.fileExists(path: path))
+            case .failed(let step, let code): throw Self.failure(step, code: code.rawValue, path: path)
             }
-            return
-        }
-        if calls.link(temporary, path) == 0 {
-            _ = calls.unlink(temporary)
-            return
-        }
-        let code = errno
-        if code == EEXIST { throw PresetError(.fileExists(path: path)) }
-        // File systems without hard links: check, then rename (no longer race-free, but
-        // the only way left that never writes over an existing file knowingly).
-        guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == ENOSYS else {
-            throw Self.failure("linking the temporary file", code: code, path: path)
-        }
-        guard access(path, F_OK) != 0 else { throw PresetError(.fileExists(path: path)) }
-        guard calls.rename(temporary, path) == 0 else {
-            throw Self.failure("renaming the temporary file", code: errno, path: path)
         }
     }
 
