@@ -1,6 +1,8 @@
+#define _GNU_SOURCE  // PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
 #include "PluginKernel.h"
 #include "CRealtime.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -605,16 +607,23 @@ void detent_lv2_transport(void *context, int64_t frame, float speed, int64_t bar
     k->position_known = 1;
 }
 
+static pthread_mutex_t lifecycle = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void detent_plugin_lifecycle_lock(void) { pthread_mutex_lock(&lifecycle); }
+void detent_plugin_lifecycle_unlock(void) { pthread_mutex_unlock(&lifecycle); }
+
 void detent_lv2_reset(void *context) {
     DetentLV2Kernel *k = (DetentLV2Kernel *)context;
     const LV2_Descriptor *d = k->descriptor;
     // Some plug-ins switch the thread's floating-point mode (flush-to-zero) as they activate;
     // the caller's mode is given back.
     unsigned int mode = detent_denormals_off();
+    detent_plugin_lifecycle_lock();
     for (uint32_t i = 0; i < k->instance_count; i++) {
         if (d->deactivate) d->deactivate(k->instances[i].handle);
         if (d->activate) d->activate(k->instances[i].handle);
     }
+    detent_plugin_lifecycle_unlock();
     detent_denormals_restore(mode);
     // The transport starts again from frame 0, and so does the MIDI output's timeline.
     k->position_pending = k->position != NULL && k->position_known;

@@ -124,6 +124,9 @@ final class PluginInstances: @unchecked Sendable {
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
         try LV2World.shared.withWorld { world, _ throws(PluginError) in
+            // Made and activated under the plug-in lifecycle lock too (see PluginKernel.h).
+            detent_plugin_lifecycle_lock()
+            defer { detent_plugin_lifecycle_unlock() }
             guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
                 throw PluginError.unknown(plugin.uri, closest: [])
             }
@@ -373,11 +376,14 @@ final class PluginInstances: @unchecked Sendable {
         worker?.stop()
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
-        for instance in instances { lilv_instance_deactivate(instance) }
         // Freeing an instance releases lilv's count of its library's users, kept in the
         // shared world: changed without the world's lock, a count lost to another thread's
-        // instantiation unloads a library whose plug-in is still running elsewhere.
+        // instantiation unloads a library whose plug-in is still running elsewhere. And no
+        // other plug-in is made or freed meanwhile (the lifecycle lock, PluginKernel.h).
         LV2World.shared.withWorld { _, _ in
+            detent_plugin_lifecycle_lock()
+            defer { detent_plugin_lifecycle_unlock() }
+            for instance in instances { lilv_instance_deactivate(instance) }
             for instance in instances { lilv_instance_free(instance) }
         }
         for raw in allocations { raw.deallocate() }

@@ -1,4 +1,5 @@
 import CLadspa
+import CPluginKernel
 import Glibc
 import CRealtime
 import Platform
@@ -113,6 +114,8 @@ enum LadspaDiscovery {
         guard let get = dssi.pointee.get_program, dssi.pointee.select_program != nil else { return [] }
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
+        detent_plugin_lifecycle_lock()
+        defer { detent_plugin_lifecycle_unlock() }
         guard let handle = d.pointee.instantiate?(d, 48_000) else { return [] }
         defer { d.pointee.cleanup?(handle) }
         var programs: [LadspaProgram] = []

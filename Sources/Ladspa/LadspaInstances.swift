@@ -77,6 +77,9 @@ final class LadspaInstances: @unchecked Sendable {
         // the caller's mode is given back.
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
+        // Made and activated under the plug-in lifecycle lock (PluginKernel.h).
+        detent_plugin_lifecycle_lock()
+        defer { detent_plugin_lifecycle_unlock() }
         for i in 0..<count {
             guard let handle = descriptor.pointee.instantiate(descriptor, UInt(sampleRate.rounded())) else {
                 throw PluginError.instantiationFailed(name: plugin.name)
@@ -176,6 +179,8 @@ final class LadspaInstances: @unchecked Sendable {
     deinit {
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
+        detent_plugin_lifecycle_lock()
+        defer { detent_plugin_lifecycle_unlock() }
         for (i, handle) in handles.enumerated() {
             if active { detent_ladspa_bridge().pointee.deactivate?(records[i].handle) }
             descriptor.pointee.cleanup?(handle)

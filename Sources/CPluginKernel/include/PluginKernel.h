@@ -216,6 +216,15 @@ void detent_lv2_run(void *_Nullable context, const float *_Nonnull controls,
 /// `reset`; never on the audio thread).
 void detent_lv2_reset(void *_Nullable context);
 
+/// One lock, for the whole process, around every plug-in's instantiate, activate, deactivate
+/// and cleanup, of any format (recursive: a thread holding it may take it again). Plug-ins
+/// share libraries with global state that is not thread-safe, FFTW's planner above all (used by
+/// convolvers and spectral plug-ins of LV2 and LADSPA alike): two instances made or freed at
+/// once on two threads crash inside it. Never taken on the audio thread. Taken after lilv's
+/// world lock where both are held.
+void detent_plugin_lifecycle_lock(void);
+void detent_plugin_lifecycle_unlock(void);
+
 /// Where a live host's plug-in MIDI goes: one message at `frame` of the cycle just run.
 typedef void (*DetentMIDISink)(void *_Nullable target, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
 
