@@ -267,8 +267,14 @@ struct PipeWireTests {
             }
         }
         #expect(windows > input.count / 2 / 480, "\(windows) windows compared, \(jumps) jumps")
+        // A cycle whose port buffer the server took back is played as silence, and said (see
+        // `survivesAHundredRateChangesUnderAudio`): each may spoil one window.
+        let silenced = detent.messages.filter { $0.contains("took back a port buffer") }.map { line -> Int in
+            line.contains("during a cycle") ? 1 : Int(line.split(separator: " ").first { Int($0) != nil } ?? "") ?? 1
+        }.reduce(0, +)
         if xrunsDuring == 0 {
-            #expect(matching == windows, "largest difference \(worst); \(matching) of \(windows) windows equal, \(jumps) jumps skipped")
+            #expect(matching + silenced >= windows,
+                    "largest difference \(worst); \(matching) of \(windows) windows equal, \(jumps) jumps skipped; detent said \(detent.messages.suffix(4))")
         } else {
             // An xrun on a busy machine: PipeWire then runs a late node on another cycle's
             // buffers, so some windows differ; the rest must still be equal.

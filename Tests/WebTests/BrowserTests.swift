@@ -36,9 +36,16 @@ struct BrowserTests {
         // positions as the pointer moves, so each wait is for where the drag ends.
         func settles(near position: Double, within tolerance: Double) throws -> Double {
             var hertz = 0.0
-            try waitUntil("b.cutoff settles near position \(position)") {
-                hertz = (try? detent.ask("get b.cutoff")).flatMap(Self.hertz) ?? 0
-                return hertz > 0 && abs(Self.position(hertz) - position) < tolerance
+            do {
+                try waitUntil("b.cutoff settles near position \(position)") {
+                    hertz = (try? detent.ask("get b.cutoff")).flatMap(Self.hertz) ?? 0
+                    return hertz > 0 && abs(Self.position(hertz) - position) < tolerance
+                }
+            } catch {
+                // Where it settled instead, and what the page shows, for the next look at it.
+                let shown = try? browser.evaluate("document.querySelector('[data-id=\"b.cutoff\"] .value').textContent")
+                Issue.record("b.cutoff is at \(hertz) Hz (position \(Self.position(hertz))); the page shows \(String(describing: shown))")
+                throw error
             }
             return hertz
         }
