@@ -350,34 +350,45 @@ static void visit_put(DetentLV2Kernel *k, uint32_t key, const LV2_Atom *value, v
     each_property(body + sizeof(LV2_Atom_Object_Body), value->size - (uint32_t)sizeof(LV2_Atom_Object_Body), k, visit_body, NULL);
 }
 
+/// Calls `visit` with each event of `sequence` (an output the plug-in wrote) that lies wholly
+/// inside it, in order: the one walk over a plug-in's atom output, bounds checked. A sequence of
+/// another type, or claiming more than its capacity, is passed over.
+static void each_event(DetentLV2Kernel *k, const LV2_Atom_Sequence *sequence,
+                       void (*visit)(DetentLV2Kernel *, const LV2_Atom_Event *, void *), void *context) {
+    if (!sequence || sequence->atom.type != k->atom_sequence_type || sequence->atom.size > k->atom_capacity) return;
+    const uint8_t *body = (const uint8_t *)&sequence->body;
+    uint32_t size = sequence->atom.size;
+    uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
+    while (offset + sizeof(LV2_Atom_Event) <= size) {
+        const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
+        uint32_t bytes = event->body.size;
+        if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) return;
+        visit(k, event, context);
+        offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
+    }
+}
+
+/// A `patch:Set` or `patch:Put` of readable properties: their values are taken.
+static void visit_readable(DetentLV2Kernel *k, const LV2_Atom_Event *event, void *context) {
+    (void)context;
+    uint32_t bytes = event->body.size;
+    if (event->body.type != k->urid_object || bytes < sizeof(LV2_Atom_Object_Body)) return;
+    const LV2_Atom_Object_Body *object = (const LV2_Atom_Object_Body *)(event + 1);
+    const uint8_t *properties = (const uint8_t *)(object + 1);
+    uint32_t length = bytes - (uint32_t)sizeof(LV2_Atom_Object_Body);
+    if (object->otype == k->urid_patch_set) {
+        SetParts parts = {0, NULL};
+        each_property(properties, length, k, visit_set, &parts);
+        if (parts.property && parts.value) take_readable(k, parts.property, parts.value);
+    } else if (object->otype == k->urid_patch_put) {
+        each_property(properties, length, k, visit_put, NULL);
+    }
+}
+
 /// After a `run` of the first instance: the readable properties its atom outputs report.
 static void collect_readable(DetentLV2Kernel *k) {
     if (k->readable_count == 0) return;
-    for (uint32_t a = 0; a < k->atom_output_count; a++) {
-        const LV2_Atom_Sequence *sequence = k->atom_outputs[a];
-        if (sequence->atom.type != k->atom_sequence_type || sequence->atom.size > k->atom_capacity) continue;
-        const uint8_t *body = (const uint8_t *)&sequence->body;
-        uint32_t size = sequence->atom.size;
-        uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
-        while (offset + sizeof(LV2_Atom_Event) <= size) {
-            const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
-            uint32_t bytes = event->body.size;
-            if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) break;
-            if (event->body.type == k->urid_object && bytes >= sizeof(LV2_Atom_Object_Body)) {
-                const LV2_Atom_Object_Body *object = (const LV2_Atom_Object_Body *)(event + 1);
-                const uint8_t *properties = (const uint8_t *)(object + 1);
-                uint32_t length = bytes - (uint32_t)sizeof(LV2_Atom_Object_Body);
-                if (object->otype == k->urid_patch_set) {
-                    SetParts parts = {0, NULL};
-                    each_property(properties, length, k, visit_set, &parts);
-                    if (parts.property && parts.value) take_readable(k, parts.property, parts.value);
-                } else if (object->otype == k->urid_patch_put) {
-                    each_property(properties, length, k, visit_put, NULL);
-                }
-            }
-            offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
-        }
-    }
+    for (uint32_t a = 0; a < k->atom_output_count; a++) each_event(k, k->atom_outputs[a], visit_readable, NULL);
 }
 
 /// Before a `run`: each instance's own patch input holds the due `patch:Set`s, else nothing.
@@ -453,36 +464,31 @@ static void advance_midi(DetentLV2Kernel *k, uint32_t taken, uint32_t frames) {
     k->midi_cursor += frames;
 }
 
+/// One message of the plug-in's MIDI output, copied out at its frame on the kernel's timeline
+/// (`context`: the run's frames); one that does not fit is counted.
+static void visit_midi_output(DetentLV2Kernel *k, const LV2_Atom_Event *event, void *context) {
+    uint32_t frames = *(const uint32_t *)context;
+    uint32_t bytes = event->body.size;
+    if (event->body.type != k->midi_event_type || bytes == 0) return;
+    if (k->midi_out_count >= k->midi_out_capacity || bytes > k->midi_out_bytes_capacity - k->midi_out_bytes_used) {
+        k->midi_out_dropped++;
+        return;
+    }
+    int64_t at = event->time.frames;
+    if (at < 0) at = 0;
+    if (frames > 0 && at >= frames) at = frames - 1;
+    DetentMIDIOutEvent *out = &k->midi_out_events[k->midi_out_count++];
+    out->frame = k->frames_run + at;
+    out->size = bytes;
+    out->offset = k->midi_out_bytes_used;
+    memcpy(k->midi_out_bytes + k->midi_out_bytes_used, event + 1, bytes);
+    k->midi_out_bytes_used += bytes;
+}
+
 /// After a `run` of `frames` frames: the MIDI messages the plug-in wrote to its MIDI output,
 /// copied out at their frames on the kernel's timeline; then the timeline moves on.
 static void collect_midi_output(DetentLV2Kernel *k, uint32_t frames) {
-    const LV2_Atom_Sequence *sequence = k->midi_output;
-    if (sequence && sequence->atom.type == k->atom_sequence_type && sequence->atom.size <= k->atom_capacity) {
-        const uint8_t *body = (const uint8_t *)&sequence->body;
-        uint32_t size = sequence->atom.size;
-        uint32_t offset = (uint32_t)sizeof(LV2_Atom_Sequence_Body);
-        while (offset + sizeof(LV2_Atom_Event) <= size) {
-            const LV2_Atom_Event *event = (const LV2_Atom_Event *)(body + offset);
-            uint32_t bytes = event->body.size;
-            if (bytes > size - offset - (uint32_t)sizeof(LV2_Atom_Event)) break;
-            if (event->body.type == k->midi_event_type && bytes > 0) {
-                if (k->midi_out_count >= k->midi_out_capacity || bytes > k->midi_out_bytes_capacity - k->midi_out_bytes_used) {
-                    k->midi_out_dropped++;
-                } else {
-                    int64_t at = event->time.frames;
-                    if (at < 0) at = 0;
-                    if (frames > 0 && at >= frames) at = frames - 1;
-                    DetentMIDIOutEvent *out = &k->midi_out_events[k->midi_out_count++];
-                    out->frame = k->frames_run + at;
-                    out->size = bytes;
-                    out->offset = k->midi_out_bytes_used;
-                    memcpy(k->midi_out_bytes + k->midi_out_bytes_used, event + 1, bytes);
-                    k->midi_out_bytes_used += bytes;
-                }
-            }
-            offset += (uint32_t)sizeof(LV2_Atom_Event) + padded(bytes);
-        }
-    }
+    each_event(k, k->midi_output, visit_midi_output, &frames);
     k->frames_run += frames;
 }
 

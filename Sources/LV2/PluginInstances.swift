@@ -289,8 +289,6 @@ final class PluginInstances: @unchecked Sendable {
         }
         if let midiInputs {
             k.midi_inputs = UnsafePointer(midiInputs)
-            k.midi_event_type = urids.map(LV2URI.midiEvent)
-            k.atom_sequence_type = atomSequence
             k.midi_events = buffer(DetentMIDIEvent.self, Self.midiCapacity)
             k.midi_capacity = UInt32(Self.midiCapacity)
             k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
@@ -311,18 +309,6 @@ final class PluginInstances: @unchecked Sendable {
             k.property_sent = sent
             k.property_due = buffer(UInt8.self, properties.count)
             k.property_values = buffer(Float.self, properties.count)
-            k.patch_inputs = patchInputs.map { UnsafePointer($0) }
-            k.patch_shares = patchShares
-            k.urid_object = urids.map(LV2URI.atom + "Object")
-            k.urid_patch_set = urids.map(LV2URI.patch + "Set")
-            k.urid_patch_property = urids.map(LV2URI.patch + "property")
-            k.urid_patch_value = urids.map(LV2URI.patch + "value")
-            k.urid_urid = urids.map(LV2URI.atom + "URID")
-            k.urid_float = urids.map(LV2URI.atom + "Float")
-            k.urid_double = urids.map(LV2URI.atom + "Double")
-            k.urid_int = urids.map(LV2URI.atom + "Int")
-            k.urid_long = urids.map(LV2URI.atom + "Long")
-            k.urid_bool = urids.map(LV2URI.atom + "Bool")
         }
         if !readable.isEmpty {
             let keys = buffer(UInt32.self, readable.count), values = buffer(Float.self, readable.count)
@@ -332,9 +318,11 @@ final class PluginInstances: @unchecked Sendable {
             k.readable_keys = UnsafePointer(keys)
             k.readable_values = values
             k.readable_get_pending = true
+        }
+        if patchPort != nil {
+            // The patch messages both kinds of property travel in, and the atoms they hold.
             k.patch_inputs = patchInputs.map { UnsafePointer($0) }
             k.patch_shares = patchShares
-            k.atom_sequence_type = atomSequence
             k.urid_object = urids.map(LV2URI.atom + "Object")
             k.urid_patch_set = urids.map(LV2URI.patch + "Set")
             k.urid_patch_get = urids.map(LV2URI.patch + "Get")
@@ -359,7 +347,6 @@ final class PluginInstances: @unchecked Sendable {
             k.position_known = format.beatsPerMinute != nil
             k.position_shares_midi = timePort == midiPort
             k.position_inputs = positionInputs.map { UnsafePointer($0) } ?? (timePort == midiPort ? k.midi_inputs : nil)
-            k.atom_sequence_type = atomSequence
         }
         kernel.pointee = k
         if format.realtime, (0..<count).contains(where: { records[$0].worker != nil }) {

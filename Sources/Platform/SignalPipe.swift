@@ -71,12 +71,6 @@ public final class SignalPipe {
         return result
     }
 
-    /// Waits until a byte is there to take, or `milliseconds` pass (-1: for ever).
-    public func wait(milliseconds: Int32 = -1) {
-        var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, milliseconds)
-    }
-
     /// Puts back the handlers found at start and closes the pipe.
     public func close() {
         for (signal, var action) in previous {

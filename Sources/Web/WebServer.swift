@@ -33,11 +33,17 @@ public final class WebServer: Sendable {
     private let feedback: NamedThread
     private let task: Task<Void, Never>
 
+    struct Sockets {
+        var pages: [ObjectIdentifier: PanelConnection] = [:]
+        var listeners: [ObjectIdentifier: OSCQueryListener] = [:]
+        var count: Int { pages.count + listeners.count }
+    }
+
     /// What the server's tasks, the feedback thread and `stop` share.
     private final class Shared: Sendable {
-        let connections = Mutex<[ObjectIdentifier: PanelConnection]>([:])
-        /// OSCQuery clients' WebSockets (`LISTEN`), counted with the pages against the limit.
-        let listeners = Mutex<[ObjectIdentifier: OSCQueryListener]>([:])
+        /// The open sockets: pages, and OSCQuery clients (`LISTEN`), counted together against
+        /// ``maximumPages``.
+        let sockets = Mutex(Sockets())
         let running = Atomic(true)
         /// A page began a MIDI learn: the feedback thread asks the host whether it is done.
         let learning = Atomic(false)
@@ -133,8 +139,7 @@ public final class WebServer: Sendable {
                 while shared.running.load(ordering: .relaxed) {
                     _ = shared.wake.wait(timeout: Self.poll)
                     let now = host.webSnapshot()
-                    let pages = shared.connections.withLock { Array($0.values) }
-                    let listeners = shared.listeners.withLock { Array($0.values) }
+                    let (pages, listeners) = shared.sockets.withLock { (Array($0.pages.values), Array($0.listeners.values)) }
                     if now.generation != seen.generation {
                         pages.forEach { $0.markLayout() }
                         listeners.forEach { $0.markPathsChanged() }
@@ -167,8 +172,10 @@ public final class WebServer: Sendable {
         guard shared.running.exchange(false, ordering: .relaxed) else { return }
         shared.wake.signal()
         feedback.join()
-        shared.connections.withLock { $0.values.forEach { $0.finish() } }
-        shared.listeners.withLock { $0.values.forEach { $0.finish() } }
+        shared.sockets.withLock { sockets in
+            sockets.pages.values.forEach { $0.finish() }
+            sockets.listeners.values.forEach { $0.finish() }
+        }
         task.cancel()
         _ = shared.finished.wait(timeout: .seconds(5))
     }
@@ -179,22 +186,11 @@ public final class WebServer: Sendable {
                               title: String, shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
         let connection = PanelConnection()
         let key = ObjectIdentifier(connection)
-        // (Each lock alone: the other kind's count is read first, never one lock inside the other.)
-        let listening = shared.listeners.withLock(\.count)
-        let admitted = shared.connections.withLock { pages -> Bool in
-            guard pages.count + listening < maximumPages else { return false }
-            pages[key] = connection
-            return true
-        }
-        guard admitted else {
-            log("web panel: more than \(maximumPages) pages are open; a new one was turned away")
-            try? await outbound.close(.policyViolation, reason: "more than \(maximumPages) pages are open")
-            return
-        }
+        guard await admit(outbound, shared: shared, log: log, as: "a new one", { $0.pages[key] = connection }) else { return }
         let outputs = host.outputValues()
         if !outputs.isEmpty { connection.markOutputs(outputs) }
         connection.markPresets(host.presetNames())
-        defer { shared.connections.withLock { _ = $0.removeValue(forKey: key) } }
+        defer { shared.sockets.withLock { _ = $0.pages.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in connection.wakes {
                 for text in connection.take(host.webSnapshot(), title: title) {
@@ -243,7 +239,7 @@ public final class WebServer: Sendable {
                             } else if request == .presetSave(name) {
                                 // Every page may offer the new one.
                                 let names = host.presetNames()
-                                shared.connections.withLock { $0.values.forEach { $0.markPresets(names) } }
+                                shared.sockets.withLock { $0.pages.values.forEach { $0.markPresets(names) } }
                             }
                             return true
                         }()
@@ -269,6 +265,22 @@ public final class WebServer: Sendable {
         }
     }
 
+    /// Takes a socket in (`add` records it) while fewer than ``maximumPages`` are open; else
+    /// closes it, saying why (policy violation, 1008), and logs `who` was turned away.
+    private static func admit(_ outbound: WebSocketOutboundWriter, shared: Shared, log: @Sendable (String) -> Void,
+                              as who: String, _ add: (inout Sockets) -> Void) async -> Bool {
+        let admitted = shared.sockets.withLock { sockets -> Bool in
+            guard sockets.count < maximumPages else { return false }
+            add(&sockets)
+            return true
+        }
+        if !admitted {
+            log("web panel: more than \(maximumPages) pages are open; \(who) was turned away")
+            try? await outbound.close(.policyViolation, reason: "more than \(maximumPages) pages are open")
+        }
+        return admitted
+    }
+
     /// An OSCQuery client's WebSocket: `LISTEN` and `IGNORE` in, the listened parameters'
     /// changes out as OSC messages in binary frames (``OSCQueryListener``). A message that is
     /// no OSCQuery command, or a binary one, closes this socket only; a path that names no
@@ -277,18 +289,8 @@ public final class WebServer: Sendable {
                                shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
         let listener = OSCQueryListener()
         let key = ObjectIdentifier(listener)
-        let pages = shared.connections.withLock(\.count)
-        let admitted = shared.listeners.withLock { listeners -> Bool in
-            guard listeners.count + pages < maximumPages else { return false }
-            listeners[key] = listener
-            return true
-        }
-        guard admitted else {
-            log("web panel: more than \(maximumPages) pages are open; an OSCQuery client was turned away")
-            try? await outbound.close(.policyViolation, reason: "more than \(maximumPages) pages are open")
-            return
-        }
-        defer { shared.listeners.withLock { _ = $0.removeValue(forKey: key) } }
+        guard await admit(outbound, shared: shared, log: log, as: "an OSCQuery client", { $0.listeners[key] = listener }) else { return }
+        defer { shared.sockets.withLock { _ = $0.listeners.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in listener.wakes {
                 for frame in listener.take(host.webSnapshot()) {
