@@ -231,7 +231,7 @@ struct ForeignMetadata: Sendable {
     ///   - frames: the frames the output holds.
     /// - Returns: the names of what was kept and of what the output has no place for.
     /// - Throws: the system's reason when reading or writing the output failed.
-    func write(to descriptor: Int32, container: Container?, canRewrite: Bool, frames: Int64) throws(Errno)
+    func write(to descriptor: Int32, container: Container?, canRewrite: Bool, frames: Int64) throws(SystemCallError)
         -> (kept: [String], lost: [String]) {
         guard canRewrite else { return ([], names) }
         switch container {
@@ -253,10 +253,10 @@ struct ForeignMetadata: Sendable {
 
     /// Appends the chunks after the audio and grows the RIFF (or RF64) size; false, with
     /// nothing written, when a plain RIFF would pass its 4 GiB.
-    private func appendChunks(to descriptor: Int32) throws(Errno) -> Bool {
+    private func appendChunks(to descriptor: Int32) throws(SystemCallError) -> Bool {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Errno.last }
-        guard let head = Self.readBytes(descriptor, at: 0, count: 12) else { throw Errno(rawValue: EIO) }
+        guard fstat(descriptor, &status) == 0 else { throw .last("fstat") }
+        guard let head = Self.readBytes(descriptor, at: 0, count: 12) else { throw SystemCallError("pread", .ioError) }
         let end = Int64(status.st_size)
         var bytes: [UInt8] = end % 2 == 1 ? [0] : []
         for chunk in chunks {
@@ -280,8 +280,8 @@ struct ForeignMetadata: Sendable {
 
     /// Rebuilds a FLAC output's metadata: the comment block with the foreign comments
     /// added, then `added`; the audio frames move by the difference in size.
-    private func addBlocks(_ added: [Block], to descriptor: Int32) throws(Errno) {
-        guard let (existing, audioStart) = Self.flacBlocks(descriptor) else { throw Errno(rawValue: EIO) }
+    private func addBlocks(_ added: [Block], to descriptor: Int32) throws(SystemCallError) {
+        guard let (existing, audioStart) = Self.flacBlocks(descriptor) else { throw SystemCallError("pread", .ioError) }
         var blocks = existing.filter { $0.type != 1 }
         if !comments.isEmpty {
             let vendor = Array("Detent".utf8)
@@ -301,17 +301,17 @@ struct ForeignMetadata: Sendable {
             header += [last | block.type, UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + block.body
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Errno.last }
+        guard fstat(descriptor, &status) == 0 else { throw .last("fstat") }
         try Self.move(descriptor, from: audioStart, to: Int64(header.count), end: Int64(status.st_size))
         try Self.writeBytes(header, to: descriptor, at: 0)
         if Int64(header.count) < audioStart {
-            guard ftruncate(descriptor, off_t(Int64(status.st_size) - audioStart + Int64(header.count))) == 0 else { throw Errno.last }
+            guard ftruncate(descriptor, off_t(Int64(status.st_size) - audioStart + Int64(header.count))) == 0 else { throw .last("ftruncate") }
         }
     }
 
     /// Moves the bytes from `from` to the file's `end` so they start at `to`, a stretch at a
     /// time, in the order that never overwrites what is still to be moved.
-    private static func move(_ descriptor: Int32, from: Int64, to: Int64, end: Int64) throws(Errno) {
+    private static func move(_ descriptor: Int32, from: Int64, to: Int64, end: Int64) throws(SystemCallError) {
         guard from != to else { return }
         let stretch = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: stretch, alignment: 16)
@@ -322,12 +322,8 @@ struct ForeignMetadata: Sendable {
             let n = Int(min(Int64(stretch), length - done))
             // Up: from the end backwards; down: from the start forwards.
             let at = to > from ? length - done - Int64(n) : done
-            var got = 0
-            while got < n {
-                let r = try systemCall { pread(descriptor, buffer + got, n - got, off_t(from + at) + off_t(got)) }
-                guard r > 0 else { throw Errno(rawValue: EIO) }
-                got += r
-            }
+            let got = try DescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: n), at: from + at)
+            guard got == n else { throw SystemCallError("pread", .ioError) }
             try writeBytes(UnsafeRawBufferPointer(start: buffer, count: n), to: descriptor, at: to + at)
             done += Int64(n)
         }
@@ -360,27 +356,18 @@ struct ForeignMetadata: Sendable {
     /// `count` bytes at `offset`, or nil when the file ends first or cannot be read.
     static func readBytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
-        var got = 0
-        while got < count {
-            let r = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, count - got, off_t(offset) + off_t(got)) }
-            if r < 0 && errno == EINTR { continue }
-            guard r > 0 else { return nil }
-            got += r
-        }
-        return bytes
+        let got = bytes.withUnsafeMutableBytes { raw in try? DescriptorIO.read(descriptor, into: raw, at: offset) }
+        return got == count ? bytes : nil
     }
 
-    private static func writeBytes(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64) throws(Errno) {
+    private static func writeBytes(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64) throws(SystemCallError) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         defer { copy.deallocate() }
         copy.copyBytes(from: bytes)
         try writeBytes(UnsafeRawBufferPointer(copy), to: descriptor, at: offset)
     }
 
-    private static func writeBytes(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) throws(Errno) {
-        var done = 0
-        while done < bytes.count {
-            done += try systemCall { pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
-        }
+    private static func writeBytes(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) throws(SystemCallError) {
+        try DescriptorIO.writeAll(descriptor, bytes, at: offset)
     }
 }

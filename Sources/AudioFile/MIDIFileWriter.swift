@@ -59,18 +59,11 @@ public enum MIDIFileWriter {
     static func pending(_ bytes: [UInt8], at path: String, overwrite: Bool) throws(AudioFileError) -> PendingOutput {
         try checkOutput(path, overwrite: overwrite)
         let pending = try PendingOutput(path: path)
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(Errno) in
-                    try systemCall { Glibc.write(pending.descriptor, raw.baseAddress! + offset, raw.count - offset) }
-                }
-            }
-            switch result {
-            case .success(let count) where count > 0: offset += count
-            case .success: pending.discard(); throw .writeFailed(path: path, reason: "nothing could be written")
-            case .failure(let error): pending.discard(); throw .writeFailed(path: path, reason: error.description)
-            }
+        do {
+            try DescriptorIO.writeAll(pending.descriptor, bytes)
+        } catch {
+            pending.discard()
+            throw .writeFailed(path: path, reason: error.errno.description)
         }
         if !pending.isStream, fsync(pending.descriptor) != 0 {
             let reason = Errno.last.description

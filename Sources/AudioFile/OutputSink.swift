@@ -23,7 +23,7 @@ final class OutputSink {
     /// True for a pipe or a socket.
     let isStream: Bool
     /// The first write, seek or size query that failed, with the system's reason.
-    private(set) var failure: Errno?
+    private(set) var failure: SystemCallError?
     /// Where the next write goes, and how far the disk has been asked to catch up.
     private var position: Int64 = 0
     private var writtenBack: Int64 = 0
@@ -36,12 +36,10 @@ final class OutputSink {
     private var writeBack: WriteBackThread?
 
     /// Duplicates `descriptor`, so that this object owns what it closes.
-    init(duplicating descriptor: Int32) throws(Errno) {
-        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else { throw Errno.last }
+    init(duplicating descriptor: Int32) throws(SystemCallError) {
+        let own = try DescriptorIO.duplicate(descriptor)
         self.descriptor = own
-        var s = stat()
-        isStream = fstat(own, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
+        isStream = DescriptorIO.isStream(own)
     }
 
     deinit {
@@ -52,20 +50,21 @@ final class OutputSink {
     /// Flushes what was written to the disk and closes the descriptor; the first failure
     /// (a write that failed earlier included) is thrown. Kinds of files that cannot be synced
     /// (a device, a pipe) are not a failure.
-    func close() throws(Errno) {
+    func close() throws(SystemCallError) {
         defer { descriptor = -1 }
         writeBack?.finish()
         writeBack = nil
         if let failure {
-            Glibc.close(descriptor)
+            try? DescriptorIO.close(descriptor)
             throw failure
         }
-        if fsync(descriptor) != 0, errno != EINVAL, errno != EROFS {
-            let reason = Errno.last
-            Glibc.close(descriptor)
-            throw reason
+        do {
+            try DescriptorIO.sync(descriptor)
+        } catch {
+            try? DescriptorIO.close(descriptor)
+            throw error
         }
-        if Glibc.close(descriptor) != 0 { throw Errno.last }
+        try DescriptorIO.close(descriptor)
     }
 
     /// True when the reader of a pipe or socket output has gone, so that what was written
@@ -75,19 +74,16 @@ final class OutputSink {
         return isStream && poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
-    private func record(_ error: Errno) {
+    private func record(_ error: SystemCallError) {
         if failure == nil { failure = error }
     }
 
     private func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         var done = 0
-        while done < count {
-            do {
-                done += try systemCall { Glibc.write(descriptor, bytes + done, count - done) }
-            } catch {
-                record(error)
-                break
-            }
+        do {
+            try DescriptorIO.writeAll(descriptor, UnsafeRawBufferPointer(start: bytes, count: count), written: &done)
+        } catch {
+            record(error)
         }
         position += Int64(done)
         if !isStream, position - writtenBack >= Self.writeBackStretch {
@@ -104,21 +100,19 @@ final class OutputSink {
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
         let reached = lseek(descriptor, off_t(offset), whence)
-        if reached < 0 { record(Errno.last) } else { position = Int64(reached) }
+        if reached < 0 { record(.last("lseek")) } else { position = Int64(reached) }
         return Int64(reached)
     }
 
     private func read(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        (try? systemCall { Glibc.read(descriptor, into, count) }) ?? 0
+        (try? DescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(start: into, count: count))) ?? 0
     }
 
     private var length: Int64 {
-        var s = stat()
-        guard fstat(descriptor, &s) == 0 else {
-            record(Errno.last)
+        do { return try DescriptorIO.size(descriptor) } catch {
+            record(error)
             return 0
         }
-        return Int64(s.st_size)
     }
 
     /// The callbacks libsndfile calls, with this object as their `user_data`.

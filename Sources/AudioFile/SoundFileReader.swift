@@ -97,7 +97,7 @@ public final class SoundFileReader {
             }
             return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
         }
-        if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.description) }
+        if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.errno.description) }
         // A cut inside an Ogg file's header pages leaves libsndfile a "malformed" file.
         if case .failure(.unreadable) = opened, ogg == .brokenOff {
             throw .truncated(path: path, reason: Self.oggBrokenOff)

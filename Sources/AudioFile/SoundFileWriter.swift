@@ -53,15 +53,15 @@ public final class SoundFileWriter {
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
         let sink: OutputSink
-        do { sink = try OutputSink(duplicating: descriptor) } catch { throw .writeFailed(path: path, reason: error.description) }
+        do { sink = try OutputSink(duplicating: descriptor) } catch { throw .writeFailed(path: path, reason: error.errno.description) }
         self.sink = sink
         // The sink's address and descriptor, as numbers that may cross into the lock's closure.
         let (sinkAddress, stream, descriptor) = (Int(bitPattern: Unmanaged.passUnretained(sink).toOpaque()), sink.isStream, sink.descriptor)
         let opened: Result<OpaquePointer, AudioFileError> = SoundFileReader.openLock.withLock { _ in
             if stream {
                 // A descriptor of its own, which libsndfile closes (on a failed open too).
-                let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-                guard own >= 0 else { return .failure(.writeFailed(path: path, reason: Errno.last.description)) }
+                let own: Int32
+                do throws(SystemCallError) { own = try DescriptorIO.duplicate(descriptor) } catch { return .failure(.writeFailed(path: path, reason: error.errno.description)) }
                 if let f = sf_open_fd(own, Int32(SFM_WRITE), &info, 1) { return .success(f) }
             } else {
                 var callbacks = OutputSink.callbacks
@@ -76,7 +76,7 @@ public final class SoundFileWriter {
             if Int(code) == SF_ERR_SYSTEM { return .failure(.writeFailed(path: path, reason: message)) }
             return .failure(.formatNotWritable(path: path, reason: "\(format) at \(sampleRate) Hz, \(channels) channels: \(message)"))
         }
-        if case .failure = opened, let failure = sink.failure { throw .writeFailed(path: path, reason: failure.description) }
+        if case .failure = opened, let failure = sink.failure { throw .writeFailed(path: path, reason: failure.errno.description) }
         let f = try opened.get()
         file = f
         // First of all: the encoders take their settings only until they start (Vorbis and
@@ -127,9 +127,9 @@ public final class SoundFileWriter {
         file = nil
         // `sf_close` returns -1 with `errno` when closing libsndfile's descriptor fails (a
         // stream); writes through the sink are counted in the sink.
-        let closed = sf_close(f) == 0 ? nil : Errno.last
-        do throws(Errno) {
-            if sink.streamBroken { throw Errno.brokenPipe }
+        let closed = sf_close(f) == 0 ? nil : SystemCallError.last("close")
+        do throws(SystemCallError) {
+            if sink.streamBroken { throw SystemCallError("write", .brokenPipe) }
             if let foreign, !foreign.isEmpty {
                 let (kept, lost) = closed != nil || sink.failure != nil ? ([], foreign.names)
                     : try foreign.write(to: sink.descriptor, container: format.container, canRewrite: !sink.isStream,
@@ -140,7 +140,7 @@ public final class SoundFileWriter {
             try sink.close()
             if let closed { throw closed }
         } catch {
-            throw .writeFailed(path: path, reason: error.description)
+            throw .writeFailed(path: path, reason: error.errno.description)
         }
     }
 
@@ -157,7 +157,7 @@ public final class SoundFileWriter {
     /// Fails when libsndfile wrote fewer frames than it was given, reported an error, or
     /// made a write that failed (which libsndfile's MP3 encoder does not report).
     private func check(written n: Int64, of frames: Int) throws(AudioFileError) {
-        if let failure = sink.failure { throw .writeFailed(path: path, reason: failure.description) }
+        if let failure = sink.failure { throw .writeFailed(path: path, reason: failure.errno.description) }
         guard let file, n != Int64(frames) || sf_error(file) != 0 else { return }
         throw .writeFailed(path: path, reason: SoundFileReader.clean(String(cString: sf_strerror(file))))
     }

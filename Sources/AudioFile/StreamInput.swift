@@ -21,7 +21,7 @@ final class StreamInput {
     private var position: Int64 = 0
     private var ended = false
     /// The system's reason when reading the stream failed.
-    private(set) var failure: Errno?
+    private(set) var failure: SystemCallError?
 
     /// Takes ownership of `descriptor` (closed on deinit).
     init(descriptor: Int32) {
@@ -44,8 +44,8 @@ final class StreamInput {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while base + Int64(kept.count) < offset && !ended {
             let n: Int
-            do { n = try chunk.withUnsafeMutableBytes { p in try systemCall { Glibc.read(descriptor, p.baseAddress, p.count) } } } catch {
-                failure = error as? Errno ?? .ioError
+            do { n = try DescriptorIO.read(descriptor, into: &chunk) } catch {
+                failure = error
                 ended = true
                 break
             }

@@ -47,7 +47,7 @@ final class RenderWorkerLaunch: Sendable {
     }
 
     /// A worker started before, or a new one.
-    func take() throws(Errno) -> Worker {
+    func take() throws(SystemCallError) -> Worker {
         if let worker = waiting.withLock({ $0.popLast() }) { return worker }
         return try start()
     }
@@ -64,7 +64,7 @@ final class RenderWorkerLaunch: Sendable {
         }
     }
 
-    private func start() throws(Errno) -> Worker {
+    private func start() throws(SystemCallError) -> Worker {
         let (channel, theirs) = try LineSocket.pair()
         defer { close(theirs) }
         // Swift's crash backtracer off: a plug-in's crash is told in one line, not a report.

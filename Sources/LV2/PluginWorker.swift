@@ -40,7 +40,7 @@ final class PluginWorker: @unchecked Sendable {
     /// Starts the thread for `count` instance records at `instances` (which must outlive
     /// ``stop()``), and points their `wake` at its semaphore. Call before the audio thread
     /// first runs the instances.
-    init(instances: UnsafeMutablePointer<DetentLV2Instance>, count: Int, name: String) throws(Errno) {
+    init(instances: UnsafeMutablePointer<DetentLV2Instance>, count: Int, name: String) throws(SystemCallError) {
         records = UnsafeSendable(instances)
         self.count = count
         for i in 0..<count { instances[i].wake = wake.pointer }

@@ -32,14 +32,14 @@ public enum ChildProgram {
     public static func run(
         _ path: String, _ arguments: [String], environment: [String: String] = [:],
         timeLimit: Duration? = nil, outputLimit: Int = 16 << 20
-    ) throws(Errno) -> Outcome {
+    ) throws(SystemCallError) -> Outcome {
         var ends: [Int32] = [-1, -1]
-        try systemCall { detent_pipe_cloexec(&ends) }
+        try systemCall("pipe2") { detent_pipe_cloexec(&ends) }
         var reading = ends[0]
         defer { if reading >= 0 { close(reading) } }
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let pid: pid_t
-        do throws(Errno) {
+        do throws(SystemCallError) {
             pid = try Spawn.start(path, arguments, environment: environment, descriptors: [input, ends[1], ends[1]])
         } catch {
             close(ends[1])
@@ -65,10 +65,10 @@ public enum ChildProgram {
                 wait = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
             }
             var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
-            guard (try? systemCall({ poll(&ready, 1, wait) })) != nil else { break }
+            guard (try? systemCall("poll", { poll(&ready, 1, wait) })) != nil else { break }
             if ready.revents == 0 { continue }
             let count = chunk.withUnsafeMutableBytes { buffer in
-                (try? systemCall { read(reading, buffer.baseAddress, buffer.count) }) ?? 0
+                (try? systemCall("read") { read(reading, buffer.baseAddress, buffer.count) }) ?? 0
             }
             if count <= 0 { break }
             output += chunk[..<min(count, max(0, outputLimit - output.count))]

@@ -5,10 +5,10 @@ import Glibc
 public enum FolderEntries {
     /// The names in the folder at `path`, without `.` and `..`, in no particular order.
     ///
-    /// - Throws: the `Errno` of `opendir` (`.noSuchFileOrDirectory` for a folder that does
+    /// - Throws: the error of `opendir` (its `errno` is `.noSuchFileOrDirectory` for a folder that does
     ///   not exist, `.notDirectory` for a file in its place).
-    public static func names(in path: String) throws(Errno) -> [String] {
-        guard let folder = opendir(path) else { throw Errno.last }
+    public static func names(in path: String) throws(SystemCallError) -> [String] {
+        guard let folder = opendir(path) else { throw .last("opendir") }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {

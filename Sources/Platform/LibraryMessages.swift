@@ -37,7 +37,7 @@ public enum LibraryMessages {
     private static func forward(from source: Int32, to destination: Int32, dropping drop: (String) -> Bool) {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
-        while let n = try? chunk.withUnsafeMutableBytes({ p in try systemCall { read(source, p.baseAddress, p.count) } }), n > 0 {
+        while let n = try? chunk.withUnsafeMutableBytes({ p in try systemCall("read") { read(source, p.baseAddress, p.count) } }), n > 0 {
             pending += chunk[..<n]
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(pending[...newline])

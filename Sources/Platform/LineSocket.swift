@@ -21,9 +21,9 @@ public final class LineSocket: @unchecked Sendable {
 
     /// A connected pair, both ends close-on-exec: one for this process, and the descriptor of
     /// the other to hand to a program (``Spawn/start(_:_:environment:descriptors:)``), then close.
-    public static func pair() throws(Errno) -> (LineSocket, Int32) {
+    public static func pair() throws(SystemCallError) -> (LineSocket, Int32) {
         var ends: [Int32] = [-1, -1]
-        try systemCall { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) }
+        try systemCall("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) }
         return (LineSocket(descriptor: ends[0]), ends[1])
     }
 
@@ -35,7 +35,7 @@ public final class LineSocket: @unchecked Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { buffer in
-                (try? systemCall { Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }) ?? -1
+                (try? systemCall("send") { Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }) ?? -1
             }
             if count <= 0 { return false }
             sent += count
@@ -63,11 +63,11 @@ public final class LineSocket: @unchecked Sendable {
             }
             if ended || descriptor < 0 { return .end }
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard let polled = try? systemCall({ poll(&ready, 1, milliseconds) }) else { ended = true; continue }
+            guard let polled = try? systemCall("poll", { poll(&ready, 1, milliseconds) }) else { ended = true; continue }
             if polled == 0 { return .nothing }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { buffer in
-                (try? systemCall { read(descriptor, buffer.baseAddress, buffer.count) }) ?? 0
+                (try? systemCall("read") { read(descriptor, buffer.baseAddress, buffer.count) }) ?? 0
             }
             if count <= 0 { ended = true; continue }
             buffered += chunk[..<count]

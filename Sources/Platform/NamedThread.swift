@@ -14,13 +14,13 @@ public struct NamedThread: Sendable {
     /// Starts `body` on a new, joinable thread called `name`.
     ///
     /// - Throws: the system's reason when it has no thread to give (`EAGAIN`).
-    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         id = try Self.start(name: name, detached: false, body)
     }
 
     /// Starts `body` on a new thread called `name` that nobody joins: its resources go back
     /// to the system when `body` returns.
-    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         _ = try start(name: name, detached: true, body)
     }
 
@@ -34,7 +34,7 @@ public struct NamedThread: Sendable {
 
     private static func start(
         name: String, detached: Bool, _ body: @escaping @Sendable () -> Void
-    ) throws(Errno) -> pthread_t {
+    ) throws(SystemCallError) -> pthread_t {
         final class Start {
             let name: String
             let body: @Sendable () -> Void
@@ -58,7 +58,7 @@ public struct NamedThread: Sendable {
         }, context)
         guard created == 0 else {
             Unmanaged<Start>.fromOpaque(context).release()
-            throw Errno(rawValue: created)
+            throw SystemCallError("pthread_create", Errno(rawValue: created))
         }
         return id
     }

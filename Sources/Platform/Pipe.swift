@@ -8,9 +8,9 @@ import SystemPackage
 /// extension; CPlatform calls it.)
 public enum Pipe {
     /// A new pipe's ends; both non-blocking when `nonBlocking`.
-    public static func make(nonBlocking: Bool = false) throws(Errno) -> (read: Int32, write: Int32) {
+    public static func make(nonBlocking: Bool = false) throws(SystemCallError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        try systemCall { detent_pipe_cloexec(&ends) }
+        try systemCall("pipe2") { detent_pipe_cloexec(&ends) }
         if nonBlocking {
             for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         }

@@ -15,10 +15,10 @@ public enum PipePeek {
         let ends = [pipe.read, pipe.write]
         defer { close(ends[0]); close(ends[1]) }
         while true {
-            guard let copied = try? systemCall({ detent_tee(descriptor, ends[1], UInt(count)) }) else { return nil }
+            guard let copied = try? systemCall("tee", { detent_tee(descriptor, ends[1], UInt(count)) }) else { return nil }
             var bytes = [UInt8](repeating: 0, count: Int(copied))
             if copied > 0 {
-                guard let n = try? bytes.withUnsafeMutableBytes({ p in try systemCall { read(ends[0], p.baseAddress, p.count) } }),
+                guard let n = try? bytes.withUnsafeMutableBytes({ p in try systemCall("read") { read(ends[0], p.baseAddress, p.count) } }),
                       n == copied else { return nil }
             }
             if copied == 0 || Int(copied) >= count || writerClosed(descriptor) { return bytes }

@@ -29,7 +29,7 @@ public final class Semaphore: @unchecked Sendable {
 
     /// Takes one signal, waiting as long as it takes.
     public func wait() {
-        _ = try? systemCall { sem_wait(pointer) }
+        _ = try? systemCall("sem_wait") { sem_wait(pointer) }
     }
 
     /// Takes one signal if there is one, without waiting.
@@ -45,7 +45,7 @@ public final class Semaphore: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &now)
         let deadline = Self.deadline(after: timeout, from: now)
         return withUnsafePointer(to: deadline) { deadline in
-            (try? systemCall { detent_sem_wait_monotonic(pointer, deadline) }) != nil
+            (try? systemCall("sem_clockwait") { detent_sem_wait_monotonic(pointer, deadline) }) != nil
         }
     }
 

@@ -19,7 +19,7 @@ public final class SignalPipe {
     private var previous: [Int32: sigaction] = [:]
 
     /// A pipe taking `signals` (none yet: ``install(_:)`` them).
-    public init(_ signals: [Int32] = []) throws(Errno) {
+    public init(_ signals: [Int32] = []) throws(SystemCallError) {
         // Non-blocking both ways: a handler's write must never wait, and a reader drains the
         // read end without blocking.
         (readEnd, writeEnd) = try Pipe.make(nonBlocking: true)

@@ -13,7 +13,7 @@ public final class SignalWatcher: @unchecked Sendable {
     private let pipe: SignalPipe
     private var thread: NamedThread?
 
-    public init(_ signals: [Int32], name: String = "signals", handle: @escaping @Sendable (Int32) -> Void) throws(Errno) {
+    public init(_ signals: [Int32], name: String = "signals", handle: @escaping @Sendable (Int32) -> Void) throws(SystemCallError) {
         let pipe = try SignalPipe(signals)
         self.pipe = pipe
         let readEnd = pipe.readEnd

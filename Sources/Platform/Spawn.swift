@@ -17,7 +17,7 @@ public enum Spawn {
     /// - Throws: the system's reason when the program cannot be started (`ENOENT`, `EACCES`).
     public static func start(
         _ path: String, _ arguments: [String], environment: [String: String] = [:], descriptors: [Int32]
-    ) throws(Errno) -> pid_t {
+    ) throws(SystemCallError) -> pid_t {
         // Each descriptor is first copied above every target number, so that putting one in
         // place (dup2) never overwrites another still to be placed.
         let high = Int32(max(descriptors.count, 3) + 16)
@@ -26,10 +26,10 @@ public enum Spawn {
         for fd in descriptors {
             // A standard stream this process was started without becomes /dev/null.
             if fd <= 2 && fcntl(fd, F_GETFD) == -1 {
-                copies.append(try systemCall { open("/dev/null", O_RDWR | O_CLOEXEC) })
+                copies.append(try systemCall("open") { open("/dev/null", O_RDWR | O_CLOEXEC) })
                 continue
             }
-            copies.append(try systemCall { fcntl(fd, F_DUPFD_CLOEXEC, high) })
+            copies.append(try systemCall("fcntl") { fcntl(fd, F_DUPFD_CLOEXEC, high) })
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -56,7 +56,7 @@ public enum Spawn {
         }
         var pid = pid_t()
         let started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard started == 0 else { throw Errno(rawValue: started) }
+        guard started == 0 else { throw SystemCallError("posix_spawn", Errno(rawValue: started)) }
         return pid
     }
 
@@ -68,15 +68,15 @@ public enum Spawn {
     ///
     /// A copy costs a fraction of a millisecond where starting the program again (``start(_:_:environment:descriptors:)``)
     /// costs tens: it already holds everything this process has prepared.
-    public static func copyOfThisProcess(keeping descriptor: Int32, as target: Int32) throws(Errno) -> pid_t? {
+    public static func copyOfThisProcess(keeping descriptor: Int32, as target: Int32) throws(SystemCallError) -> pid_t? {
         guard let threads = try? FolderEntries.names(in: "/proc/self/task"), threads.count == 1 else { return nil }
-        return try systemCall { detent_fork_keeping(descriptor, target) }
+        return try systemCall("fork") { detent_fork_keeping(descriptor, target) }
     }
 
     /// Waits for the program `pid` to end and says how it ended.
     public static func wait(_ pid: pid_t) -> ChildProgram.Status {
         var raw: Int32 = 0
-        _ = try? systemCall { waitpid(pid, &raw, 0) }
+        _ = try? systemCall("waitpid") { waitpid(pid, &raw, 0) }
         let signal = raw & 0x7F
         return signal == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(signal)
     }

@@ -1,24 +1,48 @@
 import Glibc
 import SystemPackage
 
+/// A system call that failed: which one, and the system's reason.
+///
+/// A bare `Errno` says "Bad file descriptor" and leaves the reader to guess whether it was the
+/// `write`, the `poll` or the `fsync`; naming the call (as swift-nio's `IOError` does) makes
+/// a line in a log or a bug report enough to find the code. Messages meant for users, which
+/// already say what was being done ("cannot write out.wav"), show ``errno`` alone.
+public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The call's name, as in its manual page (`write`, `pipe2`, `pthread_create`).
+    public let call: String
+    public let errno: Errno
+
+    public init(_ call: String, _ errno: Errno) {
+        self.call = call
+        self.errno = errno
+    }
+
+    /// The calling thread's `errno` now, for `call`, which just failed.
+    public static func last(_ call: String) -> SystemCallError { SystemCallError(call, Errno.last) }
+
+    /// `write: No space left on device`.
+    public var description: String { "\(call): \(errno)" }
+}
+
 /// Runs one system call that reports failure as -1 with the reason in `errno`, calling it
-/// again while it fails with `EINTR`, and turns any other failure into an `Errno`.
+/// again while it fails with `EINTR`, and turns any other failure into a
+/// ``SystemCallError`` naming `name`.
 ///
 /// A signal arriving while a call blocks makes it fail with `EINTR` although nothing went
 /// wrong; every blocking call in the package goes through here, so that rule lives in one
 /// place instead of one loop per call site (the style of swift-nio's `syscall(blocking:)`).
 ///
 /// ```swift
-/// let count = try systemCall { read(fd, buffer, size) }
+/// let count = try systemCall("read") { read(fd, buffer, size) }
 /// ```
 @discardableResult
 public func systemCall<Result: FixedWidthInteger & SignedInteger>(
-    _ call: () -> Result
-) throws(Errno) -> Result {
+    _ name: String, _ call: () -> Result
+) throws(SystemCallError) -> Result {
     while true {
         let result = call()
         if result != -1 { return result }
-        let code = errno
-        if code != EINTR { throw Errno(rawValue: code) }
+        let code = Glibc.errno
+        if code != EINTR { throw SystemCallError(name, Errno(rawValue: code)) }
     }
 }

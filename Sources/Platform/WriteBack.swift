@@ -26,7 +26,7 @@ public final class WriteBackThread: @unchecked Sendable {
     private let wake = Semaphore()
     private var thread: NamedThread?
 
-    public init(descriptor: Int32) throws(Errno) {
+    public init(descriptor: Int32) throws(SystemCallError) {
         self.descriptor = descriptor
         thread = try NamedThread(name: "write-back") { [self] in run() }
     }

@@ -15,7 +15,7 @@ struct LineWriterTests {
         let drained = Semaphore()
         let reader = try NamedThread(name: "test-drain") {
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            while let n = try? systemCall({ read(readEnd, &chunk, chunk.count) }), n > 0 {
+            while let n = try? DescriptorIO.read(readEnd, into: &chunk), n > 0 {
                 bytes.withLock { $0 += chunk[..<n] }
             }
             drained.signal()

@@ -8,7 +8,7 @@ struct SystemCallTests {
     @Test("a call failing with EINTR is called again until it succeeds")
     func retriesInterrupts() throws {
         var calls = 0
-        let result = try systemCall { () -> Int in
+        let result = try systemCall("test") { () -> Int in
             calls += 1
             if calls <= 2 {
                 errno = EINTR
@@ -20,11 +20,11 @@ struct SystemCallTests {
         #expect(calls == 3)
     }
 
-    @Test("any other failure is thrown once, as its Errno")
+    @Test("any other failure is thrown once, naming the call and its Errno")
     func throwsOtherErrors() {
         var calls = 0
-        #expect(throws: Errno.badFileDescriptor) {
-            try systemCall { () -> Int32 in
+        #expect(throws: SystemCallError("fsync", .badFileDescriptor)) {
+            try systemCall("fsync") { () -> Int32 in
                 calls += 1
                 errno = EBADF
                 return -1
@@ -32,11 +32,12 @@ struct SystemCallTests {
         }
         #expect(calls == 1)
         #expect(Errno.badFileDescriptor.description == String(cString: strerror(EBADF)))
+        #expect(SystemCallError("fsync", .badFileDescriptor).description == "fsync: " + String(cString: strerror(EBADF)))
     }
 
     @Test("a successful negative result other than -1 is passed through")
     func otherNegative() throws {
-        #expect(try systemCall { Int32(-2) } == -2)
+        #expect(try systemCall("test") { Int32(-2) } == -2)
     }
 
     @Test("a blocking read interrupted by a signal (no SA_RESTART) carries on and returns the data")
@@ -55,7 +56,7 @@ struct SystemCallTests {
 
         let calls = Atomic(0)
         let reader = Mutex<pthread_t?>(nil)
-        let result = Mutex<Result<Int, Errno>?>(nil)
+        let result = Mutex<Result<Int, SystemCallError>?>(nil)
         let finished = Semaphore()
         let thread = try NamedThread(name: "test-eintr") {
             // Threads inherit the signal mask of whoever made them; the test runner's may
@@ -66,8 +67,8 @@ struct SystemCallTests {
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             reader.withLock { $0 = pthread_self() }
             var byte: UInt8 = 0
-            let outcome = Result { () throws(Errno) in
-                try systemCall { () -> Int in
+            let outcome = Result { () throws(SystemCallError) in
+                try systemCall("read") { () -> Int in
                     calls.add(1, ordering: .relaxed)
                     return read(readEnd, &byte, 1)
                 }

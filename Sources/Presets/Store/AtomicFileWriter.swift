@@ -68,17 +68,11 @@ public struct AtomicFileWriter: Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(PresetError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written: Int
-            switch bytes.withUnsafeBytes({ raw in
-                Result { () throws(Errno) in try systemCall { calls.write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...])) } }
-            }) {
-            case .success(let count): written = count
-            case .failure(let reason): throw Self.failure("writing", code: reason.rawValue, path: path)
-            }
-            if written == 0 { throw Self.failure("writing", code: EIO, path: path) }
-            offset += written
+        do {
+            var written = 0
+            try DescriptorIO.writeAll(fd, bytes, written: &written, using: calls.write)
+        } catch {
+            throw Self.failure("writing", code: error.errno.rawValue, path: path)
         }
     }
 

@@ -267,10 +267,10 @@ public struct PresetStore: Sendable {
         let names: [String]
         do {
             names = try FolderEntries.names(in: userDirectory)
-        } catch .noSuchFileOrDirectory, .notDirectory {
+        } catch where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
             return []
         } catch {
-            throw .system("cannot read the preset folder", error, path: userDirectory)
+            throw .system("cannot read the preset folder", error.errno, path: userDirectory)
         }
         let fileNames = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(PresetFileName.fileExtension) }
         return fileNames.sorted().map { fileName in

@@ -85,22 +85,16 @@ public final class TerminalSession {
 
     /// Writes all of `bytes`, waiting for the terminal when it is slow.
     public func write(_ bytes: [UInt8]) throws(TerminalError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Result { () throws(Errno) in
-                    try systemCall { systemWrite(output, raw.baseAddress! + offset, bytes.count - offset) }
-                }
-            }
-            switch written {
-            case .success(let n):
-                offset += n
-            case .failure(.resourceTemporarilyUnavailable):
+        var written = 0
+        while written < bytes.count {
+            do {
+                try DescriptorIO.writeAll(output, bytes, written: &written)
+            } catch where error.errno == .resourceTemporarilyUnavailable {
                 // A slow terminal (non-blocking output): wait until it takes more.
                 var fd = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&fd, 1, 100)
-            case .failure(let error):
-                throw .system("cannot write to the terminal: \(error)")
+            } catch {
+                throw .system("cannot write to the terminal: \(error.errno)")
             }
         }
     }
@@ -110,21 +104,13 @@ public final class TerminalSession {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             do {
-                let n = try systemCall { systemRead(input, &buffer, buffer.count) }
+                let n = try DescriptorIO.read(input, into: &buffer)
                 return Array(buffer[0..<n])
-            } catch where error == .resourceTemporarilyUnavailable {
+            } catch where error.errno == .resourceTemporarilyUnavailable {
                 continue
             } catch {
-                throw .system("cannot read from the terminal: \(error)")
+                throw .system("cannot read from the terminal: \(error.errno)")
             }
         }
     }
-}
-
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
-}
-
-private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, bytes, count)
 }

@@ -87,7 +87,7 @@ public final class LineReader: @unchecked Sendable {
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0)]
             do {
-                try systemCall { poll(&fds, 2, -1) }
+                try systemCall("poll") { poll(&fds, 2, -1) }
             } catch {
                 return nil
             }
@@ -95,9 +95,9 @@ public final class LineReader: @unchecked Sendable {
             guard let input, fds[1].revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             do {
-                let n = try systemCall { read(input, &chunk, chunk.count) }
+                let n = try systemCall("read") { read(input, &chunk, chunk.count) }
                 if n > 0 { buffer += chunk[..<n] } else { atEnd = true }
-            } catch where error == .resourceTemporarilyUnavailable {
+            } catch where error.errno == .resourceTemporarilyUnavailable {
                 // Nothing to read after all (a non-blocking input): back to `poll`.
             } catch {
                 atEnd = true

@@ -1,5 +1,5 @@
 import Foundation
-import JackHost
+import Platform
 import Testing
 import TestSupport
 

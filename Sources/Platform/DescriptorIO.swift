@@ -1,0 +1,124 @@
+import Glibc
+import SystemPackage
+
+/// Reads and writes through a file descriptor: the loops every writer needs (a short write
+/// continued, an interrupted call made again), written once, with errors that name the call.
+///
+/// Outputs (renders, MIDI files, presets, plug-in state, the terminal) all write through here,
+/// so that none of them can drop the tail of a short write or report a bare `EINTR`.
+public enum DescriptorIO {
+    /// A `write(2)`: returns the bytes taken, or -1 with `errno` set. Tests pass one that
+    /// fails midway (a full disk after half the bytes).
+    public typealias WriteCall = (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+
+    /// The system's `write`.
+    public static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+    }
+
+    /// Writes `bytes[written...]`, continuing after short writes and interrupts, and counts
+    /// in `written` every byte the descriptor took — also when it throws, so that a caller on a
+    /// non-blocking descriptor can wait (`EAGAIN`) and call again, and a file's writer knows
+    /// how far it got. A write that takes nothing fails with `EIO`.
+    public static func writeAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, written: inout Int, using write: WriteCall = systemWrite
+    ) throws(SystemCallError) {
+        while written < bytes.count {
+            let start = written
+            let n = try systemCall("write") { write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+            if n == 0 { throw SystemCallError("write", .ioError) }
+            written += n
+        }
+    }
+
+    /// Writes all of `bytes`.
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+        var written = 0
+        try writeAll(descriptor, bytes, written: &written)
+    }
+
+    /// Writes `bytes[written...]`, as the form above.
+    public static func writeAll(
+        _ descriptor: Int32, _ bytes: [UInt8], written: inout Int, using write: WriteCall = systemWrite
+    ) throws(SystemCallError) {
+        var count = written
+        defer { written = count }
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemCallError) in try writeAll(descriptor, raw, written: &count, using: write) }
+        }.get()
+    }
+
+    /// Writes all of `bytes`.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+        var written = 0
+        try writeAll(descriptor, bytes, written: &written)
+    }
+
+    /// Reads what is there into `bytes`, at most its count; 0 at the end of the input.
+    public static func read(_ descriptor: Int32, into bytes: inout [UInt8]) throws(SystemCallError) -> Int {
+        try bytes.withUnsafeMutableBytes { raw in Result { () throws(SystemCallError) in try read(descriptor, into: raw) } }.get()
+    }
+
+    /// Writes all of `bytes` at `offset` (`pwrite`: the descriptor's position stays).
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemCallError) {
+        var done = 0
+        while done < bytes.count {
+            let start = done
+            let n = try systemCall("pwrite") {
+                pwrite(descriptor, bytes.baseAddress! + start, bytes.count - start, off_t(offset) + off_t(start))
+            }
+            if n == 0 { throw SystemCallError("pwrite", .ioError) }
+            done += n
+        }
+    }
+
+    /// Reads what is there, at most `buffer.count` bytes; 0 at the end of the input.
+    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+        try systemCall("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads `buffer.count` bytes at `offset` (`pread`), fewer only at the end of the file.
+    public static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    ) throws(SystemCallError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let start = done
+            let n = try systemCall("pread") {
+                pread(descriptor, buffer.baseAddress! + start, buffer.count - start, off_t(offset) + off_t(start))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// A duplicate of `descriptor`, closed on `exec`, for a writer that must own what it closes.
+    public static func duplicate(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
+        try systemCall("fcntl") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+    }
+
+    /// True for a pipe or a socket: nothing to seek or to sync.
+    public static func isStream(_ descriptor: Int32) -> Bool {
+        var s = stat()
+        return fstat(descriptor, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
+    }
+
+    /// The size of the file open on `descriptor`.
+    public static func size(_ descriptor: Int32) throws(SystemCallError) -> Int64 {
+        var s = stat()
+        try systemCall("fstat") { fstat(descriptor, &s) }
+        return Int64(s.st_size)
+    }
+
+    /// Flushes the file to its disk. A kind of file that cannot be synced (a pipe, a device:
+    /// `EINVAL`, `EROFS`) is not a failure.
+    public static func sync(_ descriptor: Int32) throws(SystemCallError) {
+        if fsync(descriptor) != 0, errno != EINVAL, errno != EROFS { throw .last("fsync") }
+    }
+
+    /// Closes `descriptor`. Never called again on `EINTR`: Linux has closed it by then.
+    public static func close(_ descriptor: Int32) throws(SystemCallError) {
+        if Glibc.close(descriptor) != 0 { throw .last("close") }
+    }
+}
