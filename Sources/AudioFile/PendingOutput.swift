@@ -55,19 +55,17 @@ public final class PendingOutput {
         }
         let folder = PathString.folder(of: path)
         guard PathString.isFolder(folder) else { throw .outputFolderMissing(path: folder) }
-        var template = Array(PathString.join(folder, "." + PathString.name(of: path) + ".detent-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
-        // Close-on-exec, so no program the process starts holds the unfinished file open. Set
-        // right after `mkstemp` because Swift's Glibc module does not import `mkostemp`, which
-        // sets it atomically (a GNU extension).
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let fd: Int32
+        do {
+            (temporaryPath, fd) = try TemporaryFile.create(prefix: PathString.join(folder, "." + PathString.name(of: path) + ".detent-"))
+        } catch {
+            throw .writeFailed(path: path, reason: error.errno.description)
+        }
         // Held until the file is renamed or removed, and dropped by the kernel when the
         // process dies however it dies: a batch started again removes only the temporary
         // files no running render holds (`--skip-existing`).
         _ = flock(fd, LOCK_EX | LOCK_NB)
         descriptor = fd
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         registration = UnfinishedFiles.register(temporaryPath)
     }
 

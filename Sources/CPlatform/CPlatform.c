@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include "CPlatform.h"
 
 int detent_name_current_thread(const char *name) {
@@ -23,6 +24,10 @@ int detent_sem_wait_monotonic(sem_t *semaphore, const struct timespec *deadline)
 
 long detent_tee(int from, int to, unsigned long count) {
     return (long)tee(from, to, count, 0);
+}
+
+int detent_mkstemp_cloexec(char *template_path) {
+    return mkostemp(template_path, O_CLOEXEC);
 }
 
 int detent_pipe_cloexec(int fds[2]) {
@@ -60,7 +65,6 @@ int detent_start_writeback(int fd, long long offset, long long count) {
 #include "DetentLibrary.h"
 #include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 int detent_library_load(DetentLibrary *library) {
     if (__atomic_load_n(&library->loaded, __ATOMIC_ACQUIRE)) return 0;

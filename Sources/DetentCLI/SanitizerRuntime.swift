@@ -32,7 +32,7 @@ enum SanitizerRuntime {
                 + "(lib/clang/*/lib/linux/libclang_rt.rtsan-\(architecture).a beside a `swift` or `clang` in PATH), "
                 + "or \(overrideVariable) naming a shared build of it")
         }
-        guard let cache = cacheFolder() else {
+        guard let cache = Environment.cacheFolder else {
             throw Missing(description: "no cache folder for the real-time audit's runtime: set XDG_CACHE_HOME or HOME")
         }
         let cached = cache + "/librtsan-\(version)-\(architecture).so"
@@ -70,13 +70,6 @@ enum SanitizerRuntime {
         version.split(separator: ".").map { Int($0) ?? 0 }
     }
 
-    /// `$XDG_CACHE_HOME/detent`, or `~/.cache/detent`.
-    static func cacheFolder() -> String? {
-        if let xdg = Environment.value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/detent" }
-        guard let home = Environment.value("HOME"), !home.isEmpty else { return nil }
-        return home + "/.cache/detent"
-    }
-
     /// Extracts the archive into a fresh folder beside `target`, links its members into a
     /// shared library there, and renames it into place: a run that stops half-way, or two
     /// audits building at once, never leave a partial library under the cached name.
@@ -85,7 +78,7 @@ enum SanitizerRuntime {
             throw Missing(description: "making the real-time audit's runtime needs `ar` and `cc` in PATH (binutils, gcc), "
                 + "or \(overrideVariable) naming a shared build of clang's RealtimeSanitizer runtime")
         }
-        guard makeFolders(cache) else {
+        guard FolderEntries.make(cache) else {
             throw Missing(description: "cannot create '\(cache)': \(Errno.last)")
         }
         var template = Array((cache + "/.rtsan-XXXXXX").utf8CString)
@@ -143,15 +136,4 @@ enum SanitizerRuntime {
     static func entries(of folder: String) -> [String] {
         (try? FolderEntries.names(in: folder)) ?? []
     }
-
-    /// `mkdir -p`.
-    private static func makeFolders(_ path: String) -> Bool {
-        var partial = ""
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST { return false }
-        }
-        return true
-    }
-
 }

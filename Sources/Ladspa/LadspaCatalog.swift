@@ -28,24 +28,43 @@ public enum LadspaCatalog {
     /// - Throws: ``PluginError/ambiguous(_:candidates:)`` when an ID or label is shared.
     public static func find(_ reference: String, flavor: LadspaFlavor) throws(PluginError) -> LadspaPlugin? {
         if reference.hasPrefix(flavor.prefix) {
-            let rest = String(reference.dropFirst(flavor.prefix.count))
-            let plugins = installed(flavor)
-            var matches = plugins.filter { $0.identifier == reference }
-            if matches.isEmpty, let id = UInt(rest) { matches = plugins.filter { $0.uniqueID == id && $0.index >= 0 } }
-            if matches.isEmpty { matches = plugins.filter { $0.label == rest && $0.index >= 0 } }
-            if matches.count > 1 { throw .ambiguous(reference, candidates: matches.map { "\($0.path):\($0.label)" }) }
-            return matches.first
+            if let plugins = cache.withLock({ $0[flavor] }) { return try match(reference, in: plugins, flavor: flavor) }
+            // Without the listing at hand, the index says which library to open.
+            var read: [String: [LadspaPlugin]] = [:]
+            guard let stub = try match(reference, in: LadspaIndex.stubs(flavor, read: &read), flavor: flavor) else { return nil }
+            let library = read[stub.path] ?? LadspaDiscovery.library(stub.path, flavor: flavor)
+            if let plugin = library.first(where: { $0.index == stub.index && $0.uniqueID == stub.uniqueID && $0.label == stub.label }) {
+                return plugin
+            }
+            // The library changed since it was looked at: read them all.
+            return try match(reference, in: installed(flavor), flavor: flavor)
         }
         guard let (file, label) = fileAndLabel(reference) else { return nil }
         let paths = file.contains("/") ? [file] : flavor.folders.map { $0 + "/" + file }
+        // The first file of that name on the search path, as in the listing (where it hides
+        // any later one), read alone: naming a library costs one `dlopen`, not one per
+        // installed library.
         for path in paths where LadspaDiscovery.isFile(path) {
-            if let known = installed(flavor).first(where: { $0.path == path && $0.label == label }) { return known }
-            // A library outside the search path is read for this reference alone.
+            if let known = cache.withLock({ $0[flavor] })?.first(where: { $0.path == path && $0.label == label }) { return known }
             if let plugin = LadspaDiscovery.library(path, flavor: flavor).first(where: { $0.label == label || $0.index < 0 }) {
                 return plugin
             }
         }
         return nil
+    }
+
+    /// The one of `candidates` a prefixed `reference` names — by identifier, then ID, then
+    /// label — or nil.
+    /// - Throws: ``PluginError/ambiguous(_:candidates:)`` when an ID or label is shared.
+    private static func match<Candidate: LadspaNaming>(
+        _ reference: String, in candidates: [Candidate], flavor: LadspaFlavor
+    ) throws(PluginError) -> Candidate? {
+        let rest = String(reference.dropFirst(flavor.prefix.count))
+        var matches = candidates.filter { $0.identifier == reference }
+        if matches.isEmpty, let id = UInt(rest) { matches = candidates.filter { $0.uniqueID == id && $0.index >= 0 } }
+        if matches.isEmpty { matches = candidates.filter { $0.label == rest && $0.index >= 0 } }
+        if matches.count > 1 { throw .ambiguous(reference, candidates: matches.map { "\($0.path):\($0.label)" }) }
+        return matches.first
     }
 
     /// `FILE.so:LABEL` split, or nil.

@@ -18,16 +18,23 @@ enum LadspaDiscovery {
 
     /// Every plug-in of `flavor`'s path.
     static func installed(_ flavor: LadspaFlavor) -> [LadspaPlugin] {
-        var found: [LadspaPlugin] = []
+        libraryPaths(flavor).flatMap { library($0, flavor: flavor) }
+    }
+
+    /// The library files of `flavor`'s path, in the order they are read: folder by folder,
+    /// each folder's `.so` files in name order, a name in an earlier folder hiding the same
+    /// name in a later one.
+    static func libraryPaths(_ flavor: LadspaFlavor) -> [String] {
+        var paths: [String] = []
         var seen = Set<String>()
         for folder in flavor.folders {
             for name in ((try? FolderEntries.names(in: folder)) ?? []).sorted() where name.hasSuffix(".so") {
                 let path = folder + "/" + name
                 guard seen.insert(name).inserted, isFile(path) else { continue }
-                found += library(path, flavor: flavor)
+                paths.append(path)
             }
         }
-        return found
+        return paths
     }
 
     static func isFile(_ path: String) -> Bool {

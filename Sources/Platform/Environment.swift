@@ -22,6 +22,14 @@ public enum Environment {
         return result
     }
 
+    /// Where Detent keeps what it can make again (the real-time audit's runtime, the plug-in
+    /// index): `$XDG_CACHE_HOME/detent`, or `~/.cache/detent`; nil with neither set.
+    public static var cacheFolder: String? {
+        if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/detent" }
+        guard let home = value("HOME"), !home.isEmpty else { return nil }
+        return home + "/.cache/detent"
+    }
+
     /// This machine's host name (what another machine on the network may know it by), or nil.
     public static var hostName: String? {
         var buffer = [CChar](repeating: 0, count: 256)

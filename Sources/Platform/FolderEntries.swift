@@ -18,6 +18,17 @@ public enum FolderEntries {
         return names
     }
 
+    /// Makes the folder at the absolute `path` and any missing above it (`mkdir -p`); false
+    /// when one cannot be made.
+    public static func make(_ path: String) -> Bool {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+
     /// True when `path` names a folder (following a symbolic link).
     public static func isFolder(_ path: String) -> Bool {
         var info = stat()

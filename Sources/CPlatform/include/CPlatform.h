@@ -27,6 +27,9 @@ long detent_tee(int from, int to, unsigned long count);
 
 /// `pipe2(fds, O_CLOEXEC)`: a pipe whose ends are close-on-exec from their creation, so no
 /// program another thread starts meanwhile inherits them. Returns 0, or -1 with `errno` set.
+/// mkostemp(template, O_CLOEXEC): a new, uniquely named file, close-on-exec from the start
+/// (Swift's Glibc module does not import mkostemp, a GNU extension).
+int detent_mkstemp_cloexec(char *template_path);
 int detent_pipe_cloexec(int fds[2]);
 
 /// `posix_spawn_file_actions_addclosefrom_np(actions, from)`: the spawned program closes
