@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AudioFile", targets: ["AudioFile"]),
         .library(name: "LV2", targets: ["LV2"]),
         .library(name: "Ladspa", targets: ["Ladspa"]),
+        .library(name: "Control", targets: ["Control"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
         .library(name: "Web", targets: ["Web"]),
     ],
@@ -78,7 +79,10 @@ let package = Package(
         // Remote control: OSC through liblo (routing, feedback, a server thread).
         .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
-        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform"]),
+        // What a live host is told and answers, whatever carries it (typed lines, OSC, the
+        // panels): the command language, the status, MIDI mappings, presets by name. No JACK.
+        .target(name: "Control", dependencies: ["Parameters", "DSP", "Platform", "TextFormats"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform", "Control"]),
         .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
         // What the browser panel needs of a host, its settings and access rules, and the
         // lines that carry them between `detent` and `detent-web`: no network code, so
@@ -99,7 +103,7 @@ let package = Package(
         .target(
             name: "DetentCLI",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
+                "Parameters", "DSP", "Presets", "AudioFile", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
                 "PluginFormats", "Remote", "WebBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -126,12 +130,13 @@ let package = Package(
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "DSP", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "CJack", "CRealtime", "DSP", "Platform", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
+            "JackHost", "Control", "CJack", "CRealtime", "DSP", "Platform", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
-            "Parameters", "DSP", "Presets", "AudioFile", "JackHost", "KnobKit", "TerminalPanel", "TestSupport"]),
+            "Parameters", "DSP", "Presets", "AudioFile", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
         .testTarget(name: "WebTests", dependencies: ["Web", "Parameters", "DSP", "TestSupport"]),

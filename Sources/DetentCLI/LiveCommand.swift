@@ -1,6 +1,7 @@
 import TextFormats
 import AudioFile
 import ArgumentParser
+import Control
 import Parameters
 import DSP
 import Dispatch

@@ -1,6 +1,6 @@
 import TextFormats
 import AudioFile
-import JackHost
+import Control
 import Parameters
 import Platform
 import Presets

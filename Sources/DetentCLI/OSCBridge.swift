@@ -1,3 +1,4 @@
+import Control
 import JackHost
 import Parameters
 import Platform

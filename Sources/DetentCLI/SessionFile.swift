@@ -1,7 +1,6 @@
 import TextFormats
 import DSP
 import Glibc
-import JackHost
 import Parameters
 import Platform
 import Presets

@@ -1,4 +1,5 @@
 import CJack
+import Control
 import DSP
 import Parameters
 import Glibc

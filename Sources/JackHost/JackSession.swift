@@ -1,4 +1,5 @@
 import CJack
+import Control
 import Parameters
 import DSP
 import Glibc

@@ -1,3 +1,4 @@
+import Control
 import DSP
 import Parameters
 import Platform

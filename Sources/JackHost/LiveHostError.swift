@@ -12,9 +12,6 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidChannels(Int)
     case invalidSmoothing(Double)
     case invalidPattern(option: String, pattern: String, reason: String)
-    /// A `--midi-cc` assignment that cannot be taken.
-    case invalidMIDIControl(String, reason: String)
-    case invalidMIDIChannel(String)
     /// The processor could not be made ready for the server's format.
     case processorFailed(String)
     /// libjack cannot be loaded (the loader's reason).
@@ -46,11 +43,6 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
             "invalid smoothing time \(ms) ms: expected 0 … \(LiveHostOptions.maximumSmoothingMilliseconds) ms"
         case .invalidPattern(let option, let pattern, let reason):
             "invalid \(option) pattern '\(pattern)': \(reason)"
-        case .invalidMIDIControl(let text, let reason):
-            "invalid --midi-cc '\(text)': \(reason)"
-        case .invalidMIDIChannel(let text):
-            "invalid --midi-channel '\(text)': expected \(MIDIControls.channelRange.lowerBound) … "
-                + "\(MIDIControls.channelRange.upperBound) or all"
         case .processorFailed(let reason):
             "the processor cannot start: \(reason)"
         case .libraryMissing(let reason):

@@ -1,3 +1,4 @@
+import Control
 import Parameters
 import DSP
 import Glibc

@@ -1,3 +1,4 @@
+import Control
 import Parameters
 
 /// ``MIDIControls`` laid out for the process callback: one block of memory holding a slot per

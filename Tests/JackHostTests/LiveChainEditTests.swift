@@ -1,3 +1,4 @@
+import Control
 import TestSupport
 import DSP
 import Foundation

@@ -1,7 +1,6 @@
 import TestSupport
 import DSP
 import Foundation
-import JackHost
 import Parameters
 import LV2
 import Testing

@@ -1,5 +1,6 @@
 import TestSupport
 import CJack
+import Control
 import DSP
 import Foundation
 import JackHost

@@ -3,6 +3,7 @@ import DSP
 import Testing
 import Parameters
 @testable import JackHost
+@testable import Control
 
 @Suite("MIDI controls: which control change turns which knob")
 struct MIDIControlsTests {
@@ -44,7 +45,7 @@ struct MIDIControlsTests {
     ])
     func badAssignments(text: String, message: String) {
         var controls = MIDIControls.standard(for: LowpassGain.table)
-        let error = #expect(throws: LiveHostError.self) { try controls.assign(parsing: [text]) }
+        let error = #expect(throws: MIDIControlError.self) { try controls.assign(parsing: [text]) }
         #expect(error?.description == message)
         #expect(controls == .standard(for: LowpassGain.table), "a refused assignment changes nothing")
     }
@@ -52,7 +53,7 @@ struct MIDIControlsTests {
     @Test("two parameters given the same controller is an error")
     func duplicate() {
         var controls = MIDIControls.standard(for: LowpassGain.table)
-        #expect(throws: LiveHostError.invalidMIDIControl("gain=21", reason: "controller 21 is already given to cutoff")) {
+        #expect(throws: MIDIControlError.invalidAssignment("gain=21", reason: "controller 21 is already given to cutoff")) {
             try controls.assign(parsing: ["cutoff=21", "gain=21"])
         }
     }
@@ -63,9 +64,9 @@ struct MIDIControlsTests {
         #expect(try MIDIControls.parseChannel(" 16") == 16)
         #expect(try MIDIControls.parseChannel("ALL") == nil)
         for bad in ["0", "17", "one", ""] {
-            #expect(throws: LiveHostError.invalidMIDIChannel(bad)) { try MIDIControls.parseChannel(bad) }
+            #expect(throws: MIDIControlError.invalidChannel(bad)) { try MIDIControls.parseChannel(bad) }
         }
-        #expect(LiveHostError.invalidMIDIChannel("17").description == "invalid --midi-channel '17': expected 1 … 16 or all")
+        #expect(MIDIControlError.invalidChannel("17").description == "invalid --midi-channel '17': expected 1 … 16 or all")
     }
 
     @Test("the audio thread's table: control changes on the channel, for mapped controllers only")

@@ -1,6 +1,5 @@
 import DSP
 import Foundation
-import JackHost
 import Parameters
 import Testing
 import TestSupport

@@ -2,7 +2,6 @@ import TestSupport
 import CRealtime
 import DSP
 import Foundation
-import JackHost
 import Testing
 import Parameters
 import LV2

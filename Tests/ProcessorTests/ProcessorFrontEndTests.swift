@@ -1,7 +1,7 @@
 import AudioFile
 import DSP
 import Foundation
-import JackHost
+import Control
 import KnobKit
 import Parameters
 import Presets

@@ -108,9 +108,9 @@ public struct MIDIControls: Sendable, Equatable {
     /// gain to 74 leaves the cutoff without one rather than failing; two assignments naming
     /// the same controller are an error.
     ///
-    /// - Throws: ``LiveHostError/invalidMIDIControl(_:reason:)`` naming the assignment; then
+    /// - Throws: ``MIDIControlError/invalidAssignment(_:reason:)`` naming the assignment; then
     ///   nothing has changed.
-    public mutating func assign(parsing assignments: [String]) throws(LiveHostError) {
+    public mutating func assign(parsing assignments: [String]) throws(MIDIControlError) {
         var given: [Int: ParameterIndex] = [:]
         var result = self
         for text in assignments {
@@ -120,7 +120,7 @@ public struct MIDIControls: Sendable, Equatable {
                 continue
             }
             if let other = given[number], other != id {
-                throw .invalidMIDIControl(text, reason: "controller \(number) is already given to \(table[other].id)")
+                throw .invalidAssignment(text, reason: "controller \(number) is already given to \(table[other].id)")
             }
             given[number] = id
             result.assign(id, to: number)
@@ -163,26 +163,26 @@ public struct MIDIControls: Sendable, Equatable {
     }
 
     /// One `ID=CC` or `ID=none`.
-    func parseAssignment(_ text: String) throws(LiveHostError) -> (ParameterIndex, Int?) {
+    func parseAssignment(_ text: String) throws(MIDIControlError) -> (ParameterIndex, Int?) {
         guard let eq = text.firstIndex(of: "=") else {
-            throw .invalidMIDIControl(text, reason: "expected ID=CC, e.g. cutoff=74 or gain=none")
+            throw .invalidAssignment(text, reason: "expected ID=CC, e.g. cutoff=74 or gain=none")
         }
         let id: ParameterIndex
         do { id = try table.index(of: String(text[..<eq])) } catch {
-            throw .invalidMIDIControl(text, reason: error.description)
+            throw .invalidAssignment(text, reason: error.description)
         }
         switch Self.controller(String(text[text.index(after: eq)...])) {
         case .number(let number): return (id, number)
         case .none: return (id, nil)
-        case .invalid: throw .invalidMIDIControl(text, reason: "expected \(Self.controllerExpectation)")
+        case .invalid: throw .invalidAssignment(text, reason: "expected \(Self.controllerExpectation)")
         }
     }
 
     /// Parses `--midi-channel`: 1…16, or `all`.
-    public static func parseChannel(_ text: String) throws(LiveHostError) -> Int? {
+    public static func parseChannel(_ text: String) throws(MIDIControlError) -> Int? {
         let value = text.trimmedWhitespace
         if value.lowercased() == "all" { return nil }
-        guard let channel = Int(value), channelRange.contains(channel) else { throw .invalidMIDIChannel(text) }
+        guard let channel = Int(value), channelRange.contains(channel) else { throw .invalidChannel(text) }
         return channel
     }
 

@@ -1,6 +1,6 @@
 import DSP
 import Foundation
-import JackHost
+import Control
 import Testing
 import Parameters
 import TestSupport

@@ -1,5 +1,5 @@
 import DSP
-import JackHost
+import Control
 import Testing
 import Parameters
 

@@ -1,0 +1,19 @@
+import DSP
+
+/// `chain add`, `chain remove`, `chain move` as typed (the processor to add not yet found).
+public enum ChainRequest: Equatable, Sendable {
+    /// A processor by reference (a plug-in URI or name, `builtin`), as slot `name` (nil: one
+    /// made from it), at `position` (1 is first; nil: last).
+    case add(reference: String, name: String?, position: Int?)
+    case remove(String)
+    case move(String, to: Int)
+}
+
+/// Why a chain edit was refused or failed: one line.
+public struct ChainEditError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Finds the processor a `chain add` names: the command line's plug-in catalogue.
+public typealias ProcessorResolver = @Sendable (_ reference: String) throws -> Processor
