@@ -82,39 +82,13 @@ extension PluginInstances {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFLNK {
-                if let problem = Self.replaceLinkWithCopy(path) {
-                    throw .stateNotSaved(name: plugin.name, reason: problem)
+                do { try FileCopy.copy(path, over: path) } catch {
+                    throw .stateNotSaved(name: plugin.name, reason: "cannot copy the file '\(path)' links to: \(error)")
                 }
             }
             names.append(name)
         }
         return names.sorted()
-    }
-
-    /// Replaces the symbolic link at `path` by a copy of the file it points at.
-    private static func replaceLinkWithCopy(_ path: String) -> String? {
-        func failure(_ what: String) -> String { "\(what): \(String(cString: strerror(errno)))" }
-        let source = open(path, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else { return failure("cannot read '\(path)'") }
-        defer { close(source) }
-        let temporary = path + ".copying"
-        let target = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard target >= 0 else { return failure("cannot write '\(temporary)'") }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; close(target); unlink(temporary); return failure("cannot read '\(path)'") }
-            if count == 0 { break }
-            var written = 0
-            while written < count {
-                let n = buffer.withUnsafeBytes { write(target, $0.baseAddress! + written, count - written) }
-                if n < 0 { if errno == EINTR { continue }; close(target); unlink(temporary); return failure("cannot write '\(temporary)'") }
-                written += n
-            }
-        }
-        guard fsync(target) == 0, close(target) == 0 else { unlink(temporary); return failure("cannot write '\(temporary)'") }
-        guard rename(temporary, path) == 0 else { unlink(temporary); return failure("cannot replace '\(path)'") }
-        return nil
     }
 }
 
