@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "CRealtime", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "DSP", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
             "JackHost", "Control", "CJack", "CRealtime", "DSP", "Platform", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),

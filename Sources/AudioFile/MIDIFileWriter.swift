@@ -1,5 +1,4 @@
 import DSP
-import Glibc
 import Platform
 
 /// A processor's MIDI output as a Standard MIDI File (`render --midi-out`): format 0, one
@@ -65,10 +64,11 @@ public enum MIDIFileWriter {
             pending.discard()
             throw .writeFailed(path: path, reason: error.errno.description)
         }
-        if !pending.isStream, fsync(pending.descriptor) != 0 {
-            let reason = Errno.last.description
+        do {
+            if !pending.isStream { try DescriptorIO.sync(pending.descriptor) }
+        } catch {
             pending.discard()
-            throw .writeFailed(path: path, reason: reason)
+            throw .writeFailed(path: path, reason: error.errno.description)
         }
         return pending
     }

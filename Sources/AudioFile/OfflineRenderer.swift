@@ -2,6 +2,7 @@ import CSndfile
 import Glibc
 import Parameters
 import DSP
+import Platform
 
 /// Renders audio files through the Detent engine, streaming in fixed blocks.
 ///

@@ -89,21 +89,16 @@ public enum OutputPlanner {
         if PathString.isFolder(folder) { return }
         // An empty name would put every output at the root (`/x.wav`).
         guard !folder.isEmpty else { throw .outputFolderMissing(path: folder) }
-        let parts = folder.split(separator: "/").map(String.init)
-        var made = folder.hasPrefix("/") ? "/" : ""
-        for (index, part) in parts.enumerated() {
-            made = made.isEmpty ? part : PathString.join(made, part)
-            if PathString.isFolder(made) { continue }
-            if PathString.exists(made) {
-                throw .writeFailed(path: folder, reason: "\(made) exists and is not a folder")
-            }
-            if mkdir(made, 0o777) != 0 {
-                let error = Errno.last
-                // Another render (or program) made it meanwhile.
-                if error == .fileExists && PathString.isFolder(made) { continue }
+        do {
+            try FolderEntries.make(folder)
+        } catch {
+            switch error.reason {
+            case .notAFolder:
+                throw .writeFailed(path: folder, reason: "\(error.folder) exists and is not a folder")
+            case .system(let failure):
                 // A parent that fails is named; the folder itself is already the line's subject.
-                let which = index == parts.count - 1 ? "" : " " + made
-                throw .writeFailed(path: folder, reason: "cannot create the folder\(which): \(error.description)")
+                let which = error.folder == folder ? "" : " " + error.folder
+                throw .writeFailed(path: folder, reason: "cannot create the folder\(which): \(failure.errno)")
             }
         }
     }

@@ -1,5 +1,4 @@
 import CSndfile
-import Glibc
 import Platform
 
 /// The descriptor an output is written through, which remembers the first write that failed.
@@ -44,7 +43,7 @@ final class OutputSink {
 
     deinit {
         writeBack?.finish()
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        if descriptor >= 0 { try? DescriptorIO.close(descriptor) }
     }
 
     /// Flushes what was written to the disk and closes the descriptor; the first failure
@@ -69,10 +68,7 @@ final class OutputSink {
 
     /// True when the reader of a pipe or socket output has gone, so that what was written
     /// last (an encoder's flush on closing, whose writes libsndfile does not check) was lost.
-    var streamBroken: Bool {
-        var watch = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        return isStream && poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR | POLLHUP) != 0
-    }
+    var streamBroken: Bool { isStream && DescriptorIO.readerGone(descriptor) }
 
     private func record(_ error: SystemCallError) {
         if failure == nil { failure = error }
@@ -99,9 +95,13 @@ final class OutputSink {
     }
 
     private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
-        let reached = lseek(descriptor, off_t(offset), whence)
-        if reached < 0 { record(.last("lseek")) } else { position = Int64(reached) }
-        return Int64(reached)
+        do {
+            position = try DescriptorIO.seek(descriptor, to: offset, from: whence)
+            return position
+        } catch {
+            record(error)
+            return -1
+        }
     }
 
     private func read(_ into: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -1,5 +1,4 @@
 import CSndfile
-import Glibc
 import Platform
 
 /// A FLAC stream on a pipe given to libsndfile as a file it can seek in,
@@ -28,14 +27,14 @@ final class StreamInput {
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    deinit { try? DescriptorIO.close(descriptor) }
 
     /// True when `descriptor` is a pipe whose stream starts as FLAC does. Only FLAC needs
     /// this: libsndfile reads other formats from a pipe directly, and for them a file it can
     /// seek in would be worse — its WAV parser, for one, seeks past the audio to look for
     /// chunks after it, which on a stream means reading all of it first.
     static func isFLACStream(_ descriptor: Int32) -> Bool {
-        guard lseek(descriptor, 0, SEEK_CUR) < 0 && errno == ESPIPE else { return false }
+        guard !DescriptorIO.canSeek(descriptor) else { return false }
         return PipePeek.bytes(descriptor, count: 4) == Array("fLaC".utf8)
     }
 

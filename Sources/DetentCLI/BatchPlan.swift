@@ -1,5 +1,6 @@
 import AudioFile
 import Parameters
+import Platform
 import Presets
 
 /// One job of a batch as planned: where it comes from, what it renders, and whether it

@@ -2,6 +2,7 @@ import TextFormats
 import Parameters
 import DSP
 import AudioFile
+import Platform
 import Synchronization
 
 /// What the render command tells the user while and after files render: a progress line on

@@ -78,8 +78,9 @@ enum SanitizerRuntime {
             throw Missing(description: "making the real-time audit's runtime needs `ar` and `cc` in PATH (binutils, gcc), "
                 + "or \(overrideVariable) naming a shared build of clang's RealtimeSanitizer runtime")
         }
-        guard FolderEntries.make(cache) else {
-            throw Missing(description: "cannot create '\(cache)': \(Errno.last)")
+        do { try FolderEntries.make(cache, mode: 0o755) } catch {
+            let reason = if case .system(let failure) = error.reason { failure.errno.description } else { "not a folder" }
+            throw Missing(description: "cannot create '\(error.folder)': \(reason)")
         }
         var template = Array((cache + "/.rtsan-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {

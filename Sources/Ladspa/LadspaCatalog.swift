@@ -1,3 +1,4 @@
+import Platform
 import PluginFormats
 import Synchronization
 
@@ -44,7 +45,7 @@ public enum LadspaCatalog {
         // The first file of that name on the search path, as in the listing (where it hides
         // any later one), read alone: naming a library costs one `dlopen`, not one per
         // installed library.
-        for path in paths where LadspaDiscovery.isFile(path) {
+        for path in paths where PathString.isRegularFile(path) {
             if let known = cache.withLock({ $0[flavor] })?.first(where: { $0.path == path && $0.label == label }) { return known }
             if let plugin = LadspaDiscovery.library(path, flavor: flavor).first(where: { $0.label == label || $0.index < 0 }) {
                 return plugin

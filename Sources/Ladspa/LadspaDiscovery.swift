@@ -30,16 +30,11 @@ enum LadspaDiscovery {
         for folder in flavor.folders {
             for name in ((try? FolderEntries.names(in: folder)) ?? []).sorted() where name.hasSuffix(".so") {
                 let path = folder + "/" + name
-                guard seen.insert(name).inserted, isFile(path) else { continue }
+                guard seen.insert(name).inserted, PathString.isRegularFile(path) else { continue }
                 paths.append(path)
             }
         }
         return paths
-    }
-
-    static func isFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The plug-ins of one library file.

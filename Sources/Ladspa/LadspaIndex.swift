@@ -104,7 +104,7 @@ enum LadspaIndex {
             for stub in library.stubs { text += "P\t\(stub.index)\t\(stub.uniqueID)\t\(stub.label)\n" }
         }
         let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
-        guard !folder.isEmpty, FolderEntries.make(folder) else { return }
+        guard !folder.isEmpty, (try? FolderEntries.make(folder, mode: 0o755)) != nil else { return }
         guard let (temporary, fd) = try? TemporaryFile.create(prefix: file + ".") else { return }
         let written = (try? DescriptorIO.writeAll(fd, Array(text.utf8))) != nil
         let closed = (try? DescriptorIO.close(fd)) != nil

@@ -104,6 +104,23 @@ public enum DescriptorIO {
         return fstat(descriptor, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
     }
 
+    /// Moves the descriptor's position (`lseek`); returns the new one.
+    public static func seek(_ descriptor: Int32, to offset: Int64, from whence: Int32 = SEEK_SET) throws(SystemCallError) -> Int64 {
+        Int64(try systemCall("lseek") { lseek(descriptor, off_t(offset), whence) })
+    }
+
+    /// False for a descriptor with no position to move: a pipe, a socket, a terminal.
+    public static func canSeek(_ descriptor: Int32) -> Bool {
+        lseek(descriptor, 0, SEEK_CUR) >= 0 || errno != ESPIPE
+    }
+
+    /// True when the reader of the pipe or socket written through `descriptor` has gone (the
+    /// descriptor polls as failed or hung up), so that what is written next is lost.
+    public static func readerGone(_ descriptor: Int32) -> Bool {
+        var watch = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     /// The size of the file open on `descriptor`.
     public static func size(_ descriptor: Int32) throws(SystemCallError) -> Int64 {
         var s = stat()

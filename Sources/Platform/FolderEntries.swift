@@ -18,21 +18,34 @@ public enum FolderEntries {
         return names
     }
 
-    /// Makes the folder at the absolute `path` and any missing above it (`mkdir -p`); false
-    /// when one cannot be made.
-    public static func make(_ path: String) -> Bool {
-        var partial = ""
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST { return false }
+    /// Why ``make(_:mode:)`` stopped: the part of the path it could not make, and why.
+    public struct MakeFailure: Error, Equatable, Sendable {
+        public enum Reason: Equatable, Sendable {
+            /// Something other than a folder is there.
+            case notAFolder
+            case system(SystemCallError)
         }
-        return true
+        /// The part of the path that stopped it (the whole path when the last part failed).
+        public let folder: String
+        public let reason: Reason
     }
 
-    /// True when `path` names a folder (following a symbolic link).
-    public static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    /// Makes the folder at `path` and any missing above it (`mkdir -p`), each with `mode`
+    /// less the umask's bits; an existing folder is fine, as is one another process makes
+    /// at the same moment.
+    public static func make(_ path: String, mode: mode_t = 0o777) throws(MakeFailure) {
+        if PathString.isFolder(path) { return }
+        var made = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            made = made.isEmpty ? String(part) : PathString.join(made, String(part))
+            if PathString.isFolder(made) { continue }
+            if PathString.exists(made) { throw MakeFailure(folder: made, reason: .notAFolder) }
+            if mkdir(made, mode) != 0 {
+                let error = SystemCallError.last("mkdir")
+                if error.errno == .fileExists && PathString.isFolder(made) { continue }
+                throw MakeFailure(folder: made, reason: .system(error))
+            }
+        }
     }
 
     /// Removes the folder at `path` and the plain files in it (a folder Detent made itself: a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AudioFile
+import Platform
 import TestSupport
 
 @Suite("Output names")

@@ -2,6 +2,7 @@ import TestSupport
 import Foundation
 import Testing
 @testable import AudioFile
+import Platform
 
 /// Outputs appear whole or not at all, and never replace anything they should not.
 @Suite("Output safety")

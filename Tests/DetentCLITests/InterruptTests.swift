@@ -27,9 +27,11 @@ struct InterruptTests {
         let minute: UInt32 = 60 * 48_000 * 4
         let header = WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16, data: [], declaredDataBytes: minute)
         #expect(writeAll(fifo, header + [UInt8](repeating: 0, count: 1 << 20)))
-        #expect(folder.names.count == 2)
-        #expect(folder.names.first?.hasPrefix(".out.wav.detent-") == true)
-        #expect(!folder.names.contains("out.wav"))
+        // The folder is the render's home: finding `ladspa:1903` leaves its index in `.cache`.
+        var outputs: [String] { folder.names.filter { $0 != ".cache" } }
+        #expect(outputs.count == 2)
+        #expect(outputs.first?.hasPrefix(".out.wav.detent-") == true)
+        #expect(!outputs.contains("out.wav"))
 
         render.signal(signal)
         // Keep feeding until the render stops reading (a block or two after the signal).
@@ -41,7 +43,7 @@ struct InterruptTests {
         #expect(fed < Int(minute), "the render stopped before the end of the stream")
         #expect(outcome.status.exited == status)
         #expect(outcome.stderrText == "detent: in.wav: render interrupted; out.wav was not written\n")
-        #expect(folder.names == ["in.wav"])
+        #expect(outputs == ["in.wav"])
     }
 
     /// A render reading a FIFO that delivers its header and a little audio, then nothing.

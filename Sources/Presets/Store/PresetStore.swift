@@ -335,16 +335,20 @@ public struct PresetStore: Sendable {
 
     /// `mkdir -p` for the user folder.
     private func createUserDirectory() throws(PresetError) {
-        var path = ""
-        for component in userDirectory.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o755) != 0, errno != EEXIST {
-                throw .system("cannot create the preset folder", .last, path: path)
+        do {
+            try FolderEntries.make(userDirectory, mode: 0o755)
+        } catch {
+            switch error.reason {
+            case .notAFolder where error.folder != userDirectory:
+                // A file where a folder above it should be: name the folder that cannot be
+                // made under it, with the system's reason for that.
+                let below = userDirectory.dropFirst(error.folder.count + 1).split(separator: "/").first ?? ""
+                throw .system("cannot create the preset folder", .notDirectory, path: error.folder + "/" + below)
+            case .notAFolder:
+                throw PresetError(.io("cannot create the preset folder: a file is in the way"), source: userDirectory)
+            case .system(let failure):
+                throw .system("cannot create the preset folder", failure.errno, path: error.folder)
             }
-        }
-        var info = stat()
-        guard stat(userDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw PresetError(.io("cannot create the preset folder: a file is in the way"), source: userDirectory)
         }
     }
 }

@@ -28,7 +28,7 @@ public struct PathCompletion: Sendable, Equatable {
             .sorted()
         guard let first = names.first else { return PathCompletion(text: typed, candidates: []) }
         if names.count == 1 {
-            let isFolder = FolderEntries.isFolder(folder + "/" + first)
+            let isFolder = PathString.isFolder(folder + "/" + first)
             return PathCompletion(text: folderPart + first + (isFolder ? "/" : ""), candidates: [])
         }
         var common = first
