@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// One file of a render: where it comes from, where it goes, and the container asked for.

@@ -1,6 +1,5 @@
 import Parameters
 import DSP
-import Glibc
 import Platform
 
 /// The streaming part of a render: blocks flow from a reader (``ReadStage``) through the

@@ -1,5 +1,4 @@
 import CSndfile
-import Glibc
 import Platform
 
 /// Writes interleaved audio through libsndfile to an open file descriptor.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import Platform
 import TerminalPanel
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Control
 import DSP
-import Glibc
 import JackHost
 import Parameters
 import Platform

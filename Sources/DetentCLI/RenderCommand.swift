@@ -4,7 +4,6 @@ import AudioFile
 import Parameters
 import DSP
 import Presets
-import Glibc
 import Platform
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.

@@ -1,7 +1,6 @@
 import Control
 import Parameters
 import DSP
-import Glibc
 import Platform
 import Synchronization
 

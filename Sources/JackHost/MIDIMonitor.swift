@@ -1,5 +1,4 @@
 import CJack
-import Glibc
 import Synchronization
 
 /// `detent midi monitor`: a JACK client with one MIDI input whose messages are shown in words

@@ -1,5 +1,4 @@
 import CPluginKernel
-import Glibc
 import Platform
 import Synchronization
 

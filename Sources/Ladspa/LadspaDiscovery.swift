@@ -1,6 +1,5 @@
 import CLadspa
 import CPluginKernel
-import Glibc
 import CRealtime
 import Platform
 
