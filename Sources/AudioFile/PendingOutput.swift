@@ -122,7 +122,7 @@ public final class PendingOutput {
         do {
             try FileNaming.name(temporary, as: path, replacing: overwrite)
         } catch {
-            unlink(temporary)
+            PathString.remove(temporary)
             switch error {
             case .exists: throw .outputExists(path: path)
             case .failed(_, let code): throw .writeFailed(path: path, reason: code.description)
@@ -136,6 +136,6 @@ public final class PendingOutput {
         finished = true
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        if !isStream { unlink(temporaryPath) }
+        if !isStream { PathString.remove(temporaryPath) }
     }
 }

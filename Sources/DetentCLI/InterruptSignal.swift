@@ -32,7 +32,7 @@ enum InterruptSignal {
                     if first {
                         LineWriter.standardError.line("detent: interrupted while waiting for input; nothing was written")
                     }
-                    _exit(128 + signal)
+                    ThisProcess.exitNow(128 + signal)
                 }
             } catch {
                 Console.warning("cannot watch for Ctrl-C (\(error)); an interrupted render may leave a temporary file")

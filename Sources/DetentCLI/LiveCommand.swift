@@ -311,7 +311,7 @@ struct LiveCommand: ParsableCommand {
         if let code = host.exitStatus {
             if LiveHost.libraryStuck {
                 fflush(nil)
-                _exit(code)
+                ThisProcess.exitNow(code)
             }
             throw ExitCode(code)
         }
@@ -324,7 +324,7 @@ struct LiveCommand: ParsableCommand {
         let held = HeldLines()
         // With --no-reconnect a lost server ends the session: the hangup ends the panel the
         // way a closed terminal would, with the terminal restored, and the status below.
-        let host = LiveHost(options: options, log: held.append, onTerminate: { _ in kill(getpid(), SIGHUP) })
+        let host = LiveHost(options: options, log: held.append, onTerminate: { _ in Signals.send(SIGHUP, to: ThisProcess.id) })
         do {
             try host.start()
         } catch {
@@ -439,12 +439,12 @@ struct LiveCommand: ParsableCommand {
         // SIGTERM (its JACK client closed, not dropped by a default exit with status 129).
         do {
             return try SignalWatcher([SIGINT, SIGTERM, SIGHUP], name: "stop-signals") { _ in
-                if received.add(1, ordering: .relaxed).newValue > 1 { _exit(1) }
+                if received.add(1, ordering: .relaxed).newValue > 1 { ThisProcess.exitNow(1) }
                 stop()
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(stopDeadlineMilliseconds)) {
                     // One write of a line made beforehand: the thread stuck may hold any lock.
                     _ = stopOverdueLine.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
-                    _exit(0)
+                    ThisProcess.exitNow(0)
                 }
             }
         } catch {

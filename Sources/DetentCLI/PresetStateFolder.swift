@@ -20,7 +20,7 @@ enum PresetStateFolder {
         let fileName = try PresetFileName.fileName(for: preset.name)
         let folderName = String(fileName.dropLast(PresetFileName.fileExtension.count)) + ".state"
         let folder = store.userDirectory + "/" + folderName
-        let partial = store.userDirectory + "/." + folderName + ".partial-\(getpid())"
+        let partial = store.userDirectory + "/." + folderName + ".partial-\(ThisProcess.id)"
         FolderEntries.remove(folder: partial)
         var preset = preset
         do {
@@ -37,7 +37,7 @@ enum PresetStateFolder {
             throw error
         }
         // The old state folder (a preset saved again with --force) makes way, then goes.
-        let old = store.userDirectory + "/." + folderName + ".old-\(getpid())"
+        let old = store.userDirectory + "/." + folderName + ".old-\(ThisProcess.id)"
         let hadOld = rename(folder, old) == 0
         guard rename(partial, folder) == 0 else {
             let reason = String(cString: strerror(errno))

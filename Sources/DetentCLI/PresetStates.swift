@@ -1,6 +1,7 @@
 import DSP
 import Glibc
 import Parameters
+import Platform
 import Presets
 
 /// The state a starting preset keeps for a plug-in beside its values (LV2 state: the file an
@@ -27,7 +28,7 @@ enum PresetStates {
         guard case .folder(let path, let files) = state else { return nil }
         for name in ["state.ttl"] + files {
             let file = path + "/" + name
-            if access(file, R_OK) != 0 { return "cannot read '\(file)' of its saved state: \(String(cString: strerror(errno)))" }
+            if let reason = PathString.readProblem(file) { return "cannot read '\(file)' of its saved state: \(reason)" }
         }
         return nil
     }

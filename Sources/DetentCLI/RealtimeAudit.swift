@@ -36,7 +36,7 @@ enum RealtimeAudit {
         } catch {
             throw CommandFailure(error.description, exitCode: 69)
         }
-        guard let detent = SanitizerRuntime.realPath("/proc/self/exe") else {
+        guard let detent = PathString.resolved("/proc/self/exe") else {
             throw CommandFailure("cannot find Detent's own executable (/proc/self/exe)", exitCode: 70)
         }
         // The child stops itself after `wallLimit` (a plug-in slower than the sanitizer can

@@ -70,10 +70,10 @@ enum RealtimeAuditStacks {
 
     private static func tool() -> String? {
         for name in ["swift", "clang"] {
-            guard let found = SanitizerRuntime.executable(name), let real = SanitizerRuntime.realPath(found) else { continue }
+            guard let found = SanitizerRuntime.executable(name), let real = PathString.resolved(found) else { continue }
             let beside = real.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
                 + "/llvm-symbolizer"
-            if access(beside, X_OK) == 0 { return beside }
+            if PathString.isExecutable(beside) { return beside }
         }
         return SanitizerRuntime.executable("llvm-symbolizer")
     }

@@ -40,7 +40,7 @@ final class RenderWorkerLaunch: Sendable {
             guard let pid = try? Spawn.copyOfThisProcess(keeping: theirs, as: RenderWorker.socket) else { return }
             if pid == 0 {
                 RenderWorker.serve(command, plan: plan)
-                _exit(0)
+                ThisProcess.exitNow(0)
             }
             waiting.withLock { $0.append(Worker(pid: pid, channel: channel)) }
         }

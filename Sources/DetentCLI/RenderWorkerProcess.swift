@@ -80,7 +80,7 @@ final class RenderWorkerProcess {
                 let signal = InterruptSignal.received.load(ordering: .relaxed)
                 if signal != 0 && !signalled {
                     signalled = true
-                    kill(worker.pid, signal)
+                    Signals.send(signal, to: worker.pid)
                 }
             case .end:
                 return ended(job: job, settings: settings)
@@ -92,7 +92,7 @@ final class RenderWorkerProcess {
                     guard let temporary else { return .rendered(file) }
                     defer { worker.channel.send("named \(index)") }
                     if InterruptSignal.isSet {
-                        unlink(temporary)
+                        PathString.remove(temporary)
                         return .failed(CommandFailure(AudioFileError.cancelled(input: job.input, output: job.output)))
                     }
                     do {

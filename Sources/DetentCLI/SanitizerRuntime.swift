@@ -22,7 +22,7 @@ enum SanitizerRuntime {
     /// The path of a shared runtime: the override, the cached build, or one built now.
     static func path() throws(Missing) -> String {
         if let given = Environment.value(overrideVariable), !given.isEmpty {
-            guard access(given, R_OK) == 0 else {
+            guard PathString.isReadable(given) else {
                 throw Missing(description: "\(overrideVariable) names '\(given)', which cannot be read")
             }
             return given
@@ -36,7 +36,7 @@ enum SanitizerRuntime {
             throw Missing(description: "no cache folder for the real-time audit's runtime: set XDG_CACHE_HOME or HOME")
         }
         let cached = cache + "/librtsan-\(version)-\(architecture).so"
-        if access(cached, R_OK) == 0 { return cached }
+        if PathString.isReadable(cached) { return cached }
         try build(from: archive, into: cached, cache: cache)
         return cached
     }
@@ -53,13 +53,13 @@ enum SanitizerRuntime {
     /// (following links to the toolchain's real folder), with its clang version.
     static func archive() -> (path: String, version: String)? {
         for tool in ["swift", "clang"] {
-            guard let found = executable(tool), let real = realPath(found) else { continue }
+            guard let found = executable(tool), let real = PathString.resolved(found) else { continue }
             let bin = real.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             let clang = bin + "/../lib/clang"
             let versions = entries(of: clang).sorted { numbers($0).lexicographicallyPrecedes(numbers($1)) }.reversed()
             for version in versions {
                 let path = "\(clang)/\(version)/lib/linux/libclang_rt.rtsan-\(architecture).a"
-                if access(path, R_OK) == 0, let resolved = realPath(path) { return (resolved, version) }
+                if PathString.isReadable(path), let resolved = PathString.resolved(path) { return (resolved, version) }
             }
         }
         return nil
@@ -82,11 +82,10 @@ enum SanitizerRuntime {
             let reason = if case .system(let failure) = error.reason { failure.errno.description } else { "not a folder" }
             throw Missing(description: "cannot create '\(error.folder)': \(reason)")
         }
-        var template = Array((cache + "/.rtsan-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw Missing(description: "cannot create a folder in '\(cache)': \(Errno.last)")
+        let work: String
+        do { work = try TemporaryFile.createFolder(prefix: cache + "/.rtsan-") } catch {
+            throw Missing(description: "cannot create a folder in '\(cache)': \(error.errno)")
         }
-        let work = String(cString: made)
         defer { FolderEntries.remove(folder: work) }
 
         let failed = { (step: String, outcome: ChildProgram.Outcome) in
@@ -105,8 +104,8 @@ enum SanitizerRuntime {
             let linked = try ChildProgram.run(cc, ["-shared", "-o", library] + members.map { work + "/" + $0 }
                                                   + ["-lpthread", "-ldl", "-lm"])
             guard linked.status == .exited(0) else { throw failed("cc -shared", linked) }
-            guard rename(library, target) == 0 else {
-                throw Missing(description: "cannot move the real-time audit's runtime to '\(target)': \(Errno.last)")
+            do { try PathString.rename(library, to: target) } catch {
+                throw Missing(description: "cannot move the real-time audit's runtime to '\(target)': \(error.errno)")
             }
         } catch let error as Missing {
             throw error
@@ -122,16 +121,11 @@ enum SanitizerRuntime {
         let path = Environment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            if PathString.isExecutable(candidate) { return candidate }
         }
         return nil
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 
     /// The names in a folder, without `.` and `..`; none when it cannot be read.
     static func entries(of folder: String) -> [String] {

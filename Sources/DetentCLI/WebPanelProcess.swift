@@ -29,11 +29,11 @@ final class WebPanelProcess: Sendable {
     /// the first on `PATH`; nil when there is none.
     static func programPath() -> String? {
         var folders: [String] = []
-        if let own = SanitizerRuntime.realPath("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
+        if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
             folders.append(String(own[..<slash]))
         }
         folders += (Environment.value("PATH") ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        return folders.lazy.map { $0 + "/" + WebBridge.program }.first { access($0, X_OK) == 0 }
+        return folders.lazy.map { $0 + "/" + WebBridge.program }.first { PathString.isExecutable($0) }
     }
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
@@ -49,7 +49,7 @@ final class WebPanelProcess: Sendable {
         defer { if null >= 0 { close(null) } }
         let child: pid_t
         do {
-            child = try Spawn.start(program, ["\(getpid())"], descriptors: [null, null, 2, childEnd])
+            child = try Spawn.start(program, ["\(ThisProcess.id)"], descriptors: [null, null, 2, childEnd])
         } catch {
             close(childEnd)
             throw WebServerError("--http: cannot start \(program) (\(error))")
@@ -57,7 +57,7 @@ final class WebPanelProcess: Sendable {
         close(childEnd)
         let shared = Shared()
         guard socket.send(start.line) else {
-            kill(child, SIGKILL)
+            Signals.send(SIGKILL, to: child)
             _ = Spawn.wait(child)
             throw WebServerError("--http: \(program) ended as it started")
         }
@@ -67,7 +67,7 @@ final class WebPanelProcess: Sendable {
                 Self.serve(socket: socket, host: host, pid: child, shared: shared, log: log)
             }
         } catch {
-            kill(child, SIGKILL)
+            Signals.send(SIGKILL, to: child)
             _ = Spawn.wait(child)
             throw WebServerError("--http: cannot start the web bridge thread (\(error))")
         }
@@ -132,7 +132,7 @@ final class WebPanelProcess: Sendable {
         guard !shared.stopping.exchange(true, ordering: .relaxed) else { return }
         thread.join()
         guard !shared.reaped.load(ordering: .relaxed) else { return }
-        kill(pid, SIGTERM)
+        Signals.send(SIGTERM, to: pid)
         _ = Spawn.wait(pid)
     }
 }

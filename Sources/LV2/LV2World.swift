@@ -31,7 +31,7 @@ final class LV2World: @unchecked Sendable {
             let path = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
             for name in ((try? FolderEntries.names(in: path)) ?? []).sorted() {
                 let bundle = path + "/" + name + "/"
-                guard access(bundle + "manifest.ttl", R_OK) == 0, let uri = lilv_new_file_uri(world, nil, bundle) else { continue }
+                guard PathString.isReadable(bundle + "manifest.ttl"), let uri = lilv_new_file_uri(world, nil, bundle) else { continue }
                 lilv_world_load_bundle(world, uri)
                 lilv_node_free(uri)
             }

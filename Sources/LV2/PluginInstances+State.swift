@@ -23,7 +23,7 @@ extension PluginInstances {
         switch state {
         case .folder(let path, _):
             let file = path + "/state.ttl"
-            guard access(file, R_OK) == 0 else { return "cannot read the saved state '\(file)': \(String(cString: strerror(errno)))" }
+            if let reason = PathString.readProblem(file) { return "cannot read the saved state '\(file)': \(reason)" }
             saved = lilv_state_new_from_file(world, urids.mapFeature, nil, file)
         case .preset(let uri):
             let node = lilv_new_uri(world, uri)

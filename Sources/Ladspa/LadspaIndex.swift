@@ -109,7 +109,7 @@ enum LadspaIndex {
         let written = (try? DescriptorIO.writeAll(fd, Array(text.utf8))) != nil
         let closed = (try? DescriptorIO.close(fd)) != nil
         guard written, closed, (try? FileNaming.name(temporary, as: file, replacing: true)) != nil else {
-            unlink(temporary)
+            PathString.remove(temporary)
             return
         }
     }

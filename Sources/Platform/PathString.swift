@@ -1,8 +1,9 @@
 import Glibc
 
-/// Path arithmetic on plain strings: folder, file name, stem and extension, spelled exactly as
-/// the user gave them (swift-system's `FilePath` normalizes, dropping a trailing `/` and
-/// doubled separators, which would change the paths error messages quote).
+/// Paths as plain strings, and what is at them: folder, file name, stem and extension, spelled
+/// exactly as the user gave them (swift-system's `FilePath` normalizes, dropping a trailing
+/// `/` and doubled separators, which would change the paths error messages quote); whether a
+/// path is a folder, a file, a stream, readable; and the few actions on a path by name.
 public enum PathString {
     /// The folder part (`.` when there is none).
     public static func folder(of path: String) -> String {
@@ -89,5 +90,37 @@ public enum PathString {
         guard let resolved = realpath(folder, nil) else { return path }
         defer { free(resolved) }
         return join(String(cString: resolved), name(of: path))
+    }
+
+    /// nil when the file at `path` can be read (following links), else the system's reason.
+    public static func readProblem(_ path: String) -> Errno? {
+        access(path, R_OK) == 0 ? nil : Errno.last
+    }
+
+    /// True when the file at `path` can be read (following links).
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// True when `path` leads to a program this process may run.
+    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// True when `path` leads to something (a link is followed: a dangling one leads nowhere).
+    public static func leadsSomewhere(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// `path` with every link, `.` and `..` resolved, or nil when it does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Removes the file (not a folder) at `path`, if it can; for clearing up a temporary file,
+    /// where a failure leaves nothing better to do.
+    public static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// Renames `from` to `to` (replacing a file there: atomic within a file system).
+    public static func rename(_ from: String, to: String) throws(SystemCallError) {
+        try systemCall("rename") { Glibc.rename(from, to) }
     }
 }

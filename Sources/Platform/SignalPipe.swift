@@ -98,6 +98,16 @@ public enum Signals {
         sigaction(signal, &action, nil)
     }
 
+    /// Sends `signal` to the process `pid`.
+    public static func send(_ signal: Int32, to pid: pid_t) {
+        kill(pid, signal)
+    }
+
+    /// Sends `signal` to every process of this one's group (a job stopping itself: SIGTSTP).
+    public static func sendToGroup(_ signal: Int32) {
+        kill(0, signal)
+    }
+
     /// Ends the program by `signal`, as its default action would: for a program that caught
     /// it, cleaned up, and now dies of it so that its parent sees why.
     public static func dieOf(_ signal: Int32) {

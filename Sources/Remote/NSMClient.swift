@@ -126,7 +126,7 @@ public final class NSMClient: @unchecked Sendable {
     public func announce(name: String = "Detent", timeout: Duration) throws(AnnounceError) -> String {
         socket.send(OSCMessage("/nsm/server/announce", [
             .string(name), .string(Self.capabilities), .string(executable),
-            .int32(Self.apiMajor), .int32(Self.apiMinor), .int32(getpid()),
+            .int32(Self.apiMajor), .int32(Self.apiMinor), .int32(ThisProcess.id),
         ]), to: server)
         guard shared.answered.wait(timeout: timeout), let answer = shared.answer.withLock({ $0 }) else {
             throw AnnounceError(description: "the session manager at \(server.name) did not answer the announce within \(timeout)")

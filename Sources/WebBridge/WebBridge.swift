@@ -261,7 +261,7 @@ public final class WebBridgeClient: WebPanelHost {
             case .line(let line):
                 guard let answer = try? JSONParser.parse(line) else {
                     LineWriter.standardError.line("detent-web: an answer from detent that is not JSON; stopping")
-                    _exit(1)
+                    ThisProcess.exitNow(1)
                 }
                 return answer
             case .end: Self.parentGone()
@@ -270,7 +270,7 @@ public final class WebBridgeClient: WebPanelHost {
         }
     }
 
-    private static func parentGone() -> Never { _exit(0) }
+    private static func parentGone() -> Never { ThisProcess.exitNow(0) }
 
     public func webSnapshot() -> WebSnapshot {
         state.withLock { state in
@@ -278,14 +278,14 @@ public final class WebBridgeClient: WebPanelHost {
             if let layout = answer.member("layout") {
                 guard let read = WebBridge.decodeLayout(layout) else {
                     LineWriter.standardError.line("detent-web: a layout from detent it cannot read; stopping")
-                    _exit(1)
+                    ThisProcess.exitNow(1)
                 }
                 state.layout = read
             }
             guard let layout = state.layout, let generation = answer.member("generation")?.intValue,
                   let targets = WebBridge.rowValues(answer.member("targets")) else {
                 LineWriter.standardError.line("detent-web: a snapshot from detent it cannot read; stopping")
-                _exit(1)
+                ThisProcess.exitNow(1)
             }
             state.generation = generation
             return WebSnapshot(layout: layout, generation: generation,

@@ -129,7 +129,7 @@ public struct PresetStore: Sendable {
     public func resolve(_ reference: String) throws(PresetError) -> LoadedPreset {
         let looksLikePath = reference.contains("/") || reference.lowercased().hasSuffix(PresetFileName.fileExtension)
         guard looksLikePath else { return try load(named: reference) }
-        if access(reference, F_OK) == 0 { return try load(file: reference) }
+        if PathString.leadsSomewhere(reference) { return try load(file: reference) }
         do throws(PresetError) {
             return try load(named: reference)
         } catch where error.problem == .notFound(reference) {

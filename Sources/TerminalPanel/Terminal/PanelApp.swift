@@ -186,7 +186,7 @@ public final class PanelApp {
     func suspend(_ signals: SignalPipe) throws(TerminalError) {
         terminal.leave()
         signals.setDefault(SIGTSTP)
-        kill(0, SIGTSTP)
+        Signals.sendToGroup(SIGTSTP)
         // Stopped here until SIGCONT.
         signals.install(SIGTSTP)
         try resume()
