@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// The first call stack the RealtimeSanitizer runtime reported for each finding, with the

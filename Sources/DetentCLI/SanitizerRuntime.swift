@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// clang's RealtimeSanitizer runtime as a shared library, which the real-time audit preloads

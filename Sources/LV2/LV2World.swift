@@ -1,5 +1,4 @@
 import CLilv
-import Glibc
 import Platform
 import Synchronization
 

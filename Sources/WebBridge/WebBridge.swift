@@ -2,7 +2,6 @@ import TextFormats
 import DSP
 import Parameters
 import Platform
-import Glibc
 import Synchronization
 
 /// The lines between `detent` and `detent-web`, its browser panel's server: JSON objects, one
