@@ -1,6 +1,7 @@
 import Glibc
 import Parameters
 import DSP
+import Platform
 
 /// Everything about a render except which file: the sound (starting values, automation) and
 /// the output (format, dither, overwriting).

@@ -38,12 +38,11 @@ enum PresetStateFolder {
         }
         // The old state folder (a preset saved again with --force) makes way, then goes.
         let old = store.userDirectory + "/." + folderName + ".old-\(ThisProcess.id)"
-        let hadOld = rename(folder, old) == 0
-        guard rename(partial, folder) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if hadOld { rename(old, folder) }
+        let hadOld = (try? PathString.rename(folder, to: old)) != nil
+        do { try PathString.rename(partial, to: folder) } catch {
+            if hadOld { try? PathString.rename(old, to: folder) }
             FolderEntries.remove(folder: partial)
-            throw PresetError(.io("cannot rename '\(partial)' to '\(folder)': \(reason)"), source: preset.name)
+            throw PresetError(.io("cannot rename '\(partial)' to '\(folder)': \(error.errno)"), source: preset.name)
         }
         if hadOld { FolderEntries.remove(folder: old) }
         return path

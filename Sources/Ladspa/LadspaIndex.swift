@@ -41,7 +41,7 @@ enum LadspaIndex {
         var now: [(path: String, stamp: String, stubs: [Stub])] = []
         var changed = false
         for path in LadspaDiscovery.libraryPaths(flavor) {
-            let stamp = Self.stamp(path)
+            let stamp = FileIdentity.version(of: path)
             if let stamp, let entry = known[path], entry.stamp == stamp {
                 stubs += entry.stubs
                 now.append((path, stamp, entry.stubs))
@@ -59,14 +59,6 @@ enum LadspaIndex {
         }
         if let file, changed || now.count != known.count { save(now, to: file) }
         return stubs
-    }
-
-    /// What identifies a library file's content for the index: device, inode, size and
-    /// modification time to the nanosecond; nil when it cannot be read.
-    static func stamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
     }
 
     /// The index at `file`: for each library path, its stamp and descriptors; nil when there
