@@ -1,5 +1,4 @@
 import DSP
-import Glibc
 import Parameters
 import Platform
 import LV2

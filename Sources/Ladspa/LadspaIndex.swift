@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// The IDs and labels each library of a search path holds, kept between runs in Detent's
