@@ -28,11 +28,7 @@ public final class PendingOutput {
 
     /// The permissions a new file gets (0666 less the process's umask), read once: setting
     /// and restoring the umask is the only way to learn it.
-    private static let newFileMode: mode_t = {
-        let mask = umask(0o022)
-        umask(mask)
-        return 0o666 & ~mask
-    }()
+    private static let newFileMode: mode_t = 0o666 & ~ThisProcess.creationMask
 
     /// True for a special file (a device, a FIFO, `/dev/stdout`): written to directly, as a
     /// stream, because replacing it would put a regular file where the device was.
@@ -47,9 +43,9 @@ public final class PendingOutput {
         self.path = path
         isStream = PathString.isSpecial(path)
         if isStream {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .writeFailed(path: path, reason: Errno.last.description) }
-            descriptor = fd
+            do { descriptor = try DescriptorIO.open(path, O_WRONLY) } catch {
+                throw .writeFailed(path: path, reason: error.errno.description)
+            }
             temporaryPath = path
             return
         }
@@ -64,7 +60,7 @@ public final class PendingOutput {
         // Held until the file is renamed or removed, and dropped by the kernel when the
         // process dies however it dies: a batch started again removes only the temporary
         // files no running render holds (`--skip-existing`).
-        _ = flock(fd, LOCK_EX | LOCK_NB)
+        _ = DescriptorIO.lockExclusively(fd)
         descriptor = fd
         registration = UnfinishedFiles.register(temporaryPath)
     }
@@ -77,17 +73,17 @@ public final class PendingOutput {
         guard !finished else { return }
         if isStream {
             finished = true
-            if close(descriptor) != 0 { throw .writeFailed(path: path, reason: Errno.last.description) }
-            descriptor = -1
+            defer { descriptor = -1 }
+            do { try DescriptorIO.close(descriptor) } catch { throw .writeFailed(path: path, reason: error.errno.description) }
             return
         }
-        let modeSet = fchmod(descriptor, Self.newFileMode) == 0
-        var reason = modeSet ? "" : Errno.last.description
-        if close(descriptor) != 0 && modeSet { reason = Errno.last.description }
+        var failure: SystemCallError?
+        do { try DescriptorIO.setMode(descriptor, Self.newFileMode) } catch { failure = error }
+        do { try DescriptorIO.close(descriptor) } catch { failure = failure ?? error }
         descriptor = -1
-        if !reason.isEmpty {
+        if let failure {
             discard()
-            throw .writeFailed(path: path, reason: reason)
+            throw .writeFailed(path: path, reason: failure.errno.description)
         }
         finished = true
         try Self.name(temporary: temporaryPath, as: path, overwrite: overwrite)
@@ -100,10 +96,9 @@ public final class PendingOutput {
     public func seal() throws(AudioFileError) {
         guard !finished else { return }
         if isStream { return try commit(overwrite: true) }
-        guard fchmod(descriptor, Self.newFileMode) == 0 else {
-            let reason = Errno.last.description
+        do { try DescriptorIO.setMode(descriptor, Self.newFileMode) } catch {
             discard()
-            throw .writeFailed(path: path, reason: reason)
+            throw .writeFailed(path: path, reason: error.errno.description)
         }
     }
 
@@ -112,7 +107,7 @@ public final class PendingOutput {
     public func release() {
         guard !finished else { return }
         finished = true
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { try? DescriptorIO.close(descriptor) }
         descriptor = -1
     }
 
@@ -134,7 +129,7 @@ public final class PendingOutput {
     public func discard() {
         guard !finished else { return }
         finished = true
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { try? DescriptorIO.close(descriptor) }
         descriptor = -1
         if !isStream { PathString.remove(temporaryPath) }
     }

@@ -18,10 +18,9 @@ enum AbandonedOutputs {
         for entry in entries {
             guard let name = outputName(ofTemporary: entry), names.contains(name) else { continue }
             let path = PathString.join(folder, entry)
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else { continue }
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
-            close(fd)
+            guard let fd = try? DescriptorIO.open(path, O_RDONLY | O_NOFOLLOW) else { continue }
+            if DescriptorIO.lockExclusively(fd) { PathString.remove(path) }
+            try? DescriptorIO.close(fd)
         }
     }
 

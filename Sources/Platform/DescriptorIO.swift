@@ -7,6 +7,24 @@ import SystemPackage
 /// Outputs (renders, MIDI files, presets, plug-in state, the terminal) all write through here,
 /// so that none of them can drop the tail of a short write or report a bare `EINTR`.
 public enum DescriptorIO {
+    /// Opens `path` with `flags` (close-on-exec is added: no program the process starts
+    /// inherits it); `mode` for a file `O_CREAT` makes.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o666) throws(SystemCallError) -> Int32 {
+        try systemCall("open") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// Takes the exclusive `flock` on the file open on `descriptor` without waiting; false
+    /// when another open file description holds it. The kernel drops it when the descriptor
+    /// closes or the process dies, however it dies.
+    public static func lockExclusively(_ descriptor: Int32) -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Sets the permissions of the file open on `descriptor`.
+    public static func setMode(_ descriptor: Int32, _ mode: mode_t) throws(SystemCallError) {
+        try systemCall("fchmod") { fchmod(descriptor, mode) }
+    }
+
     /// A `write(2)`: returns the bytes taken, or -1 with `errno` set. Tests pass one that
     /// fails midway (a full disk after half the bytes).
     public typealias WriteCall = (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
