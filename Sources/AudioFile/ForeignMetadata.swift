@@ -79,20 +79,18 @@ struct ForeignMetadata: Sendable {
     /// The chunks of a RIFF or RF64 file that libsndfile does not take in, found by walking
     /// the chunk heads (only those chunks' bodies are read, never the audio's).
     private static func riffChunks(_ descriptor: Int32) -> [Chunk] {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, let head = readBytes(descriptor, at: 0, count: 12),
+        guard let size = try? DescriptorIO.size(descriptor), let head = DescriptorIO.bytes(descriptor, at: 0, count: 12),
               head.starts(with: Array("RIFF".utf8)) || head.starts(with: Array("RF64".utf8)),
               head[8..<12].elementsEqual("WAVE".utf8) else { return [] }
-        let size = Int64(status.st_size)
         var chunks: [Chunk] = []
         var total = 0
         var dataSize: Int64?
         var offset: Int64 = 12
-        while offset + 8 <= size, let chunkHead = readBytes(descriptor, at: offset, count: 8) {
+        while offset + 8 <= size, let chunkHead = DescriptorIO.bytes(descriptor, at: offset, count: 8) {
             let id = Array(chunkHead[0..<4])
             var length = Int64(chunkHead[4..<8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             let name = String(decoding: id, as: UTF8.self)
-            if name == "ds64", let sizes = readBytes(descriptor, at: offset + 8, count: 16) {
+            if name == "ds64", let sizes = DescriptorIO.bytes(descriptor, at: offset + 8, count: 16) {
                 // RF64: the audio's real size is the ds64 chunk's second field.
                 dataSize = Int64(sizes[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
             }
@@ -100,9 +98,9 @@ struct ForeignMetadata: Sendable {
                 guard let dataSize else { break }
                 length = dataSize
             }
-            let isInfo = name == "LIST" && readBytes(descriptor, at: offset + 8, count: 4) == Array("INFO".utf8)
+            let isInfo = name == "LIST" && DescriptorIO.bytes(descriptor, at: offset + 8, count: 4) == Array("INFO".utf8)
             if !libraryChunks.contains(name), !isInfo, length <= Int64(mostBytes - total),
-               let body = readBytes(descriptor, at: offset + 8, count: Int(length)) {
+               let body = DescriptorIO.bytes(descriptor, at: offset + 8, count: Int(length)) {
                 total += body.count
                 chunks.append(Chunk(id: id, body: body))
             }
@@ -172,10 +170,10 @@ struct ForeignMetadata: Sendable {
         var serial: [UInt8]?
         // The comment packet comes in the first pages; a page is at most 65 307 bytes.
         while packets.count < 3, offset < 4 << 20 {
-            guard let head = readBytes(descriptor, at: offset, count: 27), head.starts(with: Array("OggS".utf8)),
-                  let lacing = readBytes(descriptor, at: offset + 27, count: Int(head[26])) else { return nil }
+            guard let head = DescriptorIO.bytes(descriptor, at: offset, count: 27), head.starts(with: Array("OggS".utf8)),
+                  let lacing = DescriptorIO.bytes(descriptor, at: offset + 27, count: Int(head[26])) else { return nil }
             let size = lacing.reduce(0) { $0 + Int($1) }
-            guard let body = readBytes(descriptor, at: offset + 27 + Int64(lacing.count), count: size) else { return nil }
+            guard let body = DescriptorIO.bytes(descriptor, at: offset + 27 + Int64(lacing.count), count: size) else { return nil }
             offset += 27 + Int64(lacing.count) + Int64(size)
             if serial == nil { serial = Array(head[14..<18]) }
             guard Array(head[14..<18]) == serial else { continue }
@@ -196,12 +194,12 @@ struct ForeignMetadata: Sendable {
     /// A FLAC file's metadata blocks and where its audio frames start.
     static func flacBlocks(_ descriptor: Int32) -> (blocks: [Block], end: Int64)? {
         var offset: Int64 = 0
-        guard var magic = readBytes(descriptor, at: 0, count: 10) else { return nil }
+        guard var magic = DescriptorIO.bytes(descriptor, at: 0, count: 10) else { return nil }
         if magic.starts(with: Array("ID3".utf8)) {
             // An ID3v2 tag before the stream: a 10-byte head, a syncsafe size, a footer if flagged.
             let size = magic[6..<10].reduce(0) { $0 << 7 | Int64($1 & 0x7F) }
             offset = 10 + size + (magic[5] & 0x10 != 0 ? 10 : 0)
-            guard let next = readBytes(descriptor, at: offset, count: 4) else { return nil }
+            guard let next = DescriptorIO.bytes(descriptor, at: offset, count: 4) else { return nil }
             magic = next
         }
         guard magic.starts(with: Array("fLaC".utf8)) else { return nil }
@@ -209,12 +207,12 @@ struct ForeignMetadata: Sendable {
         var blocks: [Block] = []
         var total = 0
         while true {
-            guard let head = readBytes(descriptor, at: offset, count: 4) else { return nil }
+            guard let head = DescriptorIO.bytes(descriptor, at: offset, count: 4) else { return nil }
             let length = Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
             // A damaged file whose blocks never say they are the last is not read whole.
             total += length
             guard total <= mostBytes else { return nil }
-            guard let body = readBytes(descriptor, at: offset + 4, count: length) else { return nil }
+            guard let body = DescriptorIO.bytes(descriptor, at: offset + 4, count: length) else { return nil }
             blocks.append(Block(type: head[0] & 0x7F, body: body))
             offset += 4 + Int64(length)
             if head[0] & 0x80 != 0 { return (blocks, offset) }
@@ -254,10 +252,8 @@ struct ForeignMetadata: Sendable {
     /// Appends the chunks after the audio and grows the RIFF (or RF64) size; false, with
     /// nothing written, when a plain RIFF would pass its 4 GiB.
     private func appendChunks(to descriptor: Int32) throws(SystemCallError) -> Bool {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .last("fstat") }
-        guard let head = Self.readBytes(descriptor, at: 0, count: 12) else { throw SystemCallError("pread", .ioError) }
-        let end = Int64(status.st_size)
+        let end = try DescriptorIO.size(descriptor)
+        guard let head = DescriptorIO.bytes(descriptor, at: 0, count: 12) else { throw SystemCallError("pread", .ioError) }
         var bytes: [UInt8] = end % 2 == 1 ? [0] : []
         for chunk in chunks {
             bytes += chunk.id + Self.le32(chunk.body.count) + chunk.body
@@ -300,12 +296,11 @@ struct ForeignMetadata: Sendable {
             let n = block.body.count
             header += [last | block.type, UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + block.body
         }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .last("fstat") }
-        try Self.move(descriptor, from: audioStart, to: Int64(header.count), end: Int64(status.st_size))
+        let size = try DescriptorIO.size(descriptor)
+        try Self.move(descriptor, from: audioStart, to: Int64(header.count), end: size)
         try Self.writeBytes(header, to: descriptor, at: 0)
         if Int64(header.count) < audioStart {
-            guard ftruncate(descriptor, off_t(Int64(status.st_size) - audioStart + Int64(header.count))) == 0 else { throw .last("ftruncate") }
+            try DescriptorIO.truncate(descriptor, to: size - audioStart + Int64(header.count))
         }
     }
 
@@ -352,13 +347,6 @@ struct ForeignMetadata: Sendable {
     }
 
     private static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-
-    /// `count` bytes at `offset`, or nil when the file ends first or cannot be read.
-    static func readBytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { raw in try? DescriptorIO.read(descriptor, into: raw, at: offset) }
-        return got == count ? bytes : nil
-    }
 
     private static func writeBytes(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64) throws(SystemCallError) {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)

@@ -67,11 +67,11 @@ public final class SoundFileReader {
 
     public init(path: String) throws(AudioFileError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: Errno.last.description) }
-        var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
+        let fd: Int32
+        do { fd = try DescriptorIO.open(path, O_RDONLY) } catch { throw .cannotOpen(path: path, reason: error.errno.description) }
+        let status = try? FileStatus(descriptor: fd)
+        if status?.kind == .folder {
+            try? DescriptorIO.close(fd)
             throw .isDirectory(path: path)
         }
         // A stream is read through `StreamInput`, which owns the descriptor. Otherwise, from
@@ -81,7 +81,7 @@ public final class SoundFileReader {
         // had been given that number meanwhile.
         let stream = StreamInput.isFLACStream(fd) ? StreamInput(descriptor: fd) : nil
         // Looked at before libsndfile owns the descriptor (`pread` leaves its offset alone).
-        let ogg = (st.st_mode & S_IFMT) == S_IFREG ? Self.oggEnding(fd, size: Int64(st.st_size)) : nil
+        let ogg = status.flatMap { $0.kind == .regular ? Self.oggEnding(fd, size: $0.size) : nil }
         self.stream = stream
         var info = SF_INFO()
         // The stream's address, as a number that may cross into the lock's closure.
@@ -104,7 +104,7 @@ public final class SoundFileReader {
         }
         let file = try opened.get()
         self.file = file
-        identity = FileIdentity(st)
+        identity = status?.identity
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
         format = AudioFormat(code: info.format)
@@ -125,7 +125,7 @@ public final class SoundFileReader {
         let named = sf_command(file, Int32(SFC_GET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
         var metadata = Metadata(reading: file)
         // Read from the file's own bytes: only a file that can be gone back over.
-        if stream == nil, info.seekable != 0, (st.st_mode & S_IFMT) == S_IFREG {
+        if stream == nil, info.seekable != 0, status?.kind == .regular {
             metadata.foreign = ForeignMetadata.read(descriptor: fd, format: format, frames: unknown ? nil : info.frames)
         }
         self.metadata = metadata
@@ -195,8 +195,10 @@ public final class SoundFileReader {
         info.format = raw
         info.channels = Int32(channels)
         info.samplerate = Int32(sampleRate)
-        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else { throw .corrupt(path: path, afterFrames: framesRead, reason: Errno.last.description) }
+        let own: Int32
+        do { own = try DescriptorIO.duplicate(descriptor) } catch {
+            throw .corrupt(path: path, afterFrames: framesRead, reason: error.errno.description)
+        }
         // With close_desc set, libsndfile closes `own`, on a failed open too.
         let opened: OpaquePointer? = Self.openLock.withLock { _ in sf_open_fd(own, Int32(SFM_READ), &info, 1) }
         guard let opened else {
@@ -224,11 +226,9 @@ public final class SoundFileReader {
     /// and 255 × 255 bytes of data) for the last page head; anything after a whole
     /// end-of-stream page (a stray tag) is left alone.
     static func oggEnding(_ fd: Int32, size: Int64) -> OggEnding? {
-        var magic = [UInt8](repeating: 0, count: 4)
-        guard pread(fd, &magic, 4, 0) == 4, magic == Array("OggS".utf8) else { return nil }
+        guard DescriptorIO.bytes(fd, at: 0, count: 4) == Array("OggS".utf8) else { return nil }
         let count = Int(min(size, 27 + 255 + 255 * 255))
-        var tail = [UInt8](repeating: 0, count: count)
-        guard pread(fd, &tail, count, off_t(size) - off_t(count)) == count else { return nil }
+        guard let tail = DescriptorIO.bytes(fd, at: size - Int64(count), count: count) else { return nil }
         for start in stride(from: count - 27, through: 0, by: -1)
         where tail[start] == 0x4F && tail[start + 1] == 0x67 && tail[start + 2] == 0x67 && tail[start + 3] == 0x53
             && tail[start + 4] == 0 {

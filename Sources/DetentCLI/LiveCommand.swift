@@ -410,9 +410,10 @@ struct LiveCommand: ParsableCommand {
 
     /// Whether standard input is /dev/null (or closed): there will never be a command.
     static var inputIsNull: Bool {
-        var input = stat(), null = stat()
-        guard fstat(0, &input) == 0 else { return errno == EBADF }
-        return stat("/dev/null", &null) == 0 && input.st_mode & S_IFMT == S_IFCHR && input.st_rdev == null.st_rdev
+        let input: FileStatus
+        do { input = try FileStatus(descriptor: 0) } catch { return error.errno == .badFileDescriptor }
+        guard let null = FileStatus(path: "/dev/null") else { return false }
+        return input.kind == .characterDevice && input.deviceNumber == null.deviceNumber
     }
 
     /// How long a stop may take after its signal: under the second that SIGTERM promises.

@@ -79,9 +79,8 @@ extension PluginInstances {
         var names: [String] = []
         for name in entries where name != "state.ttl" && name != "manifest.ttl" {
             let path = directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFLNK {
+            guard let entry = FileStatus(entryAt: path) else { continue }
+            if entry.kind == .link {
                 do { try FileCopy.copy(path, over: path) } catch {
                     throw .stateNotSaved(name: plugin.name, reason: "cannot copy the file '\(path)' links to: \(error)")
                 }

@@ -111,6 +111,13 @@ public enum DescriptorIO {
         return done
     }
 
+    /// `count` bytes at `offset`, or nil when the file ends first or cannot be read.
+    public static func bytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { raw in try? read(descriptor, into: raw, at: offset) }
+        return got == count ? bytes : nil
+    }
+
     /// A duplicate of `descriptor`, closed on `exec`, for a writer that must own what it closes.
     public static func duplicate(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
         try systemCall("fcntl") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
@@ -144,6 +151,11 @@ public enum DescriptorIO {
         var s = stat()
         try systemCall("fstat") { fstat(descriptor, &s) }
         return Int64(s.st_size)
+    }
+
+    /// Cuts or extends the file open on `descriptor` to `size` bytes.
+    public static func truncate(_ descriptor: Int32, to size: Int64) throws(SystemCallError) {
+        try systemCall("ftruncate") { ftruncate(descriptor, off_t(size)) }
     }
 
     /// Flushes the file to its disk. A kind of file that cannot be synced (a pipe, a device:
