@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// The metadata libsndfile neither reads into its fixed set nor writes: a WAV's other RIFF

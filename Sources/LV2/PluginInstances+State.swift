@@ -1,7 +1,6 @@
 import CLilv
 import CPluginKernel
 import CRealtime
-import Glibc
 import Parameters
 import Platform
 
