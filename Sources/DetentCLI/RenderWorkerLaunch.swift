@@ -36,7 +36,7 @@ final class RenderWorkerLaunch: Sendable {
     func copyWorkers(_ count: Int, serving plan: BatchPlan, of command: RenderCommand) {
         for _ in 0..<count {
             guard let (channel, theirs) = try? LineSocket.pair() else { return }
-            defer { close(theirs) }
+            defer { try? DescriptorIO.close(theirs) }
             guard let pid = try? Spawn.copyOfThisProcess(keeping: theirs, as: RenderWorker.socket) else { return }
             if pid == 0 {
                 RenderWorker.serve(command, plan: plan)
@@ -66,7 +66,7 @@ final class RenderWorkerLaunch: Sendable {
 
     private func start() throws(SystemCallError) -> Worker {
         let (channel, theirs) = try LineSocket.pair()
-        defer { close(theirs) }
+        defer { try? DescriptorIO.close(theirs) }
         // Swift's crash backtracer off: a plug-in's crash is told in one line, not a report.
         let pid = try Spawn.start("/proc/self/exe", arguments, environment: ["SWIFT_BACKTRACE": "enable=no"],
                                   descriptors: [0, 1, 2, theirs])

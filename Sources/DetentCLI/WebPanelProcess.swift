@@ -45,16 +45,16 @@ final class WebPanelProcess: Sendable {
         } catch {
             throw WebServerError("--http: cannot make a socket pair for \(WebBridge.program) (\(error))")
         }
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { if null >= 0 { close(null) } }
+        let null = (try? DescriptorIO.open("/dev/null", O_RDWR)) ?? -1
+        defer { if null >= 0 { try? DescriptorIO.close(null) } }
         let child: pid_t
         do {
             child = try Spawn.start(program, ["\(ThisProcess.id)"], descriptors: [null, null, 2, childEnd])
         } catch {
-            close(childEnd)
+            try? DescriptorIO.close(childEnd)
             throw WebServerError("--http: cannot start \(program) (\(error))")
         }
-        close(childEnd)
+        try? DescriptorIO.close(childEnd)
         let shared = Shared()
         guard socket.send(start.line) else {
             Signals.send(SIGKILL, to: child)

@@ -139,6 +139,22 @@ public enum DescriptorIO {
         lseek(descriptor, 0, SEEK_CUR) >= 0 || errno != ESPIPE
     }
 
+    /// Waits until one of `descriptors` has something to read (or has ended), at most
+    /// `milliseconds` (-1: no limit); says which. A signal arriving ends the wait early, as a
+    /// timeout does: the caller looks at its signals and waits again.
+    public static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Bool] {
+        var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), milliseconds)
+        return fds.map { $0.revents != 0 }
+    }
+
+    /// Waits until `descriptor` takes more (a slow terminal, a full pipe), at most
+    /// `milliseconds`.
+    public static func waitWritable(_ descriptor: Int32, milliseconds: Int32) {
+        var fd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&fd, 1, milliseconds)
+    }
+
     /// True when the reader of the pipe or socket written through `descriptor` has gone (the
     /// descriptor polls as failed or hung up), so that what is written next is lost.
     public static func readerGone(_ descriptor: Int32) -> Bool {

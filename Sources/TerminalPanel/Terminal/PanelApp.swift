@@ -74,9 +74,7 @@ public final class PanelApp {
             if panel.needsDraw, now - lastFrame >= 1 / Self.maximumFrameRate {
                 try draw(at: now)
             }
-            var fds = [pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, timeout(after: now))
+            let ready = DescriptorIO.waitReadable([terminal.input, signals.readEnd], milliseconds: timeout(after: now))
             let time = MonotonicClock.now()
 
             for signal in signals.take() {
@@ -98,7 +96,7 @@ public final class PanelApp {
                     return .signal(signal)
                 }
             }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if ready[0] {
                 let bytes = try terminal.read()
                 guard !bytes.isEmpty else { return .terminalGone }
                 try handle(decoder.feed(bytes), at: time)

@@ -91,8 +91,7 @@ public final class TerminalSession {
                 try DescriptorIO.writeAll(output, bytes, written: &written)
             } catch where error.errno == .resourceTemporarilyUnavailable {
                 // A slow terminal (non-blocking output): wait until it takes more.
-                var fd = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&fd, 1, 100)
+                DescriptorIO.waitWritable(output, milliseconds: 100)
             } catch {
                 throw .system("cannot write to the terminal: \(error.errno)")
             }
