@@ -43,7 +43,7 @@ public final class PendingOutput {
         self.path = path
         isStream = PathString.isSpecial(path)
         if isStream {
-            do { descriptor = try DescriptorIO.open(path, O_WRONLY) } catch {
+            do { descriptor = try DescriptorIO.open(path, .writeOnly) } catch {
                 throw .writeFailed(path: path, reason: error.errno.description)
             }
             temporaryPath = path

@@ -68,7 +68,7 @@ public final class SoundFileReader {
     public init(path: String) throws(AudioFileError) {
         self.path = path
         let fd: Int32
-        do { fd = try DescriptorIO.open(path, O_RDONLY) } catch { throw .cannotOpen(path: path, reason: error.errno.description) }
+        do { fd = try DescriptorIO.open(path, .readOnly) } catch { throw .cannotOpen(path: path, reason: error.errno.description) }
         let status = try? FileStatus(descriptor: fd)
         if status?.kind == .folder {
             try? DescriptorIO.close(fd)

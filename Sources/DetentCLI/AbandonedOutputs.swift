@@ -18,7 +18,7 @@ enum AbandonedOutputs {
         for entry in entries {
             guard let name = outputName(ofTemporary: entry), names.contains(name) else { continue }
             let path = PathString.join(folder, entry)
-            guard let fd = try? DescriptorIO.open(path, O_RDONLY | O_NOFOLLOW) else { continue }
+            guard let fd = try? DescriptorIO.open(path, .readOnly, options: .noFollow) else { continue }
             if DescriptorIO.lockExclusively(fd) { PathString.remove(path) }
             try? DescriptorIO.close(fd)
         }

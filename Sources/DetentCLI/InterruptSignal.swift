@@ -22,7 +22,7 @@ enum InterruptSignal {
         watcher.withLock { watcher in
             guard watcher == nil else { return }
             do {
-                watcher = try SignalWatcher([SIGINT, SIGTERM], name: "interrupt") { signal in
+                watcher = try SignalWatcher([Signals.interrupt, Signals.terminate], name: "interrupt") { signal in
                     let first = InterruptSignal.received.exchange(signal, ordering: .relaxed) == 0
                     if first && !UnfinishedFiles.onlyWaitingForInput { return }  // the renders stop and clean up
                     // A second signal, or one while renders wait for a stream's header (where

@@ -324,7 +324,7 @@ struct LiveCommand: ParsableCommand {
         let held = HeldLines()
         // With --no-reconnect a lost server ends the session: the hangup ends the panel the
         // way a closed terminal would, with the terminal restored, and the status below.
-        let host = LiveHost(options: options, log: held.append, onTerminate: { _ in Signals.send(SIGHUP, to: ThisProcess.id) })
+        let host = LiveHost(options: options, log: held.append, onTerminate: { _ in Signals.send(Signals.hangUp, to: ThisProcess.id) })
         do {
             try host.start()
         } catch {
@@ -347,7 +347,7 @@ struct LiveCommand: ParsableCommand {
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.
-        try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [SIGINT, SIGTERM]) {
+        try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [Signals.interrupt, Signals.terminate]) {
             host.stop()
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }
@@ -439,7 +439,7 @@ struct LiveCommand: ParsableCommand {
         // SIGHUP too: a closed terminal or a session's end stops the host as cleanly as
         // SIGTERM (its JACK client closed, not dropped by a default exit with status 129).
         do {
-            return try SignalWatcher([SIGINT, SIGTERM, SIGHUP], name: "stop-signals") { _ in
+            return try SignalWatcher([Signals.interrupt, Signals.terminate, Signals.hangUp], name: "stop-signals") { _ in
                 if received.add(1, ordering: .relaxed).newValue > 1 { ThisProcess.exitNow(1) }
                 stop()
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(stopDeadlineMilliseconds)) {

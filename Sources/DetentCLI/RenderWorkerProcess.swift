@@ -134,7 +134,7 @@ final class RenderWorkerProcess {
     /// The line and status of a job whose worker ended with `status`.
     static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> CommandFailure {
         switch status {
-        case .signaled(let signal) where !(InterruptSignal.isSet && [SIGINT, SIGTERM].contains(signal)):
+        case .signaled(let signal) where !(InterruptSignal.isSet && [Signals.interrupt, Signals.terminate].contains(signal)):
             let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
             return CommandFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
                               + "\(job.output) was not written", exitCode: 70)

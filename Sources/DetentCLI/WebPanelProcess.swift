@@ -45,7 +45,7 @@ final class WebPanelProcess: Sendable {
         } catch {
             throw WebServerError("--http: cannot make a socket pair for \(WebBridge.program) (\(error))")
         }
-        let null = (try? DescriptorIO.open("/dev/null", O_RDWR)) ?? -1
+        let null = (try? DescriptorIO.open("/dev/null", .readWrite)) ?? -1
         defer { if null >= 0 { try? DescriptorIO.close(null) } }
         let child: pid_t
         do {
@@ -57,7 +57,7 @@ final class WebPanelProcess: Sendable {
         try? DescriptorIO.close(childEnd)
         let shared = Shared()
         guard socket.send(start.line) else {
-            Signals.send(SIGKILL, to: child)
+            Signals.send(Signals.kill, to: child)
             _ = Spawn.wait(child)
             throw WebServerError("--http: \(program) ended as it started")
         }
@@ -67,7 +67,7 @@ final class WebPanelProcess: Sendable {
                 Self.serve(socket: socket, host: host, pid: child, shared: shared, log: log)
             }
         } catch {
-            Signals.send(SIGKILL, to: child)
+            Signals.send(Signals.kill, to: child)
             _ = Spawn.wait(child)
             throw WebServerError("--http: cannot start the web bridge thread (\(error))")
         }
@@ -132,7 +132,7 @@ final class WebPanelProcess: Sendable {
         guard !shared.stopping.exchange(true, ordering: .relaxed) else { return }
         thread.join()
         guard !shared.reaped.load(ordering: .relaxed) else { return }
-        Signals.send(SIGTERM, to: pid)
+        Signals.send(Signals.terminate, to: pid)
         _ = Spawn.wait(pid)
     }
 }

@@ -7,10 +7,13 @@ import SystemPackage
 /// Outputs (renders, MIDI files, presets, plug-in state, the terminal) all write through here,
 /// so that none of them can drop the tail of a short write or report a bare `EINTR`.
 public enum DescriptorIO {
-    /// Opens `path` with `flags` (close-on-exec is added: no program the process starts
-    /// inherits it); `mode` for a file `O_CREAT` makes.
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o666) throws(SystemCallError) -> Int32 {
-        try systemCall("open") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    /// Opens `path` for `access` with `options` (close-on-exec is added: no program the
+    /// process starts inherits it); `permissions` for a file `.create` makes.
+    public static func open(
+        _ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
+        permissions: FilePermissions = [.ownerReadWrite, .groupReadWrite, .otherReadWrite]
+    ) throws(SystemCallError) -> Int32 {
+        try systemCall("open") { Glibc.open(path, access.rawValue | options.rawValue | O_CLOEXEC, permissions.rawValue) }
     }
 
     /// Takes the exclusive `flock` on the file open on `descriptor` without waiting; false

@@ -85,6 +85,23 @@ public final class SignalPipe {
 
 /// The few things done to a signal's disposition directly.
 public enum Signals {
+    // The signals Detent handles or sends, by name, so that code outside Platform needs no C
+    // module for them.
+    public static let hangUp = SIGHUP
+    public static let interrupt = SIGINT
+    public static let quit = SIGQUIT
+    public static let illegalInstruction = SIGILL
+    public static let trap = SIGTRAP
+    public static let abort = SIGABRT
+    public static let busError = SIGBUS
+    public static let floatingPointError = SIGFPE
+    public static let kill = SIGKILL
+    public static let segmentationFault = SIGSEGV
+    public static let terminate = SIGTERM
+    public static let `continue` = SIGCONT
+    public static let terminalStop = SIGTSTP
+    public static let windowChange = SIGWINCH
+
     /// `signal` is ignored (a child that must outlive a terminal's Ctrl-C, say).
     public static func ignore(_ signals: [Int32]) {
         for signal in signals { Glibc.signal(signal, SIG_IGN) }
@@ -100,12 +117,12 @@ public enum Signals {
 
     /// Sends `signal` to the process `pid`.
     public static func send(_ signal: Int32, to pid: pid_t) {
-        kill(pid, signal)
+        Glibc.kill(pid, signal)
     }
 
     /// Sends `signal` to every process of this one's group (a job stopping itself: SIGTSTP).
     public static func sendToGroup(_ signal: Int32) {
-        kill(0, signal)
+        Glibc.kill(0, signal)
     }
 
     /// Ends the program by `signal`, as its default action would: for a program that caught

@@ -15,8 +15,8 @@ guard arguments.count == 2, let parent = Int32(arguments[1]), fcntl(WebBridge.de
     LineWriter.standardError.line("detent-web: started by 'detent live --http' and 'detent panel --http', not by hand")
     exit(64)
 }
-_ = detent_die_with_parent(SIGTERM, parent)
-Signals.ignore([SIGINT, SIGHUP, SIGQUIT])
+_ = detent_die_with_parent(Signals.terminate, parent)
+Signals.ignore([Signals.interrupt, Signals.hangUp, Signals.quit])
 
 let socket = LineSocket(descriptor: WebBridge.descriptor)
 guard case .line(let first) = socket.receive(waiting: 30_000), let start = WebBridge.Start(line: first) else {

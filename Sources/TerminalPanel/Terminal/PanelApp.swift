@@ -55,7 +55,7 @@ public final class PanelApp {
 
     /// The signals the panel handles, read in its loop: quit (INT, TERM, HUP), resize (WINCH),
     /// suspend and resume (TSTP, CONT).
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
+    static let signals: [Int32] = [Signals.interrupt, Signals.terminate, Signals.hangUp, Signals.windowChange, Signals.terminalStop, Signals.`continue`]
 
     /// Runs until the panel quits, a signal ends it, or the terminal goes away. The terminal
     /// is restored on every way out, errors included.
@@ -79,11 +79,11 @@ public final class PanelApp {
 
             for signal in signals.take() {
                 switch signal {
-                case SIGWINCH:
+                case Signals.windowChange:
                     resize(at: time)
-                case SIGTSTP:
+                case Signals.terminalStop:
                     try suspend(signals)
-                case SIGCONT:
+                case Signals.`continue`:
                     // After the panel's own suspend the terminal is already taken back; after
                     // a stop from elsewhere, take it back now.
                     if terminal.hasRawSettings {
@@ -183,10 +183,10 @@ public final class PanelApp {
     /// expects, and take the terminal again when continued.
     func suspend(_ signals: SignalPipe) throws(TerminalError) {
         terminal.leave()
-        signals.setDefault(SIGTSTP)
-        Signals.sendToGroup(SIGTSTP)
+        signals.setDefault(Signals.terminalStop)
+        Signals.sendToGroup(Signals.terminalStop)
         // Stopped here until SIGCONT.
-        signals.install(SIGTSTP)
+        signals.install(Signals.terminalStop)
         try resume()
     }
 
