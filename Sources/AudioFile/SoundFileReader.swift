@@ -1,5 +1,4 @@
 import CSndfile
-import Glibc
 import Synchronization
 import Platform
 

@@ -1,5 +1,4 @@
 import AudioFile
-import Glibc
 import Platform
 
 /// Removes the temporary files of renders that were killed (SIGKILL, a crash, a node of a

@@ -1,5 +1,4 @@
 import AudioFile
-import Glibc
 import Platform
 import Synchronization
 

@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// The terminal loop: it puts the terminal into the panel's modes, feeds keys, mouse reports
