@@ -28,7 +28,7 @@ public final class PendingOutput {
 
     /// The permissions a new file gets (0666 less the process's umask), read once: setting
     /// and restoring the umask is the only way to learn it.
-    private static let newFileMode: mode_t = 0o666 & ~ThisProcess.creationMask
+    private static let newFileMode = FilePermissions(rawValue: 0o666 & ~ThisProcess.creationMask.rawValue)
 
     /// True for a special file (a device, a FIFO, `/dev/stdout`): written to directly, as a
     /// stream, because replacing it would put a regular file where the device was.

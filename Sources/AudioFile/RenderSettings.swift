@@ -123,7 +123,7 @@ public struct RenderSettings: Sendable {
     public init() {}
 
     /// The cores this process may run on.
-    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var cores: Int { ThisProcess.processorCount }
 }
 
 /// The threads a render's file I/O runs on, beside the engine's.

@@ -262,7 +262,7 @@ struct LiveCommand: ParsableCommand {
         // On a terminal (and without --headless) the knob panel opens over the engine; the
         // host's messages (server lost, reconnected) are held while it owns the screen and
         // printed when it closes.
-        if !headless && isatty(0) != 0 && isatty(1) != 0 {
+        if !headless && DescriptorIO.isTerminal(0) && DescriptorIO.isTerminal(1) {
             try runPanel(options: options, store: store)
             return
         }
@@ -304,13 +304,13 @@ struct LiveCommand: ParsableCommand {
             }
             guard let answer else { continue }
             print(json ? answer.json(host.table) : answer.text(host.table))
-            fflush(nil)
+            ThisProcess.flushOutput()
             if answer.endsSession { break }
         }
         host.stop()
         if let code = host.exitStatus {
             if LiveHost.libraryStuck {
-                fflush(nil)
+                ThisProcess.flushOutput()
                 ThisProcess.exitNow(code)
             }
             throw ExitCode(code)
@@ -444,7 +444,7 @@ struct LiveCommand: ParsableCommand {
                 stop()
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(stopDeadlineMilliseconds)) {
                     // One write of a line made beforehand: the thread stuck may hold any lock.
-                    _ = stopOverdueLine.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+                    _ = stopOverdueLine.withUnsafeBytes { try? DescriptorIO.writeAll(2, $0) }
                     ThisProcess.exitNow(0)
                 }
             }

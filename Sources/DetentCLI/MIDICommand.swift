@@ -58,7 +58,7 @@ struct MIDIMonitorCommand: ParsableCommand {
                 print(message.bytes.first == 0xF0 ? "system exclusive, \(message.size) bytes" : text.describe(message.bytes))
             }
             if lost > 0 { LineWriter.standardError.line("detent: warning: \(lost) messages came faster than they could be shown") }
-            fflush(nil)
+            ThisProcess.flushOutput()
         }
     }
 }

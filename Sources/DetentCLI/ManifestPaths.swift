@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// How `--write-manifest` spells paths: relative to the written manifest's folder when the
 /// file is inside it (so the manifest and its files can move together, to another machine
@@ -11,8 +12,7 @@ struct ManifestPaths {
     private let current: String
 
     init(folder: String) {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        current = getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "/"
+        current = ThisProcess.currentFolder
         var absolute = Self.absolute(folder, from: current)
         while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
         self.folder = absolute

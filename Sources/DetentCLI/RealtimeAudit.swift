@@ -76,7 +76,7 @@ enum RealtimeAudit {
         }
         switch outcome.status {
         case .signaled(let signal):
-            let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+            let name = Signals.name(of: signal)
             throw CommandFailure("\(plugin.name) crashed during the audit (\(name), signal \(signal))"
                                  + (report.otherLines.last.map { "; its last message: \($0)" } ?? ""), exitCode: 70)
         case .exited(let status):

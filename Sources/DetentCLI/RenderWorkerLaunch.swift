@@ -14,7 +14,7 @@ import Synchronization
 final class RenderWorkerLaunch: Sendable {
     /// A started worker: its process and the socket to it.
     struct Worker: Sendable {
-        let pid: pid_t
+        let pid: ProcessID
         let channel: LineSocket
     }
 

@@ -135,7 +135,7 @@ final class RenderWorkerProcess {
     static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> CommandFailure {
         switch status {
         case .signaled(let signal) where !(InterruptSignal.isSet && [Signals.interrupt, Signals.terminate].contains(signal)):
-            let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+            let name = Signals.name(of: signal)
             return CommandFailure("\(job.input): \(settings.processor.name) crashed (\(name), signal \(signal)); "
                               + "\(job.output) was not written", exitCode: 70)
         case _ where InterruptSignal.isSet:

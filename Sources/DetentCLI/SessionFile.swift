@@ -38,8 +38,8 @@ struct SessionFile {
     /// Writes the file in `folder` (made if missing), atomically: a crash leaves the old
     /// state or the new one, never half of one.
     func write(in folder: String) throws(SessionFileError) {
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw SessionFileError("cannot make the session folder \(folder): \(Errno.last)")
+        do { try FolderEntries.makeOne(folder, mode: 0o755) } catch {
+            throw SessionFileError("cannot make the session folder \(folder): \(error.errno)")
         }
         do {
             try AtomicFileWriter().write(bytes, to: Self.path(in: folder), replacing: true)

@@ -37,9 +37,5 @@ public enum PluginListing {
     }
 
     /// The processor's name as `uname` gives it (`x86_64`, `aarch64`).
-    private static var machine: String {
-        var names = utsname()
-        guard uname(&names) == 0 else { return "x86_64" }
-        return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
+    private static var machine: String { ThisProcess.machine ?? "x86_64" }
 }

@@ -24,8 +24,8 @@ public enum DescriptorIO {
     }
 
     /// Sets the permissions of the file open on `descriptor`.
-    public static func setMode(_ descriptor: Int32, _ mode: mode_t) throws(SystemCallError) {
-        try systemCall("fchmod") { fchmod(descriptor, mode) }
+    public static func setMode(_ descriptor: Int32, _ mode: FilePermissions) throws(SystemCallError) {
+        try systemCall("fchmod") { fchmod(descriptor, mode.rawValue) }
     }
 
     /// A `write(2)`: returns the bytes taken, or -1 with `errno` set. Tests pass one that
@@ -141,6 +141,12 @@ public enum DescriptorIO {
     public static func canSeek(_ descriptor: Int32) -> Bool {
         lseek(descriptor, 0, SEEK_CUR) >= 0 || errno != ESPIPE
     }
+
+    /// True when `descriptor` is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
+
+    /// True when `descriptor` is open.
+    public static func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
 
     /// Waits until one of `descriptors` has something to read (or has ended), at most
     /// `milliseconds` (-1: no limit); says which. A signal arriving ends the wait early, as a

@@ -30,6 +30,11 @@ public enum FolderEntries {
         public let reason: Reason
     }
 
+    /// Makes the folder at `path`, whose parent must exist; one that exists already is fine.
+    public static func makeOne(_ path: String, mode: mode_t = 0o777) throws(SystemCallError) {
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw .last("mkdir") }
+    }
+
     /// Makes the folder at `path` and any missing above it (`mkdir -p`), each with `mode`
     /// less the umask's bits; an existing folder is fine, as is one another process makes
     /// at the same moment.

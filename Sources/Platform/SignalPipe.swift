@@ -115,6 +115,11 @@ public enum Signals {
         sigaction(signal, &action, nil)
     }
 
+    /// The system's name for `signal` (`Segmentation fault`), or `signal N`.
+    public static func name(of signal: Int32) -> String {
+        strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+    }
+
     /// Sends `signal` to the process `pid`.
     public static func send(_ signal: Int32, to pid: pid_t) {
         Glibc.kill(pid, signal)

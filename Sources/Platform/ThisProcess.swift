@@ -1,6 +1,9 @@
 import Glibc
 
-/// This process: its ID, and the way out that runs nothing more.
+/// A process ID, for code that needs no C module.
+public typealias ProcessID = pid_t
+
+/// This process: its ID, its folder, the machine it runs on, and the ways out.
 public enum ThisProcess {
     /// The process ID (for a child that watches its parent, an NSM announcement, a name of
     /// its own).
@@ -8,11 +11,50 @@ public enum ThisProcess {
 
     /// The file mode creation mask (`umask`), read once, when first needed: setting it and
     /// setting it back is the only way to learn it, so it is done once rather than per file.
-    public static let creationMask: mode_t = {
+    public static let creationMask: FilePermissions = {
         let mask = umask(0o022)
         umask(mask)
-        return mask
+        return FilePermissions(rawValue: mask)
     }()
+
+    /// The current folder, or `/` when it cannot be named (removed, or too long).
+    public static var currentFolder: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "/"
+    }
+
+    /// The processors online now (at least 1).
+    public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// The processor's name as `uname` gives it (`x86_64`, `aarch64`); nil when it will not say.
+    public static var machine: String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// The user's home folder from the password database (for when `HOME` is unset), or `/`.
+    public static var homeFromPasswordDatabase: String {
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
+        return String(cString: dir)
+    }
+
+    /// Flushes C's standard streams (what Swift's `print` wrote), before a prompt is
+    /// answered or the process ends without unwinding.
+    public static func flushOutput() {
+        fflush(nil)
+    }
+
+    /// Ends the process with `status`, flushing C's streams and running exit handlers, as
+    /// returning from `main` would.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Sleeps until a signal arrives (a program whose threads do all the work).
+    public static func waitForSignal() {
+        pause()
+    }
 
     /// Ends the process now with `status`, running no exit handlers and flushing nothing: for
     /// a forked child, a second Ctrl-C, or a process whose parent has gone, where anything

@@ -11,9 +11,9 @@ import Web
 // the next question (30 a second) meets. Interrupts from the terminal are `detent`'s to
 // handle; this program follows it down.
 let arguments = CommandLine.arguments
-guard arguments.count == 2, let parent = Int32(arguments[1]), fcntl(WebBridge.descriptor, F_GETFD) != -1 else {
+guard arguments.count == 2, let parent = Int32(arguments[1]), DescriptorIO.isOpen(WebBridge.descriptor) else {
     LineWriter.standardError.line("detent-web: started by 'detent live --http' and 'detent panel --http', not by hand")
-    exit(64)
+    ThisProcess.exit(64)
 }
 _ = detent_die_with_parent(Signals.terminate, parent)
 Signals.ignore([Signals.interrupt, Signals.hangUp, Signals.quit])
@@ -21,7 +21,7 @@ Signals.ignore([Signals.interrupt, Signals.hangUp, Signals.quit])
 let socket = LineSocket(descriptor: WebBridge.descriptor)
 guard case .line(let first) = socket.receive(waiting: 30_000), let start = WebBridge.Start(line: first) else {
     LineWriter.standardError.line("detent-web: no settings from detent")
-    exit(1)
+    ThisProcess.exit(1)
 }
 let host = WebBridgeClient(socket: socket)
 let server: WebServer
@@ -30,8 +30,8 @@ do {
                            oscAddress: start.oscAddress, log: { host.log($0) })
 } catch {
     host.notify([.init("op", .string("failed")), .init("message", .string(error.description))])
-    exit(1)
+    ThisProcess.exit(1)
 }
 host.notify([.init("op", .string("ready")), .init("url", .string(server.url))])
 // The server's threads do the work; this one only waits for the end.
-while true { pause() }
+while true { ThisProcess.waitForSignal() }

@@ -65,16 +65,12 @@ public struct PresetStore: Sendable {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             base = config
         } else {
-            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFromPasswordDatabase()) + "/.config"
+            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ThisProcess.homeFromPasswordDatabase) + "/.config"
         }
         while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         return (base == "/" ? "" : base) + "/detent/presets"
     }
 
-    private static func homeFromPasswordDatabase() -> String {
-        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
-        return String(cString: dir)
-    }
 
     // MARK: Listing and loading
 
