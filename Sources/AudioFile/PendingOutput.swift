@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// An output file that appears under its name only when it is complete.

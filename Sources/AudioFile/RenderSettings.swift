@@ -1,4 +1,3 @@
-import Glibc
 import Parameters
 import DSP
 import Platform

@@ -5,7 +5,6 @@ import Control
 import Parameters
 import DSP
 import Dispatch
-import Glibc
 import JackHost
 import Platform
 import TerminalPanel

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Control
 import Dispatch
-import Glibc
 import JackHost
 import Platform
 import Synchronization

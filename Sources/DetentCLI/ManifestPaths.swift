@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// How `--write-manifest` spells paths: relative to the written manifest's folder when the

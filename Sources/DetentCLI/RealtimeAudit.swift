@@ -1,6 +1,5 @@
 import ArgumentParser
 import DSP
-import Glibc
 import Platform
 import LV2
 

@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 import Synchronization
 

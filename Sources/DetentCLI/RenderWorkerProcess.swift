@@ -1,5 +1,4 @@
 import AudioFile
-import Glibc
 import Platform
 
 /// One batch thread's worker process, when the batch hosts plug-ins: the jobs render in it

@@ -1,6 +1,5 @@
 import TextFormats
 import DSP
-import Glibc
 import Parameters
 import Platform
 import Presets

@@ -1,5 +1,4 @@
 import TextFormats
-import Glibc
 import Parameters
 import Platform
 

@@ -1,5 +1,4 @@
 import CPlatform
-import Glibc
 import Platform
 import Web
 

@@ -1,5 +1,4 @@
 import Parameters
-import Glibc
 import Platform
 
 /// The presets a person can use: the factory presets shipped in the executable, and their
