@@ -1,4 +1,3 @@
-import Glibc
 import Platform
 
 /// The terminal the panel runs on: raw mode and the panel's modes on ``enter()``, the terminal
@@ -7,48 +6,40 @@ import Platform
 /// Raw mode here means: no echo, no line editing, no signals from keys (Ctrl-C, Ctrl-Z and
 /// Ctrl-\ arrive as bytes, so the panel decides what they do), no flow control, no output
 /// processing; reads return as soon as one byte is there. The settings found at start are
-/// kept, restored by ``leave()``, and also handed to ``EmergencyRestore`` for crashes.
+/// kept, restored by ``leave()``, and also handed to ``TerminalCrashRestore`` for crashes.
 public final class TerminalSession {
     public let input: Int32
     public let output: Int32
     /// The settings found when the session was opened.
-    private let original: termios
+    private let original: TerminalSettings
     /// The raw settings ``enter()`` made.
-    private var raw: termios?
+    private var raw: TerminalSettings?
     public private(set) var isActive = false
 
     /// Opens the session on standard input and output.
     ///
     /// - Throws: ``TerminalError/notATerminal(stream:)`` when either is not a terminal,
     ///   ``TerminalError/dumbTerminal`` for `TERM=dumb`.
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, environment: [String: String]) throws(TerminalError) {
-        guard isatty(input) == 1 else { throw .notATerminal(stream: "input") }
-        guard isatty(output) == 1 else { throw .notATerminal(stream: "output") }
+    public init(
+        input: Int32 = TerminalMode.standardInput, output: Int32 = TerminalMode.standardOutput, environment: [String: String]
+    ) throws(TerminalError) {
+        guard DescriptorIO.isTerminal(input) else { throw .notATerminal(stream: "input") }
+        guard DescriptorIO.isTerminal(output) else { throw .notATerminal(stream: "output") }
         if environment["TERM"] == "dumb" { throw .dumbTerminal }
         self.input = input
         self.output = output
-        var settings = termios()
-        guard tcgetattr(input, &settings) == 0 else {
-            throw .system("cannot read the terminal settings: \(Errno.last)")
+        do { original = try TerminalMode.settings(of: input) } catch {
+            throw .system("cannot read the terminal settings: \(error.errno)")
         }
-        original = settings
     }
 
     /// Raw mode, alternate screen, no cursor, mouse reports; then the feature questions.
     public func enter() throws(TerminalError) {
-        EmergencyRestore.arm(fd: input, settings: original)
-        var raw = original
-        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON | INLCR | IGNCR)
-        raw.c_oflag &= ~tcflag_t(OPOST)
-        raw.c_cflag |= tcflag_t(CS8)
-        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
+        TerminalCrashRestore.arm(fd: input, settings: original, leaving: Array(TerminalModes.leave.utf8))
+        let raw = original.raw
         self.raw = raw
-        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
-            throw .system("cannot switch the terminal to raw mode: \(Errno.last)")
+        do { try TerminalMode.apply(raw, to: input, droppingInput: true) } catch {
+            throw .system("cannot switch the terminal to raw mode: \(error.errno)")
         }
         isActive = true
         try write(Array((TerminalModes.enter + TerminalModes.queries).utf8))
@@ -60,27 +51,20 @@ public final class TerminalSession {
         guard isActive else { return }
         isActive = false
         _ = try? write(Array(TerminalModes.leave.utf8))
-        var settings = original
-        tcsetattr(input, TCSADRAIN, &settings)
-        EmergencyRestore.disarm()
+        try? TerminalMode.apply(original, to: input, droppingInput: false)
+        TerminalCrashRestore.disarm()
     }
 
     /// True while the terminal still has the raw settings ``enter()`` made — after a stop and
     /// continue, a shell may have changed them.
     public var hasRawSettings: Bool {
         guard isActive, let raw else { return false }
-        var now = termios()
-        guard tcgetattr(input, &now) == 0 else { return false }
-        return now.c_iflag == raw.c_iflag && now.c_oflag == raw.c_oflag && now.c_cflag == raw.c_cflag
-            && now.c_lflag == raw.c_lflag
-            && withUnsafeBytes(of: now.c_cc, { Array($0) }) == withUnsafeBytes(of: raw.c_cc, { Array($0) })
+        return (try? TerminalMode.settings(of: input)) == raw
     }
 
     /// The window's size in cells, and in pixels when the terminal tells (0 otherwise).
     public func size() -> (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) {
-        var ws = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return (80, 24, 0, 0) }
-        return (Int(ws.ws_col), Int(ws.ws_row), Int(ws.ws_xpixel), Int(ws.ws_ypixel))
+        TerminalMode.size(of: output) ?? (80, 24, 0, 0)
     }
 
     /// Writes all of `bytes`, waiting for the terminal when it is slow.
