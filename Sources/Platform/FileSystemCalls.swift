@@ -5,7 +5,9 @@ import Glibc
 /// failed `fsync`, a failed `rename`) and check that nothing was lost. Each call behaves like its POSIX namesake: on failure it returns -1 and
 /// leaves the reason in `errno`.
 public protocol FileSystemCalls: Sendable {
-    func open(_ path: String, flags: Int32, mode: mode_t) -> Int32
+    /// Opens `path` (close-on-exec always); the descriptor, or -1.
+    func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
+              permissions: FilePermissions) -> Int32
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
     func fsync(_ fd: Int32) -> Int32
     func close(_ fd: Int32) -> Int32
@@ -18,8 +20,9 @@ public protocol FileSystemCalls: Sendable {
 public struct SystemFileCalls: FileSystemCalls {
     public init() {}
 
-    public func open(_ path: String, flags: Int32, mode: mode_t) -> Int32 {
-        Glibc.open(path, flags, mode)
+    public func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
+                     permissions: FilePermissions) -> Int32 {
+        Glibc.open(path, access.rawValue | options.rawValue | O_CLOEXEC, permissions.rawValue)
     }
 
     public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {

@@ -48,7 +48,10 @@ final class FailingCalls: FileSystemCalls, @unchecked Sendable {
         }
     }
 
-    func open(_ path: String, flags: Int32, mode: mode_t) -> Int32 { real.open(path, flags: flags, mode: mode) }
+    func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
+              permissions: FilePermissions) -> Int32 {
+        real.open(path, access, options: options, permissions: permissions)
+    }
 
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         switch step {

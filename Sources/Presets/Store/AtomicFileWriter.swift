@@ -1,5 +1,4 @@
 import Parameters
-import Glibc
 import Platform
 
 /// Writes a file so that readers only ever see the old content or the whole new content.
@@ -33,16 +32,16 @@ public struct AtomicFileWriter: Sendable {
         let (temporary, fd) = try createTemporaryFile(beside: path)
         do throws(PresetError) {
             try writeAll(bytes, to: fd, path: path)
-            guard calls.fsync(fd) == 0 else { throw Self.failure("flushing to disk", code: errno, path: path) }
+            guard calls.fsync(fd) == 0 else { throw Self.failure("flushing to disk", .last, path: path) }
         } catch {
             _ = calls.close(fd)
             _ = calls.unlink(temporary)
             throw error
         }
         guard calls.close(fd) == 0 else {
-            let code = errno
+            let reason = Errno.last
             _ = calls.unlink(temporary)
-            throw Self.failure("closing the file", code: code, path: path)
+            throw Self.failure("closing the file", reason, path: path)
         }
         do throws(PresetError) {
             try moveIntoPlace(temporary, path, replacing: replacing)
@@ -60,11 +59,13 @@ public struct AtomicFileWriter: Sendable {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
             let temporary = folder + "/." + name + "." + suffix + ".tmp"
             // 0666 lets the umask decide the permissions, as for any file the user creates.
-            let fd = calls.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)
+            let fd = calls.open(temporary, .writeOnly, options: [.create, .exclusiveCreate],
+                                permissions: [.ownerReadWrite, .groupReadWrite, .otherReadWrite])
             if fd >= 0 { return (temporary, fd) }
-            if errno != EEXIST { throw Self.failure("creating a temporary file", code: errno, path: path) }
+            let reason = Errno.last
+            if reason != .fileExists { throw Self.failure("creating a temporary file", reason, path: path) }
         }
-        throw Self.failure("creating a temporary file", code: EEXIST, path: path)
+        throw Self.failure("creating a temporary file", .fileExists, path: path)
     }
 
     private func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(PresetError) {
@@ -72,7 +73,7 @@ public struct AtomicFileWriter: Sendable {
             var written = 0
             try DescriptorIO.writeAll(fd, bytes, written: &written, using: calls.write)
         } catch {
-            throw Self.failure("writing", code: error.errno.rawValue, path: path)
+            throw Self.failure("writing", error.errno, path: path)
         }
     }
 
@@ -82,7 +83,7 @@ public struct AtomicFileWriter: Sendable {
         } catch {
             switch error {
             case .exists: throw PresetError(.fileExists(path: path))
-            case .failed(let step, let code): throw Self.failure(step, code: code.rawValue, path: path)
+            case .failed(let step, let reason): throw Self.failure(step, reason, path: path)
             }
         }
     }
@@ -90,7 +91,7 @@ public struct AtomicFileWriter: Sendable {
     /// Flushes the folder so the rename itself survives a power cut. Best effort: some file
     /// systems refuse `fsync` on a folder, and the new content is already in place.
     private func syncDirectory(of path: String) {
-        let fd = calls.open(Self.split(path).folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
+        let fd = calls.open(Self.split(path).folder, .readOnly, options: .directory, permissions: [])
         guard fd >= 0 else { return }
         _ = calls.fsync(fd)
         _ = calls.close(fd)
@@ -98,8 +99,8 @@ public struct AtomicFileWriter: Sendable {
 
     /// A failed step: nothing was changed, since the destination is only touched by the
     /// final rename or link.
-    private static func failure(_ step: String, code: Int32, path: String) -> PresetError {
-        .system("cannot save (\(step) failed; nothing was changed)", Errno(rawValue: code), path: path)
+    private static func failure(_ step: String, _ reason: Errno, path: String) -> PresetError {
+        .system("cannot save (\(step) failed; nothing was changed)", reason, path: path)
     }
 
     /// The folder and the last component of `path` (`.` when it has no folder).
