@@ -3,6 +3,9 @@ import Glibc
 import Platform
 import Synchronization
 
+/// The sender of an OSC message, kept to answer it and to send it feedback.
+public typealias OSCPeer = SocketAddress
+
 /// One OSC message: an address and its arguments.
 public struct OSCMessage: Sendable, Equatable {
     public var path: String
@@ -27,7 +30,7 @@ public struct OSCMessage: Sendable, Equatable {
 /// at all: one malformed element, or nesting deeper than ``deepestBundle``, ignores all of it.
 public final class OSCSocket: @unchecked Sendable {
     public let port: Int
-    private let socket: Int32
+    private let socket: DatagramSocket
     private let receive: @Sendable (OSCMessage, OSCPeer) -> Void
     let log: RateLimitedLog
     private let running = Atomic(true)
@@ -52,33 +55,19 @@ public final class OSCSocket: @unchecked Sendable {
         }
         self.receive = receive
         self.log = RateLimitedLog(log)
-        guard let (socketAddress, length) = Self.socketAddress(bind, port: port) else {
+        guard let address = SocketAddress(host: bind, port: port, numeric: true) else {
             throw OSCServerError(description: "\(what) '\(bind)': not an IP address")
         }
-        var address = socketAddress
-        let fd = Glibc.socket(Int32(address.ss_family), Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw OSCServerError(description: "cannot open a UDP socket for OSC: \(Errno.last)") }
         // The reader wakes every 100 ms to see whether it should stop.
-        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) }
+        do { socket = try DatagramSocket(binding: address, readTimeoutMilliseconds: 100) } catch {
+            throw error.call == "socket" ? OSCServerError(description: "cannot open a UDP socket for OSC: \(error.errno)")
+                : OSCServerError(description: "cannot listen for OSC on UDP \(bind):\(port): \(error.errno)")
         }
-        guard bound == 0 else {
-            let error = Errno.last
-            close(fd)
-            throw OSCServerError(description: "cannot listen for OSC on UDP \(bind):\(port): \(error)")
-        }
-        var actual = sockaddr_storage(), actualLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
-        }
-        socket = fd
-        self.port = OSCPeer.port(of: actual)
+        self.port = socket.address.port
         do {
             reader = try NamedThread(name: "osc-socket") { [self] in readPackets() }
         } catch {
-            close(fd)
+            socket.close()
             throw OSCServerError(description: "cannot start the OSC thread: \(error)")
         }
     }
@@ -86,18 +75,13 @@ public final class OSCSocket: @unchecked Sendable {
     deinit { stop() }
 
     /// True for an IPv4 or IPv6 address written as numbers (what `bind` takes).
-    public static func isAddress(_ text: String) -> Bool { socketAddress(text, port: 0) != nil }
-
-    /// The socket address of a numeric IPv4 or IPv6 address and a port, or nil.
-    static func socketAddress(_ text: String, port: Int) -> (sockaddr_storage, socklen_t)? {
-        OSCPeer.resolve(text, port: port, numeric: true)
-    }
+    public static func isAddress(_ text: String) -> Bool { SocketAddress(host: text, port: 0, numeric: true) != nil }
 
     /// Stops listening and closes the socket (once; then the socket is inert).
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         if let reader, !reader.isCurrent { reader.join() }
-        close(socket)
+        socket.close()
     }
 
     /// Sends one message to `peer` (never blocks; a full socket buffer drops it, as UDP may).
@@ -117,21 +101,17 @@ public final class OSCSocket: @unchecked Sendable {
         var size = 0
         guard let bytes = lo_message_serialise(encoded, message.path, nil, &size) else { return }
         defer { free(bytes) }
-        peer.withAddress { _ = sendto(socket, bytes, size, Int32(MSG_DONTWAIT), $0, $1) }
+        socket.send(UnsafeRawBufferPointer(start: bytes, count: size), to: peer)
     }
 
     private func readPackets() {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.largestPacket, alignment: 8)
         defer { buffer.deallocate() }
         while running.load(ordering: .acquiring) {
-            var source = sockaddr_storage(), sourceLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let n = withUnsafeMutablePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(socket, buffer, Self.largestPacket, Int32(MSG_TRUNC), $0, &sourceLength)
-                }
+            // nil: the timeout, an interrupt, or an empty datagram.
+            guard let (n, peer) = socket.receive(into: UnsafeMutableRawBufferPointer(start: buffer, count: Self.largestPacket)) else {
+                continue
             }
-            guard n > 0 else { continue }  // the timeout, an interrupt, or an empty datagram
-            let peer = OSCPeer(source, length: sourceLength)
             guard n <= Self.largestPacket else {
                 log.line("OSC from \(peer.name): a packet of \(n) bytes is too large; ignored")
                 continue

@@ -1,10 +1,12 @@
 import Glibc
 
-/// The sender of a message, kept to answer it and to send it feedback. Two peers are the
-/// same when address and port are.
-public final class OSCPeer: @unchecked Sendable, Hashable {
+/// An IPv4 or IPv6 address and UDP port: a datagram's sender, kept to answer it, or where to
+/// send. Two are the same when address and port are.
+public final class SocketAddress: @unchecked Sendable, Hashable {
     private let storage: sockaddr_storage
     private let length: socklen_t
+
+    /// `host:port` in numbers (`127.0.0.1:9000`, `::1:9000`), or `?`.
     public let name: String
 
     init(_ storage: sockaddr_storage, length: socklen_t) {
@@ -28,6 +30,9 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
         return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }
 
+    /// The port.
+    public var port: Int { Self.port(of: storage) }
+
     /// The port of an IPv4 or IPv6 socket address.
     static func port(of storage: sockaddr_storage) -> Int {
         var copy = storage
@@ -38,10 +43,10 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
         }
     }
 
-    /// The peer at `host` (a name or a numeric address) and `port`, or nil when it cannot be
-    /// resolved.
-    public convenience init?(host: String, port: Int) {
-        guard let (storage, length) = Self.resolve(host, port: port, numeric: false) else { return nil }
+    /// The address of `host` (a name, or numbers when `numeric`; the wildcard address for an
+    /// empty host) and `port`, or nil when it cannot be resolved.
+    public convenience init?(host: String, port: Int, numeric: Bool = false) {
+        guard let (storage, length) = Self.resolve(host, port: port, numeric: numeric) else { return nil }
         self.init(storage, length: length)
     }
 
@@ -61,15 +66,18 @@ public final class OSCPeer: @unchecked Sendable, Hashable {
         return (storage, info.pointee.ai_addrlen)
     }
 
-    /// True for an IPv6 peer.
+    /// The address family (`AF_INET`, `AF_INET6`), for the socket that uses it.
+    var family: Int32 { Int32(storage.ss_family) }
+
+    /// True for an IPv6 address.
     public var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
 
-    /// True when the peer is on this machine (an IPv4 or IPv6 loopback address).
+    /// True when the address is this machine's (an IPv4 or IPv6 loopback address).
     public var isLoopback: Bool {
         name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.")
     }
 
-    public static func == (a: OSCPeer, b: OSCPeer) -> Bool { a.name == b.name }
+    public static func == (a: SocketAddress, b: SocketAddress) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
