@@ -40,7 +40,7 @@ enum LadspaIndex {
         var now: [(path: String, stamp: String, stubs: [Stub])] = []
         var changed = false
         for path in LadspaDiscovery.libraryPaths(flavor) {
-            let stamp = FileIdentity.version(of: path)
+            let stamp = FileStatus(path: path)?.version
             if let stamp, let entry = known[path], entry.stamp == stamp {
                 stubs += entry.stubs
                 now.append((path, stamp, entry.stubs))

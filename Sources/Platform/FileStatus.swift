@@ -13,6 +13,9 @@ public struct FileStatus: Sendable {
     public let identity: FileIdentity
     /// The device a character or block device stands for (`st_rdev`).
     public let deviceNumber: UInt64
+    /// Identity, size and modification time (to the nanosecond) as one text: it changes when
+    /// the file is replaced or rewritten, which makes it the key of a cache of what it held.
+    public let version: String
 
     init(_ s: stat) {
         kind = switch s.st_mode & S_IFMT {
@@ -28,6 +31,7 @@ public struct FileStatus: Sendable {
         size = Int64(s.st_size)
         identity = FileIdentity(s)
         deviceNumber = UInt64(s.st_rdev)
+        version = "\(s.st_dev):\(s.st_ino):\(s.st_size):\(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec)"
     }
 
     /// The file open on `descriptor`.

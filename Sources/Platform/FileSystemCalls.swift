@@ -26,7 +26,7 @@ public struct SystemFileCalls: FileSystemCalls {
     }
 
     public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        Glibc.write(fd, bytes.baseAddress, bytes.count)
+        DescriptorIO.systemWrite(fd, bytes)
     }
 
     public func fsync(_ fd: Int32) -> Int32 {

@@ -95,7 +95,7 @@ public final class LineReader: @unchecked Sendable {
             guard let input, fds[1].revents != 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             do {
-                let n = try systemCall("read") { read(input, &chunk, chunk.count) }
+                let n = try DescriptorIO.read(input, into: &chunk)
                 if n > 0 { buffer += chunk[..<n] } else { atEnd = true }
             } catch where error.errno == .resourceTemporarilyUnavailable {
                 // Nothing to read after all (a non-blocking input): back to `poll`.
