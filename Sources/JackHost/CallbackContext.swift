@@ -2,7 +2,7 @@ import CJack
 import Control
 import DSP
 import Parameters
-import Glibc
+import Platform
 import Synchronization
 
 /// Everything JACK's callbacks touch for one client, at a fixed address for the client's
@@ -20,7 +20,7 @@ struct CallbackContext: ~Copyable {
     /// The ``EngineExchange`` that says which engine runs, unretained.
     let exchange: UnsafeMutableRawPointer
     /// Posted when an offered engine has taken over (the editor waiting for it wakes).
-    let switched: UnsafeMutablePointer<sem_t>
+    let switched: SemaphorePoster
     let client: OpaquePointer
     let channels: Int
     let inputPorts: UnsafeMutablePointer<OpaquePointer?>
@@ -39,7 +39,7 @@ struct CallbackContext: ~Copyable {
     /// Cycles made silent because a port buffer faulted (the server took it back during the
     /// cycle), for the host to tell.
     let faultedCycles = Atomic<Int>(0)
-    let wake: UnsafeMutablePointer<sem_t>
+    let wake: SemaphorePoster
     /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
     let midiPort: OpaquePointer?
     /// `midi_out`, nil without feedback, and what waits to go out on it.
@@ -89,10 +89,10 @@ struct CallbackContext: ~Copyable {
     /// The processor's latency in frames, added to the ports' latency ranges.
     let latency = Atomic<UInt32>(0)
 
-    init(exchange: UnsafeMutableRawPointer, switched: UnsafeMutablePointer<sem_t>, client: OpaquePointer, channels: Int,
+    init(exchange: UnsafeMutableRawPointer, switched: SemaphorePoster, client: OpaquePointer, channels: Int,
          inputPorts: [OpaquePointer], outputPorts: [OpaquePointer], midiPort: OpaquePointer?, midiOutPort: OpaquePointer?,
          pluginMIDIPort: OpaquePointer?, midi: MIDIControls,
-         values: [ParameterIndex: Double], wake: UnsafeMutablePointer<sem_t>, sampleRate: UInt32, bufferSize: UInt32,) {
+         values: [ParameterIndex: Double], wake: SemaphorePoster, sampleRate: UInt32, bufferSize: UInt32,) {
         self.exchange = exchange
         self.switched = switched
         self.client = client

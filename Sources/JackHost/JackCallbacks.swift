@@ -2,7 +2,7 @@ import CJack
 import CRealtime
 import Parameters
 import DSP
-import Glibc
+import Platform
 
 // The C callbacks JACK calls, as top-level functions: they capture nothing, so they
 // convert to C function pointers, and they live outside `main.swift`, so they are not
@@ -46,7 +46,7 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         $0.engineForBlock()
     }
     if tookOver {
-        _unsafePerformance { _ = sem_post(context.pointee.switched) }
+        _unsafePerformance { context.pointee.switched.signal() }
         // The new engine's processors have been told nothing yet.
         context.pointee.transportTempo = 0
     }
@@ -223,7 +223,7 @@ func jackSampleRate(_ rate: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return 0 }
     context.pointee.sampleRate.store(rate, ordering: .relaxed)
     context.pointee.formatChanged.store(true, ordering: .relaxed)
-    sem_post(context.pointee.wake)
+    context.pointee.wake.signal()
     return 0
 }
 
@@ -238,7 +238,7 @@ func jackShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?,
 func jackServerGone(_ arg: UnsafeMutableRawPointer?) {
     guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
     context.pointee.serverGone.store(true, ordering: .releasing)
-    sem_post(context.pointee.wake)
+    context.pointee.wake.signal()
 }
 
 func jackPortConnect(_ a: jack_port_id_t, _ b: jack_port_id_t, _ connect: Int32,
@@ -255,7 +255,7 @@ func jackPortRegistration(_ port: jack_port_id_t, _ registered: Int32, _ arg: Un
 func jackGraphChanged(_ arg: UnsafeMutableRawPointer?) {
     guard let context = arg?.assumingMemoryBound(to: CallbackContext.self) else { return }
     context.pointee.graphChanged.store(true, ordering: .relaxed)
-    sem_post(context.pointee.wake)
+    context.pointee.wake.signal()
 }
 
 /// Silences libjack's own messages ("Cannot connect to server socket…"): Detent says

@@ -2,7 +2,6 @@ import CJack
 import Control
 import Parameters
 import DSP
-import Glibc
 import Platform
 import Synchronization
 
@@ -38,7 +37,7 @@ final class JackSession: @unchecked Sendable {
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
     init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
-         wake: UnsafeMutablePointer<sem_t>,
+         wake: SemaphorePoster,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         try Self.prepareLibrary()
         var status = JackStatus(0)
@@ -57,7 +56,7 @@ final class JackSession: @unchecked Sendable {
         // gives the same answer, and is asked about below.
         for _ in 0..<2 where opened == nil && status.rawValue & JackServerError.rawValue != 0
             && status.rawValue & JackServerFailed.rawValue == 0 && !options.exactName {
-            usleep(100_000)
+            ThisThread.sleep(for: .milliseconds(100))
             opened = open()
         }
         guard let client = opened else {
@@ -129,7 +128,7 @@ final class JackSession: @unchecked Sendable {
         engines = EngineExchange(engine)
         context = .allocate(capacity: 1)
         context.initialize(to: CallbackContext(
-            exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.pointer, client: client,
+            exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.poster, client: client,
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
             midiPort: midiPort, midiOutPort: midiOutPort, pluginMIDIPort: pluginMIDIPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
             values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
@@ -182,7 +181,7 @@ final class JackSession: @unchecked Sendable {
             if left <= .zero || !switched.wait(timeout: left) {
                 if engines.withdraw(next) { return false }
                 // Taken in the meantime: the callback is finishing the take-over now.
-                while !engines.isRunning(next) { sched_yield() }
+                while !engines.isRunning(next) { ThisThread.yield() }
             }
         }
         engine = next
@@ -394,7 +393,7 @@ final class JackSession: @unchecked Sendable {
         connections.filter { c in
             let ours = "\(name):\(c.port)"
             let code = c.isInput ? jack_connect(client, c.peer, ours) : jack_connect(client, ours, c.peer)
-            return code != 0 && code != EEXIST
+            return code != 0 && code != Errno.fileExists.rawValue
         }
     }
 

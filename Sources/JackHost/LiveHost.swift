@@ -236,7 +236,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             st.absorbMIDI()
             return (st.processor, st.midi, st.targets)
         }
-        return try JackSession(options: options, processor: processor, midi: midi, values: values, wake: wake.pointer) {
+        return try JackSession(options: options, processor: processor, midi: midi, values: values, wake: wake.poster) {
             rate, bufferSize throws(LiveHostError) in
             try state.withLock { st throws(LiveHostError) in
                 if st.engine.sampleRate != Double(rate) {

@@ -1,7 +1,7 @@
 import Control
 import Parameters
 import DSP
-import Glibc
+import Platform
 import Synchronization
 
 /// What the process callback does with MIDI control messages, and what it tells the host.
@@ -106,7 +106,7 @@ struct MIDIControlTable: ~Copyable {
             // A callback that holds it for seconds has stopped running for good (a dead
             // server): leaking one set is better than freeing memory it may still read.
             if ContinuousClock.now > deadline { return }
-            sched_yield()
+            ThisThread.yield()
         }
         Self.free(old)
     }

@@ -1,5 +1,4 @@
 import Glibc
-import Platform
 
 /// Reads lines from a file descriptor (standard input) and can be interrupted from any
 /// thread: `readLine` waits in `poll` on the input and on a pipe, and `interrupt` writes

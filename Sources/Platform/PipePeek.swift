@@ -24,8 +24,7 @@ public enum PipePeek {
             if copied == 0 || Int(copied) >= count || writerClosed(descriptor) { return bytes }
             // Fewer bytes than asked have arrived and the writer may send more: look again
             // shortly (tee copies from the start of the pipe every time).
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
+            ThisThread.sleep(for: .milliseconds(2))
         }
     }
 

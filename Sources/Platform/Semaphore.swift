@@ -27,6 +27,10 @@ public final class Semaphore: @unchecked Sendable {
     /// Adds one signal, waking one waiter.
     public func signal() { sem_post(pointer) }
 
+    /// The posting end, for code that holds no reference (JACK's callbacks: no reference
+    /// counting on the audio thread). It stays valid while this semaphore lives.
+    public var poster: SemaphorePoster { SemaphorePoster(pointer) }
+
     /// Takes one signal, waiting as long as it takes.
     public func wait() {
         _ = try? systemCall("sem_wait") { sem_wait(pointer) }
@@ -65,4 +69,18 @@ public final class Semaphore: @unchecked Sendable {
         return timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000,
                         tv_nsec: nanoseconds % 1_000_000_000)
     }
+}
+
+/// A semaphore's posting end: a plain pointer, which JACK's callbacks hold in their context
+/// and post through from the audio thread and from the shutdown handler. `sem_post` is
+/// async-signal-safe and takes no lock: a compare-and-swap, plus one `FUTEX_WAKE` when a
+/// thread sleeps on the semaphore.
+public struct SemaphorePoster: @unchecked Sendable {
+    @usableFromInline let pointer: UnsafeMutablePointer<sem_t>
+
+    init(_ pointer: UnsafeMutablePointer<sem_t>) { self.pointer = pointer }
+
+    /// Adds one signal, waking one waiter.
+    @inlinable
+    public func signal() { sem_post(pointer) }
 }

@@ -69,7 +69,7 @@ struct DescriptorIOTests {
         var template = Array("/tmp/detent-descriptor-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         try #require(fd >= 0)
-        let path = String(cString: template)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { close(fd); unlink(path) }
         try DescriptorIO.writeAll(fd, Array("hello world".utf8))
         try Array("WORLD".utf8).withUnsafeBytes { try DescriptorIO.writeAll(fd, $0, at: 6) }

@@ -173,7 +173,12 @@ public final class ChildProcess: @unchecked Sendable {
         exit.collect(child)
     }
 
+    /// A child still running when its test lets go of it (a test that failed or threw while
+    /// waiting for it) is killed with its whole process group — a server under `timeout`, or
+    /// what `detent` started — and waited for: left running, it would hold on to its JACK
+    /// server's registry entry and its ports for the rest of the run and beyond.
     deinit {
+        if exit.ifRunning({ kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0 }) == true { exit.wait(until: nil) }
         for case let fd? in [input, output, errors] { close(fd) }
     }
 

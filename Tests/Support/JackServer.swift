@@ -11,9 +11,13 @@ import Synchronization
 /// skipping late ones, so on a busy machine the graph is only slower, never different.
 ///
 /// JACK keeps a machine-wide registry of eight servers, and a server that dies without
-/// shutting down (SIGKILL) keeps its entry until a server of the same name starts. So the
-/// server is stopped with SIGTERM, a killed one is restarted under its own name, and jackd
-/// runs under `timeout`, which shuts it down properly should the tests themselves die.
+/// shutting down (SIGKILL, or a crash on its way out) keeps its entry until a server of the
+/// same name starts. So the server is stopped with SIGTERM; one whose entry outlived it is
+/// restarted under its own name when it goes; jackd runs under `timeout`, which shuts it
+/// down properly should the tests themselves die; dead entries that earlier runs left (read
+/// from the registry itself, ``JackRegistry``) are reclaimed before the first server; and
+/// at most ``JackRegistrySlots/limit`` servers of this process exist at once. A server that
+/// still cannot start fails with what jackd said and what the registry holds.
 ///
 /// It only runs programs (`timeout`, `jackd`, `jack_lsp`) and links nothing of JACK, so
 /// every test target that needs a server shares this one.
@@ -28,8 +32,15 @@ public final class JackServer: @unchecked Sendable {
     /// Killed, not shut down: its entry in JACK's registry of servers (eight at most) stays
     /// until a server of the same name starts, so the entry is reclaimed when this goes.
     private var unclean = false
+    /// Whether this server holds one of ``JackRegistrySlots``, given back when it goes.
+    private var holdsSlot = false
 
     private static let started = Mutex(0)
+    /// The names of this process's server objects that exist: their entries are theirs to
+    /// reclaim (a test may kill its server and start it again under the same name).
+    private static let live = Mutex(Set<String>())
+    /// Entries left by earlier runs are reclaimed once, before this process's first server.
+    private static let reclaimedAtFirst: Void = { _ = reclaimLeftEntries() }()
     /// The longest a test server may live, in seconds.
     private static let lifetime = 900
 
@@ -37,13 +48,21 @@ public final class JackServer: @unchecked Sendable {
         name = "detent-test-\(getpid())-\(Self.started.withLock { $0 += 1; return $0 })"
         self.period = period
         self.sampleRate = sampleRate
+        Self.reclaimedAtFirst
+        try JackRegistrySlots.take(for: name)
+        holdsSlot = true
+        Self.live.withLock { _ = $0.insert(name) }
+        // A start that throws still ends in deinit, which gives the entry back.
         try start()
     }
 
     deinit {
         stop()
-        if unclean, (try? start()) != nil { stop() }
+        // Killed, or crashed while it shut down: its entry is reclaimed under its name.
+        if unclean || JackRegistry.deadEntries().contains(name), (try? start()) != nil { stop() }
+        Self.live.withLock { _ = $0.remove(name) }
         removeSemaphores()
+        if holdsSlot { JackRegistrySlots.giveBack() }
     }
 
     /// Removes the semaphores JACK left in /dev/shm for this server's clients
@@ -69,10 +88,16 @@ public final class JackServer: @unchecked Sendable {
         unclean = false
     }
 
+    /// Runs jackd with its messages in a file, which a failure to start quotes: jackd says
+    /// why it could not start (a full registry, a name in use) only there.
     private func launch() throws {
+        let log = NSTemporaryDirectory() + "/\(name).log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: log) }
         let p = try ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
                                                       "--no-realtime", "-S", "-t", "5000", "-n", name,
-                                                      "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"])
+                                                      "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
+                                 stdout: .open(log), stderr: .same(as: 1))
         do {
             try p.awaitReady("jackd '\(name)'", timeout: 20) { accepts() }
             pid = try p.child("jackd '\(name)'")
@@ -81,7 +106,11 @@ public final class JackServer: @unchecked Sendable {
             // `timeout` passes the signal on to jackd, and kills it if it has not ended 10 s later.
             p.signal(SIGTERM)
             p.wait()
-            throw error
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let banner = ["jackdmp", "Copyright", "This is free", "under certain"]
+            let lines = said.split(separator: "\n").filter { line in !banner.contains { line.hasPrefix($0) } }
+                .suffix(6).joined(separator: " | ")
+            throw ChildProcess.Failure(description: "\(error); jackd said: \(lines); registry: \(JackRegistry.describe())")
         }
     }
 
@@ -107,16 +136,16 @@ public final class JackServer: @unchecked Sendable {
         if signal != SIGKILL && reclaim, (try? start()) != nil { kill(signal: SIGTERM, reclaim: false) }
     }
 
-    /// Reclaims the registry entries of test servers whose test process has ended (a run
-    /// killed, or one from before servers were reclaimed when killed): each name is started
-    /// and shut down again. Returns how many.
+    /// Reclaims the registry entries of test servers that died without shutting down and
+    /// that no server object (of this process, or of another test run still going) stands for (a run that was killed, a
+    /// jackd that crashed on its way out): each name is started and shut down again, which is
+    /// how jackd frees a dead entry of its own name. Returns how many.
     static func reclaimLeftEntries() -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm") else { return 0 }
         var reclaimed = 0
-        for entry in names where entry.hasPrefix("jack_detent-test-") && entry.hasSuffix("_0_0") {
-            let server = String(entry.dropFirst("jack_".count).dropLast("_0_0".count))
+        for server in JackRegistry.deadEntries() where server.hasPrefix("detent-test-") && !Self.live.withLock({ $0.contains(server) }) {
+            // Another test run's server, killed on purpose, is that run's to start again.
             let parts = server.split(separator: "-")
-            guard parts.count == 4, let owner = pid_t(parts[2]), owner != getpid(), Glibc.kill(owner, 0) != 0, errno == ESRCH else { continue }
+            if parts.count == 4, let owner = pid_t(parts[2]), owner != getpid(), Glibc.kill(owner, 0) == 0 { continue }
             let p = try? ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "5", "20", "/usr/bin/jackd", "--no-realtime", "-n", server,
                                                           "-d", "dummy", "-r", "48000", "-p", "256"])
             guard let p else { continue }
