@@ -57,7 +57,7 @@ let package = Package(
         // writes to stderr, bounded file reads.
         .target(
             name: "Platform",
-            dependencies: ["CPlatform", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CPlatform", "CRealtime", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The text Detent reads and writes: JSON, text made safe for a terminal, aligned
         // tables. Standard library only.

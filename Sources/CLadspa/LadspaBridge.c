@@ -1,6 +1,5 @@
 #include "LadspaBridge.h"
 
-#include <dlfcn.h>
 #include <CRealtime.h>
 #include <string.h>
 #include <lv2/atom/util.h>
@@ -123,25 +122,3 @@ uint32_t detent_dssi_events(const LV2_Atom_Sequence *midi, snd_seq_event_t *even
     return count;
 }
 
-void *detent_ladspa_open(const char *path, char *error, uint32_t size) {
-    dlerror();
-    // A library's constructors may switch the thread's floating-point mode (flush-to-zero);
-    // the caller's mode is given back.
-    unsigned int mode = detent_denormals_off();
-    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    detent_denormals_restore(mode);
-    if (!library && size > 0) {
-        const char *message = dlerror();
-        strncpy(error, message ? message : "cannot be loaded", size - 1);
-        error[size - 1] = 0;
-    }
-    return library;
-}
-
-LADSPA_Descriptor_Function detent_ladspa_entry(void *library) {
-    return (LADSPA_Descriptor_Function)dlsym(library, "ladspa_descriptor");
-}
-
-DSSI_Descriptor_Function detent_dssi_entry(void *library) {
-    return (DSSI_Descriptor_Function)dlsym(library, "dssi_descriptor");
-}

@@ -386,14 +386,12 @@ final class PluginInstances: @unchecked Sendable {
         guard let uri = lilv_plugin_get_library_uri(plugin), let uriText = lilv_node_as_uri(uri),
               let path = lilv_file_uri_parse(uriText, nil) else { return nil }
         defer { lilv_free(path) }
-        // Constructors run as the library loads and may switch the thread's floating-point mode.
-        let mode = detent_denormals_off()
-        defer { detent_denormals_restore(mode) }
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            return dlerror().map { String(cString: $0) } ?? "cannot be loaded"
+        switch SharedLibrary.load(String(cString: path)) {
+        case .failure(let failure): return failure.reason
+        case .success(let library):
+            library.unload()
+            return nil
         }
-        dlclose(handle)
-        return nil
     }
 
     /// What the engine runs.

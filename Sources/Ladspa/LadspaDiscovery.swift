@@ -43,21 +43,21 @@ enum LadspaDiscovery {
             [LadspaPlugin(flavor: flavor, path: path, index: -1, uniqueID: 0, label: file, name: file, maker: "",
                           properties: 0, ports: [], problem: reason)]
         }
-        let library: UnsafeMutableRawPointer
+        let library: SharedLibrary
         switch LadspaLibraries.open(path) {
         case .failure(let failure): return broken("cannot be loaded: \(failure.reason)")
-        case .success(let handle): library = handle.pointer
+        case .success(let opened): library = opened
         }
         var plugins: [LadspaPlugin] = []
         switch flavor {
         case .ladspa:
-            guard let entry = detent_ladspa_entry(library) else { return broken("is not a LADSPA library (no ladspa_descriptor)") }
+            guard let entry = library.ladspaEntry else { return broken("is not a LADSPA library (no ladspa_descriptor)") }
             for index in 0..<mostDescriptors {
                 guard let descriptor = entry(UInt(index)) else { break }
                 plugins.append(read(descriptor, dssi: nil, flavor: flavor, path: path, index: index))
             }
         case .dssi:
-            guard let entry = detent_dssi_entry(library) else { return broken("is not a DSSI library (no dssi_descriptor)") }
+            guard let entry = library.dssiEntry else { return broken("is not a DSSI library (no dssi_descriptor)") }
             for index in 0..<mostDescriptors {
                 guard let dssi = entry(UInt(index)) else { break }
                 guard let descriptor = dssi.pointee.LADSPA_Plugin else {

@@ -197,9 +197,9 @@ final class LadspaInstances: @unchecked Sendable {
         guard plugin.index >= 0, case .success(let library) = LadspaLibraries.open(plugin.path) else { return nil }
         switch plugin.flavor {
         case .ladspa:
-            return detent_ladspa_entry(library.pointer).flatMap { $0(UInt(plugin.index)) }.map { ($0, nil) }
+            return library.ladspaEntry.flatMap { $0(UInt(plugin.index)) }.map { ($0, nil) }
         case .dssi:
-            guard let dssi = detent_dssi_entry(library.pointer).flatMap({ $0(UInt(plugin.index)) }),
+            guard let dssi = library.dssiEntry.flatMap({ $0(UInt(plugin.index)) }),
                   let ladspa = dssi.pointee.LADSPA_Plugin else { return nil }
             return (ladspa, dssi)
         }

@@ -1,32 +1,32 @@
 import CLadspa
+import Platform
 import Synchronization
 
 /// The plug-in libraries this process opened, each once, by path. They are never closed: a
 /// descriptor points into its library for as long as the process may instantiate it, and
 /// some LADSPA libraries free their descriptors in destructors that run on `dlclose`.
 enum LadspaLibraries {
-    private static let opened = Mutex<[String: Result<LibraryHandle, LibraryFailure>]>([:])
-
-    struct LibraryFailure: Error, Sendable { let reason: String }
+    private static let opened = Mutex<[String: Result<SharedLibrary, SharedLibrary.LoadFailure>]>([:])
 
     /// The library at `path`, or why it cannot be loaded (the loader's message).
-    static func open(_ path: String) -> Result<LibraryHandle, LibraryFailure> {
+    static func open(_ path: String) -> Result<SharedLibrary, SharedLibrary.LoadFailure> {
         opened.withLock { libraries in
             if let known = libraries[path] { return known }
-            var message = [CChar](repeating: 0, count: 512)
-            let result: Result<LibraryHandle, LibraryFailure>
-            if let library = detent_ladspa_open(path, &message, UInt32(message.count)) {
-                result = .success(LibraryHandle(pointer: library))
-            } else {
-                result = .failure(LibraryFailure(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
-            }
+            let result = SharedLibrary.load(path)
             libraries[path] = result
             return result
         }
     }
 }
 
-/// An opened library (`dlopen`'s handle), shared by every thread of the process.
-struct LibraryHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
+extension SharedLibrary {
+    /// The library's `ladspa_descriptor` entry point, nil when it has none.
+    var ladspaEntry: LADSPA_Descriptor_Function? {
+        symbol("ladspa_descriptor").map { unsafeBitCast($0, to: LADSPA_Descriptor_Function.self) }
+    }
+
+    /// The library's `dssi_descriptor` entry point, nil when it has none.
+    var dssiEntry: DSSI_Descriptor_Function? {
+        symbol("dssi_descriptor").map { unsafeBitCast($0, to: DSSI_Descriptor_Function.self) }
+    }
 }

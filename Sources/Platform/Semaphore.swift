@@ -45,9 +45,7 @@ public final class Semaphore: @unchecked Sendable {
     /// Returns true when it got one, false when the time ran out.
     @discardableResult
     public func wait(timeout: Duration) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let deadline = Self.deadline(after: timeout, from: now)
+        let deadline = Self.deadline(after: timeout, from: MonotonicClock.nowSpec())
         return withUnsafePointer(to: deadline) { deadline in
             (try? systemCall("sem_clockwait") { detent_sem_wait_monotonic(pointer, deadline) }) != nil
         }

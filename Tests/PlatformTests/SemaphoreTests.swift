@@ -82,7 +82,9 @@ struct SemaphoreTests {
         let shim = try String(contentsOfFile: packageRoot + "/Sources/CPlatform/CPlatform.c", encoding: .utf8)
         #expect(shim.contains("sem_clockwait(semaphore, CLOCK_MONOTONIC, deadline)"))
         let swift = try String(contentsOfFile: packageRoot + "/Sources/Platform/Semaphore.swift", encoding: .utf8)
-        #expect(swift.contains("clock_gettime(CLOCK_MONOTONIC, &now)"))
-        #expect(!swift.contains("sem_timedwait(") && !swift.contains("CLOCK_REALTIME"))
+        #expect(swift.contains("MonotonicClock.nowSpec()"))
+        #expect(!swift.contains("sem_timedwait(") && !swift.contains("CLOCK_REALTIME") && !swift.contains("clock_gettime("))
+        let clock = try String(contentsOfFile: packageRoot + "/Sources/Platform/MonotonicClock.swift", encoding: .utf8)
+        #expect(clock.contains("clock_gettime(CLOCK_MONOTONIC, &ts)") && !clock.contains("CLOCK_REALTIME"))
     }
 }

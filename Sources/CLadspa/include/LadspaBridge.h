@@ -51,12 +51,4 @@ const LV2_Descriptor *_Nonnull detent_ladspa_bridge(void);
 uint32_t detent_dssi_events(const LV2_Atom_Sequence *_Nonnull midi, snd_seq_event_t *_Nonnull events, uint32_t capacity,
                             uint32_t *_Nonnull dropped);
 
-/// Opens a plug-in library (`RTLD_NOW | RTLD_LOCAL`); NULL with the loader's message in
-/// `error` (at most `size` bytes, NUL-terminated) when it cannot be.
-void *_Nullable detent_ladspa_open(const char *_Nonnull path, char *_Nonnull error, uint32_t size);
-
-/// The library's `ladspa_descriptor` and `dssi_descriptor` entry points, or NULL.
-LADSPA_Descriptor_Function _Nullable detent_ladspa_entry(void *_Nonnull library);
-DSSI_Descriptor_Function _Nullable detent_dssi_entry(void *_Nonnull library);
-
 #endif
