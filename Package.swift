@@ -53,8 +53,9 @@ let package = Package(
         .target(name: "CPlatform"),
 
         // The one layer over the operating system (Linux only): system calls retried on
-        // interrupt, errors as `Errno`, named threads, a monotonic semaphore, whole-line
-        // writes to stderr, bounded file reads.
+        // interrupt, with errors that name the call; descriptors, files, pipes and sockets;
+        // signals, threads, semaphores and the clock; the environment and the terminal;
+        // child programs and shared libraries. docs/architecture.md lists what is where.
         .target(
             name: "Platform",
             dependencies: ["CPlatform", "CRealtime", .product(name: "SystemPackage", package: "swift-system")]),
