@@ -43,6 +43,7 @@ struct VariantTests {
         #expect(values.allSatisfy { [-12, -6, -3].contains($0["gain"]!) })
         #expect(Set(values.map { $0["cutoff"]! }).count == 8)
         #expect(values == again.map { $0["values"] as? [String: Double] ?? [:] })
+        #expect(values != other.map { $0["values"] as? [String: Double] ?? [:] })
     }
 
     @Test("each variant's recorded values render it again exactly: from --json as --set, and from --write-manifest")

@@ -65,7 +65,8 @@ extension JackTests {
             f.host.allowChainEdits(resolve: { reference in
                 reference == "builtin" ? .lowpassGain : try LivePluginTests.processor(reference)
             }, changed: { _ in })
-            _ = try f.host.updateMIDIControls { $0.assign(try! chain.table.index(of: "drive.drive"), to: 20) }
+            let drive = try chain.table.index(of: "drive.drive")
+            _ = f.host.updateMIDIControls { $0.assign(drive, to: 20) }
             let before = f.host.targets()
             let added = try f.host.editChain(.add(reference: "builtin", name: "tone", position: 1))
             #expect(added.slots.map(\.name) == ["tone", "lp", "drive"])

@@ -67,6 +67,22 @@ struct PanelFileTests {
         #expect(file == 1 && field.text == "/old/kick.wav")
     }
 
+    @Test("with one file parameter, Up and Down leave what was typed alone")
+    func oneFileKeepsTheText() {
+        let host = FakeFileHost()
+        host.current.removeLast()
+        let (panel, _) = makePanel(host: host)
+        panel.press(.character("f"), at: 0)
+        panel.type("half/typed", at: 0.1)
+        panel.press(.up, at: 0.2)
+        panel.press(.down, at: 0.3)
+        guard case .fileEntry(let field, let file, _) = panel.mode else {
+            Issue.record("no file prompt: \(panel.mode)")
+            return
+        }
+        #expect(file == 0 && field.text == "half/typed")
+    }
+
     @Test("a file the host refuses is one line, and the old one stays; Escape loads nothing")
     func refused() {
         let host = FakeFileHost()

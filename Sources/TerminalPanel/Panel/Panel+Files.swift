@@ -26,7 +26,7 @@ extension Panel {
         case .tab:
             let completion = PathCompletion.complete(field.text)
             mode = .fileEntry(TextField(completion.text), file: file, candidates: completion.candidates)
-        case .up, .down where lastFiles.count > 1:
+        case .up where lastFiles.count > 1, .down where lastFiles.count > 1:
             // Another file parameter, with the path it holds.
             let next = (file + (key == .up ? -1 : 1) + lastFiles.count) % lastFiles.count
             mode = .fileEntry(TextField(lastFiles[next].path ?? ""), file: next, candidates: [])
