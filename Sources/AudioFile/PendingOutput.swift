@@ -25,8 +25,7 @@ public final class PendingOutput {
     /// The slot in ``UnfinishedFiles`` while the temporary file exists.
     private var registration: Int?
 
-    /// The permissions a new file gets (0666 less the process's umask), read once: setting
-    /// and restoring the umask is the only way to learn it.
+    /// The permissions a new file gets (0666 less the process's umask).
     private static let newFileMode = FilePermissions(rawValue: 0o666 & ~ThisProcess.creationMask.rawValue)
 
     /// True for a special file (a device, a FIFO, `/dev/stdout`): written to directly, as a

@@ -9,13 +9,30 @@ public enum ThisProcess {
     /// its own).
     public static var id: pid_t { getpid() }
 
-    /// The file mode creation mask (`umask`), read once, when first needed: setting it and
-    /// setting it back is the only way to learn it, so it is done once rather than per file.
+    /// The file mode creation mask (`umask`), read once, when first needed.
+    ///
+    /// It is read from `/proc/self/status` (Linux 4.7 and later): the other way, setting the
+    /// mask and setting it back, leaves a moment in which a file another thread creates gets
+    /// the wrong permissions — wider than the user asked, with a mask such as 077. That way
+    /// is kept only for a system without the line.
     public static let creationMask: FilePermissions = {
+        if let bytes = try? BoundedFileReader.read(path: "/proc/self/status", limit: 1 << 16),
+           let mask = statusMask(String(decoding: bytes, as: UTF8.self)) {
+            return mask
+        }
         let mask = umask(0o022)
         umask(mask)
         return FilePermissions(rawValue: mask)
     }()
+
+    /// The `Umask:` line of a `/proc/PID/status` text (octal), nil when there is none.
+    static func statusMask(_ status: String) -> FilePermissions? {
+        for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+            return CModeT(line.dropFirst("Umask:".count).trimmingPrefix { $0 == " " || $0 == "\t" }, radix: 8)
+                .map { FilePermissions(rawValue: $0) }
+        }
+        return nil
+    }
 
     /// The current folder, or `/` when it cannot be named (removed, or too long).
     public static var currentFolder: String {
