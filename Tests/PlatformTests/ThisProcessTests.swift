@@ -10,6 +10,9 @@ struct ThisProcessTests {
         let shell = try ChildProcess.run("/bin/sh", ["-c", "umask"])
         let printed = shell.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(ThisProcess.creationMask.rawValue == CModeT(printed, radix: 8))
+        // Read, not set and set back: the status line is there, and says the same.
+        let status = try BoundedFileReader.read(path: "/proc/self/status", limit: 1 << 16)
+        #expect(ThisProcess.statusMask(String(decoding: status, as: UTF8.self)) == ThisProcess.creationMask)
     }
 
     @Test("the mask is read from the status text's Umask line, in octal; no line is no mask")

@@ -76,8 +76,8 @@ public final class JackServer: @unchecked Sendable {
         }
     }
 
-    /// Starts jackd and waits until a client can connect. When JACK's registry is full of
-    /// entries that test runs which ended left behind, they are reclaimed and jackd tried again.
+    /// Starts jackd and waits until a client can connect. When it cannot start and the
+    /// registry holds dead entries no test stands for, they are reclaimed and jackd tried again.
     public func start() throws {
         do {
             try launch()
@@ -91,9 +91,9 @@ public final class JackServer: @unchecked Sendable {
     /// Runs jackd with its messages in a file, which a failure to start quotes: jackd says
     /// why it could not start (a full registry, a name in use) only there.
     private func launch() throws {
-        let log = NSTemporaryDirectory() + "/\(name).log"
+        let folder = TemporaryFolder()
+        let log = folder.file("jackd.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: log) }
         let p = try ChildProcess("/usr/bin/timeout", ["-s", "TERM", "-k", "10", "\(Self.lifetime)", "/usr/bin/jackd",
                                                       "--no-realtime", "-S", "-t", "5000", "-n", name,
                                                       "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"],
