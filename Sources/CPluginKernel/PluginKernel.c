@@ -642,19 +642,41 @@ void detent_lv2_reset(void *context) {
     k->midi_out_bytes_used = 0;
 }
 
+void detent_lv2_log_prepare(DetentLV2Log *log, uint32_t slots, char *messages, uint32_t *types,
+                            uint32_t *sequences, uint32_t trace) {
+    memset(log, 0, sizeof *log);
+    log->messages = messages;
+    log->types = types;
+    log->sequences = sequences;
+    log->slots = slots;
+    log->trace = trace;
+    for (uint32_t i = 0; i < slots; i++) sequences[i] = i;
+}
+
 int detent_lv2_log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char *format, va_list args) {
     DetentLV2Log *log = (DetentLV2Log *)handle;
-    if (!log || type == log->trace) return 0;
+    if (!log || type == log->trace || log->slots == 0) return 0;
     uint32_t head = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
-    uint32_t tail = __atomic_load_n(&log->tail, __ATOMIC_ACQUIRE);
-    if (head - tail >= log->slots) {
-        __atomic_fetch_add(&log->dropped, 1, __ATOMIC_RELAXED);
-        return 0;
+    uint32_t slot;
+    for (;;) {
+        slot = head % log->slots;
+        uint32_t sequence = __atomic_load_n(&log->sequences[slot], __ATOMIC_ACQUIRE);
+        int32_t ahead = (int32_t)(sequence - head);
+        if (ahead == 0) {
+            // Free for this position: claim it (a failed exchange reloads the head).
+            if (__atomic_compare_exchange_n(&log->head, &head, head + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+        } else if (ahead < 0) {
+            // The slot still holds a message a lap behind, not yet taken: the ring is full.
+            __atomic_fetch_add(&log->dropped, 1, __ATOMIC_RELAXED);
+            return 0;
+        } else {
+            // Another writer claimed this position first.
+            head = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
+        }
     }
-    uint32_t slot = head % log->slots;
     int written = vsnprintf(log->messages + (size_t)slot * DETENT_LV2_LOG_MESSAGE, DETENT_LV2_LOG_MESSAGE, format, args);
     log->types[slot] = type;
-    __atomic_store_n(&log->head, head + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&log->sequences[slot], head + 1, __ATOMIC_RELEASE);
     return written;
 }
 
@@ -673,13 +695,15 @@ void detent_lv2_log_feature(DetentLV2Log *log, LV2_Log_Log *feature) {
 }
 
 int detent_lv2_log_take(DetentLV2Log *log, char *text, uint32_t *type) {
-    uint32_t tail = __atomic_load_n(&log->tail, __ATOMIC_RELAXED);
-    uint32_t head = __atomic_load_n(&log->head, __ATOMIC_ACQUIRE);
-    if (tail == head) return 0;
+    if (log->slots == 0) return 0;
+    uint32_t tail = log->tail;
     uint32_t slot = tail % log->slots;
+    // Published for this position, or still empty (or being written: it waits for the next call).
+    if (__atomic_load_n(&log->sequences[slot], __ATOMIC_ACQUIRE) != tail + 1) return 0;
     memcpy(text, log->messages + (size_t)slot * DETENT_LV2_LOG_MESSAGE, DETENT_LV2_LOG_MESSAGE);
     text[DETENT_LV2_LOG_MESSAGE - 1] = 0;
     *type = log->types[slot];
-    __atomic_store_n(&log->tail, tail + 1, __ATOMIC_RELEASE);
+    log->tail = tail + 1;
+    __atomic_store_n(&log->sequences[slot], tail + log->slots, __ATOMIC_RELEASE);
     return 1;
 }

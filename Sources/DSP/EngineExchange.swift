@@ -15,7 +15,10 @@ import Synchronization
 /// audio thread is known to have left the old one (``engineForBlock()`` says so once).
 public final class EngineExchange: @unchecked Sendable {
     private let current: Atomic<UnsafeMutableRawPointer>
-    private let pending = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// The offered engine's address, or 0. While the audio thread reads the offer — the
+    /// successor's hand-over tables — it sets the low bit (a literal 1 below): the offer is then
+    /// neither withdrawn nor freed under it (engines are aligned, so the bit is free).
+    private let pending = Atomic<UInt>(0)
 
     public init(_ engine: Engine) {
         current = Atomic(Unmanaged.passUnretained(engine).toOpaque())
@@ -30,20 +33,32 @@ public final class EngineExchange: @unchecked Sendable {
     /// engine) to take over at the audio thread's next block boundary once the slots it
     /// drops have faded out (control thread).
     public func offer(_ next: Engine) {
-        pending.store(Unmanaged.passUnretained(next).toOpaque(), ordering: .releasing)
+        pending.store(Self.address(next), ordering: .releasing)
     }
 
-    /// Withdraws `next` if the audio thread has not taken it yet: true when withdrawn (the
-    /// old engine keeps running and brings back any slot it had begun to fade out), false when
-    /// it is taking over or has.
-    public func withdraw(_ next: Engine) -> Bool {
-        pending.compareExchange(expected: Unmanaged.passUnretained(next).toOpaque(), desired: nil,
-                                ordering: .acquiringAndReleasing).exchanged
+    /// What ``withdraw(_:)`` found.
+    public enum Withdrawal: Sendable, Equatable {
+        /// Withdrawn: the old engine keeps running and brings back any slot it had begun to
+        /// fade out; the audio thread will never read the offer again, and it may be freed.
+        case withdrawn
+        /// Taken over: it runs, or is about to (``isRunning(_:)`` says when).
+        case takenOver
+        /// The audio thread is reading it this moment (a few hundred instructions): ask again.
+        case busy
+    }
+
+    /// Withdraws `next` unless the audio thread has taken it, or is reading it now (control
+    /// thread). Only `.withdrawn` lets the caller free it.
+    public func withdraw(_ next: Engine) -> Withdrawal {
+        let offered = Self.address(next)
+        let (exchanged, found) = pending.compareExchange(expected: offered, desired: 0, ordering: .acquiringAndReleasing)
+        if exchanged { return .withdrawn }
+        return found == offered | 1 ? .busy : .takenOver
     }
 
     /// Makes `engine` the running one at once, for when no audio thread runs.
     public func replace(with engine: Engine) {
-        pending.store(nil, ordering: .relaxed)
+        pending.store(0, ordering: .relaxed)
         current.store(Unmanaged.passUnretained(engine).toOpaque(), ordering: .releasing)
     }
 
@@ -55,18 +70,44 @@ public final class EngineExchange: @unchecked Sendable {
     public func engineForBlock() -> (engine: UnsafeMutableRawPointer, tookOver: Bool) {
         let now = current.load(ordering: .relaxed)
         let running = Unmanaged<Engine>.fromOpaque(now)
-        guard let offered = pending.load(ordering: .acquiring) else {
+        guard let offered = claimOffer() else {
             running._withUnsafeGuaranteedRef { $0.stay() }
             return (now, false)
         }
         let next = Unmanaged<Engine>.fromOpaque(offered)
         let handover = next._withUnsafeGuaranteedRef { $0.handover }
         let ready = running._withUnsafeGuaranteedRef { $0.leave(handover) }
-        guard ready, pending.compareExchange(expected: offered, desired: nil, ordering: .acquiringAndReleasing).exchanged
-        else { return (now, false) }
+        guard ready else {
+            releaseClaim(offered)
+            return (now, false)
+        }
         let old = running._withUnsafeGuaranteedRef { ($0.render, $0.queue) }
         next._withUnsafeGuaranteedRef { $0.takeOver(render: old.0, queue: old.1) }
         current.store(offered, ordering: .releasing)
+        pending.store(0, ordering: .releasing)
         return (offered, true)
+    }
+
+    /// Claims the offer for reading (audio thread): its address, or nil when there is none.
+    /// Until ``releaseClaim(_:)`` (or the take-over), a withdrawal finds it busy.
+    @_noLocks
+    func claimOffer() -> UnsafeMutableRawPointer? {
+        let value = pending.load(ordering: .acquiring)
+        guard value != 0, value & 1 == 0,
+              pending.compareExchange(expected: value, desired: value | 1,
+                                      ordering: .acquiringAndReleasing).exchanged
+        else { return nil }
+        return UnsafeMutableRawPointer(bitPattern: value)
+    }
+
+    /// Gives back a claimed offer that did not take over this block (audio thread).
+    @_noLocks
+    func releaseClaim(_ offered: UnsafeMutableRawPointer) {
+        let value = UInt(bitPattern: offered)
+        _ = pending.compareExchange(expected: value | 1, desired: value, ordering: .releasing)
+    }
+
+    private static func address(_ engine: Engine) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(engine).toOpaque())
     }
 }

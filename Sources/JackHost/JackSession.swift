@@ -179,7 +179,13 @@ final class JackSession: @unchecked Sendable {
         while !engines.isRunning(next) {
             let left = deadline - .now
             if left <= .zero || !switched.wait(timeout: left) {
-                if engines.withdraw(next) { return false }
+                var withdrawal = engines.withdraw(next)
+                // The callback is reading the offer this moment: it is freed only once it is not.
+                while withdrawal == .busy {
+                    ThisThread.yield()
+                    withdrawal = engines.withdraw(next)
+                }
+                if withdrawal == .withdrawn { return false }
                 // Taken in the meantime: the callback is finishing the take-over now.
                 while !engines.isRunning(next) { ThisThread.yield() }
             }

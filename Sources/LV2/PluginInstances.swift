@@ -92,10 +92,8 @@ final class PluginInstances: @unchecked Sendable {
             return raw.bindMemory(to: T.self, capacity: max(n, 1))
         }
         let urids = URIDMap.shared
-        log.pointee.slots = 64
-        log.pointee.messages = buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE))
-        log.pointee.types = buffer(UInt32.self, 64)
-        log.pointee.trace = urids.map(LV2URI.log + "Trace")
+        detent_lv2_log_prepare(log, 64, buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE)), buffer(UInt32.self, 64),
+                               buffer(UInt32.self, 64), urids.map(LV2URI.log + "Trace"))
 
         let silence = buffer(Float.self, maxFrames)
         let discard = buffer(Float.self, maxFrames)

@@ -1,4 +1,4 @@
-import DSP
+@testable import DSP
 import Glibc
 import Parameters
 import TestSupport
@@ -171,13 +171,32 @@ struct ChainEditTests {
         let next = try engine.successor(running: try Processor.chain([("a", .lowpassGain)]), origins: [.kept(0)], values: [:])
         exchange.offer(next)
         _ = exchange.engineForBlock()
-        #expect(exchange.withdraw(next))
-        #expect(!exchange.withdraw(next))
+        #expect(exchange.withdraw(next) == .withdrawn)
+        #expect(exchange.withdraw(next) == .takenOver)
         for _ in 0..<8 { _ = exchange.engineForBlock(); _ = engine.render(frames: block) }
         #expect(exchange.isRunning(engine))
         // c is back: a full-scale DC input comes out 12 dB down.
         let level = engine.renderConstant(1, frames: 8_192).last!
         #expect(abs(level - 0.2512) < 0.001)
+    }
+
+    @Test("an offer the audio thread is reading cannot be withdrawn (and freed) until it lets go")
+    func withdrawWaitsForTheReader() throws {
+        let chain = try Processor.chain([("a", .lowpassGain), ("c", .lowpassGain)])
+        let engine = Engine(processor: chain)
+        try engine.prepare(sampleRate: sampleRate, maxFrames: block, channels: 1)
+        let exchange = EngineExchange(engine)
+        let next = try engine.successor(running: try Processor.chain([("a", .lowpassGain)]), origins: [.kept(0)], values: [:])
+        exchange.offer(next)
+        // The audio thread's first step: it holds the offer while it reads the hand-over tables.
+        let claimed = try #require(exchange.claimOffer())
+        #expect(claimed == Unmanaged.passUnretained(next).toOpaque())
+        #expect(exchange.claimOffer() == nil)
+        #expect(exchange.withdraw(next) == .busy)
+        exchange.releaseClaim(claimed)
+        #expect(exchange.withdraw(next) == .withdrawn)
+        #expect(exchange.claimOffer() == nil)
+        #expect(exchange.isRunning(engine))
     }
 }
 

@@ -252,12 +252,21 @@ LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle _Nullable 
 
 /// Messages a plug-in logs, kept in a fixed ring until the host prints them from its own
 /// thread: the log feature may be called from `run`, where nothing may be printed.
+///
+/// A plug-in logs from more than one thread at once — `run` on the audio thread, `work` on
+/// the worker, `instantiate` on the host's — so any number of threads may log while one
+/// drains. Each slot has a sequence number (a bounded queue after D. Vyukov's): a writer
+/// claims the slot whose number equals the head by moving the head on with a
+/// compare-and-swap, writes its message, then publishes it by setting the number to head + 1;
+/// the reader takes a slot whose number is tail + 1 and gives it back as tail + slots. No
+/// writer waits on another: a full ring drops the message and counts it.
 typedef struct DetentLV2Log {
     char *_Nullable messages;      // slots × DETENT_LV2_LOG_MESSAGE bytes
     uint32_t *_Nullable types;     // the URID of each message's type
-    uint32_t slots;
-    uint32_t head;                 // written by the logging side (atomically)
-    uint32_t tail;                 // written by the draining side (atomically)
+    uint32_t *_Nullable sequences; // per slot: its sequence number (see above)
+    uint32_t slots;                // a power of two
+    uint32_t head;                 // the next position a writer claims (atomically)
+    uint32_t tail;                 // the next position the reader takes (its own)
     uint32_t dropped;
     uint32_t trace;                // log:Trace, which is not kept
 } DetentLV2Log;
@@ -270,6 +279,11 @@ int detent_lv2_log_vprintf(LV2_Log_Handle _Nullable handle, LV2_URID type, const
 /// Fills `feature` (the log feature's data) to log into `log`: the structure has a variadic
 /// member that only C can set.
 void detent_lv2_log_feature(DetentLV2Log *_Nonnull log, LV2_Log_Log *_Nonnull feature);
+
+/// Readies `log` to hold `slots` messages (a power of two) in the given storage: `messages`
+/// of `slots` × DETENT_LV2_LOG_MESSAGE bytes, `types` and `sequences` of `slots` each.
+void detent_lv2_log_prepare(DetentLV2Log *_Nonnull log, uint32_t slots, char *_Nonnull messages,
+                            uint32_t *_Nonnull types, uint32_t *_Nonnull sequences, uint32_t trace);
 
 /// Takes the oldest message into `text` (NUL-terminated); 0 when there is none.
 int detent_lv2_log_take(DetentLV2Log *_Nonnull log, char *_Nonnull text, uint32_t *_Nonnull type);
