@@ -106,12 +106,70 @@ int detent_jack_write_audio(jack_port_t *const *ports, int count, jack_nframes_t
     return missing;
 }
 
-void *detent_jack_guarded_buffer(jack_port_t *port, jack_nframes_t frames) {
+// The MIDI steps' bodies, run inside a guard: the port's messages copied out, or written in.
+static int read_midi(void *buffer, DetentPortMIDIEvent *events, int capacity, uint8_t *bytes, size_t byteCapacity) {
+    if (buffer == NULL) return 0;
+    uint32_t available = jack_midi_get_event_count(buffer);
+    size_t used = 0;
+    int count = 0;
+    jack_midi_event_t event;
+    for (uint32_t i = 0; i < available && count < capacity; i++) {
+        if (jack_midi_event_get(&event, buffer, i) != 0 || event.size == 0 || event.buffer == NULL) continue;
+        if (event.size > byteCapacity - used) continue;
+        memcpy(bytes + used, event.buffer, event.size);
+        events[count].frame = event.time;
+        events[count].size = (uint32_t)event.size;
+        events[count].bytes = bytes + used;
+        used += event.size;
+        count++;
+    }
+    return count;
+}
+
+static void write_midi(void *buffer, const DetentPortMIDIEvent *events, int count) {
+    jack_midi_clear_buffer(buffer);
+    // A full buffer refuses the rest, as JACK does.
+    for (int i = 0; i < count; i++) jack_midi_event_write(buffer, events[i].frame, events[i].bytes, events[i].size);
+}
+
+int detent_jack_read_midi(jack_port_t *port, jack_nframes_t frames, DetentPortMIDIEvent *events, int capacity,
+                          uint8_t *bytes, size_t byteCapacity) {
     sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return NULL;
+    if (sigsetjmp(here, 0) != 0) return -1;
+    guard_return = &here;
+    guard_running = 1;
+    int count = read_midi(jack_port_get_buffer(port, frames), events, capacity, bytes, byteCapacity);
+    guard_running = 0;
+    return count;
+}
+
+int detent_jack_write_midi(jack_port_t *port, jack_nframes_t frames, const DetentPortMIDIEvent *events, int count) {
+    sigjmp_buf here;
+    if (sigsetjmp(here, 0) != 0) return -1;
     guard_return = &here;
     guard_running = 1;
     void *buffer = jack_port_get_buffer(port, frames);
+    if (buffer != NULL) write_midi(buffer, events, count);
     guard_running = 0;
-    return buffer;
+    return buffer == NULL;
+}
+
+int detent_jack_read_midi_buffer(void *buffer, DetentPortMIDIEvent *events, int capacity, uint8_t *bytes, size_t byteCapacity) {
+    sigjmp_buf here;
+    if (sigsetjmp(here, 0) != 0) return -1;
+    guard_return = &here;
+    guard_running = 1;
+    int count = read_midi(buffer, events, capacity, bytes, byteCapacity);
+    guard_running = 0;
+    return count;
+}
+
+int detent_jack_write_midi_buffer(void *buffer, const DetentPortMIDIEvent *events, int count) {
+    sigjmp_buf here;
+    if (sigsetjmp(here, 0) != 0) return -1;
+    guard_return = &here;
+    guard_running = 1;
+    write_midi(buffer, events, count);
+    guard_running = 0;
+    return 0;
 }

@@ -48,9 +48,15 @@ struct CallbackContext: ~Copyable {
     let pluginMIDIPort: OpaquePointer?
     /// The cycle's messages for `plugin_midi_out`, gathered from every slot and put in time
     /// order before they are written (JACK takes a port's messages in time order only).
-    let pluginMIDI: UnsafeMutablePointer<PendingMIDI>
+    let pluginMIDI: UnsafeMutablePointer<DetentPortMIDIEvent>
     var pluginMIDICount = 0
     static var pluginMIDICapacity: Int { @_noLocks get { 1024 } }
+    /// The cycle's messages from the MIDI input, copied out of the port buffer in one guarded
+    /// step (their bytes into `midiInBytes`): more than the capacity are left out.
+    let midiIn: UnsafeMutablePointer<DetentPortMIDIEvent>
+    let midiInBytes: UnsafeMutablePointer<UInt8>
+    static var midiInCapacity: Int { @_noLocks get { 1024 } }
+    static var midiInByteCapacity: Int { @_noLocks get { 32_768 } }
     let feedback: MIDIFeedbackQueue
     let midi: MIDIControlTable
     /// The cycle's MIDI control changes, decoded for the engine's splitter (frames within
@@ -117,6 +123,8 @@ struct CallbackContext: ~Copyable {
         self.midi = MIDIControlTable(midi, values: values)
         events = .allocate(capacity: Self.eventCapacity)
         pluginMIDI = .allocate(capacity: Self.pluginMIDICapacity)
+        midiIn = .allocate(capacity: Self.midiInCapacity)
+        midiInBytes = .allocate(capacity: Self.midiInByteCapacity)
         events.initialize(repeating: ParameterChange(ParameterIndex(0), 0), count: Self.eventCapacity)
         self.wake = wake
         self.sampleRate = Atomic(sampleRate)
@@ -131,6 +139,8 @@ struct CallbackContext: ~Copyable {
         audio.deallocate()
         events.deallocate()
         pluginMIDI.deallocate()
+        midiIn.deallocate()
+        midiInBytes.deallocate()
     }
 
     /// Counts a cycle made silent by a faulted port buffer, for the host to tell when it next
@@ -167,12 +177,4 @@ struct CallbackContext: ~Copyable {
             }
         }
     }
-}
-
-/// One message of a processor's MIDI output waiting to be written to `plugin_midi_out`: its
-/// frame in the cycle and its bytes (the kernel's, valid until its next run).
-struct PendingMIDI {
-    var frame: UInt32
-    var bytes: UnsafePointer<UInt8>
-    var size: UInt32
 }

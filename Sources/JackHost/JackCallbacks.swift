@@ -59,7 +59,14 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         return
     }
     let cycleStart = _unsafePerformance { jack_last_frame_time(context.pointee.client) }
-    let midiBuffer = context.pointee.midiPort.flatMap { port in _unsafePerformance { detent_jack_guarded_buffer(port, nframes) } }
+    // The MIDI input's messages, copied out in one guarded step: -1 when it faulted.
+    let midiCount = context.pointee.midiPort.map { port in
+        _unsafePerformance {
+            detent_jack_read_midi(port, nframes, context.pointee.midiIn, Int32(CallbackContext.midiInCapacity),
+                                  context.pointee.midiInBytes, CallbackContext.midiInByteCapacity)
+        }
+    } ?? -1
+    if midiCount < 0 && context.pointee.midiPort != nil { context.pointee.countFault() }
     Unmanaged<Engine>.fromOpaque(running)._withUnsafeGuaranteedRef { engine in
         context.pointee.publishClock(jackFrame: cycleStart, engineFrame: engine.framePosition, period: nframes)
         // Each mapped control change lands at its own frame: the engine's one splitter cuts
@@ -69,21 +76,16 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         var count = 0
         let passMIDI = engine.acceptsMIDI
         if passMIDI { engine.beginMIDI() }
-        let mappings = midiBuffer == nil ? nil : context.pointee.midi.beginCycle()
-        if let midiBuffer, let mappings {
-            let available = _unsafePerformance { jack_midi_get_event_count(midiBuffer) }
-            var event = jack_midi_event_t()
-            var i: UInt32 = 0
-            while i < available {
-                defer { i += 1 }
-                guard _unsafePerformance({ jack_midi_event_get(&event, midiBuffer, i) }) == 0,
-                      event.size > 0, let bytes = event.buffer else { continue }
-                let frame = min(Int(event.time), frames)
+        let mappings = midiCount < 0 ? nil : context.pointee.midi.beginCycle()
+        if let mappings {
+            for i in 0..<Int(midiCount) {
+                let event = context.pointee.midiIn[i]
+                let frame = min(Int(event.frame), frames)
                 let taken = context.pointee.midi.receive(
-                    mappings, UnsafePointer(bytes), size: event.size, frame: Int64(frame),
+                    mappings, event.bytes, size: Int(event.size), frame: Int64(frame),
                     into: context.pointee.events, count: &count, capacity: CallbackContext.eventCapacity)
                 if !taken && passMIDI {
-                    engine.addMIDI(frame: frame, bytes: bytes, size: event.size)
+                    engine.addMIDI(frame: frame, bytes: event.bytes, size: Int(event.size))
                 }
             }
         }
@@ -97,14 +99,18 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         }
         if written < 0 { context.pointee.countFault() }
         // Feedback: every mapped parameter that changed, at its frame, on midi_out.
-        if let port = context.pointee.midiOutPort, let out = _unsafePerformance({ jack_port_get_buffer(port, nframes) }) {
-            _unsafePerformance { jack_midi_clear_buffer(out) }
-            if let mappings { context.pointee.feedback.send(mappings, engine: engine, frames: frames, into: out) }
+        if let port = context.pointee.midiOutPort {
+            var n = 0
+            if let mappings { n = context.pointee.feedback.gather(mappings, engine: engine, frames: frames) }
+            let events = context.pointee.feedback.events
+            sortByFrame(events, count: n)
+            let written = _unsafePerformance { detent_jack_write_midi(port, nframes, events, Int32(n)) }
+            if written < 0 { context.pointee.countFault() }
         }
         if mappings != nil { context.pointee.midi.endCycle() }
         // The processor's own MIDI, at its frames, on plugin_midi_out.
-        if let port = context.pointee.pluginMIDIPort, let out = _unsafePerformance({ jack_port_get_buffer(port, nframes) }) {
-            writePluginMIDI(context, engine: engine, frames: frames, into: out)
+        if let port = context.pointee.pluginMIDIPort {
+            writePluginMIDI(context, engine: engine, frames: frames, to: port, cycle: nframes)
         }
     }
 }
@@ -118,31 +124,18 @@ func silence(_ context: UnsafeMutablePointer<CallbackContext>, frames: jack_nfra
     if written < 0 { context.pointee.countFault() }
 }
 
-/// Gathers the messages every slot wrote in the cycle, puts them in time order (a stable
-/// insertion sort: slot order at equal frames, and each slot's are in order already), and
-/// writes them to the port buffer `out`; a full buffer drops the rest, as JACK does.
+/// Gathers the messages every slot wrote in the cycle, puts them in time order (slot order at
+/// equal frames, and each slot's are in order already), and writes them to `port` in one
+/// guarded step; a full buffer drops the rest, as JACK does.
 @_noLocks
 func writePluginMIDI(_ context: UnsafeMutablePointer<CallbackContext>, engine: Engine, frames: Int,
-                     into out: UnsafeMutableRawPointer) {
-    _unsafePerformance { jack_midi_clear_buffer(out) }
+                     to port: OpaquePointer, cycle nframes: jack_nframes_t) {
     context.pointee.pluginMIDICount = 0
     engine.drainMIDIOutput(frames: frames, into: gatherPluginMIDI, target: UnsafeMutableRawPointer(context))
-    let pending = context.pointee.pluginMIDI
     let count = context.pointee.pluginMIDICount
-    var i = 1
-    while i < count {
-        let message = pending[i]
-        var j = i
-        while j > 0 && pending[j - 1].frame > message.frame {
-            pending[j] = pending[j - 1]
-            j -= 1
-        }
-        pending[j] = message
-        i += 1
-    }
-    for k in 0..<count {
-        _ = _unsafePerformance { jack_midi_event_write(out, pending[k].frame, pending[k].bytes, Int(pending[k].size)) }
-    }
+    sortByFrame(context.pointee.pluginMIDI, count: count)
+    let written = _unsafePerformance { detent_jack_write_midi(port, nframes, context.pointee.pluginMIDI, Int32(count)) }
+    if written < 0 { context.pointee.countFault() }
 }
 
 /// The engine's sink for ``writePluginMIDI(_:engine:frames:into:)``: `target` is the callback

@@ -10,29 +10,29 @@ import Parameters
 /// ``MIDIFeedbackQueue/gap`` frames; a change within that is held and sent when the time is up,
 /// so the latest position always arrives.
 struct MIDIFeedbackQueue: ~Copyable {
-    /// One message waiting to be written in this cycle.
-    struct Message: BitwiseCopyable {
-        var frame: Int32
-        var count: Int32
-        var b0: UInt8, b1: UInt8, b2: UInt8
-    }
-
     static var capacity: Int { @_noLocks get { 512 } }
-    let messages: UnsafeMutablePointer<Message>
+    /// The cycle's messages to write, each pointing at its three bytes in `bytes`.
+    let events: UnsafeMutablePointer<DetentPortMIDIEvent>
+    let bytes: UnsafeMutablePointer<UInt8>
     /// The rate limit, in frames (20 ms at the server's rate).
     let gap: Int64
 
     init(sampleRate: UInt32) {
-        messages = .allocate(capacity: Self.capacity)
+        events = .allocate(capacity: Self.capacity)
+        bytes = .allocate(capacity: 3 * Self.capacity)
         gap = Int64(sampleRate / 50)
     }
 
-    deinit { messages.deallocate() }
+    deinit {
+        events.deallocate()
+        bytes.deallocate()
+    }
 
-    /// Sends what changed in the cycle of `frames` frames that `engine` just processed.
+    /// Gathers what changed in the cycle of `frames` frames that `engine` just processed into
+    /// ``events``, in the order made; returns how many.
     @_noLocks
-    func send(_ set: UnsafeMutablePointer<MIDIMappingSet>, engine: Engine, frames: Int, into buffer: UnsafeMutableRawPointer) {
-        guard set.pointee.feedback else { return }
+    func gather(_ set: UnsafeMutablePointer<MIDIMappingSet>, engine: Engine, frames: Int) -> Int {
+        guard set.pointee.feedback else { return 0 }
         let cycleStart = engine.framePosition - Int64(frames)
         var count = 0
         var s = 0
@@ -69,28 +69,7 @@ struct MIDIFeedbackQueue: ~Copyable {
             }
             set.pointee.slots[s] = slot
         }
-        // JACK takes a cycle's events in time order.
-        var i = 1
-        while i < count {
-            let m = messages[i]
-            var j = i
-            while j > 0 && messages[j - 1].frame > m.frame {
-                messages[j] = messages[j - 1]
-                j -= 1
-            }
-            messages[j] = m
-            i += 1
-        }
-        var bytes: (UInt8, UInt8, UInt8) = (0, 0, 0)
-        for k in 0..<count {
-            let m = messages[k]
-            bytes = (m.b0, m.b1, m.b2)
-            _ = withUnsafeBytes(of: &bytes) { raw in
-                _unsafePerformance {
-                    jack_midi_event_write(buffer, jack_nframes_t(m.frame), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int(m.count))
-                }
-            }
-        }
+        return count
     }
 
     /// Queues the messages that put `slot`'s controller at `value`; returns the new count.
@@ -117,8 +96,11 @@ struct MIDIFeedbackQueue: ~Copyable {
     /// Queues one control change (the low 7 bits of `controller` and `value`).
     @_noLocks
     private func cc(_ status: UInt8, _ controller: Int32, _ value: Int32, _ frame: Int32, _ n: inout Int) {
-        messages[n] = Message(frame: frame, count: 3, b0: status, b1: UInt8(truncatingIfNeeded: controller & 0x7F),
-                              b2: UInt8(truncatingIfNeeded: value & 0x7F))
+        let message = bytes + 3 * n
+        message[0] = status
+        message[1] = UInt8(truncatingIfNeeded: controller & 0x7F)
+        message[2] = UInt8(truncatingIfNeeded: value & 0x7F)
+        events[n] = DetentPortMIDIEvent(frame: UInt32(truncatingIfNeeded: frame), size: 3, bytes: message)
         n += 1
     }
 }

@@ -95,6 +95,10 @@ struct MIDIMonitorState: ~Copyable {
     let client: OpaquePointer
     let port: OpaquePointer
     let records: UnsafeMutablePointer<Record>
+    /// The cycle's messages, copied out of the port buffer in one guarded step.
+    let events: UnsafeMutablePointer<DetentPortMIDIEvent>
+    let bytes: UnsafeMutablePointer<UInt8>
+    static var byteCapacity: Int { @_noLocks get { 32_768 } }
     let head = Atomic<Int>(0)
     let tail = Atomic<Int>(0)
     let lost = Atomic<Int>(0)
@@ -103,32 +107,39 @@ struct MIDIMonitorState: ~Copyable {
         self.client = client
         self.port = port
         records = .allocate(capacity: Self.capacity)
+        events = .allocate(capacity: Self.capacity)
+        bytes = .allocate(capacity: Self.byteCapacity)
         detent_port_guard_install()
     }
 
-    deinit { records.deallocate() }
+    deinit {
+        records.deallocate()
+        events.deallocate()
+        bytes.deallocate()
+    }
 }
 
 @_noLocks
 func midiMonitorProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let state = arg.assumingMemoryBound(to: MIDIMonitorState.self)
-    guard let buffer = _unsafePerformance({ detent_jack_guarded_buffer(state.pointee.port, nframes) }) else { return 0 }
+    let count = _unsafePerformance {
+        detent_jack_read_midi(state.pointee.port, nframes, state.pointee.events, Int32(MIDIMonitorState.capacity),
+                              state.pointee.bytes, MIDIMonitorState.byteCapacity)
+    }
+    guard count > 0 else { return 0 }
     let start = _unsafePerformance { jack_last_frame_time(state.pointee.client) }
-    let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
     var head = state.pointee.head.load(ordering: .relaxed)
     let tail = state.pointee.tail.load(ordering: .acquiring)
-    var event = jack_midi_event_t()
-    var i: UInt32 = 0
-    while i < count {
-        defer { i += 1 }
-        guard _unsafePerformance({ jack_midi_event_get(&event, buffer, i) }) == 0, let bytes = event.buffer, event.size > 0 else { continue }
+    for i in 0..<Int(count) {
+        let event = state.pointee.events[i]
+        let bytes = event.bytes!
         guard head - tail < MIDIMonitorState.capacity else {
             state.pointee.lost.wrappingAdd(1, ordering: .relaxed)
             continue
         }
         state.pointee.records[head % MIDIMonitorState.capacity] = MIDIMonitorState.Record(
-            time: start &+ event.time, size: UInt32(truncatingIfNeeded: event.size),
+            time: start &+ event.frame, size: UInt32(truncatingIfNeeded: event.size),
             b0: bytes[0], b1: event.size > 1 ? bytes[1] : 0, b2: event.size > 2 ? bytes[2] : 0)
         head += 1
     }

@@ -56,6 +56,28 @@ import TestSupport
         #expect(mapping.load(as: Float.self) == 0)
     }
 
+    /// A MIDI port's messages are read from the buffer `jack_port_get_buffer` gave, and
+    /// written into it: both inside the guard, so a buffer taken back under the callback
+    /// silences that cycle's MIDI instead of ending the program (these reads and writes were
+    /// outside it, and a fault in them was a crash).
+    @Test func midiReadFromOrWrittenToUnmappedMemoryFailsAndTheProgramGoesOn() throws {
+        #expect(detent_jack_load() == nil, "libjack loads")
+        detent_port_guard_install()
+        let mapping = mmap(nil, Self.page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)!
+        defer { munmap(mapping, Self.page) }
+        var events = [DetentPortMIDIEvent](repeating: DetentPortMIDIEvent(), count: 16)
+        var bytes = [UInt8](repeating: 0, count: 256)
+        #expect(detent_jack_read_midi_buffer(mapping, &events, 16, &bytes, 256) == -1)
+        let note: [UInt8] = [0x90, 60, 100]
+        note.withUnsafeBufferPointer { note in
+            var out = [DetentPortMIDIEvent(frame: 0, size: 3, bytes: note.baseAddress)]
+            #expect(detent_jack_write_midi_buffer(mapping, &out, 1) == -1)
+        }
+        // And the guard is ready for the next step.
+        #expect(detent_jack_read_midi_buffer(mapping, &events, 16, &bytes, 256) == -1)
+        #expect(detent_jack_read_midi_buffer(nil, &events, 16, &bytes, 256) == 0, "no buffer: no messages")
+    }
+
     /// The handler is installed by every live client; a segmentation fault that is not a
     /// guarded step's (here one sent to the program) still ends it by that signal. (The Swift
     /// runtime's backtracer, which would take it first, is off: after its backtrace it lets a

@@ -57,8 +57,28 @@ int detent_jack_read_audio(jack_port_t *const *ports, int count, jack_nframes_t 
 /// NULL. Returns 0; 1 when a port had no buffer; -1 when a buffer faulted.
 int detent_jack_write_audio(jack_port_t *const *ports, int count, jack_nframes_t frames, const float *from, size_t stride);
 
-/// `jack_port_get_buffer`, guarded (PipeWire's gathers a MIDI input from its peers' buffers
-/// inside the call): NULL when it faulted.
-void *detent_jack_guarded_buffer(jack_port_t *port, jack_nframes_t frames);
+/// One MIDI message of a cycle: its frame in the cycle, its size and where its bytes are.
+typedef struct DetentPortMIDIEvent {
+    uint32_t frame;
+    uint32_t size;
+    const uint8_t *bytes;
+} DetentPortMIDIEvent;
+
+/// Copies MIDI input `port`'s messages for the cycle into `events` (at most `capacity`; those
+/// beyond are left out) and their bytes into `bytes` (at most `byteCapacity`; a message that
+/// does not fit is left out), in one guarded step: PipeWire's libjack gathers a MIDI input
+/// from its peers' buffers inside `jack_port_get_buffer`, and the messages are read from that
+/// memory. Returns the number copied (0 when the port had no buffer), or -1 when it faulted.
+int detent_jack_read_midi(jack_port_t *port, jack_nframes_t frames, DetentPortMIDIEvent *events, int capacity,
+                          uint8_t *bytes, size_t byteCapacity);
+
+/// Clears MIDI output `port`'s buffer for the cycle and writes `events` (in time order) into
+/// it, in one guarded step. Returns 0; 1 when the port had no buffer; -1 when it faulted.
+int detent_jack_write_midi(jack_port_t *port, jack_nframes_t frames, const DetentPortMIDIEvent *events, int count);
+
+/// The two steps above on a port buffer already had (what they do after
+/// `jack_port_get_buffer`), for tests: -1 when reading or writing `buffer` faulted.
+int detent_jack_read_midi_buffer(void *buffer, DetentPortMIDIEvent *events, int capacity, uint8_t *bytes, size_t byteCapacity);
+int detent_jack_write_midi_buffer(void *buffer, const DetentPortMIDIEvent *events, int count);
 
 #endif
