@@ -45,6 +45,8 @@ let package = Package(
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
         .target(name: "CPluginKernel", dependencies: ["CRealtime"]),
+        // The C kernel as both formats build it: the channel rule, every buffer, the shared fields.
+        .target(name: "PluginKernel", dependencies: ["CPluginKernel"]),
         // LADSPA and DSSI plug-ins through the same run loop: a bridge descriptor that calls the
         // LADSPA functions (or DSSI's run_synth, with MIDI as ALSA sequencer events), and dlopen.
         // Headers only from ladspa-sdk, dssi-dev and libasound2-dev: nothing more is linked.
@@ -73,10 +75,10 @@ let package = Package(
         // one reference and listed together; each format module provides a `PluginFormat`.
         .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
+        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
-        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
+        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // Remote control: OSC through liblo (routing, feedback, a server thread).
         .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
         .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),

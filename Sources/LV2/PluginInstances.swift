@@ -5,6 +5,7 @@ import DSP
 import Glibc
 import Parameters
 import Platform
+import PluginKernel
 
 /// The running instances of one plug-in for one engine `prepare`: lilv instances, their host
 /// features, port memory and buffers, and the ``DetentLV2Kernel`` that the audio thread runs.
@@ -17,15 +18,16 @@ final class PluginInstances: @unchecked Sendable {
     let plugin: PluginDescription
     /// The parameter table's ports, in row order.
     let parameterPorts: [PortDescription]
-    let kernel: UnsafeMutablePointer<DetentLV2Kernel>
+    /// The kernel and every buffer it points into (freed after the instances, in `deinit`).
+    private let memory: KernelMemory
+    var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
     let log: UnsafeMutablePointer<DetentLV2Log>
     private(set) var instances: [UnsafeMutablePointer<LilvInstance>] = []
     private(set) var features: [HostFeatures] = []
     /// Host messages to print with the plug-in's own (a saved state that could not be read).
     private var notes: [String] = []
-    private var allocations: [UnsafeMutableRawPointer] = []
-    private let records: UnsafeMutablePointer<DetentLV2Instance>
-    private let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private var records: UnsafeMutablePointer<DetentLV2Instance> { memory.records }
+    private var portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>> { memory.portValues }
 
     /// Atom buffers' size in bytes: the largest any port asks for, and at least 8 KiB.
     let atomCapacity: Int
@@ -73,36 +75,23 @@ final class PluginInstances: @unchecked Sendable {
         self.plugin = plugin
         self.parameterPorts = parameterPorts
         let ins = plugin.audioInputs, outs = plugin.audioOutputs
-        let direct = ins.count == outs.count && (ins.count == channels || ins.count == 1)
-        let count = direct && ins.count == 1 ? channels : 1
+        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, channels: channels, maxFrames: maxFrames)
+        self.memory = memory
+        let count = memory.instanceCount, records = memory.records
         atomCapacity = max(8192, plugin.ports.map(\.minimumSize).max() ?? 0)
-
-        kernel = .allocate(capacity: 1)
-        kernel.initialize(to: DetentLV2Kernel())
         log = .allocate(capacity: 1)
         log.initialize(to: DetentLV2Log())
-        records = .allocate(capacity: count)
-        records.initialize(repeating: DetentLV2Instance(), count: count)
-        portValues = .allocate(capacity: count)
-
-        func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1) * MemoryLayout<T>.stride, alignment: 64)
-            memset(raw, 0, max(n, 1) * MemoryLayout<T>.stride)
-            allocations.append(raw)
-            return raw.bindMemory(to: T.self, capacity: max(n, 1))
-        }
         let urids = URIDMap.shared
-        detent_lv2_log_prepare(log, 64, buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE)), buffer(UInt32.self, 64),
-                               buffer(UInt32.self, 64), urids.map(LV2URI.log + "Trace"))
+        detent_lv2_log_prepare(log, 64, memory.buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE)), memory.buffer(UInt32.self, 64),
+                               memory.buffer(UInt32.self, 64), urids.map(LV2URI.log + "Trace"))
 
-        let silence = buffer(Float.self, maxFrames)
-        let discard = buffer(Float.self, maxFrames)
+        let silence = memory.silence, discard = memory.discard
         let atomSequence = urids.map(LV2URI.atom + "Sequence")
         let portCount = plugin.ports.count
         let atomOutputs = plugin.ports.filter { $0.kind == .atom && !$0.isInput }
-        let atomOutputBuffers = buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
+        let atomOutputBuffers = memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
         let midiPort = plugin.midiInput
-        let midiInputs = midiPort == nil ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        let midiInputs = midiPort == nil ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         // Message parameters go where the patch input's sequence is written anyway (the MIDI
         // input's, the position's), else into a sequence of their own.
         let properties = plugin.numericProperties
@@ -111,11 +100,9 @@ final class PluginInstances: @unchecked Sendable {
         // The transport's position, for a plug-in that reads it, when there is a tempo to tell
         // now or a transport to follow later.
         let timePort = format.beatsPerMinute == nil && !format.followsTransport ? nil : plugin.timeInput
-        let positionInputs = timePort == nil || timePort == midiPort ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        let positionInputs = timePort == nil || timePort == midiPort ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
         let patchShares: UInt32 = patchPort == nil ? 0 : patchPort == midiPort ? 1 : patchPort == timePort && positionInputs != nil ? 2 : 0
-        let patchInputs = patchPort == nil || patchShares != 0 ? nil : buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
-        let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
-        let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
+        let patchInputs = patchPort == nil || patchShares != 0 ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
 
         // Some plug-ins switch the thread's floating-point mode (flush-to-zero) while they are
         // made or activated; the caller's mode is given back.
@@ -136,13 +123,13 @@ final class PluginInstances: @unchecked Sendable {
             for i in 0..<count {
                 let record = records + i
                 record.pointee.response_capacity = 16_384
-                record.pointee.responses = buffer(UInt8.self, 16_384)
-                record.pointee.delivering = buffer(UInt8.self, 16_384)
+                record.pointee.responses = memory.buffer(UInt8.self, 16_384)
+                record.pointee.delivering = memory.buffer(UInt8.self, 16_384)
                 if format.realtime {
                     record.pointee.threaded = 1
-                    record.pointee.requests = DetentByteRing(data: buffer(UInt8.self, Self.workerRing),
+                    record.pointee.requests = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
                                                              capacity: UInt32(Self.workerRing), head: 0, tail: 0)
-                    record.pointee.answers = DetentByteRing(data: buffer(UInt8.self, Self.workerRing),
+                    record.pointee.answers = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
                                                             capacity: UInt32(Self.workerRing), head: 0, tail: 0)
                 }
                 let hostFeatures = HostFeatures(sampleRate: sampleRate, maxFrames: maxFrames,
@@ -169,8 +156,7 @@ final class PluginInstances: @unchecked Sendable {
 
                 // Every port is connected before activation; audio of a direct connection
                 // is connected again at each run.
-                let values = buffer(Float.self, portCount)
-                portValues[i] = values
+                let values = memory.portValues(instance: i, count: portCount)
                 var atomIndex = 0
                 var patchSequence: UnsafeMutablePointer<LV2_Atom_Sequence>?
                 for port in plugin.ports {
@@ -182,33 +168,27 @@ final class PluginInstances: @unchecked Sendable {
                     case .audio:
                         if port.isSideChain {
                             at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
-                        } else if let mappedIn, let mappedOut {
-                            let position = (port.isInput ? ins : outs).firstIndex(of: port)!
-                            at = UnsafeMutableRawPointer((port.isInput ? mappedIn : mappedOut) + position * maxFrames)
                         } else {
-                            at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
+                            let position = (port.isInput ? ins : outs).firstIndex(of: port)!
+                            at = UnsafeMutableRawPointer(memory.audio(input: port.isInput, position: position))
                         }
                     case .cv:
-                        at = UnsafeMutableRawPointer(port.isInput ? silence : buffer(Float.self, maxFrames))
+                        at = UnsafeMutableRawPointer(port.isInput ? silence : memory.buffer(Float.self, maxFrames))
                     case .atom:
-                        let sequence = buffer(UInt8.self, atomCapacity + 16)
-                            .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
+                        let sequence = memory.sequence(capacity: atomCapacity)
                         if port.isInput, port == plugin.patchInput { patchSequence = sequence }
                         if port.isInput, port == midiPort, let midiInputs {
                             // Filled before each run with the cycle's messages.
-                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
-                            sequence.pointee.atom.type = atomSequence
+                            KernelMemory.markEmpty(sequence, type: atomSequence)
                             midiInputs[i] = sequence
                         } else if port.isInput, port == timePort, let positionInputs {
                             // Filled before each run: the position when one is due.
-                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
-                            sequence.pointee.atom.type = atomSequence
+                            KernelMemory.markEmpty(sequence, type: atomSequence)
                             positionInputs[i] = sequence
                         } else if port.isInput {
                             // A valid empty sequence: nothing happens at any frame (the patch
                             // input's holds the message parameters due before each run).
-                            sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
-                            sequence.pointee.atom.type = atomSequence
+                            KernelMemory.markEmpty(sequence, type: atomSequence)
                             if port == patchPort, let patchInputs { patchInputs[i] = sequence }
                         } else {
                             atomOutputBuffers[i * atomOutputs.count + atomIndex] = sequence
@@ -239,38 +219,18 @@ final class PluginInstances: @unchecked Sendable {
             }
         }
 
-        let inputPorts = buffer(UInt32.self, ins.count), outputPorts = buffer(UInt32.self, outs.count)
-        for (j, port) in ins.enumerated() { inputPorts[j] = port.index }
-        for (j, port) in outs.enumerated() { outputPorts[j] = port.index }
-        let parameterIndices = buffer(UInt32.self, parameterPorts.count)
-        let lows = buffer(Float.self, parameterPorts.count), highs = buffer(Float.self, parameterPorts.count)
-        for (row, port) in parameterPorts.enumerated() {
-            parameterIndices[row] = port.index
+        let parameters = parameterPorts.enumerated().map { row, port in
             let range = ranges[row]
-            lows[row] = Float(port.isSampleRate ? (port.minimum ?? 0) * sampleRate : range.lowerBound)
-            highs[row] = Float(port.isSampleRate ? (port.maximum ?? 0.5) * sampleRate : range.upperBound)
+            return KernelMemory.ParameterPort(
+                port: port.index,
+                low: Float(port.isSampleRate ? (port.minimum ?? 0) * sampleRate : range.lowerBound),
+                high: Float(port.isSampleRate ? (port.maximum ?? 0.5) * sampleRate : range.upperBound))
         }
-        let atomPorts = buffer(UInt32.self, atomOutputs.count)
+        let atomPorts = memory.buffer(UInt32.self, atomOutputs.count)
         for (j, port) in atomOutputs.enumerated() { atomPorts[j] = port.index }
 
-        var k = DetentLV2Kernel()
-        k.descriptor = instances.first.flatMap { lilv_instance_get_descriptor($0) }
-        k.instances = records
-        k.instance_count = UInt32(count)
-        k.audio_per_instance = direct ? UInt32(ins.count) : 0
-        k.audio_inputs = UnsafePointer(inputPorts)
-        k.audio_outputs = UnsafePointer(outputPorts)
-        k.mapped = direct ? 0 : 1
-        k.mapped_inputs = UInt32(ins.count)
-        k.mapped_outputs = UInt32(outs.count)
-        k.mapped_in = mappedIn
-        k.mapped_out = mappedOut
-        k.max_frames = UInt32(maxFrames)
-        k.parameter_count = UInt32(parameterPorts.count)
-        k.parameter_ports = UnsafePointer(parameterIndices)
-        k.parameter_low = UnsafePointer(lows)
-        k.parameter_high = UnsafePointer(highs)
-        k.port_values = UnsafePointer(portValues)
+        var k = memory.kernel(descriptor: instances.first.flatMap { lilv_instance_get_descriptor($0) },
+                              inputPorts: ins.map(\.index), outputPorts: outs.map(\.index), parameters: parameters)
         k.atom_output_count = UInt32(atomOutputs.count)
         k.atom_output_ports = UnsafePointer(atomPorts)
         k.atom_outputs = UnsafePointer(atomOutputBuffers)
@@ -280,36 +240,30 @@ final class PluginInstances: @unchecked Sendable {
         k.midi_event_type = urids.map(LV2URI.midiEvent)
         if let output = plugin.midiOutput, let a = atomOutputs.firstIndex(of: output) {
             k.midi_output = UnsafePointer(atomOutputBuffers[a])
-            k.midi_out_events = buffer(DetentMIDIOutEvent.self, Self.midiOutCapacity)
+            k.midi_out_events = memory.buffer(DetentMIDIOutEvent.self, Self.midiOutCapacity)
             k.midi_out_capacity = UInt32(Self.midiOutCapacity)
-            k.midi_out_bytes = buffer(UInt8.self, Self.midiOutBytes)
+            k.midi_out_bytes = memory.buffer(UInt8.self, Self.midiOutBytes)
             k.midi_out_bytes_capacity = UInt32(Self.midiOutBytes)
         }
-        if let midiInputs {
-            k.midi_inputs = UnsafePointer(midiInputs)
-            k.midi_events = buffer(DetentMIDIEvent.self, Self.midiCapacity)
-            k.midi_capacity = UInt32(Self.midiCapacity)
-            k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
-            k.midi_bytes_capacity = UInt32(Self.midiBytes)
-        }
+        if let midiInputs { memory.addMIDIInput(&k, sequences: midiInputs, capacity: Self.midiCapacity, bytes: Self.midiBytes) }
         if !properties.isEmpty {
-            let keys = buffer(UInt32.self, properties.count), types = buffer(UInt32.self, properties.count)
+            let keys = memory.buffer(UInt32.self, properties.count), types = memory.buffer(UInt32.self, properties.count)
             for (j, property) in properties.enumerated() {
                 keys[j] = urids.map(property.uri)
                 types[j] = urids.map(property.range ?? LV2URI.atom + "Float")
             }
-            let sent = buffer(Float.self, properties.count)
+            let sent = memory.buffer(Float.self, properties.count)
             sent.update(repeating: .nan, count: properties.count)
             k.property_count = UInt32(properties.count)
             k.property_first = UInt32(parameterPorts.count)
             k.property_keys = UnsafePointer(keys)
             k.property_types = UnsafePointer(types)
             k.property_sent = sent
-            k.property_due = buffer(UInt8.self, properties.count)
-            k.property_values = buffer(Float.self, properties.count)
+            k.property_due = memory.buffer(UInt8.self, properties.count)
+            k.property_values = memory.buffer(Float.self, properties.count)
         }
         if !readable.isEmpty {
-            let keys = buffer(UInt32.self, readable.count), values = buffer(Float.self, readable.count)
+            let keys = memory.buffer(UInt32.self, readable.count), values = memory.buffer(Float.self, readable.count)
             for (j, property) in readable.enumerated() { keys[j] = urids.map(property.uri) }
             values.update(repeating: .nan, count: readable.count)
             k.readable_count = UInt32(readable.count)
@@ -338,7 +292,7 @@ final class PluginInstances: @unchecked Sendable {
         if let timePort {
             // Without a starting tempo the object waits, unsent, for the transport's first word.
             let bytes = Self.position(beatsPerMinute: format.beatsPerMinute ?? 120, urids: urids)
-            let atom = buffer(UInt8.self, bytes.count)
+            let atom = memory.buffer(UInt8.self, bytes.count)
             atom.initialize(from: bytes, count: bytes.count)
             k.position = UnsafeRawPointer(atom).assumingMemoryBound(to: LV2_Atom.self)
             k.position_pending = format.beatsPerMinute != nil
@@ -371,10 +325,6 @@ final class PluginInstances: @unchecked Sendable {
             for instance in instances { lilv_instance_deactivate(instance) }
             for instance in instances { lilv_instance_free(instance) }
         }
-        for raw in allocations { raw.deallocate() }
-        records.deallocate()
-        portValues.deallocate()
-        kernel.deallocate()
         log.deallocate()
     }
 

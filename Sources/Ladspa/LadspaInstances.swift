@@ -4,6 +4,7 @@ import CRealtime
 import DSP
 import Glibc
 import PluginFormats
+import PluginKernel
 
 /// The running instances of one LADSPA or DSSI plug-in for one engine `prepare`, and the
 /// kernel the audio thread runs: CPluginKernel's, the one LV2 plug-ins run through, reaching
@@ -17,14 +18,14 @@ import PluginFormats
 /// `cleanup` when the engine lets the instances go.
 final class LadspaInstances: @unchecked Sendable {
     let plugin: LadspaPlugin
-    let kernel: UnsafeMutablePointer<DetentLV2Kernel>
+    /// The kernel and every buffer it points into (freed after the instances, in `deinit`).
+    private let memory: KernelMemory
+    var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
     private let descriptor: UnsafePointer<LADSPA_Descriptor>
     private let bridges: UnsafeMutablePointer<DetentLadspaInstance>
-    private let records: UnsafeMutablePointer<DetentLV2Instance>
-    private let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private var records: UnsafeMutablePointer<DetentLV2Instance> { memory.records }
     private var handles: [LADSPA_Handle] = []
     private var active = false
-    private var allocations: [UnsafeMutableRawPointer] = []
 
     /// MIDI messages one cycle can hold, their bytes, and the events of one `run_synth`.
     static let midiCapacity = 1024, midiBytes = 65_536, atomCapacity = 16_384
@@ -37,8 +38,8 @@ final class LadspaInstances: @unchecked Sendable {
         let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
         let ins = plugin.audioInputs, outs = plugin.audioOutputs
-        let direct = ins.count == outs.count && (ins.count == channels || ins.count == 1)
-        let count = direct && ins.count == 1 ? channels : 1
+        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, channels: channels, maxFrames: maxFrames)
+        let count = memory.instanceCount, records = memory.records
         let portCount = plugin.ports.count
         // The program's value lives one past the ports; the MIDI sequence's index is the one
         // after (see `DetentLadspaInstance.midi_port`).
@@ -49,28 +50,13 @@ final class LadspaInstances: @unchecked Sendable {
         }
         descriptor = found.ladspa
         let dssi = found.dssi
-        kernel = .allocate(capacity: 1)
-        kernel.initialize(to: DetentLV2Kernel())
+        self.memory = memory
         bridges = .allocate(capacity: count)
         bridges.initialize(repeating: DetentLadspaInstance(), count: count)
-        records = .allocate(capacity: count)
-        records.initialize(repeating: DetentLV2Instance(), count: count)
-        portValues = .allocate(capacity: count)
-
-        func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1) * MemoryLayout<T>.stride, alignment: 64)
-            memset(raw, 0, max(n, 1) * MemoryLayout<T>.stride)
-            allocations.append(raw)
-            return raw.bindMemory(to: T.self, capacity: max(n, 1))
-        }
-        let silence = buffer(Float.self, maxFrames)
-        let discard = buffer(Float.self, maxFrames)
-        let mappedIn = direct ? nil : buffer(Float.self, ins.count * maxFrames)
-        let mappedOut = direct ? nil : buffer(Float.self, outs.count * maxFrames)
         let synth = plugin.isSynth
-        let midiInputs = synth ? buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count) : nil
+        let midiInputs = synth ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count) : nil
         let programs = plugin.programs
-        let banks = buffer(UInt.self, programs.count), numbers = buffer(UInt.self, programs.count)
+        let banks = memory.buffer(UInt.self, programs.count), numbers = memory.buffer(UInt.self, programs.count)
         for (i, program) in programs.enumerated() { banks[i] = program.bank; numbers[i] = program.program }
 
         // Some plug-ins switch the thread's floating-point mode as they are made or activated;
@@ -92,18 +78,14 @@ final class LadspaInstances: @unchecked Sendable {
             bridge.pointee.midi_port = midiPort
             bridge.pointee.program_selected = -1
             records[i].handle = UnsafeMutableRawPointer(bridge)
-            let values = buffer(Float.self, portCount + 1)
-            portValues[i] = values
+            let values = memory.portValues(instance: i, count: portCount + 1)
             for port in plugin.ports {
                 let at: UnsafeMutablePointer<Float>
                 if !port.isAudio {
                     values[Int(port.index)] = Float(port.isInput ? port.hints.startingValue(sampleRate: sampleRate) : 0)
                     at = values + Int(port.index)
-                } else if let mappedIn, let mappedOut {
-                    let position = (port.isInput ? ins : outs).firstIndex(of: port)!
-                    at = (port.isInput ? mappedIn : mappedOut) + position * maxFrames
                 } else {
-                    at = port.isInput ? silence : discard
+                    at = memory.audio(input: port.isInput, position: (port.isInput ? ins : outs).firstIndex(of: port)!)
                 }
                 descriptor.pointee.connect_port(handle, UInt(port.index), at)
             }
@@ -117,61 +99,32 @@ final class LadspaInstances: @unchecked Sendable {
                 bridge.pointee.program_count = UInt32(programs.count)
             }
             if let midiInputs {
-                let sequence = buffer(UInt8.self, Self.atomCapacity + 16)
-                    .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
-                sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
+                let sequence = memory.sequence(capacity: Self.atomCapacity)
+                KernelMemory.markEmpty(sequence, type: 0)
                 midiInputs[i] = sequence
                 bridge.pointee.midi = UnsafePointer(sequence)
-                bridge.pointee.events = buffer(snd_seq_event_t.self, Self.midiCapacity)
+                bridge.pointee.events = memory.buffer(snd_seq_event_t.self, Self.midiCapacity)
                 bridge.pointee.event_capacity = UInt32(Self.midiCapacity)
             }
         }
         for i in 0..<count { detent_ladspa_bridge().pointee.activate?(records[i].handle) }
         active = true
 
-        let inputPorts = buffer(UInt32.self, ins.count), outputPorts = buffer(UInt32.self, outs.count)
-        for (j, port) in ins.enumerated() { inputPorts[j] = port.index }
-        for (j, port) in outs.enumerated() { outputPorts[j] = port.index }
-        let rows = parameterPorts.count
-        let parameterIndices = buffer(UInt32.self, rows)
-        let lows = buffer(Float.self, rows), highs = buffer(Float.self, rows)
-        for (row, port) in parameterPorts.enumerated() {
-            parameterIndices[row] = port?.index ?? UInt32(programSlot)
+        let parameters = parameterPorts.enumerated().map { row, port in
             // A sample-rate port is held to its fractions of the actual rate; others to the table's range.
             let range = port.map { $0.hints.isSampleRate ? $0.hints.range(sampleRate: sampleRate) : ranges[row] } ?? ranges[row]
-            lows[row] = Float(range.lowerBound)
-            highs[row] = Float(range.upperBound)
+            return KernelMemory.ParameterPort(port: port?.index ?? UInt32(programSlot),
+                                              low: Float(range.lowerBound), high: Float(range.upperBound))
         }
-
-        var k = DetentLV2Kernel()
-        k.descriptor = detent_ladspa_bridge()
-        k.instances = records
-        k.instance_count = UInt32(count)
-        k.audio_per_instance = direct ? UInt32(ins.count) : 0
-        k.audio_inputs = UnsafePointer(inputPorts)
-        k.audio_outputs = UnsafePointer(outputPorts)
-        k.mapped = direct ? 0 : 1
-        k.mapped_inputs = UInt32(ins.count)
-        k.mapped_outputs = UInt32(outs.count)
-        k.mapped_in = mappedIn
-        k.mapped_out = mappedOut
-        k.max_frames = UInt32(maxFrames)
-        k.parameter_count = UInt32(rows)
-        k.parameter_ports = UnsafePointer(parameterIndices)
-        k.parameter_low = UnsafePointer(lows)
-        k.parameter_high = UnsafePointer(highs)
-        k.port_values = UnsafePointer(portValues)
+        var k = memory.kernel(descriptor: detent_ladspa_bridge(), inputPorts: ins.map(\.index), outputPorts: outs.map(\.index),
+                              parameters: parameters)
         if let midiInputs {
             // The bridge reads every event of the sequence as MIDI: the type numbers only
             // need to be the loop's own.
-            k.midi_inputs = UnsafePointer(midiInputs)
+            memory.addMIDIInput(&k, sequences: midiInputs, capacity: Self.midiCapacity, bytes: Self.midiBytes)
             k.midi_event_type = 1
             k.atom_sequence_type = 2
             k.atom_capacity = UInt32(Self.atomCapacity)
-            k.midi_events = buffer(DetentMIDIEvent.self, Self.midiCapacity)
-            k.midi_capacity = UInt32(Self.midiCapacity)
-            k.midi_bytes = buffer(UInt8.self, Self.midiBytes)
-            k.midi_bytes_capacity = UInt32(Self.midiBytes)
         }
         kernel.pointee = k
     }
@@ -185,11 +138,7 @@ final class LadspaInstances: @unchecked Sendable {
             if active { detent_ladspa_bridge().pointee.deactivate?(records[i].handle) }
             descriptor.pointee.cleanup?(handle)
         }
-        for raw in allocations { raw.deallocate() }
         bridges.deallocate()
-        records.deallocate()
-        portValues.deallocate()
-        kernel.deallocate()
     }
 
     /// The plug-in's descriptors, from its library (opened already by the discovery).
@@ -215,7 +164,7 @@ final class LadspaInstances: @unchecked Sendable {
     }
 
     /// A control port's value in the first instance (meters, latency), read between renders.
-    func controlValue(_ port: LadspaPort) -> Float { portValues[0][Int(port.index)] }
+    func controlValue(_ port: LadspaPort) -> Float { memory.portValues[0][Int(port.index)] }
 }
 
 extension LadspaInstances: KernelReports {

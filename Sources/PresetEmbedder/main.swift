@@ -13,20 +13,17 @@ import Foundation
 
 /// `text` as a Swift string literal, quotes included.
 func literal(_ text: String) -> String {
+    /// The characters a Swift string literal escapes by name; other control characters are
+    /// written by number.
+    let named: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
     var out = "\""
     for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        if let escape = named[scalar] {
+            out += escape
+        } else if scalar.value < 0x20 || scalar.value == 0x7F {
+            out += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+            out.unicodeScalars.append(scalar)
         }
     }
     return out + "\""
