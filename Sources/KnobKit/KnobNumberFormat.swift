@@ -32,22 +32,10 @@ public struct KnobNumberFormat: Sendable, Hashable {
     }
 
     /// The number in `text`, with or without the unit (case-insensitive), `+`/`-`/`−` signs and
-    /// surrounding spaces; nil when `text` is not one finite number.
+    /// surrounding spaces; nil when `text` is not one plain decimal number (the one rule for
+    /// typed values, ``DecimalText/typed(_:suffixes:)``: no hex, `inf`, `nan` or inner spaces).
     public func parse(_ text: String) -> Double? {
-        var s = Substring(String(text.map { $0 == "\u{2212}" ? "-" : $0 }))
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        if !unit.isEmpty, s.lowercased().hasSuffix(unit.lowercased()) {
-            s.removeLast(unit.count)
-            while let c = s.last, c.isWhitespace { s.removeLast() }
-        }
-        if s.first == "+" {
-            s.removeFirst()
-            guard s.first != "-", s.first != "+" else { return nil }
-        }
-        // `Double` also reads "nan" and "inf"; a typed value must be a plain number.
-        guard let number = Double(s), number.isFinite else { return nil }
-        return number
+        DecimalText.typed(text, suffixes: unit.isEmpty ? [] : [(unit, 1)])
     }
 
     /// Half a unit of the last written digit: how far a formatted number may lie from the value.

@@ -99,28 +99,21 @@ public enum ParameterUnit: String, Sendable, Hashable, Codable, BitwiseCopyable 
         ascii ? "-inf dB" : "−∞ dB"
     }
 
-    /// Parses a number with this unit's optional suffix; nil when it is not one.
+    /// Parses a number with this unit's optional suffix (``DecimalText/typed(_:suffixes:)``,
+    /// the one rule for typed values); nil when it is not one.
     func parse(_ text: String) -> Double? {
-        var s = text.lowercased().replacingMinusSign.filter { $0 != " " && $0 != "\t" }
-        var scale = 1.0
+        DecimalText.typed(text, suffixes: suffixes)
+    }
+
+    /// The suffixes a typed value of this unit may end with, and what each multiplies by.
+    private var suffixes: [(suffix: String, scale: Double)] {
         switch self {
-        case .hertz:
-            if s.hasSuffix("khz") { s.removeLast(3); scale = 1000 }
-            else if s.hasSuffix("hz") { s.removeLast(2) }
-            else if s.hasSuffix("k") { s.removeLast(1); scale = 1000 }
-        case .quality:
-            if s.hasSuffix("q") { s.removeLast(1) }
-        case .decibels:
-            if s.hasSuffix("db") { s.removeLast(2) }
-        case .none:
-            break
-        case .percent, .milliseconds, .seconds, .semitones:
-            let suffix = symbol.lowercased()
-            if s.hasSuffix(suffix) { s.removeLast(suffix.count) }
+        case .hertz: [("khz", 1000), ("hz", 1), ("k", 1000)]
+        case .quality: [("q", 1)]
+        case .decibels: [("db", 1)]
+        case .none: []
+        case .percent, .milliseconds, .seconds, .semitones: [(symbol, 1)]
         }
-        if s.hasPrefix("+") { s.removeFirst() }
-        guard s.first != "+", let number = DecimalText.number(s) else { return nil }
-        return number * scale
     }
 }
 

@@ -47,7 +47,7 @@ struct KnobNumberFormatTests {
         #expect(f.parse("\u{2212}3 HZ") == -3)
         #expect(f.parse("+3") == 3)
         #expect(f.parse("  7  ") == 7)
-        for bad in ["", "Hz", "abc", "nan", "inf", "-inf", "++3", "+-3", "3 kHz"] {
+        for bad in ["", "Hz", "abc", "nan", "inf", "-inf", "++3", "+-3", "3 kHz", "0x10", "0x1p3", "1 2", "1_000"] {
             #expect(f.parse(bad) == nil, "\(bad)")
         }
     }

@@ -28,4 +28,23 @@ struct DecimalNumberTests {
         #expect(try cutoff.parse("1.2k") == 1_200)
         #expect(try cutoff.parse("+800 Hz") == 800)
     }
+
+    @Test("spaces go around a value and before its unit, never inside the number", arguments: [
+        ("1 2 0 0", nil), ("1 200", nil), ("1.2 k hz", nil), ("- 6", nil), ("1 .2k", nil), ("0x1p3", nil),
+        ("  1200 ", 1_200), ("1200Hz", 1_200), ("1200 hz", 1_200), ("1.2 kHz", 1_200), ("1.2k", 1_200),
+        ("\u{2212}3e2", -300), ("+5", 5), ("\t 50\t", 50),
+    ] as [(String, Double?)])
+    func spaces(_ text: String, _ expected: Double?) {
+        #expect(DecimalText.typed(text, suffixes: [("khz", 1000), ("hz", 1), ("k", 1000)]) == expected)
+    }
+
+    @Test("`--set \"cutoff=1 2 0 0\"` is refused, not saved as 1.2 kHz")
+    func spacedDigitsAreRefused() throws {
+        let table = LowpassGain.table
+        let cutoff = table[try #require(table.find("cutoff"))]
+        #expect(throws: (any Error).self) { try cutoff.parse("1 2 0 0") }
+        let gain = table[try #require(table.find("gain"))]
+        #expect(throws: (any Error).self) { try gain.parse("- 6 dB") }
+        #expect(try gain.parse("-6 dB") == -6)
+    }
 }

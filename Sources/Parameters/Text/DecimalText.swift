@@ -32,6 +32,31 @@ public enum DecimalText {
         return value
     }
 
+    /// A typed value, the one rule on every surface (`--set`, typed commands, the panels, OSC
+    /// strings, presets' text): surrounding spaces, an optional leading `+`, the typographic
+    /// minus (U+2212), then a plain ``number(_:)``, then optionally — after spaces or none —
+    /// the first of `suffixes` it ends with (case-insensitive), whose scale multiplies it
+    /// (`"1.2 kHz"` with `("khz", 1000)`). Spaces inside the number are refused (`"1 2 0 0"`
+    /// is not 1200), as are hex, `inf` and `nan`.
+    public static func typed(_ text: String, suffixes: [(suffix: String, scale: Double)] = []) -> Double? {
+        var s = Substring(String(text.map { $0 == "\u{2212}" ? "-" : $0 }))
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        var scale = 1.0
+        let lowered = s.lowercased()
+        if let match = suffixes.first(where: { !$0.suffix.isEmpty && lowered.hasSuffix($0.suffix.lowercased()) }) {
+            s.removeLast(match.suffix.count)
+            scale = match.scale
+            while let c = s.last, c.isWhitespace { s.removeLast() }
+        }
+        if s.first == "+" {
+            s.removeFirst()
+            guard s.first != "-", s.first != "+" else { return nil }
+        }
+        guard let number = number(s) else { return nil }
+        return number * scale
+    }
+
     /// `value` rounded to `decimals` places (half away from zero).
     public static func rounded(_ value: Double, decimals: Int) -> Double {
         let scale = power10(decimals)
