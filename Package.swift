@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Detent: a real-time-safe audio parameter host for Linux (the only system it supports). The
+/// Detent (MIT licence, see LICENSE): a real-time-safe audio parameter host for Linux (the only system it supports). The
 /// module split is the pure/I-O split: `DSP` and `KnobKit` are pure and exhaustively tested;
 /// the rest are thin shells over C libraries and the terminal, through `Platform`.
 let package = Package(

@@ -146,7 +146,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Listen for OSC on this UDP port (docs/live.md, \"Remote control\").", valueName: "port"))
     var osc: Int?
 
-    @Option(help: ArgumentHelp("The address OSC listens on (default 127.0.0.1: this machine only).", valueName: "address"))
+    @Option(help: ArgumentHelp("The address OSC listens on; 127.0.0.1 is this machine only.", valueName: "address"))
     var oscBind = "127.0.0.1"
 
     @OptionGroup var web: WebOptions

@@ -16,7 +16,7 @@ import Platform
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render audio files through the filter and gain, offline.",
+        abstract: "Render audio files through the processor or chain, offline.",
         discussion: """
             Any format libsndfile reads. The output keeps the input's sample rate, channels, \
             container and encoding unless --format or --subtype say otherwise, and appears only \
