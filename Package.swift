@@ -70,18 +70,18 @@ let package = Package(
         .target(name: "Parameters", dependencies: ["TextFormats"]),
         .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
-        .target(name: "Presets", dependencies: ["Parameters", "Platform"], plugins: ["EmbedFactoryPresets"]),
+        .target(name: "Presets", dependencies: ["Parameters", "Platform", "TextFormats"], plugins: ["EmbedFactoryPresets"]),
         // The format-neutral catalogue: one entry per installed plug-in of any format, found by
         // one reference and listed together; each format module provides a `PluginFormat`.
-        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform"]),
+        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform", "TextFormats"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
+        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats", "TextFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
         .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
         // Remote control: OSC through liblo (routing, feedback, a server thread).
         .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
-        .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform"]),
+        .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform", "TextFormats"]),
         // What a live host is told and answers, whatever carries it (typed lines, OSC, the
         // panels): the command language, the status, MIDI mappings, presets by name. No JACK.
         .target(name: "Control", dependencies: ["Parameters", "DSP", "Platform", "TextFormats"]),
@@ -91,11 +91,11 @@ let package = Package(
         // lines that carry them between `detent` and `detent-web`: no network code, so
         // `detent` links this and never SwiftNIO (whose conformance records every command's
         // start-up would otherwise pay for).
-        .target(name: "WebBridge", dependencies: ["Parameters", "DSP", "Platform", "CPlatform"]),
+        .target(name: "WebBridge", dependencies: ["Parameters", "DSP", "Platform", "CPlatform", "TextFormats"]),
         // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
         // embedded as text, changes through the same host verbs as every other source.
         .target(name: "Web", dependencies: [
-            "Parameters", "DSP", "Platform", "WebBridge",
+            "Parameters", "DSP", "Platform", "WebBridge", "TextFormats",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -107,7 +107,7 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "DSP", "Presets", "AudioFile", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "Remote", "WebBridge",
+                "PluginFormats", "Remote", "WebBridge", "TextFormats", "CPlatform", "CRealtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -127,25 +127,25 @@ let package = Package(
         // runs programs — the child-process helper, the built `detent` found beside the
         // tests, and a private JACK server (started as programs: no JACK module here).
         .target(name: "TestSupport", dependencies: ["Parameters", "DSP"], path: "Tests/Support"),
-        .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TestSupport"]),
+        .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TextFormats", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "CRealtime", "TestSupport"]),
-        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "TestSupport"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets", "TestSupport"]),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "Platform", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "Parameters", "CRealtime", "TestSupport"]),
+        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "DSP", "Parameters", "TestSupport"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "DSP", "Parameters", "Platform", "TextFormats", "TestSupport"]),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "CSndfile", "DSP", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "DSP", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Control", "CJack", "CRealtime", "DSP", "Platform", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
-        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "TestSupport"], exclude: ["Golden"]),
+            "JackHost", "Control", "CJack", "CRealtime", "DSP", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
+        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "DSP", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "DSP", "Presets", "AudioFile", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
-        .testTarget(name: "WebTests", dependencies: ["Web", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "DSP", "TextFormats", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
-        .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "DSP", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
             "DetentCLI", "Parameters", "DSP", "AudioFile", "TestSupport",
