@@ -9,19 +9,21 @@ import Synchronization
 /// smoothed the same way), and every change by any source is sent to subscribers, each
 /// parameter at most every 20 ms and always its latest value. `/detent/status` answers what the
 /// typed `status` does; `/detent/midi/learn ID` is the panel's MIDI learn (`m`): the feedback
-/// thread, which looks at the host every 10 ms anyway, maps the first controller heard after
-/// it to the parameter. Nothing here reaches the audio thread but through the host's verbs.
+/// thread maps the first controller heard after it to the parameter. The feedback thread
+/// sleeps on the host's change feed: it wakes when something changed (or when a value it held
+/// back for the 20 ms rate is due), never on a timer. Nothing here reaches the audio thread but
+/// through the host's verbs.
 final class OSCBridge: Sendable {
     private let server: OSCServer
     private let shared = Shared()
     private let feedback: NamedThread?
+    /// The host's change feed, as the feedback thread hears it.
+    private let changes: ChangeFeed<HostChanges>.Subscription
 
     /// What the server's thread, the feedback thread and `stop` share.
     private final class Shared: Sendable {
         let subscribers = Mutex<Set<OSCPeer>>([])
         let running = Atomic(true)
-        /// Signalled to stop the feedback thread at once rather than at its next poll.
-        let wake = Semaphore(0)
         /// The MIDI learn waiting for a controller, if any.
         let learning = Mutex<Learning?>(nil)
     }
@@ -35,9 +37,6 @@ final class OSCBridge: Sendable {
         /// The chain generation `id` is a row of.
         let generation: Int
     }
-
-    /// How often the feedback thread compares the values with what it last sent.
-    static let poll = Duration.milliseconds(10)
 
     init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
          log: @escaping @Sendable (String) -> Void) throws {
@@ -91,6 +90,9 @@ final class OSCBridge: Sendable {
         }
         self.server = server
         let sending = server
+        // Subscribed before the baseline is read: nothing published after it is missed.
+        let changes = host.changes.subscribe()
+        self.changes = changes
         // The baseline is taken here, before the thread exists: a chain edit made before the
         // thread first ran must still be seen as an edit, and its values sent again.
         var baseline = FeedbackThrottle()
@@ -115,7 +117,9 @@ final class OSCBridge: Sendable {
                     for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, in: now.processor.table, to: peer) }
                 }
                 Self.learnIfHeard(shared: shared, host: host, server: sending)
-                _ = shared.wake.wait(timeout: Self.poll)
+                // Until something changes, or a value held back for the rate is due.
+                let held = throttle.nextDue(now.targets, now: .now)
+                _ = changes.next(timeout: held.map { max($0 - .now, .milliseconds(1)) })
             }
         }
     }
@@ -141,7 +145,7 @@ final class OSCBridge: Sendable {
 
     func stop() {
         shared.running.store(false, ordering: .relaxed)
-        shared.wake.signal()
+        changes.interrupt()
         feedback?.join()
         server.stop()
     }

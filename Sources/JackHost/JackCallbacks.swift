@@ -108,6 +108,9 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             if written < 0 { context.pointee.countFault() }
         }
         if mappings != nil { context.pointee.midi.endCycle() }
+        // A cycle that brought MIDI wakes the host's supervisor, which publishes what the
+        // controllers changed (a post; a system call only when the thread sleeps on it).
+        if midiCount > 0 { _unsafePerformance { context.pointee.wake.signal() } }
         // The processor's own MIDI, at its frames, on plugin_midi_out.
         if let port = context.pointee.pluginMIDIPort {
             writePluginMIDI(context, engine: engine, frames: frames, to: port, cycle: nframes)

@@ -104,6 +104,7 @@ extension LiveHost {
             }
             return edited.processor
         }
+        changes.publish(.chain)
         changed(processor)
         return processor
     }

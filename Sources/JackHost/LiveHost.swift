@@ -39,6 +39,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     let state: Mutex<State>
     /// How chain edits find processors and whom they tell, or why they are refused.
     let chainEditing = Mutex(ChainEditing.refused("this host cannot change its chain"))
+    /// What changed, for the surfaces to wake on (OSC feedback, the browser panel, NSM's
+    /// dirty flag, MIDI learn) instead of looking on a timer. Values set through this host
+    /// are published as they are sent; what MIDI controllers do on the audio thread, by the
+    /// supervisor thread, which the process callback wakes in a cycle that brought MIDI.
+    public let changes = ChangeFeed<HostChanges>()
 
     struct State: ~Copyable {
         /// What is hosted: the options' processor until a chain edit changes it.
@@ -65,6 +70,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var midiSeen: [ParameterIndex: UInt64] = [:]
         /// Program changes of the current session already acted on.
         var programsSeen: UInt64 = 0
+        /// Control changes heard (over every connection) as last published.
+        var heardPublished: UInt64 = 0
+        /// A controller moved a target since the supervisor last published it (whoever read
+        /// the targets first took it in).
+        var midiMovedUnpublished = false
         /// What a program change does (loads the preset of that number).
         var onProgram: (@Sendable (Int, String) -> Void)?
         /// The telemetry read by the previous `status()`, for RMS over the interval since.
@@ -87,15 +97,21 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         }
 
         /// Takes the values MIDI controllers set since the last look into `targets`, so
-        /// `get`, the panel's knobs and a rebuilt engine all follow the controller.
-        mutating func absorbMIDI() {
-            guard let s = session else { return }
+        /// `get`, the panel's knobs and a rebuilt engine all follow the controller. True when
+        /// a target moved.
+        @discardableResult
+        mutating func absorbMIDI() -> Bool {
+            guard let s = session else { return false }
+            var moved = false
             for id in Array(targets.keys) {
                 let last = s.midiLastSet(id)
                 guard last.generation != midiSeen[id, default: 0] else { continue }
                 midiSeen[id] = last.generation
+                if targets[id] != last.value { moved = true }
                 targets[id] = last.value
             }
+            if moved { midiMovedUnpublished = true }
+            return moved
         }
 
         /// Control changes heard since start-up, over every connection, and the last one's number.
@@ -267,12 +283,16 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// ``set(_:)``, returning the changes as stamped (for comparing with an offline render).
     @discardableResult
     public func setStamped(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
-        state.withLock { st in stamp(values, &st) }
+        let sent = state.withLock { st in stamp(values, &st) }
+        if !sent.isEmpty { changes.publish(.values) }
+        return sent
     }
 
     /// ``setStamped(_:)`` under the host's lock, already held; true when anything was sent.
     func sendLocked(_ values: [ParameterIndex: Double], _ st: inout State) -> Bool {
-        !stamp(values, &st).isEmpty
+        guard !stamp(values, &st).isEmpty else { return false }
+        changes.publish(.values)
+        return true
     }
 
     private func stamp(_ values: [ParameterIndex: Double], _ st: inout State) -> [ParameterChange] {
@@ -312,13 +332,15 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// typed commands) cannot lose each other's changes.
     @discardableResult
     public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? {
-        state.withLock { st in
+        let updated = state.withLock { st -> MIDIControls? in
             guard var controls = st.midi else { return nil }
             edit(&controls)
             st.midi = controls
             st.session?.updateMIDI(controls)
             return controls
         }
+        if updated != nil { changes.publish(.mappings) }
+        return updated
     }
 
     /// How many MIDI control changes have arrived on the channel listened to, mapped or not,
@@ -399,6 +421,23 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         state.withLock { $0.onProgram = handler }
     }
 
+    /// Publishes what MIDI controllers did on the audio thread since the last look: targets
+    /// they moved, and that a controller was heard (what MIDI learn waits for).
+    private func relayMIDIChanges() {
+        let published = state.withLock { st -> HostChanges in
+            st.absorbMIDI()
+            var what: HostChanges = st.midiMovedUnpublished ? .values : []
+            st.midiMovedUnpublished = false
+            let heard = st.heard.count
+            if heard != st.heardPublished {
+                st.heardPublished = heard
+                what.insert(.controllerHeard)
+            }
+            return what
+        }
+        changes.publish(published)
+    }
+
     /// Carries out program changes the callback took since the last look.
     private func relayProgramChanges() {
         let due = state.withLock { st -> (Int, String, @Sendable (Int, String) -> Void)? in
@@ -426,8 +465,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         defer { supervisorFinished.signal() }
         while true {
             let timeout = state.withLock { st -> Duration in
-                // Program changes are looked for every 20 ms when they choose presets.
-                let most: Duration = st.midi?.programPresets.isEmpty == false ? .milliseconds(20) : .seconds(1)
+                // A cycle that brought MIDI wakes this thread; otherwise it looks once a second.
+                let most = Duration.seconds(1)
                 return min(st.supervisor.deadline.map { $0 - .now } ?? most, most)
             }
             // Several posts may have piled up: one pass handles them all.
@@ -454,6 +493,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             guard let actions, perform(actions) else { return }
             relayProcessorReports()
             relayProgramChanges()
+            relayMIDIChanges()
         }
     }
 

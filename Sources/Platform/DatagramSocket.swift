@@ -7,12 +7,14 @@ public final class DatagramSocket: @unchecked Sendable {
     /// The address it is bound to, with the port the system chose for port 0.
     public let address: SocketAddress
 
-    /// Binds a new socket to `address`. A read waits at most `readTimeoutMilliseconds`, so a
-    /// reading thread can look now and then whether it should stop.
-    public init(binding address: SocketAddress, readTimeoutMilliseconds: Int) throws(SystemCallError) {
+    /// Binds a new socket to `address`. A read waits at most `readTimeoutMilliseconds` (nil:
+    /// until a datagram comes or ``wakeReader()`` is called).
+    public init(binding address: SocketAddress, readTimeoutMilliseconds: Int?) throws(SystemCallError) {
         let fd = try systemCall("socket") { socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-        var timeout = timeval(tv_sec: readTimeoutMilliseconds / 1000, tv_usec: (readTimeoutMilliseconds % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let readTimeoutMilliseconds {
+            var timeout = timeval(tv_sec: readTimeoutMilliseconds / 1000, tv_usec: (readTimeoutMilliseconds % 1000) * 1000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         do {
             try systemCall("bind") { address.withAddress { Glibc.bind(fd, $0, $1) } }
         } catch {
@@ -43,6 +45,13 @@ public final class DatagramSocket: @unchecked Sendable {
         }
         guard n > 0 else { return nil }
         return (n, SocketAddress(source, length: sourceLength))
+    }
+
+    /// Ends reading: a thread waiting in ``receive(into:)`` returns nil at once, and so does
+    /// every later read. (Linux wakes the readers of a datagram socket shut down for reading,
+    /// connected or not, though the call itself answers `ENOTCONN` for an unconnected one.)
+    public func wakeReader() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RD))
     }
 
     /// Closes the socket; call once, when no thread reads it any more.

@@ -21,4 +21,16 @@ public struct FeedbackThrottle: Sendable {
         }
         return out
     }
+
+    /// When the first value held back from `values` becomes due (after ``due(_:now:)`` at
+    /// `now`): the moment to look again even if nothing else changes; nil when none is held.
+    public func nextDue(_ values: [ParameterIndex: Double], now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var first: ContinuousClock.Instant?
+        for (index, value) in values {
+            guard let last = sent[index], last.value != value else { continue }
+            let at = last.at + interval
+            if first.map({ at < $0 }) ?? true { first = at }
+        }
+        return first
+    }
 }

@@ -58,8 +58,8 @@ public final class OSCSocket: @unchecked Sendable {
         guard let address = SocketAddress(host: bind, port: port, numeric: true) else {
             throw OSCServerError(description: "\(what) '\(bind)': not an IP address")
         }
-        // The reader wakes every 100 ms to see whether it should stop.
-        do { socket = try DatagramSocket(binding: address, readTimeoutMilliseconds: 100) } catch {
+        // The reader waits for datagrams only; `stop` wakes it.
+        do { socket = try DatagramSocket(binding: address, readTimeoutMilliseconds: nil) } catch {
             throw error.call == "socket" ? OSCServerError(description: "cannot open a UDP socket for OSC: \(error.errno)")
                 : OSCServerError(description: "cannot listen for OSC on UDP \(bind):\(port): \(error.errno)")
         }
@@ -80,6 +80,7 @@ public final class OSCSocket: @unchecked Sendable {
     /// Stops listening and closes the socket (once; then the socket is inert).
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        socket.wakeReader()
         if let reader, !reader.isCurrent { reader.join() }
         socket.close()
     }
