@@ -397,7 +397,7 @@ struct LiveCommand: ParsableCommand {
                   log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         let processor = host.processor
         do {
-            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter),
+            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter), changes: host.changes,
                                  title: processor.isBuiltIn ? "Detent" : processor.name,
                                  oscPort: oscPort, oscAddress: oscPort == nil ? nil : oscBind, log: log)
         } catch {

@@ -14,13 +14,17 @@ import Synchronization
 /// starts the JACK client under the client id the manager gives, from the state saved in
 /// the session's folder (``SessionFile``) or, for a new session, from the command line's
 /// processor and values. `save` writes that state; a second `open` switches to another
-/// session without restarting; dirty and clean are reported as knobs move and after saves.
+/// session without restarting; dirty and clean are reported as knobs move and after saves
+/// (the main thread sleeps on the host's change feed, and looks when it says something moved).
 /// SIGTERM (the manager's way to close a client) ends it at once, as SIGINT does. There is
 /// no terminal: typed commands are not read.
 final class ManagedSession: @unchecked Sendable {
     private let command: LiveCommand
     private let log: @Sendable (String) -> Void
-    private let stop = Semaphore(0)
+    /// Posted by a stop (a signal, or the host ending itself), by the host's change feed, and
+    /// by an open or a save: the main thread then looks at what happened.
+    private let attention = Semaphore(0)
+    private let stopping = Atomic(false)
     private let current = Mutex<Current>(Current())
 
     /// The running session, if one is open.
@@ -64,16 +68,28 @@ final class ManagedSession: @unchecked Sendable {
         } catch {
             throw CommandFailure("\(error)", exitCode: 1)
         }
-        let signals = try LiveCommand.stopOnSignals { [stop] in stop.signal() }
+        let signals = try LiveCommand.stopOnSignals { [self] in requestStop() }
         defer { signals.stop() }
-        while !stop.wait(timeout: .milliseconds(100)) {
+        var watched: (host: ObjectIdentifier, changes: ChangeFeed<HostChanges>.Subscription)?
+        while !stopping.load(ordering: .acquiring) {
+            // The session open now is the one whose changes wake this thread.
+            if let host = current.withLock({ $0.host }), watched?.host != ObjectIdentifier(host) {
+                watched = (ObjectIdentifier(host), host.changes.subscribe(waking: attention))
+            }
             if let dirty = isDirty() { client.setDirty(dirty) }
+            attention.wait()
         }
         let (host, bridge, web) = current.withLock { c in (c.host, c.bridge, c.web) }
         web?.stop()
         bridge?.stop()
         host?.stop()
         if let code = host?.exitStatus { throw ExitCode(code) }
+    }
+
+    /// Ends `run` (any thread; a signal's or the host's own end).
+    private func requestStop() {
+        stopping.store(true, ordering: .releasing)
+        attention.signal()
     }
 
     /// True when the running session differs from what was last saved; nil with none open.
@@ -128,7 +144,7 @@ final class ManagedSession: @unchecked Sendable {
         options.name = clientID
         options.exactName = false
 
-        let host = LiveHost(options: options, log: log, onTerminate: { [stop] _ in stop.signal() })
+        let host = LiveHost(options: options, log: log, onTerminate: { [self] _ in requestStop() })
         do {
             try host.start()
         } catch {
@@ -155,7 +171,7 @@ final class ManagedSession: @unchecked Sendable {
         // session goes on without it.
         var web: WebPanelProcess?
         do {
-            web = try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter),
+            web = try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter), changes: host.changes,
                                         title: displayName, oscPort: osc?.0, oscAddress: osc?.1, log: log)
         } catch {
             log("detent: \(error)")
@@ -169,6 +185,8 @@ final class ManagedSession: @unchecked Sendable {
             c.osc = osc
             c.saved = Snapshot(values: host.targets(), midi: host.midiControls)
         }
+        // The main thread follows this host's changes from now on.
+        attention.signal()
         let name = host.clientName ?? clientID
         log("detent: session '\(displayName)' open as JACK client '\(name)'" + (file == nil ? " (new)" : ""))
         return file == nil ? "Opened a new session as \(name)" : "Opened as \(name)"
@@ -193,6 +211,8 @@ final class ManagedSession: @unchecked Sendable {
             // Another open may have switched meanwhile: only that session's state is clean.
             if c.folder == folder { c.saved = snapshot }
         }
+        // Clean now, and dirty again at the next change, however soon.
+        attention.signal()
         return "Saved"
     }
 }

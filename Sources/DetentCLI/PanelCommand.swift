@@ -68,7 +68,7 @@ struct PanelCommand: ParsableCommand {
         if try web.settings != nil {
             let shared = SharedPanelHost(processor: processor, values: starting,
                                          defaults: Dictionary(uniqueKeysWithValues: defaults.ordered.map { ($0.id, $0.value) }))
-            server = try web.start(host: shared, title: title, oscPort: nil, oscAddress: nil, log: { _ in })
+            server = try web.start(host: shared, changes: shared.changes, title: title, oscPort: nil, oscAddress: nil, log: { _ in })
             host = shared
         } else {
             host = NoAudioHost(values: starting)

@@ -1,5 +1,7 @@
+import Control
 import DSP
 import Parameters
+import Platform
 import Synchronization
 import TerminalPanel
 import WebBridge
@@ -11,6 +13,8 @@ final class SharedPanelHost: PanelHost, WebPanelHost {
     private let processor: Processor
     private let defaults: [ParameterIndex: Double]
     private let values: Mutex<[ParameterIndex: Double]>
+    /// Told of every change either panel makes, for the browser panel's feedback to wake on.
+    let changes = ChangeFeed<HostChanges>()
 
     init(processor: Processor, values: [ParameterIndex: Double], defaults: [ParameterIndex: Double]) {
         self.processor = processor
@@ -20,6 +24,7 @@ final class SharedPanelHost: PanelHost, WebPanelHost {
 
     func set(_ changes: [ParameterIndex: Double]) {
         values.withLock { $0.merge(changes) { _, new in new } }
+        self.changes.publish(.values)
     }
 
     func targets() -> [ParameterIndex: Double] { values.withLock { $0 } }

@@ -1,3 +1,4 @@
+import Control
 import ArgumentParser
 import Platform
 import Remote
@@ -38,7 +39,7 @@ struct WebOptions: ParsableArguments {
     /// The server when `--http` is given (the program `detent-web`, see ``WebPanelProcess``),
     /// its URL said on standard error; a port that cannot be had is one line and status 1,
     /// a missing `detent-web` one line and status 69.
-    func start(host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
+    func start(host: any WebPanelHost, changes: ChangeFeed<HostChanges>, title: String, oscPort: Int?, oscAddress: String?,
                log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         guard let settings = try settings else { return nil }
         guard let program = WebPanelProcess.programPath() else {
@@ -47,7 +48,7 @@ struct WebOptions: ParsableArguments {
         }
         do {
             let server = try WebPanelProcess(program: program, start: WebBridge.Start(
-                settings: settings, title: title, oscPort: oscPort, oscAddress: oscAddress), host: host, log: log)
+                settings: settings, title: title, oscPort: oscPort, oscAddress: oscAddress), host: host, changes: changes, log: log)
             LineWriter.standardError.line("detent: web panel at \(server.url)")
             return server
         } catch {

@@ -1,4 +1,5 @@
 import CPlatform
+import Control
 import Platform
 import Synchronization
 import WebBridge
@@ -6,6 +7,8 @@ import WebBridge
 /// `--http`: the browser panel's server, `detent-web`, started beside this process and
 /// answered over a socket pair (``WebBridge``) by a thread of its own, from `host` — so
 /// `detent` links no network code, and none of it slows the start of every other command.
+/// A second thread relays the host's change feed to it, a byte down a pipe per wake, so its
+/// feedback sleeps until something changed.
 ///
 /// When `detent-web` ends on its own, one warning says so and the session goes on without
 /// the browser panel; `stop` ends it with the session.
@@ -15,6 +18,7 @@ final class WebPanelProcess: Sendable {
 
     private let pid: pid_t
     private let thread: NamedThread
+    private let relay: NamedThread
     private let shared: Shared
 
     private final class Shared: Sendable {
@@ -22,6 +26,12 @@ final class WebPanelProcess: Sendable {
         let reaped = Atomic(false)
         let started = Semaphore(0)
         let outcome = Mutex<Result<String, WebServerError>?>(nil)
+        let socket: LineSocket
+        let changes: ChangeFeed<HostChanges>.Subscription
+        init(socket: LineSocket, changes: ChangeFeed<HostChanges>.Subscription) {
+            self.socket = socket
+            self.changes = changes
+        }
     }
 
     /// Where `detent-web` is: beside this program (its folder through /proc/self/exe), else
@@ -36,11 +46,12 @@ final class WebPanelProcess: Sendable {
     }
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
-    init(program: String, start: WebBridge.Start, host: any WebPanelHost,
+    init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
          log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
-        let socket: LineSocket, childEnd: Int32
+        let socket: LineSocket, childEnd: Int32, pipe: WakePipe, childPipe: Int32
         do {
             (socket, childEnd) = try LineSocket.pair()
+            (pipe, childPipe) = try WakePipe.toChild()
         } catch {
             throw WebServerError("--http: cannot make a socket pair for \(WebBridge.program) (\(error))")
         }
@@ -48,19 +59,21 @@ final class WebPanelProcess: Sendable {
         defer { if null >= 0 { try? DescriptorIO.close(null) } }
         let child: pid_t
         do {
-            child = try Spawn.start(program, ["\(ThisProcess.id)"], descriptors: [null, null, 2, childEnd])
+            child = try Spawn.start(program, ["\(ThisProcess.id)"], descriptors: [null, null, 2, childEnd, childPipe])
         } catch {
             try? DescriptorIO.close(childEnd)
+            try? DescriptorIO.close(childPipe)
             throw WebServerError("--http: cannot start \(program) (\(error))")
         }
         try? DescriptorIO.close(childEnd)
-        let shared = Shared()
+        try? DescriptorIO.close(childPipe)
+        let shared = Shared(socket: socket, changes: changes.subscribe())
         guard socket.send(start.line) else {
             Signals.send(Signals.kill, to: child)
             _ = Spawn.wait(child)
             throw WebServerError("--http: \(program) ended as it started")
         }
-        let thread: NamedThread
+        let thread: NamedThread, relay: NamedThread
         do {
             thread = try NamedThread(name: "web-bridge") {
                 Self.serve(socket: socket, host: host, pid: child, shared: shared, log: log)
@@ -70,16 +83,31 @@ final class WebPanelProcess: Sendable {
             _ = Spawn.wait(child)
             throw WebServerError("--http: cannot start the web bridge thread (\(error))")
         }
+        do {
+            relay = try NamedThread(name: "web-changes") {
+                while !shared.stopping.load(ordering: .relaxed) {
+                    if !shared.changes.next(timeout: nil).isEmpty { pipe.signal() }
+                }
+            }
+        } catch {
+            shared.stopping.store(true, ordering: .relaxed)
+            socket.shutdown()
+            thread.join()
+            Signals.send(Signals.kill, to: child)
+            _ = Spawn.wait(child)
+            throw WebServerError("--http: cannot start the web bridge thread (\(error))")
+        }
         _ = shared.started.wait(timeout: .seconds(60))
         let outcome = shared.outcome.withLock { $0 }
         guard case .success(let url)? = outcome else {
-            Self.end(pid: child, thread: thread, shared: shared)
+            Self.end(pid: child, threads: [thread, relay], shared: shared)
             if case .failure(let error)? = outcome { throw error }
             throw WebServerError("--http: \(WebBridge.program) did not start listening within 60 s")
         }
         self.url = url
         self.pid = child
         self.thread = thread
+        self.relay = relay
         self.shared = shared
     }
 
@@ -94,7 +122,7 @@ final class WebPanelProcess: Sendable {
             shared.started.signal()
         }
         reading: while !shared.stopping.load(ordering: .relaxed) {
-            switch socket.receive(waiting: 100) {
+            switch socket.receive(waiting: -1) {
             case .nothing:
                 continue
             case .line(let line):
@@ -121,15 +149,19 @@ final class WebPanelProcess: Sendable {
                 break reading
             }
         }
-        socket.close()
+        // The socket is closed by `end`, after this thread: it may shut it down meanwhile.
     }
 
     /// Closes every page and ends the program. Safe to call more than once.
-    func stop() { Self.end(pid: pid, thread: thread, shared: shared) }
+    func stop() { Self.end(pid: pid, threads: [thread, relay], shared: shared) }
 
-    private static func end(pid: pid_t, thread: NamedThread, shared: Shared) {
+    private static func end(pid: pid_t, threads: [NamedThread], shared: Shared) {
         guard !shared.stopping.exchange(true, ordering: .relaxed) else { return }
-        thread.join()
+        // Both threads wait without a timeout: each is woken.
+        shared.socket.shutdown()
+        shared.changes.interrupt()
+        for thread in threads { thread.join() }
+        shared.socket.close()
         guard !shared.reaped.load(ordering: .relaxed) else { return }
         Signals.send(Signals.terminate, to: pid)
         _ = Spawn.wait(pid)

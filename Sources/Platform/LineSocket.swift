@@ -74,6 +74,12 @@ public final class LineSocket: @unchecked Sendable {
         }
     }
 
+    /// Ends both directions without closing the descriptor, from any thread: a
+    /// ``receive(waiting:)`` waiting on another thread returns `.end` at once.
+    public func shutdown() {
+        if descriptor >= 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+
     /// Closes this end: the peer reads its end. Safe to call more than once.
     public func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }

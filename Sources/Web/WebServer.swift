@@ -12,8 +12,8 @@ import WebBridge
 /// `--http PORT`: the browser panel, its WebSocket and OSCQuery, on a thread pool of its own.
 ///
 /// Every change from the page goes through the host's verbs (``WebPanelHost``), as typed
-/// commands, MIDI and OSC do; the feedback thread looks at the host 30 times a second and
-/// marks what changed on every open page, whose one writer sends the values current then.
+/// commands, MIDI and OSC do; the feedback thread, woken by the host's change feed (at most
+/// 30 times a second), marks what changed on every open page, whose one writer sends the values current then.
 /// Nothing here runs on, waits for or allocates on the audio thread.
 public final class WebServer: Sendable {
     /// The port it listens on (the one chosen when asked for 0).
@@ -26,10 +26,13 @@ public final class WebServer: Sendable {
     /// Pages open at once, at most: each costs a socket and a writer, and every change is sent
     /// to each; a page beyond is closed at once, saying why (policy violation, 1008).
     public static let maximumPages = 64
-    /// How often the feedback thread compares the values with what pages were sent.
-    public static let poll = Duration.milliseconds(33)
+    /// The page rate: the feedback thread looks at the host at most this often (30 a second).
+    /// It sleeps on the host's change feed in between, and looks on a timer only while a
+    /// page is open on a processor with outputs (meters move with the audio, not with changes).
+    public static let interval = Duration.milliseconds(33)
 
     private let shared: Shared
+    private let host: any WebPanelHost
     private let feedback: NamedThread
     private let task: Task<Void, Never>
 
@@ -47,7 +50,6 @@ public final class WebServer: Sendable {
         let running = Atomic(true)
         /// A page began a MIDI learn: the feedback thread asks the host whether it is done.
         let learning = Atomic(false)
-        let wake = Semaphore(0)
         let finished = Semaphore(0)
     }
 
@@ -62,6 +64,7 @@ public final class WebServer: Sendable {
         let access = WebAccess(token: token)
         let shared = Shared()
         self.shared = shared
+        self.host = host
 
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.add(middleware: AccessCheck(access: access))
@@ -136,8 +139,15 @@ public final class WebServer: Sendable {
             feedback = try NamedThread(name: "web-feedback") {
                 var seen = host.webSnapshot()
                 var outputs: [OutputValue] = []
+                var lastLook = ContinuousClock.now
                 while shared.running.load(ordering: .relaxed) {
-                    _ = shared.wake.wait(timeout: Self.poll)
+                    let watched = shared.sockets.withLock { !$0.pages.isEmpty } && !seen.layout.outputs.isEmpty
+                    _ = host.awaitChange(timeout: watched ? Self.interval : nil)
+                    guard shared.running.load(ordering: .relaxed) else { break }
+                    // A rate, not a poll: changes closer together than the interval wait for it.
+                    let since = ContinuousClock.now - lastLook
+                    if since < Self.interval { ThisThread.sleep(for: Self.interval - since) }
+                    lastLook = .now
                     let now = host.webSnapshot()
                     let (pages, listeners) = shared.sockets.withLock { (Array($0.pages.values), Array($0.listeners.values)) }
                     if now.generation != seen.generation {
@@ -170,7 +180,7 @@ public final class WebServer: Sendable {
     /// Closes every page and stops listening.
     public func stop() {
         guard shared.running.exchange(false, ordering: .relaxed) else { return }
-        shared.wake.signal()
+        host.interruptChangeWait()
         feedback.join()
         shared.sockets.withLock { sockets in
             sockets.pages.values.forEach { $0.finish() }
@@ -188,7 +198,11 @@ public final class WebServer: Sendable {
         let key = ObjectIdentifier(connection)
         guard await admit(outbound, shared: shared, log: log, as: "a new one", { $0.pages[key] = connection }) else { return }
         let outputs = host.outputValues()
-        if !outputs.isEmpty { connection.markOutputs(outputs) }
+        if !outputs.isEmpty {
+            connection.markOutputs(outputs)
+            // The feedback thread now looks at the meters at the page rate.
+            host.interruptChangeWait()
+        }
         connection.markPresets(host.presetNames())
         defer { shared.sockets.withLock { _ = $0.pages.removeValue(forKey: key) } }
         let writer = Task {
@@ -227,7 +241,7 @@ public final class WebServer: Sendable {
                                 connection.report(problem)
                             } else {
                                 shared.learning.store(index != nil, ordering: .relaxed)
-                                shared.wake.signal()
+                                host.interruptChangeWait()
                             }
                             return true
                         }()

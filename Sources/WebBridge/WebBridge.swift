@@ -27,6 +27,10 @@ public enum WebBridge {
     public static let program = "detent-web"
     /// The descriptor `detent-web` holds its end of the socket pair as.
     public static let descriptor: Int32 = 3
+    /// The descriptor `detent-web` holds the reading end of the change pipe as: `detent`
+    /// writes a byte there when its change feed publishes (values, chain, mappings, a
+    /// controller heard), and the browser panel's feedback sleeps on it.
+    public static let changesDescriptor: Int32 = 4
 
     /// What `detent-web` is started with.
     public struct Start: Sendable, Equatable {
@@ -240,10 +244,27 @@ public final class WebBridgeClient: WebPanelHost {
     }
 
     private let state: Mutex<State>
+    /// What `detent` signals when something changed, and this side's own, to end a wait.
+    private let changes: WakePipe
+    private let interrupt: WakePipe?
 
-    public init(socket: LineSocket) {
+    public init(socket: LineSocket, changes: WakePipe) {
         state = Mutex(State(socket: socket))
+        self.changes = changes
+        interrupt = try? WakePipe()
     }
+
+    public func awaitChange(timeout: Duration?) -> Bool {
+        let milliseconds = timeout.map { Int32(clamping: max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? -1
+        let ready = DescriptorIO.waitReadable([changes.readEnd] + (interrupt.map { [$0.readEnd] } ?? []), milliseconds: milliseconds)
+        if ready.count > 1, ready[1] { interrupt?.drain() }
+        guard ready[0] else { return false }
+        // The writing end closed: `detent` is gone, and this program with it.
+        if !changes.drain() { Self.parentGone() }
+        return true
+    }
+
+    public func interruptChangeWait() { interrupt?.signal() }
 
     /// Sends a line that is not a question (``WebBridge/Notice``).
     public func notify(_ members: [JSONMember]) {

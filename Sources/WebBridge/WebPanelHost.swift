@@ -1,5 +1,6 @@
 import DSP
 import Parameters
+import Platform
 
 /// What the web panel needs of whatever holds the parameters — the live host, or the panel's
 /// no-audio stand-in: a snapshot to show, and the verbs every other source of changes uses.
@@ -27,6 +28,11 @@ public protocol WebPanelHost: AnyObject, Sendable {
     /// The mapping a MIDI learn made since the last call, once: the parameter's id and the
     /// controller's number; nil while none has.
     func takeLearnt() -> LearntController?
+    /// Waits until the host says something changed since the last call (its change feed), at
+    /// most `timeout` (nil: until it does, or ``interruptChangeWait()``); true when it did.
+    func awaitChange(timeout: Duration?) -> Bool
+    /// Ends an ``awaitChange(timeout:)`` waiting now (or the next one) with false.
+    func interruptChangeWait()
 }
 
 /// A controller MIDI learn mapped to a parameter.
@@ -48,6 +54,12 @@ extension WebPanelHost {
         index == nil ? nil : "no MIDI input to learn from (detent live has one, unless --no-midi)"
     }
     public func takeLearnt() -> LearntController? { nil }
+    /// A host with no change feed is looked at 30 times a second.
+    public func awaitChange(timeout: Duration?) -> Bool {
+        ThisThread.sleep(for: min(timeout ?? .milliseconds(33), .milliseconds(33)))
+        return true
+    }
+    public func interruptChangeWait() {}
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

@@ -6,11 +6,12 @@ import Web
 // --http`, which start it with their end of a socket pair as descriptor 3 and answer its
 // questions (``WebBridge``). It is not meant to be run by hand.
 //
-// It ends with `detent`: the death signal when `detent` ends, and the socket's end, which
-// the next question (30 a second) meets. Interrupts from the terminal are `detent`'s to
+// It ends with `detent`: the death signal when `detent` ends, and the ends of the socket and of
+// the change pipe (descriptor 4), which the next question or wait meets. Interrupts from the terminal are `detent`'s to
 // handle; this program follows it down.
 let arguments = CommandLine.arguments
-guard arguments.count == 2, let parent = Int32(arguments[1]), DescriptorIO.isOpen(WebBridge.descriptor) else {
+guard arguments.count == 2, let parent = Int32(arguments[1]), DescriptorIO.isOpen(WebBridge.descriptor),
+      DescriptorIO.isOpen(WebBridge.changesDescriptor) else {
     LineWriter.standardError.line("detent-web: started by 'detent live --http' and 'detent panel --http', not by hand")
     ThisProcess.exit(64)
 }
@@ -22,7 +23,7 @@ guard case .line(let first) = socket.receive(waiting: 30_000), let start = WebBr
     LineWriter.standardError.line("detent-web: no settings from detent")
     ThisProcess.exit(1)
 }
-let host = WebBridgeClient(socket: socket)
+let host = WebBridgeClient(socket: socket, changes: WakePipe(inheritedReadEnd: WebBridge.changesDescriptor))
 let server: WebServer
 do {
     server = try WebServer(settings: start.settings, host: host, title: start.title, oscPort: start.oscPort,
