@@ -101,13 +101,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The live control plane: the host's state and the stamping of changes (`LiveHost`),
+        // its change feed, and the surfaces' adapters over it — OSC, the browser panel's bridge,
+        // the terminal panel's host, the session manager's session.
+        .target(name: "Host", dependencies: [
+            "Control", "DSP", "JackHost", "Parameters", "Platform", "Presets", "Remote", "TerminalPanel", "TextFormats",
+            "WebBridge", "CPlatform"]),
+
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.
         .target(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "DSP", "Presets", "AudioFile", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "Remote", "WebBridge", "TextFormats", "CPlatform", "CRealtime",
+                "PluginFormats", "Remote", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -135,7 +142,7 @@ let package = Package(
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "CSndfile", "DSP", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "DSP", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Control", "CJack", "CRealtime", "DSP", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
+            "JackHost", "Host", "Control", "CJack", "CRealtime", "DSP", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "DSP", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [

@@ -95,6 +95,17 @@ extension Processor {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
     }
 
+    /// `NAME=REFERENCE` split into a slot's name and what it hosts (`--plugin lp=builtin`,
+    /// `chain add drive=…`); the name is nil when there is none, or when what stands before
+    /// `=` cannot name a slot (a URI with `=` in it is a reference whole).
+    public static func slotNameAndReference(_ text: String) -> (name: String?, reference: String) {
+        if let eq = text.firstIndex(of: "=") {
+            let name = String(text[..<eq]), rest = String(text[text.index(after: eq)...])
+            if isSlotName(name), !rest.isEmpty { return (name, rest) }
+        }
+        return (nil, text)
+    }
+
     /// The slots a chain identifier names, as (name, identifier) pairs; nil when `identifier`
     /// is not a chain's.
     public static func chainParts(of identifier: String) -> [(name: String, identifier: String)]? {

@@ -1,3 +1,4 @@
+import Host
 import TextFormats
 import AudioFile
 import ArgumentParser
@@ -224,7 +225,13 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         // Under a session manager, the manager says when to open which session.
         if let url = Environment.value("NSM_URL"), !url.isEmpty {
-            try ManagedSession(command: self, log: LineWriter.standardError.line).run(url: url)
+            let status: Int32?
+            do {
+                status = try ManagedSession(launcher: LiveLauncher(command: self), log: LineWriter.standardError.line).run(url: url)
+            } catch {
+                throw CommandFailure(error.description, exitCode: error.exitCode)
+            }
+            if let status { throw ExitCode(status) }
             return
         }
         let (resolved, store) = try plugin.resolve()
@@ -342,7 +349,7 @@ struct LiveCommand: ParsableCommand {
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
         let processor = options.processor
-        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host),
+        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: PluginOption.store(for:)),
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Host
 import Parameters
 import DSP
 import Presets

@@ -117,13 +117,7 @@ struct PluginOption: ParsableArguments {
 
     /// `NAME=REFERENCE` as a slot name and a reference; anything else (a URI, a name with
     /// spaces) as a reference alone.
-    static func slot(_ text: String) -> (name: String?, reference: String) {
-        if let eq = text.firstIndex(of: "=") {
-            let name = String(text[..<eq]), rest = String(text[text.index(after: eq)...])
-            if Processor.isSlotName(name), !rest.isEmpty { return (name, rest) }
-        }
-        return (nil, text)
-    }
+    static func slot(_ text: String) -> (name: String?, reference: String) { Processor.slotNameAndReference(text) }
 
     /// The processor a chain (or preset) file names in its `processor` field; the built-in
     /// when it names none.

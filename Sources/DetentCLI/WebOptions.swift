@@ -1,5 +1,6 @@
 import Control
 import ArgumentParser
+import Host
 import Platform
 import Remote
 import WebBridge

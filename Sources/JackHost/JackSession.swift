@@ -8,7 +8,7 @@ import Synchronization
 /// One client on one JACK server: opened, ports registered, callbacks set, active — until
 /// `close`. The host makes a new session for every (re)connection; the engine, and with it
 /// the parameter values, outlives them.
-final class JackSession: @unchecked Sendable {
+public final class JackSession: @unchecked Sendable {
     let client: OpaquePointer
     let context: UnsafeMutablePointer<CallbackContext>
     /// Kept alive here: the process callback holds it unretained. Replaced by ``exchange(to:timeout:)``.
@@ -18,25 +18,27 @@ final class JackSession: @unchecked Sendable {
     /// Posted by the callback when an offered engine has taken over.
     private let switched = Semaphore()
     /// The name JACK gave the client (the requested one, or with a suffix).
-    let name: String
-    let inputNames: [String]
-    let outputNames: [String]
+    public let name: String
+    public let inputNames: [String]
+    public let outputNames: [String]
     /// `[midi_in]`, or none without MIDI.
-    let midiNames: [String]
+    public let midiNames: [String]
     private var isClosed = false
 
-    static let audioType = JACK_DEFAULT_AUDIO_TYPE
-    static let midiType = JACK_DEFAULT_MIDI_TYPE
-    static let midiInputName = "midi_in"
-    static let midiOutputName = "midi_out"
+    /// The most parameters a live chain holds (what MIDI mapping's tables are made for).
+    public static var parameterCapacity: Int { MIDIControlTable.rowCapacity }
+    public static let audioType = JACK_DEFAULT_AUDIO_TYPE
+    public static let midiType = JACK_DEFAULT_MIDI_TYPE
+    public static let midiInputName = "midi_in"
+    public static let midiOutputName = "midi_out"
     /// The processor's own MIDI output (an arpeggiator's notes, a MIDI filter's messages),
     /// apart from `midi_out`, which is controller feedback.
-    static let pluginMIDIOutputName = "plugin_midi_out"
+    public static let pluginMIDIOutputName = "plugin_midi_out"
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
-    init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
+    public init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
          wake: SemaphorePoster,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         try Self.prepareLibrary()
@@ -156,7 +158,7 @@ final class JackSession: @unchecked Sendable {
     /// The ports' names for people, in port order (inputs, outputs, MIDI in, MIDI out): what
     /// patchbays show instead of `in_1` when asked to, and sort by. Two channels are a
     /// stereo pair.
-    static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) -> [String] {
+    public static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) -> [String] {
         let channel = { (c: Int) in channels == 2 ? (c == 1 ? "L" : "R") : "\(c)" }
         return (1...channels).map { "Input \(channel($0))" } + (1...channels).map { "Output \(channel($0))" }
             + (midiIn ? ["MIDI In"] : []) + (midiOut ? ["MIDI Out (controller feedback)"] : [])
@@ -167,7 +169,7 @@ final class JackSession: @unchecked Sendable {
     /// taken over, at most `timeout`: true when it runs now, false when it was withdrawn (the
     /// callback did not come: the server is stalled or gone). The old engine is released once
     /// the callback has left it. A session whose server is gone replaces it at once.
-    func exchange(to next: Engine, timeout: Duration) -> Bool {
+    public func exchange(to next: Engine, timeout: Duration) -> Bool {
         if isClosed || serverGone {
             engines.replace(with: next)
             engine = next
@@ -195,10 +197,10 @@ final class JackSession: @unchecked Sendable {
     }
 
     /// The processor's latency, in frames, as the ports report it.
-    var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }
+    public var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }
 
     /// Reports a new processor latency on the ports (JACK recomputes the graph's latencies).
-    func reportLatency(_ frames: Int) {
+    public func reportLatency(_ frames: Int) {
         let value = UInt32(clamping: frames)
         guard !isClosed, context.pointee.latency.exchange(value, ordering: .relaxed) != value else { return }
         jack_recompute_total_latencies(client)
@@ -208,7 +210,7 @@ final class JackSession: @unchecked Sendable {
     /// free the client's port buffers while a process callback is still writing to them
     /// (Detent crashed in 11 of 30 rounds of three forced rate changes without it, in 3 of 48
     /// with it).
-    func close() {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         jack_deactivate(client)
@@ -225,7 +227,7 @@ final class JackSession: @unchecked Sendable {
     /// in time, the client is left to it and the host carries on (reconnects, or stops) with
     /// a new client later. The callback context and the engine the callbacks reach stay alive
     /// until the close returns, if ever.
-    func closeAfterServerLoss(timeout: Duration) -> Bool {
+    public func closeAfterServerLoss(timeout: Duration) -> Bool {
         guard !isClosed else { return true }
         isClosed = true
         let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine, engines = engines
@@ -241,10 +243,10 @@ final class JackSession: @unchecked Sendable {
 
     /// Closes of lost clients still inside libjack. While one is, opening a client would wait
     /// on the same lock (for ever, when the close is deadlocked): the host does not try.
-    static let closing = Atomic<Int>(0)
+    public static let closing = Atomic<Int>(0)
 
     /// True while a lost client's close is still running.
-    static var libraryBusy: Bool { closing.load(ordering: .acquiring) > 0 }
+    public static var libraryBusy: Bool { closing.load(ordering: .acquiring) > 0 }
 
     static func free(_ context: UnsafeMutablePointer<CallbackContext>) {
         context.deinitialize(count: 1)
@@ -264,7 +266,7 @@ final class JackSession: @unchecked Sendable {
     /// trip with every libjack (PipeWire's answers port queries on a dead connection from its
     /// own cache), and costs nothing in the graph (the client has no ports). Run off the
     /// audio thread, and only when the process callback has gone quiet.
-    static func serverAnswers(_ options: LiveHostOptions) -> Bool {
+    public static func serverAnswers(_ options: LiveHostOptions) -> Bool {
         withProbe(server: options.server) { $0 != nil }
     }
 
@@ -283,7 +285,7 @@ final class JackSession: @unchecked Sendable {
     /// Whether the libjack loaded is jackd2's (its versions are 1.9.x; PipeWire's says
     /// "3.0.0.0 (using PipeWire 0.3.65)"). jackd2's always calls the shutdown callback.
     /// False also when no libjack loads (opening a client then says why).
-    static var libraryIsJack2: Bool {
+    public static var libraryIsJack2: Bool {
         detent_jack_load() == nil && String(cString: jack_get_version_string()).hasPrefix("1.9.")
     }
 
@@ -291,7 +293,7 @@ final class JackSession: @unchecked Sendable {
     /// Opens libjack, which Detent loads when it first needs JACK rather than at start-up
     /// (see DetentLibrary.h), and installs the quiet message handlers, once per process.
     /// - Throws: ``LiveHostError/libraryMissing(_:)`` without a loadable libjack.
-    static func prepareLibrary() throws(LiveHostError) {
+    public static func prepareLibrary() throws(LiveHostError) {
         if let problem = detent_jack_load() { throw .libraryMissing(String(cString: problem)) }
         _ = silenceLibjack
     }
@@ -303,54 +305,54 @@ final class JackSession: @unchecked Sendable {
 
     // MARK: State published by the callbacks
 
-    var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
+    public var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
     /// Reads and clears "the server told a sample rate".
-    func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
-    var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    public func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
+    public var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// Cycles made silent because the server took a port buffer back during them.
-    var faultedCycles: Int { context.pointee.faultedCycles.load(ordering: .relaxed) }
+    public var faultedCycles: Int { context.pointee.faultedCycles.load(ordering: .relaxed) }
     /// Process cycles run on this connection.
-    var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
+    public var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
-    var midiMessages: Int { context.pointee.midi.messagesApplied }
+    public var midiMessages: Int { context.pointee.midi.messagesApplied }
     /// Control changes heard on the listened channel on this connection, and the last one's number.
-    var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
+    public var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
     /// Pickup controllers that have not caught their knobs: where each is (normalised).
-    var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
+    public var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
     /// After a live chain edit: knob positions from `values` in the new `table`.
-    func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) { context.pointee.midi.retable(table, values: values) }
+    public func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) { context.pointee.midi.retable(table, values: values) }
     /// Makes `controls` the MIDI mapping from the next message on.
-    func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
+    public func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.
-    func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
+    public func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
 
     /// Program changes taken on this connection, and the last one's number.
-    var midiProgram: (count: UInt64, program: Int) { context.pointee.midi.lastProgram() }
+    public var midiProgram: (count: UInt64, program: Int) { context.pointee.midi.lastProgram() }
 
     /// Tells pickup and relative encoders where a knob now is (set by anyone but a controller).
-    func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
+    public func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
         context.pointee.midi.knobMoved(id, to: value, in: spec)
     }
-    var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
-    var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
-    var clock: FrameClock? { context.pointee.readClock() }
+    public var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
+    public var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
+    public var clock: FrameClock? { context.pointee.readClock() }
     /// JACK's estimate of the frame being processed now.
-    var frameTime: UInt32 { jack_frame_time(client) }
+    public var frameTime: UInt32 { jack_frame_time(client) }
     /// The server's DSP load, in percent.
-    var dspLoad: Double { Double(jack_cpu_load(client)) }
+    public var dspLoad: Double { Double(jack_cpu_load(client)) }
 
     /// Reads and clears the "graph changed" flag.
-    func takeGraphChanged() -> Bool {
+    public func takeGraphChanged() -> Bool {
         context.pointee.graphChanged.exchange(false, ordering: .relaxed)
     }
 
     /// Whether a port of that full name exists on the server.
-    func portExists(_ fullName: String) -> Bool { jack_port_by_name(client, fullName) != nil }
+    public func portExists(_ fullName: String) -> Bool { jack_port_by_name(client, fullName) != nil }
 
     // MARK: Connections
 
     /// Full names of the ports matching `pattern` (nil: all) with `flags`, without our own.
-    func ports(matching pattern: String?, type: String = JackSession.audioType, flags: JackPortFlags...) -> [String] {
+    public func ports(matching pattern: String?, type: String = JackSession.audioType, flags: JackPortFlags...) -> [String] {
         let mask = flags.reduce(UInt(0)) { $0 | UInt($1.rawValue) }
         guard let list = jack_get_ports(client, pattern, type, mask) else { return [] }
         defer { jack_free(list) }
@@ -365,7 +367,7 @@ final class JackSession: @unchecked Sendable {
 
     /// The connections the rules ask for: patterns first, else physical ports with
     /// `autoconnect`. Also returns a warning for a pattern that matched nothing.
-    func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
+    public func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
         var result: [PortConnection] = []
         var warnings: [String] = []
         let sides: [(pattern: String?, option: String, ours: [String], type: String, flag: JackPortFlags)] = [
@@ -395,7 +397,7 @@ final class JackSession: @unchecked Sendable {
 
     /// Makes the connections; returns those that failed (the peer is missing, say).
     @discardableResult
-    func connect(_ connections: [PortConnection]) -> [PortConnection] {
+    public func connect(_ connections: [PortConnection]) -> [PortConnection] {
         connections.filter { c in
             let ours = "\(name):\(c.port)"
             let code = c.isInput ? jack_connect(client, c.peer, ours) : jack_connect(client, ours, c.peer)
@@ -404,7 +406,7 @@ final class JackSession: @unchecked Sendable {
     }
 
     /// The connections our ports have now.
-    func currentConnections() -> Set<PortConnection> {
+    public func currentConnections() -> Set<PortConnection> {
         var result = Set<PortConnection>()
         for port in inputNames + outputNames + midiNames {
             guard let p = jack_port_by_name(client, "\(name):\(port)"),
@@ -422,6 +424,6 @@ final class JackSession: @unchecked Sendable {
 
 /// A value moved across threads whose accesses the caller orders itself.
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
 }

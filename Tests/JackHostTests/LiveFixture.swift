@@ -1,6 +1,7 @@
 import Control
 import DSP
 import Foundation
+import Host
 import JackHost
 import Testing
 import Parameters

@@ -1,3 +1,4 @@
+import Host
 import TestSupport
 import CJack
 import Control

@@ -1,6 +1,7 @@
 import CJack
 import DSP
 import Foundation
+import Host
 import JackHost
 import Synchronization
 import Testing

@@ -12,9 +12,9 @@ import WebBridge
 ///
 /// When `detent-web` ends on its own, one warning says so and the session goes on without
 /// the browser panel; `stop` ends it with the session.
-final class WebPanelProcess: Sendable {
+public final class WebPanelProcess: Sendable {
     /// What to open in a browser: the address, and the token when one is required.
-    let url: String
+    public let url: String
 
     private let pid: pid_t
     private let thread: NamedThread
@@ -36,7 +36,7 @@ final class WebPanelProcess: Sendable {
 
     /// Where `detent-web` is: beside this program (its folder through /proc/self/exe), else
     /// the first on `PATH`; nil when there is none.
-    static func programPath() -> String? {
+    public static func programPath() -> String? {
         var folders: [String] = []
         if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
             folders.append(String(own[..<slash]))
@@ -46,7 +46,7 @@ final class WebPanelProcess: Sendable {
     }
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
-    init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
+    public init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
          log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         let socket: LineSocket, childEnd: Int32, pipe: WakePipe, childPipe: Int32
         do {
@@ -153,7 +153,7 @@ final class WebPanelProcess: Sendable {
     }
 
     /// Closes every page and ends the program. Safe to call more than once.
-    func stop() { Self.end(pid: pid, threads: [thread, relay], shared: shared) }
+    public func stop() { Self.end(pid: pid, threads: [thread, relay], shared: shared) }
 
     private static func end(pid: pid_t, threads: [NamedThread], shared: Shared) {
         guard !shared.stopping.exchange(true, ordering: .relaxed) else { return }

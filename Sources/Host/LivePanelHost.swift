@@ -10,8 +10,8 @@ import TerminalPanel
 /// `targets()` snapshot per refresh moves knobs that MIDI or a command turned. What this adds
 /// is the header (the JACK status) and the meters (the engine's output since the previous
 /// refresh).
-final class LivePanelHost: PanelHost {
-    let host: LiveHost
+public final class LivePanelHost: PanelHost {
+    public let host: LiveHost
     /// The status read for the header, kept for the meters of the same refresh (the panel
     /// asks for both in turn, and peaks are taken when read).
     private var latest: HostStatus?
@@ -21,8 +21,13 @@ final class LivePanelHost: PanelHost {
     private var outputLabels: [String: OutputSpec]
     private var labelsGeneration = 0
 
-    init(host: LiveHost) {
+    /// The presets of a chain the panel switches to (its factory presets, its Default).
+    private let presetStore: (Processor) -> PresetStore
+
+    /// - Parameter presetStore: where a processor's presets live (the command line's rule).
+    public init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore) {
         self.host = host
+        self.presetStore = presetStore
         outputLabels = Self.labels(host.options.processor)
     }
 
@@ -31,7 +36,7 @@ final class LivePanelHost: PanelHost {
     }
 
     /// The processor's meters and other outputs now.
-    func outputs() -> [PanelOutput] {
+    public func outputs() -> [PanelOutput] {
         let generation = host.chainGeneration
         if generation != labelsGeneration {
             outputLabels = Self.labels(host.processor)
@@ -44,13 +49,13 @@ final class LivePanelHost: PanelHost {
         }
     }
 
-    func set(_ values: [ParameterIndex: Double]) { host.set(values) }
+    public func set(_ values: [ParameterIndex: Double]) { host.set(values) }
 
     /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
     /// would otherwise look like somebody else turning the knob.
-    func targets() -> [ParameterIndex: Double] { host.targets() }
+    public func targets() -> [ParameterIndex: Double] { host.targets() }
 
-    func status() -> PanelStatus {
+    public func status() -> PanelStatus {
         let status = host.status()
         latest = status
         return PanelStatus(
@@ -60,7 +65,7 @@ final class LivePanelHost: PanelHost {
             dspLoad: status.dspLoad, xruns: status.xruns)
     }
 
-    func meters() -> [MeterReading]? {
+    public func meters() -> [MeterReading]? {
         let status = latest ?? host.status()
         latest = nil
         return status.peaks.indices.map { c in
@@ -69,24 +74,24 @@ final class LivePanelHost: PanelHost {
         }
     }
 
-    func midiControllers() -> [ParameterIndex: Int]? { host.midiControls?.controllers }
+    public func midiControllers() -> [ParameterIndex: Int]? { host.midiControls?.controllers }
 
-    func assignMIDIController(_ number: Int, to id: ParameterIndex) {
+    public func assignMIDIController(_ number: Int, to id: ParameterIndex) {
         host.updateMIDIControls { $0.assign(id, to: number) }
     }
 
-    func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
+    public func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
 
-    func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
+    public func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
 
-    var chainGeneration: Int { host.chainGeneration }
+    public var chainGeneration: Int { host.chainGeneration }
 
     /// `A`, `X`, `<`, `>`: the host edits the chain (with its fades); the panel gets the new one.
-    func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
+    public func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
         let request: ChainRequest
         switch edit {
         case .add(let reference, let position):
-            let (name, rest) = PluginOption.slot(reference)
+            let (name, rest) = Processor.slotNameAndReference(reference)
             request = .add(reference: rest, name: name, position: position)
         case .remove(let name): request = .remove(name)
         case .move(let name, let position): request = .move(name, to: position)
@@ -100,29 +105,29 @@ final class LivePanelHost: PanelHost {
     }
 
     /// The chain hosted now, with its values, its preset store's Default and its name.
-    func currentChain() -> PanelChain? {
+    public func currentChain() -> PanelChain? {
         let (processor, generation, targets) = host.chainSnapshot
-        let store = PluginOption.store(for: processor)
+        let store = presetStore(processor)
         let values = ParameterValues(table: processor.table, targets)
         return PanelChain(values: values, defaults: store.defaultValues().values, store: store,
                           title: processor.isBuiltIn ? "Detent" : processor.name, generation: generation)
     }
 
     /// The processor's file parameters and the files they hold now.
-    func files() -> [PanelFile] {
+    public func files() -> [PanelFile] {
         host.processor.files.map { PanelFile(id: $0.id, label: $0.name, path: $0.path) }
     }
 
     /// `f`: the host checks the file and makes the slot again with it (see `LiveHost.setFile`).
-    func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
+    public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
         do { return .success(try host.setFile(id, path: path)) } catch { return .failure(PanelChainError(error.description)) }
     }
 
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
-    var refreshInterval: Double? { 1.0 / 30 }
+    public var refreshInterval: Double? { 1.0 / 30 }
 
     /// `L`/`R` for stereo, channel numbers otherwise.
-    static func label(channel c: Int, of count: Int) -> String {
+    public static func label(channel c: Int, of count: Int) -> String {
         count == 2 ? (c == 0 ? "L" : "R") : String(c + 1)
     }
 }

@@ -1,6 +1,7 @@
 import Control
 import Parameters
 import DSP
+import JackHost
 import Platform
 import Synchronization
 

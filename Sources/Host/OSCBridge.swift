@@ -13,7 +13,7 @@ import Synchronization
 /// sleeps on the host's change feed: it wakes when something changed (or when a value it held
 /// back for the 20 ms rate is due), never on a timer. Nothing here reaches the audio thread but
 /// through the host's verbs.
-final class OSCBridge: Sendable {
+public final class OSCBridge: Sendable {
     private let server: OSCServer
     private let shared = Shared()
     private let feedback: NamedThread?
@@ -38,7 +38,7 @@ final class OSCBridge: Sendable {
         let generation: Int
     }
 
-    init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
+    public init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
          log: @escaping @Sendable (String) -> Void) throws {
         let (processor, generation, _) = host.chainSnapshot
         let shared = self.shared
@@ -141,9 +141,9 @@ final class OSCBridge: Sendable {
     }
 
     /// The UDP port the server listens on.
-    var port: Int { server.port }
+    public var port: Int { server.port }
 
-    func stop() {
+    public func stop() {
         shared.running.store(false, ordering: .relaxed)
         changes.interrupt()
         feedback?.join()

@@ -1,10 +1,8 @@
-import ArgumentParser
 import Control
 import DSP
 import JackHost
 import Parameters
 import Platform
-import LV2
 import Presets
 import Remote
 import Synchronization
@@ -18,8 +16,12 @@ import Synchronization
 /// (the main thread sleeps on the host's change feed, and looks when it says something moved).
 /// SIGTERM (the manager's way to close a client) ends it at once, as SIGINT does. There is
 /// no terminal: typed commands are not read.
-final class ManagedSession: @unchecked Sendable {
-    private let command: LiveCommand
+///
+/// What `detent live`'s command line decides (the processor, the host's options, the typed
+/// commands' interpreter, the browser panel, the stop signals) comes from a
+/// ``SessionLauncher``; this holds the session manager's side.
+public final class ManagedSession: @unchecked Sendable {
+    private let launcher: any SessionLauncher
     private let log: @Sendable (String) -> Void
     /// Posted by a stop (a signal, or the host ending itself), by the host's change feed, and
     /// by an open or a save: the main thread then looks at what happened.
@@ -46,14 +48,15 @@ final class ManagedSession: @unchecked Sendable {
         var midi: MIDIControls?
     }
 
-    init(command: LiveCommand, log: @escaping @Sendable (String) -> Void) {
-        self.command = command
+    public init(launcher: any SessionLauncher, log: @escaping @Sendable (String) -> Void) {
+        self.launcher = launcher
         self.log = log
     }
 
     /// Announces, serves the manager until a signal or a lost server under `--no-reconnect`,
-    /// then closes the client.
-    func run(url: String) throws {
+    /// then closes the client. Returns the status the host ended with by itself, if it did.
+    /// - Throws: ``ManagedSessionError`` when the manager cannot be reached.
+    public func run(url: String) throws(ManagedSessionError) -> Int32? {
         let client: NSMClient
         do {
             client = try NSMClient(url: url, executable: "detent", log: { [log] in log("detent: \($0)") }) {
@@ -66,9 +69,9 @@ final class ManagedSession: @unchecked Sendable {
             let server = try client.announce(timeout: .seconds(10))
             log("detent: announced to \(server); waiting for it to open a session")
         } catch {
-            throw CommandFailure("\(error)", exitCode: 1)
+            throw ManagedSessionError(description: "\(error)", exitCode: 1)
         }
-        let signals = try LiveCommand.stopOnSignals { [self] in requestStop() }
+        let signals = try launcher.stopOnSignals { [self] in requestStop() }
         defer { signals.stop() }
         var watched: (host: ObjectIdentifier, changes: ChangeFeed<HostChanges>.Subscription)?
         while !stopping.load(ordering: .acquiring) {
@@ -83,7 +86,7 @@ final class ManagedSession: @unchecked Sendable {
         web?.stop()
         bridge?.stop()
         host?.stop()
-        if let code = host?.exitStatus { throw ExitCode(code) }
+        return host?.exitStatus
     }
 
     /// Ends `run` (any thread; a signal's or the host's own end).
@@ -112,11 +115,11 @@ final class ManagedSession: @unchecked Sendable {
         let file: SessionFile?
         do {
             file = try SessionFile.read(in: path) { identifier throws(SessionFileError) in
-                do throws(PluginError) {
-                    let processor = try PluginOption.find(identifier).processor
+                do {
+                    let processor = try launcher.processor(identifier).processor
                     return PresetScope(processor: processor.identifier, table: processor.table)
                 } catch {
-                    throw SessionFileError("the saved processor: \(error.description)")
+                    throw SessionFileError("the saved processor: \(error)")
                 }
             }
         } catch {
@@ -125,19 +128,14 @@ final class ManagedSession: @unchecked Sendable {
         let processor: Processor, store: PresetStore
         var options: LiveHostOptions
         do {
-            (processor, store) = try file.map { file throws(PluginError) in try PluginOption.find(file.preset.processor) }
-                ?? command.plugin.resolved()
-            options = try command.hostOptions(processor: processor)
+            (processor, store) = try launcher.processor(file?.preset.processor)
+            options = try launcher.hostOptions(processor: processor, store: store, startingFromCommandLine: file == nil)
             if let file {
                 options.initialValues = file.preset.values.dictionary
                 if let midi = file.preset.midi, options.midi != nil {
                     options.midi = try MIDIControls(json: midi, table: processor.table)
                 }
-            } else {
-                options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset, processor: processor)
             }
-        } catch let error as PluginError {
-            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
         } catch {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, "\(error)")
         }
@@ -151,8 +149,8 @@ final class ManagedSession: @unchecked Sendable {
             throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, error.description)
         }
         // Program changes load presets through it, with or without OSC.
-        let interpreter = command.commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: processor), log: log)
-        var osc = file?.osc ?? command.osc.map { ($0, command.oscBind) }
+        let interpreter = launcher.interpreter(host: host, store: store, processor: processor, log: log)
+        var osc = file?.osc ?? launcher.osc
         var bridge: OSCBridge?
         if let wanted = osc {
             do {
@@ -171,8 +169,8 @@ final class ManagedSession: @unchecked Sendable {
         // session goes on without it.
         var web: WebPanelProcess?
         do {
-            web = try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter), changes: host.changes,
-                                        title: displayName, oscPort: osc?.0, oscAddress: osc?.1, log: log)
+            web = try launcher.startWeb(host: host, interpreter: interpreter, title: displayName,
+                                        oscPort: osc?.0, oscAddress: osc?.1, log: log)
         } catch {
             log("detent: \(error)")
         }
@@ -214,5 +212,37 @@ final class ManagedSession: @unchecked Sendable {
         // Clean now, and dirty again at the next change, however soon.
         attention.signal()
         return "Saved"
+    }
+}
+
+/// What a ``ManagedSession`` needs of the command line that started it: `detent live`'s way
+/// to find a processor, make a host's options and interpreter, start the browser panel and
+/// watch for the stop signals, so a session opened by the manager runs as that command would.
+public protocol SessionLauncher: Sendable {
+    /// The processor a session file names by identifier (nil: the command line's), and its presets.
+    func processor(_ identifier: String?) throws -> (processor: Processor, store: PresetStore)
+    /// The host's options for `processor`; with the command line's starting values (its
+    /// preset and `--set`s) when `startingFromCommandLine`, else a saved session's come after.
+    func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions
+    /// The typed commands' interpreter for `host`, its presets in `store` (program changes
+    /// load presets through it).
+    func interpreter(host: LiveHost, store: PresetStore, processor: Processor,
+                     log: @escaping @Sendable (String) -> Void) -> CommandInterpreter
+    /// Where OSC listens in a new session (`--osc`, `--osc-bind`), if it does.
+    var osc: (port: Int, bind: String)? { get }
+    /// The browser panel for `host` (`--http`), if asked for.
+    func startWeb(host: LiveHost, interpreter: CommandInterpreter, title: String, oscPort: Int?, oscAddress: String?,
+                  log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess?
+    /// Calls `stop` on SIGINT, SIGTERM and SIGHUP (ending the program if a stop overruns).
+    func stopOnSignals(_ stop: @escaping @Sendable () -> Void) throws(ManagedSessionError) -> SignalWatcher
+}
+
+/// Why a managed session could not run, and the exit status to end with.
+public struct ManagedSessionError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public let exitCode: Int32
+    public init(description: String, exitCode: Int32) {
+        self.description = description
+        self.exitCode = exitCode
     }
 }

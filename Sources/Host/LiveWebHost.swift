@@ -9,32 +9,32 @@ import WebBridge
 /// The live host as the web panel sees it: its chain snapshot, its generation-checked `set`,
 /// and `reset` through the typed commands' interpreter (so it resets to the Default preset's
 /// value, as `reset ID` does). The same verbs OSC and typed commands use; nothing else.
-final class LiveWebHost: WebPanelHost {
-    let host: LiveHost
-    let interpreter: CommandInterpreter
+public final class LiveWebHost: WebPanelHost {
+    public let host: LiveHost
+    public let interpreter: CommandInterpreter
     /// A MIDI learn a page began: the parameter, the count of controller messages heard when
     /// it began (the next one is the one to take), and the chain it was asked against.
     private let learning = Mutex<(index: ParameterIndex, since: UInt64, generation: Int)?>(nil)
 
-    init(host: LiveHost, interpreter: CommandInterpreter) {
+    public init(host: LiveHost, interpreter: CommandInterpreter) {
         self.host = host
         self.interpreter = interpreter
     }
 
-    func webSnapshot() -> WebSnapshot {
+    public func webSnapshot() -> WebSnapshot {
         let now = host.chainSnapshot
         return WebSnapshot(processor: now.processor, generation: now.generation, targets: now.targets)
     }
 
-    func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
         host.set(values, ifGeneration: generation)
     }
 
-    func outputValues() -> [OutputValue] { host.outputValues() }
+    public func outputValues() -> [OutputValue] { host.outputValues() }
 
     /// A preset by name only: a page, possibly on another machine, must not make Detent read
     /// or write any path it can (the rule OSC follows for peers beyond loopback).
-    func preset(_ name: String, save: Bool) -> String? {
+    public func preset(_ name: String, save: Bool) -> String? {
         if OSCRouter.isPresetPath(name) { return "'\(name)': a preset's name, not a file's path" }
         switch interpreter.execute(save ? .presetSave(name) : .presetLoad(name)) {
         case .error(let message): return message
@@ -42,9 +42,9 @@ final class LiveWebHost: WebPanelHost {
         }
     }
 
-    func presetNames() -> [String] { interpreter.presets.names() }
+    public func presetNames() -> [String] { interpreter.presets.names() }
 
-    func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
         guard let index else {
             learning.withLock { $0 = nil }
             return nil
@@ -57,7 +57,7 @@ final class LiveWebHost: WebPanelHost {
 
     /// Maps the controller heard since the learn began, if one has been (as the panel's `m`
     /// and OSC's learn do).
-    func takeLearnt() -> LearntController? {
+    public func takeLearnt() -> LearntController? {
         let learnt: (ParameterIndex, Int)? = learning.withLock { current in
             guard let learn = current, let last = host.lastMIDIControl(), last.count != learn.since else { return nil }
             current = nil
@@ -68,7 +68,7 @@ final class LiveWebHost: WebPanelHost {
         return LearntController(id: host.table[index].id, controller: controller)
     }
 
-    func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
+    public func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }
         _ = interpreter.execute(.reset(index))
         return true

@@ -1,5 +1,6 @@
 import Control
 import DSP
+import JackHost
 import Parameters
 import Synchronization
 
@@ -69,8 +70,8 @@ extension LiveHost {
             let edited: EditedChain
             do { edited = try st.processor.applying(edit) } catch { throw ChainEditError("\(error)") }
             let table = edited.processor.table
-            guard table.count <= MIDIControlTable.rowCapacity else {
-                throw ChainEditError("a live chain holds at most \(MIDIControlTable.rowCapacity) parameters; this one would have \(table.count)")
+            guard table.count <= JackSession.parameterCapacity else {
+                throw ChainEditError("a live chain holds at most \(JackSession.parameterCapacity) parameters; this one would have \(table.count)")
             }
             let targets = table.complete(edited.carry(st.targets))
             let midi = st.midi.map { $0.retabled(table, rows: edited.rows) }

@@ -1,5 +1,6 @@
 import Control
 import DSP
+import JackHost
 import Parameters
 import Platform
 
