@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Detent (MIT licence, see LICENSE): a real-time-safe audio parameter host for Linux (the only system it supports). The
-/// module split is the pure/I-O split: `DSP` and `KnobKit` are pure and exhaustively tested;
+/// module split is the pure/I-O split: `AudioEngine` and `KnobKit` are pure and exhaustively tested;
 /// the rest are thin shells over C libraries and the terminal, through `Platform`.
 let package = Package(
     name: "Detent",
@@ -11,10 +11,10 @@ let package = Package(
         .executable(name: "detent-web", targets: ["detent-web"]),
         .library(name: "Parameters", targets: ["Parameters"]),
         .library(name: "TextFormats", targets: ["TextFormats"]),
-        .library(name: "DSP", targets: ["DSP"]),
+        .library(name: "AudioEngine", targets: ["AudioEngine"]),
         .library(name: "KnobKit", targets: ["KnobKit"]),
         .library(name: "Presets", targets: ["Presets"]),
-        .library(name: "AudioFile", targets: ["AudioFile"]),
+        .library(name: "OfflineRender", targets: ["OfflineRender"]),
         .library(name: "LV2", targets: ["LV2"]),
         .library(name: "Ladspa", targets: ["Ladspa"]),
         .library(name: "Control", targets: ["Control"]),
@@ -68,34 +68,40 @@ let package = Package(
         // The parameter table as a value a processor provides: beneath everything else, so
         // naming a parameter never needs the engine.
         .target(name: "Parameters", dependencies: ["TextFormats"]),
-        .target(name: "DSP", dependencies: ["Parameters", "CRealtime"]),
+        // The host's core, shared by live and offline: the engine and its event splitter, the
+        // lock-free queue, smoothers, the processor contract, chains and the live hand-over,
+        // and the built-in lowpass + gain as one kernel among others.
+        .target(name: "AudioEngine", dependencies: ["Parameters", "CRealtime"]),
         .target(name: "KnobKit", dependencies: ["Parameters"]),
         .target(name: "Presets", dependencies: ["Parameters", "Platform", "TextFormats"], plugins: ["EmbedFactoryPresets"]),
         // The format-neutral catalogue: one entry per installed plug-in of any format, found by
         // one reference and listed together; each format module provides a `PluginFormat`.
-        .target(name: "PluginFormats", dependencies: ["Parameters", "DSP", "Presets", "Platform", "TextFormats"]),
+        .target(name: "PluginFormats", dependencies: ["Parameters", "AudioEngine", "Presets", "Platform", "TextFormats"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats", "TextFormats"]),
+        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
-        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "DSP", "Presets", "Platform", "PluginFormats"]),
-        // Remote control: OSC through liblo (routing, feedback, a server thread).
-        .target(name: "Remote", dependencies: ["CLo", "Parameters", "Platform"]),
-        .target(name: "AudioFile", dependencies: ["CSndfile", "CEbur128", "Parameters", "DSP", "Platform", "TextFormats"]),
+        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats"]),
+        // OSC through liblo (routing, feedback, a server thread), and the session manager's
+        // client (NSM speaks OSC).
+        .target(name: "OSC", dependencies: ["CLo", "Parameters", "Platform"]),
+        // The offline renderer: sound files read and written (libsndfile), automation and MIDI
+        // files, dither, loudness, the render stream from input to a whole output.
+        .target(name: "OfflineRender", dependencies: ["CSndfile", "CEbur128", "Parameters", "AudioEngine", "Platform", "TextFormats"]),
         // What a live host is told and answers, whatever carries it (typed lines, OSC, the
         // panels): the command language, the status, MIDI mappings, presets by name. No JACK.
-        .target(name: "Control", dependencies: ["Parameters", "DSP", "Platform", "TextFormats"]),
-        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "DSP", "Platform", "Control"]),
-        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "DSP", "Presets", "Platform"]),
+        .target(name: "Control", dependencies: ["Parameters", "AudioEngine", "Platform", "TextFormats"]),
+        .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "AudioEngine", "Platform", "Control"]),
+        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "AudioEngine", "Presets", "Platform"]),
         // What the browser panel needs of a host, its settings and access rules, and the
         // lines that carry them between `detent` and `detent-web`: no network code, so
         // `detent` links this and never SwiftNIO (whose conformance records every command's
         // start-up would otherwise pay for).
-        .target(name: "WebBridge", dependencies: ["Parameters", "DSP", "Platform", "CPlatform", "TextFormats"]),
+        .target(name: "WebBridge", dependencies: ["Parameters", "AudioEngine", "Platform", "CPlatform", "TextFormats"]),
         // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
         // embedded as text, changes through the same host verbs as every other source.
         .target(name: "Web", dependencies: [
-            "Parameters", "DSP", "Platform", "WebBridge", "TextFormats",
+            "Parameters", "AudioEngine", "Platform", "WebBridge", "TextFormats",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -105,7 +111,7 @@ let package = Package(
         // its change feed, and the surfaces' adapters over it — OSC, the browser panel's bridge,
         // the terminal panel's host, the session manager's session.
         .target(name: "Host", dependencies: [
-            "Control", "DSP", "JackHost", "Parameters", "Platform", "Presets", "Remote", "TerminalPanel", "TextFormats",
+            "Control", "AudioEngine", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
             "WebBridge", "CPlatform"]),
 
         // The command line as a library (every command, its options and errors), and the
@@ -113,8 +119,8 @@ let package = Package(
         .target(
             name: "DetentCLI",
             dependencies: [
-                "Parameters", "DSP", "Presets", "AudioFile", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "Remote", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host",
+                "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
+                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -133,29 +139,29 @@ let package = Package(
         // WAV bytes, JSON reading, temporary folders and the package's own folder; and what
         // runs programs — the child-process helper, the built `detent` found beside the
         // tests, and a private JACK server (started as programs: no JACK module here).
-        .target(name: "TestSupport", dependencies: ["Parameters", "DSP"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["Parameters", "AudioEngine"], path: "Tests/Support"),
         .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TextFormats", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "Parameters", "CRealtime", "TestSupport"]),
-        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "DSP", "Parameters", "TestSupport"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets", "DSP", "Parameters", "Platform", "TextFormats", "TestSupport"]),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "CSndfile", "DSP", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "DSP", "Platform", "TextFormats", "TestSupport"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "Parameters", "CRealtime", "TestSupport"]),
+        .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "AudioEngine", "Parameters", "TestSupport"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioEngine", "Parameters", "Platform", "TextFormats", "TestSupport"]),
+        .testTarget(name: "OfflineRenderTests", dependencies: ["OfflineRender", "CSndfile", "AudioEngine", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "AudioEngine", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Host", "Control", "CJack", "CRealtime", "DSP", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
-        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "DSP", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
+            "JackHost", "Host", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
+        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
-            "Parameters", "DSP", "Presets", "AudioFile", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
+            "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
-        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "DSP", "TextFormats", "TestSupport"]),
-        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Parameters", "TestSupport"]),
-        .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "DSP", "TestSupport"]),
-        .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "DSP", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "TestSupport"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC", "Parameters", "TestSupport"]),
+        .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "AudioEngine", "TestSupport"]),
+        .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
-            "DetentCLI", "Parameters", "DSP", "AudioFile", "TestSupport",
+            "DetentCLI", "Parameters", "AudioEngine", "OfflineRender", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     exclude: ["ReferenceHost", "AuditPlugins"]),
     ]

@@ -19,7 +19,7 @@ let package = Package(
             name: "EngineBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "DSP", package: "Detent"),
+                .product(name: "AudioEngine", package: "Detent"),
                 .product(name: "Parameters", package: "Detent"),
                 "ReferenceSVF",
             ],

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 
 /// `chain add`, `chain remove`, `chain move` as typed (the processor to add not yet found).
 public enum ChainRequest: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import TextFormats
 import Parameters
-import DSP
+import AudioEngine
 
 /// The one-line answer to a command, as text or as a JSON object.
 ///

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// Runs typed commands against a live host and answers each with one line.
 ///

@@ -1,6 +1,6 @@
 import Platform
 import Parameters
-import DSP
+import AudioEngine
 
 /// One line typed to a running host (`detent live --headless` reads them from stdin).
 ///

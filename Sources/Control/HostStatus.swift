@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// One reading of the live host, for the `status` command (and, later, the panel).
 public struct HostStatus: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// What the command interpreter needs from a live host: the ``ParameterHost`` verbs (`set`
 /// stamps all its values at the same frame), a status report and the MIDI mapping.

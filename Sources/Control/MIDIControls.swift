@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// Which MIDI control changes turn which knobs in `detent live`: one controller number per
 /// parameter, heard on one channel or on all sixteen.

@@ -1,6 +1,6 @@
 import TextFormats
 import Parameters
-import DSP
+import AudioEngine
 
 /// Where `--preset`, `preset load` and `preset save` find presets: the one seam between the
 /// live host and preset storage, so the Presets module can be wired in without touching

@@ -1,4 +1,4 @@
-import AudioFile
+import OfflineRender
 import Platform
 
 /// Removes the temporary files of renders that were killed (SIGKILL, a crash, a node of a

@@ -1,4 +1,4 @@
-import AudioFile
+import OfflineRender
 import Parameters
 import Platform
 import Presets

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioFile
+import OfflineRender
 import Platform
 import LV2
 import Presets

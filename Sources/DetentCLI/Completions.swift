@@ -1,5 +1,5 @@
 import ArgumentParser
-import DSP
+import AudioEngine
 import Presets
 
 /// What the shells complete for the values only Detent knows: installed plug-ins, the

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioFile
+import OfflineRender
 
 /// `detent render`'s options for how samples are encoded, beyond the format: the dither of
 /// 16-bit (and smaller) outputs and the settings of encoders that have them. Values are

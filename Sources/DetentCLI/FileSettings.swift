@@ -1,5 +1,5 @@
-import AudioFile
-import DSP
+import OfflineRender
+import AudioEngine
 import Platform
 import Parameters
 

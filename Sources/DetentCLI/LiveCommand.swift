@@ -1,16 +1,16 @@
 import Host
 import TextFormats
-import AudioFile
+import OfflineRender
 import ArgumentParser
 import Control
 import Parameters
-import DSP
+import AudioEngine
 import Dispatch
 import JackHost
 import Platform
 import TerminalPanel
 import Presets
-import Remote
+import OSC
 import Synchronization
 import WebBridge
 

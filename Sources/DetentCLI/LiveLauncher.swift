@@ -1,5 +1,5 @@
 import Control
-import DSP
+import AudioEngine
 import Host
 import JackHost
 import Platform

@@ -1,5 +1,5 @@
 import TextFormats
-import AudioFile
+import OfflineRender
 import Control
 import Parameters
 import Platform

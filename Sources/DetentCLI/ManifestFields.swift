@@ -1,5 +1,5 @@
 import TextFormats
-import AudioFile
+import OfflineRender
 import Parameters
 
 /// The fields of a manifest line: `input`, `output`, `values`, and every option of `detent

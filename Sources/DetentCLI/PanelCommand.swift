@@ -1,7 +1,7 @@
 import ArgumentParser
 import Host
 import Parameters
-import DSP
+import AudioEngine
 import Presets
 import TerminalPanel
 import WebBridge

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Parameters
-import DSP
+import AudioEngine
 
 /// `detent params`: prints the parameter table, the same rows every surface reads.
 struct ParamsCommand: ParsableCommand {

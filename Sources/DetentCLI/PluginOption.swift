@@ -1,6 +1,6 @@
 import TextFormats
 import ArgumentParser
-import DSP
+import AudioEngine
 import Parameters
 import Platform
 import LV2

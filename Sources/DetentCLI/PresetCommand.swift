@@ -1,6 +1,6 @@
 import ArgumentParser
 import Parameters
-import DSP
+import AudioEngine
 import Platform
 import Presets
 

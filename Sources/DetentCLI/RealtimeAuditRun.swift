@@ -1,6 +1,6 @@
 import ArgumentParser
 import CRealtime
-import DSP
+import AudioEngine
 import Parameters
 import Platform
 import LV2

@@ -1,8 +1,8 @@
 import ArgumentParser
 import LV2
-import AudioFile
+import OfflineRender
 import Parameters
-import DSP
+import AudioEngine
 import Presets
 import Platform
 

@@ -1,5 +1,5 @@
 import TextFormats
-import AudioFile
+import OfflineRender
 import Parameters
 import Platform
 

@@ -1,7 +1,7 @@
 import TextFormats
 import Parameters
-import DSP
-import AudioFile
+import AudioEngine
+import OfflineRender
 import Platform
 import Synchronization
 

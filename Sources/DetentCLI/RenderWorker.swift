@@ -1,4 +1,4 @@
-import AudioFile
+import OfflineRender
 import Platform
 
 /// The worker process of a render that hosts plug-ins (``RenderWorkerLaunch``): a copy of

@@ -1,5 +1,5 @@
 import TextFormats
-import AudioFile
+import OfflineRender
 import Parameters
 
 /// What a render worker process (``RenderWorker``) tells the batch that started it, one JSON

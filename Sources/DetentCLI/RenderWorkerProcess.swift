@@ -1,4 +1,4 @@
-import AudioFile
+import OfflineRender
 import Platform
 
 /// One batch thread's worker process, when the batch hosts plug-ins: the jobs render in it

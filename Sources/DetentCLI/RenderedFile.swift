@@ -1,5 +1,5 @@
 import TextFormats
-import AudioFile
+import OfflineRender
 import Parameters
 
 /// A rendered file as the report tells it: its `--json` summary, its warnings and its length.

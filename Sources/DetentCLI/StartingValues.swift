@@ -1,5 +1,5 @@
 import ArgumentParser
-import DSP
+import AudioEngine
 import Parameters
 import Platform
 import Presets

@@ -1,7 +1,7 @@
 import Control
 import TextFormats
 import Parameters
-import DSP
+import AudioEngine
 import Presets
 import Synchronization
 

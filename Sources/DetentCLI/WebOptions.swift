@@ -2,7 +2,7 @@ import Control
 import ArgumentParser
 import Host
 import Platform
-import Remote
+import OSC
 import WebBridge
 
 /// `--http PORT`, `--http-bind ADDRESS` and `--http-token TOKEN`: the browser panel, for

@@ -1,5 +1,5 @@
 import Control
-import DSP
+import AudioEngine
 import JackHost
 import Parameters
 import Platform

@@ -1,6 +1,6 @@
 import Control
 import Parameters
-import DSP
+import AudioEngine
 import JackHost
 import Platform
 import Synchronization

@@ -1,8 +1,8 @@
 import Control
-import DSP
+import AudioEngine
 import JackHost
 import Parameters
-import Remote
+import OSC
 import Synchronization
 import WebBridge
 

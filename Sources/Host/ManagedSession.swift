@@ -1,10 +1,10 @@
 import Control
-import DSP
+import AudioEngine
 import JackHost
 import Parameters
 import Platform
 import Presets
-import Remote
+import OSC
 import Synchronization
 
 /// `detent live` under a session manager (Non or New Session Manager, RaySession, Agordejo):

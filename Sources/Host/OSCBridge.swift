@@ -2,7 +2,7 @@ import Control
 import JackHost
 import Parameters
 import Platform
-import Remote
+import OSC
 import Synchronization
 
 /// `detent live --osc PORT`: OSC requests become the typed commands' operations (stamped and

@@ -1,5 +1,5 @@
 import TextFormats
-import DSP
+import AudioEngine
 import Parameters
 import Platform
 import Presets

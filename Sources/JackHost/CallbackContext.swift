@@ -1,6 +1,6 @@
 import CJack
 import Control
-import DSP
+import AudioEngine
 import Parameters
 import Platform
 import Synchronization

@@ -1,7 +1,7 @@
 import CJack
 import CRealtime
 import Parameters
-import DSP
+import AudioEngine
 import Platform
 
 // The C callbacks JACK calls, as top-level functions: they capture nothing, so they

@@ -1,7 +1,7 @@
 import CJack
 import Control
 import Parameters
-import DSP
+import AudioEngine
 import Platform
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Control
 import Parameters
-import DSP
+import AudioEngine
 import Platform
 
 /// How `detent live` joins the JACK graph: names, channels, connections, smoothing and

@@ -1,6 +1,6 @@
 import Control
 import Parameters
-import DSP
+import AudioEngine
 import Platform
 import Synchronization
 

@@ -1,5 +1,5 @@
 import CJack
-import DSP
+import AudioEngine
 import Parameters
 
 /// Feedback for motor faders and LED rings: after each cycle, every mapped parameter whose

@@ -1,5 +1,5 @@
 @_exported import PluginFormats
-import DSP
+import AudioEngine
 
 /// LV2 as one format of the catalogue (``PluginCatalogue``): its plug-ins as entries, found by
 /// URI, by name, or by a part of a name or URI.

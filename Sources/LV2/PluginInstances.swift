@@ -1,7 +1,7 @@
 import CLilv
 import CPluginKernel
 import CRealtime
-import DSP
+import AudioEngine
 import Glibc
 import Parameters
 import Platform

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Parameters
 
 /// Saving an LV2 plug-in's state for a preset: the plug-in is made as a render would make it

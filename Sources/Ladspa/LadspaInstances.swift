@@ -1,7 +1,7 @@
 import CLadspa
 import CPluginKernel
 import CRealtime
-import DSP
+import AudioEngine
 import Glibc
 import PluginFormats
 import PluginKernel

@@ -11,8 +11,8 @@ public enum RealtimeMath {
     /// through a call the real-time checker refuses; each getter is itself checked.)
     @inlinable public static var log2Of10: Double { @_noLocks get { 3.3219280948873623 } }
     @inlinable static var ln2: Double { @_noLocks get { 0.69314718055994531 } }
-    @inlinable static var halfPi: Double { @_noLocks get { 1.5707963267948966 } }
-    @inlinable static var halfPiTail: Double { @_noLocks get { 6.123233995736766e-17 } }
+    @inlinable public static var halfPi: Double { @_noLocks get { 1.5707963267948966 } }
+    @inlinable public static var halfPiTail: Double { @_noLocks get { 6.123233995736766e-17 } }
     @inlinable static var quarterPi: Double { @_noLocks get { 0.78539816339744831 } }
 
     /// 2^x. Overflows to +∞ at 1024 and underflows to 0 below −1075.
@@ -115,4 +115,34 @@ public enum RealtimeMath {
         let t = reflected ? c / s : s / c
         return x < 0 ? -t : t
     }
+
+    /// Sine and cosine of `x` (radians). Non-finite `x` gives NaN for both.
+    public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }
+        // Bring very large angles near zero first; knobs never need them, but they must not trap.
+        let wrapped = abs(x) > 1e6 ? x.truncatingRemainder(dividingBy: 2 * Double.pi) : x
+        let quadrant = (wrapped / halfPi).rounded()
+        let r = (wrapped - quadrant * halfPi) - quadrant * halfPiTail  // |r| ≲ π/4
+        let r2 = r * r
+        // Taylor series; after r^19 the terms are below 2^-60 for |r| ≤ π/4.
+        var sinSum = 0.0, cosSum = 0.0
+        var sinTerm = r, cosTerm = 1.0
+        var n = 1.0
+        while n < 22 {
+            sinSum += sinTerm
+            cosSum += cosTerm
+            sinTerm = -sinTerm * r2 / ((n + 1) * (n + 2))
+            cosTerm = -cosTerm * r2 / (n * (n + 1))
+            n += 2
+        }
+        switch Int(quadrant) & 3 {
+        case 0: return (sinSum, cosSum)
+        case 1: return (cosSum, -sinSum)
+        case 2: return (-sinSum, -cosSum)
+        default: return (-cosSum, sinSum)
+        }
+    }
+
+    public static func sin(_ x: Double) -> Double { sinCos(x).sin }
+    public static func cos(_ x: Double) -> Double { sinCos(x).cos }
 }

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Presets
 
 /// One installed plug-in of any format, as the catalogue lists and finds it: what `detent

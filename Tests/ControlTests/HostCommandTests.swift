@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Control
 import Testing
 import Parameters

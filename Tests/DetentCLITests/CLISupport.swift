@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import AudioFile
+import OfflineRender
 import TestSupport
 
 /// Runs the built `detent` binary (``BuiltProducts/detent``).

@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-import AudioFile
+import OfflineRender
 
 /// What libmpg123 prints by itself while decoding an MP3 stays off stderr: the render's own
 /// lines are the only ones there.

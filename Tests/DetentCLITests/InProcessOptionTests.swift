@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioFile
+import OfflineRender
 @testable import DetentCLI
 import Testing
 

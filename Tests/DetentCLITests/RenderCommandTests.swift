@@ -2,8 +2,8 @@ import Parameters
 import TestSupport
 import Foundation
 import Testing
-import AudioFile
-import DSP
+import OfflineRender
+import AudioEngine
 
 @Suite("detent render")
 struct RenderCommandTests {

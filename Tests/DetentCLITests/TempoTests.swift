@@ -1,4 +1,4 @@
-import AudioFile
+import OfflineRender
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Control
 import TestSupport
-import DSP
+import AudioEngine
 import Foundation
 import JackHost
 import Parameters

@@ -1,5 +1,5 @@
 import TestSupport
-import DSP
+import AudioEngine
 import Foundation
 import Parameters
 import LV2

@@ -1,5 +1,5 @@
 import Control
-import DSP
+import AudioEngine
 import Foundation
 import JackHost
 import Testing

@@ -1,6 +1,6 @@
 import TestSupport
 import CJack
-import DSP
+import AudioEngine
 import Foundation
 import JackHost
 import Testing

@@ -2,7 +2,7 @@ import Host
 import TestSupport
 import CJack
 import Control
-import DSP
+import AudioEngine
 import Foundation
 import JackHost
 import Testing

@@ -1,5 +1,5 @@
 import CJack
-import DSP
+import AudioEngine
 import Foundation
 import Host
 import JackHost

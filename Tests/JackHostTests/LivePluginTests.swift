@@ -1,7 +1,7 @@
 import TestSupport
 import CJack
 import Control
-import DSP
+import AudioEngine
 import Foundation
 import JackHost
 import Ladspa

@@ -1,5 +1,5 @@
 import TextFormats
-import DSP
+import AudioEngine
 import Testing
 import Parameters
 @testable import JackHost

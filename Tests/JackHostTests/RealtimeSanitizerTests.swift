@@ -1,6 +1,6 @@
 import TestSupport
 import CRealtime
-import DSP
+import AudioEngine
 import Foundation
 import Testing
 import Parameters

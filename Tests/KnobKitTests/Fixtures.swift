@@ -1,6 +1,6 @@
 import TestSupport
 import Parameters
-import DSP
+import AudioEngine
 import Testing
 @testable import KnobKit
 

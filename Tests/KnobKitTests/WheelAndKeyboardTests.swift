@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Testing
 import Parameters
 @testable import KnobKit

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Parameters
 import LV2
 import Testing

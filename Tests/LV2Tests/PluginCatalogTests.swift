@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Parameters
 @testable import LV2
 import Testing

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Dispatch
 import LV2
 import Synchronization

@@ -1,5 +1,5 @@
 import CRealtime
-import DSP
+import AudioEngine
 import Foundation
 import Parameters
 import LV2

@@ -1,5 +1,5 @@
 import CLadspa
-import DSP
+import AudioEngine
 import Foundation
 @testable import Ladspa
 import Parameters

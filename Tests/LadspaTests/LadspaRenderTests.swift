@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Ladspa
 import Parameters
 import LV2

@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Parameters
 
 /// A test-only processor of another shape than the built-in: seven parameters of every kind

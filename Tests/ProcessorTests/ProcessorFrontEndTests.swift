@@ -1,5 +1,5 @@
-import AudioFile
-import DSP
+import OfflineRender
+import AudioEngine
 import Foundation
 import Control
 import KnobKit

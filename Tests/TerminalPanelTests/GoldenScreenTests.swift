@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import Foundation
 import KnobKit
 import Presets

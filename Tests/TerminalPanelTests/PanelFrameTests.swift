@@ -1,4 +1,4 @@
-import DSP
+import AudioEngine
 import KnobKit
 import Presets
 import Testing

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DSP
+import AudioEngine
 import Foundation
 import Testing
 import Parameters

@@ -1,5 +1,5 @@
 import TestSupport
-import DSP
+import AudioEngine
 import Testing
 @testable import TerminalPanel
 

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 import Foundation
 import KnobKit
 import Presets

@@ -1,5 +1,5 @@
 import Benchmark
-import DSP
+import AudioEngine
 import Parameters
 import ReferenceSVF
 

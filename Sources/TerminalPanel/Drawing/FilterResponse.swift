@@ -1,6 +1,6 @@
 import Glibc
 import Parameters
-import DSP
+import AudioEngine
 
 /// The magnitude response of the engine's lowpass at given settings, for the panel's curve.
 ///
@@ -10,7 +10,7 @@ import DSP
 ///
 ///     Ω = tan(π·f/fs) / g,   |H|² = 1 / ((1 − Ω²)² + (k·Ω)²).
 ///
-/// g and k come from ``DSP/Lowpass/prototype(cutoff:q:sampleRate:)``, the function the
+/// g and k come from ``AudioEngine/Lowpass/prototype(cutoff:q:sampleRate:)``, the function the
 /// engine's coefficients are made from, so the curve shows the filter with the engine's own
 /// clamping of the cutoff below Nyquist and of Q, not a second copy of those rules.
 ///

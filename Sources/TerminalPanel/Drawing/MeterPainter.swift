@@ -1,6 +1,6 @@
 import Glibc
 import Parameters
-import DSP
+import AudioEngine
 
 /// Output meters, one row per channel: `Out L ⣿⣿⣿⣿⣿⣀⣀⣀⣀ −12.0 dB`, the bar at the RMS level
 /// with the peak marked, on a −60 … 0 dBFS scale; the part above the warning level stands out.

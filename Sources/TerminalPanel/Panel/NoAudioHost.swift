@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// The host of `detent panel`: no audio. It keeps the last value sent for each parameter, so
 /// the panel edits a preset and nothing else.

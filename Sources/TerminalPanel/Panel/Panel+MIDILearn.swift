@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// MIDI learn: `m` on a knob, then turn a hardware controller, and that controller turns the
 /// knob from then on. The host counts every control change it hears on its channel, mapped or

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 import KnobKit
 import Presets
 

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 import Presets
 
 /// What the panel drives: an engine running live, or nothing at all while shaping a preset.

@@ -1,5 +1,5 @@
 import Parameters
-import DSP
+import AudioEngine
 
 /// The knob moves that `u` undoes and `r` redoes.
 ///

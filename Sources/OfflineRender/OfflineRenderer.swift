@@ -1,0 +1,219 @@
+import CSndfile
+import Glibc
+import Parameters
+import AudioEngine
+import Platform
+
+/// Renders audio files through the Detent engine, streaming in fixed blocks.
+///
+/// One ``Engine`` per file, driven exactly as the JACK callback drives it: automation events
+/// go through its parameter queue stamped with their frame, and `process` runs block by
+/// block. So a file renders sample for sample as it would sound live with the same timeline.
+/// Memory is a few buffers of ``RenderSettings/blockFrames`` frames, whatever the file's length.
+///
+/// The output never appears half-written: it is rendered into a temporary file beside it
+/// (``PendingOutput``) that is renamed when complete and removed on any error or cancellation.
+///
+/// ```swift
+/// var settings = RenderSettings()
+/// settings.startingValues = [.cutoff: 800]
+/// let summary = try OfflineRenderer.render(input: "in.wav", output: "out.wav", settings: settings)
+/// ```
+public enum OfflineRenderer {
+    /// Renders `input` into `output`.
+    ///
+    /// - Parameters:
+    ///   - progress: called after every block.
+    ///   - isCancelled: polled before every block; when it returns true the render stops,
+    ///     its temporary file is removed and ``AudioFileError/cancelled(input:output:)`` thrown.
+    /// - Throws: ``AudioFileError`` naming the file and the problem; nothing is left behind.
+    public static func render(
+        input: String, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(AudioFileError) -> RenderSummary {
+        let (summary, pending) = try renderPending(input: input, output: output, settings: settings,
+                                                   progress: progress, isCancelled: isCancelled)
+        try pending.commit(overwrite: settings.overwrite)
+        return summary
+    }
+
+    /// Renders `input` into `output`'s temporary file and returns it complete but not yet
+    /// named, with the processor already released: a plug-in that crashes in its cleanup
+    /// does so before the output can appear. The caller commits it (or seals it for another
+    /// process to name); dropping it removes the file.
+    public static func renderPending(
+        input: String, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
+        let started = ContinuousClock.now
+        // Checked before opening: a stream would be consumed by the measuring pass.
+        if settings.normalize != nil && PathString.isSpecial(input) { throw .streamCannotNormalize(path: input) }
+        UnfinishedFiles.opening.add(1, ordering: .releasing)
+        var opening = true
+        defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
+        var reader = try SoundFileReader(path: input)
+        var settings = settings
+        if settings.container == nil, PathString.isPipe(output),
+           !(reader.format.container.map(Container.streaming.contains) ?? true) {
+            // A pipe (`-o -`) with no container named: one that streams and holds every
+            // encoding WAV does.
+            settings.container = .au
+        }
+        let format: AudioFormat
+        let plan: SizeLimit.Plan
+        do {
+            let chosen = try AudioFormat.output(
+                for: reader.format, container: settings.container, subtype: settings.subtype,
+                channels: reader.channels, sampleRate: reader.sampleRate)
+            plan = try SizeLimit.plan(chosen, frames: settings.mostFrames(input: reader.frames, sampleRate: reader.sampleRate),
+                                      channels: reader.channels)
+            format = plan.format
+        } catch {
+            throw .formatNotWritable(path: output, reason: error.reason)
+        }
+        if PathString.isPipe(output), let container = format.container, !Container.streaming.contains(container) {
+            throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
+                + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
+        }
+        let encoder: [EncoderSettings.Command]
+        do {
+            encoder = try settings.encoder.commands(for: format, sampleRate: reader.sampleRate, channels: reader.channels)
+        } catch {
+            throw .encoderSetting(path: output, reason: error.reason)
+        }
+        let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
+        try checkOutput(output, reader: reader, settings: settings)
+        if let midiOut = settings.midiOut { try MIDIFileWriter.checkOutput(midiOut, overwrite: settings.overwrite) }
+        if settings.measures != .none || settings.normalize != nil, let problem = LoudnessMeter.libraryProblem {
+            throw .loudnessUnavailable(path: input, reason: problem)
+        }
+
+        let pending = try PendingOutput(path: output)
+        UnfinishedFiles.opening.subtract(1, ordering: .releasing)
+        opening = false
+        do throws(AudioFileError) {
+            var normalizeGain: Double?
+            var gain: Float = 1
+            var firstPass: Int64 = 0
+            var silent = false
+            if let target = settings.normalize {
+                // The first pass: the same engine, automation and tail, measured and not written.
+                var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: changes, settings: settings)
+                try measuring.run(progress: { p in progress(p.halved(before: 0)) }, isCancelled: { isCancelled() })
+                if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
+                firstPass = measuring.position
+                // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
+                let solved = measuring.meter.gain(toReach: target)
+                let db = solved ?? 0
+                normalizeGain = db
+                silent = solved == nil
+                gain = Float(pow(10, db / 20))
+                reader = try SoundFileReader(path: input)
+            }
+            let writer = try SoundFileWriter(
+                descriptor: pending.descriptor, path: output, format: format,
+                sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
+                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
+                metadata: settings.keepsMetadata ? reader.metadata : nil, encoder: encoder)
+            var stream = try RenderStream(
+                reader: reader, writer: writer, output: output, changes: changes, settings: settings, gain: gain)
+            try stream.run(progress: { p in progress(settings.normalize == nil ? p : p.halved(before: firstPass)) },
+                           isCancelled: { isCancelled() })
+            if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
+            try writer.finish()
+            if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
+            // The processor's MIDI output, on the output's timeline (its latency dropped as the
+            // audio's is), written whole before either file takes its name; it takes its own
+            // here, the audio file's is given by the caller once the processor is released.
+            var midiPending: PendingOutput?
+            var midiOut: (messages: Int, skipped: Int, dropped: Int)?
+            if let path = settings.midiOut {
+                let messages = stream.midiOutput.messages.map { MIDIOutput.Message(frame: $0.frame - Int64(stream.latency), bytes: $0.bytes) }
+                let file = MIDIFileWriter.bytes(messages, sampleRate: reader.sampleRate,
+                                                beatsPerMinute: settings.beatsPerMinute ?? MIDIFileWriter.defaultBeatsPerMinute,
+                                                endFrame: stream.written)
+                midiPending = try MIDIFileWriter.pending(file.bytes, at: path, overwrite: settings.overwrite)
+                midiOut = (messages.count - file.skipped, file.skipped, stream.midiOutput.dropped)
+            }
+            try midiPending?.commit(overwrite: settings.overwrite)
+            let telemetry = stream.engine.telemetry.snapshot()
+            // RF64 chosen for a WAV output that stayed small was written as WAV.
+            let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
+                ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
+            var summary = RenderSummary(
+                input: input, output: output, format: written, sampleRate: reader.sampleRate,
+                // The gain is constant and rounding monotonic: the written peak is the engine's times it.
+                channels: reader.channels, frames: stream.written, peak: (telemetry.peaks.max() ?? 0) * gain,
+                clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
+                automationEvents: stream.feed.nextChange, eventsAfterEnd: changes.count - stream.feed.nextChange,
+                seconds: (ContinuousClock.now - started).seconds)
+            summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
+            if settings.midi != nil { summary.midiEvents = stream.feed.nextNote - stream.feed.droppedNotes }
+            summary.latency = stream.latency
+            if let midiOut { summary.midiOutput = .init(path: settings.midiOut!, messages: midiOut.messages,
+                                                        skipped: midiOut.skipped, dropped: midiOut.dropped) }
+            summary.metadata = writer.keptMetadata
+            summary.metadataLost = writer.lostMetadata
+            summary.dither = stream.dither
+            summary.encoder = settings.encoder
+            if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
+                summary.notes.append("\(output): \(note)")
+            }
+            summary.loudness = stream.meter.integrated
+            summary.truePeak = stream.meter.truePeak
+            summary.normalizeTarget = settings.normalize
+            summary.normalizeGain = normalizeGain
+            summary.normalizedSilence = silent
+            if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
+            if let reports = stream.engine.kernelReports {
+                summary.processorMessages = reports.takeMessages()
+                summary.processorOutputs = reports.outputValues
+            }
+            return (summary, pending)
+        } catch {
+            pending.discard()
+            throw error
+        }
+    }
+
+    /// Why `--dither shaped` did not apply to an output that got `got` (nil: not integer PCM),
+    /// or nil when it did. A warning rather than a refusal: in a batch some outputs may be
+    /// 16-bit and others not, and `--no-dither` has always been accepted for a float output.
+    static func shapingNote(format: AudioFormat, got: Dither?, sampleRate: Int) -> String? {
+        switch got {
+        case .shaped?: nil
+        case .tpdf?: "shaped dither is for 44.1 and 48 kHz; this \(sampleRate) Hz output got plain TPDF dither"
+        case Dither.none?, nil: "--dither shaped does not apply to \(format) (only integer PCM of 16 bits or fewer is dithered)"
+        }
+    }
+
+    /// Refuses outputs that would destroy an input or an existing file.
+    static func checkOutput(_ output: String, reader: SoundFileReader, settings: RenderSettings) throws(AudioFileError) {
+        if let existing = FileIdentity(path: output) {
+            if existing == reader.identity || settings.protectedFiles.contains(existing) {
+                throw .outputIsInput(path: output, input: reader.path)
+            }
+            if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
+            // A device or FIFO is written to, not replaced: nothing is lost by writing to it.
+            if !settings.overwrite && !PathString.isSpecial(output) { throw .outputExists(path: output) }
+        } else if PathString.exists(output) && !settings.overwrite {
+            throw .outputExists(path: output)  // a dangling symbolic link
+        }
+    }
+}
+
+extension RenderProgress {
+    /// Progress through one of `--normalize`'s two passes as progress through both: the
+    /// second pass starts `before` frames (the first pass's) in, of twice the length.
+    func halved(before: Int64) -> RenderProgress {
+        RenderProgress(frames: (before + frames) / 2, totalFrames: totalFrames, sampleRate: sampleRate)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}
+
