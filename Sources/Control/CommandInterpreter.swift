@@ -53,7 +53,7 @@ public struct CommandInterpreter: Sendable {
             return .values(targets())
         case .presetLoad(let name):
             do {
-                control.set(control.table.complete(try presets.load(name)))
+                control.set(try presets.valuesToLoad(name))
                 return .preset(name, targets())
             } catch {
                 return .error("\(error)")

@@ -11,6 +11,10 @@ public protocol PresetSource: Sendable {
     /// The values of the preset `name` (a name, or a path to a preset file). Ids the preset
     /// leaves out take the table default.
     func load(_ name: String) throws -> [ParameterIndex: Double]
+    /// What loading the preset `name` sets: every row for a preset of the whole processor (the
+    /// ids it leaves out at their defaults); only its slot's rows for one slot's own preset in
+    /// a chain (`SLOT:NAME`), so that the other slots keep their values.
+    func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double]
     /// Saves `values` as the preset `name`.
     func save(_ name: String, values: [ParameterIndex: Double]) throws
     /// Saves `values` and the MIDI mapping (the preset's `midi` field) as the preset `name`.
@@ -22,6 +26,11 @@ public protocol PresetSource: Sendable {
 
 extension PresetSource {
     public func names() -> [String] { [] }
+
+    /// A source with no slot presets: every preset is the whole processor's.
+    public func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double] {
+        table.complete(try load(name))
+    }
 
     /// A source that keeps no mappings saves the values alone.
     public func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {

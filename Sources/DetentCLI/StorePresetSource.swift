@@ -34,6 +34,13 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
         current.withLock { $0 = (store, processor) }
     }
 
+    /// A slot's own preset (`SLOT:NAME`) sets that slot's rows alone; any other, every row.
+    func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double] {
+        let processor = current.withLock { $0.processor }
+        if let processor, let values = try SlotPresets.values(name, in: processor) { return values }
+        return table.complete(try load(name))
+    }
+
     /// A preset's values (a name or a preset file); its warnings go to stderr.
     func load(_ name: String) throws -> [ParameterIndex: Double] {
         let (store, processor) = current.withLock { ($0.store, $0.processor) }

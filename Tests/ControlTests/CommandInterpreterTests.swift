@@ -68,7 +68,29 @@ final class MemoryPresets: PresetSource, @unchecked Sendable {
     }
 }
 
+/// A chain's presets, as far as the interpreter sees them: `slot:Name` sets some rows alone.
+final class SlotPresetSource: PresetSource, @unchecked Sendable {
+    var table: ParameterTable { LowpassGain.table }
+    func load(_ name: String) throws -> [ParameterIndex: Double] { [.cutoff: 300] }
+    func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double] {
+        name.hasPrefix("slot:") ? [.cutoff: 300] : table.complete(try load(name))
+    }
+    func save(_ name: String, values: [ParameterIndex: Double]) throws {}
+}
+
 @Suite struct CommandInterpreterTests {
+    @Test("a slot's own preset sets its rows alone: the others keep their values; a whole preset sets every row")
+    func slotPresetsLeaveTheOtherRows() {
+        let control = FakeControl([.gain: -12, .resonance: 3])
+        let interpreter = CommandInterpreter(control: control, presets: SlotPresetSource())
+        _ = interpreter.respond(to: "preset load slot:Dark")
+        #expect(control.targets()[.cutoff] == 300)
+        #expect(control.targets()[.gain] == -12)
+        #expect(control.targets()[.resonance] == 3)
+        _ = interpreter.respond(to: "preset load Dark")
+        #expect(control.targets()[.gain] == LowpassGain.table[.gain].defaultValue)
+    }
+
     static func defaults() -> [ParameterIndex: Double] {
         Dictionary(uniqueKeysWithValues: LowpassGain.table.ids.map { ($0, LowpassGain.table[$0].defaultValue) })
     }
