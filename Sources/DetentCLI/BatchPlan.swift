@@ -121,7 +121,10 @@ struct BatchPlan {
             }
             if mine { entries.append(entry) }
         }
-        if let writing { try Self.write(written, to: writing) }
+        if let writing {
+            try Self.checkManifestPath(writing, inputs: protected, outputs: claimed, force: command.force)
+            try Self.write(written, to: writing)
+        }
         if batch.skipExisting {
             for i in entries.indices {
                 if case .render = entries[i].action, let job = entries[i].job, PathString.exists(job.output) {
@@ -217,11 +220,38 @@ struct BatchPlan {
         return PathString.sibling(of: output, named: stem + tag + (ext.map { "." + $0 } ?? ""))
     }
 
-    /// Writes the manifest of `lines` at `path`, whole or not at all.
+    /// Refuses a manifest path that would destroy what the batch reads or writes, or anything
+    /// already there without `--force`, as `-o` does: an input of the batch, an output of one
+    /// of its jobs, a folder, an existing file or symbolic link. A device or FIFO is written
+    /// into, never replaced.
+    static func checkManifestPath(_ path: String, inputs: Set<FileIdentity>, outputs: [String: String],
+                                  force: Bool) throws(CommandFailure) {
+        func refuse(_ reason: String, _ status: Int32 = 64) -> CommandFailure {
+            CommandFailure("--write-manifest \(path): \(reason)", exitCode: status)
+        }
+        if let input = outputs[PathString.canonical(path)] { throw refuse("is where the render of \(input) goes") }
+        if let existing = FileIdentity(path: path), inputs.contains(existing) { throw refuse("is an input of this batch") }
+        if PathString.isFolder(path) { throw refuse("is a folder", 74) }
+        if PathString.isSpecial(path) { return }
+        if PathString.exists(path) && !force { throw refuse("already exists (use --force to overwrite it)") }
+    }
+
+    /// Writes the manifest of `lines` at `path`, whole or not at all; into a device or FIFO,
+    /// as it is written (nothing there to replace).
     private static func write(_ lines: [String], to path: String) throws(CommandFailure) {
-        let text = lines.map { $0 + "\n" }.joined()
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        if PathString.isSpecial(path) {
+            do {
+                let fd = try DescriptorIO.open(path, .writeOnly)
+                defer { try? DescriptorIO.close(fd) }
+                try DescriptorIO.writeAll(fd, bytes)
+            } catch {
+                throw CommandFailure("--write-manifest \(path): \(error.errno)", exitCode: 74)
+            }
+            return
+        }
         do {
-            try AtomicFileWriter().write(Array(text.utf8), to: path, replacing: true)
+            try AtomicFileWriter().write(bytes, to: path, replacing: true)
         } catch {
             throw CommandFailure("--write-manifest \(path): \(error.problem.description)", exitCode: 74)
         }

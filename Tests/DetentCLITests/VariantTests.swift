@@ -73,6 +73,44 @@ struct VariantTests {
         #expect(try Self.names.map { try folder.bytes("out/" + $0) } == expected)
     }
 
+    @Test("--write-manifest takes the care -o takes: an input, an output or a folder is refused, an existing file without --force, all left whole")
+    func writeManifestReplacesNothing() throws {
+        let folder = TemporaryFolder()
+        Self.inputs(folder)
+        folder.write("old.jsonl", Array("keep me\n".utf8))
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: false)
+        let a = try folder.bytes("a.wav")
+        func render(_ manifest: String, force: Bool, outDir: String = "out") throws -> Detent.Outcome {
+            try Detent.run(["render", "a.wav", "b.wav", "--variants", "2", "--out-dir", outDir, "--write-manifest", manifest]
+                           + Self.vary + (force ? ["--force"] : []), in: folder.path)
+        }
+        for (path, message) in [("a.wav", "a.wav: is an input of this batch"),
+                                ("out/a.v001.wav", "out/a.v001.wav: is where the render of a.wav goes"),
+                                ("out", "out: is a folder")] {
+            let outcome = try render(path, force: true)
+            #expect(outcome.status != 0, "\(path)")
+            #expect(outcome.stderr == "detent: --write-manifest \(message)\n")
+        }
+        #expect(try folder.bytes("a.wav") == a)
+        #expect(try folderContents(folder.file("out")) == [], "nothing rendered")
+        // Without --force, an existing file is refused before anything renders.
+        let existing = try render("old.jsonl", force: false)
+        #expect(existing.status == 64)
+        #expect(existing.stderr == "detent: --write-manifest old.jsonl: already exists (use --force to overwrite it)\n")
+        #expect(try folder.bytes("old.jsonl") == Array("keep me\n".utf8))
+        #expect(try folderContents(folder.file("out")) == [])
+        // A device is written into, never replaced (as root, it once replaced /dev/full).
+        let full = try render("/dev/full", force: true, outDir: "dev")
+        #expect(full.status == 74)
+        #expect(full.stderr == "detent: --write-manifest /dev/full: No space left on device\n")
+        var status = stat()
+        #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+        // With --force, it is replaced whole.
+        let forced = try render("old.jsonl", force: true)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: folder.file("old.jsonl"), encoding: .utf8).split(separator: "\n").count == 4)
+    }
+
     @Test("a range draws log-uniformly on a logarithmic taper, uniformly on a linear one")
     func distribution() throws {
         let folder = TemporaryFolder()
