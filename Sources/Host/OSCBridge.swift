@@ -4,6 +4,7 @@ import Parameters
 import Platform
 import OSC
 import Synchronization
+import TextFormats
 
 /// `detent live --osc PORT`: OSC requests become the typed commands' operations (stamped and
 /// smoothed the same way), and every change by any source is sent to subscribers, each
@@ -60,7 +61,12 @@ public final class OSCBridge: Sendable {
                 let spec = table[index]
                 set(index, spec.clamp(spec.taper.value(atNormalized: position, in: spec.range)))
             case .presetLoad(let name):
-                if case .error(let message) = interpreter.execute(.presetLoad(name)) { log("OSC preset load '\(name)': \(message)") }
+                if case .error(let message) = interpreter.execute(.presetLoad(name)) {
+                    // Rate-limited, and the name shortened: a peer cannot flood standard error.
+                    let shown = TerminalText.printable(name, limit: 60)
+                    server.refuse("OSC from \(peer.name): /detent/preset/load '\(shown)': "
+                                  + TerminalText.printable(message.replacing(name, with: shown), limit: 200))
+                }
             case .reset:
                 _ = interpreter.execute(.reset(nil))
             case .get(let index):

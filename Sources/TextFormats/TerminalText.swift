@@ -20,4 +20,11 @@ public enum TerminalText {
         }
         return out
     }
+
+    /// ``printable(_:)``, and at most `limit` characters of it (the rest as `…`): a name a
+    /// peer sent, told back in one line that it cannot make as long as it likes.
+    public static func printable(_ text: String, limit: Int) -> String {
+        let shown = printable(text)
+        return shown.count <= limit ? shown : String(shown.prefix(max(0, limit - 1))) + "…"
+    }
 }

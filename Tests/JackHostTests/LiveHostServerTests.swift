@@ -240,6 +240,30 @@ struct LiveOSCTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("preset loads a peer floods with long names that do not exist are told in short lines, at most one a second")
+    func refusedPresetLoadsAreRateLimited() throws {
+        let server = try JackServer()
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server.name
+        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0"], environment: environment)
+        try detent.waitForMessage("OSC on UDP 127.0.0.1:")
+        let line = try #require(detent.messages.first { $0.contains("OSC on UDP") })
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let client = try UDPClient(port: port)
+        defer { client.close() }
+        func padded(_ text: [UInt8]) -> [UInt8] { text + [UInt8](repeating: 0, count: 4 - text.count % 4) }
+        let name = [UInt8](repeating: UInt8(ascii: "x"), count: 8_000)
+        let packet = padded(Array("/detent/preset/load".utf8)) + padded(Array(",s".utf8)) + padded(name)
+        for _ in 0..<50 { client.send(packet) }
+        // Then a value, to know the flood has been read.
+        client.send(OSCBytes.message("/detent/param/cutoff", float: 2500))
+        try waitUntil("the change after the flood lands") { (try? detent.ask("get cutoff")) == "cutoff=2.50 kHz" }
+        let told = detent.messages.filter { $0.contains("/detent/preset/load") }
+        #expect((1...2).contains(told.count), "\(told.count) lines")
+        #expect(told.allSatisfy { $0.count < 400 }, "\(told.map(\.count))")
+        #expect(detent.finish() == 0)
+    }
+
     @Test("after a chain edit OSC addresses are the new ids, and subscribers hear every value under them")
     func oscFollowsAChainEdit() throws {
         let server = try JackServer()
