@@ -26,7 +26,8 @@ public struct CommandInterpreter: Sendable {
     public func respond(to line: String) -> CommandAnswer? {
         if let output = outputAsked(line) { return .output(output) }
         do {
-            guard let command = try HostCommand.parse(line, table: control.table, files: control.processor.files.map(\.id))
+            guard let command = try HostCommand.parse(line, table: control.table, files: control.processor.files.map(\.id),
+                                                      outputs: control.processor.outputs.map(\.id))
             else { return nil }
             return execute(command)
         } catch {

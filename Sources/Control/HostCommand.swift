@@ -45,7 +45,10 @@ public enum HostCommand: Equatable, Sendable {
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer). `files` are the
     /// ids of the processor's file parameters, which `set` takes a path for.
-    public static func parse(_ line: String, table: ParameterTable, files: [String] = []) throws(CommandError) -> HostCommand? {
+    /// `outputs` are the processor's read-only outputs' ids (a plug-in's meters, its
+    /// latency): setting one is refused as such, not as an unknown id.
+    public static func parse(_ line: String, table: ParameterTable, files: [String] = [],
+                             outputs: [String] = []) throws(CommandError) -> HostCommand? {
         let words = line.split(whereSeparator: \.isWhitespace)
         guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
         /// The text after the first `n` words, as typed (values such as `800 Hz` hold spaces).
@@ -53,7 +56,13 @@ public enum HostCommand: Equatable, Sendable {
             words.count > n ? String(line[words[n].startIndex...]).trimmingTrailingWhitespace : ""
         }
         func id(_ word: Substring) throws(CommandError) -> ParameterIndex {
-            do { return try table.index(of: String(word)) } catch { throw .parameter(error) }
+            do { return try table.index(of: String(word)) } catch {
+                let lowered = word.lowercased()
+                if let output = outputs.first(where: { $0.lowercased() == lowered }) {
+                    throw .readOnly(output)
+                }
+                throw .parameter(error)
+            }
         }
         func noArguments(_ command: HostCommand) throws(CommandError) -> HostCommand {
             guard words.count == 1 else { throw .unexpectedArguments(verb) }
@@ -160,6 +169,8 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(String)
     /// A line over ``LineReader/maximumLength`` bytes, dropped unread.
     case lineTooLong
+    /// One of the processor's outputs (a meter, its latency) named where a parameter to set is.
+    case readOnly(String)
 
     public var description: String {
         switch self {
@@ -170,6 +181,7 @@ public enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedArguments(let verb): "'\(verb)' takes no arguments"
         case .parameter(let error): error.description
         case .invalid(let what): "invalid \(what)"
+        case .readOnly(let id): "'\(id)' is one of the processor's outputs: read-only (status shows its value)"
         }
     }
 }

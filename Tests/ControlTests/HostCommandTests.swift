@@ -60,6 +60,14 @@ import Parameters
     @Test func verbsAndIdsIgnoreCaseAndSpacing() throws {
         #expect(try HostCommand.parse("  SET   Cutoff   800  ", table: LowpassGain.table) == .set(.cutoff, 800))
         #expect(try HostCommand.parse("Get\tGAIN", table: LowpassGain.table) == .get(.gain))
+    }
+
+    @Test("setting one of the processor's outputs says it is read-only, not unknown")
+    func outputsAreReadOnly() throws {
+        #expect(throws: CommandError.readOnly("lim.latency")) {
+            try HostCommand.parse("set lim.latency 5", table: LowpassGain.table, outputs: ["lim.latency"])
+        }
+        #expect(throws: CommandError.self) { try HostCommand.parse("set nothing 5", table: LowpassGain.table, outputs: ["lim.latency"]) }
         #expect(try HostCommand.parse("STATUS\r", table: LowpassGain.table) == .status)
     }
 
