@@ -109,7 +109,10 @@ public enum CommandAnswer: Equatable, Sendable {
         parts.append("xruns \(s.xruns)")
         if let load = s.dspLoad { parts.append("DSP load \(DecimalText.fixed(load, decimals: 1, ascii: true)) %") }
         if s.reconnects > 0 { parts.append("reconnects \(s.reconnects)") }
-        if s.connections > 0 { parts.append("connections \(s.connections)") }
+        if s.connections > 0 || s.rememberedConnections > 0 {
+            parts.append("connections \(s.connections)")
+            if s.rememberedConnections != s.connections { parts.append("remembered \(s.rememberedConnections)") }
+        }
         if s.midiMessages > 0 { parts.append("MIDI control changes \(s.midiMessages)") }
         if s.latency > 0 { parts.append("latency \(s.latency) frames") }
         if s.sanitizedSamples > 0 { parts.append("non-finite output samples \(s.sanitizedSamples)") }
@@ -153,6 +156,7 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("dspLoad", s.dspLoad.map { .number($0) } ?? .null),
                 ("reconnects", .number(s.reconnects)),
                 ("connections", .number(s.connections)),
+                ("rememberedConnections", .number(s.rememberedConnections)),
                 ("midiMessages", .number(s.midiMessages)),
                 ("latency", .number(s.latency)),
                 ("sanitizedSamples", .number(s.sanitizedSamples)),

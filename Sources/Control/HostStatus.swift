@@ -21,9 +21,11 @@ public struct HostStatus: Sendable, Equatable {
     public var rms: [Double]
     /// How many times the host has reconnected after losing the server.
     public var reconnects: Int
-    /// Connections of the client's ports the host remembers by name, to make again on a new
-    /// server (or when a peer's port returns).
+    /// Connections the client's ports have now.
     public var connections = 0
+    /// Connections the host remembers by name, to make again on a new server (or when a peer's
+    /// port returns): those it has now, and those whose peer is missing.
+    public var rememberedConnections = 0
     /// MIDI control changes that moved a parameter since start-up.
     public var midiMessages: Int
     /// The processor's read-only outputs (a plug-in's meters, gain reduction), a block old at most.

@@ -394,7 +394,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 status.latency = live?.latency ?? reports.latency
             }
             status.sanitizedSamples = sanitized
-            status.connections = st.remembered.count
+            status.connections = live?.currentConnections().count ?? 0
+            status.rememberedConnections = st.remembered.count
             return status
         }
     }

@@ -56,10 +56,14 @@ extension JackTests {
             // it has (no other sign tells when), then the peer leaves before the server dies, so
             // that nothing of this process's libjack outlives the server.
             try waitUntil("the host remembers the peer's connections") {
-                (try? detent.ask("status"))?.contains("connections 6") == true
+                (try? detent.ask("status")).map { $0.contains("connections 6") && !$0.contains("remembered") } == true
             }
             peer?.close()
             peer = nil
+            // Live, the peer's two are gone; remembered, they wait for it to come back.
+            try waitUntil("status tells live connections from remembered ones") {
+                (try? detent.ask("status"))?.contains("connections 4, remembered 6") == true
+            }
             server.kill(signal: signal)
             try detent.waitForMessage("the JACK server '\(server.name)' stopped; keeping the current values")
             #expect(try detent.ask("status").contains("disconnected"))
