@@ -71,6 +71,9 @@ public final class ManagedSession: @unchecked Sendable {
         } catch {
             throw ManagedSessionError(description: "\(error)", exitCode: 1)
         }
+        // After the reply to a save (or an open) the manager counts the session clean: look
+        // again, and tell it dirty if anything changed meanwhile.
+        client.whenServerCountsClean { [attention] in attention.signal() }
         let signals = try launcher.stopOnSignals { [self] in requestStop() }
         defer { signals.stop() }
         var watched: (host: ObjectIdentifier, changes: ChangeFeed<HostChanges>.Subscription)?
@@ -209,8 +212,6 @@ public final class ManagedSession: @unchecked Sendable {
             // Another open may have switched meanwhile: only that session's state is clean.
             if c.folder == folder { c.saved = snapshot }
         }
-        // Clean now, and dirty again at the next change, however soon.
-        attention.signal()
         return "Saved"
     }
 }

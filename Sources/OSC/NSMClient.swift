@@ -63,6 +63,15 @@ public final class NSMClient: @unchecked Sendable {
         let answer = Mutex<Result<String, AnnounceError>?>(nil)
         let answered = Semaphore(0)
         let dirty = Mutex<Bool?>(nil)
+        /// Called after the server was told a save or an open succeeded.
+        let afterClean = Mutex<(@Sendable () -> Void)?>(nil)
+    }
+
+    /// Calls `action` each time the server has been told that a save or an open succeeded:
+    /// the server counts the session clean from then on, so the next ``setDirty(_:)`` is
+    /// sent whatever it says (a change made meanwhile must be told again).
+    public func whenServerCountsClean(_ action: @escaping @Sendable () -> Void) {
+        shared.afterClean.withLock { $0 = action }
     }
 
     /// - Parameters:
@@ -179,6 +188,10 @@ public final class NSMClient: @unchecked Sendable {
             do throws(Failure) {
                 let text = try handle(request)
                 socket.send(OSCMessage("/reply", [.string(path), .string(text)]), to: server)
+                // The server counts the session clean from this reply on, whatever this
+                // client told it before: what it is now is told again, dirty or clean.
+                shared.dirty.withLock { $0 = nil }
+                shared.afterClean.withLock { $0 }?()
             } catch {
                 socket.send(OSCMessage("/error", [.string(path), .int32(error.code), .string(error.message)]), to: server)
             }

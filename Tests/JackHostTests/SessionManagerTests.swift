@@ -60,6 +60,12 @@ extension JackTests {
             #expect(saved.contains("\"parameter\": \"cutoff\",\n") && saved.contains("\"controller\": 20"))
             #expect(saved.contains("\"port\": \(Self.oscPort)"))
 
+            // A change right after the save's reply is told, however soon it comes.
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            osc.send(OSCBytes.message("/detent/param/cutoff", float: 700))
+            #expect(nsm.expect("/nsm/client/is_dirty") != nil)
+
             // A second open switches: a new session (nothing saved in B) under a new id.
             let switched = try Self.open(nsm, folder.file("B"), name: "Session B", id: "detent.nDEF")
             #expect(switched.first == .string("/nsm/client/open"))
