@@ -70,6 +70,10 @@ struct RenderState {
 
     /// Input magnitude limit (+96 dBFS), as the built-in kernel limits it.
     static var inputLimit: Float { @_noLocks get { LowpassGainKernel.inputLimit } }
+    /// The largest sample a plug-in's output may hold, ±1e6 (120 dB over full scale): beyond
+    /// it, the sample is a fault, and is treated as NaN is. Not lower: some plug-ins put out
+    /// control signals as audio (swh's frequency tracker, the frequency in Hz).
+    static var outputLimit: Float { @_noLocks get { 1_000_000 } }
 
     init(parameterCount: Int) {
         self.parameterCount = parameterCount
@@ -438,8 +442,10 @@ struct RenderState {
             for p in first..<last { smoothers[p].skip(span) }
             i += span
         }
-        // Out: scratch → lanes, metered; a non-finite or denormal sample from the kernel
-        // becomes silence (and is counted), so it can reach neither a file nor the speakers.
+        // Out: scratch → lanes, metered; a non-finite or denormal sample from the kernel, or
+        // one beyond ±outputLimit (a broken plug-in's 6e32, whose square is no Float), becomes
+        // silence (and is counted), so it can reach neither a file nor the speakers, nor make a
+        // peak that is no number.
         var sanitized: Int64 = 0
         defer { sanitizedOutput &+= sanitized }
         for c in 0..<channels {
@@ -450,7 +456,7 @@ struct RenderState {
                 // Denormals are told by their bits: with denormals-are-zero on, they compare
                 // equal to 0 and would pass any arithmetic test.
                 let bits = y.bitPattern
-                if !y.isFinite || (bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0) {
+                if !y.isFinite || (bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0) || abs(y) > Self.outputLimit {
                     y = 0
                     sanitized &+= 1
                 }

@@ -169,7 +169,7 @@ final class PluginInstances: @unchecked Sendable {
                         if port.isSideChain {
                             at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
                         } else {
-                            let position = (port.isInput ? ins : outs).firstIndex(of: port)!
+                            let position = (port.isInput ? ins : outs).firstIndex { $0.index == port.index }
                             at = UnsafeMutableRawPointer(memory.audio(input: port.isInput, position: position))
                         }
                     case .cv:

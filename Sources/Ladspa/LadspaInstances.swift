@@ -85,7 +85,7 @@ final class LadspaInstances: @unchecked Sendable {
                     values[Int(port.index)] = Float(port.isInput ? port.hints.startingValue(sampleRate: sampleRate) : 0)
                     at = values + Int(port.index)
                 } else {
-                    at = memory.audio(input: port.isInput, position: (port.isInput ? ins : outs).firstIndex(of: port)!)
+                    at = memory.audio(input: port.isInput, position: (port.isInput ? ins : outs).firstIndex { $0.index == port.index })
                 }
                 descriptor.pointee.connect_port(handle, UInt(port.index), at)
             }

@@ -83,7 +83,7 @@ public struct RenderSummary: Sendable, Equatable {
         }
         if sanitizedOutputSamples > 0 {
             let samples = sanitizedOutputSamples == 1 ? "1 sample" : "\(sanitizedOutputSamples) samples"
-            lines.append("\(output): the processor put out \(samples) of NaN, infinity or denormals; written as silence")
+            lines.append("\(output): the processor put out \(samples) of NaN, infinity, denormals or beyond ±1e6; written as silence")
         }
         if !metadataLost.isEmpty {
             lines.append("\(output): the input's \(metadataLost.joined(separator: ", ")) cannot go into this output; not copied")

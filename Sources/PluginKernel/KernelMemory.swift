@@ -91,12 +91,13 @@ public final class KernelMemory: @unchecked Sendable {
         return values
     }
 
-    /// Where a main audio port connects before the first run: its stretch of the folded
-    /// buffers, or silence (an input) and the discard (an output) for a direct connection,
-    /// whose buffers the kernel connects again at each run. `position` is the port's place
-    /// among the plug-in's main inputs, or outputs.
-    public func audio(input: Bool, position: Int) -> UnsafeMutablePointer<Float> {
-        if let mappedIn, let mappedOut {
+    /// Where an audio port connects before the first run: a main port's stretch of the folded
+    /// buffers; else silence (an input) or the discard (an output) — for a direct connection,
+    /// whose buffers the kernel connects again at each run, and for a port that is not a main
+    /// one. `position` is the port's place among the plug-in's main inputs, or outputs (nil
+    /// for another port).
+    public func audio(input: Bool, position: Int?) -> UnsafeMutablePointer<Float> {
+        if let mappedIn, let mappedOut, let position {
             return (input ? mappedIn : mappedOut) + position * maxFrames
         }
         return input ? silence : discard
