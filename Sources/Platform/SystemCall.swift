@@ -22,6 +22,10 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// `write: No space left on device`.
     public var description: String { "\(call): \(errno)" }
+
+    /// What the system says of error number `code` (`Address already in use`), for an error a
+    /// library reports by number.
+    public static func reason(errno code: Int32) -> String { Errno(rawValue: code).description }
 }
 
 /// Runs one system call that reports failure as -1 with the reason in `errno`, calling it

@@ -114,7 +114,9 @@ public final class WebServer: Sendable {
             do {
                 try await app.run()
             } catch {
-                running.withLock { if $0 == nil { $0 = .failure(WebServerError("--http: cannot listen on \(bind):\(requested) (\(error))")) } }
+                // The system's reason, not SwiftNIO's description of the call that failed.
+                let reason = (error as? IOError).map { SystemCallError.reason(errno: $0.errnoCode) } ?? "\(error)"
+                running.withLock { if $0 == nil { $0 = .failure(WebServerError("--http: cannot listen on \(bind):\(requested): \(reason)")) } }
             }
             started.signal()
             shared.finished.signal()

@@ -386,7 +386,7 @@ struct LiveWebTests {
                                      environment: server.clientEnvironment)
         #expect(second.child.wait(seconds: 20)?.exited == 1)
         let lines = second.messages.filter { $0.hasPrefix("detent: --http") }
-        #expect(lines.count == 1 && lines[0].contains("cannot listen on 127.0.0.1:\(port)"), "\(second.messages)")
+        #expect(lines == ["detent: --http: cannot listen on 127.0.0.1:\(port): Address already in use"], "\(second.messages)")
         #expect(first.finish() == 0)
 
         for (arguments, message) in [
