@@ -353,7 +353,7 @@ struct LiveCommand: ParsableCommand {
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.
-        try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [Signals.interrupt, Signals.terminate]) {
+        try KnobPanelSession.run(panel, on: terminal, theme: theme, quitSignals: [Signals.interrupt, Signals.terminate, Signals.hangUp]) {
             host.stop()
             held.flush()
             if let code = host.exitStatus { throw ExitCode(code) }

@@ -28,6 +28,20 @@ extension PanelTerminalTests {
         expectRestored(pty, settings: before)
     }
 
+    @Test("detent live with its panel ends on SIGINT, SIGTERM and SIGHUP as headless live does: client closed, status 0",
+          arguments: [SIGINT, SIGTERM, SIGHUP])
+    func livePanelQuitsOnSignals(signal: Int32) throws {
+        let config = TemporaryFolder()
+        let server = try JackServer(period: 256, sampleRate: 48_000)
+        defer { server.stop() }
+        let pty = try start(["live", "--server", server.name], config: config, width: 90, height: 32)
+        let before = pty.initialSettings
+        #expect(pty.wait { $0.contains("[Cutoff]") && $0.contains("48 kHz") })
+        kill(pty.pid, signal)
+        #expect(pty.waitForExit()?.exited == 0)
+        expectRestored(pty, settings: before)
+    }
+
     @Test("detent live --plugin on a terminal: the plug-in's name, its knobs and its meters")
     func livePluginPanel() throws {
         let config = TemporaryFolder()
