@@ -279,6 +279,7 @@ struct LiveCommand: ParsableCommand {
         let reader = LineReader(fileDescriptor: quiet ? nil : 0)
         let signals = try Self.stopOnSignals { reader.interrupt() }
         defer { signals.stop() }
+        options.logsXruns = true
         let host = LiveHost(options: options, log: LineWriter.standardError.line, onTerminate: { _ in reader.interrupt() })
         do {
             try host.start()

@@ -17,6 +17,8 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
 
     func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions {
         var options = try command.hostOptions(processor: processor)
+        // A session manager's client has no face but its log.
+        options.logsXruns = true
         if startingFromCommandLine {
             options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset, processor: processor)
         }

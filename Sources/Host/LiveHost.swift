@@ -33,6 +33,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     public static let preparedFrames = 8192
 
     private let log: @Sendable (String) -> Void
+    /// Xruns are told through it: a server overrunning every cycle cannot flood the log.
+    private let xrunLog: RateLimitedLog
     private let onTerminate: (@Sendable (Int32) -> Void)?
     private let wake = Semaphore()
     /// Signalled when the supervisor thread has finished.
@@ -73,6 +75,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var programsSeen: UInt64 = 0
         /// Control changes heard (over every connection) as last published.
         var heardPublished: UInt64 = 0
+        /// Xruns (over every connection) as last told in the log.
+        var xrunsTold = 0
         /// A controller moved a target since the supervisor last published it (whoever read
         /// the targets first took it in).
         var midiMovedUnpublished = false
@@ -144,6 +148,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 onTerminate: (@Sendable (Int32) -> Void)? = nil) {
         self.options = options
         self.log = log
+        xrunLog = RateLimitedLog(log)
         self.onTerminate = onTerminate
         let targets = options.processor.table.complete(options.initialValues)
         let supervisor = Supervisor(settings: Supervisor.Settings(
@@ -423,6 +428,18 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         state.withLock { $0.onProgram = handler }
     }
 
+    /// Says in the log that the server reported xruns since the last look (the xrun callback
+    /// wakes the supervisor), at most a line a second.
+    private func tellXruns() {
+        let (count, new) = state.withLock { st -> (Int, Int) in
+            let count = st.closedXruns + (st.session?.xruns ?? 0)
+            defer { st.xrunsTold = count }
+            return (count, count - st.xrunsTold)
+        }
+        guard new > 0 else { return }
+        xrunLog.line("detent: warning: the JACK server reported \(new == 1 ? "an xrun" : "\(new) xruns") (\(count) since the start)")
+    }
+
     /// Publishes what MIDI controllers did on the audio thread since the last look: targets
     /// they moved, and that a controller was heard (what MIDI learn waits for).
     private func relayMIDIChanges() {
@@ -496,6 +513,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             relayProcessorReports()
             relayProgramChanges()
             relayMIDIChanges()
+            if options.logsXruns { tellXruns() }
         }
     }
 

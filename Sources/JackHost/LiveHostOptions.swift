@@ -42,6 +42,9 @@ public struct LiveHostOptions: Sendable {
     /// no client can open in this process after that, so a service is better restarted by
     /// its manager than left waiting.
     public var stopWhenLibraryStuck = false
+    /// Say xruns in the log as they come (at most a line a second), for a host whose only
+    /// face is its log: headless, or a service. The panel's header counts them instead.
+    public var logsXruns = false
     public var backoff = Backoff()
     /// Looks at a file before a file parameter that expects sound takes it (`set ir PATH`):
     /// nil when it is audio, or why not. The host reads no audio files itself; without a

@@ -33,7 +33,7 @@ final class LiveFixture: @unchecked Sendable {
     ///   host's `midi_in` (connected by `--connect-midi`).
     init(input: [[Float]], values: [ParameterIndex: Double] = [:], period: Int = 256,
          midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls? = nil,
-         processor: Processor = .lowpassGain, beatsPerMinute: Double? = nil) throws {
+         processor: Processor = .lowpassGain, beatsPerMinute: Double? = nil, logsXruns: Bool = false) throws {
         server = try JackServer(period: period)
         self.input = input
         player = try TestClient("player", server: server.name, play: input, midi: midi)
@@ -50,6 +50,7 @@ final class LiveFixture: @unchecked Sendable {
         options.smoothing = Self.smoothing
         options.initialValues = values
         options.beatsPerMinute = beatsPerMinute
+        options.logsXruns = logsXruns
         self.options = options
         host = LiveHost(options: options, log: log.append)
         try host.start()

@@ -138,6 +138,18 @@ extension JackTests {
             // its own late cycles, which a busy machine causes in either.)
             try waitUntil("the player hears of its stall") { f.player.xruns > playerBefore }
             try waitUntil("the stalled cycle is reported") { f.host.status().xruns > before }
+            #expect(!f.log.all.contains { $0.contains("xrun") }, "said only where asked")
+        }
+
+        @Test("a host whose face is its log (headless, a service) says xruns there, at most a line a second")
+        func xrunsAreLogged() throws {
+            let f = try LiveFixture(input: [Signal.sine(frequency: 375, frames: Self.frames)], logsXruns: true)
+            _ = try f.play()
+            for _ in 0..<3 { f.player.stall(microseconds: 200_000) }
+            try waitUntil("the stalls are told") { f.log.all.contains { $0.contains("the JACK server reported") } }
+            let told = f.log.all.filter { $0.contains("the JACK server reported") }
+            #expect(told.count <= 2, "\(told)")
+            #expect(told[0].hasPrefix("detent: warning: the JACK server reported ") && told[0].contains("since the start)"))
         }
     }
 }
