@@ -1,6 +1,6 @@
 /// One processor of the engine's chain as the audio thread sees it: its kernel, where its
 /// rows are in the engine's parameter arrays, and — in a chain of several — its bypass: a
-/// toggle row whose change crossfades (equal power) between the slot's output and its input,
+/// toggle row whose change crossfades (equal gain) between the slot's output and its input,
 /// the input delayed by the slot's latency so both paths stay aligned.
 ///
 /// A single processor is a chain of one slot with no bypass row: the same render path, with

@@ -207,7 +207,7 @@ public final class Engine: @unchecked Sendable {
         return [kernelOwner]
     }
 
-    /// How long a chain slot's bypass crossfades (equal power): short enough to follow a
+    /// How long a chain slot's bypass crossfades (equal gain): short enough to follow a
     /// footswitch, long enough not to click.
     public static let bypassFadeTime = 0.010
 

@@ -368,12 +368,14 @@ struct RenderState {
         return mixing
     }
 
-    /// After a bypassable slot ran: its output crossfaded (equal power) with `dry`, frame by
-    /// frame, toward the side its bypass row asks for.
+    /// After a bypassable slot ran: its output crossfaded with `dry`, frame by frame, toward
+    /// the side its bypass row asks for. The gains sum to one (sin² and cos²): a slot's output
+    /// and its own delayed input are alike more often than not (an EQ near flat, a subtle
+    /// compressor), and an equal-power fade between two alike signals swells by 3 dB.
     @_noLocks
     private mutating func mixDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
         slots[s].fadePosition = crossfade(lanes, with: dry, from: start, to: end, position: slots[s].fadePosition,
-                                          target: smoothers[slots[s].bypass].value >= 0.5 ? fadeFrames : 0, squared: false)
+                                          target: smoothers[slots[s].bypass].value >= 0.5 ? fadeFrames : 0, squared: true)
     }
 
     /// A chain's meters: the last slot's output, after any bypass mix.

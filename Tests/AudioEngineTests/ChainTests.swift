@@ -174,4 +174,17 @@ struct ChainTests {
         #expect(output[..<6_000] == wet[..<6_000])
         #expect(output[6_001] != wet[6_001])
     }
+
+    @Test("switching a transparent slot's bypass keeps the level: the fade's gains sum to one")
+    func bypassOfATransparentSlotStaysLevel() throws {
+        let chain = try Processor.chain([("d", DelayLine.processor(latency: 64))])
+        let input = Signal.sine(frequency: 220, frames: 24_000)
+        let values: [ParameterIndex: Double] = [ParameterIndex(1): 1]
+        let changes = [ParameterChange(ParameterIndex(0), 1, frame: 6_000), ParameterChange(ParameterIndex(0), 0, frame: 15_000)]
+        let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256, changes: changes)[0]
+        // An equal-power fade between the slot's output and its own delayed input, which are
+        // the same here, peaks at √2 × 0.5 in the middle of each fade.
+        #expect(output.map(abs).max()! <= 0.5 * 1.0001)
+        #expect(output[5_000..<24_000].map(abs).max()! >= 0.499)
+    }
 }
