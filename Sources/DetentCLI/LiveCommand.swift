@@ -405,8 +405,10 @@ struct LiveCommand: ParsableCommand {
                   log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
         let processor = host.processor
         do {
-            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter), changes: host.changes,
-                                 title: processor.isBuiltIn ? "Detent" : processor.name,
+            // The page and OSCQuery are named after the chain, as it is edited.
+            let named: @Sendable (Processor) -> String = { $0.isBuiltIn ? "Detent" : $0.name }
+            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter, title: named), changes: host.changes,
+                                 title: named(processor),
                                  oscPort: oscPort, oscAddress: oscPort == nil ? nil : oscBind, log: log)
         } catch {
             host.stop()

@@ -16,14 +16,20 @@ public final class LiveWebHost: WebPanelHost {
     /// it began (the next one is the one to take), and the chain it was asked against.
     private let learning = Mutex<(index: ParameterIndex, since: UInt64, generation: Int)?>(nil)
 
-    public init(host: LiveHost, interpreter: CommandInterpreter) {
+    /// What the page is called for a processor, when it follows the chain's edits; nil keeps
+    /// the title the panel started with (a session's name).
+    private let title: (@Sendable (Processor) -> String)?
+
+    public init(host: LiveHost, interpreter: CommandInterpreter, title: (@Sendable (Processor) -> String)? = nil) {
         self.host = host
         self.interpreter = interpreter
+        self.title = title
     }
 
     public func webSnapshot() -> WebSnapshot {
         let now = host.chainSnapshot
-        return WebSnapshot(processor: now.processor, generation: now.generation, targets: now.targets)
+        return WebSnapshot(processor: now.processor, generation: now.generation, targets: now.targets,
+                           title: title?(now.processor))
     }
 
     public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {

@@ -72,7 +72,8 @@ public final class WebServer: Sendable {
         router.get("/") { request, _ -> Response in
             let query = WebAccess.queryItems(request.uri.query ?? "")
             if query.contains(where: { $0.0 == "HOST_INFO" }) {
-                return Self.json(OSCQueryNamespace.hostInfo(name: title, oscPort: oscPort, oscAddress: oscAddress))
+                return Self.json(OSCQueryNamespace.hostInfo(name: host.webSnapshot().title ?? title, oscPort: oscPort,
+                                                            oscAddress: oscAddress))
             }
             let wantsPage = request.headers[.accept]?.contains("text/html") == true
             if wantsPage && Self.attribute(in: query) == nil { return Self.page(page) }
@@ -209,7 +210,8 @@ public final class WebServer: Sendable {
         defer { shared.sockets.withLock { _ = $0.pages.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in connection.wakes {
-                for text in connection.take(host.webSnapshot(), title: title) {
+                let now = host.webSnapshot()
+                for text in connection.take(now, title: now.title ?? title) {
                     do { try await outbound.write(.text(text)) } catch { return }
                 }
             }

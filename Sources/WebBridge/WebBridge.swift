@@ -94,6 +94,7 @@ public enum WebBridge {
                 .init("targets", .array(now.targets.sorted { $0.key < $1.key }.map { .array([.number($0.key.rawValue), .number($0.value)]) })),
             ]
             if json.member("have")?.intValue != now.generation { members.append(.init("layout", encode(now.layout))) }
+            if let title = now.title { members.append(.init("title", .string(title))) }
             return .answer(JSONValue.object(members).compactText)
         case "set":
             // Rows of the chain as it is (a row past its end is dropped here, not indexed).
@@ -309,7 +310,8 @@ public final class WebBridgeClient: WebPanelHost {
             }
             state.generation = generation
             return WebSnapshot(layout: layout, generation: generation,
-                               targets: targets.filter { $0.key.rawValue < layout.table.count })
+                               targets: targets.filter { $0.key.rawValue < layout.table.count },
+                               title: answer.member("title")?.stringValue)
         }
     }
 

@@ -67,15 +67,19 @@ public struct WebSnapshot: Sendable {
     public let layout: WebLayout
     public let generation: Int
     public let targets: [ParameterIndex: Double]
+    /// What the page and OSCQuery call the host now (it follows the chain's edits), or nil
+    /// for the title the server started with (a session's name).
+    public let title: String?
 
-    public init(layout: WebLayout, generation: Int, targets: [ParameterIndex: Double]) {
+    public init(layout: WebLayout, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
         self.layout = layout
         self.generation = generation
         self.targets = targets
+        self.title = title
     }
 
-    public init(processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
-        self.init(layout: WebLayout(processor: processor), generation: generation, targets: targets)
+    public init(processor: Processor, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
+        self.init(layout: WebLayout(processor: processor), generation: generation, targets: targets, title: title)
     }
 
     /// The target of `index`, or its default when the host has none.

@@ -128,6 +128,10 @@ struct LiveWebTests {
         #expect(sent.status.exited == 0)
         try waitUntil("the OSC change lands") { (try? detent.ask("get cutoff")) == "cutoff=900 Hz" }
         #expect(try jsonObject(try httpGet(port: port, "/detent/param/cutoff?VALUE").body)["VALUE"] as? [Double] == [900])
+        // After a chain edit, HOST_INFO names the chain as it is now.
+        #expect(try detent.ask("chain add drive=http://drobilla.net/plugins/mda/Overdrive").hasPrefix("chain builtin"))
+        let renamed = try jsonObject(try httpGet(port: port, "/?HOST_INFO").body)
+        #expect(renamed["NAME"] as? String == "Lowpass + gain → MDA Overdrive", "\(renamed)")
         #expect(detent.finish() == 0)
     }
 
