@@ -82,6 +82,8 @@ public final class ManagedSession: @unchecked Sendable {
             if let host = current.withLock({ $0.host }), watched?.host != ObjectIdentifier(host) {
                 watched = (ObjectIdentifier(host), host.changes.subscribe(waking: attention))
             }
+            // What the feed brought is taken, so its next publication wakes this thread again.
+            _ = watched?.changes.take()
             if let dirty = isDirty() { client.setDirty(dirty) }
             attention.wait()
         }

@@ -54,7 +54,8 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
 
     /// A new subscriber, which hears of every publication from now on. `wake` is posted when
     /// its pending set stops being empty: pass one of the caller's to wait for the feed and
-    /// other things at once.
+    /// other things at once — and then ``Subscription/take()`` after each wake, or no
+    /// publication posts it again.
     public func subscribe(waking wake: Semaphore = Semaphore(0)) -> Subscription {
         let id = state.withLock { s -> Int in
             defer { s.nextID += 1 }
