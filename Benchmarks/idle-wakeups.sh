@@ -57,7 +57,7 @@ switches "$pid" >"$work/detent.after"
 switches "$web" >"$work/web.after"
 
 rates() {  # BEFORE AFTER → "NAME RATE" per thread, busiest first
-    join <(sort "$1") <(sort "$2") | awk -v s="$seconds" '{ printf "%s %.1f\n", $2, ($4 - $3) / s }' | sort -k2 -n -r
+    join <(sort "$1") <(sort "$2") | awk -v s="$seconds" '{ printf "%s %.1f\n", $2, ($5 - $3) / s }' | sort -k2 -n -r
 }
 rates "$work/detent.before" "$work/detent.after" >"$work/detent.rates"
 rates "$work/web.before" "$work/web.after" >"$work/web.rates"

@@ -37,6 +37,9 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     case outputExists(path: String)
     /// The output would replace the input it is rendered from.
     case outputIsInput(path: String, input: String)
+    /// The output is another job's input in the same batch (it would be destroyed before, or
+    /// after, that job reads it).
+    case outputIsBatchInput(path: String)
     /// Two inputs of one batch would be rendered to the same output.
     case outputCollision(path: String, first: String, second: String)
     /// The folder the output should go into does not exist (or is not a folder).
@@ -73,6 +76,7 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
             "\(path): is a stream, which can be read only once; --normalize reads its input twice (render it to a file first)"
         case .outputExists(let path): "\(path): already exists (use --force to overwrite it)"
         case .outputIsInput(let path, let input): "\(path): is the input \(input) itself; choose another output"
+        case .outputIsBatchInput(let path): "\(path): is an input of another job of this batch; choose another output"
         case .outputCollision(let path, let first, let second):
             "\(path): would be written for both \(first) and \(second)"
         case .outputFolderMissing(let path): "\(path): no such folder"
@@ -91,7 +95,7 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     /// The process exit status for this problem (`sysexits.h`).
     public var exitCode: Int32 {
         switch self {
-        case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
+        case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputIsBatchInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
         case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio

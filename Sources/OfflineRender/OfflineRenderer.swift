@@ -190,9 +190,8 @@ public enum OfflineRenderer {
     /// Refuses outputs that would destroy an input or an existing file.
     static func checkOutput(_ output: String, reader: SoundFileReader, settings: RenderSettings) throws(AudioFileError) {
         if let existing = FileIdentity(path: output) {
-            if existing == reader.identity || settings.protectedFiles.contains(existing) {
-                throw .outputIsInput(path: output, input: reader.path)
-            }
+            if existing == reader.identity { throw .outputIsInput(path: output, input: reader.path) }
+            if settings.protectedFiles.contains(existing) { throw .outputIsBatchInput(path: output) }
             if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
             // A device or FIFO is written to, not replaced: nothing is lost by writing to it.
             if !settings.overwrite && !PathString.isSpecial(output) { throw .outputExists(path: output) }
