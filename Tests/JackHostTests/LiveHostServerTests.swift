@@ -213,15 +213,21 @@ extension JackTests {
 /// `detent live --osc`: liblo's `oscsend` turns a knob; a subscriber follows a typed change.
 @Suite("Live OSC")
 struct LiveOSCTests {
-    @Test("oscsend sets a value that get reads back; subscribers get typed changes")
-    func oscEndToEnd() throws {
+    /// `detent live --osc 0` on a private server (kept alive by the caller), and its OSC port.
+    static func start(_ arguments: [String] = []) throws -> (JackServer, LiveProgram, Int) {
         let server = try JackServer()
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server.name
-        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0"], environment: environment)
+        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0"] + arguments, environment: environment)
         try detent.waitForMessage("OSC on UDP 127.0.0.1:")
         let line = try #require(detent.messages.first { $0.contains("OSC on UDP") })
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        return (server, detent, try #require(Int(line.split(separator: ":").last ?? "")))
+    }
+
+    @Test("oscsend sets a value that get reads back; subscribers get typed changes")
+    func oscEndToEnd() throws {
+        let (server, detent, port) = try Self.start()
+        defer { withExtendedLifetime(server) {} }
         let sent = try ChildProcess.run("/usr/bin/oscsend", ["127.0.0.1", "\(port)", "/detent/param/cutoff", "f", "2500"])
         #expect(sent.status.exited == 0)
         try waitUntil("the OSC change lands") { (try? detent.ask("get cutoff")) == "cutoff=2.50 kHz" }
@@ -246,13 +252,8 @@ struct LiveOSCTests {
 
     @Test("preset loads a peer floods with long names that do not exist are told in short lines, at most one a second")
     func refusedPresetLoadsAreRateLimited() throws {
-        let server = try JackServer()
-        var environment = ProcessInfo.processInfo.environment
-        environment["JACK_DEFAULT_SERVER"] = server.name
-        let detent = try LiveProgram(["--headless", "--no-midi", "--osc", "0"], environment: environment)
-        try detent.waitForMessage("OSC on UDP 127.0.0.1:")
-        let line = try #require(detent.messages.first { $0.contains("OSC on UDP") })
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let (server, detent, port) = try Self.start()
+        defer { withExtendedLifetime(server) {} }
         let client = try UDPClient(port: port)
         defer { client.close() }
         func padded(_ text: [UInt8]) -> [UInt8] { text + [UInt8](repeating: 0, count: 4 - text.count % 4) }
