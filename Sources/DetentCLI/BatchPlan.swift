@@ -146,7 +146,7 @@ struct BatchPlan {
                 entries[i].action = .render(settings)
             }
         }
-        if batch.isBatch { prepareFolders() }
+        prepareFolders(creating: batch.isBatch)
     }
 
     /// A manifest line as a job before its variants.
@@ -257,16 +257,25 @@ struct BatchPlan {
         }
     }
 
-    /// Makes the folders the outputs to render go to, and removes what killed runs left in
-    /// them (``AbandonedOutputs``), once per folder.
-    private mutating func prepareFolders() {
+    /// Removes what killed runs left beside this run's outputs (``AbandonedOutputs``), once per
+    /// folder — for every render, a single file's too, and for the outputs `--skip-existing`
+    /// skips (a run killed between linking its output into place and removing the temporary
+    /// name leaves both) — and, for a batch (`creating`), makes the folders it renders into.
+    private mutating func prepareFolders(creating: Bool) {
         var outputs: [String: Set<String>] = [:]
+        var rendering: Set<String> = []
         for entry in entries {
-            guard case .render = entry.action, let job = entry.job, !PathString.isSpecial(job.output) else { continue }
-            outputs[PathString.folder(of: job.output), default: []].insert(PathString.name(of: job.output))
+            guard let job = entry.job, !PathString.isSpecial(job.output) else { continue }
+            let folder = PathString.folder(of: job.output)
+            switch entry.action {
+            case .render: rendering.insert(folder)
+            case .skip: break
+            case .fail: continue
+            }
+            outputs[folder, default: []].insert(PathString.name(of: job.output))
         }
         for (folder, names) in outputs {
-            try? OutputPlanner.createFolder(folder)
+            if creating && rendering.contains(folder) { try? OutputPlanner.createFolder(folder) }
             AbandonedOutputs.remove(in: folder, for: names)
         }
     }

@@ -7,6 +7,30 @@ import TestSupport
 /// render holds is left alone.
 @Suite("detent render --skip-existing")
 struct ResumeTests {
+    @Test("what a killed render left beside its output is removed by the next render of it, a single file's or a skipped one's; a held one stays")
+    func abandonedTemporariesAreRemoved() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 3_000, seed: 1)]))
+        // A render killed mid-file, and one killed between linking its output and removing
+        // the temporary name (the output is whole, and so is its second name).
+        folder.write(".out.wav.detent-a1b2c3", Array(repeating: 0, count: 1_000))
+        folder.write("kept.wav", WAV.float([Signal.noise(frames: 300, seed: 2)]))
+        folder.write(".kept.wav.detent-d4e5f6", WAV.float([Signal.noise(frames: 300, seed: 2)]))
+        let held = folder.file(".out.wav.detent-zzzzzz")
+        let holder = open(held, O_CREAT | O_WRONLY, 0o600)
+        #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+        defer { close(holder) }
+        let plain = try Detent.run(["render", "in.wav", "-o", "out.wav"], in: folder.path)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!folder.names.contains(".out.wav.detent-a1b2c3"), "the killed render's partial file is gone")
+        #expect(folder.names.contains(".out.wav.detent-zzzzzz"), "a file a running render holds is left alone")
+        let kept = try folder.bytes("kept.wav")
+        let skipping = try Detent.run(["render", "in.wav", "-o", "kept.wav", "--skip-existing"], in: folder.path)
+        #expect(skipping.status == 0, "\(skipping.stderr)")
+        #expect(!folder.names.contains(".kept.wav.detent-d4e5f6"), "a skipped output's second name is gone")
+        #expect(try folder.bytes("kept.wav") == kept)
+    }
+
     @Test("a batch killed with SIGKILL mid-file, run again with --skip-existing, renders exactly what is missing")
     func killedAndResumed() throws {
         let folder = TemporaryFolder()
