@@ -54,6 +54,8 @@ svg.knob:focus .ring { stroke:var(--accent); stroke-width:1; }
 .switch input:checked + span::before { transform:translateX(20px); }
 .switch input:focus-visible + span { outline:2px solid var(--fg); }
 h2 .switch { margin:0; }
+h2 .power { display:inline-flex; align-items:center; gap:.4em; margin-left:auto; font-size:.8em; font-weight:normal; }
+h2 .power .caption { min-width:5.5em; }
 select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); background:#000; border:1px solid var(--track); border-radius:4px; padding:.2em; }
 .meter { display:grid; grid-template-columns:minmax(5em, 30%) 1fr 5.5em; align-items:center; gap:.5em; font-size:.85em; margin:.15em 0; }
 .meter .bar { height:8px; background:var(--track); border-radius:4px; overflow:hidden; }
@@ -206,13 +208,16 @@ function knob(p) {
   return c;
 }
 
-function toggle(p, inHeading) {
+// A switch; `power` makes it a slot's power switch over its bypass row: lit while the slot
+// plays (bypass off), like the power switch of a pedal, and captioned.
+function toggle(p, inHeading, power) {
   const c = { p, text: p.text };
   const label = $("label", "switch");
   const input = $("input"); input.type = "checkbox"; input.setAttribute("aria-label", p.name);
   const track = $("span");
   label.append(input, track);
-  input.addEventListener("change", () => send({ type: "value", id: p.id, value: input.checked ? p.max : p.min }));
+  const lit = v => power ? !(v.value > p.min) : v.value > p.min;
+  input.addEventListener("change", () => send({ type: "value", id: p.id, value: input.checked !== !!power ? p.max : p.min }));
   let el = label, value = null;
   if (!inHeading) {
     el = $("div", "ctl");
@@ -220,8 +225,19 @@ function toggle(p, inHeading) {
     value = $("div", "value");
     el.append(name, label, value);
   }
+  let caption = null;
+  if (power) {
+    el = $("span", "power");
+    caption = $("span", "caption");
+    el.append(label, caption);
+  }
   c.el = el;
-  c.update = v => { input.checked = v.value > p.min; c.text = v.text; if (value) value.textContent = v.text; if (c.onchange) c.onchange(v); };
+  c.update = v => {
+    input.checked = lit(v); c.text = v.text;
+    if (value) value.textContent = v.text;
+    if (caption) caption.textContent = lit(v) ? "on" : "bypassed";
+    if (c.onchange) c.onchange(v);
+  };
   c.update(p);
   return c;
 }
@@ -261,8 +277,8 @@ function layout(m) {
       const h = $("h2"); h.textContent = section.name;
       const small = $("small"); small.textContent = section.plugin || ""; h.append(small);
       if (section.bypass) {
-        const b = toggle(section.bypass, true);
-        b.el.title = "Bypass " + section.name; b.el.dataset.id = section.bypass.id;
+        const b = toggle(section.bypass, true, true);
+        b.el.title = section.name + ": on, or bypassed (its input passes)"; b.el.dataset.id = section.bypass.id;
         b.onchange = v => el.classList.toggle("bypassed", v.value > section.bypass.min);
         b.onchange(section.bypass);
         controls.set(section.bypass.id, b); h.append(b.el);

@@ -65,9 +65,14 @@ struct BrowserTests {
                      i.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' })); })()
             """)
         try waitUntil("the typed value lands") { (try? detent.ask("get a.cutoff")) == "a.cutoff=2.50 kHz" }
+        // The slot's power switch: lit and captioned "on" while the slot plays; off, bypassed.
+        try browser.waitFor("document.querySelector('[data-id=\"c.bypass\"] input').checked === true")
+        try browser.waitFor("document.querySelector('[data-id=\"c.bypass\"] .caption').textContent === 'on'")
         _ = try browser.evaluate("document.querySelector('[data-id=\"c.bypass\"] input').click()")
         try waitUntil("the switch lands") { (try? detent.ask("get c.bypass")) == "c.bypass=on" }
         try browser.waitFor("document.querySelectorAll('section')[2].classList.contains('bypassed')")
+        try browser.waitFor("document.querySelector('[data-id=\"c.bypass\"] input').checked === false")
+        try browser.waitFor("document.querySelector('[data-id=\"c.bypass\"] .caption').textContent === 'bypassed'")
 
         // Typed on standard input, and from another page: the knob and its label follow.
         _ = try detent.ask("set b.gain -12")
