@@ -61,6 +61,7 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 .meter .bar { height:8px; background:var(--track); border-radius:4px; overflow:hidden; }
 .meter .bar div { height:100%; width:0; background:var(--accent); }
 .meter .reading { text-align:right; font-variant-numeric:tabular-nums; }
+.meter.number .bar { visibility:hidden; }
 #presets { display:flex; gap:.4em; padding:.5em .5em 0; }
 #presets input { flex:1; min-width:0; font:inherit; color:var(--fg); background:#000; border:1px solid var(--track); border-radius:4px; padding:.25em .4em; }
 #presets button { font:inherit; color:var(--fg); background:var(--panel); border:1px solid var(--track); border-radius:4px; padding:.25em .7em; }
@@ -266,7 +267,11 @@ function layout(m) {
     const el = $("section"), h = $("h2"); h.textContent = "Outputs"; el.append(h);
     for (const o of m.outputs) {
       const row = $("div", "meter"), name = $("span", "name"), bar = $("div", "bar"), fill = $("div"), reading = $("span", "reading");
-      name.textContent = o.name; name.title = o.id; bar.append(fill); row.append(name, bar, reading); row.dataset.id = o.id;
+      // In a chain, each meter says whose it is; a latency is a number of frames, not a level.
+      const dot = o.id.lastIndexOf("."), slot = dot > 0 ? o.id.slice(0, dot) : "";
+      name.textContent = slot ? slot + " · " + o.name : o.name; name.title = o.id;
+      if (/^latency$/i.test(o.id.slice(dot + 1))) row.classList.add("number");
+      bar.append(fill); row.append(name, bar, reading); row.dataset.id = o.id;
       meters.set(o.id, { o, fill, reading }); el.append(row);
     }
     main.append(el);

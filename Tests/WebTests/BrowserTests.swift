@@ -105,6 +105,25 @@ struct BrowserTests {
         #expect(detent.finish() == 0)
     }
 
+    /// A chain's outputs strip says whose each meter is, and shows a latency as a number.
+    @Test("in a chain, each output's meter names its slot; a latency has no bar")
+    func outputsNameTheirSlot() throws {
+        let server = try JackServer()
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--http", "0",
+                                                  "--plugin", "lim=http://gareus.org/oss/lv2/dpl#stereo", "--plugin", "builtin"])
+        let port = try detent.webPort()
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/")
+        try browser.waitFor("document.querySelector('[data-id=\"lim.latency\"]') !== null")
+        let name = try browser.evaluate("document.querySelector('.meter[data-id=\"lim.level\"] .name').textContent") as? String
+        #expect(name?.hasPrefix("lim · ") == true, "\(name ?? "none")")
+        #expect(try browser.evaluate("getComputedStyle(document.querySelector('.meter[data-id=\"lim.latency\"] .bar')).visibility")
+                as? String == "hidden")
+        #expect(try browser.evaluate("getComputedStyle(document.querySelector('.meter[data-id=\"lim.level\"] .bar')).visibility")
+                as? String == "visible")
+        #expect(detent.finish() == 0)
+    }
+
     /// An enumeration is a list on the page (mda Shepard's three modes): choosing an entry
     /// reaches the host, and a value set on standard input chooses the entry on the page.
     @Test("an enumeration is a list whose choice reaches the host, and follows the host")
