@@ -119,8 +119,11 @@ public struct WebLayout: Sendable, Equatable {
 
     public init(processor: Processor) {
         self.init(table: processor.table, sections: processor.slots.map { slot in
-            Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
-                    rows: slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass })
+            // The plug-in's own on/off (`lv2:enabled`) is the slot's bypass already, which
+            // drives it: one switch, in the heading, not two that disagree.
+            let enabled = slot.processor.enabledRow.map(slot.row)
+            return Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
+                           rows: slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass && $0 != enabled })
         }, outputs: processor.outputs)
     }
 }

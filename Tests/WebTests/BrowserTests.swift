@@ -121,6 +121,10 @@ struct BrowserTests {
                 as? String == "hidden")
         #expect(try browser.evaluate("getComputedStyle(document.querySelector('.meter[data-id=\"lim.level\"] .bar')).visibility")
                 as? String == "visible")
+        // The limiter's own Enable is the slot's power switch: one switch, not two.
+        #expect(try browser.evaluate("document.querySelector('[data-id=\"lim.bypass\"]') !== null") as? Bool == true)
+        #expect(try browser.evaluate("document.querySelector('[data-id=\"lim.enable\"]') === null") as? Bool == true)
+        #expect(try browser.evaluate("document.querySelector('[data-id=\"lim.threshold\"]') !== null") as? Bool == true)
         #expect(detent.finish() == 0)
     }
 
