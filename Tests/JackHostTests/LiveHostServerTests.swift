@@ -264,7 +264,9 @@ struct LiveOSCTests {
         client.send(OSCBytes.message("/detent/param/cutoff", float: 2500))
         try waitUntil("the change after the flood lands") { (try? detent.ask("get cutoff")) == "cutoff=2.50 kHz" }
         let told = detent.messages.filter { $0.contains("/detent/preset/load") }
-        #expect((1...2).contains(told.count), "\(told.count) lines")
+        // One line, then at most one a second while the flood is read (a slow machine may take
+        // a few): not one per packet.
+        #expect((1...5).contains(told.count), "\(told.count) lines")
         #expect(told.allSatisfy { $0.count < 400 }, "\(told.map(\.count))")
         #expect(detent.finish() == 0)
     }
