@@ -13,6 +13,15 @@ static __thread sigjmp_buf *guard_return __attribute__((tls_model("initial-exec"
 static __thread volatile sig_atomic_t guard_running __attribute__((tls_model("initial-exec")));
 
 static struct sigaction previous_segv, previous_bus;
+
+// One guarded step: a fault between GUARD_BEGIN and GUARD_END returns `fault` from the function
+// (sigsetjmp must be in the function whose frame the jump returns to, hence a macro).
+#define GUARD_BEGIN(fault)                      \
+    sigjmp_buf here;                            \
+    if (sigsetjmp(here, 0) != 0) return (fault); \
+    guard_return = &here;                       \
+    guard_running = 1
+#define GUARD_END() guard_running = 0
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
 
 // A fault inside a guarded step returns to its start. Any other goes on to the handler that
@@ -55,12 +64,9 @@ static void guard_install_once(void) {
 void detent_port_guard_install(void) { pthread_once(&guard_once, guard_install_once); }
 
 int detent_guarded_copy(float *to, const float *from, uint32_t count) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     memcpy(to, from, (size_t)count * sizeof(float));
-    guard_running = 0;
+    GUARD_END();
     return 0;
 }
 
@@ -82,15 +88,12 @@ int detent_jack_read_audio(jack_port_t *const *ports, int count, jack_nframes_t 
             memcpy(into + c * stride, from, (size_t)frames * sizeof(float));
         }
     }
-    guard_running = 0;
+    GUARD_END();
     return missing;
 }
 
 int detent_jack_write_audio(jack_port_t *const *ports, int count, jack_nframes_t frames, const float *from, size_t stride) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     int missing = 0;
     for (int c = 0; c < count; c++) {
         float *to = jack_port_get_buffer(ports[c], frames);
@@ -102,7 +105,7 @@ int detent_jack_write_audio(jack_port_t *const *ports, int count, jack_nframes_t
             memcpy(to, from + c * stride, (size_t)frames * sizeof(float));
         }
     }
-    guard_running = 0;
+    GUARD_END();
     return missing;
 }
 
@@ -134,42 +137,30 @@ static void write_midi(void *buffer, const DetentPortMIDIEvent *events, int coun
 
 int detent_jack_read_midi(jack_port_t *port, jack_nframes_t frames, DetentPortMIDIEvent *events, int capacity,
                           uint8_t *bytes, size_t byteCapacity) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     int count = read_midi(jack_port_get_buffer(port, frames), events, capacity, bytes, byteCapacity);
-    guard_running = 0;
+    GUARD_END();
     return count;
 }
 
 int detent_jack_write_midi(jack_port_t *port, jack_nframes_t frames, const DetentPortMIDIEvent *events, int count) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     void *buffer = jack_port_get_buffer(port, frames);
     if (buffer != NULL) write_midi(buffer, events, count);
-    guard_running = 0;
+    GUARD_END();
     return buffer == NULL;
 }
 
 int detent_jack_read_midi_buffer(void *buffer, DetentPortMIDIEvent *events, int capacity, uint8_t *bytes, size_t byteCapacity) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     int count = read_midi(buffer, events, capacity, bytes, byteCapacity);
-    guard_running = 0;
+    GUARD_END();
     return count;
 }
 
 int detent_jack_write_midi_buffer(void *buffer, const DetentPortMIDIEvent *events, int count) {
-    sigjmp_buf here;
-    if (sigsetjmp(here, 0) != 0) return -1;
-    guard_return = &here;
-    guard_running = 1;
+    GUARD_BEGIN(-1);
     write_midi(buffer, events, count);
-    guard_running = 0;
+    GUARD_END();
     return 0;
 }

@@ -225,13 +225,9 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         // Under a session manager, the manager says when to open which session.
         if let url = Environment.value("NSM_URL"), !url.isEmpty {
-            let status: Int32?
-            do {
-                status = try ManagedSession(launcher: LiveLauncher(command: self), log: LineWriter.standardError.line).run(url: url)
-            } catch {
-                throw CommandFailure(error.description, exitCode: error.exitCode)
+            if let status = try ManagedSession(launcher: LiveLauncher(command: self), log: LineWriter.standardError.line).run(url: url) {
+                throw ExitCode(status)
             }
-            if let status { throw ExitCode(status) }
             return
         }
         let (resolved, store) = try plugin.resolve()

@@ -45,7 +45,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// What changed, for the surfaces to wake on (OSC feedback, the browser panel, NSM's
     /// dirty flag, MIDI learn) instead of looking on a timer. Values set through this host
     /// are published as they are sent; what MIDI controllers do on the audio thread, by the
-    /// supervisor thread, which the process callback wakes in a cycle that brought MIDI.
+    /// supervisor thread, which the process callback wakes in a cycle that brought a control
+    /// or program change.
     public let changes = ChangeFeed<HostChanges>()
 
     struct State: ~Copyable {
@@ -102,11 +103,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         }
 
         /// Takes the values MIDI controllers set since the last look into `targets`, so
-        /// `get`, the panel's knobs and a rebuilt engine all follow the controller. True when
-        /// a target moved.
-        @discardableResult
-        mutating func absorbMIDI() -> Bool {
-            guard let s = session else { return false }
+        /// `get`, the panel's knobs and a rebuilt engine all follow the controller; one that
+        /// moved a target is left for the supervisor to publish.
+        mutating func absorbMIDI() {
+            guard let s = session else { return }
             var moved = false
             for id in Array(targets.keys) {
                 let last = s.midiLastSet(id)
@@ -116,7 +116,6 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 targets[id] = last.value
             }
             if moved { midiMovedUnpublished = true }
-            return moved
         }
 
         /// Control changes heard since start-up, over every connection, and the last one's number.
@@ -484,7 +483,8 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         defer { supervisorFinished.signal() }
         while true {
             let timeout = state.withLock { st -> Duration in
-                // A cycle that brought MIDI wakes this thread; otherwise it looks once a second.
+                // A cycle that brought a control or program change wakes this thread;
+                // otherwise it looks once a second.
                 let most = Duration.seconds(1)
                 return min(st.supervisor.deadline.map { $0 - .now } ?? most, most)
             }

@@ -23,8 +23,9 @@ import Synchronization
 public final class ManagedSession: @unchecked Sendable {
     private let launcher: any SessionLauncher
     private let log: @Sendable (String) -> Void
-    /// Posted by a stop (a signal, or the host ending itself), by the host's change feed, and
-    /// by an open or a save: the main thread then looks at what happened.
+    /// Posted by a stop (a signal, or the host ending itself), by the host's change feed, by an
+    /// open, and once the manager has been told a save or an open succeeded: the main thread
+    /// then looks at what happened.
     private let attention = Semaphore(0)
     private let stopping = Atomic(false)
     private let current = Mutex<Current>(Current())
@@ -76,11 +77,12 @@ public final class ManagedSession: @unchecked Sendable {
         client.whenServerCountsClean { [attention] in attention.signal() }
         let signals = try launcher.stopOnSignals { [self] in requestStop() }
         defer { signals.stop() }
-        var watched: (host: ObjectIdentifier, changes: ChangeFeed<HostChanges>.Subscription)?
+        // The host itself is held, not its identifier: a freed host's address may be the next one's.
+        var watched: (host: LiveHost, changes: ChangeFeed<HostChanges>.Subscription)?
         while !stopping.load(ordering: .acquiring) {
             // The session open now is the one whose changes wake this thread.
-            if let host = current.withLock({ $0.host }), watched?.host != ObjectIdentifier(host) {
-                watched = (ObjectIdentifier(host), host.changes.subscribe(waking: attention))
+            if let host = current.withLock({ $0.host }), watched?.host !== host {
+                watched = (host, host.changes.subscribe(waking: attention))
             }
             // What the feed brought is taken, so its next publication wakes this thread again.
             _ = watched?.changes.take()
@@ -240,8 +242,9 @@ public protocol SessionLauncher: Sendable {
     func stopOnSignals(_ stop: @escaping @Sendable () -> Void) throws(ManagedSessionError) -> SignalWatcher
 }
 
-/// Why a managed session could not run, and the exit status to end with.
-public struct ManagedSessionError: Error, CustomStringConvertible, Sendable {
+/// Why a managed session could not run, and the exit status to end with (the command's
+/// `main` says it, as every command's failure).
+public struct ManagedSessionError: ExitStatusError, Sendable {
     public let description: String
     public let exitCode: Int32
     public init(description: String, exitCode: Int32) {

@@ -40,7 +40,7 @@ public final class OSCBridge: Sendable {
     }
 
     public init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
-         log: @escaping @Sendable (String) -> Void) throws {
+                log: @escaping @Sendable (String) -> Void) throws {
         let (processor, generation, _) = host.chainSnapshot
         let shared = self.shared
         let routing = OSCServer.Routing(table: processor.table, generation: generation)

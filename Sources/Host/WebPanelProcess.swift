@@ -47,13 +47,13 @@ public final class WebPanelProcess: Sendable {
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
     public init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
-         log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
+                log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         let socket: LineSocket, childEnd: Int32, pipe: WakePipe, childPipe: Int32
         do {
             (socket, childEnd) = try LineSocket.pair()
             (pipe, childPipe) = try WakePipe.toChild()
         } catch {
-            throw WebServerError("--http: cannot make a socket pair for \(WebBridge.program) (\(error))")
+            throw WebServerError("--http: cannot make a socket pair or a pipe for \(WebBridge.program) (\(error))")
         }
         let null = (try? DescriptorIO.open("/dev/null", .readWrite)) ?? -1
         defer { if null >= 0 { try? DescriptorIO.close(null) } }
@@ -95,7 +95,7 @@ public final class WebPanelProcess: Sendable {
             thread.join()
             Signals.send(Signals.kill, to: child)
             _ = Spawn.wait(child)
-            throw WebServerError("--http: cannot start the web bridge thread (\(error))")
+            throw WebServerError("--http: cannot start the thread that tells \(WebBridge.program) of changes (\(error))")
         }
         _ = shared.started.wait(timeout: .seconds(60))
         let outcome = shared.outcome.withLock { $0 }

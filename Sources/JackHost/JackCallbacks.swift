@@ -77,9 +77,13 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         let passMIDI = engine.acceptsMIDI
         if passMIDI { engine.beginMIDI() }
         let mappings = midiCount < 0 ? nil : context.pointee.midi.beginCycle()
+        // Whether a control or program change came: what the host publishes (notes do not).
+        var controllers = false
         if let mappings {
             for i in 0..<Int(midiCount) {
                 let event = context.pointee.midiIn[i]
+                let kind = event.bytes[0] & 0xF0
+                if kind == 0xB0 || kind == 0xC0 { controllers = true }
                 let frame = min(Int(event.frame), frames)
                 let taken = context.pointee.midi.receive(
                     mappings, event.bytes, size: Int(event.size), frame: Int64(frame),
@@ -108,9 +112,10 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             if written < 0 { context.pointee.countFault() }
         }
         if mappings != nil { context.pointee.midi.endCycle() }
-        // A cycle that brought MIDI wakes the host's supervisor, which publishes what the
-        // controllers changed (a post; a system call only when the thread sleeps on it).
-        if midiCount > 0 { _unsafePerformance { context.pointee.wake.signal() } }
+        // A cycle that brought a control or program change wakes the host's supervisor, which
+        // publishes what it changed (a post: a system call when the thread sleeps on it, so
+        // only then — not for every cycle a keyboard plays notes in).
+        if controllers { _unsafePerformance { context.pointee.wake.signal() } }
         // The processor's own MIDI, at its frames, on plugin_midi_out.
         if let port = context.pointee.pluginMIDIPort {
             writePluginMIDI(context, engine: engine, frames: frames, to: port, cycle: nframes)

@@ -3,8 +3,8 @@ import Parameters
 /// How a knob over a plain range writes and reads its numbers: a fixed number of decimals and an
 /// optional unit suffix (`"0.50"`, `"12 %"`, `"3.0 st"`).
 ///
-/// Table parameters never use this: their text comes from ``AudioEngine/ParameterSpec/format(_:ascii:)``
-/// and ``AudioEngine/ParameterSpec/parse(_:)``. This covers knobs the table does not know (a panel's own
+/// Table parameters never use this: their text comes from ``Parameters/ParameterSpec/format(_:ascii:)``
+/// and ``Parameters/ParameterSpec/parse(_:)``. This covers knobs the table does not know (a panel's own
 /// settings, tests, tools).
 ///
 /// ```swift

@@ -11,8 +11,8 @@ public enum RealtimeMath {
     /// through a call the real-time checker refuses; each getter is itself checked.)
     @inlinable public static var log2Of10: Double { @_noLocks get { 3.3219280948873623 } }
     @inlinable static var ln2: Double { @_noLocks get { 0.69314718055994531 } }
-    @inlinable public static var halfPi: Double { @_noLocks get { 1.5707963267948966 } }
-    @inlinable public static var halfPiTail: Double { @_noLocks get { 6.123233995736766e-17 } }
+    @inlinable static var halfPi: Double { @_noLocks get { 1.5707963267948966 } }
+    @inlinable static var halfPiTail: Double { @_noLocks get { 6.123233995736766e-17 } }
     @inlinable static var quarterPi: Double { @_noLocks get { 0.78539816339744831 } }
 
     /// 2^x. Overflows to +∞ at 1024 and underflows to 0 below −1075.

@@ -157,6 +157,16 @@ public enum DescriptorIO {
         return fds.map { $0.revents != 0 }
     }
 
+    /// ``waitReadable(_:milliseconds:)`` for at most `timeout`, rounded up to the millisecond
+    /// (nil: no limit).
+    public static func waitReadable(_ descriptors: [Int32], timeout: Duration?) -> [Bool] {
+        let milliseconds = timeout.map { t -> Int32 in
+            let (seconds, attoseconds) = max(t, .zero).components
+            return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        }
+        return waitReadable(descriptors, milliseconds: milliseconds ?? -1)
+    }
+
     /// Waits until `descriptor` takes more (a slow terminal, a full pipe), at most
     /// `milliseconds`.
     public static func waitWritable(_ descriptor: Int32, milliseconds: Int32) {

@@ -256,8 +256,7 @@ public final class WebBridgeClient: WebPanelHost {
     }
 
     public func awaitChange(timeout: Duration?) -> Bool {
-        let milliseconds = timeout.map { Int32(clamping: max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? -1
-        let ready = DescriptorIO.waitReadable([changes.readEnd] + (interrupt.map { [$0.readEnd] } ?? []), milliseconds: milliseconds)
+        let ready = DescriptorIO.waitReadable([changes.readEnd] + (interrupt.map { [$0.readEnd] } ?? []), timeout: timeout)
         if ready.count > 1, ready[1] { interrupt?.drain() }
         guard ready[0] else { return false }
         // The writing end closed: `detent` is gone, and this program with it.
