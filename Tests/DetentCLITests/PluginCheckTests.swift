@@ -24,7 +24,7 @@ struct PluginCheckTests {
             ] + flags.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
             guard compiled.status.exited == 0 else { return .failure(BuildFailed(description: "cc: \(compiled.stderrText)")) }
             let names = ["copies": "Audit Copies", "allocates": "Audit Allocates",
-                         "allocates-once": "Audit Allocates Once", "crashes": "Audit Crashes"]
+                         "allocates-once": "Audit Allocates Once", "crashes": "Audit Crashes", "absurd": "Audit Absurd"]
             var manifest = "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
             var description = """
                 @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
@@ -60,6 +60,26 @@ struct PluginCheckTests {
         let outcome = try ChildProcess.run(try BuiltProducts.detent, ["plugins", "--check"] + arguments,
                                            environment: environment, currentDirectory: folder.path)
         return Detent.Outcome(status: outcome.status.exited, stdout: outcome.stdoutText, stderr: outcome.stderrText)
+    }
+
+    /// Not an audit: the test plug-ins' bundle serves here for a plug-in whose output is absurd
+    /// on purpose (cmt's bf2cube does it at times, from memory it never initialises).
+    @Test("a plug-in's absurd samples (6e32) are written as silence and counted; the JSON peak is a number")
+    func absurdOutputIsSilenced() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.sine(frequency: 440, frames: 48_000)]))
+        var environment = Detent.environment(in: folder.path)
+        environment["LV2_PATH"] = try Self.plugins.get()
+        let outcome = try ChildProcess.run(try BuiltProducts.detent, ["render", "in.wav", "--plugin", "urn:detent:test:absurd",
+                                                                      "-o", "out.wav", "--json"],
+                                           environment: environment, currentDirectory: folder.path)
+        #expect(outcome.status.exited == 0, "\(outcome.stderrText)")
+        let summary = try jsonObject(outcome.stdoutText)
+        #expect(summary["sanitizedOutputSamples"] as? Int == 480, "one sample in a hundred")
+        #expect(summary["peak"] as? Double != nil, "a number, not null")
+        #expect(outcome.stderrText.contains("samples of NaN, infinity, denormals or beyond ±1e6; written as silence"))
+        let (samples, _) = try decode(folder.file("out.wav"))
+        #expect(samples.allSatisfy { abs($0) <= 1 })
     }
 
     @Test("a plug-in that allocates in every run() is flagged with an allocation line naming malloc")

@@ -8,6 +8,8 @@
  *   urn:detent:test:allocates-once  its run() takes memory the first time only (a late
  *                                 allocation many plug-ins make);
  *   urn:detent:test:crashes       its tenth run() dies of SIGSEGV.
+ *   urn:detent:test:absurd        copies too, but every hundredth sample it writes is 6e32 (a
+ *                                 finite value no sound has, as cmt's bf2cube writes at times).
  *
  * Each allocation's pointer is kept in a volatile global, so the compiler cannot leave the
  * calls out.
@@ -62,6 +64,15 @@ static void run_crashes(LV2_Handle handle, uint32_t frames) {
     copy(p, frames);
 }
 
+static void run_absurd(LV2_Handle handle, uint32_t frames) {
+    Plugin *p = handle;
+    copy(p, frames);
+    for (uint32_t i = 0; i < frames; i++) {
+        if ((p->runs + i) % 100 == 0) p->out[i] = 6e32f;
+    }
+    p->runs += frames;
+}
+
 static void cleanup(LV2_Handle handle) {
     free(((Plugin *)handle)->scratch);
     free(handle);
@@ -72,6 +83,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:detent:test:allocates", instantiate, connect_port, NULL, run_allocates, NULL, cleanup, NULL},
     {"urn:detent:test:allocates-once", instantiate, connect_port, NULL, run_allocates_once, NULL, cleanup, NULL},
     {"urn:detent:test:crashes", instantiate, connect_port, NULL, run_crashes, NULL, cleanup, NULL},
+    {"urn:detent:test:absurd", instantiate, connect_port, NULL, run_absurd, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
