@@ -60,7 +60,7 @@ let package = Package(
         // child programs and shared libraries. docs/architecture.md lists what is where.
         .target(
             name: "Platform",
-            dependencies: ["CPlatform", "CRealtime", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CPlatform", "CRealtime", "TextFormats", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The text Detent reads and writes: JSON, text made safe for a terminal, aligned
         // tables. Standard library only.
@@ -114,13 +114,20 @@ let package = Package(
             "Control", "AudioEngine", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
             "WebBridge", "CPlatform"]),
 
+        // What a render is asked and how it is carried out, whoever asks: the options as a
+        // plain value, processors found by reference, starting values, the batch plan with
+        // manifests, variants and shards, worker processes that contain a crashing plug-in, and
+        // the report. The command line fills these options; so can other callers.
+        .target(name: "RenderJobs", dependencies: [
+            "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats"]),
+
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.
         .target(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host",
+                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -161,7 +168,7 @@ let package = Package(
         .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
-            "DetentCLI", "Parameters", "AudioEngine", "OfflineRender", "TestSupport",
+            "DetentCLI", "RenderJobs", "Parameters", "AudioEngine", "OfflineRender", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     exclude: ["ReferenceHost", "AuditPlugins"]),
     ]

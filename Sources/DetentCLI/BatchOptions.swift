@@ -1,7 +1,8 @@
 import ArgumentParser
+import RenderJobs
 
 /// `detent render`'s options for batches at scale: a job manifest, randomised variants, a
-/// shard of the job list, resuming. See docs/batches.md.
+/// shard of the job list, resuming (``BatchChoice``, which checks them). See docs/batches.md.
 struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Render the jobs of a JSON Lines file (- for stdin): one object per line with input, output and any per-file option by its long name (plugin, chain, preset, set, values, automation, midi, tail, format, …); relative paths are the manifest's folder's. A bad line fails alone, named by its number.",
@@ -38,36 +39,16 @@ struct BatchOptions: ParsableArguments {
         valueName: "file"), completion: .file(extensions: ["jsonl"]))
     var writeManifest: String?
 
-    /// True when any of these options is given: the render then reports its batch in a
-    /// final count line and cleans up after killed runs.
-    var isBatch: Bool {
-        manifest != nil || shard != nil || skipExisting || variants != nil || writeManifest != nil
-    }
-
-    /// `--shard`, or the whole list.
-    var shardSetting: RenderShard {
-        get throws(ValidationError) { try shard.map { text throws(ValidationError) in try RenderShard(parsing: text) } ?? .all }
-    }
-
-    /// `--vary`, each read (not yet bound to a processor's table).
-    var variationSettings: [ParameterVariation] {
-        get throws(ValidationError) {
-            var all: [ParameterVariation] = []
-            for text in variations { all.append(try ParameterVariation(parsing: text)) }
-            return all
-        }
-    }
-
-    /// The usage errors these options can make alone.
-    func check() throws(ValidationError) {
-        _ = try shardSetting
-        _ = try variationSettings
-        if let variants, !(1...1_000_000).contains(variants) {
-            throw ValidationError("--variants \(variants): must be 1 … 1000000")
-        }
-        if variants != nil && variations.isEmpty { throw ValidationError("--variants needs at least one --vary ID=LOW..HIGH") }
-        if variants == nil && !variations.isEmpty { throw ValidationError("--vary needs --variants N (how many to render)") }
-        if variants == nil && seed != nil { throw ValidationError("--seed is for --variants") }
-        if writeManifest == "-" { throw ValidationError("--write-manifest needs a file (stdout carries --json)") }
+    /// What these options choose.
+    var choice: BatchChoice {
+        var choice = BatchChoice()
+        choice.manifest = manifest
+        choice.shard = shard
+        choice.skipExisting = skipExisting
+        choice.variations = variations
+        choice.variants = variants
+        choice.seed = seed
+        choice.writeManifest = writeManifest
+        return choice
     }
 }

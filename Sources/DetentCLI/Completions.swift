@@ -1,3 +1,4 @@
+import RenderJobs
 import ArgumentParser
 import AudioEngine
 import Presets
@@ -30,12 +31,12 @@ enum Completions {
     }
 
     static func presetNames(words: [String]) -> [String] {
-        guard let store = try? processorOption(words).resolved().store, let rows = try? store.list() else { return [] }
+        guard let store = try? processorOption(words).resolve().store, let rows = try? store.list() else { return [] }
         return rows.map(\.name)
     }
 
     static func parameterAssignments(words: [String]) -> [String] {
-        guard let processor = try? processorOption(words).resolved().processor else { return [] }
+        guard let processor = try? processorOption(words).resolve().processor else { return [] }
         return processor.table.specs.map { $0.id + "=" }
     }
 

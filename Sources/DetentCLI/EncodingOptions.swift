@@ -1,13 +1,12 @@
 import ArgumentParser
 import OfflineRender
+import RenderJobs
 
-/// `detent render`'s options for how samples are encoded, beyond the format: the dither of
-/// 16-bit (and smaller) outputs and the settings of encoders that have them. Values are
-/// checked here; whether the output's format can use them is known per file, once its format
-/// is (``EncoderSettings/commands(for:sampleRate:channels:)``).
+/// `detent render`'s options for how samples are encoded, beyond the format (``EncodingChoice``,
+/// which checks them).
 struct EncodingOptions: ParsableArguments {
-    // Taken as text and resolved by `validate()`, like `--format`: an unknown name is told
-    // in Detent's words.
+    // Taken as text and checked with the render's other options, like `--format`: an unknown
+    // name is told in Detent's words.
     @Option(help: ArgumentHelp(
         "Dither of integer outputs of 16 bits or fewer: tpdf (default; ±1 LSB triangular noise), shaped (TPDF with F-weighted noise shaping: less noise at 1-5 kHz, more above 15 kHz; 44.1 and 48 kHz, plain TPDF at other rates), none.",
         valueName: "tpdf|shaped|none"), completion: .list(Dither.allCases.map(\.rawValue)))
@@ -31,35 +30,8 @@ struct EncodingOptions: ParsableArguments {
         valueName: "level"))
     var compression: Int?
 
-    func validate() throws {
-        _ = try ditherMode
-        if let quality, !EncoderSettings.qualities.contains(quality) {
-            throw ValidationError("--quality \(quality): must be a number from 0 to 1")
-        }
-        if let bitrate, bitrate < 1 { throw ValidationError("--bitrate \(bitrate): must be a positive number of kbit/s") }
-        if let compression, !EncoderSettings.compressionLevels.contains(compression) {
-            throw ValidationError("--compression \(compression): must be a FLAC level from 0 to 8")
-        }
-        if quality != nil && bitrate != nil {
-            throw ValidationError("--quality and --bitrate both set the encoder's rate; give one of them")
-        }
+    /// What these options choose.
+    var choice: EncodingChoice {
+        EncodingChoice(dither: dither, noDither: noDither, quality: quality, bitrate: bitrate, compression: compression)
     }
-
-    /// `--dither`, by name in any case, or `--no-dither`.
-    var ditherMode: Dither {
-        get throws(ValidationError) {
-            guard let dither else { return noDither ? .none : .tpdf }
-            let mode = try Dither.named(dither, option: "--dither")
-            if noDither && mode != .none {
-                throw ValidationError("--no-dither and --dither \(mode.rawValue) contradict each other")
-            }
-            return mode
-        }
-    }
-
-    var settings: EncoderSettings { EncoderSettings(quality: quality, bitrate: bitrate, compression: compression) }
-}
-
-extension Dither: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// Message lines held back while the knob panel owns the terminal, printed on stderr when it

@@ -1,3 +1,4 @@
+import RenderJobs
 import Host
 import TextFormats
 import OfflineRender
@@ -346,7 +347,7 @@ struct LiveCommand: ParsableCommand {
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
         let processor = options.processor
-        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: PluginOption.store(for:)),
+        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: ProcessorReference.store(for:)),
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.
@@ -360,7 +361,7 @@ struct LiveCommand: ParsableCommand {
     /// Lets `chain add|remove|move` edit the running chain, finding plug-ins as `--plugin`
     /// does; presets follow the new chain, and OSC addresses (within 10 ms).
     func allowChainEdits(_ host: LiveHost, presets: StorePresetSource) {
-        host.allowChainEdits(resolve: { reference in try PluginOption.processor(reference) }, changed: { presets.follow($0) })
+        host.allowChainEdits(resolve: { reference in try ProcessorReference.processor(reference) }, changed: { presets.follow($0) })
     }
 
     /// The typed commands' interpreter for `host`, whose `midi save` writes mapping files

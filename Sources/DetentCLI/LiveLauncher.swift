@@ -1,3 +1,4 @@
+import RenderJobs
 import Control
 import AudioEngine
 import Host
@@ -11,8 +12,8 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
     let command: LiveCommand
 
     func processor(_ identifier: String?) throws -> (processor: Processor, store: PresetStore) {
-        guard let identifier else { return try command.plugin.resolved() }
-        return try PluginOption.find(identifier)
+        guard let identifier else { return try command.plugin.resolve() }
+        return try ProcessorReference.find(identifier)
     }
 
     func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions {

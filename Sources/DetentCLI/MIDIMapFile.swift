@@ -1,3 +1,4 @@
+import RenderJobs
 import TextFormats
 import OfflineRender
 import Control

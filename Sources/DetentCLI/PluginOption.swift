@@ -1,14 +1,12 @@
-import TextFormats
 import ArgumentParser
 import AudioEngine
-import Parameters
-import Platform
-import LV2
 import Presets
+import PluginFormats
+import RenderJobs
 
 /// `--plugin URI|NAME|LABEL|ladspa:ID|FILE.so:LABEL|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —
 /// the built-in lowpass + gain when neither is given, one processor, or several in series as
-/// a chain whose parameters are `SLOT.ID`.
+/// a chain whose parameters are `SLOT.ID` (``PluginChoice``).
 struct PluginOption: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
         "Host an installed LV2, LADSPA or DSSI plug-in, by URI, name, label, ladspa:ID or FILE.so:LABEL (see `detent plugins`), or `builtin` for the lowpass + gain. "
@@ -21,119 +19,20 @@ struct PluginOption: ParsableArguments {
         valueName: "file"), completion: .file())
     var chain: String?
 
+    /// What these options choose.
+    var choice: PluginChoice { PluginChoice(plugins: plugins, chain: chain) }
+
     /// The `--chain` file, which is also the preset the command starts from when no
     /// `--preset` is given.
     var startingPreset: String? { chain }
 
     /// True when neither option was given: the built-in alone.
-    var isDefault: Bool { plugins.isEmpty && chain == nil }
+    var isDefault: Bool { choice.isDefault }
 
-    /// The processor and its preset store (a single plug-in's own LV2 presets are its
-    /// read-only factory presets), each plug-in found once. A plug-in that cannot be found or
-    /// hosted, or a chain that cannot be made, is one line on stderr and exit 64 (unknown,
-    /// ambiguous, a bad slot name) or 65.
+    /// The processor and its preset store; see ``PluginChoice/resolved()``. A plug-in that
+    /// cannot be found or hosted, or a chain that cannot be made, is one line on stderr and
+    /// exit 64 or 65.
     func resolve() throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        try resolved()
-    }
-
-    /// The same, with the reason it cannot be had as an error.
-    func resolved() throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        if !plugins.isEmpty && chain != nil {
-            throw PluginError.chain(reason: "use either --plugin or --chain, not both")
-        }
-        if let chain { return try Self.find(Self.identifier(inChainFile: chain)) }
-        return try Self.find(plugins: plugins)
-    }
-
-    /// The name that puts the built-in in a chain.
-    static let builtInName = "builtin"
-
-    /// The processors `plugins` name, in order, as one processor: nothing is the built-in,
-    /// one is that processor with its plain ids, more are a chain.
-    static func find(plugins: [String]) throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        if plugins.count <= 1 { return try find(plugins.first.map(slot)?.reference) }
-        var parts: [(name: String, processor: Processor)] = []
-        for text in plugins {
-            let (given, reference) = slot(text)
-            parts.append((given ?? "", try processor(reference)))
-        }
-        // Slots not named by the user get a short name from their processor, unique in the chain.
-        for i in parts.indices where parts[i].name.isEmpty {
-            parts[i].name = Processor.uniqueSlotName(parts[i].processor.defaultSlotName(position: i + 1),
-                                                     among: parts.map(\.name).filter { !$0.isEmpty })
-        }
-        return try chain(parts)
-    }
-
-    /// The same for a stored identifier (a preset's or session's `processor`): nil or the
-    /// built-in's for the built-in, a plug-in URI or name, or a chain's identifier.
-    static func find(_ identifier: String?) throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        guard let identifier else { return (.lowpassGain, .standard()) }
-        if let parts = Processor.chainParts(of: identifier) {
-            var processors: [(name: String, processor: Processor)] = []
-            for part in parts { processors.append((part.name, try processor(part.identifier))) }
-            return try chain(processors)
-        }
-        if isBuiltIn(identifier) { return (.lowpassGain, .standard()) }
-        let entry = try InstalledPlugins.catalogue.find(identifier)
-        let processor = try entry.processor()
-        let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        return (processor, .standard(scope: scope, factoryPresets: entry.factoryPresets()))
-    }
-
-    /// The preset store of a processor already found: the standard one for the built-in, a
-    /// plug-in's with its factory presets, a chain's (chain presets only).
-    static func store(for processor: Processor) -> PresetStore {
-        if processor == .lowpassGain { return .standard() }
-        let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        guard processor.slots.isEmpty else { return .standard(scope: scope, factoryPresets: []) }
-        let factory = InstalledPlugins.catalogue.entry(identifier: processor.identifier)?.factoryPresets() ?? []
-        return .standard(scope: scope, factoryPresets: factory)
-    }
-
-    /// One processor by reference: `builtin` (or its identifier), or an installed plug-in of
-    /// any format (see ``PluginCatalogue``).
-    static func processor(_ reference: String) throws(PluginError) -> Processor {
-        if isBuiltIn(reference) { return .lowpassGain }
-        return try InstalledPlugins.catalogue.find(reference).processor()
-    }
-
-    /// True for `builtin` and the built-in's identifier.
-    static func isBuiltIn(_ reference: String) -> Bool {
-        reference.lowercased() == builtInName || reference == Processor.lowpassGain.identifier
-    }
-
-    /// A chain of `parts` and its preset store (chain presets only: a slot's own factory
-    /// presets belong to the slot).
-    private static func chain(_ parts: [(name: String, processor: Processor)]) throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        let chain: Processor
-        do {
-            chain = try Processor.chain(parts)
-        } catch {
-            throw .chain(reason: error.description)
-        }
-        return (chain, .standard(scope: PresetScope(processor: chain.identifier, table: chain.table), factoryPresets: []))
-    }
-
-    /// `NAME=REFERENCE` as a slot name and a reference; anything else (a URI, a name with
-    /// spaces) as a reference alone.
-    static func slot(_ text: String) -> (name: String?, reference: String) { Processor.slotNameAndReference(text) }
-
-    /// The processor a chain (or preset) file names in its `processor` field; the built-in
-    /// when it names none.
-    static func identifier(inChainFile path: String) throws(PluginError) -> String {
-        let bytes: [UInt8]
-        do {
-            bytes = try BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize)
-        } catch {
-            throw .chainFile(path: path, reason: "cannot be read (\(error))")
-        }
-        let document: JSONValue
-        do { document = try JSONParser.parse(bytes) } catch { throw .chainFile(path: path, reason: "\(error)") }
-        switch document.member("processor") {
-        case nil: return Processor.lowpassGain.identifier
-        case .string(let identifier)?: return identifier
-        case let other?: throw .chainFile(path: path, reason: "'processor' is \(other.kindDescription), not a string")
-        }
+        try choice.resolved()
     }
 }

@@ -1,3 +1,4 @@
+import RenderJobs
 import ArgumentParser
 import CRealtime
 import AudioEngine

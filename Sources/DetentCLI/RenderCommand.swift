@@ -1,10 +1,6 @@
 import ArgumentParser
-import LV2
 import OfflineRender
-import Parameters
-import AudioEngine
-import Presets
-import Platform
+import RenderJobs
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.
 ///
@@ -141,187 +137,50 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
-    /// The checks that need no file: each a usage error (64), told before anything is read.
-    /// Run first thing in ``run()`` rather than as ArgumentParser's `validate()`, which comes
+    /// What the options ask, as the value the render is planned from.
+    var options: RenderOptions {
+        var options = RenderOptions()
+        options.inputs = inputs
+        options.output = output
+        options.outDir = outDir
+        options.plugin = plugin.choice
+        options.starting = starting.choice
+        options.automation = automation
+        options.midi = midi
+        options.midiOut = midiOut
+        options.bpm = bpm
+        options.format = format
+        options.subtype = subtype
+        options.encoder = encoder.choice
+        options.normalize = normalize
+        options.loudness = loudness
+        options.measures = measures
+        options.jobs = jobs
+        options.blockFrames = blockFrames
+        options.tail = tail
+        options.kernelFrames = kernelFrames
+        options.controlInterval = controlInterval
+        options.ioThreads = ioThreads
+        options.noMetadata = noMetadata
+        options.inProcess = inProcess
+        options.force = force
+        options.quiet = quiet
+        options.json = json
+        options.batch = batch.choice
+        return options
+    }
+
+    /// Checked first thing here rather than in ArgumentParser's `validate()`, which comes
     /// before its check for unknown options: `--bpm 120` must be told as the unknown option it
     /// is, not as a second input (`120`).
-    func checkOptions() throws {
-        if batch.manifest != nil {
-            guard inputs.isEmpty else { throw ValidationError("use either input files or --manifest, not both") }
-            if output != nil { throw ValidationError("-o names one output; a manifest names each job's (or use --out-dir)") }
-        } else if inputs.isEmpty, let midiOut {
-            // From a MIDI file to a MIDI file: no audio on either side.
-            guard midi != nil || tail != nil else {
-                throw ValidationError("--midi-out \(midiOut) with no input file lasts as long as --midi FILE and --tail SECONDS: give either")
-            }
-            if output != nil || outDir != nil { throw ValidationError("-o and --out-dir name audio outputs; a render with no input file writes only --midi-out") }
-            if normalize != nil { throw ValidationError("--normalize measures audio; a render with no input file has none") }
-            if tail?.lowercased().trimmedWhitespace == "auto" {
-                throw ValidationError("--tail auto listens for the audio to end; a render with no input file has none: give seconds")
-            }
-        } else {
-            guard !inputs.isEmpty else { throw ValidationError("render: no input files (detent render --help)") }
-        }
-        if midiOut != nil && (inputs.count > 1 || batch.manifest != nil || batch.variants != nil) {
-            throw ValidationError("--midi-out names one MIDI file: render one input with it")
-        }
-        if let midiOut, midiOut == output { throw ValidationError("--midi-out \(midiOut) is also the audio output (-o)") }
-        if output != nil && outDir != nil { throw ValidationError("use either -o or --out-dir, not both") }
-        if output != nil && inputs.count > 1 {
-            throw ValidationError("-o names one output, but \(inputs.count) inputs were given; use --out-dir")
-        }
-        if output == "-" && json { throw ValidationError("-o - writes the audio to stdout; --json cannot share it") }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be read only once") }
-        if inputs.contains("-") && batch.manifest == "-" { throw ValidationError("- (stdin) can be read only once") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): must be at least 1") }
-        if let ioThreads, !(1...2).contains(ioThreads) {
-            throw ValidationError("--io-threads \(ioThreads): must be 1 or 2")
-        }
-        if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
-            throw ValidationError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")
-        }
-        if let blockFrames, !(1...1 << 20).contains(blockFrames) {
-            throw ValidationError("--block-frames \(blockFrames): must be 1 … \(1 << 20)")
-        }
-        try checkFileOptions()
-        try batch.check()
-        if batch.skipExisting && force { throw ValidationError("use either --skip-existing or --force, not both") }
-        if batch.variants != nil && output == "-" { throw ValidationError("--variants writes several files; -o - cannot hold them") }
-    }
-
-    /// The checks of the options a manifest line may set too (``ManifestFields``): run for
-    /// the command line, and again for each line with its fields applied.
-    func checkFileOptions() throws {
-        _ = try tailSetting
-        if let bpm, !bpm.isFinite || !TransportPosition.tempoRange.contains(bpm) {
-            throw ValidationError("--bpm \(bpm): expected a tempo of 1 … 999 beats per minute")
-        }
-        if let kernelFrames, !(16...65_536).contains(kernelFrames) {
-            throw ValidationError("--block \(kernelFrames): must be 16 … 65536 frames")
-        }
-        _ = try container
-        _ = try encoding
-        if try normalizeTarget != nil && inputs.contains("-") {
-            throw ValidationError("--normalize reads its input twice; - (stdin) can be read only once (render it to a file first)")
-        }
-        _ = try measureSetting
-    }
-
-    /// `--normalize`: a loudness in LUFS (`-23`, `-23LUFS`), within ``RenderSettings/normalizeRange``.
-    var normalizeTarget: Double? {
-        get throws(ValidationError) {
-            guard let normalize else { return nil }
-            var text = normalize.lowercased().trimmedWhitespace
-            if text.hasSuffix("lufs") { text = String(text.dropLast(4)).trimmedWhitespace }
-            let range = RenderSettings.normalizeRange
-            guard let value = DecimalText.number(text), range.contains(value) else {
-                throw ValidationError("--normalize '\(normalize)': expected an integrated loudness in LUFS, "
-                    + "\(Int(range.lowerBound)) … \(Int(range.upperBound)) (e.g. -23)")
-            }
-            return value
-        }
-    }
-
-    /// `--measure` (hidden).
-    var measureSetting: LoudnessMeter.Measures {
-        get throws(ValidationError) {
-            guard let measures else { return loudness || normalize != nil ? .truePeak : .none }
-            guard let value = LoudnessMeter.Measures(rawValue: measures) else {
-                throw ValidationError("--measure '\(measures)': expected "
-                    + LoudnessMeter.Measures.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return value
-        }
-    }
-
-    /// `--tail`: `auto`, or a time in seconds (`2`, `2s`) or milliseconds (`500ms`).
-    var tailSetting: RenderSettings.Tail {
-        get throws(ValidationError) {
-            guard let tail else { return .none }
-            let text = tail.lowercased().trimmedWhitespace
-            if text == "auto" { return .auto }
-            let (digits, scale) = text.hasSuffix("ms") ? (String(text.dropLast(2)), 0.001)
-                : text.hasSuffix("s") ? (String(text.dropLast()), 1.0) : (text, 1.0)
-            guard let value = DecimalText.number(digits.trimmedWhitespace), value >= 0,
-                  value * scale <= 3_600 else {
-                throw ValidationError("--tail '\(tail)': expected seconds (2, 2s, 500ms, up to an hour) or auto")
-            }
-            return value == 0 ? .none : .seconds(value * scale)
-        }
-    }
-
-    /// `--format`, by name in any case.
-    var container: Container? {
-        get throws(ValidationError) {
-            try format.map { name throws(ValidationError) in try Container.named(name, option: "--format") }
-        }
-    }
-
-    /// `--subtype`, by name in any case.
-    var encoding: Subtype? {
-        get throws(ValidationError) {
-            try subtype.map { name throws(ValidationError) in try Subtype.named(name, option: "--subtype") }
-        }
-    }
-
     func run() throws {
-        try checkOptions()
-        if renderWorker { return RenderWorker.serve(self) }
-        if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
-        let plan: BatchPlan
-        do {
-            plan = try BatchPlan(self)
-        } catch {
-            throw CommandFailure(error)
+        let options = self.options
+        if renderWorker {
+            do { try options.check() } catch { throw CommandFailure(error) }
+            return RenderWorker.serve(options)
         }
-
-        // Workers are copies of this process made now, before any thread starts.
-        let launch = isolates(plan) ? RenderWorkerLaunch(arguments: Array(CommandLine.arguments.dropFirst())) : nil
-        launch?.copyWorkers(min(plan.parallel, plan.renders), serving: plan, of: self)
-        defer { launch?.dismissWaiting() }
-        InterruptSignal.install()
-        // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
-        // says what matters.
-        LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
-        let report = RenderReport(entries: plan.entries, options: .init(
-            progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
-        let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
-                                   isolation: launch).run()
-        report.close()
-
-        let signal = InterruptSignal.received.load(ordering: .relaxed)
-        if signal != 0 { throw ExitCode(128 + signal) }
-        for case .failed(let failure)? in outcomes { throw ExitCode(failure.exitCode) }
-    }
-}
-
-extension RenderCommand {
-    /// Whether the jobs of `plan` render in worker processes (``RenderWorkerProcess``), so
-    /// that a plug-in that crashes fails its file alone: when one hosts a plug-in. Built-in
-    /// renders stay in this process, and so does a manifest read from stdin, which a worker
-    /// started again could not read again, and a render that also writes `--midi-out` (one
-    /// file, whose MIDI output a worker could not hand over).
-    func isolates(_ plan: BatchPlan) -> Bool {
-        guard !inProcess, batch.manifest != "-", midiOut == nil else { return false }
-        return plan.entries.contains { entry in
-            if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
-        }
-    }
-
-    /// A render with no audio file: `--midi` through the processor into `--midi-out`.
-    func renderMIDI(to path: String) throws {
-        InterruptSignal.install()
-        let summary: MIDIRenderSummary
-        do {
-            let settings = try JobSettings().settings(for: self)
-            summary = try MIDIRenderer.render(output: path, settings: settings, isCancelled: { InterruptSignal.isSet })
-        } catch {
-            let signal = InterruptSignal.received.load(ordering: .relaxed)
-            if signal != 0 { throw ExitCode(128 + signal) }
-            throw CommandFailure(error)
-        }
-        for line in summary.warnings { Console.warning(line) }
-        if json { Console.out(summary.jsonValue.compactText) }
+        let status = try options.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        if status != 0 { throw ExitCode(status) }
     }
 }
 
@@ -333,15 +192,4 @@ extension Container: ExpressibleByArgument {
 
 extension Subtype: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-}
-
-extension ExpressibleByArgument where Self: CaseIterable {
-    /// The value named `name` in any case, or the usage error naming `option` and the names
-    /// it knows.
-    static func named(_ name: String, option: String) throws(ValidationError) -> Self {
-        guard let value = Self(argument: name) else {
-            throw ValidationError("\(option) '\(name)': unknown (known: \(allValueStrings.joined(separator: ", ")))")
-        }
-        return value
-    }
 }

@@ -1,18 +1,10 @@
 import ArgumentParser
 import AudioEngine
 import Parameters
-import Platform
 import Presets
+import RenderJobs
 
-/// A mistake on the command line, as the one line that explains it (exit status 64).
-struct UsageError: ExitStatusError {
-    var exitCode: Int32 { 64 }
-
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// `--preset` and `--set`, as `detent render` and `detent live` take them.
+/// `--preset` and `--set`, as `detent render` and `detent live` take them (``StartingChoice``).
 struct StartingValueOptions: ParsableArguments {
     /// `--preset`'s help, also for `detent panel` (which takes no `--set`).
     static let presetHelp = ArgumentHelp(
@@ -26,51 +18,11 @@ struct StartingValueOptions: ParsableArguments {
             completion: Completions.assignments)
     var sets: [String] = []
 
-    /// The values to start from; see ``startingValues(preset:sets:store:)``. `chainFile`
-    /// (`--chain`) is the preset when none is named.
+    /// What these options choose.
+    var choice: StartingChoice { StartingChoice(preset: preset, sets: sets) }
+
+    /// The values to start from; see ``StartingChoice/values(store:chainFile:processor:)``.
     func values(store: PresetStore = .standard(), chainFile: String? = nil, processor: Processor? = nil) throws -> [ParameterIndex: Double] {
-        // A slot's own preset (`SLOT:NAME`) sets that slot over the chain's Default; --set last.
-        if let preset, let processor, let slot = try SlotPresets.values(preset, in: processor) {
-            return try startingValues(preset: nil, sets: [], store: store)
-                .merging(slot) { $1 }.merging(assignments(sets, table: store.scope.table)) { $1 }
-        }
-        return try startingValues(preset: preset ?? chainFile, sets: sets, store: store)
+        try choice.values(store: store, chainFile: chainFile, processor: processor)
     }
 }
-
-/// The parameter values a command starts from: the named preset's (`--preset NAME|PATH`),
-/// or the Default preset's when none is named (a user "Default" overrides the factory one),
-/// then each `--set` on top (later `--set`s of the same parameter win). Preset warnings
-/// (clamped or unknown values) are printed here, once.
-///
-/// ```swift
-/// try startingValues(preset: "Dark", sets: ["gain=-6dB"])
-/// // [.cutoff: 2500, .resonance: 0.707, .gain: -6]
-/// ```
-///
-/// - Throws: `PresetError` for a preset that cannot be found or read, `UsageError` for a
-///   bad `--set`.
-func startingValues(preset: String?, sets: [String], store: PresetStore = .standard()) throws -> [ParameterIndex: Double] {
-    let loaded = try preset.map { reference throws(PresetError) in try store.resolve(reference) } ?? store.defaultPreset()
-    for warning in loaded.warnings { Console.warning(warning.description) }
-    let values = Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
-    return values.merging(try assignments(sets, table: store.scope.table)) { $1 }
-}
-
-/// Each `--set ID=VALUE` of `sets` (later ones of the same parameter win).
-///
-/// - Throws: `UsageError` naming the first that is not an assignment of the table.
-func assignments(_ sets: [String], table: ParameterTable) throws -> [ParameterIndex: Double] {
-    var values: [ParameterIndex: Double] = [:]
-    for assignment in sets {
-        do {
-            let (id, value) = try table.parseAssignment(assignment)
-            values[id] = value
-        } catch {
-            throw UsageError("--set '\(assignment)': \(error.description)")
-        }
-    }
-    return values
-}
-
-

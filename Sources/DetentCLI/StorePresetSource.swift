@@ -1,3 +1,5 @@
+import RenderJobs
+import Platform
 import Control
 import TextFormats
 import Parameters
@@ -30,7 +32,7 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
 
     /// Makes the presets those of `processor`, the chain a live edit made.
     func follow(_ processor: Processor) {
-        let store = PluginOption.store(for: processor)
+        let store = ProcessorReference.store(for: processor)
         current.withLock { $0 = (store, processor) }
     }
 

@@ -1,3 +1,4 @@
+import RenderJobs
 import Control
 import ArgumentParser
 import Host

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OfflineRender
 @testable import DetentCLI
+import RenderJobs
 import Testing
 
 /// What the command line decides before anything runs, checked in process: parsing, the
@@ -14,9 +15,7 @@ struct InProcessOptionTests {
         do {
             let command = try DetentCLI.Detent.parseAsRoot(arguments)
             if let render = command as? RenderCommand {
-                try render.checkOptions()
-                _ = try render.normalizeTarget
-                _ = try render.tailSetting
+                try render.options.check()
             }
             return nil
         } catch {
@@ -43,9 +42,9 @@ struct InProcessOptionTests {
     @Test("typed values become the settings the render uses")
     func values() throws {
         let render = try #require(try DetentCLI.Detent.parseAsRoot(["render", "in.wav", "--normalize", "-23LUFS", "--tail", "500ms"]) as? RenderCommand)
-        #expect(try render.normalizeTarget == -23)
-        #expect(try render.tailSetting == .seconds(0.5))
+        #expect(try render.options.normalizeTarget == -23)
+        #expect(try render.options.tailSetting == .seconds(0.5))
         let auto = try #require(try DetentCLI.Detent.parseAsRoot(["render", "in.wav", "--tail", "auto"]) as? RenderCommand)
-        #expect(try auto.tailSetting == .auto)
+        #expect(try auto.options.tailSetting == .auto)
     }
 }

@@ -1,6 +1,7 @@
 import AudioEngine
 @testable import DetentCLI
 import Parameters
+import RenderJobs
 import Testing
 
 /// A live chain's presets: `preset load SLOT:NAME` (typed, OSC, the browser panel) sets that
@@ -10,7 +11,7 @@ import Testing
     @Test("a slot's factory preset sets its slot's rows, and no other; a preset of the chain sets them all")
     func slotPresetSetsItsSlotAlone() throws {
         let chain = try Processor.chain([("lp", .lowpassGain), ("hp", .lowpassGain)])
-        let source = StorePresetSource(store: PluginOption.store(for: chain), processor: chain)
+        let source = StorePresetSource(store: ProcessorReference.store(for: chain), processor: chain)
         let slot = try source.valuesToLoad("lp:Telephone")
         let lp = chain.slots[0]
         #expect(Set(slot.keys) == Set(LowpassGain.table.indices.map { lp.row($0) }))

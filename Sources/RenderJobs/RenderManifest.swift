@@ -14,27 +14,27 @@ import Platform
 /// {"input": "takes/a.wav", "output": "out/a.flac", "set": ["cutoff=800"]}
 /// {"input": "takes/b.wav", "output": "out/b.wav", "plugin": ["builtin", "http://drobilla.net/plugins/mda/Overdrive"]}
 /// ```
-struct RenderManifest {
+package struct RenderManifest {
     /// The manifest as messages name it: its path, or `stdin`.
-    let name: String
+    package let name: String
     /// The folder relative paths in it are taken from: the manifest's own (the current
     /// folder for stdin), so a manifest and its files can move together.
-    let folder: String
-    let lines: [Line]
+    package let folder: String
+    package let lines: [Line]
 
     /// One job: its line number (from 1) and its members, or why the line is not a job object.
-    struct Line {
-        let number: Int
-        let members: Result<[JSONMember], CommandFailure>
+    package struct Line {
+        package let number: Int
+        package let members: Result<[JSONMember], CommandFailure>
     }
 
     /// The most a manifest may hold: a million jobs of a few hundred bytes.
-    static let maximumSize = 1 << 30
+    package static let maximumSize = 1 << 30
 
     /// Reads `path` (`-`: stdin).
     ///
     /// - Throws: ``CommandFailure`` (74) when the file cannot be read; a bad line is no error here.
-    static func read(path: String) throws(CommandFailure) -> RenderManifest {
+    package static func read(path: String) throws(CommandFailure) -> RenderManifest {
         let stdin = path == "-"
         let name = stdin ? "stdin" : path
         let bytes: [UInt8]
@@ -60,7 +60,7 @@ struct RenderManifest {
     }
 
     /// One line's object.
-    static func parse(_ text: [UInt8], manifest: String, line: Int) -> Result<[JSONMember], CommandFailure> {
+    package static func parse(_ text: [UInt8], manifest: String, line: Int) -> Result<[JSONMember], CommandFailure> {
         do {
             guard case .object(let members) = try JSONParser.parse(text) else {
                 return .failure(CommandFailure("\(manifest):\(line): expected a JSON object with the job's input and output",
@@ -74,7 +74,7 @@ struct RenderManifest {
 
     /// `path` as it is opened from the current folder: an absolute path as it is, a relative
     /// one taken from the manifest's folder.
-    func resolve(_ path: String) -> String {
+    package func resolve(_ path: String) -> String {
         path.hasPrefix("/") || folder == "." ? path : PathString.join(folder, path)
     }
 }

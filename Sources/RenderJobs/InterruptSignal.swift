@@ -10,13 +10,13 @@ import Synchronization
 /// signal ends the program at once, for a render stuck where it cannot look (a pipe that never
 /// delivers its header); the thread removes the temporary files of renders under way first (``UnfinishedFiles``). So does the
 /// first, while renders only wait for a stream's header.
-enum InterruptSignal {
+package enum InterruptSignal {
     /// The signal number received, or 0.
-    static let received = Atomic<Int32>(0)
+    package static let received = Atomic<Int32>(0)
     /// The thread that takes the signals, once installed (for the program's life).
     private static let watcher = Mutex<SignalWatcher?>(nil)
 
-    static func install() {
+    package static func install() {
         UnfinishedFiles.prepare()
         watcher.withLock { watcher in
             guard watcher == nil else { return }
@@ -39,5 +39,5 @@ enum InterruptSignal {
         }
     }
 
-    static var isSet: Bool { received.load(ordering: .relaxed) != 0 }
+    package static var isSet: Bool { received.load(ordering: .relaxed) != 0 }
 }

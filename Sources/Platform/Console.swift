@@ -1,24 +1,23 @@
 import TextFormats
-import Parameters
 import Platform
 
 /// How every command talks to the user outside its regular output: problems and warnings as
 /// one `detent: …` line on stderr, each written whole (see ``LineWriter``), so nothing is lost
 /// or reordered when the process exits on a signal.
-enum Console {
+public enum Console {
     /// One line on stderr, prefixed with the program name: how every command reports a
     /// problem. File names and values in it come from outside, so control characters are
     /// shown escaped (``TerminalText/printable(_:)``): the line stays one line.
-    static func error(_ line: String) { LineWriter.standardError.line("detent: " + TerminalText.printable(line)) }
+    public static func error(_ line: String) { LineWriter.standardError.line("detent: " + TerminalText.printable(line)) }
 
     /// One warning line on stderr (`detent: warning: …`).
-    static func warning(_ line: String) { error("warning: " + line) }
+    public static func warning(_ line: String) { error("warning: " + line) }
 
     /// One line on stdout.
-    static func out(_ line: String) { LineWriter.standardOutput.line(line) }
+    public static func out(_ line: String) { LineWriter.standardOutput.line(line) }
 
     /// Text on stderr as it is.
-    static func raw(_ text: String) { LineWriter.standardError.write(text) }
+    public static func raw(_ text: String) { LineWriter.standardError.write(text) }
 
-    static var stderrIsTerminal: Bool { LineWriter.standardError.isTerminal }
+    public static var stderrIsTerminal: Bool { LineWriter.standardError.isTerminal }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Glibc
 import Parameters
 
@@ -15,22 +14,22 @@ import Parameters
 /// ```sh
 /// detent render take.wav --vary cutoff=200..8k --vary gain=-12..0 --variants 20 --seed 7
 /// ```
-struct ParameterVariation: Equatable {
+package struct ParameterVariation: Equatable {
     /// The option's text, for messages.
-    let text: String
-    let id: String
-    let choice: Choice
+    package let text: String
+    package let id: String
+    package let choice: Choice
 
-    enum Choice: Equatable {
+    package enum Choice: Equatable {
         case range(low: String, high: String)
         case list([String])
     }
 
     /// Reads `ID=LOW..HIGH` or `ID=A,B,…` (one value alone is a list of one).
-    init(parsing text: String) throws(ValidationError) {
+    package init(parsing text: String) throws(UsageError) {
         self.text = text
         guard let eq = text.firstIndex(of: "="), !String(text[..<eq]).trimmedWhitespace.isEmpty else {
-            throw ValidationError("--vary '\(text)': expected ID=LOW..HIGH or ID=A,B,C (e.g. cutoff=200..8k)")
+            throw UsageError("--vary '\(text)': expected ID=LOW..HIGH or ID=A,B,C (e.g. cutoff=200..8k)")
         }
         id = String(text[..<eq]).trimmedWhitespace
         let rest = String(text[text.index(after: eq)...])
@@ -38,13 +37,13 @@ struct ParameterVariation: Equatable {
         if let dots = characters.indices.dropLast().first(where: { characters[$0] == "." && characters[$0 + 1] == "." }) {
             let low = String(characters[..<dots]), high = String(characters[(dots + 2)...])
             guard !low.trimmedWhitespace.isEmpty, !high.trimmedWhitespace.isEmpty else {
-                throw ValidationError("--vary '\(text)': a range needs both ends, LOW..HIGH")
+                throw UsageError("--vary '\(text)': a range needs both ends, LOW..HIGH")
             }
             choice = .range(low: low, high: high)
         } else {
             let items = rest.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard !items.contains(where: { $0.trimmedWhitespace.isEmpty }) else {
-                throw ValidationError("--vary '\(text)': expected ID=LOW..HIGH or ID=A,B,C with no empty value")
+                throw UsageError("--vary '\(text)': expected ID=LOW..HIGH or ID=A,B,C with no empty value")
             }
             choice = .list(items)
         }
@@ -54,7 +53,7 @@ struct ParameterVariation: Equatable {
     ///
     /// - Throws: ``UsageError`` naming the option when the table has no such row, a value does
     ///   not read as one of its values, or a range holds none of a stepped parameter's steps.
-    func resolved(in table: ParameterTable) throws(UsageError) -> Resolved {
+    package func resolved(in table: ParameterTable) throws(UsageError) -> Resolved {
         let index: ParameterIndex
         do { index = try table.index(of: id) } catch { throw UsageError("--vary '\(text)': \(error.description)") }
         let spec = table[index]
@@ -83,13 +82,13 @@ struct ParameterVariation: Equatable {
     }
 
     /// A variation bound to one parameter of one table: what a variant draws.
-    struct Resolved {
-        let index: ParameterIndex
+    package struct Resolved {
+        package let index: ParameterIndex
         /// The row's id as the table spells it, for `--json` and written manifests.
-        let id: String
-        let draw: Draw
+        package let id: String
+        package let draw: Draw
 
-        enum Draw {
+        package enum Draw {
             case list([Double])
             case linear(Double, Double)
             case logarithmic(Double, Double)
@@ -97,7 +96,7 @@ struct ParameterVariation: Equatable {
         }
 
         /// One value, from one number of `random`.
-        func value(_ random: inout SplitMix64) -> Double {
+        package func value(_ random: inout SplitMix64) -> Double {
             let u = random.unit()
             switch draw {
             case .list(let values):

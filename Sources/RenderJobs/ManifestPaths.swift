@@ -4,13 +4,13 @@ import Platform
 /// file is inside it (so the manifest and its files can move together, to another machine
 /// of a cluster), absolute otherwise — never relative to the folder the command ran in,
 /// which a manifest read elsewhere would not know.
-struct ManifestPaths {
+package struct ManifestPaths {
     /// The manifest's folder, absolute, without a trailing `/`.
-    let folder: String
+    package let folder: String
     /// The current folder, absolute.
     private let current: String
 
-    init(folder: String) {
+    package init(folder: String) {
         current = ThisProcess.currentFolder
         var absolute = Self.absolute(folder, from: current)
         while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
@@ -18,7 +18,7 @@ struct ManifestPaths {
     }
 
     /// `path` as the manifest holds it.
-    func written(_ path: String) -> String {
+    package func written(_ path: String) -> String {
         let absolute = Self.absolute(path, from: current)
         let prefix = folder == "/" ? "/" : folder + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
@@ -26,7 +26,7 @@ struct ManifestPaths {
 
     /// `path` from the root: a relative one joined to `current`, `.` and `..` components
     /// resolved by name (links are left alone: they may not exist yet).
-    static func absolute(_ path: String, from current: String) -> String {
+    package static func absolute(_ path: String, from current: String) -> String {
         var parts = path.hasPrefix("/") ? [] : current.split(separator: "/")
         for part in path.split(separator: "/") {
             switch part {

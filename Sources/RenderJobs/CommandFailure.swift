@@ -1,4 +1,3 @@
-import ArgumentParser
 import OfflineRender
 import Platform
 import LV2
@@ -11,21 +10,20 @@ import Presets
 /// meet — a bad option, a preset, a plug-in, an automation or MIDI file, the render itself,
 /// a malformed manifest line — so that a batch reports each failed job the same way and goes
 /// on with the others, and `main` reports a command's the same way (``ExitStatusError``).
-struct CommandFailure: ExitStatusError, Sendable {
-    let description: String
-    let exitCode: Int32
+package struct CommandFailure: ExitStatusError, Sendable {
+    package let description: String
+    package let exitCode: Int32
 
-    init(_ description: String, exitCode: Int32) {
+    package init(_ description: String, exitCode: Int32) {
         self.description = description
         self.exitCode = exitCode
     }
 
     /// The line and status `error` is told with when the command line caused it.
-    init(_ error: any Error) {
+    package init(_ error: any Error) {
         switch error {
         case let error as CommandFailure: self = error
         case let error as any ExitStatusError: self.init(error.description, exitCode: error.exitCode)
-        case let error as ValidationError: self.init(error.message, exitCode: 64)
         default: self.init("\(error)", exitCode: 70)
         }
     }
@@ -33,7 +31,7 @@ struct CommandFailure: ExitStatusError, Sendable {
     /// The same for an error caused by line `line` of a manifest: the line named first, and a
     /// mistake in it counted as bad data (65) rather than bad usage, since the manifest is
     /// the data.
-    init(_ error: any Error, manifest: String, line: Int) {
+    package init(_ error: any Error, manifest: String, line: Int) {
         let failure = CommandFailure(error)
         self.init("\(manifest):\(line): \(failure.description)", exitCode: failure.exitCode == 64 ? 65 : failure.exitCode)
     }

@@ -1,3 +1,4 @@
+import Platform
 import OfflineRender
 import AudioEngine
 import Parameters
@@ -9,7 +10,7 @@ import Presets
 ///
 /// The command line without a manifest is one job's options shared by all its files, resolved
 /// by the same code, so a manifest line and the same options typed render the same file.
-final class JobSettings {
+package final class JobSettings {
     private var processors: [String: Result<(processor: Processor, store: PresetStore), CommandFailure>] = [:]
     private var presetValues: [String: [ParameterIndex: Double]] = [:]
     private var presetStates: [String: SavedState?] = [:]
@@ -23,7 +24,7 @@ final class JobSettings {
     /// - Throws: the first problem, as the error that says it (``UsageError``,
     ///   ``PluginError``, ``PresetError``, ``AudioFileError``, ``MIDIFileError``,
     ///   `ValidationError`); see ``CommandFailure``.
-    func settings(for options: RenderCommand) throws -> RenderSettings {
+    package func settings(for options: RenderOptions) throws -> RenderSettings {
         let key = options.plugin.plugins.joined(separator: "\n") + "\u{0}" + (options.plugin.chain ?? "")
         let found: Result<(processor: Processor, store: PresetStore), CommandFailure>
         if let known = processors[key] {

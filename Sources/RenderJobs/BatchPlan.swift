@@ -5,27 +5,27 @@ import Presets
 
 /// One job of a batch as planned: where it comes from, what it renders, and whether it
 /// renders, is skipped or has already failed.
-struct BatchEntry: Sendable {
+package struct BatchEntry: Sendable {
     /// The manifest line it comes from, for `--json` (nil for a file on the command line).
-    var line: (manifest: String, number: Int)?
+    package var line: (manifest: String, number: Int)?
     /// The files; nil for a manifest line that names none it could be read for.
-    var job: RenderJob?
+    package var job: RenderJob?
     /// Which variant of its job this is, and the values drawn for it.
-    var variant: Variant?
-    var action: Action
+    package var variant: Variant?
+    package var action: Action
 
-    enum Action: Sendable {
+    package enum Action: Sendable {
         case render(RenderSettings)
         /// `--skip-existing` found the output.
         case skip
         case fail(CommandFailure)
     }
 
-    struct Variant: Sendable {
+    package struct Variant: Sendable {
         /// From 0, as in the output's name (`take.v003.wav` is variant 3).
-        let number: Int
+        package let number: Int
         /// The drawn values, in `--vary`'s order.
-        let values: [(id: String, value: Double)]
+        package let values: [(id: String, value: Double)]
     }
 }
 
@@ -36,14 +36,14 @@ struct BatchEntry: Sendable {
 /// The whole list is planned in the same order in every run (and every shard), so a job's
 /// place, its shard and its variants' values never depend on what else happened; only the
 /// jobs of this shard (or all, to write a manifest) are resolved.
-struct BatchPlan {
+package struct BatchPlan {
     /// This shard's jobs, in the order of the whole list.
-    var entries: [BatchEntry]
+    package var entries: [BatchEntry]
     /// Renders at once.
-    var parallel: Int
+    package var parallel: Int
 
     /// The jobs that render (not skipped, not failed already).
-    var renders: Int {
+    package var renders: Int {
         entries.filter { if case .render = $0.action { true } else { false } }.count
     }
 
@@ -51,7 +51,7 @@ struct BatchPlan {
     /// them) and its files, or why it cannot be one.
     private struct Base {
         var line: (manifest: String, number: Int)?
-        var options: RenderCommand
+        var options: RenderOptions
         var job: Result<RenderJob, CommandFailure>
     }
 
@@ -59,7 +59,7 @@ struct BatchPlan {
     ///
     /// - Throws: ``CommandFailure`` for a problem that concerns every job (a bad option or file on
     ///   the command line, an unreadable manifest): nothing renders then.
-    init(_ command: RenderCommand) throws {
+    package init(_ command: RenderOptions) throws {
         let batch = command.batch
         let shard = try batch.shardSetting
         let variations = try batch.variationSettings
@@ -150,7 +150,7 @@ struct BatchPlan {
     }
 
     /// A manifest line as a job before its variants.
-    private static func base(_ line: RenderManifest.Line, of manifest: RenderManifest, command: RenderCommand) -> Base {
+    private static func base(_ line: RenderManifest.Line, of manifest: RenderManifest, command: RenderOptions) -> Base {
         let place = (manifest: manifest.name, number: line.number)
         do {
             let job = try ManifestFields.apply(try line.members.get(), to: command, manifest: manifest, line: line.number)
@@ -212,7 +212,7 @@ struct BatchPlan {
     }
 
     /// `take.wav` → `take.v003.wav` (`take` → `take.v003`), the number at least `width` digits.
-    static func variantPath(_ output: String, number: Int, width: Int) -> String {
+    package static func variantPath(_ output: String, number: Int, width: Int) -> String {
         let digits = String(number)
         let tag = ".v" + String(repeating: "0", count: max(0, width - digits.count)) + digits
         let name = PathString.name(of: output)
@@ -224,7 +224,7 @@ struct BatchPlan {
     /// already there without `--force`, as `-o` does: an input of the batch, an output of one
     /// of its jobs, a folder, an existing file or symbolic link. A device or FIFO is written
     /// into, never replaced.
-    static func checkManifestPath(_ path: String, inputs: Set<FileIdentity>, outputs: [String: String],
+    package static func checkManifestPath(_ path: String, inputs: Set<FileIdentity>, outputs: [String: String],
                                   force: Bool) throws(CommandFailure) {
         func refuse(_ reason: String, _ status: Int32 = 64) -> CommandFailure {
             CommandFailure("--write-manifest \(path): \(reason)", exitCode: status)

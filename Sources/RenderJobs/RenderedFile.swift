@@ -7,20 +7,20 @@ import Parameters
 /// Made from a ``RenderSummary`` where the file rendered, and carried as it is from a render
 /// worker process to the batch that prints it (``RenderWorkerMessage``), so both print the
 /// same lines.
-struct RenderedFile: Sendable, Equatable {
+package struct RenderedFile: Sendable, Equatable {
     /// The summary object of `--json`.
-    var summary: JSONValue
-    var warnings: [String]
+    package var summary: JSONValue
+    package var warnings: [String]
     /// Seconds of audio written.
-    var duration: Double
+    package var duration: Double
 
-    init(summary: JSONValue, warnings: [String], duration: Double) {
+    package init(summary: JSONValue, warnings: [String], duration: Double) {
         self.summary = summary
         self.warnings = warnings
         self.duration = duration
     }
 
-    init(_ summary: RenderSummary) {
+    package init(_ summary: RenderSummary) {
         self.init(summary: summary.jsonValue, warnings: summary.warnings, duration: summary.duration)
     }
 }

@@ -3,7 +3,7 @@ import Platform
 import Synchronization
 
 /// How one job of a batch ended.
-enum RenderOutcome: Sendable {
+package enum RenderOutcome: Sendable {
     case rendered(RenderedFile)
     case failed(CommandFailure)
     /// `--skip-existing` found its output.
@@ -16,17 +16,17 @@ enum RenderOutcome: Sendable {
 /// counter and the report. A job that fails fails alone — and, when plug-ins are hosted, a
 /// job whose plug-in crashes too: then each thread's jobs render in a worker process
 /// (``RenderWorkerProcess``), and a crash costs that one file and a new worker.
-struct RenderBatch {
-    let entries: [BatchEntry]
-    let parallel: Int
-    let report: RenderReport
+package struct RenderBatch {
+    package let entries: [BatchEntry]
+    package let parallel: Int
+    package let report: RenderReport
     /// How to start worker processes, when the jobs render in them (plug-ins hosted) rather
     /// than in this process.
-    var isolation: RenderWorkerLaunch?
+    package var isolation: RenderWorkerLaunch?
 
     /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the outcomes in the
     /// entries' order; nil for jobs never started.
-    func run() -> [RenderOutcome?] {
+    package func run() -> [RenderOutcome?] {
         let outcomes = Mutex([RenderOutcome?](repeating: nil, count: entries.count))
         var renders: [(index: Int, job: RenderJob, settings: RenderSettings)] = []
         for (index, entry) in entries.enumerated() {
@@ -78,7 +78,7 @@ struct RenderBatch {
         report.finished(index, outcome)
     }
 
-    static func render(_ job: RenderJob, index: Int, settings: RenderSettings, report: RenderReport)
+    package static func render(_ job: RenderJob, index: Int, settings: RenderSettings, report: RenderReport)
         -> Result<RenderSummary, AudioFileError>
     {
         renderPending(job, settings: settings, progress: { report.progress(index, $0) }).flatMap { summary, pending in
@@ -92,7 +92,7 @@ struct RenderBatch {
     }
 
     /// Renders `job` into its output's temporary file, not yet named (``OfflineRenderer/renderPending(input:output:settings:progress:isCancelled:)``).
-    static func renderPending(_ job: RenderJob, settings: RenderSettings, progress: (RenderProgress) -> Void)
+    package static func renderPending(_ job: RenderJob, settings: RenderSettings, progress: (RenderProgress) -> Void)
         -> Result<(RenderSummary, PendingOutput), AudioFileError>
     {
         var settings = settings

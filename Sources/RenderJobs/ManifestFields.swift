@@ -8,30 +8,30 @@ import Parameters
 ///
 /// A line's field replaces the command line's option of that name for that job, except
 /// `set` and `values`, which apply after the command line's `--set`s (later ones win, per
-/// parameter). Applying a line sets the very properties ArgumentParser fills, so a job is
+/// parameter). Applying a line sets the very properties the command line fills, so a job is
 /// checked and resolved by the same code as the command line; writing a line
 /// (`--write-manifest`) reads them back the same way.
 ///
 /// ```json
 /// {"input": "a.wav", "output": "out/a.flac", "plugin": "builtin", "values": {"cutoff": 800, "gain": "-3dB"}, "tail": 2}
 /// ```
-enum ManifestFields {
+package enum ManifestFields {
     /// How a field's JSON value becomes an option's value.
-    enum Binding {
+    package enum Binding {
         /// A string (a JSON number is taken as its text: `"tail": 2`).
-        case text(WritableKeyPath<RenderCommand, String?>)
+        case text(WritableKeyPath<RenderOptions, String?>)
         /// A path, taken from the manifest's folder when relative.
-        case path(WritableKeyPath<RenderCommand, String?>)
+        case path(WritableKeyPath<RenderOptions, String?>)
         /// A string or an array of them (a repeated option).
-        case texts(WritableKeyPath<RenderCommand, [String]>)
-        case number(WritableKeyPath<RenderCommand, Double?>)
-        case integer(WritableKeyPath<RenderCommand, Int?>)
-        case flag(WritableKeyPath<RenderCommand, Bool>)
+        case texts(WritableKeyPath<RenderOptions, [String]>)
+        case number(WritableKeyPath<RenderOptions, Double?>)
+        case integer(WritableKeyPath<RenderOptions, Int?>)
+        case flag(WritableKeyPath<RenderOptions, Bool>)
     }
 
     /// The per-file options, in the order a written line holds them (`set` and `preset` are
     /// handled by ``apply(_:to:manifest:line:)`` beside them).
-    static var options: [(key: String, binding: Binding)] {
+    package static var options: [(key: String, binding: Binding)] {
         [
             ("plugin", .texts(\.plugin.plugins)),
             ("chain", .path(\.plugin.chain)),
@@ -54,21 +54,21 @@ enum ManifestFields {
     }
 
     /// Every field a line may hold.
-    static var keys: [String] { ["input", "output", "preset", "set", "values"] + options.map(\.key) }
+    package static var keys: [String] { ["input", "output", "preset", "set", "values"] + options.map(\.key) }
 
     /// One job of a manifest: `command` with the line's fields applied, and the input and
     /// output (nil: named as the command line would name it) taken from the manifest's folder.
-    struct Job {
-        var options: RenderCommand
-        var input: String
-        var output: String?
+    package struct Job {
+        package var options: RenderOptions
+        package var input: String
+        package var output: String?
     }
 
     /// `command`'s options with `members` (line `line` of `manifest`) applied.
     ///
     /// - Throws: ``CommandFailure`` (65) naming the line and the field that is unknown, missing
     ///   or of the wrong kind.
-    static func apply(_ members: [JSONMember], to command: RenderCommand, manifest: RenderManifest, line: Int) throws(CommandFailure) -> Job {
+    package static func apply(_ members: [JSONMember], to command: RenderOptions, manifest: RenderManifest, line: Int) throws(CommandFailure) -> Job {
         func failure(_ reason: String) -> CommandFailure { CommandFailure("\(manifest.name):\(line): \(reason)", exitCode: 65) }
         func text(_ key: String, _ value: JSONValue) throws(CommandFailure) -> String {
             switch value {
@@ -146,7 +146,7 @@ enum ManifestFields {
 
     /// The line that renders `input` into `output` with `options` (and `values` over them)
     /// again, its paths written as `here` spells them.
-    static func line(input: String, output: String, options: RenderCommand, values: [(id: String, value: Double)],
+    package static func line(input: String, output: String, options: RenderOptions, values: [(id: String, value: Double)],
                      paths here: ManifestPaths) -> String {
         var members = [JSONMember("input", .string(here.written(input))), JSONMember("output", .string(here.written(output)))]
         for (key, binding) in self.options {

@@ -5,13 +5,13 @@ import Presets
 
 /// The state a starting preset keeps for a plug-in beside its values (LV2 state: the file an
 /// impulse-response loader holds), checked before anything is rendered.
-enum PresetStates {
+package enum PresetStates {
     /// The state of the preset `reference` names (`chainFile`, else the Default preset, when
     /// nil), for a processor that keeps one; nil for none.
     ///
     /// - Throws: a ``CommandFailure`` (exit 66) naming a saved state's folder or file that is
     ///   gone or unreadable, or the ``PresetError`` of a preset that cannot be read.
-    static func starting(_ reference: String?, store: PresetStore, processor: Processor) throws -> SavedState? {
+    package static func starting(_ reference: String?, store: PresetStore, processor: Processor) throws -> SavedState? {
         guard processor.keepsState else { return nil }
         let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
         guard let state = loaded.state else { return nil }
@@ -23,7 +23,7 @@ enum PresetStates {
 
     /// Why `state` cannot be restored — its folder's `state.ttl` or a file it copied gone or
     /// unreadable — or nil. A plug-in's own preset is the plug-in's to check.
-    static func problem(_ state: SavedState) -> String? {
+    package static func problem(_ state: SavedState) -> String? {
         guard case .folder(let path, let files) = state else { return nil }
         for name in ["state.ttl"] + files {
             let file = path + "/" + name

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Parameters
 
 /// `--shard K/N`: the K-th of N parts of a batch's job list, so that N processes — a Slurm job
@@ -11,32 +10,32 @@ import Parameters
 /// ```sh
 /// detent render --manifest jobs.jsonl --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT"
 /// ```
-struct RenderShard: Equatable {
+package struct RenderShard: Equatable {
     /// K, counted from 0 as Slurm's `SLURM_ARRAY_TASK_ID` is for `--array=0-…`.
-    let index: Int
+    package let index: Int
     /// N.
-    let count: Int
+    package let count: Int
 
     /// The whole list: what a batch without `--shard` renders.
-    static let all = RenderShard(index: 0, count: 1)
+    package static let all = RenderShard(index: 0, count: 1)
 
-    init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// Reads `K/N`; anything else (N below 1, K outside 0 … N-1, an empty part from an unset
     /// variable) is one usage error.
-    init(parsing text: String) throws(ValidationError) {
+    package init(parsing text: String) throws(UsageError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(String(parts[0]).trimmedWhitespace), let n = Int(String(parts[1]).trimmedWhitespace),
               n >= 1, (0..<n).contains(k) else {
-            throw ValidationError("--shard '\(text)': expected K/N, shard K (0 … N-1) of N, e.g. 0/8 "
+            throw UsageError("--shard '\(text)': expected K/N, shard K (0 … N-1) of N, e.g. 0/8 "
                 + "(for a Slurm array: $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)")
         }
         self.init(index: k, count: n)
     }
 
     /// True when job `job` (its place in the whole list) is this shard's.
-    func contains(_ job: Int) -> Bool { job % count == index }
+    package func contains(_ job: Int) -> Bool { job % count == index }
 }

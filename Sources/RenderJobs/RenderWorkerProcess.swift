@@ -12,9 +12,9 @@ import Platform
 /// it go to a new worker. Two jobs are sent at a time, so the worker begins the next as soon
 /// as it has told of one. Ctrl-C and SIGTERM are passed on to the worker, which stops its
 /// render the way one in this process does and begins no other.
-final class RenderWorkerProcess {
+package final class RenderWorkerProcess {
     /// A job of the batch: its place in the batch, its files and settings.
-    typealias Job = (index: Int, job: RenderJob, settings: RenderSettings)
+    package typealias Job = (index: Int, job: RenderJob, settings: RenderSettings)
 
     private let launch: RenderWorkerLaunch
     private let report: RenderReport
@@ -25,14 +25,14 @@ final class RenderWorkerProcess {
     private var sent = 0
     private var signalled = false
 
-    init(launch: RenderWorkerLaunch, report: RenderReport) {
+    package init(launch: RenderWorkerLaunch, report: RenderReport) {
         self.launch = launch
         self.report = report
     }
 
     /// Renders the jobs `next` hands out until it has none (or Ctrl-C/SIGTERM), calling
     /// `finished` with each job's outcome; a job never begun gets none.
-    func run(next: () -> Job?, finished: (Int, RenderOutcome) -> Void) {
+    package func run(next: () -> Job?, finished: (Int, RenderOutcome) -> Void) {
         defer { finish() }
         var exhausted = false
         while true {
@@ -131,7 +131,7 @@ final class RenderWorkerProcess {
     }
 
     /// The line and status of a job whose worker ended with `status`.
-    static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> CommandFailure {
+    package static func failure(of job: RenderJob, settings: RenderSettings, status: ChildProgram.Status) -> CommandFailure {
         switch status {
         case .signaled(let signal) where !(InterruptSignal.isSet && [Signals.interrupt, Signals.terminate].contains(signal)):
             let name = Signals.name(of: signal)

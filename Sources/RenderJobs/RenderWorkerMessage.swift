@@ -8,7 +8,7 @@ import Parameters
 /// A rendered job names its temporary file, complete and sealed, for the batch to give the
 /// output's name: so an output appears only once the worker has released the plug-in and
 /// said so, never when the worker dies on the way.
-enum RenderWorkerMessage: Sendable, Equatable {
+package enum RenderWorkerMessage: Sendable, Equatable {
     case progress(job: Int, RenderProgress)
     /// `temporary` is nil for a stream (stdout, a device), written in place.
     case rendered(job: Int, RenderedFile, temporary: String?)
@@ -18,7 +18,7 @@ enum RenderWorkerMessage: Sendable, Equatable {
     case notStarted(job: Int)
 
     /// The message as one line of JSON, without its line break.
-    var line: String {
+    package var line: String {
         let value: JSONValue = switch self {
         case .progress(let job, let p):
             .object([JSONMember("job", .number(job)), JSONMember("frames", .number(p.frames)),
@@ -37,7 +37,7 @@ enum RenderWorkerMessage: Sendable, Equatable {
     }
 
     /// The message a line holds, or nil for one that is not a message.
-    init?(line: [UInt8]) {
+    package init?(line: [UInt8]) {
         guard let value = try? JSONParser.parse(line), let job = value.member("job")?.doubleValue.flatMap(Int.init(exactly:))
         else { return nil }
         if let summary = value.member("summary") {

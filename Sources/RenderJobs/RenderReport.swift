@@ -13,12 +13,12 @@ import Synchronization
 /// Workers finish in any order; results are printed in the order of the jobs, each as soon
 /// as every earlier job is done, so the output of a batch is the same from run to run.
 /// One lock guards the state and both streams, so lines never interleave.
-final class RenderReport: Sendable {
-    struct Options {
-        var progress: Bool
-        var json: Bool
+package final class RenderReport: Sendable {
+    package struct Options {
+        package var progress: Bool
+        package var json: Bool
         /// Print the final count line.
-        var counts: Bool = false
+        package var counts: Bool = false
     }
 
     private struct State {
@@ -43,7 +43,7 @@ final class RenderReport: Sendable {
     private let started = ContinuousClock.now
     private let state: Mutex<State>
 
-    init(entries: [BatchEntry], options: Options) {
+    package init(entries: [BatchEntry], options: Options) {
         self.entries = entries
         self.options = options
         renders = entries.filter { if case .render = $0.action { true } else { false } }.count
@@ -54,7 +54,7 @@ final class RenderReport: Sendable {
     }
 
     /// A block of job `index` is done; redraws the progress line at most ten times a second.
-    func progress(_ index: Int, _ p: RenderProgress) {
+    package func progress(_ index: Int, _ p: RenderProgress) {
         guard options.progress else { return }
         state.withLock { s in
             s.fractions[index] = p.totalFrames.map { $0 > 0 ? Double(p.frames) / Double($0) : 1 }
@@ -68,7 +68,7 @@ final class RenderReport: Sendable {
     }
 
     /// Job `index` finished, failed or was skipped; prints every result now in order.
-    func finished(_ index: Int, _ outcome: RenderOutcome) {
+    package func finished(_ index: Int, _ outcome: RenderOutcome) {
         state.withLock { s in
             s.outcomes[index] = outcome
             s.fractions[index] = 1
@@ -89,7 +89,7 @@ final class RenderReport: Sendable {
     }
 
     /// Clears the progress line for good, and counts the batch's jobs (``Options/counts``).
-    func close() {
+    package func close() {
         state.withLock { s in
             erase(&s)
             guard options.counts else { return }
@@ -172,13 +172,13 @@ final class RenderReport: Sendable {
         s.lineShown = false
     }
 
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.up))
         let sec = s % 60
         return "\(s / 60):" + (sec < 10 ? "0" : "") + "\(sec)"
     }
 
-    static func oneDecimal(_ x: Double) -> String {
+    package static func oneDecimal(_ x: Double) -> String {
         guard x.isFinite else { return "–" }
         let tenths = Int((x * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

@@ -6,20 +6,20 @@
 /// var random = SplitMix64(seed: 7)
 /// random.unit()   // the same number in 0..<1 every time
 /// ```
-struct SplitMix64 {
+package struct SplitMix64 {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The generator for variant `variant` of job `job` under `seed`: its own sequence, which
     /// depends on nothing else (not on the other jobs, their order, the shard or the threads).
-    init(seed: UInt64, job: Int, variant: Int) {
+    package init(seed: UInt64, job: Int, variant: Int) {
         var outer = SplitMix64(seed: seed)
         var inner = SplitMix64(seed: outer.next() ^ UInt64(job))
         self.init(seed: inner.next() ^ UInt64(variant))
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -28,5 +28,5 @@ struct SplitMix64 {
     }
 
     /// A number in 0..<1 with 53 random bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    package mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

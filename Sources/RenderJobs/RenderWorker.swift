@@ -9,12 +9,12 @@ import Platform
 /// is left sealed under its temporary name for the batch to name, and stays open and locked
 /// until the batch says it has named it (`named N`); one the batch never named is removed
 /// when the socket closes.
-enum RenderWorker {
+package enum RenderWorker {
     /// The descriptor of the socket to the batch.
-    static let socket: Int32 = 3
+    package static let socket: Int32 = 3
 
     /// Serves the batch of `command`, with its plan when the worker is a copy of the batch.
-    static func serve(_ command: RenderCommand, plan made: BatchPlan? = nil) {
+    package static func serve(_ command: RenderOptions, plan made: BatchPlan? = nil) {
         InterruptSignal.install()
         LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
         let channel = LineSocket(descriptor: socket)

@@ -1,3 +1,4 @@
+import Platform
 import AudioEngine
 import Parameters
 import Presets
@@ -9,15 +10,15 @@ import Presets
 /// ```sh
 /// detent render in.wav --plugin eq=http://gareus.org/oss/lv2/fil4#stereo --plugin builtin --preset builtin:Telephone
 /// ```
-enum SlotPresets {
+package enum SlotPresets {
     /// The values `reference` names when it is `SLOT:NAME` for a slot of `processor`, as rows
     /// of the chain's table; nil when it names no slot (then it is a preset of the chain).
-    static func values(_ reference: String, in processor: Processor) throws -> [ParameterIndex: Double]? {
+    package static func values(_ reference: String, in processor: Processor) throws -> [ParameterIndex: Double]? {
         guard let colon = reference.firstIndex(of: ":"), !processor.slots.isEmpty else { return nil }
         let name = String(reference[..<colon])
         guard let slot = processor.slots.first(where: { $0.name.lowercased() == name.lowercased() }) else { return nil }
         let preset = String(reference[reference.index(after: colon)...]).trimmedWhitespace
-        let store = try PluginOption.find(slot.processor.identifier).store
+        let store = try ProcessorReference.find(slot.processor.identifier).store
         let loaded = try store.resolve(preset)
         for warning in loaded.warnings { Console.warning("\(slot.name): \(warning.description)") }
         return Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { (slot.row($0.id), $0.value) })

@@ -10,9 +10,9 @@ import Platform
 /// So a temporary file that can be locked belongs to no running render and is removed; one
 /// that cannot is being written and is left alone — another shard on the same folder, or
 /// another batch, is never disturbed.
-enum AbandonedOutputs {
+package enum AbandonedOutputs {
     /// Removes, in `folder`, the abandoned temporary files of the outputs called `names`.
-    static func remove(in folder: String, for names: Set<String>) {
+    package static func remove(in folder: String, for names: Set<String>) {
         guard let entries = try? FolderEntries.names(in: folder) else { return }
         for entry in entries {
             guard let name = outputName(ofTemporary: entry), names.contains(name) else { continue }
@@ -24,7 +24,7 @@ enum AbandonedOutputs {
     }
 
     /// `NAME` for a temporary file called `.NAME.detent-XXXXXX`, else nil.
-    static func outputName(ofTemporary entry: String) -> String? {
+    package static func outputName(ofTemporary entry: String) -> String? {
         let bytes = Array(entry.utf8), marker = Array(".detent-".utf8), random = 6
         let markerStart = bytes.count - random - marker.count
         guard bytes.first == UInt8(ascii: "."), markerStart > 1,

@@ -10,11 +10,11 @@ import Synchronization
 /// much of what a worker costs. A worker that replaces one that crashed is this program
 /// started again, with the batch's own command line and `--render-worker`, and plans the
 /// batch itself.
-final class RenderWorkerLaunch: Sendable {
+package final class RenderWorkerLaunch: Sendable {
     /// A started worker: its process and the socket to it.
-    struct Worker: Sendable {
-        let pid: ProcessID
-        let channel: LineSocket
+    package struct Worker: Sendable {
+        package let pid: ProcessID
+        package let channel: LineSocket
     }
 
     private let arguments: [String]
@@ -22,7 +22,7 @@ final class RenderWorkerLaunch: Sendable {
 
     /// The launch for `arguments` (the command line after the program's name, starting with
     /// the subcommand), or nil when it names none.
-    init?(arguments: [String]) {
+    package init?(arguments: [String]) {
         guard let render = arguments.firstIndex(of: "render") else { return nil }
         var worker = arguments
         // Right after the subcommand: after a `--`, the flag would be taken for an input.
@@ -32,7 +32,7 @@ final class RenderWorkerLaunch: Sendable {
 
     /// Makes `count` workers as copies of this process, which serve `plan` of `command`, for
     /// ``take()`` to hand out. Call before any other thread starts (none are made otherwise).
-    func copyWorkers(_ count: Int, serving plan: BatchPlan, of command: RenderCommand) {
+    package func copyWorkers(_ count: Int, serving plan: BatchPlan, of command: RenderOptions) {
         for _ in 0..<count {
             guard let (channel, theirs) = try? LineSocket.pair() else { return }
             defer { try? DescriptorIO.close(theirs) }
@@ -46,13 +46,13 @@ final class RenderWorkerLaunch: Sendable {
     }
 
     /// A worker started before, or a new one.
-    func take() throws(SystemCallError) -> Worker {
+    package func take() throws(SystemCallError) -> Worker {
         if let worker = waiting.withLock({ $0.popLast() }) { return worker }
         return try start()
     }
 
     /// Ends the workers never taken: their sockets close, and each exits when it reads the end.
-    func dismissWaiting() {
+    package func dismissWaiting() {
         let unused = waiting.withLock { list in
             defer { list = [] }
             return list

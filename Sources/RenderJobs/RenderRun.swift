@@ -1,0 +1,69 @@
+import OfflineRender
+import Platform
+
+extension RenderOptions {
+    /// Renders what these options ask, reporting each file as it ends, and returns the exit
+    /// status: 0, the first failed file's, or 128 + the signal that interrupted it.
+    /// `arguments` (the command line after the program's name) start a worker again after
+    /// one crashed; with nil, workers are only copies of this process.
+    ///
+    /// - Throws: ``CommandFailure`` for a problem that concerns every job, before any renders.
+    package func run(arguments: [String]?) throws(CommandFailure) -> Int32 {
+        do { try check() } catch { throw CommandFailure(error) }
+        if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan(self)
+        } catch {
+            throw CommandFailure(error)
+        }
+
+        // Workers are copies of this process made now, before any thread starts.
+        let launch = isolates(plan) ? arguments.flatMap(RenderWorkerLaunch.init(arguments:)) : nil
+        launch?.copyWorkers(min(plan.parallel, plan.renders), serving: plan, of: self)
+        defer { launch?.dismissWaiting() }
+        InterruptSignal.install()
+        // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
+        // says what matters.
+        LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
+        let report = RenderReport(entries: plan.entries, options: .init(
+            progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
+        let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
+                                   isolation: launch).run()
+        report.close()
+
+        let signal = InterruptSignal.received.load(ordering: .relaxed)
+        if signal != 0 { return 128 + signal }
+        for case .failed(let failure)? in outcomes { return failure.exitCode }
+        return 0
+    }
+
+    /// Whether the jobs of `plan` render in worker processes (``RenderWorkerProcess``), so
+    /// that a plug-in that crashes fails its file alone: when one hosts a plug-in. Built-in
+    /// renders stay in this process, and so does a manifest read from stdin, which a worker
+    /// started again could not read again, and a render that also writes `--midi-out` (one
+    /// file, whose MIDI output a worker could not hand over).
+    package func isolates(_ plan: BatchPlan) -> Bool {
+        guard !inProcess, batch.manifest != "-", midiOut == nil else { return false }
+        return plan.entries.contains { entry in
+            if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
+        }
+    }
+
+    /// A render with no audio file: `--midi` through the processor into `--midi-out`.
+    private func renderMIDI(to path: String) throws(CommandFailure) -> Int32 {
+        InterruptSignal.install()
+        let summary: MIDIRenderSummary
+        do {
+            let settings = try JobSettings().settings(for: self)
+            summary = try MIDIRenderer.render(output: path, settings: settings, isCancelled: { InterruptSignal.isSet })
+        } catch {
+            let signal = InterruptSignal.received.load(ordering: .relaxed)
+            if signal != 0 { return 128 + signal }
+            throw CommandFailure(error)
+        }
+        for line in summary.warnings { Console.warning(line) }
+        if json { Console.out(summary.jsonValue.compactText) }
+        return 0
+    }
+}
