@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Control", targets: ["Control"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
         .library(name: "Web", targets: ["Web"]),
+        // The C interface the Python package loads (docs/python.md).
+        .library(name: "DetentC", type: .dynamic, targets: ["DetentC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -120,6 +122,11 @@ let package = Package(
         // the report. The command line fills these options; so can other callers.
         .target(name: "RenderJobs", dependencies: [
             "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats"]),
+
+        // The engine for callers in other languages, through C functions (`detent_chain_new`,
+        // `detent_chain_process`, …): Python's `detent` package loads it in process.
+        .target(name: "DetentC", dependencies: [
+            "RenderJobs", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats"]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Platform
+import RenderJobs
 
 /// The `detent` command: a real-time-safe audio parameter host. The commands live in this
 /// library so that tests can reach them in process; the `detent` executable only calls
 /// ``main()``.
 public struct Detent: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = DetentRelease.version
 
     public init() {}
 

@@ -1,0 +1,151 @@
+import AudioEngine
+import Parameters
+import PluginFormats
+import RenderJobs
+import TextFormats
+
+// The C interface to a chain. Every function that can fail returns a ``CallStatus`` and, on
+// failure, hands its line through `error` (freed with `detent_free`). A chain is an opaque
+// pointer made by `detent_chain_new` and ended by `detent_chain_free`; a call on a chain
+// another thread is inside is refused with `busy`.
+
+/// Makes a chain of `count` processors named as `--plugin` names them (none: the built-in).
+@_cdecl("detent_chain_new")
+public func detent_chain_new(
+    _ references: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int32, _ sampleRate: Double, _ channels: Int32,
+    _ chain: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    answer(error) {
+        var plugins: [String] = []
+        for i in 0..<Int(max(0, count)) {
+            guard let reference = references?[i] else { continue }
+            plugins.append(String(cString: reference))
+        }
+        let made = try EmbeddedChain(plugins: plugins, sampleRate: sampleRate, channels: Int(channels))
+        chain.pointee = Unmanaged.passRetained(made).toOpaque()
+    }
+}
+
+@_cdecl("detent_chain_free")
+public func detent_chain_free(_ chain: UnsafeMutableRawPointer?) {
+    guard let chain else { return }
+    Unmanaged<EmbeddedChain>.fromOpaque(chain).release()
+}
+
+private func embedded(_ chain: UnsafeMutableRawPointer) -> EmbeddedChain {
+    Unmanaged<EmbeddedChain>.fromOpaque(chain).takeUnretainedValue()
+}
+
+/// Sets parameter `id` from `text`, read as `--set ID=TEXT` reads it.
+@_cdecl("detent_chain_set")
+public func detent_chain_set(_ chain: UnsafeMutableRawPointer, _ id: UnsafePointer<CChar>, _ text: UnsafePointer<CChar>,
+                             _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { try chain.set(String(cString: id), String(cString: text)) } }
+}
+
+/// The value of parameter `id` in its unit.
+@_cdecl("detent_chain_get")
+public func detent_chain_get(_ chain: UnsafeMutableRawPointer, _ id: UnsafePointer<CChar>, _ value: UnsafeMutablePointer<Double>,
+                             _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { value.pointee = try chain.exclusive { try chain.value(String(cString: id)) } }
+}
+
+/// The rows `detent params --json` prints, one JSON object per line.
+@_cdecl("detent_chain_parameters")
+public func detent_chain_parameters(_ chain: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CChar>? {
+    let chain = embedded(chain)
+    let lines = chain.table.specs.map { ParameterTableText.jsonLine($0) } + chain.fileParameters.map { ParameterTableText.jsonLine($0) }
+    return handed(lines.joined(separator: "\n"))
+}
+
+/// The chain's identifier (what presets and sessions store) and its processor's name.
+@_cdecl("detent_chain_identifier")
+public func detent_chain_identifier(_ chain: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CChar>? {
+    handed(embedded(chain).identifier)
+}
+
+/// The latency in frames that a whole signal is compensated by.
+@_cdecl("detent_chain_latency")
+public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: UnsafeMutablePointer<Int64>,
+                                 _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
+}
+
+/// The frames `detent_chain_process` writes for `frames` frames of input (with `final`).
+@_cdecl("detent_chain_output_frames")
+public func detent_chain_output_frames(_ chain: UnsafeMutableRawPointer, _ frames: Int64, _ final: Int32,
+                                       _ written: UnsafeMutablePointer<Int64>,
+                                       _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        guard frames >= 0 else { throw CallFailure(.badValue, "frames \(frames): expected 0 or more") }
+        written.pointee = Int64(try chain.exclusive { try chain.outputFrames(Int(frames), final: final != 0) })
+    }
+}
+
+@_cdecl("detent_chain_reset")
+public func detent_chain_reset(_ chain: UnsafeMutableRawPointer, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { chain.reset() } }
+}
+
+@_cdecl("detent_chain_load_preset")
+public func detent_chain_load_preset(_ chain: UnsafeMutableRawPointer, _ reference: UnsafePointer<CChar>,
+                                     _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { try chain.loadPreset(String(cString: reference)) } }
+}
+
+/// Saves the values as a user preset; `path` receives the file written.
+@_cdecl("detent_chain_save_preset")
+public func detent_chain_save_preset(_ chain: UnsafeMutableRawPointer, _ name: UnsafePointer<CChar>, _ replacing: Int32,
+                                     _ path: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                     _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        path.pointee = handed(try chain.exclusive { try chain.savePreset(String(cString: name), replacing: replacing != 0) })
+    }
+}
+
+/// Processes `frames` frames: `input` holds `channels` rows of `inputStride` floats (nil:
+/// silence), `output` as many rows of `outputStride` floats with room for `frames` plus the
+/// latency. `midiFrames`, `midiOffsets` and `midiSizes` place `midiCount` messages of
+/// `midiBytes` (frames counted from this call's start, in order). With `final`, the latency is
+/// rendered out and the chain starts afresh. `written` receives the frames written.
+@_cdecl("detent_chain_process")
+public func detent_chain_process(
+    _ chain: UnsafeMutableRawPointer, _ input: UnsafePointer<Float>?, _ inputStride: Int64, _ frames: Int64,
+    _ output: UnsafeMutablePointer<Float>, _ outputStride: Int64, _ final: Int32,
+    _ midiBytes: UnsafePointer<UInt8>?, _ midiFrames: UnsafePointer<Int64>?, _ midiOffsets: UnsafePointer<Int64>?,
+    _ midiSizes: UnsafePointer<Int32>?, _ midiCount: Int32,
+    _ written: UnsafeMutablePointer<Int64>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        guard frames >= 0 else { throw CallFailure(.badValue, "frames \(frames): expected 0 or more") }
+        var midi: [(frame: Int, bytes: [UInt8])] = []
+        if midiCount > 0, let midiBytes, let midiFrames, let midiOffsets, let midiSizes {
+            for i in 0..<Int(midiCount) {
+                let frame = Int(midiFrames[i])
+                guard frame >= 0, frame < max(1, Int(frames)) else {
+                    throw CallFailure(.badValue, "MIDI message \(i) at frame \(frame): expected 0 … \(max(0, frames - 1))")
+                }
+                guard i == 0 || frame >= midi[i - 1].frame else {
+                    throw CallFailure(.badValue, "MIDI message \(i) at frame \(frame) comes before the one before it")
+                }
+                let size = Int(midiSizes[i])
+                guard (1...3).contains(size) || (midiBytes[Int(midiOffsets[i])] == 0xF0 && size <= 65_536) else {
+                    throw CallFailure(.badValue, "MIDI message \(i): \(size) bytes is not a MIDI message")
+                }
+                midi.append((frame, Array(UnsafeBufferPointer(start: midiBytes + Int(midiOffsets[i]), count: size))))
+            }
+        }
+        written.pointee = Int64(try chain.exclusive {
+            try chain.process(input: input, inputStride: Int(inputStride), frames: Int(frames), output: output,
+                              outputStride: Int(outputStride), final: final != 0, midi: midi)
+        })
+    }
+}

@@ -1,0 +1,224 @@
+import AudioEngine
+import Parameters
+import Platform
+import Presets
+import RenderJobs
+import Synchronization
+
+/// A processor — the built-in, a plug-in, a chain of them — hosted for a caller in another
+/// language (Python's `detent.Chain`), with the command line's semantics: values set before
+/// the first block (or after ``reset()``) are starting values, as `--set`; later ones glide
+/// with the engine's smoothing, as live. Blocks of any size give the same samples as one
+/// block, and a whole signal (`final`) gives what `detent render` writes for it: the
+/// processor's latency dropped from the start and rendered out at the end.
+final class EmbeddedChain: @unchecked Sendable {
+    /// The processor as found, and as it runs (with files and a preset's state chosen).
+    private let found: Processor
+    private var processor: Processor
+    let store: PresetStore
+    let sampleRate: Double
+    let channels: Int
+    /// Every parameter's value: the starting value before the first block, the target after.
+    private(set) var values: [ParameterIndex: Double]
+    /// File parameters' paths, by id.
+    private var files: [String: String] = [:]
+    private var state: SavedState?
+    private var engine: Engine?
+    /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2
+    /// worker's) and makes its own.
+    private var engineProcess: Int32 = 0
+    /// Latency frames still to drop from the output, and the latency.
+    private var toDrop = 0
+    private(set) var latency = 0
+    /// Taken for the length of a call: a second thread's call is refused, not run.
+    private let inUse = Atomic<Bool>(false)
+    /// Room for a block's discarded frames and for silence; channel pointers.
+    private let scratch: UnsafeMutablePointer<Float>
+    private let silence: UnsafeMutablePointer<Float>
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+
+    /// The engine's largest block; the output does not depend on it.
+    static let maxFrames = 16_384
+
+    init(plugins: [String], sampleRate: Double, channels: Int) throws {
+        guard sampleRate.isFinite, (1_000...768_000).contains(sampleRate) else {
+            throw CallFailure(.badValue, "sample rate \(sampleRate): expected 1000 … 768000 Hz")
+        }
+        guard (1...64).contains(channels) else { throw CallFailure(.badValue, "channels \(channels): expected 1 … 64") }
+        (found, store) = try ProcessorReference.find(plugins: plugins)
+        processor = found
+        self.sampleRate = sampleRate
+        self.channels = channels
+        values = try StartingChoice().values(store: store, processor: found)
+        scratch = .allocate(capacity: channels * Self.maxFrames)
+        silence = .allocate(capacity: Self.maxFrames)
+        silence.initialize(repeating: 0, count: Self.maxFrames)
+        inputs = .allocate(capacity: channels)
+        outputs = .allocate(capacity: channels)
+    }
+
+    deinit {
+        // An engine made before a fork belongs to the parent: its plug-ins' threads are not
+        // in this process, and releasing it here would wait for them forever.
+        if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
+        engine = nil
+        scratch.deallocate()
+        silence.deallocate()
+        inputs.deallocate()
+        outputs.deallocate()
+    }
+
+    var table: ParameterTable { found.table }
+    var fileParameters: [FileParameter] { processor.files }
+    var identifier: String { found.identifier }
+
+    /// Runs `body` as this thread's call, or refuses when another thread is in one.
+    func exclusive<T>(_ body: () throws -> T) throws -> T {
+        guard inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            throw CallFailure(.busy, "this chain is in use by another thread: use one chain per thread")
+        }
+        defer { inUse.store(false, ordering: .releasing) }
+        return try body()
+    }
+
+    /// Sets `id` from text as `--set ID=TEXT` reads it; a file parameter takes a path.
+    func set(_ id: String, _ text: String) throws {
+        if let file = found.file(id) {
+            let path = try FileSettings.checked(text, assignment: id + "=" + text)
+            files[file.id] = path
+            // A file is loaded when the engine is prepared: the next block starts afresh.
+            dropEngine()
+            return
+        }
+        let (index, value) = try table.parseAssignment(id + "=" + text)
+        set(index, value)
+    }
+
+    /// Sets a row: at once before the first block, gliding after it.
+    private func set(_ index: ParameterIndex, _ value: Double) {
+        let clamped = table[index].clamp(value)
+        values[index] = clamped
+        guard let engine else { return }
+        // The queue holds more than a caller sets between blocks; a full one keeps the newest.
+        _ = engine.controls.trySend(ParameterChange(index, clamped, frame: engine.framePosition))
+    }
+
+    /// The value of `id`: the starting value, or the target it glides to.
+    func value(_ id: String) throws -> Double {
+        values[try table.index(of: id)] ?? 0
+    }
+
+    /// Loads a preset by name or file, as `--preset` does: starting values before the first
+    /// block, glides after; a plug-in state it keeps is restored when the chain next starts.
+    func loadPreset(_ reference: String) throws {
+        let loaded = try StartingChoice(preset: reference).values(store: store, processor: found)
+        for (index, value) in loaded { set(index, value) }
+        if let state = try PresetStates.starting(reference, store: store, processor: found) {
+            self.state = state
+            dropEngine()
+        }
+    }
+
+    /// Saves the values as the user preset `name`.
+    func savePreset(_ name: String, replacing: Bool) throws -> String {
+        var preset = Preset(name: name, values: store.defaultValues().values, processor: store.scope.processor)
+        for (index, value) in values { preset.values[index] = value }
+        return try store.save(preset, replacing: replacing)
+    }
+
+    /// Starts afresh: state cleared, values kept as the starting values.
+    func reset() {
+        guard let engine, engineProcess == ThisProcess.id else {
+            dropEngine()
+            return
+        }
+        engine.reset()
+        toDrop = latency
+    }
+
+    /// Processes `frames` frames of `input` (`channels` rows of `inputStride` floats; nil for
+    /// silence) into `output` (`channels` rows of `outputStride` floats, room for `frames` +
+    /// ``latency`` frames), with `midi` at their frames in this call. With `final`, the
+    /// latency is rendered out after the input and the chain starts afresh. Returns the
+    /// frames written.
+    func process(input: UnsafePointer<Float>?, inputStride: Int, frames: Int, output: UnsafeMutablePointer<Float>,
+                 outputStride: Int, final: Bool, midi: [(frame: Int, bytes: [UInt8])]) throws -> Int {
+        let engine = try preparedEngine()
+        var written = 0
+        var nextMIDI = 0
+        func run(_ source: UnsafePointer<Float>?, sourceStride: Int, count: Int, midiBase: Int) {
+            var done = 0
+            while done < count {
+                var n = min(Self.maxFrames, count - done)
+                let dropping = toDrop > 0
+                if dropping { n = min(n, toDrop) }
+                for c in 0..<channels {
+                    inputs[c] = source.map { UnsafePointer($0 + c * sourceStride + done) } ?? UnsafePointer(silence)
+                    outputs[c] = dropping ? scratch + c * Self.maxFrames : output + c * outputStride + written
+                }
+                if engine.acceptsMIDI, nextMIDI < midi.count {
+                    engine.beginMIDI()
+                    let end = midiBase + done + n
+                    while nextMIDI < midi.count, midi[nextMIDI].frame < end {
+                        let at = max(0, midi[nextMIDI].frame - midiBase - done)
+                        midi[nextMIDI].bytes.withUnsafeBufferPointer { bytes in
+                            _ = engine.addMIDI(frame: at, bytes: bytes.baseAddress!, size: bytes.count)
+                        }
+                        nextMIDI += 1
+                    }
+                }
+                engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+                if dropping { toDrop -= n } else { written += n }
+                done += n
+            }
+        }
+        run(input, sourceStride: inputStride, count: frames, midiBase: 0)
+        if final {
+            run(nil, sourceStride: 0, count: latency, midiBase: frames)
+            reset()
+        }
+        return written
+    }
+
+    /// The engine, made and prepared at the chain's values when there is none (first use,
+    /// after a file or a preset's state was chosen, in a child made by `fork`).
+    private func preparedEngine() throws -> Engine {
+        if let engine, engineProcess == ThisProcess.id { return engine }
+        dropEngine()
+        var chosen = found.settingState(state)
+        do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
+        let engine = Engine(processor: chosen, initialValues: values)
+        do {
+            try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
+        } catch {
+            throw CallFailure(.failed, "\(found.name): \(error)")
+        }
+        processor = chosen
+        latency = engine.latencyAtCurrentValues()
+        toDrop = latency
+        self.engine = engine
+        engineProcess = ThisProcess.id
+        return engine
+    }
+
+    /// Lets the engine go (kept forever when a parent process made it); the next block makes one.
+    private func dropEngine() {
+        if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
+        engine = nil
+    }
+
+    /// The frames a ``process`` call of `frames` frames writes (`final`: with the latency
+    /// rendered out), so that the caller makes room for exactly those.
+    func outputFrames(_ frames: Int, final: Bool) throws -> Int {
+        _ = try preparedEngine()
+        let total = frames + (final ? latency : 0)
+        return total - min(toDrop, total)
+    }
+
+    /// The latency a whole signal is compensated by, once the engine is made.
+    func latencyFrames() throws -> Int {
+        _ = try preparedEngine()
+        return latency
+    }
+}

@@ -1,0 +1,18 @@
+"""Detent's engine in process: the built-in lowpass + gain and every installed LV2, LADSPA and
+DSSI plug-in, alone or in chains, over numpy arrays, with the command line's semantics.
+
+    import detent
+    chain = detent.Chain(["builtin", "http://drobilla.net/plugins/mda/Overdrive"], sample_rate=48000)
+    chain["builtin.cutoff"] = "2k"
+    y = chain.process(x)            # x: float32, (channels, frames)
+
+docs/python.md has the whole API.
+"""
+from .chain import Chain
+from .catalogue import plugins, version
+from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFound, UnknownParameter
+
+__version__ = version()
+
+__all__ = ["Chain", "plugins", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
+           "PluginCrashed", "__version__"]

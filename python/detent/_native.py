@@ -1,0 +1,57 @@
+"""The C interface of libDetentC.so, through ctypes (which lets go of the GIL in every call)."""
+import ctypes
+import os
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_path = os.environ.get("DETENT_LIBRARY") or os.path.join(_here, "libDetentC.so")
+lib = ctypes.CDLL(_path)
+
+_c = ctypes
+_error = _c.POINTER(_c.c_void_p)
+_chain = _c.c_void_p
+
+lib.detent_free.argtypes = [_c.c_void_p]
+lib.detent_free.restype = None
+lib.detent_version.argtypes = []
+lib.detent_version.restype = _c.c_void_p
+lib.detent_plugins.argtypes = [_error, _c.POINTER(_c.c_void_p)]
+lib.detent_plugins.restype = _c.c_int32
+
+lib.detent_chain_new.argtypes = [_c.POINTER(_c.c_char_p), _c.c_int32, _c.c_double, _c.c_int32,
+                                 _c.POINTER(_c.c_void_p), _error]
+lib.detent_chain_new.restype = _c.c_int32
+lib.detent_chain_free.argtypes = [_chain]
+lib.detent_chain_free.restype = None
+lib.detent_chain_set.argtypes = [_chain, _c.c_char_p, _c.c_char_p, _error]
+lib.detent_chain_set.restype = _c.c_int32
+lib.detent_chain_get.argtypes = [_chain, _c.c_char_p, _c.POINTER(_c.c_double), _error]
+lib.detent_chain_get.restype = _c.c_int32
+lib.detent_chain_parameters.argtypes = [_chain]
+lib.detent_chain_parameters.restype = _c.c_void_p
+lib.detent_chain_identifier.argtypes = [_chain]
+lib.detent_chain_identifier.restype = _c.c_void_p
+lib.detent_chain_latency.argtypes = [_chain, _c.POINTER(_c.c_int64), _error]
+lib.detent_chain_latency.restype = _c.c_int32
+lib.detent_chain_output_frames.argtypes = [_chain, _c.c_int64, _c.c_int32, _c.POINTER(_c.c_int64), _error]
+lib.detent_chain_output_frames.restype = _c.c_int32
+lib.detent_chain_reset.argtypes = [_chain, _error]
+lib.detent_chain_reset.restype = _c.c_int32
+lib.detent_chain_load_preset.argtypes = [_chain, _c.c_char_p, _error]
+lib.detent_chain_load_preset.restype = _c.c_int32
+lib.detent_chain_save_preset.argtypes = [_chain, _c.c_char_p, _c.c_int32, _c.POINTER(_c.c_void_p), _error]
+lib.detent_chain_save_preset.restype = _c.c_int32
+lib.detent_chain_process.argtypes = [
+    _chain, _c.c_void_p, _c.c_int64, _c.c_int64, _c.c_void_p, _c.c_int64, _c.c_int32,
+    _c.c_void_p, _c.c_void_p, _c.c_void_p, _c.c_void_p, _c.c_int32,
+    _c.POINTER(_c.c_int64), _error]
+lib.detent_chain_process.restype = _c.c_int32
+
+
+def take_string(pointer):
+    """The text of a string the library handed out, which is then freed."""
+    if not pointer:
+        return ""
+    try:
+        return ctypes.string_at(pointer).decode("utf-8", "replace")
+    finally:
+        lib.detent_free(pointer)
