@@ -24,7 +24,8 @@ def source_tree():
 class BuildWithSwift(build_py):
     def run(self):
         tree = source_tree()
-        command = ["swift", "build", "-c", "release", "--product", "DetentC"]
+        # The flags Scripts/setup builds `detent` with, so the two builds share their work.
+        command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "DetentC"]
         try:
             subprocess.run(command, cwd=tree, check=True, stdout=sys.stderr)
             folder = subprocess.run(command + ["--show-bin-path"], cwd=tree, check=True,

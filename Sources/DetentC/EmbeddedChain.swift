@@ -9,8 +9,10 @@ import Synchronization
 /// language (Python's `detent.Chain`), with the command line's semantics: values set before
 /// the first block (or after ``reset()``) are starting values, as `--set`; later ones glide
 /// with the engine's smoothing, as live. Blocks of any size give the same samples as one
-/// block, and a whole signal (`final`) gives what `detent render` writes for it: the
-/// processor's latency dropped from the start and rendered out at the end.
+/// block for every plug-in whose sound does not depend on how its runs are cut (almost all;
+/// for the others, parts whose lengths are multiples of ``grid``), and a whole signal
+/// (`final`) gives what `detent render` writes for it: the processor's latency dropped from
+/// the start and rendered out at the end.
 final class EmbeddedChain: @unchecked Sendable {
     /// The processor as found, and as it runs (with files and a preset's state chosen).
     private let found: Processor
@@ -40,6 +42,9 @@ final class EmbeddedChain: @unchecked Sendable {
 
     /// The engine's largest block; the output does not depend on it.
     static let maxFrames = 16_384
+    /// The frames a plug-in runs at most at once, from frame 0 of the signal on: a render's
+    /// blocks (a power of two, at least this) are cut into runs on the same grid.
+    static let grid = Engine.defaultKernelFrames
 
     init(plugins: [String], sampleRate: Double, channels: Int) throws {
         guard sampleRate.isFinite, (1_000...768_000).contains(sampleRate) else {
@@ -51,9 +56,9 @@ final class EmbeddedChain: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.channels = channels
         values = try StartingChoice().values(store: store, processor: found)
-        scratch = .allocate(capacity: channels * Self.maxFrames)
-        silence = .allocate(capacity: Self.maxFrames)
-        silence.initialize(repeating: 0, count: Self.maxFrames)
+        scratch = .allocate(capacity: channels * Self.grid)
+        silence = .allocate(capacity: Self.grid)
+        silence.initialize(repeating: 0, count: Self.grid)
         inputs = .allocate(capacity: channels)
         outputs = .allocate(capacity: channels)
     }
@@ -127,9 +132,12 @@ final class EmbeddedChain: @unchecked Sendable {
         return try store.save(preset, replacing: replacing)
     }
 
-    /// Starts afresh: state cleared, values kept as the starting values.
+    /// Starts afresh: state cleared, values kept as the starting values. A plug-in starts as
+    /// a new instance, as each file of a render does: not every plug-in clears its memory
+    /// when it is reactivated (mda Overdrive keeps its filter's), and "afresh" must sound
+    /// the same as a render of the next signal.
     func reset() {
-        guard let engine, engineProcess == ThisProcess.id else {
+        guard let engine, engineProcess == ThisProcess.id, found.isBuiltIn else {
             dropEngine()
             return
         }
@@ -150,12 +158,14 @@ final class EmbeddedChain: @unchecked Sendable {
         func run(_ source: UnsafePointer<Float>?, sourceStride: Int, count: Int, midiBase: Int) {
             var done = 0
             while done < count {
-                var n = min(Self.maxFrames, count - done)
+                // Calls end on the grid a render's blocks end on, whatever the caller's parts:
+                // a plug-in's runs are then the render's, for plug-ins whose sound depends on them.
+                let position = Int(engine.framePosition)
+                let n = min(count - done, Self.grid - position % Self.grid)
                 let dropping = toDrop > 0
-                if dropping { n = min(n, toDrop) }
                 for c in 0..<channels {
                     inputs[c] = source.map { UnsafePointer($0 + c * sourceStride + done) } ?? UnsafePointer(silence)
-                    outputs[c] = dropping ? scratch + c * Self.maxFrames : output + c * outputStride + written
+                    outputs[c] = dropping ? scratch + c * Self.grid : output + c * outputStride + written
                 }
                 if engine.acceptsMIDI, nextMIDI < midi.count {
                     engine.beginMIDI()
@@ -169,7 +179,18 @@ final class EmbeddedChain: @unchecked Sendable {
                     }
                 }
                 engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
-                if dropping { toDrop -= n } else { written += n }
+                if dropping {
+                    // The latency's frames are processed with the rest of their block, as a
+                    // render processes them, and not kept.
+                    let dropped = min(toDrop, n)
+                    for c in 0..<channels {
+                        (output + c * outputStride + written).update(from: scratch + c * Self.grid + dropped, count: n - dropped)
+                    }
+                    toDrop -= dropped
+                    written += n - dropped
+                } else {
+                    written += n
+                }
                 done += n
             }
         }

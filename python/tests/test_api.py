@@ -1,0 +1,153 @@
+"""The rest of the API: what it lists, what it refuses and how, threads and processes."""
+import json
+import multiprocessing
+import threading
+
+import numpy as np
+import pytest
+
+import detent
+from conftest import LATENCY, OVERDRIVE, PIANO, noise, run_detent
+
+
+def test_version_is_the_programs():
+    assert detent.__version__ == run_detent("--version").stdout.strip()
+
+
+def test_parameters_are_the_rows_params_prints():
+    chain = detent.Chain(["builtin", OVERDRIVE], sample_rate=48_000)
+    printed = run_detent("params", "--json", "--plugin", "builtin", "--plugin", OVERDRIVE).stdout
+    assert chain.parameters == [json.loads(line) for line in printed.splitlines()]
+    assert {"builtin.cutoff", "builtin.bypass", "overdrive.drive"} <= {row["id"] for row in chain.parameters}
+
+
+def test_plugins_are_the_rows_plugins_prints():
+    printed = [json.loads(line) for line in run_detent("plugins", "--json").stdout.splitlines()]
+    listed = detent.plugins()
+    assert listed == printed
+    assert any(row["identifier"] == OVERDRIVE for row in listed)
+
+
+def test_an_unknown_plugin_names_what_was_asked():
+    with pytest.raises(detent.PluginNotFound, match="no-such-plugin") as raised:
+        detent.Chain(["builtin", "no-such-plugin"])
+    assert isinstance(raised.value, LookupError)
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("parameter, value, kind, words", [
+    ("cutoff", "loud", detent.InvalidValue, "cutoff"),
+    ("cutoff", "1 2 0 0", detent.InvalidValue, "cutoff"),
+    ("cutoff", float("nan"), detent.InvalidValue, "finite"),
+    ("cutof", 1000, detent.UnknownParameter, "cutof"),
+    (3, 1000, detent.InvalidValue, "string"),
+])
+def test_a_bad_value_says_so(parameter, value, kind, words):
+    chain = detent.Chain()
+    with pytest.raises(kind, match=words) as raised:
+        chain[parameter] = value
+    assert isinstance(raised.value, detent.Error)
+    if kind is detent.InvalidValue:
+        assert isinstance(raised.value, ValueError)
+    assert chain["cutoff"] == pytest.approx(1_000), "a refused value changes nothing"
+
+
+@pytest.mark.parametrize("x, words", [
+    (np.zeros((2, 100), dtype=np.float64), "float64"),
+    (np.zeros((2, 100), dtype=np.int16), "int16"),
+    (np.zeros((3, 100), dtype=np.float32), "3 channels"),
+    (np.zeros((100, 2), dtype=np.float32), "100 channels"),
+    (np.zeros((1, 2, 100), dtype=np.float32), "3 dimensions"),
+    ([0.0, 0.1], "list"),
+])
+def test_a_bad_input_says_so(x, words):
+    chain = detent.Chain(channels=2)
+    with pytest.raises(detent.InvalidValue, match=words):
+        chain.process(x)
+
+
+def test_other_mistakes_are_refused_in_one_line():
+    with pytest.raises(detent.InvalidValue, match="channels"):
+        detent.Chain(channels=0)
+    with pytest.raises(detent.InvalidValue, match="sample rate"):
+        detent.Chain(sample_rate=-1)
+    with pytest.raises(detent.Error, match="preset"):
+        detent.Chain().load_preset("No Such Preset")
+    with pytest.raises(detent.InvalidValue, match="frames"):
+        detent.Chain().process()
+    with pytest.raises(detent.InvalidValue, match="MIDI"):
+        detent.Chain([PIANO]).process(frames=100, midi=[(200, b"\x90\x3c\x64")])
+
+
+def test_a_strided_input_is_taken():
+    x = noise(frames=9_000, seed=11)
+    chain = detent.Chain()
+    assert np.array_equal(chain.process(np.asfortranarray(x)), chain.process(x))
+
+
+def test_an_instrument_plays_its_notes():
+    chain = detent.Chain([PIANO], sample_rate=48_000, channels=2)
+    y = chain.process(frames=48_000, midi=[(12_000, b"\x90\x3c\x64"), (36_000, b"\x80\x3c\x00")])
+    assert y.shape == (2, 48_000)
+    assert np.abs(y[:, :12_000]).max() == 0
+    assert np.abs(y[:, 12_000:12_400]).max() > 0.01
+    again = detent.Chain([PIANO], sample_rate=48_000, channels=2)
+    parts = [again.process(frames=12_000, midi=[(0, b"\x90\x3c\x64")] if i == 1 else None, reset=(i == 3))
+             if i != 3 else again.process(frames=12_000, midi=[(0, b"\x80\x3c\x00")]) for i in range(4)]
+    assert np.array_equal(np.concatenate(parts, axis=1), y)
+
+
+def test_the_gil_is_let_go_while_audio_is_processed():
+    chain = detent.Chain([OVERDRIVE, "builtin"])
+    x = noise(frames=48_000 * 60, seed=12)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (chain.process(x), done.set()))
+    counted = 0
+    worker.start()
+    while not done.is_set():
+        counted += 1
+    worker.join()
+    assert counted > 1_000, "the main thread ran while the chain processed"
+
+
+def test_a_chain_used_from_two_threads_at_once_refuses_the_second():
+    chain = detent.Chain([OVERDRIVE])
+    x = noise(frames=48_000 * 20, seed=13)
+    refused = []
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (chain.process(x), done.set()))
+    worker.start()
+    while not done.is_set() and not refused:
+        try:
+            chain["drive"] = 0.3
+        except detent.ChainBusy as error:
+            refused.append(str(error))
+    worker.join()
+    assert refused and "another thread" in refused[0]
+    assert chain.process(x[:, :1_000]).shape == (2, 1_000), "the chain still works"
+
+
+_inherited = None
+
+
+def _render_in_worker(seed):
+    chain = detent.Chain([LATENCY, OVERDRIVE], sample_rate=48_000)
+    chain["artificiallatency.delay"] = 2
+    own = chain.process(noise(frames=20_000, seed=seed))
+    inherited = _inherited.process(noise(frames=20_000, seed=seed)) if _inherited is not None else None
+    return own, inherited
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_pool_of_two_renders(method):
+    global _inherited
+    # The parent has used Detent (its plug-in world, an LV2 chain) before the workers start.
+    _inherited = detent.Chain([LATENCY, OVERDRIVE], sample_rate=48_000)
+    _inherited["artificiallatency.delay"] = 2
+    here = [_render_in_worker(seed)[0] for seed in (21, 22)]
+    with multiprocessing.get_context(method).Pool(2) as pool:
+        there = pool.map(_render_in_worker, (21, 22), chunksize=1)
+    for mine, (theirs, inherited) in zip(here, there):
+        assert np.array_equal(mine, theirs)
+        if method == "fork":
+            assert np.array_equal(mine, inherited), "a chain made before the fork works in the child"

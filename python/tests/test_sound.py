@@ -1,0 +1,131 @@
+"""A chain sounds as `detent render` does, sample for sample: the built-in, plug-ins of every
+format, latency, streaming, reset, values that glide."""
+import numpy as np
+import pytest
+
+import detent
+from conftest import LATENCY, LIMITER, OVERDRIVE, noise, render
+
+
+def chain_with(plugins, sets, channels=2):
+    chain = detent.Chain(list(plugins) or None, sample_rate=48_000, channels=channels)
+    for assignment in sets:
+        parameter, value = assignment.split("=", 1)
+        chain[parameter] = value
+    return chain
+
+
+@pytest.mark.parametrize("plugins, sets", [
+    ((), ("cutoff=2k", "gain=-6dB", "resonance=4")),
+    (("builtin", OVERDRIVE, "ladspa:1903"), ("builtin.cutoff=2k", "overdrive.drive=0.6")),
+    ((LATENCY, "builtin"), ("artificiallatency.delay=10", "builtin.cutoff=5k")),
+    (("lim=" + LIMITER, OVERDRIVE), ("lim.limit=-6", "overdrive.drive=0.3")),
+], ids=["builtin", "builtin+lv2+ladspa", "reported-latency", "limiter"])
+def test_process_equals_render(tmp_path, plugins, sets):
+    x = noise(frames=70_001)
+    expected = render(tmp_path, x, plugins, sets)
+    chain = chain_with(plugins, sets)
+    y = chain.process(x)
+    assert y.shape == x.shape == expected.shape
+    assert np.array_equal(y, expected)
+    assert np.abs(y).max() > 0.01
+
+
+def test_latency_is_compensated():
+    chain = chain_with((LIMITER,), ())
+    assert chain.latency == 240
+    x = np.zeros((2, 4_800), dtype=np.float32)
+    x[:, 1_000] = 0.5
+    y = chain.process(x)
+    assert y.shape == x.shape
+    assert np.argmax(np.abs(y[0])) == 1_000
+    assert np.abs(y[:, 1_000]).min() > 0.4
+
+
+@pytest.mark.parametrize("plugins, sets", [
+    ((), ("cutoff=700", "resonance=6")),
+    ((LATENCY, OVERDRIVE), ("artificiallatency.delay=5", "overdrive.drive=0.4")),
+], ids=["builtin", "latency+lv2"])
+def test_ten_calls_equal_one(plugins, sets):
+    x = noise(frames=96_000, seed=2)
+    whole = chain_with(plugins, sets).process(x)
+    chain = chain_with(plugins, sets)
+    bounds = [0, 1, 480, 481, 5_000, 16_384, 16_385, 40_000, 70_000, 95_999, 96_000]
+    parts = [chain.process(x[:, a:b], reset=(b == 96_000)) for a, b in zip(bounds, bounds[1:])]
+    joined = np.concatenate(parts, axis=1)
+    assert joined.shape == whole.shape
+    assert np.array_equal(joined, whole)
+
+
+def test_reset_starts_afresh_with_the_values():
+    x = noise(frames=20_000, seed=3)
+    chain = chain_with((), ("cutoff=500",))
+    chain.process(x, reset=False)
+    chain["cutoff"] = "3k"
+    chain.process(x, reset=False)
+    chain.reset()
+    fresh = chain_with((), ("cutoff=3k",))
+    assert chain["cutoff"] == pytest.approx(3_000)
+    assert np.array_equal(chain.process(x), fresh.process(x))
+
+
+def test_each_call_is_a_whole_signal_by_default():
+    x = noise(frames=10_000, seed=4)
+    chain = chain_with((OVERDRIVE, "builtin"), ("builtin.resonance=8",))
+    assert np.array_equal(chain.process(x), chain.process(x))
+
+
+def test_a_change_while_running_glides_as_a_live_one(tmp_path):
+    """A value set between blocks lands at that frame and glides, exactly as an automation
+    event at that time does in a render."""
+    x = noise(frames=48_000, seed=5)
+    automation = tmp_path / "gain.txt"
+    automation.write_text("24000smp gain -20dB\n24000smp cutoff 300\n")
+    expected = render(tmp_path, x, (), ("cutoff=4k",), ("--automation", str(automation)))
+    chain = chain_with((), ("cutoff=4k",))
+    first = chain.process(x[:, :24_000], reset=False)
+    chain["gain"] = "-20dB"
+    chain["cutoff"] = 300
+    second = chain.process(x[:, 24_000:])
+    y = np.concatenate([first, second], axis=1)
+    assert np.array_equal(y, expected)
+    # It glides: the first frames after the change are neither the old level nor the new one.
+    step = np.abs(y[:, 24_000:24_100]).max() / np.abs(x[:, 24_000:24_100]).max()
+    assert 0.1 < step <= 1.5
+
+
+def test_numbers_are_in_the_parameters_unit(tmp_path):
+    x = noise(frames=8_000, seed=6)
+    as_text = chain_with((), ("cutoff=1.2k", "gain=-6dB")).process(x)
+    chain = detent.Chain(sample_rate=48_000, channels=2)
+    chain["cutoff"] = 1200
+    chain["gain"] = -6.0
+    assert np.array_equal(chain.process(x), as_text)
+
+
+def test_mono_may_be_one_dimensional():
+    x = noise(channels=1, frames=5_000, seed=7)
+    chain = detent.Chain(sample_rate=44_100, channels=1)
+    assert np.array_equal(chain.process(x[0])[0], chain.process(x)[0])
+
+
+def test_presets_load_as_the_command_line_loads_them(tmp_path):
+    x = noise(frames=30_000, seed=8)
+    expected = render(tmp_path, x, (), (), ("--preset", "Telephone"))
+    chain = detent.Chain(sample_rate=48_000, channels=2)
+    chain.load_preset("Telephone")
+    assert np.array_equal(chain.process(x), expected)
+
+
+def test_a_saved_preset_renders_from_the_command_line(tmp_path):
+    x = noise(frames=30_000, seed=9)
+    chain = detent.Chain(sample_rate=48_000, channels=2)
+    chain["cutoff"] = "650"
+    chain["resonance"] = 3
+    path = chain.save_preset("Mine")
+    assert path.endswith(".json")
+    with pytest.raises(detent.Error, match="exists"):
+        chain.save_preset("Mine")
+    assert chain.save_preset("Mine", replace=True) == path
+    expected = render(tmp_path, x, (), (), ("--preset", "Mine"))
+    assert np.array_equal(chain.process(x), expected)
