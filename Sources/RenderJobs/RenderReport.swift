@@ -19,6 +19,11 @@ package final class RenderReport: Sendable {
         package var json: Bool
         /// Print the final count line.
         package var counts: Bool = false
+        /// Where each file's JSON object goes (`--json`): stdout, or a caller's list.
+        package var lines: @Sendable (String) -> Void = { Console.out($0) }
+        /// Failures and warnings said on stderr too (a caller that collects the objects
+        /// may have its own way of telling them).
+        package var tells: Bool = true
     }
 
     private struct State {
@@ -109,17 +114,17 @@ package final class RenderReport: Sendable {
     private func emit(_ outcome: RenderOutcome, entry: BatchEntry) {
         switch outcome {
         case .rendered(let file):
-            for line in file.warnings { Console.warning(line) }
-            if options.json { Console.out(json(file.summary, entry: entry).compactText) }
+            if options.tells { for line in file.warnings { Console.warning(line) } }
+            if options.json { options.lines(json(file.summary, entry: entry).compactText) }
         case .failed(let failure):
-            Console.error(failure.description)
+            if options.tells { Console.error(failure.description) }
             if options.json {
-                Console.out(JSONValue.object(place(entry) + [
+                options.lines(JSONValue.object(place(entry) + [
                     JSONMember("error", .string(failure.description)), JSONMember("exitCode", .number(failure.exitCode)),
                 ]).compactText)
             }
         case .skipped:
-            if options.json { Console.out(JSONValue.object(place(entry) + [JSONMember("skipped", .bool(true))]).compactText) }
+            if options.json { options.lines(JSONValue.object(place(entry) + [JSONMember("skipped", .bool(true))]).compactText) }
         }
     }
 

@@ -5,10 +5,14 @@ extension RenderOptions {
     /// Renders what these options ask, reporting each file as it ends, and returns the exit
     /// status: 0, the first failed file's, or 128 + the signal that interrupted it.
     /// `arguments` (the command line after the program's name) start a worker again after
-    /// one crashed; with nil, workers are only copies of this process.
+    /// one crashed; with nil, every job renders in this process. A program of its own
+    /// (`ownsProcess`) takes Ctrl-C to stop cleanly and filters libraries' noise on stderr; a
+    /// library inside another program (Python) leaves both alone, and hands each file's JSON
+    /// object to `lines` instead of stdout.
     ///
     /// - Throws: ``CommandFailure`` for a problem that concerns every job, before any renders.
-    package func run(arguments: [String]?) throws(CommandFailure) -> Int32 {
+    package func run(arguments: [String]?, ownsProcess: Bool = true,
+                     lines: (@Sendable (String) -> Void)? = nil) throws(CommandFailure) -> Int32 {
         do { try check() } catch { throw CommandFailure(error) }
         if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
         let plan: BatchPlan
@@ -22,12 +26,19 @@ extension RenderOptions {
         let launch = isolates(plan) ? arguments.flatMap(RenderWorkerLaunch.init(arguments:)) : nil
         launch?.copyWorkers(min(plan.parallel, plan.renders), serving: plan, of: self)
         defer { launch?.dismissWaiting() }
-        InterruptSignal.install()
-        // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the file
-        // says what matters.
-        LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
-        let report = RenderReport(entries: plan.entries, options: .init(
-            progress: Console.stderrIsTerminal && !quiet, json: json, counts: batch.isBatch && !quiet))
+        if ownsProcess {
+            InterruptSignal.install()
+            // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the
+            // file says what matters.
+            LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
+        }
+        var reporting = RenderReport.Options(progress: ownsProcess && Console.stderrIsTerminal && !quiet, json: json,
+                                             counts: batch.isBatch && !quiet)
+        if let lines {
+            reporting.lines = lines
+            reporting.tells = false
+        }
+        let report = RenderReport(entries: plan.entries, options: reporting)
         let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
                                    isolation: launch).run()
         report.close()

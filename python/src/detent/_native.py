@@ -55,3 +55,6 @@ def take_string(pointer):
         return ctypes.string_at(pointer).decode("utf-8", "replace")
     finally:
         lib.detent_free(pointer)
+
+lib.detent_render.argtypes = [_c.c_char_p, _c.POINTER(_c.c_void_p), _error]
+lib.detent_render.restype = _c.c_int32

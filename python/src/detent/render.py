@@ -1,0 +1,54 @@
+"""Files rendered as `detent render` renders them, in this process."""
+import ctypes
+import json
+import numbers
+import os
+
+from ._native import lib, take_string
+from .chain import _text
+from .errors import InvalidValue, raise_for
+
+
+def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=None, jobs=None, force=False,
+           **options):
+    """Renders audio files through a processor or chain, as ``detent render --json`` does.
+
+    ``inputs`` is a path or a list of them; outputs go to ``out_dir`` (named like their
+    inputs), to ``output`` (one input), or beside each input (``<stem>.detent.<ext>``).
+    ``plugins`` names the processors as ``Chain`` does, ``values`` maps ids to values
+    (strings as ``--set`` reads them, numbers in the unit), ``preset`` starts from a preset;
+    ``jobs`` files render at once (default: every core). Further options by their long
+    names: ``automation``, ``midi``, ``bpm``, ``tail``, ``format``, ``subtype``,
+    ``normalize``, ``block``, ``chain``.
+
+    Returns one dict per file, in the order of ``inputs``: what ``--json`` prints, with
+    ``error`` and ``exitCode`` for a file that failed (the others still render). A problem
+    that concerns every file raises.
+    """
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    request = {"inputs": [os.fspath(i) for i in inputs], "force": bool(force)}
+    if out_dir is not None:
+        request["out_dir"] = os.fspath(out_dir)
+    if output is not None:
+        request["output"] = os.fspath(output)
+    if plugins is not None:
+        request["plugins"] = [plugins] if isinstance(plugins, str) else [os.fspath(p) for p in plugins]
+    if preset is not None:
+        request["preset"] = os.fspath(preset)
+    if values:
+        request["sets"] = [f"{k}={_text(v)}" for k, v in values.items()]
+    if jobs is not None:
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral):
+            raise InvalidValue(f"jobs {jobs!r}: expected a whole number")
+        request["jobs"] = int(jobs)
+    for key, value in options.items():
+        if key not in ("automation", "midi", "bpm", "tail", "format", "subtype", "normalize", "block", "chain"):
+            raise InvalidValue(f"render: unknown option {key!r}")
+        request[key] = os.fspath(value) if isinstance(value, os.PathLike) else value
+    error = ctypes.c_void_p()
+    results = ctypes.c_void_p()
+    status = lib.detent_render(json.dumps(request).encode(), ctypes.byref(results), ctypes.byref(error))
+    if status:
+        raise_for(status, take_string(error.value))
+    return [json.loads(line) for line in take_string(results.value).split("\n") if line]
