@@ -39,7 +39,7 @@ package enum FileSettings {
 }
 
 private extension String {
-    package var trimmedSpaces: String {
+    var trimmedSpaces: String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
