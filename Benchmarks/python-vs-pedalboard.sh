@@ -16,11 +16,11 @@
 #      memory, and the reading and writing alone.
 #   c. two threads: two chains, 30 s of stereo each, each in its own threading.Thread, against
 #      the same two calls one after the other (ctypes lets go of the GIL); pedalboard alike.
-#   d. peak memory (ru_maxrss) of a fresh process doing row a once, each library.
+#   d. peak memory (VmHWM) of a fresh process doing row a once, each library.
 #
-# Every time is the best of REPS runs (4×REPS for the in-memory rows a and c); the peers of a row run in turn in each repetition, the
-# order rotating. Ratios are Detent / peer; the goals are the package's, not assertions: the
-# script always exits 0 once it has measured.
+# Every time is the best of REPS runs (4×REPS for the in-memory rows a and c); the peers of a
+# row run in turn in each repetition, the order rotating. Ratios are Detent / peer; the goals
+# are the package's, not assertions: the script always exits 0 once it has measured.
 #
 # It makes its own virtual environment in .build-python-bench/venv (numpy, pedalboard>=0.9,<0.10
 # from PyPI, and `pip install ./python`), reused while there; pedalboard is never a dependency
@@ -57,6 +57,7 @@ if [ -z "$installed" ] || [ ! -f "$stamp" ] || ! cmp -s "$installed/libDetentC.s
     echo "python-vs-pedalboard: installing ./python into $venv" >&2
     "$python" -m pip install -q --force-reinstall --no-deps ./python >&2
     touch "$stamp"
+    sleep 30  # let the build's load fade before measuring
 fi
 
 load=$(cut -d ' ' -f 1 /proc/loadavg)
