@@ -1,5 +1,4 @@
 import TextFormats
-import Platform
 
 /// How every command talks to the user outside its regular output: problems and warnings as
 /// one `detent: …` line on stderr, each written whole (see ``LineWriter``), so nothing is lost
