@@ -2,13 +2,16 @@ import Parameters
 
 extension Processor {
     /// One processor of a chain: its slot name, the processor, and where its rows are in the
-    /// chain's table (its bypass toggle, then its own rows in order).
+    /// chain's table (its bypass toggle, its dry/wet mix, then its own rows in order).
     public struct Slot: Sendable {
         /// Short and unique in the chain (`eq`, `builtin`, `2`): the prefix of its ids.
         public let name: String
         public let processor: Processor
         /// The chain's row that bypasses this slot.
         public let bypass: ParameterIndex
+        /// The chain's row of the slot's dry/wet mix (the row after its bypass): 100 % its
+        /// output, 0 % its input, latency-aligned, the blend linear.
+        public var mix: ParameterIndex { ParameterIndex(bypass.rawValue + 1) }
         /// The chain's row of the slot's first parameter.
         public let first: ParameterIndex
 
@@ -25,14 +28,14 @@ extension Processor {
     public static let chainPrefix = "chain:"
 
     /// Several processors in series as one: a table of their rows joined (ids `NAME.ID`, each
-    /// slot's bypass toggle `NAME.bypass` first), audio passed from each slot to the next in
+    /// slot's bypass toggle `NAME.bypass` and dry/wet `NAME.mix` first), audio passed from each slot to the next in
     /// the engine's buffers, MIDI to every slot that takes it, latency summed. A chain of one
     /// part is still a chain (`NAME.ID`, with its bypass): what is left when a live chain
     /// loses all its slots but one, so its ids, presets and mappings stay.
     ///
     /// ```swift
     /// let chain = try Processor.chain([("lp", .lowpassGain), ("od", overdrive)])
-    /// chain.table.textIDs   // ["lp.bypass", "lp.cutoff", …, "od.bypass", "od.drive", …]
+    /// chain.table.textIDs   // ["lp.bypass", "lp.mix", "lp.cutoff", …, "od.bypass", "od.mix", "od.drive", …]
     /// ```
     ///
     /// - Throws: ``ChainError`` for no parts, a bad or repeated name, or a part that is
@@ -56,6 +59,11 @@ extension Processor {
             specs.append(ParameterSpec(
                 id: bypassID, name: "Bypass", unit: .none, range: 0...1, taper: .linear,
                 defaultValue: 0, smoothing: .none, kind: .toggle))
+            // Smoothed in the engine like any knob: a move of the mix never clicks.
+            let mixID = table.find("mix") == nil ? "\(name).mix" : "\(name).slot-mix"
+            specs.append(ParameterSpec(
+                id: mixID, name: "Mix", unit: .percent, range: 0...100, taper: .linear,
+                defaultValue: 100, smoothing: .linear))
             let first = ParameterIndex(specs.count)
             for spec in table.specs {
                 // A controller number turns one knob: the first slot that asks for it keeps it.

@@ -112,6 +112,7 @@ extension Processor {
                 for id in table.indices { rows[id] = new.row(id) }
             } else {
                 rows[oldSlots[from].bypass] = new.bypass
+                rows[oldSlots[from].mix] = new.mix
                 for r in 0..<part.processor.table.count { rows[oldSlots[from].row(ParameterIndex(r))] = new.row(ParameterIndex(r)) }
             }
         }

@@ -1,7 +1,8 @@
 /// One processor of the engine's chain as the audio thread sees it: its kernel, where its
 /// rows are in the engine's parameter arrays, and — in a chain of several — its bypass: a
 /// toggle row whose change crossfades (equal gain) between the slot's output and its input,
-/// the input delayed by the slot's latency so both paths stay aligned.
+/// and its mix, a row that blends the two; the input delayed by the slot's latency so both
+/// paths stay aligned.
 ///
 /// A single processor is a chain of one slot with no bypass row: the same render path, with
 /// the slot reading the caller's buffers and metering its own output.
@@ -19,13 +20,15 @@ struct ChainSlot: BitwiseCopyable {
     let count: Int
     /// The row of its bypass toggle, or −1 when it has none (a single processor).
     let bypass: Int
+    /// The row of its dry/wet mix (the row after the bypass), or −1.
+    let mix: Int
     /// The row of the processor's own on/off switch (LV2's `lv2:enabled`), or −1: when there
     /// is one, bypass sets it to 0 and the processor fades itself; no crossfade around it.
     let enabled: Int
     /// Where the crossfade is: 0 is the slot's output, `RenderState.fadeFrames` its input.
     var fadePosition = 0
     /// The slot's latency in frames when it was prepared, and the input's last `latency`
-    /// frames per channel, which delay the bypassed path by as much.
+    /// frames per channel, which delay the bypassed (and the dry) path by as much.
     var latency = 0
     var delay: UnsafeMutablePointer<Float>? = nil
     /// Whether the slot is in the chain at all, as a crossfade position: 0 is absent (the
@@ -40,6 +43,7 @@ struct ChainSlot: BitwiseCopyable {
         self.base = base
         self.count = count
         self.bypass = bypass
+        self.mix = bypass >= 0 ? bypass + 1 : -1
         self.enabled = enabled
     }
 }

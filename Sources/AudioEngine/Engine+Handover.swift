@@ -53,7 +53,10 @@ struct Handover: BitwiseCopyable {
             if origin.staysInPlace { stays[from] = true }
             let source = old.render.slots[from], target = engine.render.slots[s]
             for r in 0..<min(source.count, target.count) { rowFrom[source.base + r] = Int32(target.base + r) }
-            if source.bypass >= 0 && target.bypass >= 0 { rowFrom[source.bypass] = Int32(target.bypass) }
+            if source.bypass >= 0 && target.bypass >= 0 {
+                rowFrom[source.bypass] = Int32(target.bypass)
+                rowFrom[source.mix] = Int32(target.mix)
+            }
         }
     }
 

@@ -211,12 +211,14 @@ public final class Engine: @unchecked Sendable {
     /// footswitch, long enough not to click.
     public static let bypassFadeTime = 0.010
 
-    /// Sizes each bypassable slot's delay to the latency its kernel reports at the current
-    /// values (`owners`: the kernels' owners, slot by slot), so its bypassed path lines up
-    /// with its processed one. An inherited slot keeps the latency it had (its kernel runs
+    /// Sizes each chain slot's delay to the latency its kernel reports at the current
+    /// values (`owners`: the kernels' owners, slot by slot), so its bypassed and dry paths
+    /// line up with its processed one. An inherited slot keeps the latency it had (its kernel runs
     /// in the engine taken over from, and is not run here).
     private func prepareBypassDelays(owners: [AnyObject?], inherited: (engine: Engine, origins: [SlotOrigin])?) {
-        for s in 0..<render.slotCount where render.slots[s].bypass >= 0 && render.slots[s].enabled < 0 {
+        // Every slot of a chain: a processor with its own on/off switch fades itself when
+        // bypassed, but its dry/wet mix still blends its delayed input.
+        for s in 0..<render.slotCount where render.slots[s].bypass >= 0 {
             let latency: Int
             if let (old, origins) = inherited, let from = origins[s].source {
                 // A single processor sized no delay: its kernel's last report says.

@@ -242,16 +242,18 @@ struct RenderState {
             }
             let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
             if entering { keepInput(lanes, from: start, to: end) }
-            let mixing = keepDry(s, lanes, from: start, to: end)
-            // The last slot meters what it writes, as a single processor does, unless a bypass
-            // mix changes it afterwards (then a pass over the output meters it).
+            let blending = blends(s)
+            let mixing = keepDry(s, lanes, from: start, to: end, blending: blending)
+            // The last slot meters what it writes, as a single processor does, unless a mix
+            // changes it afterwards (then a pass over the output meters it).
             if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart,
-                          meters: last && !mixing && !entering ? meters : nil) {
+                          meters: last && !mixing && !blending && !entering ? meters : nil) {
                 nonFinite = true
             }
+            if blending { blendDry(s, lanes, from: start, to: end) }
             if mixing { mixDry(s, lanes, from: start, to: end) }
             if entering { mixPresence(s, lanes, from: start, to: end) }
-            if last && (mixing || entering) { meterOutput(from: start, to: end) }
+            if last && (mixing || blending || entering) { meterOutput(from: start, to: end) }
         }
         return nonFinite
     }
@@ -327,19 +329,30 @@ struct RenderState {
         }
     }
 
-    /// Before a bypassable slot runs: its input goes through its latency's delay into `dry`.
-    /// Returns whether the output must be mixed with it (bypassed, or crossfading).
+    /// Whether slot `s`'s dry/wet mix blends its input into its output over this segment:
+    /// below 100 %, or gliding. At 100 % and still, a slot costs nothing for it.
     @_noLocks
-    private mutating func keepDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) -> Bool {
+    private func blends(_ s: Int) -> Bool {
+        let row = slots[s].mix
+        return row >= 0 && (smoothers[row].value < 100 || smoothers[row].isRamping)
+    }
+
+    /// Before a chain's slot runs: its input goes through its latency's delay into `dry`,
+    /// when the output is to be blended (`blending`) or crossfaded with it. Returns whether
+    /// it is to be crossfaded (bypassed, or on the way).
+    @_noLocks
+    private mutating func keepDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int, blending: Bool) -> Bool {
         let row = slots[s].bypass
-        // A processor with its own on/off switch bypasses itself (``renderExternal``).
-        guard row >= 0, slots[s].enabled < 0 else { return false }
-        let bypassed = smoothers[row].value >= 0.5
-        let mixing = bypassed || slots[s].fadePosition > 0
+        guard row >= 0 else { return false }
+        // A processor with its own on/off switch bypasses itself (``renderExternal``): no
+        // crossfade around it (its mix still blends).
+        let ownSwitch = slots[s].enabled >= 0
+        let mixing = !ownSwitch && (smoothers[row].value >= 0.5 || slots[s].fadePosition > 0)
+        let filling = mixing || blending
         let latency = slots[s].latency
         // The history is kept whether or not the slot is bypassed, so that it holds the right
-        // input the moment bypass begins.
-        guard mixing || latency > 0 else { return false }
+        // input the moment bypass (or a blend) begins.
+        guard filling || latency > 0 else { return false }
         let stride = lanes.stride, n = end - start
         for c in 0..<channels {
             let src = lanes.input[c], dst = dry + c * maxFrames
@@ -352,7 +365,7 @@ struct RenderState {
             // history takes this segment's last frames — while the slot plays, that copy of at
             // most `latency` frames a segment is all its bypass costs.
             let history = delay + c * latency
-            if mixing {
+            if filling {
                 for i in start..<end {
                     let back = i - start - latency
                     dst[i] = back >= 0 ? src[(start + back) &* stride] : history[latency + back]
@@ -366,6 +379,25 @@ struct RenderState {
             }
         }
         return mixing
+    }
+
+    /// After a slot ran with its mix below 100 % (or gliding): its output blended with its
+    /// input delayed by its latency (`dry`; non-finite input is silence, as every kernel takes
+    /// it), linearly — at 50 % exactly half of each — the mix advancing a frame at a time, as
+    /// every smoothed row does, so a moved mix glides.
+    @_noLocks
+    private mutating func blendDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
+        let row = slots[s].mix
+        for i in start..<end {
+            let wet = Float(smoothers[row].next() / 100)
+            let j = i &* lanes.stride
+            for c in 0..<channels {
+                let x = dry[c * maxFrames + i]
+                let d = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+                let out = lanes.output[c]
+                out[j] = out[j] * wet + d * (1 - wet)
+            }
+        }
     }
 
     /// After a bypassable slot ran: its output crossfaded with `dry`, frame by frame, toward

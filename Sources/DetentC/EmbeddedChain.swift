@@ -26,6 +26,12 @@ final class EmbeddedChain: @unchecked Sendable {
     private var files: [String: String] = [:]
     private var state: SavedState?
     private var engine: Engine?
+    /// Whether the engine has processed a block of the current signal: values set before are
+    /// starting values. A built-in engine given new starting values restarts at its next block.
+    private var running = false
+    private var restarts = false
+    /// Whether any slot is a plug-in (the built-in alone, or chains of it, restart in place).
+    private let hostsPlugins: Bool
     /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2
     /// worker's) and makes its own.
     private var engineProcess: Int32 = 0
@@ -53,6 +59,7 @@ final class EmbeddedChain: @unchecked Sendable {
         guard (1...64).contains(channels) else { throw CallFailure(.badValue, "channels \(channels): expected 1 … 64") }
         (found, store) = try ProcessorReference.find(plugins: plugins)
         processor = found
+        hostsPlugins = found.slots.isEmpty ? !found.isBuiltIn : found.slots.contains { !$0.processor.isBuiltIn }
         self.sampleRate = sampleRate
         self.channels = channels
         values = try StartingChoice().values(store: store, processor: found)
@@ -100,13 +107,21 @@ final class EmbeddedChain: @unchecked Sendable {
         set(index, value)
     }
 
-    /// Sets a row: at once before the first block, gliding after it.
+    /// Sets a row: a starting value until the signal's first block, gliding after it.
     private func set(_ index: ParameterIndex, _ value: Double) {
         let clamped = table[index].clamp(value)
         values[index] = clamped
-        guard let engine else { return }
-        // The queue holds more than a caller sets between blocks; a full one keeps the newest.
-        _ = engine.controls.trySend(ParameterChange(index, clamped, frame: engine.framePosition))
+        guard let engine, engineProcess == ThisProcess.id else { return }
+        if running {
+            // The queue holds more than a caller sets between blocks; a full one keeps the newest.
+            _ = engine.controls.trySend(ParameterChange(index, clamped, frame: engine.framePosition))
+        } else if hostsPlugins {
+            // Made already (for its latency) but not started: made again at the values.
+            dropEngine()
+        } else {
+            engine.jump(index, to: clamped)
+            restarts = true
+        }
     }
 
     /// The value of `id`: the starting value, or the target it glides to.
@@ -137,11 +152,13 @@ final class EmbeddedChain: @unchecked Sendable {
     /// when it is reactivated (mda Overdrive keeps its filter's), and "afresh" must sound
     /// the same as a render of the next signal.
     func reset() {
-        guard let engine, engineProcess == ThisProcess.id, found.isBuiltIn else {
+        running = false
+        guard let engine, engineProcess == ThisProcess.id, !hostsPlugins else {
             dropEngine()
             return
         }
         engine.reset()
+        restarts = false
         toDrop = latency
     }
 
@@ -153,6 +170,11 @@ final class EmbeddedChain: @unchecked Sendable {
     func process(input: UnsafePointer<Float>?, inputStride: Int, frames: Int, output: UnsafeMutablePointer<Float>,
                  outputStride: Int, final: Bool, midi: [(frame: Int, bytes: [UInt8])]) throws -> Int {
         let engine = try preparedEngine()
+        if restarts {
+            engine.reset()
+            restarts = false
+        }
+        running = true
         var written = 0
         var nextMIDI = 0
         func run(_ source: UnsafePointer<Float>?, sourceStride: Int, count: Int, midiBase: Int) {
@@ -227,6 +249,8 @@ final class EmbeddedChain: @unchecked Sendable {
     private func dropEngine() {
         if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
         engine = nil
+        running = false
+        restarts = false
     }
 
     /// The frames a ``process`` call of `frames` frames writes (`final`: with the latency

@@ -122,8 +122,9 @@ public struct WebLayout: Sendable, Equatable {
             // The plug-in's own on/off (`lv2:enabled`) is the slot's bypass already, which
             // drives it: one switch, in the heading, not two that disagree.
             let enabled = slot.processor.enabledRow.map(slot.row)
+            // The slot's dry/wet mix first, then its own rows.
             return Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
-                           rows: slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass && $0 != enabled })
+                           rows: [slot.mix] + slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass && $0 != enabled })
         }, outputs: processor.outputs)
     }
 }

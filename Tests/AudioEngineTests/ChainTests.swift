@@ -59,13 +59,16 @@ private final class DelayLine: KernelReports, @unchecked Sendable {
 struct ChainTests {
     let sampleRate = 48_000.0
 
-    @Test("a chain's table joins its slots' rows as SLOT.ID, each slot's bypass first, even for one part")
+    @Test("a chain's table joins its slots' rows as SLOT.ID, each slot's bypass and mix first, even for one part")
     func table() throws {
         let chain = try Processor.chain([("lp", .lowpassGain), ("out", .lowpassGain)])
-        #expect(chain.table.textIDs == ["lp.bypass", "lp.cutoff", "lp.resonance", "lp.gain",
-                                         "out.bypass", "out.cutoff", "out.resonance", "out.gain"])
+        #expect(chain.table.textIDs == ["lp.bypass", "lp.mix", "lp.cutoff", "lp.resonance", "lp.gain",
+                                         "out.bypass", "out.mix", "out.cutoff", "out.resonance", "out.gain"])
         #expect(chain.slots.map(\.name) == ["lp", "out"])
-        #expect(chain.slots[1].first == ParameterIndex(5) && chain.slots[1].bypass == ParameterIndex(4))
+        #expect(chain.slots[1].first == ParameterIndex(7) && chain.slots[1].bypass == ParameterIndex(5)
+            && chain.slots[1].mix == ParameterIndex(6))
+        let mix = chain.table[chain.slots[0].mix]
+        #expect(mix.unit == .percent && mix.range == 0...100 && mix.defaultValue == 100 && mix.smoothing == .linear)
         // A controller number turns one knob: the first slot's.
         #expect(chain.table.specs.compactMap(\.midiController) == [74, 71, 7])
         #expect(chain.table[try chain.table.index(of: "out.gain")].glidesInAmplitude)
@@ -73,7 +76,7 @@ struct ChainTests {
         #expect(Processor.chainParts(of: chain.identifier)!.map(\.name) == ["lp", "out"])
         #expect(Processor.chainParts(of: chain.identifier)!.map(\.identifier) == [LowpassGain.identifier, LowpassGain.identifier])
         let single = try Processor.chain([("eq", .lowpassGain)])
-        #expect(single.table.textIDs == ["eq.bypass", "eq.cutoff", "eq.resonance", "eq.gain"] && single.slots.count == 1)
+        #expect(single.table.textIDs == ["eq.bypass", "eq.mix", "eq.cutoff", "eq.resonance", "eq.gain"] && single.slots.count == 1)
     }
 
     @Test("a chain with no slots, a bad or repeated slot name, or a chain inside is refused, naming the slot")
@@ -129,7 +132,8 @@ struct ChainTests {
           arguments: [16, 256])
     func bypassKeepsTiming(block: Int) throws {
         let chain = try Processor.chain([("d", DelayLine.processor(latency: 100)), ("e", DelayLine.processor(latency: 37))])
-        let engine = Engine(processor: chain, initialValues: [ParameterIndex(0): 1, ParameterIndex(1): 0.5, ParameterIndex(3): 0.25])
+        let engine = Engine(processor: chain, initialValues: [
+            chain.slots[0].bypass: 1, chain.slots[0].row(ParameterIndex(0)): 0.5, chain.slots[1].row(ParameterIndex(0)): 0.25])
         try engine.prepare(sampleRate: sampleRate, maxFrames: 256, channels: 1)
         #expect(engine.latencyAtCurrentValues() == 137)
         let input = Signal.noise(frames: 4_000, seed: 9)
@@ -144,7 +148,7 @@ struct ChainTests {
         let chain = try Processor.chain([("d", DelayLine.processor(latency: 64)), ("b", .lowpassGain)])
         let frames = 24_000
         let input = Signal.sine(frequency: 220, frames: frames)
-        let values: [ParameterIndex: Double] = [ParameterIndex(1): 0.2, chain.slots[1].row(.cutoff): 20_000]
+        let values: [ParameterIndex: Double] = [chain.slots[0].row(ParameterIndex(0)): 0.2, chain.slots[1].row(.cutoff): 20_000]
         let changes = [ParameterChange(ParameterIndex(0), 1, frame: 6_000), ParameterChange(ParameterIndex(0), 0, frame: 15_000)]
         let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256, changes: changes)[0]
         #expect(output == EngineRun.reference([input], processor: chain, values: values, blockSize: 97, changes: changes)[0])
@@ -179,12 +183,49 @@ struct ChainTests {
     func bypassOfATransparentSlotStaysLevel() throws {
         let chain = try Processor.chain([("d", DelayLine.processor(latency: 64))])
         let input = Signal.sine(frequency: 220, frames: 24_000)
-        let values: [ParameterIndex: Double] = [ParameterIndex(1): 1]
+        let values: [ParameterIndex: Double] = [chain.slots[0].row(ParameterIndex(0)): 1]
         let changes = [ParameterChange(ParameterIndex(0), 1, frame: 6_000), ParameterChange(ParameterIndex(0), 0, frame: 15_000)]
         let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256, changes: changes)[0]
         // An equal-power fade between the slot's output and its own delayed input, which are
         // the same here, peaks at √2 × 0.5 in the middle of each fade.
         #expect(output.map(abs).max()! <= 0.5 * 1.0001)
         #expect(output[5_000..<24_000].map(abs).max()! >= 0.499)
+    }
+
+    @Test("a slot's mix blends its input, delayed by its latency, with its output: linearly, whatever the blocks")
+    func mixBlendsAlignedInput() throws {
+        let chain = try Processor.chain([("d", DelayLine.processor(latency: 64)), ("e", DelayLine.processor(latency: 1))])
+        let d = chain.slots[0], e = chain.slots[1]
+        let input = Signal.noise(frames: 6_000, seed: 21)
+        let values: [ParameterIndex: Double] = [d.row(ParameterIndex(0)): 0.2, d.mix: 50, e.mix: 25]
+        let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256)[0]
+        // d: half of 0.2 × its input 64 frames late, half its input as late; e: a quarter of
+        // that one frame late, three quarters of it as late.
+        for i in 65..<6_000 { #expect(abs(output[i] - 0.6 * input[i - 65]) < 1e-6) }
+        #expect(output == EngineRun.reference([input], processor: chain, values: values, blockSize: 7)[0])
+        var dry = values
+        dry[d.mix] = 0
+        dry[e.mix] = 0
+        var bypassed = values
+        bypassed[d.bypass] = 1
+        bypassed[e.bypass] = 1
+        #expect(EngineRun.reference([input], processor: chain, values: dry, blockSize: 256)[0]
+            == EngineRun.reference([input], processor: chain, values: bypassed, blockSize: 256)[0])
+    }
+
+    @Test("a moved mix glides from its value to the new one, with no step")
+    func mixGlides() throws {
+        let chain = try Processor.chain([("d", DelayLine.processor(latency: 16))])
+        let d = chain.slots[0]
+        let input = [Float](repeating: 0.5, count: 12_000)
+        let values: [ParameterIndex: Double] = [d.row(ParameterIndex(0)): 0]
+        let changes = [ParameterChange(d.mix, 0, frame: 4_000)]
+        let output = EngineRun.reference([input], processor: chain, values: values, blockSize: 256, changes: changes)[0]
+        // Level 0: the output is the dry share alone, from 0 before the change to 0.5 after
+        // the glide, each step no larger than the glide's.
+        #expect(output[1_000..<4_000].allSatisfy { $0 == 0 })
+        #expect(output[6_000..<12_000].allSatisfy { abs($0 - 0.5) < 1e-6 })
+        let steps = (4_000..<6_000).map { abs(output[$0] - output[$0 - 1]) }
+        #expect(steps.max()! < 0.5 / 1_000)
     }
 }

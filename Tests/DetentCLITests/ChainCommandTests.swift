@@ -88,8 +88,8 @@ struct ChainCommandTests {
         let ids = chain.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
-        #expect(ids == ["lp.bypass", "lp.cutoff", "lp.resonance", "lp.gain",
-                        "overdrive.bypass", "overdrive.drive", "overdrive.muffle", "overdrive.output"])
+        #expect(ids == ["lp.bypass", "lp.mix", "lp.cutoff", "lp.resonance", "lp.gain",
+                        "overdrive.bypass", "overdrive.mix", "overdrive.drive", "overdrive.muffle", "overdrive.output"])
         let single = try Detent.run(["params", "--plugin", "eq=\(Self.overdrive)"], in: folder.path)
         #expect(single.stdout.contains("\ndrive ") && !single.stdout.contains("eq."))
     }

@@ -27,7 +27,7 @@ struct BrowserTests {
         let port = try detent.webPort()
         let browser = try HeadlessBrowser()
         try browser.open("http://127.0.0.1:\(port)/")
-        try browser.waitFor("document.querySelectorAll('svg.knob').length === 9")
+        try browser.waitFor("document.querySelectorAll('svg.knob').length === 12")  // each slot: mix, cutoff, resonance, gain
         #expect(try browser.evaluate("[...document.querySelectorAll('section h2')].map(h => h.firstChild.textContent).join(',')") as? String == "a,b,c")
         #expect(try browser.evaluate("document.getElementById('status').textContent") as? String == "connected")
         #expect(try browser.evaluate("document.querySelectorAll('section h2 .switch input').length") as? Int == 3)

@@ -284,7 +284,7 @@ struct LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
-    @Test("A chain's slots are sections, each with its bypass")
+    @Test("A chain's slots are sections, each with its bypass, its mix first")
     func chain() throws {
         let (_, detent, port) = try Self.start(["--plugin", "a=builtin", "--plugin", "b=builtin", "--plugin", "c=builtin"])
         let page = try PanelSocket(port: port, headers: Self.origin(port))
@@ -293,7 +293,7 @@ struct LiveWebTests {
         #expect(sections.map { $0["name"] as? String } == ["a", "b", "c"])
         #expect(sections.map { ($0["bypass"] as? [String: Any])?["kind"] as? String } == ["toggle", "toggle", "toggle"])
         #expect(sections.map { ($0["parameters"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? [] }
-                == ["a", "b", "c"].map { ["\($0).cutoff", "\($0).resonance", "\($0).gain"] })
+                == ["a", "b", "c"].map { ["\($0).mix", "\($0).cutoff", "\($0).resonance", "\($0).gain"] })
         page.send(#"{"type":"value","id":"b.bypass","value":1}"#)
         _ = try page.next("values") { entry("b.bypass", in: $0)?["text"] as? String == "on" }
         #expect(try detent.ask("get b.bypass") == "b.bypass=on")

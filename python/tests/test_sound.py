@@ -129,3 +129,31 @@ def test_a_saved_preset_renders_from_the_command_line(tmp_path):
     assert chain.save_preset("Mine", replace=True) == path
     expected = render(tmp_path, x, (), (), ("--preset", "Mine"))
     assert np.array_equal(chain.process(x), expected)
+
+
+def test_values_set_after_the_latency_is_read_are_still_starting_values():
+    x = noise(frames=10_000, seed=14)
+    asked = chain_with((LIMITER, "builtin"), ())
+    assert asked.latency == 240
+    asked["builtin.cutoff"] = 400
+    asked["fastlookaheadlimiter.limit"] = -10
+    fresh = chain_with((LIMITER, "builtin"), ("builtin.cutoff=400", "fastlookaheadlimiter.limit=-10"))
+    assert np.array_equal(asked.process(x), fresh.process(x))
+    builtin = detent.Chain()
+    assert builtin.latency == 0
+    builtin["cutoff"] = 400
+    assert np.array_equal(builtin.process(x), chain_with((), ("cutoff=400",)).process(x))
+
+
+def test_a_slots_mix_blends_its_dry_input_latency_aligned(tmp_path):
+    """mix 50 % is exactly half the slot's input (delayed by its latency) plus half its output."""
+    x = noise(frames=30_000, seed=15)
+    common = ("builtin.cutoff=20k", "builtin.resonance=0.5", "lim.limit=-12")
+    plugins = ("lim=" + LIMITER, "builtin")
+    wet = chain_with(plugins, common).process(x)
+    dry = chain_with(plugins, common + ("lim.mix=0",)).process(x)
+    assert np.array_equal(dry, chain_with(plugins, common + ("lim.bypass=on",)).process(x))
+    half = chain_with(plugins, common + ("lim.mix=50%",)).process(x)
+    assert np.abs(half - (0.5 * wet + 0.5 * dry)).max() < 1e-5
+    assert np.abs(wet - dry).max() > 0.1, "the limiter does limit"
+    assert np.array_equal(half, render(tmp_path, x, plugins, common + ("lim.mix=50",)))

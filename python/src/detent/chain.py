@@ -30,7 +30,9 @@ def _text(value):
         number = float(value)
         if number != number or number in (float("inf"), float("-inf")):
             raise InvalidValue(f"{value!r}: not a finite number")
-        return repr(number)
+        # Whole numbers as whole numbers: a toggle, an integer or an enumeration's index reads
+        # `1`, not `1.0`.
+        return str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
     raise InvalidValue(f"{value!r}: expected a number, a string as --set reads it, or a path")
 
 
