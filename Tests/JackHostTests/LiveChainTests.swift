@@ -21,9 +21,12 @@ extension JackTests {
 
         @Test func aChainLiveEqualsTheOfflineRenderWithControlsMovingInEverySlot() throws {
             let processor = try Self.chain()
-            // Every slot's bypass changes at least once across the moves.
+            // Every slot's bypass changes at least once across the moves, and its mix glides
+            // through values between dry and wet.
             for slot in processor.slots {
-                #expect(Set(LivePluginTests.moves(processor.table).map { $0.1[slot.bypass]! }).count == 2, "\(slot.name).bypass moves")
+                let moves = LivePluginTests.moves(processor.table)
+                #expect(Set(moves.map { $0.1[slot.bypass]! }).count == 2, "\(slot.name).bypass moves")
+                #expect(moves.contains { (1..<99).contains($0.1[slot.mix]!) }, "\(slot.name).mix blends")
             }
             let f = try LivePluginTests.expectLiveEqualsOffline(processor)
             // The chain reports its slots' outputs by SLOT.ID, and its latency (the limiter's).

@@ -72,8 +72,11 @@ class Chain:
     def __del__(self):
         handle = getattr(self, "_handle", None)
         if handle:
-            lib.detent_chain_free(handle)
             self._handle = None
+            try:
+                lib.detent_chain_free(handle)
+            except Exception:  # the interpreter is shutting down and ctypes is gone
+                pass
 
     def __repr__(self):
         return f"detent.Chain({self.identifier!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
