@@ -43,7 +43,7 @@ struct RenderCommand: ParsableCommand {
     var automation: String?
 
     @Option(help: ArgumentHelp(
-        "Standard MIDI File (type 0 or 1) whose notes and controllers play the instrument or MIDI effect, each at its exact frame; the output lasts at least as long as the file.",
+        "Standard MIDI File (type 0 or 1) whose notes and controllers play the instrument or MIDI effect, each at its exact frame; the output lasts at least as long as the file. With no input file (and -o), an instrument renders from it alone.",
         valueName: "file"), completion: .file(extensions: ["mid", "midi", "smf"]))
     var midi: String?
 
@@ -51,6 +51,16 @@ struct RenderCommand: ParsableCommand {
         "Write the plug-in's MIDI output to this Standard MIDI File (type 0, at the --bpm tempo or 120, 960 ticks a quarter note, each message at the tick nearest its frame). With no input file, renders as long as --midi and --tail say: how MIDI-only plug-ins (a transposer, a sequencer) are hosted.",
         valueName: "file"), completion: .file(extensions: ["mid"]))
     var midiOut: String?
+
+    @Option(help: ArgumentHelp(
+        "With --midi and no input file, the sample rate of the instrument's output (default 48000).",
+        valueName: "hz"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp(
+        "With --midi and no input file, the instrument's output channels (default 2).",
+        valueName: "n"))
+    var channels: Int?
 
     @Option(help: ArgumentHelp(
         "The tempo tempo-synced plug-ins follow (LV2 time:Position: a delay synced to the beat), the transport rolling from the first frame: 1 … 999.",
@@ -149,6 +159,8 @@ struct RenderCommand: ParsableCommand {
         options.midi = midi
         options.midiOut = midiOut
         options.bpm = bpm
+        options.rate = rate
+        options.channels = channels
         options.format = format
         options.subtype = subtype
         options.encoder = encoder.choice

@@ -37,6 +37,9 @@ public struct Metadata: Sendable {
     }
 
     /// What an open file holds.
+    /// None at all: what a render from MIDI alone has to copy.
+    init() {}
+
     init(reading file: OpaquePointer) {
         for kind in Self.stringKinds {
             if let text = sf_get_string(file, kind.code), let value = String(validatingCString: text), !value.isEmpty {

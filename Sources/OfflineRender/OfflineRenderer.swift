@@ -45,13 +45,45 @@ public enum OfflineRenderer {
         input: String, output: String, settings: RenderSettings,
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
+        try renderPending(input: input, openReader: { () throws(AudioFileError) in try SoundFileReader(path: input) },
+                          output: output, settings: settings, progress: progress, isCancelled: isCancelled)
+    }
+
+    /// ``renderPending(midiAt:channels:output:settings:progress:isCancelled:)``, its output named.
+    public static func render(
+        midiAt sampleRate: Int, channels: Int, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(AudioFileError) -> RenderSummary {
+        let (summary, pending) = try renderPending(midiAt: sampleRate, channels: channels, output: output, settings: settings,
+                                                   progress: progress, isCancelled: isCancelled)
+        try pending.commit(overwrite: settings.overwrite)
+        return summary
+    }
+
+    /// Renders an instrument (or any processor that takes MIDI) from `settings.midi` alone, with
+    /// no audio input, into `output`'s temporary file: as long as the MIDI file plus the tail,
+    /// at `sampleRate`, in `channels`; otherwise as ``renderPending(input:output:settings:progress:isCancelled:)``.
+    public static func renderPending(
+        midiAt sampleRate: Int, channels: Int, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
+        let name = settings.midiPath ?? "MIDI"
+        return try renderPending(input: name, openReader: { () throws(AudioFileError) in
+            SoundFileReader(silenceAt: sampleRate, channels: channels, name: name)
+        }, output: output, settings: settings, progress: progress, isCancelled: isCancelled)
+    }
+
+    private static func renderPending(
+        input: String, openReader: () throws(AudioFileError) -> SoundFileReader, output: String, settings: RenderSettings,
+        progress: (RenderProgress) -> Void, isCancelled: () -> Bool
+    ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
         let started = ContinuousClock.now
         // Checked before opening: a stream would be consumed by the measuring pass.
         if settings.normalize != nil && PathString.isSpecial(input) { throw .streamCannotNormalize(path: input) }
         UnfinishedFiles.opening.add(1, ordering: .releasing)
         var opening = true
         defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
-        var reader = try SoundFileReader(path: input)
+        var reader = try openReader()
         var settings = settings
         if settings.container == nil, PathString.isPipe(output),
            !(reader.format.container.map(Container.streaming.contains) ?? true) {
@@ -100,7 +132,7 @@ public enum OfflineRenderer {
                 // The first pass: the same engine, automation and tail, measured and not written.
                 var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: changes, settings: settings)
                 try measuring.run(progress: { p in progress(p.halved(before: 0)) }, isCancelled: { isCancelled() })
-                if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
+                if reader.framesRead == 0 && !reader.isSilence { throw AudioFileError.empty(path: input) }
                 firstPass = measuring.position
                 // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
                 let solved = measuring.meter.gain(toReach: target)
@@ -108,7 +140,7 @@ public enum OfflineRenderer {
                 normalizeGain = db
                 silent = solved == nil
                 gain = Float(pow(10, db / 20))
-                reader = try SoundFileReader(path: input)
+                reader = try openReader()
             }
             let writer = try SoundFileWriter(
                 descriptor: pending.descriptor, path: output, format: format,
@@ -119,7 +151,7 @@ public enum OfflineRenderer {
                 reader: reader, writer: writer, output: output, changes: changes, settings: settings, gain: gain)
             try stream.run(progress: { p in progress(settings.normalize == nil ? p : p.halved(before: firstPass)) },
                            isCancelled: { isCancelled() })
-            if reader.framesRead == 0 { throw AudioFileError.empty(path: input) }
+            if reader.framesRead == 0 && !reader.isSilence { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
             // The processor's MIDI output, on the output's timeline (its latency dropped as the

@@ -31,7 +31,11 @@ public final class SoundFileReader {
     /// Frames delivered so far.
     public private(set) var framesRead: Int64 = 0
 
-    private let file: OpaquePointer
+    /// nil for ``init(silenceAt:channels:name:)``, which reads nothing.
+    private let file: OpaquePointer?
+    /// True for a reader of no file: an instrument's render from MIDI alone, whose input is
+    /// the silence its padding gives.
+    public let isSilence: Bool
     /// The stream libsndfile reads through, for an input that cannot seek.
     private let stream: StreamInput?
     /// The rest of a WAV stream past the length its header's placeholder gives (see
@@ -103,6 +107,7 @@ public final class SoundFileReader {
         }
         let file = try opened.get()
         self.file = file
+        isSilence = false
         identity = status?.identity
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
@@ -145,7 +150,28 @@ public final class SoundFileReader {
 
     deinit {
         if let rest { sf_close(rest) }
-        sf_close(file)
+        if let file { sf_close(file) }
+    }
+
+    /// A reader of no frames at `sampleRate` and `channels`, named `name` in messages: the
+    /// input of an instrument rendered from MIDI alone, which the render pads with silence for
+    /// as long as the MIDI file and the tail last. Its encoding, which the output keeps unless
+    /// told otherwise, is 24-bit PCM: enough for any instrument, undithered.
+    public init(silenceAt sampleRate: Int, channels: Int, name: String) {
+        path = name
+        frames = 0
+        self.sampleRate = sampleRate
+        self.channels = channels
+        format = AudioFormat(.wav, .pcm24)
+        identity = nil
+        channelMap = nil
+        metadata = Metadata()
+        file = nil
+        isSilence = true
+        stream = nil
+        beyondPlaceholder = nil
+        libraryFrames = 0
+        descriptor = -1
     }
 
     /// Reads up to `frames` frames of interleaved samples into `buffer` (which holds at least
@@ -162,7 +188,7 @@ public final class SoundFileReader {
             // pipe even when it returns fewer frames: ask for no more than it delivers.
             if framesRead < libraryFrames { want = min(want, libraryFrames - framesRead) } else { rest = try openRest(beyondPlaceholder) }
         }
-        let source = rest ?? file
+        guard let source = rest ?? file else { return 0 }
         let n = sf_readf_float(source, buffer, want)
         let code = sf_error(source)
         if code != 0 {

@@ -36,6 +36,10 @@ package final class JobSettings {
         let (processor, store) = try found.get()
         var settings = RenderSettings()
         settings.processor = processor
+        if processor.isMIDIOnly && options.rendersMIDIAlone {
+            throw UsageError("\(processor.name) has only MIDI in and out: it makes no audio for -o \(options.output ?? "")"
+                + " (render its MIDI with --midi-out alone)")
+        }
         if processor.isMIDIOnly && !(options.inputs.isEmpty && options.batch.manifest == nil) {
             throw UsageError("\(processor.name) has only MIDI in and out: render it with no input file "
                 + "(detent render --plugin URI --midi IN.mid --midi-out OUT.mid)")
@@ -54,7 +58,8 @@ package final class JobSettings {
                 midiFiles[midi] = settings.midi
             }
         }
-        if processor.isSource, warnedSources.insert(key + "\u{0}" + String(options.midi != nil)).inserted {
+        // (From MIDI alone there is no input file for the output not to depend on.)
+        if processor.isSource, !options.rendersMIDIAlone, warnedSources.insert(key + "\u{0}" + String(options.midi != nil)).inserted {
             Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
                 + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }

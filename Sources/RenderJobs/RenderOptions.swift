@@ -21,6 +21,9 @@ package struct RenderOptions: Sendable {
     package var midi: String?
     package var midiOut: String?
     package var bpm: Double?
+    /// `--rate` and `--channels`: an instrument's output rendered from MIDI alone.
+    package var rate: Int?
+    package var channels: Int?
     /// `--format` and `--subtype` by name, read by ``container`` and ``encoding``.
     package var format: String?
     package var subtype: String?
@@ -49,9 +52,25 @@ package struct RenderOptions: Sendable {
 
     /// The checks that need no file: each a usage error (64), told before anything is read.
     package func check() throws(UsageError) {
+        if rate != nil || channels != nil, !rendersMIDIAlone {
+            throw UsageError("--rate and --channels are for an instrument rendered from MIDI alone (--midi FILE -o OUT, no input file)")
+        }
+        if let rate, !SoundFileReader.sampleRates.contains(rate) || rate > 768_000 {
+            throw UsageError("--rate \(rate): expected a sample rate of 1000 … 768000 Hz")
+        }
+        if let channels, !(1...64).contains(channels) { throw UsageError("--channels \(channels): expected 1 … 64") }
         if batch.manifest != nil {
             guard inputs.isEmpty else { throw UsageError("use either input files or --manifest, not both") }
             if output != nil { throw UsageError("-o names one output; a manifest names each job's (or use --out-dir)") }
+        } else if rendersMIDIAlone {
+            // An instrument from a MIDI file: the output is as long as the file plus --tail.
+            if outDir != nil { throw UsageError("-o names the output of a render from MIDI alone; --out-dir needs input files") }
+            if normalize != nil && output == "-" {
+                throw UsageError("--normalize renders twice; -o - can be written only once (render to a file)")
+            }
+            if tail?.lowercased().trimmedWhitespace == "auto" {
+                throw UsageError("--tail auto listens for an input's end; a render from MIDI alone has none: give seconds")
+            }
         } else if inputs.isEmpty, let midiOut {
             // From a MIDI file to a MIDI file: no audio on either side.
             guard midi != nil || tail != nil else {
@@ -63,7 +82,10 @@ package struct RenderOptions: Sendable {
                 throw UsageError("--tail auto listens for the audio to end; a render with no input file has none: give seconds")
             }
         } else {
-            guard !inputs.isEmpty else { throw UsageError("render: no input files (detent render --help)") }
+            guard !inputs.isEmpty else {
+                if midi != nil { throw UsageError("--midi FILE with no input file renders an instrument: name its output with -o FILE") }
+                throw UsageError("render: no input files (detent render --help)")
+            }
         }
         if midiOut != nil && (inputs.count > 1 || batch.manifest != nil || batch.variants != nil) {
             throw UsageError("--midi-out names one MIDI file: render one input with it")
@@ -91,6 +113,12 @@ package struct RenderOptions: Sendable {
         try batch.check()
         if batch.skipExisting && force { throw UsageError("use either --skip-existing or --force, not both") }
         if batch.variants != nil && output == "-" { throw UsageError("--variants writes several files; -o - cannot hold them") }
+    }
+
+    /// True for an instrument rendered from MIDI alone: `--midi FILE -o OUT` with no input
+    /// file and no manifest.
+    package var rendersMIDIAlone: Bool {
+        inputs.isEmpty && batch.manifest == nil && midi != nil && output != nil
     }
 
     /// The checks of the options a manifest line may set too (``ManifestFields``): run for

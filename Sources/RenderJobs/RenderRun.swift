@@ -14,6 +14,7 @@ extension RenderOptions {
     package func run(arguments: [String]?, ownsProcess: Bool = true,
                      lines: (@Sendable (String) -> Void)? = nil) throws(CommandFailure) -> Int32 {
         do { try check() } catch { throw CommandFailure(error) }
+        if rendersMIDIAlone, let output { return try renderInstrument(to: output, ownsProcess: ownsProcess) }
         if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
         let plan: BatchPlan
         do {
@@ -59,6 +60,31 @@ extension RenderOptions {
         return plan.entries.contains { entry in
             if case .render(let settings) = entry.action { !settings.processor.isBuiltIn } else { false }
         }
+    }
+
+    /// An instrument (or any processor that takes MIDI) rendered from `--midi` alone into the
+    /// audio file `path`: as long as the MIDI file plus `--tail`, at `--rate` (48 kHz), in
+    /// `--channels` (2), the output's container and encoding as for any render.
+    private func renderInstrument(to path: String, ownsProcess: Bool) throws(CommandFailure) -> Int32 {
+        if ownsProcess { InterruptSignal.install() }
+        let summary: RenderSummary
+        do {
+            var settings = try JobSettings().settings(for: self)
+            let output = path == "-" ? "/dev/stdout" : path
+            let job = try OutputPlanner.plan(inputs: [settings.midiPath ?? "MIDI"], output: output, outputFolder: nil,
+                                             format: try container)[0]
+            settings.container = job.container
+            settings.subtype = settings.subtype ?? job.subtype
+            summary = try OfflineRenderer.render(midiAt: rate ?? 48_000, channels: channels ?? 2, output: job.output,
+                                                 settings: settings, isCancelled: { InterruptSignal.isSet })
+        } catch {
+            let signal = InterruptSignal.received.load(ordering: .relaxed)
+            if signal != 0 { return 128 + signal }
+            throw CommandFailure(error)
+        }
+        for line in summary.warnings { Console.warning(line) }
+        if json { Console.out(summary.jsonLine) }
+        return 0
     }
 
     /// A render with no audio file: `--midi` through the processor into `--midi-out`.

@@ -56,6 +56,42 @@ struct MIDIRenderTests {
         #expect(left[24_000..<48_000].map(abs).max()! > 0.01)
     }
 
+    @Test("an instrument renders from MIDI alone: as long as the file and the tail, as a silent input of that length renders it")
+    func instrumentFromMIDIAlone() throws {
+        let folder = TemporaryFolder()
+        // Note on at 0.5 s, off at 1 s, where the file ends; a 0.5 s tail: 1.5 s in all.
+        try Data(Self.midiFile([(480, [0x90, 60, 100]), (480, [0x80, 60, 0])]))
+            .write(to: URL(fileURLWithPath: folder.file("note.mid")))
+        let alone = try Detent.run(["render", "--plugin", Self.synth, "--midi", "note.mid", "--tail", "0.5", "-o", "alone.wav",
+                                    "--subtype", "float", "--json"], in: folder.path)
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.contains("\"frames\":72000") && alone.stdout.contains("\"midiEvents\":2"), "\(alone.stdout)")
+        #expect(!alone.stderr.contains("warning"), "\(alone.stderr)")
+        let input = try silence(folder, seconds: 1.5)
+        let withInput = try Detent.run(["render", input, "--plugin", Self.synth, "--midi", "note.mid", "-o", "input.wav",
+                                        "--subtype", "float"], in: folder.path)
+        #expect(withInput.status == 0, "\(withInput.stderr)")
+        let samples = try decode(folder.file("alone.wav")).samples
+        #expect(samples == (try decode(folder.file("input.wav")).samples))
+        #expect(samples.map(abs).max()! > 0.01)
+
+        let mono = try Detent.run(["render", "--plugin", Self.synth, "--midi", "note.mid", "-o", "mono.flac", "--rate", "44100",
+                                   "--channels", "1", "--json"], in: folder.path)
+        #expect(mono.status == 0, "\(mono.stderr)")
+        #expect(mono.stdout.contains("\"sampleRate\":44100") && mono.stdout.contains("\"channels\":1")
+            && mono.stdout.contains("\"frames\":44100") && mono.stdout.contains("\"format\":\"flac\""), "\(mono.stdout)")
+
+        for (arguments, words) in [
+            (["render", "--plugin", Self.synth, "--midi", "note.mid"], "name its output with -o"),
+            (["render", input, "--plugin", Self.synth, "--midi", "note.mid", "--rate", "44100", "-o", "x.wav"], "--rate and --channels"),
+            (["render", "--plugin", Self.synth, "--midi", "note.mid", "-o", "x.wav", "--channels", "0"], "--channels 0"),
+        ] {
+            let refused = try Detent.run(arguments, in: folder.path)
+            #expect(refused.status == 64 && refused.stderr.contains(words), "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.wav")))
+    }
+
     @Test("a bad MIDI file or one for a processor that takes no MIDI is one line, and nothing is written", arguments: [
         ("garbage", ["--plugin", synth], Int32(65), "not a Standard MIDI File"),
         ("truncated", ["--plugin", synth], 65, "truncated"),
