@@ -5,7 +5,7 @@ import TextFormats
 /// Renders files as `detent render --json` does, in this process: `request` is a JSON object
 /// of the render's options by their Python names (`inputs`, `out_dir`, `output`, `plugins`,
 /// `chain`, `preset`, `sets`, `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`,
-/// `normalize`, `jobs`, `block`, `force`), and `results` receives the JSON object of each
+/// `normalize`, `jobs`, `block`, `rate`, `channels`, `force`), and `results` receives the JSON object of each
 /// file, one per line, in the order of the inputs — a file that failed has `error`. A
 /// problem that concerns every file (a bad option, an unknown plug-in) fails the call.
 @_cdecl("detent_render")
@@ -70,13 +70,15 @@ enum RenderRequest {
             case "normalize": options.normalize = try string(key, value)
             case "jobs": options.jobs = try whole(key, value)
             case "block": options.kernelFrames = try whole(key, value)
+            case "rate": options.rate = try whole(key, value)
+            case "channels": options.channels = try whole(key, value)
             case "force":
                 guard case .bool(let flag) = value else { throw CallFailure(.badValue, "force: expected True or False") }
                 options.force = flag
             default: throw CallFailure(.badValue, "render: unknown option '\(key)'")
             }
         }
-        if options.inputs.isEmpty { throw CallFailure(.badValue, "render: no input files") }
+        if options.inputs.isEmpty && options.midi == nil { throw CallFailure(.badValue, "render: no input files") }
         return options
     }
 }

@@ -14,7 +14,7 @@ extension RenderOptions {
     package func run(arguments: [String]?, ownsProcess: Bool = true,
                      lines: (@Sendable (String) -> Void)? = nil) throws(CommandFailure) -> Int32 {
         do { try check() } catch { throw CommandFailure(error) }
-        if rendersMIDIAlone, let output { return try renderInstrument(to: output, ownsProcess: ownsProcess) }
+        if rendersMIDIAlone, let output { return try renderInstrument(to: output, ownsProcess: ownsProcess, lines: lines) }
         if inputs.isEmpty && batch.manifest == nil, let midiOut { return try renderMIDI(to: midiOut) }
         let plan: BatchPlan
         do {
@@ -65,7 +65,8 @@ extension RenderOptions {
     /// An instrument (or any processor that takes MIDI) rendered from `--midi` alone into the
     /// audio file `path`: as long as the MIDI file plus `--tail`, at `--rate` (48 kHz), in
     /// `--channels` (2), the output's container and encoding as for any render.
-    private func renderInstrument(to path: String, ownsProcess: Bool) throws(CommandFailure) -> Int32 {
+    private func renderInstrument(to path: String, ownsProcess: Bool,
+                                  lines: (@Sendable (String) -> Void)?) throws(CommandFailure) -> Int32 {
         if ownsProcess { InterruptSignal.install() }
         let summary: RenderSummary
         do {
@@ -82,8 +83,12 @@ extension RenderOptions {
             if signal != 0 { return 128 + signal }
             throw CommandFailure(error)
         }
-        for line in summary.warnings { Console.warning(line) }
-        if json { Console.out(summary.jsonLine) }
+        if let lines {
+            lines(summary.jsonLine)
+        } else {
+            for line in summary.warnings { Console.warning(line) }
+            if json { Console.out(summary.jsonLine) }
+        }
         return 0
     }
 

@@ -5,7 +5,7 @@ import pytest
 
 import detent
 import wavfloat
-from conftest import OVERDRIVE, noise, run_detent
+from conftest import OVERDRIVE, PIANO, noise, run_detent
 
 
 def inputs(folder, count=3):
@@ -57,3 +57,16 @@ def test_a_problem_of_every_file_raises(tmp_path):
         detent.render(paths, out_dir=tmp_path, values={"cutoff": "loud"})
     with pytest.raises(detent.InvalidValue, match="unknown option"):
         detent.render(paths, out_dir=tmp_path, colour="red")
+
+
+def test_an_instrument_renders_from_midi_alone(tmp_path):
+    song = tmp_path / "song.mid"
+    # A format-0 file at 480 ticks per quarter and 120 bpm: a note from 0.5 s to 1 s.
+    track = bytes([0, 0xFF, 0x51, 3, 0x07, 0xA1, 0x20, 0x83, 0x60, 0x90, 60, 100, 0x83, 0x60, 0x80, 60, 0, 0, 0xFF, 0x2F, 0])
+    song.write_bytes(b"MThd" + (6).to_bytes(4, "big") + bytes([0, 0, 0, 1, 1, 0xE0]) + b"MTrk"
+                     + len(track).to_bytes(4, "big") + track)
+    results = detent.render(None, output=tmp_path / "py.wav", midi=song, plugins=[PIANO], tail=0.5, subtype="float")
+    assert results[0]["frames"] == 72_000 and results[0]["midiEvents"] == 2
+    run_detent("render", "--midi", str(song), "--plugin", PIANO, "--tail", "0.5", "--subtype", "float",
+               "-o", str(tmp_path / "cli.wav"))
+    assert (tmp_path / "py.wav").read_bytes() == (tmp_path / "cli.wav").read_bytes()

@@ -19,13 +19,16 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
     (strings as ``--set`` reads them, numbers in the unit), ``preset`` starts from a preset;
     ``jobs`` files render at once (default: every core). Further options by their long
     names: ``automation``, ``midi``, ``bpm``, ``tail``, ``format``, ``subtype``,
-    ``normalize``, ``block``, ``chain``.
+    ``normalize``, ``block``, ``chain``; with no inputs, ``midi`` and ``output`` render an
+    instrument from the MIDI file alone (``rate``, ``channels``).
 
     Returns one dict per file, in the order of ``inputs``: what ``--json`` prints, with
     ``error`` and ``exitCode`` for a file that failed (the others still render). A problem
     that concerns every file raises.
     """
-    if isinstance(inputs, (str, os.PathLike)):
+    if inputs is None:
+        inputs = []
+    elif isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     request = {"inputs": [os.fspath(i) for i in inputs], "force": bool(force)}
     if out_dir is not None:
@@ -43,7 +46,8 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
             raise InvalidValue(f"jobs {jobs!r}: expected a whole number")
         request["jobs"] = int(jobs)
     for key, value in options.items():
-        if key not in ("automation", "midi", "bpm", "tail", "format", "subtype", "normalize", "block", "chain"):
+        if key not in ("automation", "midi", "bpm", "tail", "format", "subtype", "normalize", "block", "chain", "rate",
+                       "channels"):
             raise InvalidValue(f"render: unknown option {key!r}")
         request[key] = os.fspath(value) if isinstance(value, os.PathLike) else value
     error = ctypes.c_void_p()
