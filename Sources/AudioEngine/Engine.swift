@@ -166,7 +166,13 @@ public final class Engine: @unchecked Sendable {
                                        count: processor.table.count, bypass: bypass))
                 owners.append(nil)
             case .external(let make):
-                let prepared = try make(format)
+                // The values the processor starts from, there when it is activated: a plug-in
+                // may size itself by a control then (swh's delays by their maximum delay).
+                var own = format
+                own.startingValues = processor.table.indices.map { id in
+                    processor.table[id].value(fromEngine: render.smoothers[base + id.rawValue].target)
+                }
+                let prepared = try make(own)
                 slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
                                        bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
                 owners.append(prepared.owner)

@@ -80,6 +80,9 @@ public struct KernelFormat: Sendable, Hashable {
     /// True when a transport may be told later (``Engine/transport(_:)``, from JACK's): a
     /// processor that follows one gets the means to be told, even without a starting tempo.
     public var followsTransport: Bool
+    /// The processor's own rows, in order, at the values the engine starts from (nil: the
+    /// table's defaults): what its controls hold when it is activated.
+    public var startingValues: [Double]?
 
     public init(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool = false, beatsPerMinute: Double? = nil,
                 followsTransport: Bool = false) {

@@ -24,7 +24,7 @@ extension Processor {
                          acceptsMIDI: plugin.midiInput != nil, isSource: plugin.isSource, outputs: outputs,
                          enabledRow: ports.firstIndex { $0.isEnabled && $0.isToggled }.map { ParameterIndex($0) },
                          files: files, keepsState: plugin.extensionData.contains(LV2URI.stateInterface)) { format, files, state in
-            try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
+            try PluginInstances(plugin: plugin, parameterPorts: ports, defaults: format.startingValues ?? defaults, ranges: ranges,
                                 format: format, files: files, state: state).prepared
         }
         processor.makesMIDI = plugin.midiOutput != nil

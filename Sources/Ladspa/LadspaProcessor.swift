@@ -20,7 +20,7 @@ extension Processor {
         }
         return Processor(identifier: plugin.identifier, name: plugin.name, table: table,
                          acceptsMIDI: plugin.isSynth, isSource: plugin.isSource, outputs: outputs) { format in
-            try LadspaInstances(plugin: plugin, parameterPorts: ports, defaults: defaults, ranges: ranges,
+            try LadspaInstances(plugin: plugin, parameterPorts: ports, defaults: format.startingValues ?? defaults, ranges: ranges,
                                 format: format).prepared
         }
     }
