@@ -368,22 +368,42 @@ public final class Engine: @unchecked Sendable {
     /// block at both, so an event lands exactly as a queued change stamped with that frame.
     /// `input` and `output` hold `channels` channel pointers; a channel may be processed in
     /// place. NaN or infinite input samples are replaced by silence and counted.
+    ///
+    /// `sides` are side-chain signals for slots with side-chain inputs (a keyed compressor),
+    /// each as long as the block; a slot with none given hears silence there.
     @_noLocks
     public func process(
         input: UnsafePointer<UnsafePointer<Float>>,
         output: UnsafePointer<UnsafeMutablePointer<Float>>,
         frames: Int,
-        events: UnsafeBufferPointer<ParameterChange> = UnsafeBufferPointer(start: nil, count: 0)
+        events: UnsafeBufferPointer<ParameterChange> = UnsafeBufferPointer(start: nil, count: 0),
+        sides: UnsafeBufferPointer<SideInput> = UnsafeBufferPointer(start: nil, count: 0)
     ) {
-        process(.separate(input, output), frames: frames, events: events)
+        process(.separate(input, output), frames: frames, events: events, sides: sides)
+    }
+
+    /// A side-chain signal for one slot over a `process` call: channel `c`'s first sample at
+    /// `channels[c]`, the next ones `stride` apart (1 for separate buffers, the channel count
+    /// for interleaved ones), in the engine's channel count (fold a key of other channels
+    /// first). `slot` is the chain's slot index (0 for a processor on its own).
+    public struct SideInput: BitwiseCopyable {
+        public var slot: Int
+        public var channels: UnsafePointer<UnsafePointer<Float>>
+        public var stride: Int
+        public init(slot: Int, channels: UnsafePointer<UnsafePointer<Float>>, stride: Int) {
+            self.slot = slot
+            self.channels = channels
+            self.stride = stride
+        }
     }
 
     /// Processes `frames` frames of interleaved audio (`channels` samples per frame), as
     /// audio files hold it, exactly as ``process(input:output:frames:)`` processes the same
     /// samples in separate buffers. `output` may be `input` (in place).
     @_noLocks
-    public func process(interleaved input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        process(.interleaved(input, output), frames: frames, events: UnsafeBufferPointer(start: nil, count: 0))
+    public func process(interleaved input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+                        sides: UnsafeBufferPointer<SideInput> = UnsafeBufferPointer(start: nil, count: 0)) {
+        process(.interleaved(input, output), frames: frames, events: UnsafeBufferPointer(start: nil, count: 0), sides: sides)
     }
 
     /// Where a block's samples are.
@@ -393,7 +413,8 @@ public final class Engine: @unchecked Sendable {
     }
 
     @_noLocks
-    private func process(_ buffers: Buffers, frames: Int, events: UnsafeBufferPointer<ParameterChange>) {
+    private func process(_ buffers: Buffers, frames: Int, events: UnsafeBufferPointer<ParameterChange>,
+                         sides: UnsafeBufferPointer<SideInput>) {
         guard render.groups > 0, render.slotCount > 0, frames > 0 else { return }
         for p in 0..<render.parameterCount { render.changedAt[p] = -1 }
         let savedMode = _unsafePerformance { detent_denormals_off() }
@@ -405,6 +426,7 @@ public final class Engine: @unchecked Sendable {
             case .separate(let input, let output): render.bind(input: input, output: output, offset: done)
             case .interleaved(let input, let output): render.bind(interleavedInput: input, output: output, offset: done)
             }
+            render.bind(sides: sides, offset: done)
             processChunk(frames: n, events: events, nextEvent: &nextEvent, eventBase: done)
             done += n
         }

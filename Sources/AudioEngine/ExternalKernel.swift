@@ -41,6 +41,11 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     public typealias DrainMIDI = @convention(c) (
         _ context: UnsafeMutableRawPointer?, _ frames: UInt32, _ sink: MIDISink, _ target: UnsafeMutableRawPointer?) -> Void
 
+    /// Gives the kernel its side-chain signal for the next ``run`` (audio thread): `channels`
+    /// pointers (the engine's channel count), each read for that run's frames.
+    public typealias Side = @convention(c) (
+        _ context: UnsafeMutableRawPointer?, _ inputs: UnsafePointer<UnsafePointer<Float>>, _ channels: Int) -> Void
+
     public var context: UnsafeMutableRawPointer?
     public var run: Run
     public var reset: Reset?
@@ -50,10 +55,12 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     public var transport: Transport?
     /// Set for a kernel that writes MIDI (an LV2 plug-in's MIDI output), for a live host.
     public var drainMIDI: DrainMIDI?
+    /// Set for a kernel with side-chain inputs (a compressor keyed by another signal).
+    public var side: Side?
 
     public init(context: UnsafeMutableRawPointer?, run: Run, reset: Reset? = nil,
                 beginEvents: BeginEvents? = nil, addEvent: AddEvent? = nil, transport: Transport? = nil,
-                drainMIDI: DrainMIDI? = nil) {
+                drainMIDI: DrainMIDI? = nil, side: Side? = nil) {
         self.context = context
         self.run = run
         self.reset = reset
@@ -61,6 +68,7 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
         self.addEvent = addEvent
         self.transport = transport
         self.drainMIDI = drainMIDI
+        self.side = side
     }
 }
 

@@ -59,6 +59,11 @@ public struct Processor: Sendable, Equatable {
     /// rendered from a MIDI file to a MIDI file, with no audio file on either side.
     public var isMIDIOnly = false
 
+    /// The side-chain inputs of the processor (an LV2 plug-in's `lv2:isSideChain` audio
+    /// inputs): the key a compressor or gate listens to. The engine feeds them the signal a
+    /// host binds to the slot (``Engine/SideInput``), else silence.
+    public var sideInputs = 0
+
     /// True when the processor can keep a state of its own beside its values (see
     /// ``SavedState``), which a preset then saves.
     public var keepsState = false

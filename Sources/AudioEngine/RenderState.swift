@@ -59,6 +59,15 @@ struct RenderState {
     var externalOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
     var scratchIn = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var scratchOut = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// Each slot's side-chain signal in this chunk (``Engine/SideInput``): `channels` lane
+    /// pointers per slot and the distance between a lane's samples (silence, stride 1, when the
+    /// caller gave none); the sanitised copy a kernel reads, and its channel table.
+    var sideLanes = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
+    var sideStrides = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    var scratchSide = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    var externalSide = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
+    /// How many slots read a side signal of the caller's (none: the lanes all read silence).
+    var sideBound = 0
     /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
     var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// A slot's input, undelayed, while it fades in or out of the chain (a live edit).
@@ -126,6 +135,15 @@ struct RenderState {
         scratchIn.initialize(repeating: 0, count: maxFrames * channels)
         scratchOut = .allocate(capacity: maxFrames * channels)
         scratchOut.initialize(repeating: 0, count: maxFrames * channels)
+        sideLanes = .allocate(capacity: max(1, chain.count * channels))
+        sideLanes.initialize(repeating: UnsafePointer(silence), count: max(1, chain.count * channels))
+        sideStrides = .allocate(capacity: max(1, chain.count))
+        sideStrides.initialize(repeating: 1, count: max(1, chain.count))
+        let keyed = chain.contains { if case .external(let k) = $0.kernel { k.side != nil } else { false } }
+        scratchSide = .allocate(capacity: keyed ? maxFrames * channels : 1)
+        scratchSide.initialize(repeating: 0, count: keyed ? maxFrames * channels : 1)
+        externalSide = .allocate(capacity: channels)
+        externalSide.initialize(repeating: UnsafePointer(silence), count: channels)
         let bypassable = chain.contains { $0.bypass >= 0 }
         dry = .allocate(capacity: bypassable ? maxFrames * channels : 0)
         dry.initialize(repeating: 0, count: bypassable ? maxFrames * channels : 0)
@@ -169,6 +187,10 @@ struct RenderState {
                   UnsafeMutableRawPointer(fadeGains)] {
             p.deallocate()
         }
+        sideLanes.deallocate()
+        sideStrides.deallocate()
+        scratchSide.deallocate()
+        externalSide.deallocate()
     }
 
     /// Recomputes every built-in's coefficients from its current cutoff and Q.
@@ -201,6 +223,23 @@ struct RenderState {
             blockPeaks[c] = 0
         }
         stride = 1
+    }
+
+    /// Points each slot's side lanes at the caller's side signals, `offset` frames in; a slot
+    /// the caller gave none reads silence.
+    @_noLocks
+    mutating func bind(sides: UnsafeBufferPointer<Engine.SideInput>, offset: Int) {
+        if sides.isEmpty && sideBound == 0 { return }
+        for s in 0..<slotCount {
+            sideStrides[s] = 1
+            for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(silence) }
+        }
+        sideBound = 0
+        for side in sides where side.slot >= 0 && side.slot < slotCount {
+            sideStrides[side.slot] = side.stride
+            for c in 0..<channels { sideLanes[side.slot &* channels &+ c] = side.channels[c] + offset &* side.stride }
+            sideBound &+= 1
+        }
     }
 
     /// Points the lanes at the channels of an interleaved buffer, `offset` frames in.
@@ -325,7 +364,22 @@ struct RenderState {
         case .lowpassGain(let b):
             return builtIns[b].render(lanes, from: start, to: end, blockStart: blockStart, smoothers: smoothers, meters: meters)
         case .external(let external):
+            if external.side != nil { keepSide(s, from: start, to: end) }
             return renderExternal(external, slot: slots[s], lanes, from: start, to: end, blockStart: blockStart, meters: meters)
+        }
+    }
+
+    /// Before a keyed slot runs: its side signal over `start..<end`, made finite and limited as
+    /// a main input is, into ``scratchSide`` (offset 0 = frame `start`).
+    @_noLocks
+    private func keepSide(_ s: Int, from start: Int, to end: Int) {
+        let stride = sideStrides[s]
+        for c in 0..<channels {
+            let src = sideLanes[s &* channels &+ c], dst = scratchSide + c * maxFrames
+            for i in start..<end {
+                let x = src[i &* stride]
+                dst[i - start] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+            }
         }
     }
 
@@ -472,6 +526,11 @@ struct RenderState {
             let controls = UnsafePointer(self.controls + first)
             let inputs = UnsafePointer(externalIn), outputs = UnsafePointer(externalOut)
             let channels = self.channels
+            if let side = external.side {
+                for c in 0..<channels { externalSide[c] = UnsafePointer(scratchSide + c * maxFrames + (i - start)) }
+                let sides = UnsafePointer(externalSide)
+                _unsafePerformance { side(external.context, sides, channels) }
+            }
             _unsafePerformance { external.run(external.context, controls, inputs, outputs, channels, span) }
             for p in first..<last { smoothers[p].skip(span) }
             i += span

@@ -502,6 +502,12 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     for (uint32_t j = 0; j < ni; j++) ins[j] = k->mapped_in + (size_t)j * k->max_frames;
     for (uint32_t j = 0; j < no; j++) outs[j] = k->mapped_out + (size_t)j * k->max_frames;
     detent_lv2_fold(inputs, channels, ins, ni, frames);
+    if (k->side_count > 0 && k->side_in && k->side_buffers) {
+        float *sides[most];
+        uint32_t ns = k->side_count < most ? k->side_count : most;
+        for (uint32_t j = 0; j < ns; j++) sides[j] = k->side_buffers + (size_t)j * k->max_frames;
+        detent_lv2_fold(k->side_in, k->side_channels, sides, ns, frames);
+    }
     DetentLV2Instance *instance = &k->instances[0];
     float *values = k->port_values[0];
     for (uint32_t p = 0; p < k->parameter_count; p++) {
@@ -534,6 +540,13 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     detent_lv2_fold((const float *const *)outs, no, outputs, channels, frames);
 }
 
+void detent_lv2_side(void *context, const float *const *inputs, intptr_t channels) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (!k || k->side_count == 0) return;
+    k->side_in = inputs;
+    k->side_channels = (uint32_t)channels;
+}
+
 void detent_lv2_run(void *context, const float *controls, const float *const *inputs, float *const *outputs,
                     intptr_t channels, intptr_t frames) {
     DetentLV2Kernel *k = (DetentLV2Kernel *)context;
@@ -557,6 +570,12 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             uint32_t c = i * k->audio_per_instance + j;
             d->connect_port(instance->handle, k->audio_inputs[j], (void *)inputs[c]);
             d->connect_port(instance->handle, k->audio_outputs[j], outputs[c]);
+        }
+        if (k->side_in && k->side_channels > 0) {
+            for (uint32_t j = 0; j < k->side_count; j++) {
+                uint32_t c = (i * k->side_count + j) % k->side_channels;
+                d->connect_port(instance->handle, k->side_ports[j], (void *)k->side_in[c]);
+            }
         }
         for (uint32_t a = 0; a < k->atom_output_count; a++) {
             LV2_Atom_Sequence *sequence = k->atom_outputs[i * k->atom_output_count + a];

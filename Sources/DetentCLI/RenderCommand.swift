@@ -53,6 +53,11 @@ struct RenderCommand: ParsableCommand {
     var midiOut: String?
 
     @Option(help: ArgumentHelp(
+        "Feed this audio file to a slot's side-chain inputs (a compressor or gate keyed by it): SLOT=FILE, or FILE alone when one slot has them. The key starts with the input, its channels folded to the input's, silence after its end; it must have the input's sample rate. Repeat for several slots.",
+        valueName: "slot=file"), completion: .file())
+    var sidechain: [String] = []
+
+    @Option(help: ArgumentHelp(
         "With --midi and no input file, the sample rate of the instrument's output (default 48000).",
         valueName: "hz"))
     var rate: Int?
@@ -158,6 +163,7 @@ struct RenderCommand: ParsableCommand {
         options.automation = automation
         options.midi = midi
         options.midiOut = midiOut
+        options.sidechains = sidechain
         options.bpm = bpm
         options.rate = rate
         options.channels = channels

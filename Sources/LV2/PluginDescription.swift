@@ -24,6 +24,9 @@ public struct PluginDescription: Sendable, Hashable {
     /// file's channels.
     public var audioInputs: [PortDescription] { ports.filter { $0.kind == .audio && $0.isInput && !$0.isSideChain } }
     public var audioOutputs: [PortDescription] { ports.filter { $0.kind == .audio && !$0.isInput && !$0.isSideChain } }
+    /// The side-chain inputs (`lv2:isSideChain`, or in a group that is a side chain of
+    /// another): fed the slot's side signal (`--sidechain`), else silence.
+    public var sideChainInputs: [PortDescription] { ports.filter { $0.kind == .audio && $0.isInput && $0.isSideChain } }
     /// The control inputs, which become the parameter table, and the control outputs (meters).
     public var controlInputs: [PortDescription] { ports.filter { $0.kind == .control && $0.isInput } }
     public var controlOutputs: [PortDescription] { ports.filter { $0.kind == .control && !$0.isInput } }

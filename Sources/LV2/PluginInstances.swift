@@ -75,7 +75,9 @@ final class PluginInstances: @unchecked Sendable {
         self.plugin = plugin
         self.parameterPorts = parameterPorts
         let ins = plugin.audioInputs, outs = plugin.audioOutputs
-        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, channels: channels, maxFrames: maxFrames)
+        let sides = plugin.sideChainInputs
+        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, sideInputs: sides.count,
+                                  channels: channels, maxFrames: maxFrames)
         self.memory = memory
         let count = memory.instanceCount, records = memory.records
         atomCapacity = max(8192, plugin.ports.map(\.minimumSize).max() ?? 0)
@@ -166,7 +168,9 @@ final class PluginInstances: @unchecked Sendable {
                         values[Int(port.index)] = Float(port.defaultValue ?? port.minimum ?? 0)
                         at = UnsafeMutableRawPointer(values + Int(port.index))
                     case .audio:
-                        if port.isSideChain {
+                        if port.isSideChain, port.isInput, let position = sides.firstIndex(where: { $0.index == port.index }) {
+                            at = UnsafeMutableRawPointer(memory.side(position: position))
+                        } else if port.isSideChain {
                             at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
                         } else {
                             let position = (port.isInput ? ins : outs).firstIndex { $0.index == port.index }
@@ -231,6 +235,7 @@ final class PluginInstances: @unchecked Sendable {
 
         var k = memory.kernel(descriptor: instances.first.flatMap { lilv_instance_get_descriptor($0) },
                               inputPorts: ins.map(\.index), outputPorts: outs.map(\.index), parameters: parameters)
+        memory.addSideInputs(&k, ports: sides.map(\.index))
         k.atom_output_count = UInt32(atomOutputs.count)
         k.atom_output_ports = UnsafePointer(atomPorts)
         k.atom_outputs = UnsafePointer(atomOutputBuffers)
@@ -349,7 +354,8 @@ final class PluginInstances: @unchecked Sendable {
             kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
                                    beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil,
                                    transport: kernel.pointee.position != nil ? detent_lv2_transport : nil,
-                                   drainMIDI: kernel.pointee.midi_out_events != nil ? detent_lv2_midi_out_drain : nil),
+                                   drainMIDI: kernel.pointee.midi_out_events != nil ? detent_lv2_midi_out_drain : nil,
+                                   side: kernel.pointee.side_count > 0 ? detent_lv2_side : nil),
             owner: self)
     }
 

@@ -29,6 +29,7 @@ extension Processor {
         }
         processor.makesMIDI = plugin.midiOutput != nil
         processor.isMIDIOnly = plugin.isMIDIOnly
+        processor.sideInputs = plugin.sideChainInputs.count
         return processor
     }
 }

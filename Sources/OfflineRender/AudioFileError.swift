@@ -60,6 +60,8 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     case loudnessUnavailable(path: String, reason: String)
     /// The processor could not be made ready for the file (a plug-in that fails to start).
     case processorFailed(input: String, reason: String)
+    /// A side-chain key whose sample rate is not the input's (`--sidechain`).
+    case keyRate(path: String, rate: Int, input: String, inputRate: Int)
 
     public var description: String {
         switch self {
@@ -89,6 +91,8 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
             "\(path): cannot measure loudness: libebur128 cannot be loaded (\(reason)); install libebur128-1"
         case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
         case .processorFailed(let input, let reason): "\(input): the processor cannot start: \(reason)"
+        case .keyRate(let path, let rate, let input, let inputRate):
+            "\(path): side-chain key at \(rate) Hz, but \(input) is at \(inputRate) Hz; resample the key to \(inputRate) Hz"
         }
     }
 
@@ -96,7 +100,7 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputIsBatchInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
-        case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit: 65  // EX_DATAERR
+        case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit, .keyRate: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio
         case .loudnessUnavailable: 69  // EX_UNAVAILABLE

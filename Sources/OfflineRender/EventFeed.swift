@@ -37,7 +37,9 @@ struct EventFeed {
     ///
     /// A change is never coalesced: when the engine's queue is full, the audio up to that
     /// change's frame is processed first (which drains the queue), and the change is sent again.
-    mutating func render(_ engine: Engine, block: UnsafeMutablePointer<Float>, channels: Int, position: Int64, frames n: Int) {
+    /// `keys`: the side-chain keys' samples for the same frames, read already.
+    mutating func render(_ engine: Engine, block: UnsafeMutablePointer<Float>, channels: Int, position: Int64, frames n: Int,
+                         keys: SidechainKeys? = nil) {
         var done = 0
         while nextChange < changes.count, changes[nextChange].frame < position + Int64(n) {
             if engine.controls.trySend(changes[nextChange]) {
@@ -48,16 +50,16 @@ struct EventFeed {
             // the changes of any one frame, so after processing up to it there is room.
             let upTo = Int(changes[nextChange].frame - position)
             precondition(upTo > done, "parameter queue smaller than the changes of one frame")
-            process(engine, block: block, channels: channels, position: position, from: done, to: upTo)
+            process(engine, block: block, channels: channels, position: position, from: done, to: upTo, keys: keys)
             done = upTo
         }
-        process(engine, block: block, channels: channels, position: position, from: done, to: n)
+        process(engine, block: block, channels: channels, position: position, from: done, to: n, keys: keys)
     }
 
     /// Processes frames `start..<end` of the block, each MIDI message of the span at its
     /// frame: the span is cut where a call would take more than ``notesPerCall`` of them.
     private mutating func process(_ engine: Engine, block: UnsafeMutablePointer<Float>, channels: Int, position: Int64,
-                                  from start: Int, to end: Int) {
+                                  from start: Int, to end: Int, keys: SidechainKeys?) {
         var from = start
         while from < end {
             var to = end
@@ -82,7 +84,11 @@ struct EventFeed {
                 }
             }
             let at = block + from * channels
-            engine.process(interleaved: at, output: at, frames: to - from)
+            if let keys {
+                keys.withSides(from: from) { engine.process(interleaved: at, output: at, frames: to - from, sides: $0) }
+            } else {
+                engine.process(interleaved: at, output: at, frames: to - from)
+            }
             from = to
         }
     }

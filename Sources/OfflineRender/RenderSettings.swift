@@ -84,6 +84,20 @@ public struct RenderSettings: Sendable {
     /// render's tempo (``MIDIFileWriter``), committed with the audio output; nil: nowhere.
     public var midiOut: String?
 
+    /// Side-chain keys (`--sidechain SLOT=FILE`): the slots whose side-chain inputs hear a file
+    /// instead of silence, from the input's first frame on (see ``SidechainKeys``).
+    public var sidechains: [Sidechain] = []
+
+    /// One slot's key: `slot` is its index in the chain (0 for a processor on its own).
+    public struct Sidechain: Sendable, Equatable {
+        public var slot: Int
+        public var path: String
+        public init(slot: Int, path: String) {
+            self.slot = slot
+            self.path = path
+        }
+    }
+
     /// The tempo tempo-synced processors follow (`--bpm`), the transport rolling from the
     /// first frame; nil tells them none.
     public var beatsPerMinute: Double?

@@ -35,6 +35,8 @@ struct RenderStream: ~Copyable {
     /// engine's timeline; collected only when asked for.
     private(set) var midiOutput = MIDIOutput()
     private let collectsMIDI: Bool
+    /// The side-chain keys (`--sidechain`), read block by block with the input; nil: none.
+    private let keys: SidechainKeys?
     /// The processor's latency in frames: that many frames at the start of the output are
     /// dropped and as many frames of silence are rendered after the input, so the output
     /// lines up with the input and is as long (plus any tail).
@@ -88,6 +90,8 @@ struct RenderStream: ~Copyable {
         } catch {
             throw .processorFailed(input: reader.path, reason: String(describing: error))
         }
+        keys = try SidechainKeys.open(settings.sidechains, input: reader.path, sampleRate: reader.sampleRate,
+                                      channels: channels, blockFrames: blockFrames)
         latency = engine.latencyAtCurrentValues()
         tail = settings.tail
         // A MIDI file longer than the input plays to its end: the input is padded with silence.
@@ -129,7 +133,13 @@ struct RenderStream: ~Copyable {
             }
             var ended = false
             if n > 0 {
-                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n)
+                if let keys {
+                    do { try keys.read(frames: n) } catch {
+                        ring.fail(error)
+                        break
+                    }
+                }
+                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n, keys: keys)
                 if collectsMIDI, let reports = engine.kernelReports {
                     let part = reports.takeMIDIOutput()
                     midiOutput.messages += part.messages

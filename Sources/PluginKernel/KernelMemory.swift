@@ -42,10 +42,14 @@ public final class KernelMemory: @unchecked Sendable {
     /// The folded inputs and outputs (one `maxFrames` stretch per port), when not direct.
     public let mappedIn: UnsafeMutablePointer<Float>?
     public let mappedOut: UnsafeMutablePointer<Float>?
+    /// The side-chain inputs folded for a plug-in that runs once (one `maxFrames` stretch per
+    /// port); nil for a direct connection, whose side ports take the side signal's channels.
+    public let sideBuffers: UnsafeMutablePointer<Float>?
     private let audioInputs: Int, audioOutputs: Int
     private var allocations: [UnsafeMutableRawPointer] = []
 
-    public init(audioInputs: Int, audioOutputs: Int, channels: Int, maxFrames: Int) {
+    /// `sideInputs`: the side-chain inputs of one instance (beside the main ones).
+    public init(audioInputs: Int, audioOutputs: Int, sideInputs: Int = 0, channels: Int, maxFrames: Int) {
         self.audioInputs = audioInputs
         self.audioOutputs = audioOutputs
         self.maxFrames = maxFrames
@@ -60,6 +64,7 @@ public final class KernelMemory: @unchecked Sendable {
         silence = Self.zeroed(Float.self, maxFrames, into: &allocations)
         discard = Self.zeroed(Float.self, maxFrames, into: &allocations)
         mappedIn = direct ? nil : Self.zeroed(Float.self, audioInputs * maxFrames, into: &allocations)
+        sideBuffers = direct || sideInputs == 0 ? nil : Self.zeroed(Float.self, sideInputs * maxFrames, into: &allocations)
         mappedOut = direct ? nil : Self.zeroed(Float.self, audioOutputs * maxFrames, into: &allocations)
     }
 
@@ -101,6 +106,23 @@ public final class KernelMemory: @unchecked Sendable {
             return (input ? mappedIn : mappedOut) + position * maxFrames
         }
         return input ? silence : discard
+    }
+
+    /// Where side-chain input `position` (its place among one instance's side inputs)
+    /// connects before the first run: its folded buffer, or silence for a direct connection
+    /// (connected again at each run that has a side signal).
+    public func side(position: Int) -> UnsafeMutablePointer<Float> {
+        sideBuffers.map { $0 + position * maxFrames } ?? silence
+    }
+
+    /// Gives `k` its side-chain inputs: the ports of one instance's, in order.
+    public func addSideInputs(_ k: inout DetentLV2Kernel, ports: [UInt32]) {
+        guard !ports.isEmpty else { return }
+        let indices = buffer(UInt32.self, ports.count)
+        indices.update(from: ports, count: ports.count)
+        k.side_count = UInt32(ports.count)
+        k.side_ports = UnsafePointer(indices)
+        k.side_buffers = sideBuffers
     }
 
     /// One table row's port and the range the kernel holds its value to.

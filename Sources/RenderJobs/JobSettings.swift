@@ -63,6 +63,7 @@ package final class JobSettings {
             Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
                 + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }
+        settings.sidechains = try SidechainChoice.resolve(options.sidechains, processor: processor)
         settings.subtype = try options.encoding
         // The preset's values once per processor and preset; each job's `--set`s over them
         // (what `StartingValueOptions.values` gives with the sets, without reading the preset again).

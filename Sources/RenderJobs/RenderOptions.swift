@@ -20,6 +20,8 @@ package struct RenderOptions: Sendable {
     package var automation: String?
     package var midi: String?
     package var midiOut: String?
+    /// `--sidechain [SLOT=]FILE`, resolved against the processor by ``SidechainChoice``.
+    package var sidechains: [String] = []
     package var bpm: Double?
     /// `--rate` and `--channels`: an instrument's output rendered from MIDI alone.
     package var rate: Int?

@@ -183,6 +183,17 @@ typedef struct DetentLV2Kernel {
     float *_Nullable readable_values;
     _Bool readable_get_pending;
     uint32_t urid_patch_get, urid_patch_put, urid_patch_body;
+    /// Side-chain inputs: the audio inputs beside the main ones (`lv2:isSideChain`), `side_count`
+    /// per instance, at ports `side_ports`. Before each `run` the engine gives the slot's side
+    /// signal, in its own channels (`detent_lv2_side`; NULL: none, the ports keep what they were
+    /// connected to). A folded connection folds those channels into `side_buffers`
+    /// (`side_count` × `max_frames`, connected once); a direct one connects instance `i`'s port
+    /// `j` to channel `(i × side_count + j) mod channels`, as its main inputs take theirs.
+    uint32_t side_count;
+    const uint32_t *_Nullable side_ports;
+    float *_Nullable side_buffers;
+    const float *_Nonnull const *_Nullable side_in;
+    uint32_t side_channels;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
@@ -205,6 +216,10 @@ int detent_lv2_worker_step(DetentLV2Instance *_Nonnull instance);
 /// both in a mono file. `source(i)` / `destination(i)` address channel `i`.
 void detent_lv2_fold(const float *_Nonnull const *_Nonnull sources, uint32_t source_count,
                      float *_Nonnull const *_Nonnull destinations, uint32_t destination_count, uint32_t frames);
+
+/// The side-chain signal for the next `run` (the engine's `ExternalKernel.side`, on the audio
+/// thread): `channels` pointers, read for as many frames as that run has.
+void detent_lv2_side(void *_Nullable context, const float *_Nonnull const *_Nonnull inputs, intptr_t channels);
 
 /// Renders `frames` frames of every instance with the given control values (the engine's
 /// `ExternalKernel.run`).

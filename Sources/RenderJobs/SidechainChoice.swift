@@ -1,0 +1,60 @@
+import AudioEngine
+import OfflineRender
+import Platform
+
+/// `--sidechain [SLOT=]FILE`: which slot's side-chain inputs hear which file.
+package enum SidechainChoice {
+    /// The keys `texts` ask for, checked against `processor`: a slot named that has side-chain
+    /// inputs (or, with the file alone, the one slot that has them), each slot keyed once,
+    /// each file readable audio.
+    ///
+    /// - Throws: ``UsageError`` naming the problem.
+    package static func resolve(_ texts: [String], processor: Processor) throws -> [RenderSettings.Sidechain] {
+        guard !texts.isEmpty else { return [] }
+        // The slots as the engine numbers them: a chain's, or the processor alone as slot 0.
+        let slots: [(name: String, processor: Processor)] = processor.slots.isEmpty
+            ? [(name: "", processor: processor)] : processor.slots.map { ($0.name, $0.processor) }
+        let keyed = slots.indices.filter { slots[$0].processor.sideInputs > 0 }
+        var keys: [RenderSettings.Sidechain] = []
+        for text in texts {
+            let slot: Int, path: String
+            if let (name, file) = split(text, slots: slots) {
+                guard let index = slots.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    throw UsageError("--sidechain \(text): no slot '\(name)' (slots: \(slots.map(\.name).joined(separator: ", ")))")
+                }
+                guard slots[index].processor.sideInputs > 0 else {
+                    throw UsageError("--sidechain \(text): \(slots[index].processor.name) (slot '\(name)') has no side-chain input")
+                }
+                slot = index
+                path = file
+            } else {
+                guard let only = keyed.first else {
+                    throw UsageError("--sidechain \(text): \(processor.slots.isEmpty ? processor.name + " has" : "no slot of the chain has") no side-chain input")
+                }
+                guard keyed.count == 1 else {
+                    throw UsageError("--sidechain \(text): slots \(keyed.map { slots[$0].name }.joined(separator: ", ")) have side-chain inputs; say which: SLOT=FILE")
+                }
+                slot = only
+                path = text
+            }
+            guard !keys.contains(where: { $0.slot == slot }) else {
+                throw UsageError("--sidechain \(text): \(slots[slot].name.isEmpty ? processor.name : "slot '" + slots[slot].name + "'") is keyed twice")
+            }
+            if let problem = SoundFileReader.audioProblem(at: path) {
+                throw UsageError("--sidechain " + problem.description)
+            }
+            keys.append(RenderSettings.Sidechain(slot: slot, path: path))
+        }
+        return keys
+    }
+
+    /// `SLOT=FILE` split, when the text names a slot of a chain that way (a file whose own
+    /// name holds `=` is taken whole when it exists).
+    private static func split(_ text: String, slots: [(name: String, processor: Processor)]) -> (String, String)? {
+        guard slots.count > 1 || !slots[0].name.isEmpty, let equals = text.firstIndex(of: "="),
+              !PathString.exists(text) else { return nil }
+        let name = String(text[..<equals]), file = String(text[text.index(after: equals)...])
+        guard Processor.isSlotName(name), !file.isEmpty else { return nil }
+        return (name, file)
+    }
+}
