@@ -492,6 +492,16 @@ static void collect_midi_output(DetentLV2Kernel *k, uint32_t frames) {
     k->frames_run += frames;
 }
 
+/// Before a `run` of a plug-in that runs once: the side signal folded into its side inputs.
+static void fold_sides(DetentLV2Kernel *k, uint32_t frames) {
+    enum { most = 128 };
+    if (k->side_count == 0 || !k->side_in || !k->side_buffers || k->side_channels == 0) return;
+    float *sides[most];
+    uint32_t ns = k->side_count < most ? k->side_count : most;
+    for (uint32_t j = 0; j < ns; j++) sides[j] = k->side_buffers + (size_t)j * k->max_frames;
+    detent_lv2_fold(k->side_in, k->side_channels, sides, ns, frames);
+}
+
 /// The folded connection: engine channels → the plug-in's inputs, run, its outputs → channels.
 static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *const *inputs,
                        float *const *outputs, uint32_t channels, uint32_t frames) {
@@ -502,12 +512,7 @@ static void run_mapped(DetentLV2Kernel *k, const float *controls, const float *c
     for (uint32_t j = 0; j < ni; j++) ins[j] = k->mapped_in + (size_t)j * k->max_frames;
     for (uint32_t j = 0; j < no; j++) outs[j] = k->mapped_out + (size_t)j * k->max_frames;
     detent_lv2_fold(inputs, channels, ins, ni, frames);
-    if (k->side_count > 0 && k->side_in && k->side_buffers) {
-        float *sides[most];
-        uint32_t ns = k->side_count < most ? k->side_count : most;
-        for (uint32_t j = 0; j < ns; j++) sides[j] = k->side_buffers + (size_t)j * k->max_frames;
-        detent_lv2_fold(k->side_in, k->side_channels, sides, ns, frames);
-    }
+    fold_sides(k, frames);
     DetentLV2Instance *instance = &k->instances[0];
     float *values = k->port_values[0];
     for (uint32_t p = 0; p < k->parameter_count; p++) {
@@ -555,6 +560,7 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
         return;
     }
     const LV2_Descriptor *d = k->descriptor;
+    fold_sides(k, (uint32_t)frames);
     mark_properties(k, controls);
     uint32_t taken = fill_midi_inputs(k, k->instance_count, (uint32_t)frames);
     fill_positions(k, k->instance_count);
@@ -571,10 +577,9 @@ void detent_lv2_run(void *context, const float *controls, const float *const *in
             d->connect_port(instance->handle, k->audio_inputs[j], (void *)inputs[c]);
             d->connect_port(instance->handle, k->audio_outputs[j], outputs[c]);
         }
-        if (k->side_in && k->side_channels > 0) {
+        if (k->side_in && k->side_channels > 0 && !k->side_buffers) {
             for (uint32_t j = 0; j < k->side_count; j++) {
-                uint32_t c = (i * k->side_count + j) % k->side_channels;
-                d->connect_port(instance->handle, k->side_ports[j], (void *)k->side_in[c]);
+                d->connect_port(instance->handle, k->side_ports[j], (void *)k->side_in[i % k->side_channels]);
             }
         }
         for (uint32_t a = 0; a < k->atom_output_count; a++) {

@@ -43,7 +43,7 @@ public final class KernelMemory: @unchecked Sendable {
     public let mappedIn: UnsafeMutablePointer<Float>?
     public let mappedOut: UnsafeMutablePointer<Float>?
     /// The side-chain inputs folded for a plug-in that runs once (one `maxFrames` stretch per
-    /// port); nil for a direct connection, whose side ports take the side signal's channels.
+    /// port); nil for a mono plug-in run once per channel, whose instance `i` hears channel `i`.
     public let sideBuffers: UnsafeMutablePointer<Float>?
     private let audioInputs: Int, audioOutputs: Int
     private var allocations: [UnsafeMutableRawPointer] = []
@@ -64,7 +64,7 @@ public final class KernelMemory: @unchecked Sendable {
         silence = Self.zeroed(Float.self, maxFrames, into: &allocations)
         discard = Self.zeroed(Float.self, maxFrames, into: &allocations)
         mappedIn = direct ? nil : Self.zeroed(Float.self, audioInputs * maxFrames, into: &allocations)
-        sideBuffers = direct || sideInputs == 0 ? nil : Self.zeroed(Float.self, sideInputs * maxFrames, into: &allocations)
+        sideBuffers = instanceCount > 1 || sideInputs == 0 ? nil : Self.zeroed(Float.self, sideInputs * maxFrames, into: &allocations)
         mappedOut = direct ? nil : Self.zeroed(Float.self, audioOutputs * maxFrames, into: &allocations)
     }
 
@@ -109,8 +109,8 @@ public final class KernelMemory: @unchecked Sendable {
     }
 
     /// Where side-chain input `position` (its place among one instance's side inputs)
-    /// connects before the first run: its folded buffer, or silence for a direct connection
-    /// (connected again at each run that has a side signal).
+    /// connects before the first run: its folded buffer, or silence for a plug-in run once per
+    /// channel (connected again at each run that has a side signal).
     public func side(position: Int) -> UnsafeMutablePointer<Float> {
         sideBuffers.map { $0 + position * maxFrames } ?? silence
     }

@@ -186,9 +186,10 @@ typedef struct DetentLV2Kernel {
     /// Side-chain inputs: the audio inputs beside the main ones (`lv2:isSideChain`), `side_count`
     /// per instance, at ports `side_ports`. Before each `run` the engine gives the slot's side
     /// signal, in its own channels (`detent_lv2_side`; NULL: none, the ports keep what they were
-    /// connected to). A folded connection folds those channels into `side_buffers`
-    /// (`side_count` × `max_frames`, connected once); a direct one connects instance `i`'s port
-    /// `j` to channel `(i × side_count + j) mod channels`, as its main inputs take theirs.
+    /// connected to). A plug-in that runs once folds those channels into `side_buffers`
+    /// (`side_count` × `max_frames`, connected once), as its main inputs are folded; a mono
+    /// plug-in run once per channel connects every side port of instance `i` to channel `i`,
+    /// as its main input takes that channel.
     uint32_t side_count;
     const uint32_t *_Nullable side_ports;
     float *_Nullable side_buffers;
