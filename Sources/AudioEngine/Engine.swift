@@ -52,6 +52,8 @@ public final class Engine: @unchecked Sendable {
     var render: RenderState
     /// Set for an engine made to take over from another (``successor(running:origins:values:)``).
     var handover: Handover?
+    /// ``bindSides(_:)``'s sources, applied again at each `prepare`.
+    private var sideBindings: [Int] = []
     /// Keeps an external kernel's memory alive between `prepare`s, and lets its host read the
     /// kernel's meters and messages (never read on the audio thread); nil for the built-in.
     public private(set) var kernelOwner: AnyObject?
@@ -195,6 +197,7 @@ public final class Engine: @unchecked Sendable {
         kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners)
         render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
+        applySideBindings()
         render.sampleRate = sampleRate
         render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
@@ -380,6 +383,29 @@ public final class Engine: @unchecked Sendable {
         sides: UnsafeBufferPointer<SideInput> = UnsafeBufferPointer(start: nil, count: 0)
     ) {
         process(.separate(input, output), frames: frames, events: events, sides: sides)
+    }
+
+    /// Tells which of a host's side signals feeds each slot: `sources[s]` for slot `s` (−1 or
+    /// missing: none). A live host numbers its side-chain port sets and binds an engine before
+    /// it runs (kept across `prepare`); its callback then asks ``sideSource(_:)``.
+    public func bindSides(_ sources: [Int]) {
+        sideBindings = sources
+        applySideBindings()
+    }
+
+    private func applySideBindings() {
+        for s in 0..<render.slotCount { render.sideSources[s] = s < sideBindings.count ? sideBindings[s] : -1 }
+    }
+
+    /// The slots the audio thread runs (one for a processor on its own).
+    public var slotCount: Int { @_noLocks get { render.slotCount } }
+
+    /// The side signal bound to slot `s` (``bindSides(_:)``), or −1 (audio thread).
+    @_noLocks
+    public func sideSource(_ s: Int) -> Int {
+        let count = render.slotCount
+        guard s >= 0, s < count else { return -1 }
+        return render.sideSources[s]
     }
 
     /// A side-chain signal for one slot over a `process` call: channel `c`'s first sample at

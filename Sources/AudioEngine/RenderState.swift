@@ -68,6 +68,8 @@ struct RenderState {
     var externalSide = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     /// How many slots read a side signal of the caller's (none: the lanes all read silence).
     var sideBound = 0
+    /// Per slot, which of a live host's side signals feeds it (−1: none; ``Engine/bindSides(_:)``).
+    var sideSources = UnsafeMutablePointer<Int>.allocate(capacity: 0)
     /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
     var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// A slot's input, undelayed, while it fades in or out of the chain (a live edit).
@@ -139,6 +141,8 @@ struct RenderState {
         sideLanes.initialize(repeating: UnsafePointer(silence), count: max(1, chain.count * channels))
         sideStrides = .allocate(capacity: max(1, chain.count))
         sideStrides.initialize(repeating: 1, count: max(1, chain.count))
+        sideSources = .allocate(capacity: max(1, chain.count))
+        sideSources.initialize(repeating: -1, count: max(1, chain.count))
         let keyed = chain.contains { if case .external(let k) = $0.kernel { k.side != nil } else { false } }
         scratchSide = .allocate(capacity: keyed ? maxFrames * channels : 1)
         scratchSide.initialize(repeating: 0, count: keyed ? maxFrames * channels : 1)
@@ -189,6 +193,7 @@ struct RenderState {
         }
         sideLanes.deallocate()
         sideStrides.deallocate()
+        sideSources.deallocate()
         scratchSide.deallocate()
         externalSide.deallocate()
     }

@@ -32,6 +32,7 @@
     F(const char **, jack_port_get_connections, (const jack_port_t *port), (port)) \
     V(jack_port_get_latency_range, (jack_port_t *port, jack_latency_callback_mode_t mode, jack_latency_range_t *range), (port, mode, range)) \
     F(jack_port_t *, jack_port_register, (jack_client_t *client, const char *port_name, const char *port_type, unsigned long flags, unsigned long buffer_size), (client, port_name, port_type, flags, buffer_size)) \
+    F(int, jack_port_unregister, (jack_client_t *client, jack_port_t *port), (client, port)) \
     V(jack_port_set_latency_range, (jack_port_t *port, jack_latency_callback_mode_t mode, jack_latency_range_t *range), (port, mode, range)) \
     F(jack_uuid_t, jack_port_uuid, (const jack_port_t *port), (port)) \
     F(int, jack_recompute_total_latencies, (jack_client_t *client), (client)) \

@@ -40,6 +40,18 @@ struct CallbackContext: ~Copyable {
     /// cycle), for the host to tell.
     let faultedCycles = Atomic<Int>(0)
     let wake: SemaphorePoster
+    /// Side-chain input ports (``JackSession/sideNames``): `channels` per set, one set per
+    /// keyed slot the session has hosted, at most ``sideSetCapacity``; ``sideSets`` says how
+    /// many are registered (a chain edit may add one while the callback runs, so it is
+    /// published after the ports are in place). Read like the main inputs, into `sideAudio`
+    /// (`portFrames` per port), whose channel table per set is `sideTables`; `sides` is the
+    /// cycle's list for the engine.
+    let sidePorts: UnsafeMutablePointer<OpaquePointer?>
+    let sideSets = Atomic<Int>(0)
+    let sideAudio: UnsafeMutablePointer<Float>
+    let sideTables: UnsafeMutablePointer<UnsafePointer<Float>>
+    let sides: UnsafeMutablePointer<Engine.SideInput>
+    static var sideSetCapacity: Int { @_noLocks get { 8 } }
     /// The MIDI input, nil without MIDI (`--no-midi`), and what its control changes do.
     let midiPort: OpaquePointer?
     /// `midi_out`, nil without feedback, and what waits to go out on it.
@@ -115,6 +127,17 @@ struct CallbackContext: ~Copyable {
             (self.inputBuffers + c).initialize(to: UnsafePointer(audio + c * Self.portFrames))
             (self.outputBuffers + c).initialize(to: audio + (channels + c) * Self.portFrames)
         }
+        let sidePortCount = Self.sideSetCapacity * channels
+        sidePorts = .allocate(capacity: sidePortCount)
+        sidePorts.initialize(repeating: nil, count: sidePortCount)
+        sideAudio = .allocate(capacity: sidePortCount * Self.portFrames)
+        sideAudio.initialize(repeating: 0, count: sidePortCount * Self.portFrames)
+        sideTables = .allocate(capacity: sidePortCount)
+        for p in 0..<sidePortCount { (sideTables + p).initialize(to: UnsafePointer(sideAudio + p * Self.portFrames)) }
+        sides = .allocate(capacity: Self.sideSetCapacity)
+        for k in 0..<Self.sideSetCapacity {
+            (sides + k).initialize(to: Engine.SideInput(slot: -1, channels: UnsafePointer(sideTables + k * channels), stride: 1))
+        }
         detent_port_guard_install()
         self.midiPort = midiPort
         self.midiOutPort = midiOutPort
@@ -137,6 +160,10 @@ struct CallbackContext: ~Copyable {
         inputBuffers.deallocate()
         outputBuffers.deallocate()
         audio.deallocate()
+        sidePorts.deallocate()
+        sideAudio.deallocate()
+        sideTables.deallocate()
+        sides.deallocate()
         events.deallocate()
         pluginMIDI.deallocate()
         midiIn.deallocate()

@@ -40,6 +40,14 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         detent_jack_read_audio(context.pointee.inputPorts, Int32(channels), nframes, context.pointee.audio, stride)
     }
     if read < 0 { context.pointee.countFault() }
+    // The side-chain inputs likewise (a missing buffer there leaves that key silent).
+    let sideSets = context.pointee.sideSets.load(ordering: .acquiring)
+    if sideSets > 0 {
+        let sideRead = _unsafePerformance {
+            detent_jack_read_audio(context.pointee.sidePorts, Int32(sideSets * channels), nframes, context.pointee.sideAudio, stride)
+        }
+        if sideRead < 0 { context.pointee.countFault() }
+    }
     // A live chain edit's engine, or one prepared for a new sample rate, takes over here,
     // between blocks, once what it drops has faded.
     let (running, tookOver) = Unmanaged<EngineExchange>.fromOpaque(context.pointee.exchange)._withUnsafeGuaranteedRef {
@@ -94,9 +102,21 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
             }
         }
         followTransport(context, engine: engine, frames: nframes)
+        // Each keyed slot hears the port set bound to it.
+        var keyed = 0
+        if sideSets > 0 {
+            for s in 0..<engine.slotCount {
+                let set = engine.sideSource(s)
+                guard set >= 0, set < sideSets, keyed < CallbackContext.sideSetCapacity else { continue }
+                context.pointee.sides[keyed].slot = s
+                context.pointee.sides[keyed].channels = UnsafePointer(context.pointee.sideTables + set * channels)
+                keyed += 1
+            }
+        }
         engine.process(
             input: UnsafePointer(context.pointee.inputBuffers), output: UnsafePointer(context.pointee.outputBuffers),
-            frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count))
+            frames: frames, events: UnsafeBufferPointer(start: context.pointee.events, count: count),
+            sides: UnsafeBufferPointer(start: context.pointee.sides, count: keyed))
         let written = _unsafePerformance {
             detent_jack_write_audio(context.pointee.outputPorts, Int32(channels), nframes,
                                     context.pointee.audio + channels * stride, stride)

@@ -23,6 +23,11 @@ public final class JackSession: @unchecked Sendable {
     public let outputNames: [String]
     /// `[midi_in]`, or none without MIDI.
     public let midiNames: [String]
+    /// The keyed slots whose side-chain ports the session has registered, in port-set order:
+    /// a set stays (unconnected ports do no harm) when its slot leaves the chain, so that its
+    /// connections are there should the slot come back.
+    public private(set) var sideSlots: [String] = []
+    private let channels: Int
     private var isClosed = false
 
     /// The most parameters a live chain holds (what MIDI mapping's tables are made for).
@@ -72,6 +77,7 @@ public final class JackSession: @unchecked Sendable {
         }
         self.client = client
         name = String(cString: jack_get_client_name(client))
+        channels = options.channels
 
         var inputs: [OpaquePointer] = []
         var outputs: [OpaquePointer] = []
@@ -134,6 +140,8 @@ public final class JackSession: @unchecked Sendable {
             channels: options.channels, inputPorts: inputs, outputPorts: outputs,
             midiPort: midiPort, midiOutPort: midiOutPort, pluginMIDIPort: pluginMIDIPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
             values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
+        // Keyed slots get their side-chain ports before the client is active.
+        bindSides(engine)
         // Nothing processes yet: the kernel may run for no frames to report its latency.
         context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
 
@@ -175,6 +183,7 @@ public final class JackSession: @unchecked Sendable {
             engine = next
             return true
         }
+        bindSides(next)
         switched.drain()
         engines.offer(next)
         let deadline = ContinuousClock.now + timeout
@@ -194,6 +203,47 @@ public final class JackSession: @unchecked Sendable {
         }
         engine = next
         return true
+    }
+
+    /// The side-chain ports' short names: `SLOT-sc_1…SLOT-sc_N` for each keyed slot.
+    public var sideNames: [String] { sideSlots.flatMap { Self.sidePortNames(slot: $0, channels: channels) } }
+
+    static func sidePortNames(slot: String, channels: Int) -> [String] { (1...channels).map { "\(slot)-sc_\($0)" } }
+
+    /// Binds each keyed slot of `engine` (a processor with side-chain inputs) to its set of
+    /// side-chain ports, registering the set the first time the slot is seen. A slot beyond
+    /// ``CallbackContext/sideSetCapacity`` sets (or whose ports cannot be registered) hears
+    /// silence there, as offline without `--sidechain`.
+    private func bindSides(_ engine: Engine) {
+        let parts = engine.processor.chainParts
+        var sources: [Int] = []
+        for part in parts {
+            guard part.processor.sideInputs > 0 else { sources.append(-1); continue }
+            if let known = sideSlots.firstIndex(of: part.name) {
+                sources.append(known)
+                continue
+            }
+            let set = sideSlots.count
+            guard !isClosed, set < CallbackContext.sideSetCapacity else { sources.append(-1); continue }
+            var registered: [OpaquePointer] = []
+            for (c, port) in Self.sidePortNames(slot: part.name, channels: channels).enumerated() {
+                guard let p = jack_port_register(client, port, Self.audioType, UInt(JackPortIsInput.rawValue), 0) else { break }
+                let side = channels == 2 ? (c == 0 ? "L" : "R") : "\(c + 1)"
+                _ = detent_jack_describe_port(client, p, "\(part.processor.name) side-chain \(side)", Int32(100 + set * channels + c))
+                registered.append(p)
+            }
+            guard registered.count == channels else {
+                for p in registered { jack_port_unregister(client, p) }
+                sources.append(-1)
+                continue
+            }
+            for (c, p) in registered.enumerated() { context.pointee.sidePorts[set * channels + c] = p }
+            sideSlots.append(part.name)
+            // Published after the ports are in place: the callback reads that many sets.
+            context.pointee.sideSets.store(sideSlots.count, ordering: .releasing)
+            sources.append(set)
+        }
+        engine.bindSides(sources)
     }
 
     /// The processor's latency, in frames, as the ports report it.
@@ -374,13 +424,17 @@ public final class JackSession: @unchecked Sendable {
             (options.connectInputs, "--connect-inputs", inputNames, Self.audioType, JackPortIsOutput),
             (options.connectOutputs, "--connect-outputs", outputNames, Self.audioType, JackPortIsInput),
             (options.connectMIDI, "--connect-midi", midiNames, Self.midiType, JackPortIsOutput),
-        ]
+        ] + sideSlots.compactMap { slot in
+            // A keyed slot's own pattern, else the one for every keyed slot; never autoconnected.
+            guard let pattern = options.connectSidechain[slot] ?? options.connectSidechain[""] else { return nil }
+            return (pattern, "--connect-sidechain", Self.sidePortNames(slot: slot, channels: channels), Self.audioType, JackPortIsOutput)
+        }
         for side in sides where !side.ours.isEmpty {
             let theirs: [String]
             if let pattern = side.pattern {
                 theirs = ports(matching: pattern, type: side.type, flags: side.flag)
                 if theirs.isEmpty { warnings.append("no JACK ports match \(side.option) '\(pattern)'") }
-            } else if options.autoconnect {
+            } else if options.autoconnect && side.option != "--connect-sidechain" {
                 theirs = ports(matching: nil, type: side.type, flags: side.flag, JackPortIsPhysical)
             } else {
                 theirs = []
@@ -408,7 +462,7 @@ public final class JackSession: @unchecked Sendable {
     /// The connections our ports have now.
     public func currentConnections() -> Set<PortConnection> {
         var result = Set<PortConnection>()
-        for port in inputNames + outputNames + midiNames {
+        for port in inputNames + outputNames + midiNames + sideNames {
             guard let p = jack_port_by_name(client, "\(name):\(port)"),
                   let list = jack_port_get_connections(p) else { continue }
             defer { jack_free(list) }

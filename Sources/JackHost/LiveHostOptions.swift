@@ -22,6 +22,9 @@ public struct LiveHostOptions: Sendable {
     public var connectOutputs: String?
     /// A pattern choosing MIDI sources to connect to `midi_in`.
     public var connectMIDI: String?
+    /// Patterns choosing the sources of keyed slots' side-chain ports (`SLOT-sc_N`), by slot
+    /// name; the key "" is every keyed slot's. `--autoconnect` leaves these ports alone.
+    public var connectSidechain: [String: String] = [:]
     /// Connect to the physical capture and playback ports, and every physical MIDI source
     /// (where no pattern is given).
     public var autoconnect = false
@@ -71,6 +74,7 @@ public struct LiveHostOptions: Sendable {
         if let p = connectInputs { try PortPattern.validate(p, option: "--connect-inputs") }
         if let p = connectOutputs { try PortPattern.validate(p, option: "--connect-outputs") }
         if let p = connectMIDI { try PortPattern.validate(p, option: "--connect-midi") }
+        for p in connectSidechain.values { try PortPattern.validate(p, option: "--connect-sidechain") }
     }
 
     /// The server name as people know it, for messages.

@@ -11,9 +11,9 @@ package enum SidechainChoice {
     /// - Throws: ``UsageError`` naming the problem.
     package static func resolve(_ texts: [String], processor: Processor) throws -> [RenderSettings.Sidechain] {
         guard !texts.isEmpty else { return [] }
-        // The slots as the engine numbers them: a chain's, or the processor alone as slot 0.
-        let slots: [(name: String, processor: Processor)] = processor.slots.isEmpty
-            ? [(name: "", processor: processor)] : processor.slots.map { ($0.name, $0.processor) }
+        // The slots as the engine numbers them: a chain's, or the processor alone as slot 0
+        // (named as it would be in a chain: `zamcomp`).
+        let slots = processor.chainParts
         let keyed = slots.indices.filter { slots[$0].processor.sideInputs > 0 }
         var keys: [RenderSettings.Sidechain] = []
         for text in texts {
@@ -38,7 +38,7 @@ package enum SidechainChoice {
                 path = text
             }
             guard !keys.contains(where: { $0.slot == slot }) else {
-                throw UsageError("--sidechain \(text): \(slots[slot].name.isEmpty ? processor.name : "slot '" + slots[slot].name + "'") is keyed twice")
+                throw UsageError("--sidechain \(text): slot '\(slots[slot].name)' is keyed twice")
             }
             if let problem = SoundFileReader.audioProblem(at: path) {
                 throw UsageError("--sidechain " + problem.description)
@@ -51,7 +51,7 @@ package enum SidechainChoice {
     /// `SLOT=FILE` split, when the text names a slot of a chain that way (a file whose own
     /// name holds `=` is taken whole when it exists).
     private static func split(_ text: String, slots: [(name: String, processor: Processor)]) -> (String, String)? {
-        guard slots.count > 1 || !slots[0].name.isEmpty, let equals = text.firstIndex(of: "="),
+        guard let equals = text.firstIndex(of: "="),
               !PathString.exists(text) else { return nil }
         let name = String(text[..<equals]), file = String(text[text.index(after: equals)...])
         guard Processor.isSlotName(name), !file.isEmpty else { return nil }

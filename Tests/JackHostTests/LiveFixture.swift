@@ -25,6 +25,9 @@ final class LiveFixture: @unchecked Sendable {
     let host: LiveHost
     let log = LogLines()
     let input: [[Float]]
+    /// The side-chain key the player plays on its last port, into every keyed slot's
+    /// side-chain ports (`--connect-sidechain`); nil: none.
+    let key: [Float]?
     let options: LiveHostOptions
 
     static let smoothing = 0.010
@@ -33,16 +36,19 @@ final class LiveFixture: @unchecked Sendable {
     ///   host's `midi_in` (connected by `--connect-midi`).
     init(input: [[Float]], values: [ParameterIndex: Double] = [:], period: Int = 256,
          midi: [(frame: Int, bytes: [UInt8])] = [], midiControls: MIDIControls? = nil,
-         processor: Processor = .lowpassGain, beatsPerMinute: Double? = nil, logsXruns: Bool = false) throws {
+         processor: Processor = .lowpassGain, beatsPerMinute: Double? = nil, logsXruns: Bool = false,
+         key: [Float]? = nil) throws {
         server = try JackServer(period: period)
         self.input = input
-        player = try TestClient("player", server: server.name, play: input, midi: midi)
+        self.key = key
+        player = try TestClient("player", server: server.name, play: input + (key.map { [$0] } ?? []), midi: midi)
         recorder = try TestClient("recorder", server: server.name, inputs: input.count, record: input[0].count,
                                   follow: player, recordMIDI: true)
         var options = LiveHostOptions(processor: processor)
         options.server = server.name
         options.channels = input.count
-        options.connectInputs = "^player:out_"
+        options.connectInputs = key == nil ? "^player:out_" : "^player:out_(\((1...input.count).map(String.init).joined(separator: "|")))$"
+        if key != nil { options.connectSidechain[""] = "^player:out_\(input.count + 1)$" }
         options.connectOutputs = "^recorder:in_"
         if !midi.isEmpty { options.connectMIDI = "^player:midi_out$" }
         // Controllers jump unless a test says otherwise: most tests check where a value lands.
@@ -91,8 +97,11 @@ final class LiveFixture: @unchecked Sendable {
     /// blocks of the server's period.
     func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
+        // The key feeds every keyed slot, as `--connect-sidechain REGEX` connects it.
+        let keyed = options.processor.chainParts.indices.filter { options.processor.chainParts[$0].processor.sideInputs > 0 }
+        let sides = key.map { key in Dictionary(uniqueKeysWithValues: keyed.map { ($0, [lead + key]) }) } ?? [:]
         let rendered = EngineRun.reference(input.map { lead + $0 }, processor: options.processor, values: options.initialValues,
-                                           smoothing: Self.smoothing, blockSize: server.period, changes: changes)
+                                           smoothing: Self.smoothing, blockSize: server.period, changes: changes, sides: sides)
         return rendered.map { Array($0[Int(engineStart)...]) }
     }
 }

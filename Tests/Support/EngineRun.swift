@@ -9,8 +9,9 @@ public enum EngineRun {
     /// The output of `engine` for `input` (one array per channel); `changes` in time order.
     ///
     /// - Returns: the output, and whether every change fit in the queue with its frame.
+    /// `sides`: side-chain signals by slot index (one array per channel, as long as `input`).
     public static func render(_ engine: Engine, _ input: [[Float]], blockSize: Int,
-                              changes: [ParameterChange] = []) -> (output: [[Float]], allQueued: Bool) {
+                              changes: [ParameterChange] = [], sides: [Int: [[Float]]] = [:]) -> (output: [[Float]], allQueued: Bool) {
         let frames = input[0].count
         var pending = changes[...]
         var allQueued = true
@@ -20,7 +21,16 @@ public enum EngineRun {
             return p
         }
         let outs = input.map { _ in UnsafeMutablePointer<Float>.allocate(capacity: max(1, frames)) }
-        defer { (ins + outs).forEach { $0.deallocate() } }
+        let keyed = sides.sorted { $0.key < $1.key }
+        let keys = keyed.map { _, signal in
+            signal.map { channel -> UnsafeMutablePointer<Float> in
+                let p = UnsafeMutablePointer<Float>.allocate(capacity: max(1, frames))
+                p.initialize(from: channel, count: frames)
+                return p
+            }
+        }
+        let tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: input.count) }
+        defer { (ins + outs + keys.flatMap { $0 }).forEach { $0.deallocate() }; tables.forEach { $0.deallocate() } }
         var start = 0
         while start < frames {
             let n = min(blockSize, frames - start)
@@ -30,9 +40,15 @@ public enum EngineRun {
             }
             let i = ins.map { UnsafePointer($0 + start) }
             let o = outs.map { $0 + start }
+            for (k, key) in keys.enumerated() {
+                for c in 0..<input.count { tables[k][c] = UnsafePointer(key[c % key.count] + start) }
+            }
+            let sideInputs = keyed.indices.map { Engine.SideInput(slot: keyed[$0].key, channels: UnsafePointer(tables[$0]), stride: 1) }
             i.withUnsafeBufferPointer { ib in
                 o.withUnsafeBufferPointer { ob in
-                    engine.process(input: ib.baseAddress!, output: ob.baseAddress!, frames: n)
+                    sideInputs.withUnsafeBufferPointer { sb in
+                        engine.process(input: ib.baseAddress!, output: ob.baseAddress!, frames: n, sides: sb)
+                    }
                 }
             }
             start += n
@@ -48,13 +64,14 @@ public enum EngineRun {
     public static func reference(_ input: [[Float]], processor: Processor = .lowpassGain,
                                  values: [ParameterIndex: Double] = [:], smoothing: Double? = nil,
                                  sampleRate: Double = 48_000, blockSize: Int? = nil, changes: [ParameterChange] = [],
+                                 sides: [Int: [[Float]]] = [:],
                                  sourceLocation: SourceLocation = #_sourceLocation) -> [[Float]] {
         let block = blockSize ?? max(1, input[0].count)
         let capacity = changes.count + 1
         let engine = smoothing.map { Engine(processor: processor, initialValues: values, smoothingTime: $0, queueCapacity: capacity) }
             ?? Engine(processor: processor, initialValues: values, queueCapacity: capacity)
         try! engine.prepare(sampleRate: sampleRate, maxFrames: block, channels: input.count)
-        let (output, allQueued) = render(engine, input, blockSize: block, changes: changes.sorted { $0.frame < $1.frame })
+        let (output, allQueued) = render(engine, input, blockSize: block, changes: changes.sorted { $0.frame < $1.frame }, sides: sides)
         #expect(allQueued, "every change reached the engine", sourceLocation: sourceLocation)
         return output
     }

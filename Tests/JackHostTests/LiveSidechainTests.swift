@@ -1,0 +1,52 @@
+import TestSupport
+import AudioEngine
+import Foundation
+import Parameters
+import LV2
+import Testing
+
+extension JackTests {
+    /// A keyed compressor live: its slot gets side-chain ports of its own, a player's key
+    /// reaches them through `--connect-sidechain`, and the output ducks exactly as the offline
+    /// engine keyed by the same signal.
+    @Suite struct LiveSidechainTests {
+        static let frames = 72_000
+
+        /// A tone for the main input; a key silent but for noise in its middle third.
+        static func signals() -> (tone: [Float], key: [Float]) {
+            let tone = Signal.sine(frequency: 1_000, frames: frames, amplitude: 0.25)
+            let noise = Signal.noise(frames: frames, seed: 3, amplitude: 0.7)
+            let key = (0..<frames).map { $0 >= frames / 3 && $0 < 2 * frames / 3 ? noise[$0] : 0 }
+            return (tone, key)
+        }
+
+        static func level(_ signal: [Float], _ range: Range<Int>) -> Double {
+            10 * log10(signal[range].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(range.count) + 1e-30)
+        }
+
+        @Test func aKeyedSlotsPortsCarryTheKeyAndTheOutputDucksAsOffline() throws {
+            let processor = try Processor.chain([
+                ("lp", .lowpassGain), ("comp", LivePluginTests.processor("urn:zamaudio:ZamComp")),
+            ])
+            let table = processor.table
+            let values: [ParameterIndex: Double] = [
+                try #require(table.find("comp.sidech")): 1, try #require(table.find("comp.thr")): -30,
+                try #require(table.find("comp.rat")): 20,
+            ]
+            let (tone, key) = Self.signals()
+            let f = try LiveFixture(input: [tone], values: values, processor: processor, key: key)
+            let host = try #require(f.host.clientName)
+            #expect(f.player.connections(of: "\(f.player.name):out_2") == ["\(host):comp-sc_1"],
+                    "the key goes to the keyed slot's side-chain port, and nowhere else")
+            #expect(f.player.connections(of: "\(f.player.name):out_1") == ["\(host):in_1"])
+            let engineStart = try f.play()
+            try f.waitForRecording(1)
+            let recorded = f.recorder.recording[0]
+            let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
+            #expect(firstDifference(recorded, expected) == "none")
+            let third = Self.frames / 3
+            let before = Self.level(recorded, 4_800..<third), during = Self.level(recorded, third + 4_800..<2 * third)
+            #expect(before - during >= 10, "before \(before) dB, while the key sounds \(during) dB")
+        }
+    }
+}
