@@ -159,10 +159,13 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
 final class ChainReports: KernelReports, @unchecked Sendable {
     let names: [String]
     let owners: [AnyObject?]
+    /// A graph's wiring, whose latency is its longest path's, not the sum.
+    let routing: GraphRouting?
 
-    init(names: [String], owners: [AnyObject?]) {
+    init(names: [String], owners: [AnyObject?], routing: GraphRouting? = nil) {
         self.names = names
         self.owners = owners
+        self.routing = routing
     }
 
     private var reports: [(String, any KernelReports)] {
@@ -177,7 +180,10 @@ final class ChainReports: KernelReports, @unchecked Sendable {
         reports.flatMap { name, reports in reports.outputValues.map { OutputValue(id: "\(name).\($0.id)", value: $0.value) } }
     }
 
-    var latency: Int { reports.reduce(0) { $0 + $1.1.latency } }
+    var latency: Int {
+        guard let routing else { return reports.reduce(0) { $0 + $1.1.latency } }
+        return routing.latency(slotLatencies: owners.map { ($0 as? any KernelReports)?.latency ?? 0 })
+    }
 
     /// Every slot's MIDI output, in frame order (a slot before a later one at the same frame).
     func takeMIDIOutput() -> MIDIOutput {

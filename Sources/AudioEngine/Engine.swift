@@ -194,7 +194,7 @@ public final class Engine: @unchecked Sendable {
         self.realtime = realtime
         render.deallocateBuffers()
         let slotNames = processor.slots.map(\.name)
-        kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners)
+        kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners, routing: processor.routing)
         render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
         applySideBindings()
@@ -204,6 +204,10 @@ public final class Engine: @unchecked Sendable {
         let inherited = (0..<slots.count).map { inheriting?.origins[$0].source != nil }
         resetState(inherited: inherited)
         prepareBypassDelays(owners: owners, inherited: inheriting)
+        if let routing = processor.routing {
+            render.graph = GraphLayout(routing, latencies: (0..<render.slotCount).map { render.slots[$0].latency },
+                                       channels: channels, maxFrames: maxFrames, silence: UnsafePointer(render.silence))
+        }
         if let (old, origins) = inheriting {
             handover = Handover(from: old, origins: origins, into: self)
             for (s, origin) in origins.enumerated() where !origin.staysInPlace { render.slots[s].presence = 0 }
@@ -291,6 +295,7 @@ public final class Engine: @unchecked Sendable {
             render.controls[p] = Float(render.smoothers[p].value)
         }
         render.refreshCoefficients()
+        render.graph?.clear(channels: channels)
         render.framePosition = 0
         for c in 0..<channels { render.sumOfSquares[c] = 0 }
         render.nonFiniteBlocks = 0
@@ -412,14 +417,18 @@ public final class Engine: @unchecked Sendable {
     /// `channels[c]`, the next ones `stride` apart (1 for separate buffers, the channel count
     /// for interleaved ones), in the engine's channel count (fold a key of other channels
     /// first). `slot` is the chain's slot index (0 for a processor on its own).
+    /// For a graph, `namedInput` k ≥ 1 makes it the graph's named input k instead (its
+    /// ``GraphRouting/inputs```[k]`, `key`), and `slot` is not read.
     public struct SideInput: BitwiseCopyable {
         public var slot: Int
         public var channels: UnsafePointer<UnsafePointer<Float>>
         public var stride: Int
-        public init(slot: Int, channels: UnsafePointer<UnsafePointer<Float>>, stride: Int) {
+        public var namedInput: Int
+        public init(slot: Int, channels: UnsafePointer<UnsafePointer<Float>>, stride: Int, namedInput: Int = 0) {
             self.slot = slot
             self.channels = channels
             self.stride = stride
+            self.namedInput = namedInput
         }
     }
 

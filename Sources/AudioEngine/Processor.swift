@@ -14,9 +14,9 @@ import Parameters
 /// ```
 public struct Processor: Sendable, Equatable {
     /// Stable identifier, stored in presets (`detent:lowpass-gain`, or a plug-in URI).
-    public let identifier: String
+    public internal(set) var identifier: String
     /// Shown to people (`Lowpass + gain`, a plug-in's name).
-    public let name: String
+    public internal(set) var name: String
     /// The parameters.
     public let table: ParameterTable
     /// The audio code.
@@ -58,6 +58,10 @@ public struct Processor: Sendable, Equatable {
     /// True when it has no audio at all, only MIDI in and out (a MIDI transposer): it is
     /// rendered from a MIDI file to a MIDI file, with no audio file on either side.
     public var isMIDIOnly = false
+
+    /// How a graph's slots are wired (``graph(_:routing:)``); nil for a chain, whose slots
+    /// run in series, and for a processor on its own.
+    public internal(set) var routing: GraphRouting?
 
     /// The side-chain inputs of the processor (an LV2 plug-in's `lv2:isSideChain` audio
     /// inputs): the key a compressor or gate listens to. The engine feeds them the signal a

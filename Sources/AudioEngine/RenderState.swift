@@ -28,6 +28,8 @@ struct RenderState {
     /// among them.
     var slots = UnsafeMutablePointer<ChainSlot>.allocate(capacity: 0)
     var slotCount = 0
+    /// A graph's wiring (nil for a chain, whose slots run in series in place).
+    var graph: GraphLayout?
     /// True while a live chain edit fades slots out (``Engine/leave(for:)``).
     var leaving = false
     var builtIns = UnsafeMutablePointer<LowpassGainKernel>.allocate(capacity: 0)
@@ -167,7 +169,7 @@ struct RenderState {
     }
 
     /// Frees everything, at the engine's end.
-    func deallocate() {
+    mutating func deallocate() {
         deallocateBuffers()
         smoothers.deallocate()
         info.deallocate()
@@ -178,7 +180,9 @@ struct RenderState {
     }
 
     /// Frees the buffers sized by `allocate` (before a new `prepare`).
-    func deallocateBuffers() {
+    mutating func deallocateBuffers() {
+        graph?.deallocate()
+        graph = nil
         for s in 0..<slotCount { slots[s].delay?.deallocate() }
         for b in 0..<builtInCount { builtIns[b].deallocate() }
         for p in [UnsafeMutableRawPointer(slots), UnsafeMutableRawPointer(builtIns),
@@ -240,7 +244,19 @@ struct RenderState {
             for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(silence) }
         }
         sideBound = 0
-        for side in sides where side.slot >= 0 && side.slot < slotCount {
+        if let graph {
+            for k in 0..<graph.namedCount {
+                graph.namedStrides[k] = 1
+                for c in 0..<channels { graph.namedLanes[k &* channels &+ c] = UnsafePointer(silence) }
+            }
+            for side in sides where side.namedInput >= 1 && side.namedInput <= graph.namedCount {
+                let k = side.namedInput - 1
+                graph.namedStrides[k] = side.stride
+                for c in 0..<channels { graph.namedLanes[k &* channels &+ c] = side.channels[c] + offset &* side.stride }
+                sideBound &+= 1
+            }
+        }
+        for side in sides where side.namedInput == 0 && side.slot >= 0 && side.slot < slotCount {
             sideStrides[side.slot] = side.stride
             for c in 0..<channels { sideLanes[side.slot &* channels &+ c] = side.channels[c] + offset &* side.stride }
             sideBound &+= 1
@@ -266,6 +282,7 @@ struct RenderState {
     @_noLocks
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start else { return false }
+        if let graph { return renderGraphSegment(graph, from: start, to: end, blockStart: blockStart) }
         let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
         if slotCount == 1 && slots[0].bypass < 0 && !leaving && slots[0].presence == fadeFrames
             && slots[0].presenceTarget == fadeFrames {
@@ -286,20 +303,31 @@ struct RenderState {
             }
             let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
             if entering { keepInput(lanes, from: start, to: end) }
-            let blending = blends(s)
-            let mixing = keepDry(s, lanes, from: start, to: end, blending: blending)
             // The last slot meters what it writes, as a single processor does, unless a mix
             // changes it afterwards (then a pass over the output meters it).
-            if renderSlot(s, lanes, from: start, to: end, blockStart: blockStart,
-                          meters: last && !mixing && !blending && !entering ? meters : nil) {
-                nonFinite = true
-            }
-            if blending { blendDry(s, lanes, from: start, to: end) }
-            if mixing { mixDry(s, lanes, from: start, to: end) }
+            let ran = renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart,
+                                    meters: last && !entering ? meters : nil)
+            if ran.nonFinite { nonFinite = true }
             if entering { mixPresence(s, lanes, from: start, to: end) }
-            if last && (mixing || blending || entering) { meterOutput(from: start, to: end) }
+            if last && (ran.blended || entering) { meterOutput(from: start, to: end) }
         }
         return nonFinite
+    }
+
+    /// Slot `s` over `start..<end` with its bypass and dry/wet mix: its input kept (delayed
+    /// by its latency) when it is to be blended or crossfaded with, the kernel run, then the
+    /// blend and the crossfade. `meters` meters the kernel's output only when nothing blends
+    /// it afterwards (`blended` says so; then the caller meters).
+    @_noLocks
+    mutating func renderWithDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int, blockStart: Int64,
+                                meters: Meters?) -> (nonFinite: Bool, blended: Bool) {
+        let blending = blends(s)
+        let mixing = keepDry(s, lanes, from: start, to: end, blending: blending)
+        let nonFinite = renderSlot(s, lanes, from: start, to: end, blockStart: blockStart,
+                                   meters: mixing || blending ? nil : meters)
+        if blending { blendDry(s, lanes, from: start, to: end) }
+        if mixing { mixDry(s, lanes, from: start, to: end) }
+        return (nonFinite, mixing || blending)
     }
 
     /// The caller's input, made finite and limited as every kernel takes it, copied to the
@@ -471,7 +499,7 @@ struct RenderState {
 
     /// A chain's meters: the last slot's output, after any bypass mix.
     @_noLocks
-    private mutating func meterOutput(from start: Int, to end: Int) {
+    mutating func meterOutput(from start: Int, to end: Int) {
         for c in 0..<channels {
             let out = laneOut[c]
             var squares: Float = 0, peak = blockPeaks[c]

@@ -271,7 +271,7 @@ struct LiveCommand: ParsableCommand {
             throw CommandFailure(error.message, exitCode: 64)
         }
         do {
-            options.initialValues = try starting.values(store: store, chainFile: plugin.startingPreset, processor: processor)
+            options.initialValues = try starting.values(store: store, plugin: plugin, processor: processor)
         } catch let error as any ExitStatusError {
             throw error
         } catch {

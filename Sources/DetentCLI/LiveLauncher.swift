@@ -21,7 +21,7 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
         // A session manager's client has no face but its log.
         options.logsXruns = true
         if startingFromCommandLine {
-            options.initialValues = try command.starting.values(store: store, chainFile: command.plugin.startingPreset, processor: processor)
+            options.initialValues = try command.starting.values(store: store, plugin: command.plugin, processor: processor)
         }
         return options
     }

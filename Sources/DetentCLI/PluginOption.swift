@@ -19,8 +19,13 @@ struct PluginOption: ParsableArguments {
         valueName: "file"), completion: .file())
     var chain: String?
 
+    @Option(help: ArgumentHelp(
+        "Host a graph: slots (each a plug-in with starting values) and connections between them, the input, named inputs and the output, from a JSON file (see docs/graphs.md).",
+        valueName: "file"), completion: .file(extensions: ["json"]))
+    var graph: String?
+
     /// What these options choose.
-    var choice: PluginChoice { PluginChoice(plugins: plugins, chain: chain) }
+    var choice: PluginChoice { PluginChoice(plugins: plugins, chain: chain, graph: graph) }
 
     /// The `--chain` file, which is also the preset the command starts from when no
     /// `--preset` is given.

@@ -57,6 +57,11 @@ struct RenderCommand: ParsableCommand {
         valueName: "slot=file"), completion: .file())
     var sidechain: [String] = []
 
+    @Option(name: .customLong("input"), help: ArgumentHelp(
+        "Feed this audio file to a graph's named input (--graph): NAME=FILE. It starts with the input, folded to its channels, silence after its end; it must have the input's sample rate.",
+        valueName: "name=file"), completion: .file())
+    var namedInputs: [String] = []
+
     @Option(help: ArgumentHelp(
         "With --midi and no input file, the sample rate of the instrument's output (default 48000).",
         valueName: "hz"))
@@ -164,6 +169,7 @@ struct RenderCommand: ParsableCommand {
         options.midi = midi
         options.midiOut = midiOut
         options.sidechains = sidechain
+        options.namedInputs = namedInputs
         options.bpm = bpm
         options.rate = rate
         options.channels = channels

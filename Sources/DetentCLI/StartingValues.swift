@@ -21,8 +21,11 @@ struct StartingValueOptions: ParsableArguments {
     /// What these options choose.
     var choice: StartingChoice { StartingChoice(preset: preset, sets: sets) }
 
-    /// The values to start from; see ``StartingChoice/values(store:chainFile:processor:)``.
-    func values(store: PresetStore = .standard(), chainFile: String? = nil, processor: Processor? = nil) throws -> [ParameterIndex: Double] {
-        try choice.values(store: store, chainFile: chainFile, processor: processor)
+    /// The values to start from; see ``StartingChoice/values(store:chainFile:processor:)``:
+    /// `plugin`'s `--chain` file is the preset when none is named, and a `--graph` file's
+    /// values come before the `--set`s.
+    func values(store: PresetStore = .standard(), plugin: PluginOption, processor: Processor? = nil) throws -> [ParameterIndex: Double] {
+        try StartingChoice(preset: preset, sets: plugin.choice.startingSets + sets)
+            .values(store: store, chainFile: plugin.startingPreset, processor: processor)
     }
 }

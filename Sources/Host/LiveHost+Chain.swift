@@ -56,6 +56,9 @@ extension LiveHost {
         case .allowed(let r, let c): (resolve, changed) = (r, c)
         case .refused(let reason): throw ChainEditError(reason)
         }
+        if state.withLock({ $0.processor.routing != nil }) {
+            throw ChainEditError("a graph is edited in its file (--graph), not live")
+        }
         let edit: ChainEdit
         switch request {
         case .add(let reference, let name, let position):

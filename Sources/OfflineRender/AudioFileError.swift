@@ -60,7 +60,7 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     case loudnessUnavailable(path: String, reason: String)
     /// The processor could not be made ready for the file (a plug-in that fails to start).
     case processorFailed(input: String, reason: String)
-    /// A side-chain key whose sample rate is not the input's (`--sidechain`).
+    /// A side-chain key or a graph's named input whose sample rate is not the input's.
     case keyRate(path: String, rate: Int, input: String, inputRate: Int)
 
     public var description: String {
@@ -92,7 +92,7 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
         case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
         case .processorFailed(let input, let reason): "\(input): the processor cannot start: \(reason)"
         case .keyRate(let path, let rate, let input, let inputRate):
-            "\(path): side-chain key at \(rate) Hz, but \(input) is at \(inputRate) Hz; resample the key to \(inputRate) Hz"
+            "\(path): at \(rate) Hz, but \(input) is at \(inputRate) Hz; resample it to \(inputRate) Hz"
         }
     }
 

@@ -85,16 +85,20 @@ public struct RenderSettings: Sendable {
     public var midiOut: String?
 
     /// Side-chain keys (`--sidechain SLOT=FILE`): the slots whose side-chain inputs hear a file
-    /// instead of silence, from the input's first frame on (see ``SidechainKeys``).
+    /// instead of silence, from the input's first frame on (see ``SidechainKeys``); and a
+    /// graph's named inputs (`--input NAME=FILE`).
     public var sidechains: [Sidechain] = []
 
-    /// One slot's key: `slot` is its index in the chain (0 for a processor on its own).
+    /// One slot's key: `slot` is its index in the chain (0 for a processor on its own); or,
+    /// with `namedInput` k ≥ 1, a graph's named input k (`--input NAME=FILE`), read alike.
     public struct Sidechain: Sendable, Equatable {
         public var slot: Int
         public var path: String
-        public init(slot: Int, path: String) {
+        public var namedInput: Int
+        public init(slot: Int, path: String, namedInput: Int = 0) {
             self.slot = slot
             self.path = path
+            self.namedInput = namedInput
         }
     }
 

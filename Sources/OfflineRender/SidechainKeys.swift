@@ -1,6 +1,7 @@
 import AudioEngine
 
-/// The side-chain keys of one render (`--sidechain SLOT=FILE`): each key file read block by
+/// The side-chain keys of one render (`--sidechain SLOT=FILE`) and a graph's named inputs
+/// (`--input NAME=FILE`), read alike: each file read block by
 /// block in step with the input, its channels folded to the input's as a plug-in folds the
 /// main input (more channels: each the mean of those that fall on it; fewer: repeated), and
 /// padded with silence once it ends, so a key shorter than the input leaves the rest unkeyed.
@@ -44,7 +45,9 @@ final class SidechainKeys {
         let tables = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: max(1, keys.count * channels))
         tables.initialize(repeating: UnsafePointer(folded), count: max(1, keys.count * channels))
         self.tables = tables
-        sides = keys.indices.map { k in Engine.SideInput(slot: keys[k].slot, channels: UnsafePointer(tables + k * channels), stride: channels) }
+        sides = keys.indices.map { k in
+            Engine.SideInput(slot: keys[k].slot, channels: UnsafePointer(tables + k * channels), stride: channels, namedInput: keys[k].namedInput)
+        }
         ended = keys.map { _ in false }
     }
 

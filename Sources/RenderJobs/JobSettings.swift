@@ -25,7 +25,7 @@ package final class JobSettings {
     ///   ``PluginError``, ``PresetError``, ``AudioFileError``, ``MIDIFileError``,
     ///   `ValidationError`); see ``CommandFailure``.
     package func settings(for options: RenderOptions) throws -> RenderSettings {
-        let key = options.plugin.plugins.joined(separator: "\n") + "\u{0}" + (options.plugin.chain ?? "")
+        let key = options.plugin.key
         let found: Result<(processor: Processor, store: PresetStore), CommandFailure>
         if let known = processors[key] {
             found = known
@@ -64,6 +64,7 @@ package final class JobSettings {
                 + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
         }
         settings.sidechains = try SidechainChoice.resolve(options.sidechains, processor: processor)
+            + SidechainChoice.resolveInputs(options.namedInputs, processor: processor, warn: warnedSources.insert(key + "\u{0}inputs").inserted)
         settings.subtype = try options.encoding
         // The preset's values once per processor and preset; each job's `--set`s over them
         // (what `StartingValueOptions.values` gives with the sets, without reading the preset again).
@@ -73,7 +74,7 @@ package final class JobSettings {
             preset = known
         } else {
             var bare = options.starting
-            bare.sets = []
+            bare.sets = options.plugin.startingSets
             preset = try bare.values(store: store, chainFile: options.plugin.startingPreset, processor: processor)
             presetValues[presetKey] = preset
         }

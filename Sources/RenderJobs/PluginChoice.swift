@@ -13,18 +13,31 @@ package struct PluginChoice: Sendable {
     package var plugins: [String] = []
     /// `--chain`'s file.
     package var chain: String?
+    /// `--graph`'s file (``GraphFile``).
+    package var graph: String?
 
-    package init(plugins: [String] = [], chain: String? = nil) {
+    package init(plugins: [String] = [], chain: String? = nil, graph: String? = nil) {
         self.plugins = plugins
         self.chain = chain
+        self.graph = graph
     }
+
+    /// The graph file's slot values as `--set` assignments, applied before the command's own
+    /// (none without `--graph`, or when the file cannot be read: ``resolved()`` says why).
+    package var startingSets: [String] {
+        guard let graph, let file = try? GraphFile.read(graph) else { return [] }
+        return file.assignments
+    }
+
+    /// What tells one choice of processor from another (a cache key).
+    package var key: String { plugins.joined(separator: "\n") + "\u{0}" + (chain ?? "") + "\u{0}" + (graph ?? "") }
 
     /// The `--chain` file, which is also the preset the command starts from when no
     /// `--preset` is given.
     package var startingPreset: String? { chain }
 
-    /// True when neither option was given: the built-in alone.
-    package var isDefault: Bool { plugins.isEmpty && chain == nil }
+    /// True when no option was given: the built-in alone.
+    package var isDefault: Bool { plugins.isEmpty && chain == nil && graph == nil }
 
     /// The processor and its preset store (a single plug-in's own LV2 presets are its
     /// read-only factory presets), each plug-in found once.
@@ -32,8 +45,13 @@ package struct PluginChoice: Sendable {
     /// - Throws: ``PluginError`` for a plug-in that cannot be found or hosted (unknown,
     ///   ambiguous, a bad slot name: exit 64) or a chain that cannot be made (65).
     package func resolved() throws(PluginError) -> (processor: Processor, store: PresetStore) {
-        if !plugins.isEmpty && chain != nil {
-            throw PluginError.chain(reason: "use either --plugin or --chain, not both")
+        let given = [plugins.isEmpty ? nil : "--plugin", chain == nil ? nil : "--chain", graph == nil ? nil : "--graph"].compactMap { $0 }
+        if given.count > 1 {
+            throw PluginError.chain(reason: "use one of --plugin, --chain and --graph, not \(given.joined(separator: " and "))")
+        }
+        if let graph {
+            let processor = try GraphFile.read(graph).processor()
+            return (processor, ProcessorReference.store(for: processor))
         }
         if let chain { return try ProcessorReference.find(ProcessorReference.identifier(inChainFile: chain)) }
         return try ProcessorReference.find(plugins: plugins)
@@ -67,6 +85,12 @@ package enum ProcessorReference {
     /// built-in's for the built-in, a plug-in URI or name, or a chain's identifier.
     package static func find(_ identifier: String?) throws(PluginError) -> (processor: Processor, store: PresetStore) {
         guard let identifier else { return (.lowpassGain, .standard()) }
+        if let (slots, connections) = Processor.graphParts(of: identifier) {
+            var parts: [(name: String, processor: Processor)] = []
+            for slot in slots { parts.append((slot.name, try processor(slot.identifier))) }
+            let graph = try GraphFile.graph(parts, connections: connections, path: "graph")
+            return (graph, store(for: graph))
+        }
         if let parts = Processor.chainParts(of: identifier) {
             var processors: [(name: String, processor: Processor)] = []
             for part in parts { processors.append((part.name, try processor(part.identifier))) }

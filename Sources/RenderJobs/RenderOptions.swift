@@ -22,6 +22,8 @@ package struct RenderOptions: Sendable {
     package var midiOut: String?
     /// `--sidechain [SLOT=]FILE`, resolved against the processor by ``SidechainChoice``.
     package var sidechains: [String] = []
+    /// `--input NAME=FILE`: a graph's named inputs, resolved by ``SidechainChoice``.
+    package var namedInputs: [String] = []
     package var bpm: Double?
     /// `--rate` and `--channels`: an instrument's output rendered from MIDI alone.
     package var rate: Int?

@@ -48,6 +48,36 @@ package enum SidechainChoice {
         return keys
     }
 
+    /// A graph's named inputs that `texts` (`NAME=FILE`) feed; each input of the graph
+    /// given no file is silent, which `warn` says once.
+    ///
+    /// - Throws: ``UsageError`` naming the problem.
+    package static func resolveInputs(_ texts: [String], processor: Processor, warn: Bool) throws -> [RenderSettings.Sidechain] {
+        let names = processor.routing?.inputs ?? [GraphRouting.mainInput]
+        var inputs: [RenderSettings.Sidechain] = []
+        for text in texts {
+            guard processor.routing != nil else { throw UsageError("--input \(text): named inputs are a graph's (--graph FILE)") }
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw UsageError("--input \(text): expected NAME=FILE")
+            }
+            let name = String(text[..<equals]), path = String(text[text.index(after: equals)...])
+            guard let k = names.firstIndex(where: { $0.lowercased() == name.lowercased() }), k > 0 else {
+                let named = names.dropFirst()
+                throw UsageError("--input \(text): the graph has no input '\(name)'"
+                    + (named.isEmpty ? " (it has none but the main one)" : " (its named inputs: \(named.joined(separator: ", ")))"))
+            }
+            guard !inputs.contains(where: { $0.namedInput == k }) else { throw UsageError("--input \(text): '\(name)' is given twice") }
+            if let problem = SoundFileReader.audioProblem(at: path) { throw UsageError("--input " + problem.description) }
+            inputs.append(RenderSettings.Sidechain(slot: -1, path: path, namedInput: k))
+        }
+        if warn {
+            for k in names.indices.dropFirst() where !inputs.contains(where: { $0.namedInput == k }) {
+                Console.warning("the graph's input '\(names[k])' is silent: give it a file with --input \(names[k])=FILE")
+            }
+        }
+        return inputs
+    }
+
     /// `SLOT=FILE` split, when the text names a slot of a chain that way (a file whose own
     /// name holds `=` is taken whole when it exists).
     private static func split(_ text: String, slots: [(name: String, processor: Processor)]) -> (String, String)? {

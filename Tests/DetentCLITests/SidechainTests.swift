@@ -96,7 +96,7 @@ struct SidechainTests {
             (["--plugin", "builtin", "--plugin", Self.compressor, "--sidechain", "builtin=\(key)"], "(slot 'builtin') has no side-chain input", 64),
             (["--plugin", Self.compressor, "--sidechain", key, "--sidechain", key], "is keyed twice", 64),
             (["--plugin", Self.compressor, "--sidechain", folder.file("missing.wav")], "missing.wav: cannot open", 64),
-            (["--plugin", Self.compressor, "--sidechain", slow], "side-chain key at 44100 Hz, but", 65),
+            (["--plugin", Self.compressor, "--sidechain", slow], "key44.wav: at 44100 Hz, but", 65),
         ]
         for (arguments, message, status) in cases {
             let outcome = try Detent.run(["render", tone, "-o", output] + arguments, in: folder.path)

@@ -1,0 +1,222 @@
+/// How the slots of a graph are wired: where each slot's main and side-chain inputs come
+/// from, and what reaches the output. A chain is the graph `input → 1 → 2 → … → output`
+/// and needs none of this; a graph runs its slots in the order given (sources first: the
+/// order ``Processor/graph(_:routing:)`` checks), sums what meets at a slot or at the
+/// output, and delays each connection so that parallel paths of different latencies line up.
+public struct GraphRouting: Sendable, Equatable {
+    /// Where audio comes from: one of the graph's inputs (0 is the main input, `input`; the
+    /// others are named inputs, `key`), or a slot's output.
+    public enum Source: Sendable, Hashable {
+        case input(Int)
+        case slot(Int)
+    }
+
+    /// The graph's inputs by name: `input` first, then the named ones in the order they appear.
+    public var inputs: [String]
+    /// Per slot: the sources summed into its main inputs, and into its side-chain inputs.
+    public var main: [[Source]]
+    public var side: [[Source]]
+    /// The sources summed into the output.
+    public var output: [Source]
+
+    public static let mainInput = "input"
+    public static let outputName = "output"
+    public static let sideChainPort = "sidechain"
+
+    public init(inputs: [String], main: [[Source]], side: [[Source]], output: [Source]) {
+        self.inputs = inputs
+        self.main = main
+        self.side = side
+        self.output = output
+    }
+
+    /// When each node's signal is complete, in frames behind the graph's input: a slot's
+    /// inputs arrive when its latest source does (a source's arrival plus its slot's latency),
+    /// and every other source is delayed to match. `latencies` are the slots' own.
+    public func arrivals(latencies: [Int]) -> (slots: [Int], output: Int) {
+        var at = [Int](repeating: 0, count: main.count)
+        func ready(_ source: Source) -> Int {
+            switch source {
+            case .input: 0
+            case .slot(let s): at[s] + latencies[s]
+            }
+        }
+        for s in main.indices { at[s] = (main[s] + side[s]).map(ready).max() ?? 0 }
+        return (at, output.map(ready).max() ?? 0)
+    }
+
+    /// The frames a connection from `source` into a node that its sources reach by `arrival`
+    /// is delayed by, so that it lines up with the latest of them.
+    public func delay(from source: Source, arrival: Int, arrivals: [Int], latencies: [Int]) -> Int {
+        switch source {
+        case .input: arrival
+        case .slot(let s): arrival - arrivals[s] - latencies[s]
+        }
+    }
+
+    /// The graph's latency: when the output is complete.
+    public func latency(slotLatencies: [Int]) -> Int { arrivals(latencies: slotLatencies).output }
+
+    /// The connections as `FROM>TO` words (`input>lo`, `key>comp:sidechain`, `comp>output`),
+    /// in slot order then the output's: how a graph's identifier stores them.
+    func words(slotNames: [String]) -> [String] {
+        func name(_ source: Source) -> String {
+            switch source {
+            case .input(let k): inputs[k]
+            case .slot(let s): slotNames[s]
+            }
+        }
+        var words: [String] = []
+        for s in main.indices {
+            words += main[s].map { "\(name($0))>\(slotNames[s])" }
+            words += side[s].map { "\(name($0))>\(slotNames[s]):\(Self.sideChainPort)" }
+        }
+        return words + output.map { "\(name($0))>\(Self.outputName)" }
+    }
+}
+
+extension Processor {
+    /// The prefix of a graph's identifier: `graph:NAME=IDENTIFIER … | FROM>TO …`, which names
+    /// every slot and connection, so a preset of one graph is refused by another, and the
+    /// graph can be made again from a preset or a session.
+    public static let graphPrefix = "graph:"
+
+    /// Slots wired as `routing` says, as one processor: the table, ids and everything else are
+    /// a chain's of the same slots (`SLOT.ID`, `SLOT.bypass`, `SLOT.mix`), so presets,
+    /// automation, MIDI, OSC and the panels take a graph as they take a chain. The slots must
+    /// come in an order where every slot's sources come before it.
+    ///
+    /// - Throws: ``ChainError`` as ``chain(_:)`` does, or ``GraphError`` for a source that
+    ///   comes after the slot it feeds.
+    public static func graph(_ parts: [(name: String, processor: Processor)], routing: GraphRouting) throws -> Processor {
+        precondition(routing.main.count == parts.count && routing.side.count == parts.count, "one routing entry per slot")
+        for s in parts.indices {
+            for case .slot(let from) in routing.main[s] + routing.side[s] where from >= s {
+                throw GraphError.cycle([parts[s].name, parts[from].name])
+            }
+        }
+        var graph = try chain(parts)
+        let names = parts.map(\.name)
+        graph.identifier = graphPrefix + parts.map { "\($0.name)=\($0.processor.identifier)" }.joined(separator: " ")
+            + " | " + routing.words(slotNames: names).joined(separator: " ")
+        graph.name = "graph of " + parts.map(\.processor.name).joined(separator: ", ")
+        graph.routing = routing
+        return graph
+    }
+
+    /// A graph identifier's slots (name, identifier) and connection words; nil when
+    /// `identifier` is not a graph's.
+    public static func graphParts(of identifier: String) -> (slots: [(name: String, identifier: String)], connections: [(from: String, to: String)])? {
+        guard identifier.hasPrefix(graphPrefix) else { return nil }
+        let halves = identifier.dropFirst(graphPrefix.count).split(separator: "|", maxSplits: 1)
+        guard halves.count == 2 else { return nil }
+        var slots: [(name: String, identifier: String)] = []
+        for word in halves[0].split(separator: " ") {
+            guard let eq = word.firstIndex(of: "=") else { return nil }
+            slots.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
+        }
+        var connections: [(from: String, to: String)] = []
+        for word in halves[1].split(separator: " ") {
+            guard let arrow = word.firstIndex(of: ">") else { return nil }
+            connections.append((String(word[..<arrow]), String(word[word.index(after: arrow)...])))
+        }
+        return slots.isEmpty ? nil : (slots, connections)
+    }
+
+    /// The routing `connections` describe among slots `names` (`[FROM, TO]`: FROM a slot, `input`
+    /// or a named input; TO a slot, `SLOT:sidechain` or `output`), with the slots put in an
+    /// order where sources come first (the order given, where it allows).
+    ///
+    /// - Throws: ``GraphError`` for an unknown slot or port, a cycle, a slot with no path to
+    ///   the output, a graph with nothing at its output.
+    public static func routing(slots names: [String], connections: [(from: String, to: String)],
+                               sideInputs: [Int]) throws(GraphError) -> (order: [Int], routing: GraphRouting) {
+        let index = Dictionary(names.enumerated().map { ($1.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        var inputs = [GraphRouting.mainInput]
+        var main = [[GraphRouting.Source]](repeating: [], count: names.count)
+        var side = main
+        var output: [GraphRouting.Source] = []
+        for (from, to) in connections {
+            let source: GraphRouting.Source
+            if let s = index[from.lowercased()] {
+                source = .slot(s)
+            } else if from.contains(":") || from.lowercased() == GraphRouting.outputName {
+                throw .unknownSource(from)
+            } else if let k = inputs.firstIndex(where: { $0.lowercased() == from.lowercased() }) {
+                source = .input(k)
+            } else {
+                guard Processor.isSlotName(from) else { throw .unknownSource(from) }
+                inputs.append(from)
+                source = .input(inputs.count - 1)
+            }
+            let parts = to.split(separator: ":", maxSplits: 1).map(String.init)
+            if parts.count == 1 && to.lowercased() == GraphRouting.outputName {
+                output.append(source)
+            } else if let s = index[parts[0].lowercased()] {
+                if parts.count == 1 {
+                    main[s].append(source)
+                } else if parts[1].lowercased() == GraphRouting.sideChainPort {
+                    guard sideInputs[s] > 0 else { throw .noSideChain(names[s]) }
+                    side[s].append(source)
+                } else {
+                    throw .unknownPort(to)
+                }
+            } else {
+                throw .unknownDestination(to)
+            }
+            if case .slot(let s) = source, let d = index[parts[0].lowercased()], s == d { throw .cycle([names[s], names[s]]) }
+        }
+        guard !output.isEmpty else { throw .noOutput }
+        // Sources first (Kahn's algorithm, taking the earliest ready slot each time).
+        var order: [Int] = []
+        var placed = Set<Int>()
+        while order.count < names.count {
+            guard let next = names.indices.first(where: { s in
+                !placed.contains(s) && (main[s] + side[s]).allSatisfy { if case .slot(let from) = $0 { placed.contains(from) } else { true } }
+            }) else {
+                let left = names.indices.filter { !placed.contains($0) }.map { names[$0] }
+                throw .cycle(left)
+            }
+            order.append(next)
+            placed.insert(next)
+        }
+        // Every slot must reach the output.
+        var reaches = Set<Int>()
+        for case .slot(let s) in output { reaches.insert(s) }
+        for s in order.reversed() where !reaches.contains(s) {
+            let feeds = names.indices.contains { d in reaches.contains(d) && (main[d] + side[d]).contains(.slot(s)) }
+            if feeds { reaches.insert(s) }
+        }
+        if let lost = order.first(where: { !reaches.contains($0) }) { throw .noPathToOutput(names[lost]) }
+        // Renumbered in that order.
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        func renumber(_ sources: [GraphRouting.Source]) -> [GraphRouting.Source] {
+            sources.map { if case .slot(let s) = $0 { .slot(position[s]!) } else { $0 } }
+        }
+        return (order, GraphRouting(inputs: inputs, main: order.map { renumber(main[$0]) }, side: order.map { renumber(side[$0]) },
+                                    output: renumber(output)))
+    }
+}
+
+/// Why a graph cannot be made.
+public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownSource(String)
+    case unknownDestination(String)
+    case unknownPort(String)
+    case noSideChain(String)
+    case cycle([String])
+    case noPathToOutput(String)
+    case noOutput
+
+    public var description: String {
+        switch self {
+        case .unknownSource(let name): "a connection comes from '\(name)', which is no slot or input"
+        case .unknownDestination(let name): "a connection goes to '\(name)', which is no slot (nor output)"
+        case .unknownPort(let name): "a connection goes to '\(name)': a slot's only port is :sidechain"
+        case .noSideChain(let name): "a connection goes to \(name):sidechain, but slot '\(name)' has no side-chain input"
+        case .cycle(let names): "the connections make a cycle through \(names.joined(separator: ", "))"
+        case .noPathToOutput(let name): "slot '\(name)' has no path to the output"
+        case .noOutput: "no connection goes to the output"
+        }
+    }
+}
