@@ -62,7 +62,9 @@ struct PanelCommand: ParsableCommand {
             loaded = store.defaultPreset()
         }
         let values = loaded?.values ?? defaults
+        // A graph file's values over the Default preset, unless a preset is named.
         let starting = Dictionary(uniqueKeysWithValues: values.ordered.map { ($0.id, $0.value) })
+            .merging(preset == nil ? try assignments(plugin.choice.startingSets, table: processor.table) : [:]) { $1 }
         let title = processor.isBuiltIn ? "Detent" : processor.name
         // With --http the browser panel turns the same values: a host both may change.
         let host: any PanelHost

@@ -127,7 +127,8 @@ struct PresetCommand: ParsableCommand {
                 let split = try FileSettings.split(assignments, processor: processor)
                 paths = split.paths
                 var values = self
-                values.assignments = split.rest
+                // A graph file's values first, when the preset starts from no other.
+                values.assignments = (from == nil ? plugin.choice.startingSets : []) + split.rest
                 changes = try values.changes(store.scope.table)
             } catch let failure as any ExitStatusError {
                 throw failure

@@ -3,6 +3,7 @@ import AudioEngine
 import Platform
 import Presets
 import PluginFormats
+import Parameters
 
 /// A graph file (`--graph FILE`): named slots, each a processor with starting values, and
 /// the connections between them, the graph's inputs and its output.
@@ -90,7 +91,14 @@ package struct GraphFile: Sendable {
     package func processor() throws(PluginError) -> Processor {
         var parts: [(name: String, processor: Processor)] = []
         for slot in slots { parts.append((slot.name, try ProcessorReference.processor(slot.reference))) }
-        return try Self.graph(parts, connections: connections, path: path)
+        let graph = try Self.graph(parts, connections: connections, path: path)
+        // The slots' values are checked here, so that a wrong one is told as the file's.
+        for assignment in assignments {
+            do { _ = try graph.table.parseAssignment(assignment) } catch {
+                throw .chainFile(path: path, reason: "\(error)")
+            }
+        }
+        return graph
     }
 
     /// `parts` wired by `connections` (`path`: where they were read, for messages).
