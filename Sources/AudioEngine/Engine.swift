@@ -54,6 +54,7 @@ public final class Engine: @unchecked Sendable {
     var handover: Handover?
     /// ``bindSides(_:)``'s sources, applied again at each `prepare`.
     private var sideBindings: [Int] = []
+    private var namedBindings: [Int] = []
     /// Keeps an external kernel's memory alive between `prepare`s, and lets its host read the
     /// kernel's meters and messages (never read on the audio thread); nil for the built-in.
     public private(set) var kernelOwner: AnyObject?
@@ -197,7 +198,6 @@ public final class Engine: @unchecked Sendable {
         kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners, routing: processor.routing)
         render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
-        applySideBindings()
         render.sampleRate = sampleRate
         render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
@@ -206,8 +206,15 @@ public final class Engine: @unchecked Sendable {
         prepareBypassDelays(owners: owners, inherited: inheriting)
         if let routing = processor.routing {
             render.graph = GraphLayout(routing, latencies: (0..<render.slotCount).map { render.slots[$0].latency },
-                                       channels: channels, maxFrames: maxFrames, silence: UnsafePointer(render.silence))
+                                       channels: channels, maxFrames: maxFrames, silence: UnsafePointer(render.silence),
+                                       sink: render.sink)
+            let count = routing.inputs.count - 1
+            render.namedSources.deallocate()
+            render.namedSources = .allocate(capacity: max(1, count))
+            render.namedSources.initialize(repeating: -1, count: max(1, count))
+            render.namedSourceCount = count
         }
+        applySideBindings()
         if let (old, origins) = inheriting {
             handover = Handover(from: old, origins: origins, into: self)
             for (s, origin) in origins.enumerated() where !origin.staysInPlace { render.slots[s].presence = 0 }
@@ -393,13 +400,27 @@ public final class Engine: @unchecked Sendable {
     /// Tells which of a host's side signals feeds each slot: `sources[s]` for slot `s` (−1 or
     /// missing: none). A live host numbers its side-chain port sets and binds an engine before
     /// it runs (kept across `prepare`); its callback then asks ``sideSource(_:)``.
-    public func bindSides(_ sources: [Int]) {
+    /// `named[k - 1]` feeds a graph's named input k.
+    public func bindSides(_ sources: [Int], named: [Int] = []) {
         sideBindings = sources
+        namedBindings = named
         applySideBindings()
     }
 
     private func applySideBindings() {
         for s in 0..<render.slotCount { render.sideSources[s] = s < sideBindings.count ? sideBindings[s] : -1 }
+        for k in 0..<render.namedSourceCount { render.namedSources[k] = k < namedBindings.count ? namedBindings[k] : -1 }
+    }
+
+    /// The named inputs of a graph (0 for a chain).
+    public var namedInputCount: Int { @_noLocks get { render.namedSourceCount } }
+
+    /// The host's signal bound to named input `k` (1 …), or −1 (audio thread).
+    @_noLocks
+    public func namedSource(_ k: Int) -> Int {
+        let count = render.namedSourceCount
+        guard k >= 1, k <= count else { return -1 }
+        return render.namedSources[k - 1]
     }
 
     /// The slots the audio thread runs (one for a processor on its own).

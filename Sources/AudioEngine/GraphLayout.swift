@@ -22,9 +22,12 @@ struct GraphLayout: BitwiseCopyable {
     var sideCount: UnsafeMutablePointer<Int>
     var outputFirst: Int
     var outputCount: Int
-    /// Every slot's output (`channels × maxFrames` each) and the lanes pointing at it.
+    /// Every slot's output (`channels × maxFrames` each) and the lanes pointing at it,
+    /// `lanes` per slot: the channels padded to whole groups of four, as the built-in kernel
+    /// reads them, the padding writing to the engine's sink (and the sum's reading silence).
     var outputs: UnsafeMutablePointer<Float>
     var outLanes: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var lanes: Int
     /// Where a slot's main inputs (and the output) are summed, and its side-chain inputs.
     var sum: UnsafeMutablePointer<Float>
     var sumLanes: UnsafeMutablePointer<UnsafePointer<Float>>
@@ -36,7 +39,10 @@ struct GraphLayout: BitwiseCopyable {
 
     /// The layout of `routing` for slots of `latencies`, in `channels` channels of chunks of
     /// up to `maxFrames`, named inputs reading `silence` until bound.
-    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, silence: UnsafePointer<Float>) {
+    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, silence: UnsafePointer<Float>,
+         sink: UnsafeMutablePointer<Float>) {
+        let lanes = (channels + 3) / 4 * 4
+        self.lanes = lanes
         let slots = routing.main.count
         let (arrivals, outputArrival) = routing.arrivals(latencies: latencies)
         var list: [Edge] = []
@@ -75,12 +81,14 @@ struct GraphLayout: BitwiseCopyable {
         edges.initialize(from: list, count: list.count)
         outputs = .allocate(capacity: max(1, slots * channels * maxFrames))
         outputs.initialize(repeating: 0, count: max(1, slots * channels * maxFrames))
-        outLanes = .allocate(capacity: max(1, slots * channels))
-        for p in 0..<slots * channels { (outLanes + p).initialize(to: outputs + p * maxFrames) }
+        outLanes = .allocate(capacity: max(1, slots * lanes))
+        for s in 0..<slots {
+            for c in 0..<lanes { (outLanes + s * lanes + c).initialize(to: c < channels ? outputs + (s * channels + c) * maxFrames : sink) }
+        }
         sum = .allocate(capacity: channels * maxFrames)
         sum.initialize(repeating: 0, count: channels * maxFrames)
-        sumLanes = .allocate(capacity: channels)
-        for c in 0..<channels { (sumLanes + c).initialize(to: UnsafePointer(sum + c * maxFrames)) }
+        sumLanes = .allocate(capacity: lanes)
+        for c in 0..<lanes { (sumLanes + c).initialize(to: c < channels ? UnsafePointer(sum + c * maxFrames) : silence) }
         sideSum = .allocate(capacity: channels * maxFrames)
         sideSum.initialize(repeating: 0, count: channels * maxFrames)
         namedCount = routing.inputs.count - 1
@@ -124,7 +132,7 @@ extension RenderState {
                 sideStrides[s] = 1
                 for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideSum + c * maxFrames) }
             }
-            let lanes = Lanes(input: g.sumLanes, output: g.outLanes + s * channels, stride: 1, channels: channels)
+            let lanes = Lanes(input: g.sumLanes, output: g.outLanes + s * g.lanes, stride: 1, channels: channels)
             if renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil).nonFinite { nonFinite = true }
         }
         // Gathered apart, then written: the output may be the input's own memory, which the
@@ -152,7 +160,7 @@ extension RenderState {
             for c in 0..<channels {
                 let src: UnsafePointer<Float>, step: Int
                 if edge.source >= 0 {
-                    src = UnsafePointer(g.outLanes[edge.source &* channels &+ c])
+                    src = UnsafePointer(g.outLanes[edge.source &* g.lanes &+ c])
                     step = 1
                 } else if edge.source == -1 {
                     src = laneIn[c]

@@ -146,6 +146,8 @@ extension Processor {
                 source = .input(k)
             } else {
                 guard Processor.isSlotName(from) else { throw .unknownSource(from) }
+                // Live, a named input's ports are NAME_1…: `in` and `out` are the main ports'.
+                guard !["in", "out"].contains(from.lowercased()) else { throw .reservedInput(from) }
                 inputs.append(from)
                 source = .input(inputs.count - 1)
             }
@@ -207,6 +209,7 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case cycle([String])
     case noPathToOutput(String)
     case noOutput
+    case reservedInput(String)
 
     public var description: String {
         switch self {
@@ -217,6 +220,7 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cycle(let names): "the connections make a cycle through \(names.joined(separator: ", "))"
         case .noPathToOutput(let name): "slot '\(name)' has no path to the output"
         case .noOutput: "no connection goes to the output"
+        case .reservedInput(let name): "'\(name)' cannot name an input: its ports would be the main \(name)_1…; name it otherwise"
         }
     }
 }

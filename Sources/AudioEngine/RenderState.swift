@@ -72,6 +72,9 @@ struct RenderState {
     var sideBound = 0
     /// Per slot, which of a live host's side signals feeds it (−1: none; ``Engine/bindSides(_:)``).
     var sideSources = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    /// Per named input of a graph (1 … ), which of the host's signals feeds it (−1: none).
+    var namedSources = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    var namedSourceCount = 0
     /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
     var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// A slot's input, undelayed, while it fades in or out of the chain (a live edit).
@@ -145,6 +148,9 @@ struct RenderState {
         sideStrides.initialize(repeating: 1, count: max(1, chain.count))
         sideSources = .allocate(capacity: max(1, chain.count))
         sideSources.initialize(repeating: -1, count: max(1, chain.count))
+        namedSources = .allocate(capacity: 1)
+        namedSources.initialize(to: -1)
+        namedSourceCount = 0
         let keyed = chain.contains { if case .external(let k) = $0.kernel { k.side != nil } else { false } }
         scratchSide = .allocate(capacity: keyed ? maxFrames * channels : 1)
         scratchSide.initialize(repeating: 0, count: keyed ? maxFrames * channels : 1)
@@ -198,6 +204,7 @@ struct RenderState {
         sideLanes.deallocate()
         sideStrides.deallocate()
         sideSources.deallocate()
+        namedSources.deallocate()
         scratchSide.deallocate()
         externalSide.deallocate()
     }

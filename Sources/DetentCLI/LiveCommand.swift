@@ -89,7 +89,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Connect midi_in from the MIDI ports matching a regular expression.", valueName: "regex"))
     var connectMidi: String?
 
-    @Option(help: ArgumentHelp("Connect a keyed slot's side-chain ports (SLOT-sc_1…) from the ports matching a regular expression: SLOT=REGEX, or REGEX for every keyed slot. Repeatable; --autoconnect leaves these ports alone.", valueName: "slot=regex"))
+    @Option(help: ArgumentHelp("Connect a keyed slot's side-chain ports (SLOT-sc_1…), or a graph's named input's (NAME_1…), from the ports matching a regular expression: SLOT=REGEX or NAME=REGEX, or REGEX for all of them. Repeatable; --autoconnect leaves these ports alone.", valueName: "name=regex"))
     var connectSidechain: [String] = []
 
     @Flag(help: "Connect to the physical capture, playback and MIDI ports (where no regex is given).")
@@ -179,18 +179,18 @@ struct LiveCommand: ParsableCommand {
         options.channels = channels
         options.connectInputs = connectInputs
         options.connectOutputs = connectOutputs
+        // The port sets there are: keyed slots' side chains, a graph's named inputs.
+        let sets = processor.chainParts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (processor.routing?.inputs.dropFirst() ?? [])
         for text in connectSidechain {
-            // SLOT=REGEX when the part before `=` names a slot of the chain; else a pattern for all.
-            if let equals = text.firstIndex(of: "="),
-               processor.chainParts.contains(where: { $0.name.lowercased() == text[..<equals].lowercased() }) {
-                let slot = processor.chainParts.first { $0.name.lowercased() == text[..<equals].lowercased() }!.name
-                options.connectSidechain[slot] = String(text[text.index(after: equals)...])
+            // NAME=REGEX when the part before `=` names one of them; else a pattern for all.
+            if let equals = text.firstIndex(of: "="), let name = sets.first(where: { $0.lowercased() == text[..<equals].lowercased() }) {
+                options.connectSidechain[name] = String(text[text.index(after: equals)...])
             } else {
                 options.connectSidechain[""] = text
             }
         }
-        if !connectSidechain.isEmpty && !processor.chainParts.contains(where: { $0.processor.sideInputs > 0 }) {
-            throw ValidationError("--connect-sidechain: no slot of the chain has a side-chain input")
+        if !connectSidechain.isEmpty && sets.isEmpty {
+            throw ValidationError("--connect-sidechain: no slot has a side-chain input, and no graph input is named")
         }
         options.autoconnect = autoconnect
         options.smoothing = smoothing.map { $0 / 1000 }

@@ -109,8 +109,20 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
                 let set = engine.sideSource(s)
                 guard set >= 0, set < sideSets, keyed < CallbackContext.sideSetCapacity else { continue }
                 context.pointee.sides[keyed].slot = s
+                context.pointee.sides[keyed].namedInput = 0
                 context.pointee.sides[keyed].channels = UnsafePointer(context.pointee.sideTables + set * channels)
                 keyed += 1
+            }
+            // And each named input of a graph its own.
+            let named = engine.namedInputCount
+            if named > 0 {
+                for k in 1...named {
+                    let set = engine.namedSource(k)
+                    guard set >= 0, set < sideSets, keyed < CallbackContext.sideSetCapacity else { continue }
+                    context.pointee.sides[keyed].namedInput = k
+                    context.pointee.sides[keyed].channels = UnsafePointer(context.pointee.sideTables + set * channels)
+                    keyed += 1
+                }
             }
         }
         engine.process(

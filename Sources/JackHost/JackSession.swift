@@ -23,10 +23,10 @@ public final class JackSession: @unchecked Sendable {
     public let outputNames: [String]
     /// `[midi_in]`, or none without MIDI.
     public let midiNames: [String]
-    /// The keyed slots whose side-chain ports the session has registered, in port-set order:
-    /// a set stays (unconnected ports do no harm) when its slot leaves the chain, so that its
-    /// connections are there should the slot come back.
-    public private(set) var sideSlots: [String] = []
+    /// The extra input port sets the session has registered, in order: keyed slots' side
+    /// chains and a graph's named inputs. A set stays (unconnected ports do no harm) when its
+    /// slot leaves the chain, so that its connections are there should the slot come back.
+    public private(set) var sideSets: [SideSet] = []
     private let channels: Int
     private var isClosed = false
 
@@ -205,45 +205,67 @@ public final class JackSession: @unchecked Sendable {
         return true
     }
 
-    /// The side-chain ports' short names: `SLOT-sc_1…SLOT-sc_N` for each keyed slot.
-    public var sideNames: [String] { sideSlots.flatMap { Self.sidePortNames(slot: $0, channels: channels) } }
+    /// The extra input ports' short names: `SLOT-sc_1…SLOT-sc_N` for each keyed slot, and
+    /// `NAME_1…NAME_N` for each named input of a graph.
+    public var sideNames: [String] { sideSets.flatMap { $0.portNames(channels: channels) } }
 
-    static func sidePortNames(slot: String, channels: Int) -> [String] { (1...channels).map { "\(slot)-sc_\($0)" } }
+    /// A set of extra input ports: a keyed slot's side chain, or a graph's named input.
+    public enum SideSet: Sendable, Equatable {
+        case slot(String)
+        case input(String)
 
-    /// Binds each keyed slot of `engine` (a processor with side-chain inputs) to its set of
-    /// side-chain ports, registering the set the first time the slot is seen. A slot beyond
-    /// ``CallbackContext/sideSetCapacity`` sets (or whose ports cannot be registered) hears
-    /// silence there, as offline without `--sidechain`.
-    private func bindSides(_ engine: Engine) {
-        let parts = engine.processor.chainParts
-        var sources: [Int] = []
-        for part in parts {
-            guard part.processor.sideInputs > 0 else { sources.append(-1); continue }
-            if let known = sideSlots.firstIndex(of: part.name) {
-                sources.append(known)
-                continue
+        /// The name `--connect-sidechain NAME=REGEX` gives it by.
+        public var name: String {
+            switch self {
+            case .slot(let name), .input(let name): name
             }
-            let set = sideSlots.count
-            guard !isClosed, set < CallbackContext.sideSetCapacity else { sources.append(-1); continue }
+        }
+
+        func portNames(channels: Int) -> [String] {
+            switch self {
+            case .slot(let slot): (1...channels).map { "\(slot)-sc_\($0)" }
+            case .input(let input): (1...channels).map { "\(input)_\($0)" }
+            }
+        }
+    }
+
+    /// Binds each keyed slot of `engine` (a processor with side-chain inputs), and each named
+    /// input of a graph, to its set of ports, registering the set the first time it is seen.
+    /// One beyond ``CallbackContext/sideSetCapacity`` sets (or whose ports cannot be
+    /// registered) hears silence there, as offline without `--sidechain` or `--input`.
+    private func bindSides(_ engine: Engine) {
+        let processor = engine.processor
+        // (A graph slot whose side chain the graph wires needs no ports of its own.)
+        let slots = processor.chainParts.enumerated().map { s, part in
+            part.processor.sideInputs > 0 && (processor.routing?.side[s].isEmpty ?? true) ? SideSet.slot(part.name) : nil
+        }
+        let named = (processor.routing?.inputs.dropFirst()).map { $0.map { SideSet.input($0) } } ?? []
+        let titles = processor.chainParts.map(\.processor.name)
+        func source(_ set: SideSet?, title: String) -> Int {
+            guard let set else { return -1 }
+            if let known = sideSets.firstIndex(of: set) { return known }
+            let index = sideSets.count
+            guard !isClosed, index < CallbackContext.sideSetCapacity else { return -1 }
             var registered: [OpaquePointer] = []
-            for (c, port) in Self.sidePortNames(slot: part.name, channels: channels).enumerated() {
+            for (c, port) in set.portNames(channels: channels).enumerated() {
                 guard let p = jack_port_register(client, port, Self.audioType, UInt(JackPortIsInput.rawValue), 0) else { break }
                 let side = channels == 2 ? (c == 0 ? "L" : "R") : "\(c + 1)"
-                _ = detent_jack_describe_port(client, p, "\(part.processor.name) side-chain \(side)", Int32(100 + set * channels + c))
+                _ = detent_jack_describe_port(client, p, "\(title) \(side)", Int32(100 + index * channels + c))
                 registered.append(p)
             }
             guard registered.count == channels else {
                 for p in registered { jack_port_unregister(client, p) }
-                sources.append(-1)
-                continue
+                return -1
             }
-            for (c, p) in registered.enumerated() { context.pointee.sidePorts[set * channels + c] = p }
-            sideSlots.append(part.name)
+            for (c, p) in registered.enumerated() { context.pointee.sidePorts[index * channels + c] = p }
+            sideSets.append(set)
             // Published after the ports are in place: the callback reads that many sets.
-            context.pointee.sideSets.store(sideSlots.count, ordering: .releasing)
-            sources.append(set)
+            context.pointee.sideSets.store(sideSets.count, ordering: .releasing)
+            return index
         }
-        engine.bindSides(sources)
+        let sources = slots.indices.map { source(slots[$0], title: titles[$0] + " side-chain") }
+        let inputs = named.map { source($0, title: "Graph input \($0.name)") }
+        engine.bindSides(sources, named: inputs)
     }
 
     /// The processor's latency, in frames, as the ports report it.
@@ -424,10 +446,10 @@ public final class JackSession: @unchecked Sendable {
             (options.connectInputs, "--connect-inputs", inputNames, Self.audioType, JackPortIsOutput),
             (options.connectOutputs, "--connect-outputs", outputNames, Self.audioType, JackPortIsInput),
             (options.connectMIDI, "--connect-midi", midiNames, Self.midiType, JackPortIsOutput),
-        ] + sideSlots.compactMap { slot in
-            // A keyed slot's own pattern, else the one for every keyed slot; never autoconnected.
-            guard let pattern = options.connectSidechain[slot] ?? options.connectSidechain[""] else { return nil }
-            return (pattern, "--connect-sidechain", Self.sidePortNames(slot: slot, channels: channels), Self.audioType, JackPortIsOutput)
+        ] + sideSets.compactMap { set in
+            // A set's own pattern, else the one for every set; never autoconnected.
+            guard let pattern = options.connectSidechain[set.name] ?? options.connectSidechain[""] else { return nil }
+            return (pattern, "--connect-sidechain", set.portNames(channels: channels), Self.audioType, JackPortIsOutput)
         }
         for side in sides where !side.ours.isEmpty {
             let theirs: [String]

@@ -1,10 +1,12 @@
 import TextFormats
+import AudioEngine
 import OfflineRender
 import Parameters
 
 /// The fields of a manifest line: `input`, `output`, `values`, and every option of `detent
-/// render` that concerns one file, by its long name (`plugin`, `chain`, `preset`, `set`,
-/// `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`, `normalize`, …).
+/// render` that concerns one file, by its long name (`plugin`, `chain`, `graph`, `sidechain`,
+/// `preset`, `set`, `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`, `normalize`, …).
+/// A graph's named inputs go in `input` as an object: `{"input": "a.wav", "key": "k.wav"}`.
 ///
 /// A line's field replaces the command line's option of that name for that job, except
 /// `set` and `values`, which apply after the command line's `--set`s (later ones win, per
@@ -24,6 +26,10 @@ package enum ManifestFields {
         case path(WritableKeyPath<RenderOptions, String?>)
         /// A string or an array of them (a repeated option).
         case texts(WritableKeyPath<RenderOptions, [String]>)
+        /// Files for names (`--sidechain SLOT=FILE`, `--input NAME=FILE`): an object of NAME:
+        /// path, a `NAME=PATH` string or an array of them (`--sidechain`'s PATH alone too),
+        /// each path taken from the manifest's folder when relative.
+        case namedPaths(WritableKeyPath<RenderOptions, [String]>)
         case number(WritableKeyPath<RenderOptions, Double?>)
         case integer(WritableKeyPath<RenderOptions, Int?>)
         case flag(WritableKeyPath<RenderOptions, Bool>)
@@ -35,6 +41,8 @@ package enum ManifestFields {
         [
             ("plugin", .texts(\.plugin.plugins)),
             ("chain", .path(\.plugin.chain)),
+            ("graph", .path(\.plugin.graph)),
+            ("sidechain", .namedPaths(\.sidechains)),
             ("automation", .path(\.automation)),
             ("midi", .path(\.midi)),
             ("bpm", .number(\.bpm)),
@@ -91,7 +99,15 @@ package enum ManifestFields {
         for member in members {
             let key = member.key, value = member.value
             switch key {
-            case "input": input = try path(key, value)
+            case "input":
+                // A graph's named inputs beside the main one: {"input": FILE, "key": FILE}.
+                guard case .object(let pairs) = value else { input = try path(key, value); continue }
+                var named: [String] = []
+                for pair in pairs {
+                    let file = try path("input." + pair.key, pair.value)
+                    if pair.key == GraphRouting.mainInput { input = file } else { named.append(pair.key + "=" + file) }
+                }
+                options.namedInputs = named
             case "output": output = try path(key, value)
             case "preset":
                 // A preset file by path (as `--preset` tells one from a name) is the manifest's.
@@ -121,6 +137,19 @@ package enum ManifestFields {
                         options[keyPath: property] = texts
                     default: options[keyPath: property] = [try text(key, value)]
                     }
+                case .namedPaths(let property):
+                    var texts: [String] = []
+                    func add(_ text: String) throws(CommandFailure) {
+                        let (name, file) = splitNamed(text)
+                        guard !file.isEmpty, file != "-" else { throw failure("'\(key)': \(text) names no file") }
+                        texts.append((name.map { $0 + "=" } ?? "") + manifest.resolve(file))
+                    }
+                    switch value {
+                    case .object(let pairs): for pair in pairs { try add(pair.key + "=" + (try path(key + "." + pair.key, pair.value))) }
+                    case .array(let items): for item in items { try add(try text(key, item)) }
+                    default: try add(try text(key, value))
+                    }
+                    options[keyPath: property] = texts
                 case .number(let property):
                     guard let number = value.doubleValue else { throw failure("'\(key)' is \(value.kindDescription), not a number") }
                     options[keyPath: property] = number
@@ -140,6 +169,13 @@ package enum ManifestFields {
         return Job(options: options, input: input, output: output)
     }
 
+    /// `NAME=PATH` as its name and path; a text whose part before `=` cannot name a slot or
+    /// input is a path alone.
+    static func splitNamed(_ text: String) -> (name: String?, path: String) {
+        let (name, rest) = Processor.slotNameAndReference(text)
+        return (name, rest)
+    }
+
     private static func binding(named key: String) -> Binding? {
         options.first { $0.key == key }?.binding
     }
@@ -148,13 +184,24 @@ package enum ManifestFields {
     /// again, its paths written as `here` spells them.
     package static func line(input: String, output: String, options: RenderOptions, values: [(id: String, value: Double)],
                      paths here: ManifestPaths) -> String {
-        var members = [JSONMember("input", .string(here.written(input))), JSONMember("output", .string(here.written(output)))]
+        let named = options.namedInputs.map { text in
+            let (name, path) = splitNamed(text)
+            return JSONMember(name ?? "", .string(here.written(path)))
+        }
+        let inputValue: JSONValue = named.isEmpty ? .string(here.written(input))
+            : .object([JSONMember(GraphRouting.mainInput, .string(here.written(input)))] + named)
+        var members = [JSONMember("input", inputValue), JSONMember("output", .string(here.written(output)))]
         for (key, binding) in self.options {
             let value: JSONValue? = switch binding {
             case .text(let property): options[keyPath: property].map { .string($0) }
             case .path(let property): options[keyPath: property].map { .string(here.written($0)) }
             case .texts(let property):
                 options[keyPath: property].isEmpty ? nil : .array(options[keyPath: property].map { .string($0) })
+            case .namedPaths(let property):
+                options[keyPath: property].isEmpty ? nil : .array(options[keyPath: property].map { text in
+                    let (name, path) = splitNamed(text)
+                    return .string((name.map { $0 + "=" } ?? "") + here.written(path))
+                })
             case .number(let property): options[keyPath: property].map { .number($0) }
             case .integer(let property): options[keyPath: property].map { .number($0) }
             case .flag(let property): options[keyPath: property] ? .bool(true) : nil

@@ -148,7 +148,7 @@ struct ChainCommandTests {
     @Test("a bad chain is one line and a non-zero exit, and writes nothing", arguments: [
         (["--plugin", "builtin", "--plugin", "no such plug-in at all"], 64, "no installed plug-in"),
         (["--plugin", "a=builtin", "--plugin", "a=\(overdrive)"], 64, "two chain slots are named 'a'"),
-        (["--plugin", "builtin", "--chain", "chain.json"], 64, "either --plugin or --chain"),
+        (["--plugin", "builtin", "--chain", "chain.json"], 64, "use one of --plugin, --chain and --graph, not --plugin and --chain"),
         (["--chain", "missing.json"], 65, "missing.json: cannot be read"),
         (["--chain", "garbage.json"], 65, "garbage.json"),
         (["--plugin", "builtin", "--plugin", overdrive, "--set", "drive=0.5"], 64, "overdrive.drive"),

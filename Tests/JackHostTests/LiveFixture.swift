@@ -97,9 +97,10 @@ final class LiveFixture: @unchecked Sendable {
     /// blocks of the server's period.
     func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
-        // The key feeds every keyed slot, as `--connect-sidechain REGEX` connects it.
+        // The key feeds every keyed slot and named input, as `--connect-sidechain REGEX` connects it.
         let keyed = options.processor.chainParts.indices.filter { options.processor.chainParts[$0].processor.sideInputs > 0 }
-        let sides = key.map { key in Dictionary(uniqueKeysWithValues: keyed.map { ($0, [lead + key]) }) } ?? [:]
+        let named = (options.processor.routing?.inputs.count ?? 1) - 1
+        let sides = key.map { key in Dictionary(uniqueKeysWithValues: (keyed + (0..<named).map { -1 - $0 }).map { ($0, [lead + key]) }) } ?? [:]
         let rendered = EngineRun.reference(input.map { lead + $0 }, processor: options.processor, values: options.initialValues,
                                            smoothing: Self.smoothing, blockSize: server.period, changes: changes, sides: sides)
         return rendered.map { Array($0[Int(engineStart)...]) }

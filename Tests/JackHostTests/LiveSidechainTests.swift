@@ -50,3 +50,30 @@ extension JackTests {
         }
     }
 }
+
+extension JackTests.LiveSidechainTests {
+    /// A graph live: a named input's ports (`key_1`) feed a side-chain edge, a parallel branch
+    /// joins at the output, and what comes out equals the offline engine's graph.
+    @Test func aGraphsNamedInputIsAPortAndTheGraphPlaysAsOffline() throws {
+        let parts = [("lp", Processor.lowpassGain), ("comp", try JackTests.LivePluginTests.processor("urn:zamaudio:ZamComp"))]
+        let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: [
+            ("input", "lp"), ("input", "comp"), ("key", "comp:sidechain"), ("lp", "output"), ("comp", "output"),
+        ], sideInputs: parts.map(\.1.sideInputs))
+        let processor = try Processor.graph(order.map { parts[$0] }, routing: routing)
+        let table = processor.table
+        let values: [ParameterIndex: Double] = [
+            try #require(table.find("comp.sidech")): 1, try #require(table.find("comp.thr")): -30,
+            try #require(table.find("comp.rat")): 20, try #require(table.find("lp.cutoff")): 500,
+        ]
+        let (tone, key) = Self.signals()
+        let f = try LiveFixture(input: [tone], values: values, processor: processor, key: key)
+        let host = try #require(f.host.clientName)
+        #expect(f.player.connections(of: "\(f.player.name):out_2") == ["\(host):key_1"])
+        let engineStart = try f.play()
+        try f.waitForRecording(1)
+        let recorded = f.recorder.recording[0]
+        let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
+        #expect(recorded.contains { abs($0) > 1e-3 })
+        #expect(firstDifference(recorded, expected) == "none")
+    }
+}

@@ -9,7 +9,8 @@ public enum EngineRun {
     /// The output of `engine` for `input` (one array per channel); `changes` in time order.
     ///
     /// - Returns: the output, and whether every change fit in the queue with its frame.
-    /// `sides`: side-chain signals by slot index (one array per channel, as long as `input`).
+    /// `sides`: side-chain signals by slot index (one array per channel, as long as `input`);
+    /// a key −k is a graph's named input k instead.
     public static func render(_ engine: Engine, _ input: [[Float]], blockSize: Int,
                               changes: [ParameterChange] = [], sides: [Int: [[Float]]] = [:]) -> (output: [[Float]], allQueued: Bool) {
         let frames = input[0].count
@@ -43,7 +44,9 @@ public enum EngineRun {
             for (k, key) in keys.enumerated() {
                 for c in 0..<input.count { tables[k][c] = UnsafePointer(key[c % key.count] + start) }
             }
-            let sideInputs = keyed.indices.map { Engine.SideInput(slot: keyed[$0].key, channels: UnsafePointer(tables[$0]), stride: 1) }
+            let sideInputs = keyed.indices.map {
+                Engine.SideInput(slot: keyed[$0].key, channels: UnsafePointer(tables[$0]), stride: 1, namedInput: max(0, -keyed[$0].key))
+            }
             i.withUnsafeBufferPointer { ib in
                 o.withUnsafeBufferPointer { ob in
                     sideInputs.withUnsafeBufferPointer { sb in
