@@ -145,7 +145,7 @@ package enum ManifestFields {
                         texts.append((name.map { $0 + "=" } ?? "") + manifest.resolve(file))
                     }
                     switch value {
-                    case .object(let pairs): for pair in pairs { try add(pair.key + "=" + (try path(key + "." + pair.key, pair.value))) }
+                    case .object(let pairs): for pair in pairs { try add(pair.key + "=" + (try text(key + "." + pair.key, pair.value))) }
                     case .array(let items): for item in items { try add(try text(key, item)) }
                     default: try add(try text(key, value))
                     }

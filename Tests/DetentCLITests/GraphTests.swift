@@ -112,6 +112,36 @@ struct GraphTests {
         #expect(try Self.differenceFromSum(again, [direct]) == 0)
     }
 
+    @Test("a manifest's graph, sidechain and named inputs (paths from the manifest's folder) render as typed")
+    func manifestFields() throws {
+        let folder = TemporaryFolder()
+        let (tone, key) = try SidechainTests.files(folder)
+        try FileManager.default.createDirectory(atPath: folder.file("jobs"), withIntermediateDirectories: true)
+        _ = try Self.write("""
+            {"slots": {"comp": {"plugin": "\(Self.compressor)", "values": {"sidech": 1, "thr": -30, "rat": 20}}},
+             "connections": [["input", "comp"], ["key", "comp:sidechain"], ["comp", "output"]]}
+            """, "jobs/keyed.json", in: folder)
+        folder.write("jobs/all.jsonl", text: """
+            {"input": {"input": "../tone.wav", "key": "../key.wav"}, "output": "graph.wav", "graph": "keyed.json", "subtype": "float"}
+            {"input": "../tone.wav", "output": "option.wav", "plugin": "\(Self.compressor)", "sidechain": {"zamcomp": "../key.wav"}, "values": {"sidech": 1, "thr": -30, "rat": 20}, "subtype": "float"}
+
+            """)
+        let batch = try Detent.run(["render", "--manifest", "jobs/all.jsonl", "--quiet"], in: folder.path)
+        try #require(batch.status == 0, "\(batch.stderr)")
+        let typed = try Self.render([tone, "--graph", folder.file("jobs/keyed.json"), "--input", "key=\(key)"], in: folder)
+        #expect(try decode(folder.file("jobs/graph.wav")).samples == typed)
+        #expect(try decode(folder.file("jobs/option.wav")).samples == typed)
+        // --write-manifest writes the same fields back.
+        let written = try Detent.run(["render", "--manifest", "jobs/all.jsonl", "--write-manifest", "written.jsonl", "--force", "--quiet"],
+                                     in: folder.path)
+        try #require(written.status == 0, "\(written.stderr)")
+        let lines = try String(contentsOfFile: folder.file("written.jsonl"), encoding: .utf8)
+        #expect(lines.contains("\"graph\":") && lines.contains("\"key\":") && lines.contains("\"sidechain\":[\"zamcomp="), "\(lines)")
+        let again = try Detent.run(["render", "--manifest", "written.jsonl", "--force", "--quiet"], in: folder.path)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try decode(folder.file("jobs/graph.wav")).samples == typed)
+    }
+
     @Test("refused with one line naming the problem, and no output: cycles, unknown ends, lost slots, bad values")
     func refusals() throws {
         let folder = TemporaryFolder()
