@@ -121,10 +121,20 @@ public func detent_chain_process(
     _ output: UnsafeMutablePointer<Float>, _ outputStride: Int64, _ final: Int32,
     _ midiBytes: UnsafePointer<UInt8>?, _ midiFrames: UnsafePointer<Int64>?, _ midiOffsets: UnsafePointer<Int64>?,
     _ midiSizes: UnsafePointer<Int32>?, _ midiCount: Int32,
+    _ keyCount: Int32, _ keyNames: UnsafePointer<UnsafePointer<CChar>?>?, _ keyData: UnsafePointer<UnsafePointer<Float>?>?,
+    _ keyChannels: UnsafePointer<Int64>?,
     _ written: UnsafeMutablePointer<Int64>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let chain = embedded(chain)
     return answer(error) {
+        // Side-chain keys and a graph's named inputs: each `keyChannels[k]` rows of `frames`.
+        var keys: [(name: String, samples: UnsafePointer<Float>, channels: Int)] = []
+        for k in 0..<Int(max(0, keyCount)) {
+            guard let name = keyNames?[k], let data = keyData?[k], let count = keyChannels?[k], count > 0 else {
+                throw CallFailure(.badValue, "key \(k): no name, samples or channels")
+            }
+            keys.append((String(cString: name), data, Int(count)))
+        }
         guard frames >= 0 else { throw CallFailure(.badValue, "frames \(frames): expected 0 or more") }
         var midi: [(frame: Int, bytes: [UInt8])] = []
         if midiCount > 0, let midiBytes, let midiFrames, let midiOffsets, let midiSizes {
@@ -145,7 +155,7 @@ public func detent_chain_process(
         }
         written.pointee = Int64(try chain.exclusive {
             try chain.process(input: input, inputStride: Int(inputStride), frames: Int(frames), output: output,
-                              outputStride: Int(outputStride), final: final != 0, midi: midi)
+                              outputStride: Int(outputStride), final: final != 0, midi: midi, keys: keys)
         })
     }
 }

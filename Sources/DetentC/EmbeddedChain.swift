@@ -57,12 +57,14 @@ final class EmbeddedChain: @unchecked Sendable {
             throw CallFailure(.badValue, "sample rate \(sampleRate): expected 1000 … 768000 Hz")
         }
         guard (1...64).contains(channels) else { throw CallFailure(.badValue, "channels \(channels): expected 1 … 64") }
-        (found, store) = try ProcessorReference.find(plugins: plugins)
+        // A graph file, alone, is hosted as `--graph` hosts it (its values the starting ones).
+        let graph = plugins.count == 1 && plugins[0].lowercased().hasSuffix(".json") && GraphFile.isGraph(plugins[0]) ? plugins[0] : nil
+        (found, store) = try graph.map { try PluginChoice(graph: $0).resolved() } ?? ProcessorReference.find(plugins: plugins)
         processor = found
         hostsPlugins = found.slots.isEmpty ? !found.isBuiltIn : found.slots.contains { !$0.processor.isBuiltIn }
         self.sampleRate = sampleRate
         self.channels = channels
-        values = try StartingChoice().values(store: store, processor: found)
+        values = try StartingChoice(sets: PluginChoice(graph: graph).startingSets).values(store: store, processor: found)
         scratch = .allocate(capacity: channels * Self.grid)
         silence = .allocate(capacity: Self.grid)
         silence.initialize(repeating: 0, count: Self.grid)
@@ -167,9 +169,32 @@ final class EmbeddedChain: @unchecked Sendable {
     /// ``latency`` frames), with `midi` at their frames in this call. With `final`, the
     /// latency is rendered out after the input and the chain starts afresh. Returns the
     /// frames written.
+    ///
+    /// `keys` feed side chains and a graph's named inputs, by name (a keyed slot's, or an
+    /// input's): each `channels` rows of `frames` floats, folded to the chain's channels.
     func process(input: UnsafePointer<Float>?, inputStride: Int, frames: Int, output: UnsafeMutablePointer<Float>,
-                 outputStride: Int, final: Bool, midi: [(frame: Int, bytes: [UInt8])]) throws -> Int {
+                 outputStride: Int, final: Bool, midi: [(frame: Int, bytes: [UInt8])],
+                 keys: [(name: String, samples: UnsafePointer<Float>, channels: Int)] = []) throws -> Int {
         let engine = try preparedEngine()
+        let targets = try keys.map { key throws -> Engine.SideInput in try target(key.name) }
+        // Each key folded to the chain's channels, whole (this is not the audio thread).
+        let folded = keys.map { key -> UnsafeMutablePointer<Float> in
+            let rows = UnsafeMutablePointer<Float>.allocate(capacity: channels * max(1, frames))
+            for c in 0..<channels {
+                let sources = key.channels >= channels ? Array(stride(from: c, to: key.channels, by: channels)) : [c % key.channels]
+                for i in 0..<frames {
+                    var sum: Float = 0
+                    for s in sources { sum += key.samples[s * frames + i] }
+                    rows[c * frames + i] = sources.count > 1 ? sum * (1 / Float(sources.count)) : sum
+                }
+            }
+            return rows
+        }
+        let tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
+        defer {
+            tables.forEach { $0.deallocate() }
+            folded.forEach { $0.deallocate() }
+        }
         if restarts {
             engine.reset()
             restarts = false
@@ -200,7 +225,16 @@ final class EmbeddedChain: @unchecked Sendable {
                         nextMIDI += 1
                     }
                 }
-                engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+                if source != nil, !keys.isEmpty {
+                    var sides = targets
+                    for k in keys.indices {
+                        for c in 0..<channels { tables[k][c] = UnsafePointer(folded[k] + c * frames + done) }
+                        sides[k].channels = UnsafePointer(tables[k])
+                    }
+                    sides.withUnsafeBufferPointer { engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n, sides: $0) }
+                } else {
+                    engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+                }
                 if dropping {
                     // The latency's frames are processed with the rest of their block, as a
                     // render processes them, and not kept.
@@ -222,6 +256,30 @@ final class EmbeddedChain: @unchecked Sendable {
             reset()
         }
         return written
+    }
+
+    /// Where a key named `name` goes: a keyed slot's side chain, or a graph's named input.
+    private func target(_ name: String) throws -> Engine.SideInput {
+        let silent = UnsafePointer(inputs)
+        if name.isEmpty {
+            // The one there is, when there is one.
+            let keyed = found.chainParts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (found.routing?.inputs.dropFirst() ?? [])
+            guard keyed.count == 1 else {
+                throw CallFailure(.badValue, keyed.isEmpty ? "sidechain: \(found.name) has no side-chain input or named input"
+                    : "sidechain: there are several (\(keyed.joined(separator: ", "))); give a dict of name: signal")
+            }
+            return try target(keyed[0])
+        }
+        if let k = found.routing?.inputs.dropFirst().firstIndex(where: { $0.lowercased() == name.lowercased() }) {
+            return Engine.SideInput(slot: -1, channels: silent, stride: 1, namedInput: k)
+        }
+        let parts = found.chainParts
+        guard let s = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }), parts[s].processor.sideInputs > 0 else {
+            let keyed = parts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (found.routing?.inputs.dropFirst() ?? [])
+            throw CallFailure(.badValue, "key '\(name)': " + (keyed.isEmpty ? "\(found.name) has no side-chain input or named input"
+                : "no keyed slot or named input of that name (there are: \(keyed.joined(separator: ", ")))"))
+        }
+        return Engine.SideInput(slot: s, channels: silent, stride: 1)
     }
 
     /// The engine, made and prepared at the chain's values when there is none (first use,

@@ -4,7 +4,7 @@ import TextFormats
 
 /// Renders files as `detent render --json` does, in this process: `request` is a JSON object
 /// of the render's options by their Python names (`inputs`, `out_dir`, `output`, `plugins`,
-/// `chain`, `preset`, `sets`, `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`,
+/// `chain`, `graph`, `sidechains`, `named_inputs`, `preset`, `sets`, `automation`, `midi`, `bpm`, `tail`, `format`, `subtype`,
 /// `normalize`, `jobs`, `block`, `rate`, `channels`, `force`), and `results` receives the JSON object of each
 /// file, one per line, in the order of the inputs — a file that failed has `error`. A
 /// problem that concerns every file (a bad option, an unknown plug-in) fails the call.
@@ -57,6 +57,9 @@ enum RenderRequest {
             case "output": options.output = try string(key, value)
             case "plugins": options.plugin.plugins = try strings(key, value)
             case "chain": options.plugin.chain = try string(key, value)
+            case "graph": options.plugin.graph = try string(key, value)
+            case "sidechains": options.sidechains = try strings(key, value)
+            case "named_inputs": options.namedInputs = try strings(key, value)
             case "preset": options.starting.preset = try string(key, value)
             case "sets": options.starting.sets = try strings(key, value)
             case "automation": options.automation = try string(key, value)

@@ -47,9 +47,13 @@ class Chain:
     ``--set``; later ones glide with the engine's smoothing, as live.
     """
 
-    def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False):
+    def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False, graph=None):
         if isolate:
             raise Error("isolate=True: isolated plug-in slots are not available yet")
+        if graph is not None:
+            if plugins:
+                raise InvalidValue("give plugins or graph, not both")
+            plugins = [os.fspath(graph)]
         if plugins is None:
             plugins = []
         elif isinstance(plugins, (str, os.PathLike)):
@@ -125,7 +129,7 @@ class Chain:
         _call(lib.detent_chain_save_preset, self._handle, name.encode(), 1 if replace else 0, ctypes.byref(path))
         return take_string(path.value)
 
-    def process(self, x=None, *, frames=None, midi=None, reset=True):
+    def process(self, x=None, *, frames=None, midi=None, reset=True, sidechain=None):
         """Processes ``x`` (float32, ``(channels, frames)``; mono may be 1-D) and returns the output.
 
         With ``reset=True`` (the default) ``x`` is a whole signal: the output is as long,
@@ -136,6 +140,10 @@ class Chain:
 
         With no ``x``, ``frames`` frames of silence are processed: an instrument's notes come
         in ``midi``, a list of ``(frame, bytes)`` counted from this call's start, in order.
+
+        ``sidechain`` keys a compressor or feeds a graph's named inputs: a float32 array as
+        long as ``x`` (1-D or ``(channels, frames)``, folded to the chain's channels) for the
+        one keyed slot, or a dict of slot or input name to array (``{"comp": voice}``).
         """
         if x is None:
             if frames is None:
@@ -165,16 +173,43 @@ class Chain:
             source = x.ctypes.data
             stride = count
         events, keep = _midi(midi)
+        keys, keep_keys = _keys(sidechain, count if x is not None else None)
         final = 1 if reset else 0
         written = ctypes.c_int64()
         _call(lib.detent_chain_output_frames, self._handle, count, final, ctypes.byref(written))
         out = np.empty((self.channels, written.value), dtype=np.float32)
         _call(lib.detent_chain_process, self._handle, source, stride, count, out.ctypes.data, out.shape[1], final,
-              *events, ctypes.byref(written))
-        del keep
+              *events, *keys, ctypes.byref(written))
+        del keep, keep_keys
         if written.value != out.shape[1]:
             raise Error(f"the chain wrote {written.value} frames where {out.shape[1]} were expected")
         return out
+
+
+def _keys(sidechain, frames):
+    """Side-chain keys as the C interface takes them (count, names, data, channels), and the
+    arrays that hold them, to keep until the call returns."""
+    if sidechain is None:
+        return (0, None, None, None), None
+    if frames is None:
+        raise InvalidValue("sidechain: keys go with an input x, as long as it")
+    named = sidechain.items() if isinstance(sidechain, dict) else [("", sidechain)]
+    names, arrays = [], []
+    for name, key in named:
+        label = f"sidechain {name!r}" if name else "sidechain"
+        if not isinstance(key, np.ndarray) or key.dtype != np.float32:
+            raise InvalidValue(f"{label}: expected a numpy array of float32")
+        if key.ndim == 1:
+            key = key.reshape(1, -1)
+        if key.ndim != 2 or key.shape[1] != frames:
+            raise InvalidValue(f"{label} has shape {key.shape}: expected (channels, {frames}), as long as x")
+        names.append(str(name).encode())
+        arrays.append(np.ascontiguousarray(key))
+    count = len(arrays)
+    names_array = (ctypes.c_char_p * count)(*names)
+    data_array = (ctypes.c_void_p * count)(*[a.ctypes.data for a in arrays])
+    channels_array = (ctypes.c_int64 * count)(*[a.shape[0] for a in arrays])
+    return (count, names_array, data_array, channels_array), (arrays, names_array, data_array, channels_array)
 
 
 def _midi(midi):

@@ -10,7 +10,7 @@ from .errors import InvalidValue, raise_for
 
 
 def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=None, jobs=None, force=False,
-           **options):
+           graph=None, sidechain=None, graph_inputs=None, **options):
     """Renders audio files through a processor or chain, as ``detent render --json`` does.
 
     ``inputs`` is a path or a list of them; outputs go to ``out_dir`` (named like their
@@ -21,6 +21,10 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
     names: ``automation``, ``midi``, ``bpm``, ``tail``, ``format``, ``subtype``,
     ``normalize``, ``block``, ``chain``; with no inputs, ``midi`` and ``output`` render an
     instrument from the MIDI file alone (``rate``, ``channels``).
+
+    ``graph`` hosts a graph file (``--graph``); ``sidechain`` keys a slot with a file (a
+    path for the one keyed slot, or a dict of slot name to path); ``graph_inputs`` feeds a
+    graph's named inputs (a dict of name to path), as ``--sidechain`` and ``--input`` do.
 
     Returns one dict per file, in the order of ``inputs``: what ``--json`` prints, with
     ``error`` and ``exitCode`` for a file that failed (the others still render). A problem
@@ -41,6 +45,13 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
         request["preset"] = os.fspath(preset)
     if values:
         request["sets"] = [f"{k}={_text(v)}" for k, v in values.items()]
+    if graph is not None:
+        request["graph"] = os.fspath(graph)
+    if sidechain is not None:
+        pairs = sidechain.items() if isinstance(sidechain, dict) else [(None, sidechain)]
+        request["sidechains"] = [(f"{k}=" if k else "") + os.fspath(v) for k, v in pairs]
+    if graph_inputs:
+        request["named_inputs"] = [f"{k}={os.fspath(v)}" for k, v in graph_inputs.items()]
     if jobs is not None:
         if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral):
             raise InvalidValue(f"jobs {jobs!r}: expected a whole number")
