@@ -22,20 +22,31 @@ struct GraphLayout: BitwiseCopyable {
     var sideCount: UnsafeMutablePointer<Int>
     var outputFirst: Int
     var outputCount: Int
-    /// Every slot's output (`channels × maxFrames` each) and the lanes pointing at it,
-    /// `lanes` per slot: the channels padded to whole groups of four, as the built-in kernel
-    /// reads them, the padding writing to the engine's sink (and the sum's reading silence).
+    /// True when a source of the output is one of the graph's inputs: the output is then
+    /// gathered apart first, since it may be the very memory the input is read from.
+    var outputReadsInput: Bool
+    /// Every slot's output (`channels × maxFrames` each), and the lanes pointing into it,
+    /// `lanes` per slot (for writing, and the same for reading): the channels padded to whole
+    /// groups of four, as the built-in kernel reads them, the padding writing to the engine's
+    /// sink and reading silence. The buffers are laid out as the caller's are (``bind(stride:)``):
+    /// channel after channel, or interleaved, so that a slot reads its source's lanes, or the
+    /// caller's input, in place, with the one stride a kernel takes.
     var outputs: UnsafeMutablePointer<Float>
     var outLanes: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var readLanes: UnsafeMutablePointer<UnsafePointer<Float>>
     var lanes: Int
-    /// Where a slot's main inputs (and the output) are summed, and its side-chain inputs.
+    /// Where a slot's several sources (or a delayed one) are summed, and its side-chain
+    /// sources; the lanes of the first for a kernel.
     var sum: UnsafeMutablePointer<Float>
     var sumLanes: UnsafeMutablePointer<UnsafePointer<Float>>
+    var sumWriteLanes: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var sideSum: UnsafeMutablePointer<Float>
     /// The named inputs' lanes in the current chunk (silence when the caller gave none).
     var namedCount: Int
     var namedLanes: UnsafeMutablePointer<UnsafePointer<Float>>
     var namedStrides: UnsafeMutablePointer<Int>
+    let channels: Int
+    let maxFrames: Int
 
     /// The layout of `routing` for slots of `latencies`, in `channels` channels of chunks of
     /// up to `maxFrames`, named inputs reading `silence` until bound.
@@ -43,6 +54,8 @@ struct GraphLayout: BitwiseCopyable {
          sink: UnsafeMutablePointer<Float>) {
         let lanes = (channels + 3) / 4 * 4
         self.lanes = lanes
+        self.channels = channels
+        self.maxFrames = maxFrames
         let slots = routing.main.count
         let (arrivals, outputArrival) = routing.arrivals(latencies: latencies)
         var list: [Edge] = []
@@ -76,19 +89,22 @@ struct GraphLayout: BitwiseCopyable {
         outputFirst = list.count
         add(routing.output, arrival: outputArrival)
         outputCount = list.count - outputFirst
+        outputReadsInput = routing.output.contains { if case .input = $0 { true } else { false } }
         edgeCount = list.count
         edges = .allocate(capacity: max(1, list.count))
         edges.initialize(from: list, count: list.count)
         outputs = .allocate(capacity: max(1, slots * channels * maxFrames))
         outputs.initialize(repeating: 0, count: max(1, slots * channels * maxFrames))
         outLanes = .allocate(capacity: max(1, slots * lanes))
-        for s in 0..<slots {
-            for c in 0..<lanes { (outLanes + s * lanes + c).initialize(to: c < channels ? outputs + (s * channels + c) * maxFrames : sink) }
-        }
+        outLanes.initialize(repeating: sink, count: max(1, slots * lanes))
+        readLanes = .allocate(capacity: max(1, slots * lanes))
+        readLanes.initialize(repeating: silence, count: max(1, slots * lanes))
         sum = .allocate(capacity: channels * maxFrames)
         sum.initialize(repeating: 0, count: channels * maxFrames)
         sumLanes = .allocate(capacity: lanes)
-        for c in 0..<lanes { (sumLanes + c).initialize(to: c < channels ? UnsafePointer(sum + c * maxFrames) : silence) }
+        sumLanes.initialize(repeating: silence, count: lanes)
+        sumWriteLanes = .allocate(capacity: lanes)
+        sumWriteLanes.initialize(repeating: sink, count: lanes)
         sideSum = .allocate(capacity: channels * maxFrames)
         sideSum.initialize(repeating: 0, count: channels * maxFrames)
         namedCount = routing.inputs.count - 1
@@ -96,6 +112,33 @@ struct GraphLayout: BitwiseCopyable {
         namedLanes.initialize(repeating: silence, count: max(1, namedCount * channels))
         namedStrides = .allocate(capacity: max(1, namedCount))
         namedStrides.initialize(repeating: 1, count: max(1, namedCount))
+        bind(stride: 1)
+    }
+
+    /// Channel `c` of a `channels × maxFrames` buffer laid out for `stride`.
+    @_noLocks @inline(__always)
+    func lane(_ base: UnsafeMutablePointer<Float>, _ c: Int, stride: Int) -> UnsafeMutablePointer<Float> {
+        stride == 1 ? base + c &* maxFrames : base + c
+    }
+
+    /// Lays the buffers out as the caller's lanes are: `stride` 1 (channel after channel) or
+    /// the channel count (interleaved).
+    @_noLocks
+    func bind(stride: Int) {
+        for c in 0..<channels {
+            sumWriteLanes[c] = lane(sum, c, stride: stride)
+            sumLanes[c] = UnsafePointer(sumWriteLanes[c])
+        }
+    }
+
+    /// Lays slot `s`'s output out for `stride`.
+    @_noLocks
+    func bind(slot s: Int, stride: Int) {
+        let base = outputs + s &* channels &* maxFrames
+        for c in 0..<channels {
+            outLanes[s &* lanes &+ c] = lane(base, c, stride: stride)
+            readLanes[s &* lanes &+ c] = UnsafePointer(outLanes[s &* lanes &+ c])
+        }
     }
 
     /// Silence in every delay's history (the engine's `reset`).
@@ -109,7 +152,8 @@ struct GraphLayout: BitwiseCopyable {
         for e in 0..<edgeCount { edges[e].history?.deallocate() }
         for p in [UnsafeMutableRawPointer(edges), UnsafeMutableRawPointer(mainFirst), UnsafeMutableRawPointer(mainCount),
                   UnsafeMutableRawPointer(sideFirst), UnsafeMutableRawPointer(sideCount), UnsafeMutableRawPointer(outputs),
-                  UnsafeMutableRawPointer(outLanes), UnsafeMutableRawPointer(sum), UnsafeMutableRawPointer(sumLanes),
+                  UnsafeMutableRawPointer(outLanes), UnsafeMutableRawPointer(readLanes), UnsafeMutableRawPointer(sum),
+                  UnsafeMutableRawPointer(sumLanes), UnsafeMutableRawPointer(sumWriteLanes),
                   UnsafeMutableRawPointer(sideSum), UnsafeMutableRawPointer(namedLanes)] {
             p.deallocate()
         }
@@ -119,49 +163,129 @@ struct GraphLayout: BitwiseCopyable {
 
 extension RenderState {
     /// Renders frames `start..<end` of the current chunk through a graph: each slot in turn
-    /// takes the sum of its sources (each delayed to line up), runs (with its bypass and mix,
-    /// as a chain's slot does) into its own buffer, and the output is the sum of the output's
-    /// sources. Returns true when an input held non-finite samples.
+    /// takes its sources (one undelayed source in place; several, or a delayed one, summed,
+    /// each delayed to line up), runs (with its bypass and mix, as a chain's slot does) into
+    /// its own buffer, and the output is the sum of the output's sources. Returns true when an
+    /// input held non-finite samples.
     @_noLocks
     mutating func renderGraphSegment(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64) -> Bool {
+        // In pieces of a plug-in's longest run, from the segment's start (where an external
+        // kernel's runs are cut anyway): every slot's buffers for a piece stay in the cache
+        // while the next slot and the output read them.
         var nonFinite = false
+        var from = start
+        while from < end {
+            let to = min(end, from + kernelFrames)
+            if renderGraphPiece(g, from: from, to: to, blockStart: blockStart) { nonFinite = true }
+            from = to
+        }
+        return nonFinite
+    }
+
+    @_noLocks
+    private mutating func renderGraphPiece(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64) -> Bool {
+        var nonFinite = false
+        let step = stride
         for s in 0..<slotCount {
-            if gather(g, first: g.mainFirst[s], count: g.mainCount[s], into: g.sum, from: start, to: end) { nonFinite = true }
-            if g.sideCount[s] > 0 {
-                if gather(g, first: g.sideFirst[s], count: g.sideCount[s], into: g.sideSum, from: start, to: end) { nonFinite = true }
-                sideStrides[s] = 1
-                for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideSum + c * maxFrames) }
+            var input = g.sumLanes
+            let first = g.mainFirst[s]
+            if g.mainCount[s] == 1, g.edges[first].delay == 0, g.edges[first].source >= -1 {
+                // One source, in time: read in place (a kernel makes its input finite itself).
+                let source = g.edges[first].source
+                input = source >= 0 ? g.readLanes + source &* g.lanes : laneIn
+            } else if gather(g, first: first, count: g.mainCount[s], into: g.sumWriteLanes, stride: step, from: start, to: end) {
+                nonFinite = true
             }
-            let lanes = Lanes(input: g.sumLanes, output: g.outLanes + s * g.lanes, stride: 1, channels: channels)
+            if g.sideCount[s] > 0 {
+                for c in 0..<channels { g.sumWriteLanes[c] = g.lane(g.sideSum, c, stride: step) }
+                if gather(g, first: g.sideFirst[s], count: g.sideCount[s], into: g.sumWriteLanes, stride: step, from: start, to: end) {
+                    nonFinite = true
+                }
+                g.bind(stride: step)
+                sideStrides[s] = step
+                for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.lane(g.sideSum, c, stride: step)) }
+            }
+            let lanes = Lanes(input: input, output: g.outLanes + s &* g.lanes, stride: step, channels: channels)
             if renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil).nonFinite { nonFinite = true }
         }
-        // Gathered apart, then written: the output may be the input's own memory, which the
-        // output's sources (the input itself, a dry path) read.
-        if gather(g, first: g.outputFirst, count: g.outputCount, into: g.sum, from: start, to: end) { nonFinite = true }
-        for c in 0..<channels {
-            let src = g.sum + c * maxFrames, dst = laneOut[c]
-            for i in start..<end { dst[i &* stride] = src[i] }
+        if g.outputReadsInput {
+            // Gathered apart, then written: the output may be the input's own memory.
+            if gather(g, first: g.outputFirst, count: g.outputCount, into: g.sumWriteLanes, stride: step, from: start, to: end) {
+                nonFinite = true
+            }
+            for c in 0..<channels {
+                let src = g.sumLanes[c], dst = laneOut[c]
+                for i in start..<end { dst[i &* step] = src[i &* step] }
+            }
+        } else if sumAndMeterOutput(g, from: start, to: end) {
+            return nonFinite
+        } else if gather(g, first: g.outputFirst, count: g.outputCount, into: laneOut, stride: step, from: start, to: end) {
+            nonFinite = true
         }
         meterOutput(from: start, to: end)
         return nonFinite
     }
 
-    /// Sums edges `first..<first + count` over `start..<end` into `dst` (`channels × maxFrames`),
-    /// each through its delay, its samples made finite and limited as every kernel takes them.
-    /// Returns true when one was not finite.
+    /// The output of one or two slots in time (the usual graph: branches that meet at the
+    /// end), summed and metered in one pass. Returns false, doing nothing, for any other.
     @_noLocks
-    private func gather(_ g: GraphLayout, first: Int, count: Int, into dst: UnsafeMutablePointer<Float>,
-                        from start: Int, to end: Int) -> Bool {
+    private mutating func sumAndMeterOutput(_ g: GraphLayout, from start: Int, to end: Int) -> Bool {
+        let first = g.outputFirst, count = g.outputCount
+        guard count == 1 || count == 2 else { return false }
+        for e in first..<(first + count) where g.edges[e].delay != 0 || g.edges[e].source < 0 { return false }
+        let a = g.edges[first].source, b = g.edges[first + count - 1].source
+        let step = stride
+        for c in 0..<channels {
+            let x = g.readLanes[a &* g.lanes &+ c], out = laneOut[c]
+            var squares: Float = 0, peak = blockPeaks[c]
+            if count == 2 {
+                let y = g.readLanes[b &* g.lanes &+ c]
+                for i in start..<end {
+                    let j = i &* step
+                    let v = x[j] + y[j]
+                    out[j] = v
+                    squares += v * v
+                    peak = max(peak, v * v)
+                }
+            } else {
+                for i in start..<end {
+                    let j = i &* step
+                    let v = x[j]
+                    out[j] = v
+                    squares += v * v
+                    peak = max(peak, v * v)
+                }
+            }
+            blockPeaks[c] = peak
+            sumOfSquares[c] += Double(squares)
+        }
+        return true
+    }
+
+    /// Sums edges `first..<first + count` over `start..<end` into the lanes `dst` (laid out
+    /// with `stride`), each through its delay: the first written, the others added. Samples
+    /// from the graph's inputs are made finite and limited as every kernel takes them (a
+    /// slot's output is so already). Returns true when one was not finite.
+    @_noLocks
+    private func gather(_ g: GraphLayout, first: Int, count: Int, into dst: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+                        stride dstStride: Int, from start: Int, to end: Int) -> Bool {
         var nonFinite = false
         let limit = Self.inputLimit
-        for c in 0..<channels { (dst + c * maxFrames + start).update(repeating: 0, count: end - start) }
+        if count == 0 {
+            for c in 0..<channels {
+                for i in start..<end { dst[c][i &* dstStride] = 0 }
+            }
+            return false
+        }
         for e in first..<(first + count) {
             let edge = g.edges[e]
+            let adding = e != first
+            let fromInput = edge.source < 0
             for c in 0..<channels {
                 let src: UnsafePointer<Float>, step: Int
                 if edge.source >= 0 {
-                    src = UnsafePointer(g.outLanes[edge.source &* g.lanes &+ c])
-                    step = 1
+                    src = g.readLanes[edge.source &* g.lanes &+ c]
+                    step = stride
                 } else if edge.source == -1 {
                     src = laneIn[c]
                     step = stride
@@ -170,20 +294,30 @@ extension RenderState {
                     src = g.namedLanes[k &* channels &+ c]
                     step = g.namedStrides[k]
                 }
-                let out = dst + c * maxFrames
+                let out = dst[c]
                 let delay = edge.delay
                 guard delay > 0, let base = edge.history else {
+                    if !fromInput {
+                        if adding {
+                            for i in start..<end { out[i &* dstStride] += src[i &* step] }
+                        } else {
+                            for i in start..<end { out[i &* dstStride] = src[i &* step] }
+                        }
+                        continue
+                    }
                     for i in start..<end {
-                        let x = src[i &* step]
-                        if x.isFinite { out[i] += min(max(x, -limit), limit) } else { nonFinite = true }
+                        var x = src[i &* step]
+                        if x.isFinite { x = min(max(x, -limit), limit) } else { x = 0; nonFinite = true }
+                        if adding { out[i &* dstStride] += x } else { out[i &* dstStride] = x }
                     }
                     continue
                 }
                 let history = base + c * delay
                 for i in start..<end {
                     let back = i - start - delay
-                    let x = back >= 0 ? src[(start + back) &* step] : history[delay + back]
-                    if x.isFinite { out[i] += min(max(x, -limit), limit) } else { nonFinite = true }
+                    var x = back >= 0 ? src[(start + back) &* step] : history[delay + back]
+                    if x.isFinite { x = min(max(x, -limit), limit) } else { x = 0; nonFinite = true }
+                    if adding { out[i &* dstStride] += x } else { out[i &* dstStride] = x }
                 }
                 let n = end - start
                 if n >= delay {
