@@ -145,6 +145,32 @@ extension JackTests {
             try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
             #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
         }
+
+        /// A graph under the same watch: parallel branches, a delayed path (a lookahead
+        /// limiter beside a dry one), a side chain fed by a named input's ports, every knob
+        /// moving at 1 kHz.
+        @Test func aGraphWithASideChainStaysRealtimeSafe() throws {
+            let seconds = 2
+            let parts = [("lp", Processor.lowpassGain), ("lim", try LivePluginTests.processor("http://gareus.org/oss/lv2/dpl#stereo")),
+                         ("comp", try LivePluginTests.processor("urn:zamaudio:ZamCompX2"))]
+            let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: [
+                ("input", "lp"), ("input", "lim"), ("lp", "comp"), ("lim", "comp"), ("key", "comp:sidechain"),
+                ("comp", "output"), ("input", "output"),
+            ], sideInputs: parts.map(\.1.sideInputs))
+            let graph = try Processor.graph(order.map { parts[$0] }, routing: routing)
+            let frames = 48_000 * (seconds + 2)
+            let f = try LiveFixture(input: [Signal.noise(frames: frames, seed: 7), Signal.noise(frames: frames, seed: 8)],
+                                    processor: graph, key: Signal.noise(frames: frames, seed: 9))
+            _ = try f.play()
+            let table = graph.table
+            let moving = table.indices.filter { table[$0].kind == .continuous }
+            Self.everyMillisecond(for: seconds) { i in
+                let id = moving[i % moving.count]
+                f.host.set([id: table[id].range.lowerBound + (table[id].range.upperBound - table[id].range.lowerBound) * Double(i % 97) / 96])
+            }
+            try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
+        }
     }
 }
 
