@@ -23,6 +23,10 @@ public final class WebServer: Sendable {
 
     /// The largest message a page may send, in bytes (a request is under 200).
     public static let maximumMessage = 4096
+    /// The largest frame read whole. A longer message than ``maximumMessage`` (up to this) is
+    /// read to its end and answered with a close, 1009, message too large: a socket closed with
+    /// unread data in it would end in a TCP reset, which a browser reports as a network error.
+    static let maximumFrame = 1 << 20
     /// Pages open at once, at most: each costs a socket and a writer, and every change is sent
     /// to each; a page beyond is closed at once, saying why (policy violation, 1008).
     public static let maximumPages = 64
@@ -104,7 +108,7 @@ public final class WebServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(
                 http1: .init(idleTimeout: .seconds(60)),
-                ws: .init(maxFrameSize: Self.maximumMessage, autoPing: .enabled(timePeriod: .seconds(15))))),
+                ws: .init(maxFrameSize: Self.maximumFrame, autoPing: .enabled(timePeriod: .seconds(15))))),
             configuration: .init(address: .hostname(bind, port: requested), serverName: "detent"),
             onServerRunning: { channel in
                 running.withLock { $0 = .success(channel.localAddress?.port ?? requested) }
@@ -218,14 +222,19 @@ public final class WebServer: Sendable {
         }
         var budget = MessageBudget()
         var malformed: String?
+        var tooLarge = false
         do {
-            reading: for try await message in inbound.messages(maxSize: maximumMessage) {
+            reading: for try await message in inbound.messages(maxSize: maximumFrame) {
                 guard budget.take(now: .now) else {
                     if budget.dropped == 1 { connection.report("more than \(MessageBudget.perSecond) messages a second: the rest are dropped") }
                     continue
                 }
                 guard case .text(let text) = message else {
                     malformed = "binary messages are not the panel's"
+                    break reading
+                }
+                guard text.utf8.count <= maximumMessage else {
+                    tooLarge = true
                     break reading
                 }
                 guard let shown = connection.shown else { continue }
@@ -277,7 +286,10 @@ public final class WebServer: Sendable {
         }
         connection.finish()
         await writer.value
-        if let malformed {
+        if tooLarge {
+            log("web panel: a message longer than \(maximumMessage) bytes; that page's connection is closed")
+            try? await outbound.close(.messageTooLarge, reason: "messages are at most \(maximumMessage) bytes")
+        } else if let malformed {
             log("web panel: \(malformed); that page's connection is closed")
             try? await outbound.close(.unacceptableData, reason: malformed)
         }
@@ -323,9 +335,14 @@ public final class WebServer: Sendable {
         }
         var budget = MessageBudget()
         var malformed: String?
+        var tooLarge = false
         do {
-            reading: for try await message in inbound.messages(maxSize: maximumMessage) {
+            reading: for try await message in inbound.messages(maxSize: maximumFrame) {
                 guard budget.take(now: .now) else { continue }
+                if case .text(let text) = message, text.utf8.count > maximumMessage {
+                    tooLarge = true
+                    break reading
+                }
                 guard case .text(let text) = message, let command = OSCQueryListener.read(text) else {
                     malformed = "not an OSCQuery command (LISTEN or IGNORE)"
                     break reading
@@ -339,7 +356,10 @@ public final class WebServer: Sendable {
         }
         listener.finish()
         await writer.value
-        if let malformed {
+        if tooLarge {
+            log("web panel: an OSCQuery client sent a message longer than \(maximumMessage) bytes; its connection is closed")
+            try? await outbound.close(.messageTooLarge, reason: "messages are at most \(maximumMessage) bytes")
+        } else if let malformed {
             log("web panel: an OSCQuery client sent \(malformed); its connection is closed")
             try? await outbound.close(.unacceptableData, reason: malformed)
         }

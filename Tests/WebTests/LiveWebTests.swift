@@ -349,6 +349,8 @@ struct LiveWebTests {
         _ = try other.next("layout")
         let cases: [(String, (PanelSocket) -> Void, Int)] = [
             ("oversized", { $0.send(#"{"type":"text","id":"cutoff","text":""# + String(repeating: " ", count: 8000) + #""}"#) }, 1009),
+            // Far beyond: read to its end and answered, not cut off with a TCP reset.
+            ("a 200 KB frame", { $0.send(#"{"type":"text","id":"cutoff","text":""# + String(repeating: "x", count: 200_000) + #""}"#) }, 1009),
             ("binary", { $0.sendFrame(opcode: 2, [1, 2, 3]) }, 1003),
             ("not JSON", { $0.send("hello") }, 1003),
         ]
@@ -361,7 +363,7 @@ struct LiveWebTests {
         _ = try detent.ask("set cutoff 3k")
         _ = try other.next("values") { entry("cutoff", in: $0)?["value"] as? Double == 3000 }
         // One line for the first; what follows within a second is counted in the next line.
-        #expect(detent.messages.contains { $0 == "detent: warning: web panel: binary messages are not the panel's; that page's connection is closed" })
+        #expect(detent.messages.contains { $0 == "detent: warning: web panel: a message longer than 4096 bytes; that page's connection is closed" })
         #expect(detent.finish() == 0)
     }
 
