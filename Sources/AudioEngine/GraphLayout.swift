@@ -319,13 +319,7 @@ extension RenderState {
                     if x.isFinite { x = min(max(x, -limit), limit) } else { x = 0; nonFinite = true }
                     if adding { out[i &* dstStride] += x } else { out[i &* dstStride] = x }
                 }
-                let n = end - start
-                if n >= delay {
-                    for j in 0..<delay { history[j] = src[(end - delay + j) &* step] }
-                } else {
-                    for j in 0..<(delay - n) { history[j] = history[j + n] }
-                    for j in 0..<n { history[delay - n + j] = src[(start + j) &* step] }
-                }
+                Self.remember(src, stride: step, from: start, to: end, in: history, length: delay)
             }
         }
         return nonFinite

@@ -457,7 +457,7 @@ struct RenderState {
         // The history is kept whether or not the slot is bypassed, so that it holds the right
         // input the moment bypass (or a blend) begins.
         guard filling || latency > 0 else { return false }
-        let stride = lanes.stride, n = end - start
+        let stride = lanes.stride
         for c in 0..<channels {
             let src = lanes.input[c], dst = dry + c * maxFrames
             guard latency > 0, let delay = slots[s].delay else {
@@ -475,14 +475,25 @@ struct RenderState {
                     dst[i] = back >= 0 ? src[(start + back) &* stride] : history[latency + back]
                 }
             }
-            if n >= latency {
-                for j in 0..<latency { history[j] = src[(end - latency + j) &* stride] }
-            } else {
-                for j in 0..<(latency - n) { history[j] = history[j + n] }
-                for j in 0..<n { history[latency - n + j] = src[(start + j) &* stride] }
-            }
+            Self.remember(src, stride: stride, from: start, to: end, in: history, length: latency)
         }
         return mixing
+    }
+
+    /// A delay line's history after a segment: the last `length` frames of the signal, oldest
+    /// first, taken from `src` (samples `stride` apart) over `start..<end` and from what the
+    /// history held before. The one way every delay here (a slot's dry path, a graph's
+    /// connection) keeps its past.
+    @_noLocks
+    static func remember(_ src: UnsafePointer<Float>, stride: Int, from start: Int, to end: Int,
+                         in history: UnsafeMutablePointer<Float>, length: Int) {
+        let n = end - start
+        if n >= length {
+            for j in 0..<length { history[j] = src[(end - length + j) &* stride] }
+        } else {
+            for j in 0..<(length - n) { history[j] = history[j + n] }
+            for j in 0..<n { history[length - n + j] = src[(start + j) &* stride] }
+        }
     }
 
     /// After a slot ran with its mix below 100 % (or gliding): its output blended with its
