@@ -41,6 +41,8 @@ struct GraphLayout: BitwiseCopyable {
     var sumLanes: UnsafeMutablePointer<UnsafePointer<Float>>
     var sumWriteLanes: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var sideSum: UnsafeMutablePointer<Float>
+    var sideWriteLanes: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    let slots: Int
     /// The named inputs' lanes in the current chunk (silence when the caller gave none).
     var namedCount: Int
     var namedLanes: UnsafeMutablePointer<UnsafePointer<Float>>
@@ -57,6 +59,7 @@ struct GraphLayout: BitwiseCopyable {
         self.channels = channels
         self.maxFrames = maxFrames
         let slots = routing.main.count
+        self.slots = slots
         let (arrivals, outputArrival) = routing.arrivals(latencies: latencies)
         var list: [Edge] = []
         func add(_ sources: [GraphRouting.Source], arrival: Int) {
@@ -107,6 +110,8 @@ struct GraphLayout: BitwiseCopyable {
         sumWriteLanes.initialize(repeating: sink, count: lanes)
         sideSum = .allocate(capacity: channels * maxFrames)
         sideSum.initialize(repeating: 0, count: channels * maxFrames)
+        sideWriteLanes = .allocate(capacity: channels)
+        sideWriteLanes.initialize(repeating: sideSum, count: channels)
         namedCount = routing.inputs.count - 1
         namedLanes = .allocate(capacity: max(1, namedCount * channels))
         namedLanes.initialize(repeating: silence, count: max(1, namedCount * channels))
@@ -128,16 +133,11 @@ struct GraphLayout: BitwiseCopyable {
         for c in 0..<channels {
             sumWriteLanes[c] = lane(sum, c, stride: stride)
             sumLanes[c] = UnsafePointer(sumWriteLanes[c])
-        }
-    }
-
-    /// Lays slot `s`'s output out for `stride`.
-    @_noLocks
-    func bind(slot s: Int, stride: Int) {
-        let base = outputs + s &* channels &* maxFrames
-        for c in 0..<channels {
-            outLanes[s &* lanes &+ c] = lane(base, c, stride: stride)
-            readLanes[s &* lanes &+ c] = UnsafePointer(outLanes[s &* lanes &+ c])
+            sideWriteLanes[c] = lane(sideSum, c, stride: stride)
+            for s in 0..<slots {
+                outLanes[s &* lanes &+ c] = lane(outputs + s &* channels &* maxFrames, c, stride: stride)
+                readLanes[s &* lanes &+ c] = UnsafePointer(outLanes[s &* lanes &+ c])
+            }
         }
     }
 
@@ -154,7 +154,8 @@ struct GraphLayout: BitwiseCopyable {
                   UnsafeMutableRawPointer(sideFirst), UnsafeMutableRawPointer(sideCount), UnsafeMutableRawPointer(outputs),
                   UnsafeMutableRawPointer(outLanes), UnsafeMutableRawPointer(readLanes), UnsafeMutableRawPointer(sum),
                   UnsafeMutableRawPointer(sumLanes), UnsafeMutableRawPointer(sumWriteLanes),
-                  UnsafeMutableRawPointer(sideSum), UnsafeMutableRawPointer(namedLanes)] {
+                  UnsafeMutableRawPointer(sideSum), UnsafeMutableRawPointer(sideWriteLanes),
+                  UnsafeMutableRawPointer(namedLanes)] {
             p.deallocate()
         }
         namedStrides.deallocate()
@@ -197,13 +198,11 @@ extension RenderState {
                 nonFinite = true
             }
             if g.sideCount[s] > 0 {
-                for c in 0..<channels { g.sumWriteLanes[c] = g.lane(g.sideSum, c, stride: step) }
-                if gather(g, first: g.sideFirst[s], count: g.sideCount[s], into: g.sumWriteLanes, stride: step, from: start, to: end) {
+                if gather(g, first: g.sideFirst[s], count: g.sideCount[s], into: g.sideWriteLanes, stride: step, from: start, to: end) {
                     nonFinite = true
                 }
-                g.bind(stride: step)
                 sideStrides[s] = step
-                for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.lane(g.sideSum, c, stride: step)) }
+                for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideWriteLanes[c]) }
             }
             let lanes = Lanes(input: input, output: g.outLanes + s &* g.lanes, stride: step, channels: channels)
             if renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil).nonFinite { nonFinite = true }

@@ -200,6 +200,21 @@ extension Processor {
     }
 }
 
+extension Processor {
+    /// The slots a host may feed a side signal to (indices into ``chainParts``): those with
+    /// side-chain inputs that a graph does not wire itself.
+    public var keyedSlots: [Int] {
+        let parts = chainParts
+        return parts.indices.filter { parts[$0].processor.sideInputs > 0 && (routing?.side[$0].isEmpty ?? true) }
+    }
+
+    /// A graph's named inputs, in order (`key`); none for a chain.
+    public var namedInputs: [String] { routing.map { Array($0.inputs.dropFirst()) } ?? [] }
+
+    /// Every name a side signal may go to: the keyed slots', then the named inputs.
+    public var keyNames: [String] { keyedSlots.map { chainParts[$0].name } + namedInputs }
+}
+
 /// Why a graph cannot be made.
 public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownSource(String)

@@ -239,15 +239,7 @@ struct RenderState {
             blockPeaks[c] = 0
         }
         stride = 1
-        layOutGraph()
-    }
-
-    /// A graph's buffers laid out as the caller's lanes now are.
-    @_noLocks
-    private func layOutGraph() {
-        guard let graph else { return }
-        graph.bind(stride: stride)
-        for s in 0..<slotCount { graph.bind(slot: s, stride: stride) }
+        graph?.bind(stride: stride)  // a graph's buffers laid out as the caller's lanes are
     }
 
     /// Points each slot's side lanes at the caller's side signals, `offset` frames in; a slot
@@ -290,7 +282,7 @@ struct RenderState {
             blockPeaks[c] = 0
         }
         stride = channels
-        layOutGraph()
+        graph?.bind(stride: stride)  // a graph's buffers laid out as the caller's lanes are
     }
 
     /// Renders frames `start..<end` of the current chunk through every slot in turn: the

@@ -180,14 +180,7 @@ final class EmbeddedChain: @unchecked Sendable {
         // Each key folded to the chain's channels, whole (this is not the audio thread).
         let folded = keys.map { key -> UnsafeMutablePointer<Float> in
             let rows = UnsafeMutablePointer<Float>.allocate(capacity: channels * max(1, frames))
-            for c in 0..<channels {
-                let sources = key.channels >= channels ? Array(stride(from: c, to: key.channels, by: channels)) : [c % key.channels]
-                for i in 0..<frames {
-                    var sum: Float = 0
-                    for s in sources { sum += key.samples[s * frames + i] }
-                    rows[c * frames + i] = sources.count > 1 ? sum * (1 / Float(sources.count)) : sum
-                }
-            }
+            ChannelFold.fold(key.samples, .rows(key.channels, frames: frames), into: rows, .rows(channels, frames: frames), frames: frames)
             return rows
         }
         let tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
@@ -258,28 +251,23 @@ final class EmbeddedChain: @unchecked Sendable {
         return written
     }
 
-    /// Where a key named `name` goes: a keyed slot's side chain, or a graph's named input.
+    /// Where a key named `name` goes: a keyed slot's side chain, or a graph's named input;
+    /// with no name, the one there is.
     private func target(_ name: String) throws -> Engine.SideInput {
         let silent = UnsafePointer(inputs)
-        if name.isEmpty {
-            // The one there is, when there is one.
-            let keyed = found.chainParts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (found.routing?.inputs.dropFirst() ?? [])
-            guard keyed.count == 1 else {
-                throw CallFailure(.badValue, keyed.isEmpty ? "sidechain: \(found.name) has no side-chain input or named input"
-                    : "sidechain: there are several (\(keyed.joined(separator: ", "))); give a dict of name: signal")
-            }
-            return try target(keyed[0])
-        }
-        if let k = found.routing?.inputs.dropFirst().firstIndex(where: { $0.lowercased() == name.lowercased() }) {
-            return Engine.SideInput(slot: -1, channels: silent, stride: 1, namedInput: k)
+        let names = found.keyNames
+        let chosen = name.isEmpty && names.count == 1 ? names[0] : name
+        if let k = found.namedInputs.firstIndex(where: { $0.lowercased() == chosen.lowercased() }) {
+            return Engine.SideInput(slot: -1, channels: silent, stride: 1, namedInput: k + 1)
         }
         let parts = found.chainParts
-        guard let s = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }), parts[s].processor.sideInputs > 0 else {
-            let keyed = parts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (found.routing?.inputs.dropFirst() ?? [])
-            throw CallFailure(.badValue, "key '\(name)': " + (keyed.isEmpty ? "\(found.name) has no side-chain input or named input"
-                : "no keyed slot or named input of that name (there are: \(keyed.joined(separator: ", ")))"))
+        if let s = found.keyedSlots.first(where: { parts[$0].name.lowercased() == chosen.lowercased() }) {
+            return Engine.SideInput(slot: s, channels: silent, stride: 1)
         }
-        return Engine.SideInput(slot: s, channels: silent, stride: 1)
+        let label = name.isEmpty ? "sidechain" : "key '\(name)'"
+        throw CallFailure(.badValue, label + ": " + (names.isEmpty ? "\(found.name) has no side-chain input or named input"
+            : name.isEmpty ? "there are several (\(names.joined(separator: ", "))); give a dict of name: signal"
+            : "no keyed slot or named input of that name (there are: \(names.joined(separator: ", ")))"))
     }
 
     /// The engine, made and prepared at the chain's values when there is none (first use,

@@ -180,7 +180,7 @@ struct LiveCommand: ParsableCommand {
         options.connectInputs = connectInputs
         options.connectOutputs = connectOutputs
         // The port sets there are: keyed slots' side chains, a graph's named inputs.
-        let sets = processor.chainParts.filter { $0.processor.sideInputs > 0 }.map(\.name) + (processor.routing?.inputs.dropFirst() ?? [])
+        let sets = processor.keyNames
         for text in connectSidechain {
             // NAME=REGEX when the part before `=` names one of them; else a pattern for all.
             if let equals = text.firstIndex(of: "="), let name = sets.first(where: { $0.lowercased() == text[..<equals].lowercased() }) {

@@ -236,10 +236,9 @@ public final class JackSession: @unchecked Sendable {
     private func bindSides(_ engine: Engine) {
         let processor = engine.processor
         // (A graph slot whose side chain the graph wires needs no ports of its own.)
-        let slots = processor.chainParts.enumerated().map { s, part in
-            part.processor.sideInputs > 0 && (processor.routing?.side[s].isEmpty ?? true) ? SideSet.slot(part.name) : nil
-        }
-        let named = (processor.routing?.inputs.dropFirst()).map { $0.map { SideSet.input($0) } } ?? []
+        let keyed = processor.keyedSlots
+        let slots = processor.chainParts.enumerated().map { s, part in keyed.contains(s) ? SideSet.slot(part.name) : nil }
+        let named = processor.namedInputs.map { SideSet.input($0) }
         let titles = processor.chainParts.map(\.processor.name)
         func source(_ set: SideSet?, title: String) -> Int {
             guard let set else { return -1 }

@@ -74,7 +74,7 @@ final class SidechainKeys {
                     if read == 0 { ended[k] = true; break }
                     got += read
                 }
-                fold(from: raw, channels: reader.channels, into: out, frames: got)
+                ChannelFold.fold(raw, .interleaved(reader.channels), into: out, .interleaved(channels), frames: got)
             }
             (out + got * channels).update(repeating: 0, count: (n - got) * channels)
         }
@@ -88,22 +88,5 @@ final class SidechainKeys {
             }
         }
         return sides.withUnsafeBufferPointer(body)
-    }
-
-    /// `from`'s `sources` channels folded into `channels`, interleaved, `frames` frames.
-    private func fold(from: UnsafePointer<Float>, channels sources: Int, into out: UnsafeMutablePointer<Float>, frames: Int) {
-        for i in 0..<frames {
-            let frame = from + i * sources, to = out + i * channels
-            if sources >= channels {
-                for d in 0..<channels {
-                    var sum: Float = 0, count: Float = 0
-                    var s = d
-                    while s < sources { sum += frame[s]; count += 1; s += channels }
-                    to[d] = count > 1 ? sum * (1 / count) : sum
-                }
-            } else {
-                for d in 0..<channels { to[d] = frame[d % sources] }
-            }
-        }
     }
 }

@@ -140,7 +140,7 @@ package enum ManifestFields {
                 case .namedPaths(let property):
                     var texts: [String] = []
                     func add(_ text: String) throws(CommandFailure) {
-                        let (name, file) = splitNamed(text)
+                        let (name, file) = Processor.slotNameAndReference(text)
                         guard !file.isEmpty, file != "-" else { throw failure("'\(key)': \(text) names no file") }
                         texts.append((name.map { $0 + "=" } ?? "") + manifest.resolve(file))
                     }
@@ -169,13 +169,6 @@ package enum ManifestFields {
         return Job(options: options, input: input, output: output)
     }
 
-    /// `NAME=PATH` as its name and path; a text whose part before `=` cannot name a slot or
-    /// input is a path alone.
-    static func splitNamed(_ text: String) -> (name: String?, path: String) {
-        let (name, rest) = Processor.slotNameAndReference(text)
-        return (name, rest)
-    }
-
     private static func binding(named key: String) -> Binding? {
         options.first { $0.key == key }?.binding
     }
@@ -185,7 +178,7 @@ package enum ManifestFields {
     package static func line(input: String, output: String, options: RenderOptions, values: [(id: String, value: Double)],
                      paths here: ManifestPaths) -> String {
         let named = options.namedInputs.map { text in
-            let (name, path) = splitNamed(text)
+            let (name, path) = Processor.slotNameAndReference(text)
             return JSONMember(name ?? "", .string(here.written(path)))
         }
         let inputValue: JSONValue = named.isEmpty ? .string(here.written(input))
@@ -199,7 +192,7 @@ package enum ManifestFields {
                 options[keyPath: property].isEmpty ? nil : .array(options[keyPath: property].map { .string($0) })
             case .namedPaths(let property):
                 options[keyPath: property].isEmpty ? nil : .array(options[keyPath: property].map { text in
-                    let (name, path) = splitNamed(text)
+                    let (name, path) = Processor.slotNameAndReference(text)
                     return .string((name.map { $0 + "=" } ?? "") + here.written(path))
                 })
             case .number(let property): options[keyPath: property].map { .number($0) }

@@ -14,7 +14,7 @@ package enum SidechainChoice {
         // The slots as the engine numbers them: a chain's, or the processor alone as slot 0
         // (named as it would be in a chain: `zamcomp`).
         let slots = processor.chainParts
-        let keyed = slots.indices.filter { slots[$0].processor.sideInputs > 0 }
+        let keyed = processor.keyedSlots
         var keys: [RenderSettings.Sidechain] = []
         for text in texts {
             let slot: Int, path: String
@@ -24,6 +24,9 @@ package enum SidechainChoice {
                 }
                 guard slots[index].processor.sideInputs > 0 else {
                     throw UsageError("--sidechain \(text): \(slots[index].processor.name) (slot '\(name)') has no side-chain input")
+                }
+                guard keyed.contains(index) else {
+                    throw UsageError("--sidechain \(text): the graph wires slot '\(name)''s side chain itself (\(name):sidechain)")
                 }
                 slot = index
                 path = file
@@ -53,7 +56,7 @@ package enum SidechainChoice {
     ///
     /// - Throws: ``UsageError`` naming the problem.
     package static func resolveInputs(_ texts: [String], processor: Processor, warn: Bool) throws -> [RenderSettings.Sidechain] {
-        let names = processor.routing?.inputs ?? [GraphRouting.mainInput]
+        let names = [GraphRouting.mainInput] + processor.namedInputs
         var inputs: [RenderSettings.Sidechain] = []
         for text in texts {
             guard processor.routing != nil else { throw UsageError("--input \(text): named inputs are a graph's (--graph FILE)") }

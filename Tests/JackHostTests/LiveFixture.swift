@@ -98,8 +98,8 @@ final class LiveFixture: @unchecked Sendable {
     func offlineReference(engineStart: Int64, changes: [ParameterChange]) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
         // The key feeds every keyed slot and named input, as `--connect-sidechain REGEX` connects it.
-        let keyed = options.processor.chainParts.indices.filter { options.processor.chainParts[$0].processor.sideInputs > 0 }
-        let named = (options.processor.routing?.inputs.count ?? 1) - 1
+        let keyed = options.processor.keyedSlots
+        let named = options.processor.namedInputs.count
         let sides = key.map { key in Dictionary(uniqueKeysWithValues: (keyed + (0..<named).map { -1 - $0 }).map { ($0, [lead + key]) }) } ?? [:]
         let rendered = EngineRun.reference(input.map { lead + $0 }, processor: options.processor, values: options.initialValues,
                                            smoothing: Self.smoothing, blockSize: server.period, changes: changes, sides: sides)
