@@ -139,6 +139,10 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     case badPosition(Int, Int)
     /// A live edit would remove the chain's only slot.
     case lastSlot(String)
+    /// A live edit of a graph would make one that cannot be.
+    case graph(GraphError)
+    /// A live edit a graph does not take, and what to do instead.
+    case graphEdit(String)
 
     public var description: String {
         switch self {
@@ -150,6 +154,8 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSlot(let name, let slots): "the chain has no slot '\(name)' (its slots: \(slots.joined(separator: ", ")))"
         case .badPosition(let position, let count): "position \(position) is not in the chain: 1 … \(count)"
         case .lastSlot(let name): "'\(name)' is the chain's only slot: a chain keeps at least one"
+        case .graph(let error): error.description
+        case .graphEdit(let reason): reason
         }
     }
 }

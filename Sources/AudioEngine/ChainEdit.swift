@@ -9,6 +9,15 @@ public enum ChainEdit: Sendable {
     case remove(String)
     /// The slot of that name to `position` (1 is first).
     case move(String, to: Int)
+    /// In a graph: `processor` as slot `name` on the connection `from>to`, which then runs
+    /// through it (the slot fades in from passing its input on, as a chain's does); where
+    /// there is no such connection, as a new branch from `from` to `to`, fading in from silence.
+    case insert(name: String?, processor: Processor, from: String, to: String)
+    /// In a graph: a connection from `from` (a slot, `input` or a named input, new or not) to
+    /// `to` (a slot, `SLOT:sidechain` or `output`), fading in.
+    case connect(from: String, to: String)
+    /// In a graph: the connection `from>to` out, fading.
+    case disconnect(from: String, to: String)
 }
 
 /// A chain after an edit: the processor, where each of its slots comes from, and which row
@@ -18,6 +27,19 @@ public struct EditedChain: Sendable {
     public let origins: [SlotOrigin]
     /// Old row → new row, for the rows that carry on (a removed slot's have none).
     public let rows: [ParameterIndex: ParameterIndex]
+    /// A graph's connections (`FROM>TO`, as its identifier names them) that are new but carry
+    /// on a signal already heard, so start at full level: the two halves of a connection a
+    /// slot was put on, the bridges over a slot taken out. Other new connections fade in.
+    public var arriving: Set<String> = []
+    /// A graph's connections that go, but whose signal carries on through those arriving:
+    /// they stay at full level while the edit's slots fade. Others that go fade out.
+    public var staying: Set<String> = []
+
+    public init(processor: Processor, origins: [SlotOrigin], rows: [ParameterIndex: ParameterIndex]) {
+        self.processor = processor
+        self.origins = origins
+        self.rows = rows
+    }
 
     /// Values by old row, carried to the rows they continue as.
     public func carry(_ values: [ParameterIndex: Double]) -> [ParameterIndex: Double] {
@@ -67,6 +89,7 @@ extension Processor {
     /// - Throws: ``ChainError`` for an unknown slot, a bad position, a taken or bad name, or
     ///   the removal of the last slot.
     public func applying(_ edit: ChainEdit) throws(ChainError) -> EditedChain {
+        if let routing { return try applying(edit, toGraph: routing) }
         let before = chainParts
         // Each part with its old slot index (nil for a new one).
         var parts: [(name: String, processor: Processor, from: Int?)] = before.enumerated().map { ($1.name, $1.processor, $0) }
@@ -91,6 +114,8 @@ extension Processor {
             let i = try slot(name)
             guard parts.count > 1 else { throw .lastSlot(parts[i].name) }
             parts.remove(at: i)
+        case .insert, .connect, .disconnect:
+            throw .graphEdit("a chain is a line: connections are a graph's (--graph)")
         case .move(let name, let position):
             let i = try slot(name)
             let to = try place(position, count: parts.count)
@@ -103,19 +128,24 @@ extension Processor {
             guard let from = part.from else { return .added }
             return from == moved ? .moved(from) : .kept(from)
         }
+        return EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: parts.map(\.from)))
+    }
+
+    /// Old row → new row when slot `s` of `processor` is this one's slot `from[s]` (nil: new).
+    func carriedRows(into processor: Processor, from: [Int?]) -> [ParameterIndex: ParameterIndex] {
         var rows: [ParameterIndex: ParameterIndex] = [:]
         let oldSlots = slots
-        for (s, part) in parts.enumerated() {
-            guard let from = part.from else { continue }
+        for (s, from) in from.enumerated() {
+            guard let from else { continue }
             let new = processor.slots[s]
             if oldSlots.isEmpty {
                 for id in table.indices { rows[id] = new.row(id) }
             } else {
                 rows[oldSlots[from].bypass] = new.bypass
                 rows[oldSlots[from].mix] = new.mix
-                for r in 0..<part.processor.table.count { rows[oldSlots[from].row(ParameterIndex(r))] = new.row(ParameterIndex(r)) }
+                for r in 0..<new.processor.table.count { rows[oldSlots[from].row(ParameterIndex(r))] = new.row(ParameterIndex(r)) }
             }
         }
-        return EditedChain(processor: processor, origins: origins, rows: rows)
+        return rows
     }
 }

@@ -10,12 +10,23 @@ public enum SlotOrigin: Sendable, Equatable {
     /// Slot `n`, elsewhere in the chain: it fades out where it was and in where it goes, its
     /// kernel's state (a reverb's tail, a compressor's envelope) kept.
     case moved(Int)
+    /// Made for the successor, a graph's new branch: the slot plays at once, and its
+    /// connections fade in instead.
+    case joined
 
     /// The slot of the engine taken over from whose kernel this slot runs, if any.
     var source: Int? {
         switch self {
-        case .added: nil
+        case .added, .joined: nil
         case .kept(let n), .moved(let n): n
+        }
+    }
+
+    /// True when the slot starts passing its input on and fades in.
+    var fadesIn: Bool {
+        switch self {
+        case .added, .moved: true
+        case .kept, .joined: false
         }
     }
 
@@ -37,8 +48,16 @@ struct Handover: BitwiseCopyable {
     /// Per old slot: true when it carries on in place (no fade out).
     let stays: UnsafeMutablePointer<Bool>
     let oldSlots: Int
+    /// Per graph connection here: the old one of the same ends and delay, whose delay line
+    /// it takes over, or −1.
+    let edgeFrom: UnsafeMutablePointer<Int32>
+    let edges: Int
+    /// Per old graph connection: true when it stays at full level while the old engine
+    /// leaves (it carries on, or its signal does); the others fade out.
+    let edgeStays: UnsafeMutablePointer<Bool>
+    let oldEdges: Int
 
-    init(from old: Engine, origins: [SlotOrigin], into engine: Engine) {
+    init(from old: Engine, origins: [SlotOrigin], into engine: Engine, arriving: Set<String>, staying: Set<String>) {
         oldRows = old.render.parameterCount
         oldSlots = old.render.slotCount
         rowFrom = .allocate(capacity: max(1, oldRows))
@@ -58,12 +77,35 @@ struct Handover: BitwiseCopyable {
                 rowFrom[source.mix] = Int32(target.mix)
             }
         }
+        // A graph's connections, named by their ends as its identifier names them (the
+        // layout holds them in that order).
+        let oldWords = old.processor.routing?.words(slotNames: old.processor.slots.map(\.name)) ?? []
+        let newWords = engine.processor.routing?.words(slotNames: engine.processor.slots.map(\.name)) ?? []
+        oldEdges = oldWords.count
+        edges = newWords.count
+        edgeFrom = .allocate(capacity: max(1, edges))
+        edgeFrom.initialize(repeating: -1, count: max(1, edges))
+        edgeStays = .allocate(capacity: max(1, oldEdges))
+        edgeStays.initialize(repeating: false, count: max(1, oldEdges))
+        guard let was = old.render.graph, let now = engine.render.graph else { return }
+        for (w, word) in oldWords.enumerated() where staying.contains(word) { edgeStays[w] = true }
+        for (e, word) in newWords.enumerated() {
+            if let w = oldWords.indices.first(where: { oldWords[$0] == word && was.edges[$0].delay == now.edges[e].delay }) {
+                // The same connection, in time as before: it carries on, its delay line too.
+                edgeFrom[e] = Int32(w)
+                edgeStays[w] = true
+            } else if !arriving.contains(word) {
+                now.edges[e].presence = 0  // a new connection (or one newly delayed) fades in
+            }
+        }
     }
 
     func deallocate() {
         rowFrom.deallocate()
         slotFrom.deallocate()
         stays.deallocate()
+        edgeFrom.deallocate()
+        edgeStays.deallocate()
     }
 }
 
@@ -80,14 +122,14 @@ extension Engine {
     /// engine's dropped slots out, then lets the successor take over.
     /// - Throws: what a new slot's kernel factory throws.
     public func successor(running processor: Processor, origins: [SlotOrigin],
-                          values: [ParameterIndex: Double]) throws -> Engine {
+                          values: [ParameterIndex: Double], arriving: Set<String> = [], staying: Set<String> = []) throws -> Engine {
         precondition(sampleRate > 0, "only a prepared engine has a successor")
         precondition(origins.count == max(1, processor.slots.count), "one origin per slot")
         let next = Engine(processor: processor, initialValues: values, smoothingTime: smoothingTime,
                           queueCapacity: controls.capacity, controlInterval: controlInterval, kernelFrames: kernelFrames)
         next.beatsPerMinute = beatsPerMinute
         try next.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime,
-                         inheriting: (self, origins))
+                         inheriting: (self, origins, arriving, staying))
         return next
     }
 
@@ -103,6 +145,12 @@ extension Engine {
             render.slots[s].presenceTarget = 0
             if render.slots[s].presence != 0 { done = false }
         }
+        if let graph = render.graph {
+            for e in 0..<min(graph.edgeCount, handover.oldEdges) where !handover.edgeStays[e] {
+                graph.edges[e].target = 0
+                if graph.edges[e].presence != 0 { done = false }
+            }
+        }
         return done
     }
 
@@ -112,6 +160,9 @@ extension Engine {
         guard render.leaving else { return }
         render.leaving = false
         for s in 0..<render.slotCount { render.slots[s].presenceTarget = render.fadeFrames }
+        if let graph = render.graph {
+            for e in 0..<graph.edgeCount { graph.edges[e].target = graph.edges[e].full }
+        }
     }
 
     /// Takes over from the engine whose audio-thread state and queue these are, at a block
@@ -132,6 +183,14 @@ extension Engine {
             if was.bypass >= 0 { render.slots[s].fadePosition = was.fadePosition }
             if let delay = render.slots[s].delay, let oldDelay = was.delay, was.latency == render.slots[s].latency {
                 for i in 0..<was.latency * render.channels { delay[i] = oldDelay[i] }
+            }
+        }
+        if let graph = render.graph, let was = source.graph {
+            for e in 0..<min(graph.edgeCount, handover.edges) {
+                let from = Int(handover.edgeFrom[e])
+                guard from >= 0, from < was.edgeCount, let history = graph.edges[e].history,
+                      let old = was.edges[from].history else { continue }
+                for i in 0..<graph.edges[e].delay &* render.channels { history[i] = old[i] }
             }
         }
         for p in 0..<min(source.parameterCount, handover.oldRows) {

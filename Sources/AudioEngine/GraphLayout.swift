@@ -10,6 +10,14 @@ struct GraphLayout: BitwiseCopyable {
         var source: Int
         var delay: Int
         var history: UnsafeMutablePointer<Float>?
+        /// How far in the connection is (0 silent … `full`), and where it is heading: a
+        /// connection made or taken away live fades (a raised cosine, as a slot does).
+        var presence: Int
+        var target: Int
+        let full: Int
+
+        /// True when the connection is in at full level and staying so: nothing to fade.
+        var steady: Bool { presence == full && target == full }
     }
 
     var edges: UnsafeMutablePointer<Edge>
@@ -52,8 +60,8 @@ struct GraphLayout: BitwiseCopyable {
 
     /// The layout of `routing` for slots of `latencies`, in `channels` channels of chunks of
     /// up to `maxFrames`, named inputs reading `silence` until bound.
-    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, silence: UnsafePointer<Float>,
-         sink: UnsafeMutablePointer<Float>) {
+    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, fadeFrames: Int,
+         silence: UnsafePointer<Float>, sink: UnsafeMutablePointer<Float>) {
         let lanes = (channels + 3) / 4 * 4
         self.lanes = lanes
         self.channels = channels
@@ -74,7 +82,7 @@ struct GraphLayout: BitwiseCopyable {
                     history = .allocate(capacity: delay * channels)
                     history!.initialize(repeating: 0, count: delay * channels)
                 }
-                list.append(Edge(source: code, delay: delay, history: history))
+                list.append(Edge(source: code, delay: delay, history: history, presence: fadeFrames, target: fadeFrames, full: fadeFrames))
             }
         }
         mainFirst = .allocate(capacity: max(1, slots))
@@ -190,7 +198,7 @@ extension RenderState {
         for s in 0..<slotCount {
             var input = g.sumLanes
             let first = g.mainFirst[s]
-            if g.mainCount[s] == 1, g.edges[first].delay == 0, g.edges[first].source >= -1 {
+            if g.mainCount[s] == 1, g.edges[first].delay == 0, g.edges[first].source >= -1, g.edges[first].steady {
                 // One source, in time: read in place (a kernel makes its input finite itself).
                 let source = g.edges[first].source
                 input = source >= 0 ? g.readLanes + source &* g.lanes : laneIn
@@ -205,7 +213,16 @@ extension RenderState {
                 for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideWriteLanes[c]) }
             }
             let lanes = Lanes(input: input, output: g.outLanes + s &* g.lanes, stride: step, channels: channels)
+            // A slot out of the graph (a live edit waiting to take over) passes its input on;
+            // one fading in or out is crossfaded with it, as a chain's slot is.
+            if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
+                passInput(lanes, from: start, to: end)
+                continue
+            }
+            let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
+            if entering { keepInput(lanes, from: start, to: end) }
             if renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil).nonFinite { nonFinite = true }
+            if entering { mixPresence(s, lanes, from: start, to: end) }
         }
         if g.outputReadsInput {
             // Gathered apart, then written: the output may be the input's own memory.
@@ -231,7 +248,7 @@ extension RenderState {
     private mutating func sumAndMeterOutput(_ g: GraphLayout, from start: Int, to end: Int) -> Bool {
         let first = g.outputFirst, count = g.outputCount
         guard count == 1 || count == 2 else { return false }
-        for e in first..<(first + count) where g.edges[e].delay != 0 || g.edges[e].source < 0 { return false }
+        for e in first..<(first + count) where g.edges[e].delay != 0 || g.edges[e].source < 0 || !g.edges[e].steady { return false }
         let a = g.edges[first].source, b = g.edges[first + count - 1].source
         let step = stride
         for c in 0..<channels {
@@ -279,20 +296,13 @@ extension RenderState {
         for e in first..<(first + count) {
             let edge = g.edges[e]
             let adding = e != first
+            guard edge.steady else {
+                if gatherFading(g, edge: e, adding: adding, into: dst, stride: dstStride, from: start, to: end) { nonFinite = true }
+                continue
+            }
             let fromInput = edge.source < 0
             for c in 0..<channels {
-                let src: UnsafePointer<Float>, step: Int
-                if edge.source >= 0 {
-                    src = g.readLanes[edge.source &* g.lanes &+ c]
-                    step = stride
-                } else if edge.source == -1 {
-                    src = laneIn[c]
-                    step = stride
-                } else {
-                    let k = -edge.source - 2
-                    src = g.namedLanes[k &* channels &+ c]
-                    step = g.namedStrides[k]
-                }
+                let (src, step) = source(g, edge, channel: c)
                 let out = dst[c]
                 let delay = edge.delay
                 guard delay > 0, let base = edge.history else {
@@ -321,6 +331,52 @@ extension RenderState {
                 Self.remember(src, stride: step, from: start, to: end, in: history, length: delay)
             }
         }
+        return nonFinite
+    }
+
+    /// Where edge `edge`'s source is read for channel `c`, and its stride.
+    @_noLocks @inline(__always)
+    private func source(_ g: GraphLayout, _ edge: GraphLayout.Edge, channel c: Int) -> (UnsafePointer<Float>, Int) {
+        if edge.source >= 0 { return (g.readLanes[edge.source &* g.lanes &+ c], stride) }
+        if edge.source == -1 { return (laneIn[c], stride) }
+        let k = -edge.source - 2
+        return (g.namedLanes[k &* channels &+ c], g.namedStrides[k])
+    }
+
+    /// ``gather``'s way for a connection fading in or out (a live edit): each sample made
+    /// finite and limited, delayed, and scaled by the square of the equal-power gain at the
+    /// connection's presence, which moves a frame at a time toward its target.
+    @_noLocks
+    private func gatherFading(_ g: GraphLayout, edge e: Int, adding: Bool, into dst: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+                              stride dstStride: Int, from start: Int, to end: Int) -> Bool {
+        let edge = g.edges[e]
+        let limit = Self.inputLimit
+        let step = edge.target > edge.presence ? 1 : (edge.target < edge.presence ? -1 : 0)
+        var nonFinite = false
+        var k = edge.presence
+        for c in 0..<channels {
+            let (src, srcStride) = source(g, edge, channel: c)
+            let out = dst[c]
+            let delay = edge.delay
+            let history = delay > 0 ? edge.history.map { $0 + c * delay } : nil
+            k = edge.presence
+            for i in start..<end {
+                var x: Float
+                if let history {
+                    let back = i - start - delay
+                    x = back >= 0 ? src[(start + back) &* srcStride] : history[delay + back]
+                } else {
+                    x = src[i &* srcStride]
+                }
+                if x.isFinite { x = min(max(x, -limit), limit) } else { x = 0; nonFinite = true }
+                let gain = fadeGains[k]
+                x *= gain * gain
+                if adding { out[i &* dstStride] += x } else { out[i &* dstStride] = x }
+                if k != edge.target { k += step }
+            }
+            if let history { Self.remember(src, stride: srcStride, from: start, to: end, in: history, length: delay) }
+        }
+        g.edges[e].presence = k
         return nonFinite
     }
 }

@@ -342,7 +342,7 @@ struct RenderState {
     /// The caller's input, made finite and limited as every kernel takes it, copied to the
     /// output: what an absent first slot does.
     @_noLocks
-    private mutating func passInput(_ lanes: Lanes, from start: Int, to end: Int) {
+    mutating func passInput(_ lanes: Lanes, from start: Int, to end: Int) {
         for c in 0..<channels {
             let src = lanes.input[c], dst = lanes.output[c]
             for i in start..<end {
@@ -354,7 +354,7 @@ struct RenderState {
 
     /// Before a slot fading in or out of the chain runs: its input, undelayed, into `pass`.
     @_noLocks
-    private mutating func keepInput(_ lanes: Lanes, from start: Int, to end: Int) {
+    mutating func keepInput(_ lanes: Lanes, from start: Int, to end: Int) {
         for c in 0..<channels {
             let src = lanes.input[c], dst = pass + c * maxFrames
             for i in start..<end { dst[i] = src[i &* lanes.stride] }
@@ -367,7 +367,7 @@ struct RenderState {
     /// compressor) fades with no bump in level, and they start and end flat, so the fade
     /// itself puts no corner in the sound.
     @_noLocks
-    private mutating func mixPresence(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
+    mutating func mixPresence(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int) {
         let reached = crossfade(lanes, with: pass, from: start, to: end, position: fadeFrames - slots[s].presence,
                                 target: fadeFrames - slots[s].presenceTarget, squared: true)
         slots[s].presence = fadeFrames - reached

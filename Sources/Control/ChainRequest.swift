@@ -7,6 +7,12 @@ public enum ChainRequest: Equatable, Sendable {
     case add(reference: String, name: String?, position: Int?)
     case remove(String)
     case move(String, to: Int)
+    /// In a graph: a processor by reference as slot `name` on the connection `from>to` (a new
+    /// branch from `from` to `to` where there is none).
+    case insert(reference: String, name: String?, from: String, to: String)
+    /// In a graph: a connection made, or taken away.
+    case connect(from: String, to: String)
+    case disconnect(from: String, to: String)
 }
 
 /// Why a chain edit was refused or failed: one line.

@@ -17,6 +17,11 @@ public struct ChainSlotText: Equatable, Sendable {
     public static func slots(of processor: Processor) -> [ChainSlotText] {
         processor.chainParts.map { ChainSlotText(name: $0.name, processor: $0.processor.name, identifier: $0.processor.identifier) }
     }
+
+    /// A graph's connections as `FROM>TO` (none for a chain, whose slots run in order).
+    public static func connections(of processor: Processor) -> [String] {
+        Processor.graphParts(of: processor.identifier)?.connections.map { "\($0.from)>\($0.to)" } ?? []
+    }
 }
 
 public enum CommandAnswer: Equatable, Sendable {
@@ -37,8 +42,9 @@ public enum CommandAnswer: Equatable, Sendable {
     case midi(MIDIControls)
     /// `midi save`: the file written.
     case midiSaved(String)
-    /// `chain …`: the slots now, by name, with their processors' names.
-    case chain([ChainSlotText])
+    /// `chain …`: the slots now, by name, with their processors' names, and a graph's
+    /// connections (`FROM>TO`).
+    case chain([ChainSlotText], connections: [String] = [])
     case help
     /// `quit`: the last answer.
     case bye
@@ -60,7 +66,9 @@ public enum CommandAnswer: Equatable, Sendable {
         case .status(let s): Self.statusText(s, table)
         case .midi(let controls): "midi \(controls.summary)"
         case .midiSaved(let path): "saved MIDI mapping \(path)"
-        case .chain(let slots): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
+        case .chain(let slots, let connections) where !connections.isEmpty:
+            "graph " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: ", ") + "; " + connections.joined(separator: " ")
+        case .chain(let slots, _): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
@@ -175,11 +183,13 @@ public enum CommandAnswer: Equatable, Sendable {
         case .help:
             return object([("commands", .array(HostCommand.synopsis.map { .string($0) })),
                            ("ids", .array(table.indices.map { .string(table[$0].id) }))])
-        case .chain(let slots):
-            return object([("chain", .array(slots.map {
+        case .chain(let slots, let connections):
+            let rows: JSONValue = .array(slots.map {
                 .object([JSONMember("slot", .string($0.name)), JSONMember("processor", .string($0.processor)),
                          JSONMember("identifier", .string($0.identifier))])
-            }))])
+            })
+            if connections.isEmpty { return object([("chain", rows)]) }
+            return object([("chain", rows), ("connections", .array(connections.map { .string($0) }))])
         case .midiSaved(let path):
             return object([("savedMIDIMap", .string(path))])
         case .bye:

@@ -83,10 +83,11 @@ public struct CommandInterpreter: Sendable {
                 return .error("\(error)")
             }
         case .chain(nil):
-            return .chain(ChainSlotText.slots(of: control.processor))
+            return .chain(ChainSlotText.slots(of: control.processor), connections: ChainSlotText.connections(of: control.processor))
         case .chain(let request?):
             do {
-                return .chain(ChainSlotText.slots(of: try control.editChain(request)))
+                let edited = try control.editChain(request)
+                return .chain(ChainSlotText.slots(of: edited), connections: ChainSlotText.connections(of: edited))
             } catch {
                 return .error(error.description)
             }

@@ -31,7 +31,8 @@ public enum HostCommand: Equatable, Sendable {
     case midiChannel(Int?)
     /// `midi save [FILE]`: the mapping to a file (the `--midi-map` file when none is named).
     case midiSave(String?)
-    /// `chain`: the slots; `chain add|remove|move …`: an edit of the running chain.
+    /// `chain`: the slots (and a graph's connections); `chain add|remove|move|connect|disconnect …`:
+    /// an edit of the running chain or graph.
     case chain(ChainRequest?)
     case help
     case quit
@@ -40,7 +41,7 @@ public enum HostCommand: Equatable, Sendable {
     public static let synopsis = [
         "set ID VALUE|PATH", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
         "status", "midi [ID CC|none] [channel N|all] [save [FILE]]",
-        "chain [add [NAME=]PLUGIN [at N] | remove NAME | move NAME N]", "help", "quit",
+        "chain [add [NAME=]PLUGIN [at N|at FROM>TO] | remove NAME | move NAME N | connect FROM TO | disconnect FROM TO]", "help", "quit",
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer). `files` are the
@@ -101,7 +102,8 @@ public enum HostCommand: Equatable, Sendable {
     /// The edit `chain add|remove|move …` asks for (the words after `chain`, in `line`: a
     /// plug-in's name is taken as typed, spaces and all); nil for `chain`.
     private static func chain(_ words: [Substring], line: String) throws(CommandError) -> ChainRequest? {
-        let usage = CommandError.usage("chain | chain add [NAME=]PLUGIN [at N] | chain remove NAME | chain move NAME N")
+        let usage = CommandError.usage("chain | chain add [NAME=]PLUGIN [at N|at FROM>TO] | chain remove NAME | chain move NAME N"
+            + " | chain connect FROM TO | chain disconnect FROM TO")
         guard let action = words.first?.lowercased() else { return nil }
         func position(_ word: Substring) throws(CommandError) -> Int {
             guard let n = Int(word), n >= 1 else { throw .invalid("position '\(word)': expected 1, 2, 3…") }
@@ -112,8 +114,17 @@ public enum HostCommand: Equatable, Sendable {
             guard words.count >= 2 else { throw usage }
             var end = line.endIndex
             var at: Int?
+            var wire: (from: String, to: String)?
             if words.count >= 4, words[words.count - 2].lowercased() == "at" {
-                at = try position(words[words.count - 1])
+                let place = words[words.count - 1]
+                if let arrow = place.firstIndex(of: ">") {
+                    // A graph's connection: FROM>TO.
+                    let from = place[..<arrow], to = place[place.index(after: arrow)...]
+                    guard !from.isEmpty, !to.isEmpty else { throw .invalid("connection '\(place)': expected FROM>TO") }
+                    wire = (String(from), String(to))
+                } else {
+                    at = try position(place)
+                }
                 end = words[words.count - 2].startIndex
             }
             var text = String(line[words[1].startIndex..<end]).trimmingTrailingWhitespace
@@ -122,6 +133,7 @@ public enum HostCommand: Equatable, Sendable {
                 name = String(text[..<eq])
                 text = String(text[text.index(after: eq)...])
             }
+            if let wire { return .insert(reference: text, name: name, from: wire.from, to: wire.to) }
             return .add(reference: text, name: name, position: at)
         case "remove":
             guard words.count == 2 else { throw usage }
@@ -129,6 +141,14 @@ public enum HostCommand: Equatable, Sendable {
         case "move":
             guard words.count == 3 else { throw usage }
             return .move(String(words[1]), to: try position(words[2]))
+        case "connect", "disconnect":
+            // FROM TO, or FROM>TO as the graph's file and `chain` write it.
+            var ends = words.dropFirst().map(String.init)
+            if ends.count == 1, let arrow = ends[0].firstIndex(of: ">") {
+                ends = [String(ends[0][..<arrow]), String(ends[0][ends[0].index(after: arrow)...])]
+            }
+            guard ends.count == 2, !ends[0].isEmpty, !ends[1].isEmpty else { throw usage }
+            return action == "connect" ? .connect(from: ends[0], to: ends[1]) : .disconnect(from: ends[0], to: ends[1])
         default:
             throw usage
         }

@@ -44,9 +44,10 @@ extension LiveHost {
         chainEditing.withLock { $0 = .refused(reason) }
     }
 
-    /// Adds, removes or moves a slot while the host runs. The new chain is prepared off the
-    /// audio thread, around the kernels of the slots that stay, and takes over at a block
-    /// boundary: a slot added fades in, one removed fades out, one moved does both (10 ms
+    /// Adds, removes or moves a slot while the host runs (in a graph: adds or removes a slot
+    /// or a connection). The new chain is prepared off the audio thread, around the kernels of
+    /// the slots that stay, and takes over at a block boundary: a slot added fades in, one
+    /// removed fades out, one moved does both, a connection made or taken away fades (10 ms
     /// each); the others carry on untouched, their values, glides and state intact. Values,
     /// MIDI mappings and knob positions follow their parameters to their new ids. Returns the
     /// chain now hosted.
@@ -56,17 +57,19 @@ extension LiveHost {
         case .allowed(let r, let c): (resolve, changed) = (r, c)
         case .refused(let reason): throw ChainEditError(reason)
         }
-        if state.withLock({ $0.processor.routing != nil }) {
-            throw ChainEditError("a graph is edited in its file (--graph), not live")
+        func find(_ reference: String) throws(ChainEditError) -> Processor {
+            do { return try resolve(reference) } catch { throw ChainEditError("\(error)") }
         }
         let edit: ChainEdit
         switch request {
         case .add(let reference, let name, let position):
-            let processor: Processor
-            do { processor = try resolve(reference) } catch { throw ChainEditError("\(error)") }
-            edit = .add(name: name, processor: processor, position: position)
+            edit = .add(name: name, processor: try find(reference), position: position)
+        case .insert(let reference, let name, let from, let to):
+            edit = .insert(name: name, processor: try find(reference), from: from, to: to)
         case .remove(let name): edit = .remove(name)
         case .move(let name, let position): edit = .move(name, to: position)
+        case .connect(let from, let to): edit = .connect(from: from, to: to)
+        case .disconnect(let from, let to): edit = .disconnect(from: from, to: to)
         }
         let processor = try state.withLock { st throws(ChainEditError) -> Processor in
             st.absorbMIDI()
@@ -81,7 +84,8 @@ extension LiveHost {
             if st.engine.sampleRate > 0 {
                 let next: Engine
                 do {
-                    next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets)
+                    next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets,
+                                                   arriving: edited.arriving, staying: edited.staying)
                 } catch {
                     throw ChainEditError("\(error)")
                 }

@@ -1,0 +1,125 @@
+import Parameters
+
+extension Processor {
+    /// The graph `edit` makes of this one (wired as `routing`). Slots keep their kernels
+    /// wherever the new order puts them; what fades is the signal that changes:
+    ///
+    /// - a slot put on a connection fades in from passing its input on, as a chain's does,
+    ///   while the connection's two halves carry the signal at full level;
+    /// - a slot added as a new branch plays at once, its connections fading in from silence
+    ///   (its input too: a delay's first echo starts as gently as the branch);
+    /// - a slot taken out fades to passing its input on, then its sources are wired straight
+    ///   to where it went (its side-chain sources go with it);
+    /// - a connection made fades in, one taken away fades out.
+    ///
+    /// - Throws: ``ChainError`` for an unknown slot or connection, a taken or bad name, the
+    ///   last slot, a move (a graph's order is its connections'), or a graph that cannot be
+    ///   (``GraphError``: a cycle, a slot with no path to the output…).
+    func applying(_ edit: ChainEdit, toGraph routing: GraphRouting) throws(ChainError) -> EditedChain {
+        var parts: [(name: String, processor: Processor, from: Int?)] = chainParts.enumerated().map { ($1.name, $1.processor, $0) }
+        var names: [String] { parts.map(\.name) }
+        var wires = routing.words(slotNames: names).map { Self.wire($0) }
+        var arriving: [Wire] = [], staying: [Wire] = []
+        var branch: String?
+        /// A typed end as the graph spells it: a slot's name, `input`, `output`, a named
+        /// input (a new one as typed), `SLOT:sidechain`.
+        func spelled(_ end: String) -> String {
+            let halves = end.split(separator: ":", maxSplits: 1).map(String.init)
+            let known = names + routing.inputs + [GraphRouting.outputName]
+            let head = known.first { $0.lowercased() == halves.first?.lowercased() } ?? halves.first ?? end
+            return halves.count == 2 && halves[1].lowercased() == GraphRouting.sideChainPort ? "\(head):\(GraphRouting.sideChainPort)" : head
+        }
+        func slot(_ name: String) throws(ChainError) -> Int {
+            guard let i = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw .unknownSlot(name, names)
+            }
+            return i
+        }
+        switch edit {
+        case .add:
+            throw .graphEdit("a graph's slot goes on a connection: chain add [NAME=]PLUGIN at FROM>TO")
+        case .move:
+            throw .graphEdit("a graph's slots are placed by their connections: chain connect FROM TO, chain disconnect FROM TO")
+        case .insert(let name, let processor, let from, let to):
+            guard processor.slots.isEmpty else { throw .nested(name ?? processor.name) }
+            let slotName = name ?? Self.uniqueSlotName(processor.defaultSlotName(position: parts.count + 1), among: names)
+            guard Self.isSlotName(slotName) else { throw .badName(slotName) }
+            guard !names.contains(where: { $0.lowercased() == slotName.lowercased() }) else { throw .duplicateName(slotName) }
+            let wire = Wire(from: spelled(from), to: spelled(to))
+            parts.append((slotName, processor, nil))
+            let halves = [Wire(from: wire.from, to: slotName), Wire(from: slotName, to: wire.to)]
+            if let i = wires.firstIndex(of: wire) {
+                wires.remove(at: i)
+                staying.append(wire)
+                arriving += halves
+            } else {
+                branch = slotName
+            }
+            wires += halves
+        case .remove(let name):
+            let i = try slot(name)
+            guard parts.count > 1 else { throw .lastSlot(parts[i].name) }
+            let gone = parts[i].name
+            let sources = wires.filter { $0.to == gone }.map(\.from)
+            let destinations = wires.filter { $0.from == gone }.map(\.to)
+            staying = wires.filter { $0.from == gone } + wires.filter { $0.to == gone }
+            wires.removeAll { $0.from == gone || $0.to == gone || $0.to == "\(gone):\(GraphRouting.sideChainPort)" }
+            parts.remove(at: i)
+            for destination in destinations {
+                for source in sources where !wires.contains(Wire(from: source, to: destination)) {
+                    let bridge = Wire(from: source, to: destination)
+                    wires.append(bridge)
+                    arriving.append(bridge)
+                }
+            }
+        case .connect(let from, let to):
+            let wire = Wire(from: spelled(from), to: spelled(to))
+            guard !wires.contains(wire) else { throw .graphEdit("\(wire.word) is connected already") }
+            wires.append(wire)
+        case .disconnect(let from, let to):
+            let wire = Wire(from: spelled(from), to: spelled(to))
+            guard let i = wires.firstIndex(of: wire) else {
+                throw .graphEdit("there is no connection \(wire.word) (the graph's: \(wires.map(\.word).joined(separator: " ")))")
+            }
+            wires.remove(at: i)
+        }
+        let made: (order: [Int], routing: GraphRouting)
+        do {
+            made = try Processor.routing(slots: names, connections: wires.map { ($0.from, $0.to) },
+                                         sideInputs: parts.map(\.processor.sideInputs))
+        } catch {
+            throw .graph(error)
+        }
+        let ordered = made.order.map { parts[$0] }
+        let processor: Processor
+        do {
+            processor = try Processor.graph(ordered.map { ($0.name, $0.processor) }, routing: made.routing)
+        } catch let error as ChainError {
+            throw error
+        } catch let error as GraphError {
+            throw .graph(error)
+        } catch {
+            throw .graphEdit("\(error)")
+        }
+        let origins: [SlotOrigin] = ordered.map { part in
+            if let from = part.from { return .kept(from) }
+            return part.name == branch ? .joined : .added
+        }
+        var edited = EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: ordered.map(\.from)))
+        edited.arriving = Set(arriving.map(\.word))
+        edited.staying = Set(staying.map(\.word))
+        return edited
+    }
+
+    /// One connection as a graph's identifier writes it, `FROM>TO`.
+    struct Wire: Equatable {
+        let from: String
+        let to: String
+        var word: String { "\(from)>\(to)" }
+    }
+
+    static func wire(_ word: String) -> Wire {
+        let arrow = word.firstIndex(of: ">")!
+        return Wire(from: String(word[..<arrow]), to: String(word[word.index(after: arrow)...]))
+    }
+}

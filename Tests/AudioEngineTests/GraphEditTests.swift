@@ -1,0 +1,168 @@
+@testable import AudioEngine
+import Glibc
+import Parameters
+import TestSupport
+import Testing
+
+/// A live graph edit: slots and connections added and taken away while the engine runs. What
+/// changes fades; what stays carries on, sample for sample.
+@Suite("Graph edits while running")
+struct GraphEditTests {
+    let edits = ChainEditTests()
+    var block: Int { edits.block }
+    var fade: Int { edits.fade }
+    let frames = 20_000
+    var offerAt: Int { 40 * block }
+
+    /// Built-in slots named `slots`, wired by `wires`.
+    func graph(_ slots: [String], _ wires: [(String, String)]) throws -> Processor {
+        let (order, routing) = try Processor.routing(slots: slots, connections: wires, sideInputs: slots.map { _ in 0 })
+        return try Processor.graph(order.map { (slots[$0], Processor.lowpassGain) }, routing: routing)
+    }
+
+    /// The rows of slot `name` of `processor` set to `cutoff` and `gain`.
+    func values(_ processor: Processor, _ name: String, cutoff: Double, gain: Double = 0) -> [ParameterIndex: Double] {
+        let slot = processor.slots.first { $0.name == name }!
+        return [slot.row(.cutoff): cutoff, slot.row(.gain): gain]
+    }
+
+    /// Runs `processor` (with `values`) over `input`, offering the edit's successor at `offerAt`.
+    func edit(_ processor: Processor, _ values: [ParameterIndex: Double], _ edit: ChainEdit, input: [[Float]],
+              newValues: (Processor) -> [ParameterIndex: Double] = { _ in [:] }) throws
+        -> (output: [[Float]], switched: Int, edited: EditedChain) {
+        let engine = Engine(processor: processor, initialValues: values)
+        try engine.prepare(sampleRate: edits.sampleRate, maxFrames: block, channels: input.count)
+        let exchange = EngineExchange(engine)
+        let edited = try processor.applying(edit)
+        let next = try engine.successor(running: edited.processor, origins: edited.origins, values: newValues(edited.processor),
+                                        arriving: edited.arriving, staying: edited.staying)
+        let (output, tookOverAt) = edits.run(exchange, input, offering: next, at: offerAt)
+        let switched = try #require(tookOverAt)
+        #expect(exchange.isRunning(next))
+        return (output, switched, edited)
+    }
+
+    func alone(_ input: [[Float]], cutoff: Double, gain: Double = 0) -> [[Float]] {
+        EngineRun.reference(input, processor: .lowpassGain, values: [.cutoff: cutoff, .gain: gain], blockSize: block)
+    }
+
+    func maxDifference(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Float {
+        zip(a, b).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    @Test("a slot put on a connection fades in from passing it on; then the line runs through it")
+    func insertOnConnection() throws {
+        let before = try graph(["a"], [("input", "a"), ("a", "output")])
+        let input = [Signal.noise(frames: frames, seed: 31)]
+        let (output, switched, edited) = try edit(before, values(before, "a", cutoff: 3_000),
+                                                  .insert(name: "b", processor: .lowpassGain, from: "a", to: "output"), input: input,
+                                                  newValues: { values($0, "b", cutoff: 700, gain: 4) })
+        #expect(switched == offerAt)  // nothing to fade out first
+        #expect(edited.processor.identifier.hasSuffix("| input>a a>b b>output"))
+        let first = alone(input, cutoff: 3_000)
+        #expect(Array(output[0][..<offerAt]) == Array(first[0][..<offerAt]))
+        let second = alone([Array(first[0][offerAt...])], cutoff: 700, gain: 4)
+        let after = offerAt + fade + 1
+        #expect(Array(output[0][after...]) == Array(second[0][(after - offerAt)...]))
+    }
+
+    @Test("a slot added as a new branch plays at once and its connections fade in: then the two branches summed")
+    func newBranch() throws {
+        let before = try graph(["a"], [("input", "a"), ("a", "output")])
+        let input = [Signal.noise(frames: frames, seed: 32)]
+        let (output, switched, edited) = try edit(before, values(before, "a", cutoff: 3_000),
+                                                  .insert(name: "b", processor: .lowpassGain, from: "input", to: "output"), input: input,
+                                                  newValues: { values($0, "b", cutoff: 500, gain: -3) })
+        #expect(switched == offerAt)
+        #expect(edited.origins.contains(.joined))
+        let a = alone(input, cutoff: 3_000)
+        // b's input fades in too (raised cosine), so that nothing in the branch starts with a step.
+        let fadingIn = input[0][offerAt...].enumerated().map { i, x -> Float in
+            let g = Float(sin(Double.pi / 2 * Double(min(i, fade)) / Double(fade)))
+            return x * (g * g)
+        }
+        let b = alone([fadingIn], cutoff: 500, gain: -3)
+        let after = offerAt + fade + 1
+        let sum = (after..<frames).map { a[0][$0] + b[0][$0 - offerAt] }
+        #expect(maxDifference(output[0][after...], sum[...]) < 1e-6)
+    }
+
+    @Test("a slot taken out fades to passing its input on; then its sources go straight on")
+    func removeBridges() throws {
+        let before = try graph(["a", "b"], [("input", "a"), ("a", "b"), ("b", "output")])
+        let input = [Signal.noise(frames: frames, seed: 33)]
+        let (output, switched, edited) = try edit(before, values(before, "a", cutoff: 2_000).merging(values(before, "b", cutoff: 300)) { $1 },
+                                                  .remove("b"), input: input)
+        #expect(switched > offerAt && switched <= offerAt + fade + block)
+        #expect(edited.processor.identifier.hasSuffix("| input>a a>output"))
+        let a = alone(input, cutoff: 2_000)
+        #expect(Array(output[0][switched...]) == Array(a[0][switched...]))
+    }
+
+    @Test("a connection taken away fades out; one made fades in", arguments: ["disconnect", "connect"])
+    func connections(way: String) throws {
+        // a feeds b, and (with the connection) the output beside b.
+        let series: [(String, String)] = [("input", "a"), ("a", "b"), ("b", "output")]
+        let before = try graph(["a", "b"], way == "disconnect" ? series + [("a", "output")] : series)
+        let values = values(before, "a", cutoff: 2_500, gain: -2).merging(values(before, "b", cutoff: 400, gain: 3)) { $1 }
+        let input = [Signal.noise(frames: frames, seed: 34)]
+        let change: ChainEdit = way == "disconnect" ? .disconnect(from: "a", to: "output") : .connect(from: "a", to: "output")
+        let (output, switched, _) = try edit(before, values, change, input: input)
+        let a = alone(input, cutoff: 2_500, gain: -2)
+        let ab = alone(a, cutoff: 400, gain: 3)
+        let expected = way == "disconnect" ? ab[0] : zip(ab[0], a[0]).map { $1 + $0 }
+        let settled = (way == "disconnect" ? switched : offerAt + fade + 1)
+        #expect(maxDifference(output[0][settled...], expected[settled...]) < 1e-6)
+        // Before the edit: the graph as it was.
+        let wasExpected = way == "disconnect" ? zip(ab[0], a[0]).map { $1 + $0 } : ab[0]
+        #expect(maxDifference(output[0][..<offerAt], wasExpected[..<offerAt]) < 1e-6)
+    }
+
+    @Test("edits of a graph under a steady tone make no click",
+          arguments: ["insert", "branch", "remove", "connect", "disconnect", "new input"])
+    func noClick(edit change: String) throws {
+        let before = try graph(["a", "b"], [("input", "a"), ("input", "b"), ("a", "output"), ("b", "output")])
+        let values = values(before, "a", cutoff: 4_000).merging(values(before, "b", cutoff: 1_500, gain: -6)) { $1 }
+        let edit: ChainEdit = switch change {
+        case "insert": .insert(name: "n", processor: .lowpassGain, from: "a", to: "output")
+        case "branch": .insert(name: "n", processor: .lowpassGain, from: "a", to: "b")
+        case "remove": .remove("a")
+        case "connect": .connect(from: "a", to: "b")
+        case "disconnect": .disconnect(from: "b", to: "output")
+        default: .connect(from: "key", to: "b")
+        }
+        if change == "disconnect" {
+            // b would have no way out: refused, with the graph unchanged.
+            #expect(throws: ChainError.graph(.noPathToOutput("b"))) { try before.applying(edit) }
+            return
+        }
+        let tone = edits.sine(frames: 24_000)
+        let (output, _, _) = try self.edit(before, values, edit, input: [tone],
+                                           newValues: { $0.slots.contains { $0.name == "n" } ? self.values($0, "n", cutoff: 600, gain: 4) : [:] })
+        let steady = edits.roughness(output[0], 2_000..<10_000)
+        let edited = edits.roughness(output[0], 10_000..<24_000)
+        #expect(steady > 0 && edited < 2 * steady, "steady \(steady), around the edit \(edited)")
+    }
+
+    @Test("graph edits that cannot be are refused, naming why")
+    func refusals() throws {
+        let series = try graph(["a", "b"], [("input", "a"), ("a", "b"), ("b", "output")])
+        #expect(throws: ChainError.graph(.cycle(["a", "b"]))) { try series.applying(.connect(from: "b", to: "a")) }
+        #expect(throws: ChainError.graph(.noOutput)) { try series.applying(.disconnect(from: "b", to: "output")) }
+        #expect(throws: ChainError.unknownSlot("zz", ["a", "b"])) { try series.applying(.remove("zz")) }
+        #expect(throws: ChainError.duplicateName("a")) {
+            try series.applying(.insert(name: "a", processor: .lowpassGain, from: "a", to: "b"))
+        }
+        for refused: ChainEdit in [.move("a", to: 2), .add(name: nil, processor: .lowpassGain, position: 1),
+                                   .disconnect(from: "input", to: "b"), .connect(from: "a", to: "b")] {
+            #expect(throws: ChainError.self) { try series.applying(refused) }
+        }
+        let chain = try Processor.chain([("a", .lowpassGain)])
+        #expect(throws: ChainError.graphEdit("a chain is a line: connections are a graph's (--graph)")) {
+            try chain.applying(.connect(from: "input", to: "a"))
+        }
+        // Ends as the graph spells them, whatever the case typed.
+        let connected = try series.applying(.connect(from: "INPUT", to: "B"))
+        #expect(connected.processor.identifier.hasSuffix("| input>a a>b input>b b>output"))
+    }
+}
