@@ -34,6 +34,9 @@ public struct EditedChain: Sendable {
     /// A graph's connections that go, but whose signal carries on through those arriving:
     /// they stay at full level while the edit's slots fade. Others that go fade out.
     public var staying: Set<String> = []
+    /// Old slots that go without fading themselves: a graph's branch taken out, whose
+    /// connections fade instead.
+    public var unfaded: Set<Int> = []
 
     public init(processor: Processor, origins: [SlotOrigin], rows: [ParameterIndex: ParameterIndex]) {
         self.processor = processor

@@ -57,7 +57,8 @@ struct Handover: BitwiseCopyable {
     let edgeStays: UnsafeMutablePointer<Bool>
     let oldEdges: Int
 
-    init(from old: Engine, origins: [SlotOrigin], into engine: Engine, arriving: Set<String>, staying: Set<String>) {
+    init(from old: Engine, origins: [SlotOrigin], into engine: Engine, arriving: Set<String>, staying: Set<String>,
+         unfaded: Set<Int>) {
         oldRows = old.render.parameterCount
         oldSlots = old.render.slotCount
         rowFrom = .allocate(capacity: max(1, oldRows))
@@ -66,6 +67,7 @@ struct Handover: BitwiseCopyable {
         slotFrom.initialize(repeating: -1, count: max(1, origins.count))
         stays = .allocate(capacity: max(1, oldSlots))
         stays.initialize(repeating: false, count: max(1, oldSlots))
+        for s in unfaded where s < oldSlots { stays[s] = true }
         for (s, origin) in origins.enumerated() {
             guard let from = origin.source else { continue }
             slotFrom[s] = Int32(from)
@@ -122,14 +124,15 @@ extension Engine {
     /// engine's dropped slots out, then lets the successor take over.
     /// - Throws: what a new slot's kernel factory throws.
     public func successor(running processor: Processor, origins: [SlotOrigin],
-                          values: [ParameterIndex: Double], arriving: Set<String> = [], staying: Set<String> = []) throws -> Engine {
+                          values: [ParameterIndex: Double], arriving: Set<String> = [], staying: Set<String> = [],
+                          unfaded: Set<Int> = []) throws -> Engine {
         precondition(sampleRate > 0, "only a prepared engine has a successor")
         precondition(origins.count == max(1, processor.slots.count), "one origin per slot")
         let next = Engine(processor: processor, initialValues: values, smoothingTime: smoothingTime,
                           queueCapacity: controls.capacity, controlInterval: controlInterval, kernelFrames: kernelFrames)
         next.beatsPerMinute = beatsPerMinute
         try next.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime,
-                         inheriting: (self, origins, arriving, staying))
+                         inheriting: (self, origins, arriving, staying, unfaded))
         return next
     }
 

@@ -137,7 +137,7 @@ public final class Engine: @unchecked Sendable {
     /// `inheriting` names (`origins[i]`: where slot `i` comes from) from the engine given
     /// instead of making them: a running kernel is shared, not reset or run here.
     func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool,
-                 inheriting: (engine: Engine, origins: [SlotOrigin], arriving: Set<String>, staying: Set<String>)?) throws {
+                 inheriting: (engine: Engine, origins: [SlotOrigin], arriving: Set<String>, staying: Set<String>, unfaded: Set<Int>)?) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
                                   realtime: realtime, beatsPerMinute: beatsPerMinute, followsTransport: realtime)
@@ -149,7 +149,7 @@ public final class Engine: @unchecked Sendable {
         let oldOwners = inheriting?.engine.slotOwners ?? []
         // Each part's kernel, at its rows: the processor alone, or every slot of a chain.
         func add(_ processor: Processor, base: Int, bypass: Int) throws {
-            if let (old, origins, _, _) = inheriting, processor.slots.isEmpty, slots.count < origins.count,
+            if let (old, origins, _, _, _) = inheriting, processor.slots.isEmpty, slots.count < origins.count,
                let from = origins[slots.count].source {
                 precondition(old.render.slots[from].count == processor.table.count, "an inherited slot keeps its processor")
                 switch old.render.slots[from].kernel {
@@ -216,8 +216,8 @@ public final class Engine: @unchecked Sendable {
             render.namedSourceCount = count
         }
         applySideBindings()
-        if let (old, origins, arriving, staying) = inheriting {
-            handover = Handover(from: old, origins: origins, into: self, arriving: arriving, staying: staying)
+        if let (old, origins, arriving, staying, unfaded) = inheriting {
+            handover = Handover(from: old, origins: origins, into: self, arriving: arriving, staying: staying, unfaded: unfaded)
             for (s, origin) in origins.enumerated() where origin.fadesIn { render.slots[s].presence = 0 }
         }
     }

@@ -8,8 +8,9 @@ extension Processor {
     ///   while the connection's two halves carry the signal at full level;
     /// - a slot added as a new branch plays at once, its connections fading in from silence
     ///   (its input too: a delay's first echo starts as gently as the branch);
-    /// - a slot taken out fades to passing its input on, then its sources are wired straight
-    ///   to where it went (its side-chain sources go with it);
+    /// - a slot taken out of a line fades to passing its input on, then its sources are wired
+    ///   straight to where it went (its side-chain sources go with it); a parallel branch taken
+    ///   out (where others feed what it fed) plays on while its connections fade out;
     /// - a connection made fades in, one taken away fades out.
     ///
     /// - Throws: ``ChainError`` for an unknown slot or connection, a taken or bad name, the
@@ -21,6 +22,7 @@ extension Processor {
         var wires = routing.words(slotNames: names).map { Self.wire($0) }
         var arriving: [Wire] = [], staying: [Wire] = []
         var branch: String?
+        var quiet: Int?
         /// A typed end as the graph spells it: a slot's name, `input`, `output`, a named
         /// input (a new one as typed), `SLOT:sidechain`.
         func spelled(_ end: String) -> String {
@@ -60,18 +62,30 @@ extension Processor {
             let i = try slot(name)
             guard parts.count > 1 else { throw .lastSlot(parts[i].name) }
             let gone = parts[i].name
+            let inputs = wires.filter { $0.to == gone || $0.to == "\(gone):\(GraphRouting.sideChainPort)" }
             let sources = wires.filter { $0.to == gone }.map(\.from)
             let destinations = wires.filter { $0.from == gone }.map(\.to)
-            staying = wires.filter { $0.from == gone } + wires.filter { $0.to == gone }
             wires.removeAll { $0.from == gone || $0.to == gone || $0.to == "\(gone):\(GraphRouting.sideChainPort)" }
-            parts.remove(at: i)
-            for destination in destinations {
+            // A destination the slot alone fed (a line through it) is bridged; one fed by others
+            // too (a parallel branch) just loses the branch, faded out.
+            var bridged = false
+            for destination in destinations where !wires.contains(where: { $0.to == destination }) && !sources.isEmpty {
+                bridged = true
+                staying.append(Wire(from: gone, to: destination))
                 for source in sources where !wires.contains(Wire(from: source, to: destination)) {
                     let bridge = Wire(from: source, to: destination)
                     wires.append(bridge)
                     arriving.append(bridge)
                 }
             }
+            if bridged {
+                staying += sources.map { Wire(from: $0, to: gone) }
+            } else {
+                // Nothing passes through it: it plays on, fed as before, while its way out fades.
+                quiet = i
+                staying += inputs
+            }
+            parts.remove(at: i)
         case .connect(let from, let to):
             let wire = Wire(from: spelled(from), to: spelled(to))
             guard !wires.contains(wire) else { throw .graphEdit("\(wire.word) is connected already") }
@@ -108,6 +122,7 @@ extension Processor {
         var edited = EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: ordered.map(\.from)))
         edited.arriving = Set(arriving.map(\.word))
         edited.staying = Set(staying.map(\.word))
+        if let quiet { edited.unfaded = [quiet] }
         return edited
     }
 

@@ -43,7 +43,10 @@ struct LiveCommand: ParsableCommand {
                                  'chain remove NAME', 'chain move NAME N' edit it
                                  while it plays (10 ms fades, the other slots
                                  untouched; the panel's keys A, X, < and >
-                                 do the same)
+                                 do the same); a graph's: 'chain add
+                                 [NAME=]PLUGIN at FROM>TO', 'chain remove NAME',
+                                 'chain connect FROM TO', 'chain disconnect FROM
+                                 TO'
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \

@@ -85,7 +85,7 @@ extension LiveHost {
                 let next: Engine
                 do {
                     next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets,
-                                                   arriving: edited.arriving, staying: edited.staying)
+                                                   arriving: edited.arriving, staying: edited.staying, unfaded: edited.unfaded)
                 } catch {
                     throw ChainEditError("\(error)")
                 }

@@ -35,7 +35,7 @@ struct GraphEditTests {
         let exchange = EngineExchange(engine)
         let edited = try processor.applying(edit)
         let next = try engine.successor(running: edited.processor, origins: edited.origins, values: newValues(edited.processor),
-                                        arriving: edited.arriving, staying: edited.staying)
+                                        arriving: edited.arriving, staying: edited.staying, unfaded: edited.unfaded)
         let (output, tookOverAt) = edits.run(exchange, input, offering: next, at: offerAt)
         let switched = try #require(tookOverAt)
         #expect(exchange.isRunning(next))
@@ -97,6 +97,25 @@ struct GraphEditTests {
         #expect(edited.processor.identifier.hasSuffix("| input>a a>output"))
         let a = alone(input, cutoff: 2_000)
         #expect(Array(output[0][switched...]) == Array(a[0][switched...]))
+    }
+
+    @Test("a parallel branch taken out plays on while its connection fades out, with no dry signal let through")
+    func removeBranch() throws {
+        let before = try graph(["a", "b"], [("input", "a"), ("input", "b"), ("a", "output"), ("b", "output")])
+        let input = [Signal.noise(frames: frames, seed: 35)]
+        let (output, switched, edited) = try edit(before, values(before, "a", cutoff: 2_000).merging(values(before, "b", cutoff: 200, gain: 6)) { $1 },
+                                                  .remove("b"), input: input)
+        #expect(edited.processor.identifier.hasSuffix("| input>a a>output"))
+        #expect(switched > offerAt && switched <= offerAt + fade + block)
+        let a = alone(input, cutoff: 2_000), b = alone(input, cutoff: 200, gain: 6)
+        #expect(Array(output[0][switched...]) == Array(a[0][switched...]))
+        // While it fades: a plus a falling share of b (fed as before), never of the input.
+        var last: Float = 1
+        for i in offerAt..<switched where abs(b[0][i]) > 1e-3 {
+            let share = (output[0][i] - a[0][i]) / b[0][i]
+            #expect(share > -1e-3 && share < last + 1e-3, "frame \(i - offerAt): \(share) of b")
+            last = share
+        }
     }
 
     @Test("a connection taken away fades out; one made fades in", arguments: ["disconnect", "connect"])

@@ -97,3 +97,20 @@ import TestSupport
         }
     }
 }
+
+extension CommandAnswerTests {
+    @Test("chain answers a graph with its slots and connections, as text and JSON")
+    func aGraphsChainAnswer() throws {
+        let (order, routing) = try Processor.routing(slots: ["lo", "hi"], connections: [
+            ("input", "lo"), ("input", "hi"), ("lo", "output"), ("hi", "output"),
+        ], sideInputs: [0, 0])
+        let graph = try Processor.graph(order.map { (["lo", "hi"][$0], Processor.lowpassGain) }, routing: routing)
+        let answer = CommandAnswer.chain(ChainSlotText.slots(of: graph), connections: ChainSlotText.connections(of: graph))
+        let name = Processor.lowpassGain.name
+        #expect(answer.text(graph.table) == "graph lo (\(name)), hi (\(name)); input>lo input>hi lo>output hi>output")
+        #expect(answer.json(graph.table).contains(#""connections":["input>lo","input>hi","lo>output","hi>output"]"#))
+        let chain = try Processor.chain([("lo", .lowpassGain)])
+        #expect(CommandAnswer.chain(ChainSlotText.slots(of: chain), connections: ChainSlotText.connections(of: chain))
+            .text(chain.table) == "chain lo (\(name))")
+    }
+}

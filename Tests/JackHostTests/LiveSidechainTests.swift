@@ -1,3 +1,4 @@
+import Control
 import TestSupport
 import AudioEngine
 import Foundation
@@ -75,5 +76,46 @@ extension JackTests.LiveSidechainTests {
         let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
         #expect(recorded.contains { abs($0) > 1e-3 })
         #expect(firstDifference(recorded, expected) == "none")
+    }
+
+    /// A graph edited while it plays: a connection from a new named input makes its ports, and
+    /// a parallel branch taken out fades away, leaving the other branch exactly as if alone.
+    @Test func aGraphEditedLiveGainsPortsAndLosesABranchCleanly() throws {
+        let parts = [("lp", Processor.lowpassGain), ("comp", try JackTests.LivePluginTests.processor("urn:zamaudio:ZamComp"))]
+        let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: [
+            ("input", "lp"), ("input", "comp"), ("lp", "output"), ("comp", "output"),
+        ], sideInputs: parts.map(\.1.sideInputs))
+        let processor = try Processor.graph(order.map { parts[$0] }, routing: routing)
+        let values: [ParameterIndex: Double] = [try #require(processor.table.find("lp.cutoff")): 500,
+                                                try #require(processor.table.find("comp.thr")): -30]
+        let (tone, _) = Self.signals()
+        let f = try LiveFixture(input: [tone], values: values, processor: processor)
+        f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
+        let host = try #require(f.host.clientName)
+        let engineStart = try f.play()
+        try f.waitForRecording(0.3)
+        let keyed = try f.host.editChain(.connect(from: "voice", to: "comp:sidechain"))
+        #expect(keyed.identifier.hasSuffix("| input>lp input>comp voice>comp:sidechain lp>output comp>output"))
+        #expect(f.player.ports(matching: "^\(host):voice_") == ["\(host):voice_1"])
+        #expect(throws: ChainEditError.self) { try f.host.editChain(.move("lp", to: 2)) }
+        try f.waitForRecording(0.5)
+        let after = try f.host.editChain(.remove("comp"))
+        #expect(after.identifier.hasSuffix("| input>lp lp>output"))
+        #expect(f.host.table.find("comp.thr") == nil)
+        try f.waitForRecording(1)
+
+        let recorded = f.recorder.recording[0]
+        let whole = f.offlineReference(engineStart: engineStart, changes: [])[0]
+        let lead = [Float](repeating: 0, count: Int(engineStart))
+        let lp = EngineRun.reference([lead + tone], processor: .lowpassGain, values: [.cutoff: 500],
+                                     smoothing: LiveFixture.smoothing, blockSize: f.server.period)[0]
+        let rest = Array(lp[Int(engineStart)...])
+        // Up to the removal (the silent key changed nothing), both branches; from a fade after
+        // it, lp alone, exactly.
+        let lastOfWhole = recorded.indices.first { recorded[$0] != whole[$0] } ?? recorded.count
+        let firstOfRest = (recorded.indices.last { recorded[$0] != rest[$0] } ?? -1) + 1
+        #expect(lastOfWhole >= Int(0.5 * Double(recorded.count)), "the whole graph's until the removal")
+        #expect(firstOfRest > lastOfWhole && firstOfRest - lastOfWhole <= JackTests.LiveChainEditTests.fade + 2 * f.server.period,
+                "the change took \(firstOfRest - lastOfWhole) frames")
     }
 }
