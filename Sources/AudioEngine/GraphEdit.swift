@@ -10,7 +10,7 @@ extension Processor {
     ///   (its input too: a delay's first echo starts as gently as the branch);
     /// - a slot taken out of a line fades to passing its input on, then its sources are wired
     ///   straight to where it went (its side-chain sources go with it); a parallel branch taken
-    ///   out (where others feed what it fed) plays on while its connections fade out;
+    ///   out (its sources reach where it went another way) plays on while its way out fades;
     /// - a connection made fades in, one taken away fades out.
     ///
     /// - Throws: ``ChainError`` for an unknown slot or connection, a taken or bad name, the
@@ -66,17 +66,27 @@ extension Processor {
             let sources = wires.filter { $0.to == gone }.map(\.from)
             let destinations = wires.filter { $0.from == gone }.map(\.to)
             wires.removeAll { $0.from == gone || $0.to == gone || $0.to == "\(gone):\(GraphRouting.sideChainPort)" }
-            // A destination the slot alone fed (a line through it) is bridged; one fed by others
-            // too (a parallel branch) just loses the branch, faded out.
-            var bridged = false
-            for destination in destinations where !wires.contains(where: { $0.to == destination }) && !sources.isEmpty {
-                bridged = true
-                staying.append(Wire(from: gone, to: destination))
-                for source in sources where !wires.contains(Wire(from: source, to: destination)) {
-                    let bridge = Wire(from: source, to: destination)
-                    wires.append(bridge)
-                    arriving.append(bridge)
+            // A source that reached a destination only through the slot (a line through it) is
+            // bridged to it; one that still reaches it another way (a parallel branch taken
+            // out) is not: the branch just goes, faded out.
+            func reaches(_ from: String, _ target: String) -> Bool {
+                var seen: Set<String> = [from], todo = [from]
+                while let node = todo.popLast() {
+                    for wire in wires where wire.from == node {
+                        if wire.to == target { return true }
+                        let slot = String(wire.to.split(separator: ":")[0])
+                        if seen.insert(slot).inserted { todo.append(slot) }
+                    }
                 }
+                return false
+            }
+            var bridged = false
+            let bridges = destinations.flatMap { d in sources.filter { !reaches($0, d) }.map { Wire(from: $0, to: d) } }
+            for bridge in bridges {
+                bridged = true
+                staying.append(Wire(from: gone, to: bridge.to))
+                wires.append(bridge)
+                arriving.append(bridge)
             }
             if bridged {
                 staying += sources.map { Wire(from: $0, to: gone) }

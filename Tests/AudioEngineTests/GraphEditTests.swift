@@ -180,6 +180,12 @@ struct GraphEditTests {
         #expect(throws: ChainError.graphEdit("a chain is a line: connections are a graph's (--graph)")) {
             try chain.applying(.connect(from: "input", to: "a"))
         }
+        // A slot in a line that meets another at a sum is bridged: its source has no other way on.
+        let meeting = try graph(["lp", "lim", "n", "comp"], [("input", "lp"), ("input", "lim"), ("lp", "n"), ("n", "comp"),
+                                                             ("lim", "comp"), ("comp", "output")])
+        let bridged = try meeting.applying(.remove("n"))
+        #expect(bridged.processor.identifier.hasSuffix("| input>lp input>lim lim>comp lp>comp comp>output"))
+        #expect(bridged.arriving == ["lp>comp"] && bridged.staying == ["lp>n", "n>comp"] && bridged.unfaded.isEmpty)
         // Ends as the graph spells them, whatever the case typed.
         let connected = try series.applying(.connect(from: "INPUT", to: "B"))
         #expect(connected.processor.identifier.hasSuffix("| input>a a>b input>b b>output"))

@@ -1,3 +1,4 @@
+import Control
 import TestSupport
 import CRealtime
 import AudioEngine
@@ -167,6 +168,15 @@ extension JackTests {
             Self.everyMillisecond(for: seconds) { i in
                 let id = moving[i % moving.count]
                 f.host.set([id: table[id].range.lowerBound + (table[id].range.upperBound - table[id].range.lowerBound) * Double(i % 97) / 96])
+            }
+            // Edits while it plays: a slot on a connection, a new named input, a branch made
+            // and taken away, a connection undone, the slot out again; each fades on the audio
+            // thread, slots and connections alike.
+            f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
+            for edit: ChainRequest in [.insert(reference: "builtin", name: "n", from: "lp", to: "comp"), .connect(from: "voice", to: "n"),
+                                       .insert(reference: "builtin", name: "b", from: "input", to: "output"), .remove("b"),
+                                       .disconnect(from: "voice", to: "n"), .remove("n")] {
+                _ = try f.host.editChain(edit)
             }
             try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
             #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
