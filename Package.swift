@@ -55,6 +55,9 @@ let package = Package(
         .target(name: "CLadspa", dependencies: ["CRealtime"]),
         // The GNU extensions Swift's Glibc module leaves out (thread names, monotonic waits).
         .target(name: "CPlatform"),
+        // An isolated slot's shared block and its two halves: the host's proxy kernel (a run
+        // is a futex wake and a bounded futex wait) and the slot process's serving loop.
+        .target(name: "CSlot", dependencies: ["CRealtime"]),
 
         // The one layer over the operating system (Linux only): system calls retried on
         // interrupt, with errors that name the call; descriptors, files, pipes and sockets;
@@ -84,6 +87,9 @@ let package = Package(
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
         .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats"]),
+        // Plug-ins in processes of their own: a slot's process started and watched, its proxy
+        // kernel for the engine, and the serving side the `detent slot` command runs.
+        .target(name: "Isolation", dependencies: ["CSlot", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
         // OSC through liblo (routing, feedback, a server thread), and the session manager's
         // client (NSM speaks OSC).
         .target(name: "OSC", dependencies: ["CLo", "Parameters", "Platform"]),
@@ -134,7 +140,7 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs",
+                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs", "Isolation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -162,7 +168,7 @@ let package = Package(
         .testTarget(name: "OfflineRenderTests", dependencies: ["OfflineRender", "CSndfile", "AudioEngine", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "AudioEngine", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Host", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "TestSupport"]),
+            "JackHost", "Host", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "TestSupport"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [

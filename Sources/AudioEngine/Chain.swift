@@ -191,6 +191,10 @@ final class ChainReports: KernelReports, @unchecked Sendable {
         return routing.latency(slotLatencies: owners.map { ($0 as? any KernelReports)?.latency ?? 0 })
     }
 
+    var faults: [(slot: String, reason: String)] {
+        reports.flatMap { name, reports in reports.faults.map { (name, $0.reason) } }
+    }
+
     /// Every slot's MIDI output, in frame order (a slot before a later one at the same frame).
     func takeMIDIOutput() -> MIDIOutput {
         var taken = MIDIOutput()

@@ -11,10 +11,15 @@ public protocol KernelReports: AnyObject {
     /// engine's timeline (``Engine/framePosition``). Offline only: taken between `process`
     /// calls on the thread that makes them.
     func takeMIDIOutput() -> MIDIOutput
+    /// Why the kernel no longer runs, when it does not (an isolated slot whose process
+    /// crashed or hung: it passes its input through until restarted), by slot name (empty for
+    /// a processor on its own); none while all runs.
+    var faults: [(slot: String, reason: String)] { get }
 }
 
 extension KernelReports {
     public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
+    public var faults: [(slot: String, reason: String)] { [] }
 }
 
 /// MIDI messages a processor wrote (see ``KernelReports/takeMIDIOutput()``), and how many it

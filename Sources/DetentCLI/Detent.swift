@@ -21,7 +21,8 @@ public struct Detent: ParsableCommand {
             every command and option on one page.
             """,
         version: version,
-        subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self]
+        subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self,
+                      SlotCommand.self]
     )
 
     /// Parses the command line and runs the command. Help, `--version` and completion scripts

@@ -41,7 +41,7 @@ extension JackTests {
         /// Plays the stereo test signal through `processor` live, moving every parameter with
         /// ``moves(_:)``, and expects the recording to carry sound and equal the offline render
         /// sample for sample; returns the fixture for further checks.
-        static func expectLiveEqualsOffline(_ processor: Processor,
+        static func expectLiveEqualsOffline(_ processor: Processor, reference: Processor? = nil,
                                             sourceLocation: SourceLocation = #_sourceLocation) throws -> LiveFixture {
             let f = try LiveFixture(input: LiveHostAudioTests.stereo(), processor: processor)
             let engineStart = try f.play()
@@ -51,7 +51,7 @@ extension JackTests {
                 changes += f.host.setStamped(values)
             }
             try f.waitForRecording(1)
-            let expected = f.offlineReference(engineStart: engineStart, changes: changes)
+            let expected = f.offlineReference(engineStart: engineStart, changes: changes, processor: reference)
             let recorded = f.recorder.recording
             for c in 0..<2 {
                 #expect(recorded[c].contains { abs($0) > 1e-3 }, "channel \(c + 1) carries sound", sourceLocation: sourceLocation)

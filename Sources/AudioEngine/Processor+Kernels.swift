@@ -1,0 +1,42 @@
+import Parameters
+
+extension Processor {
+    /// What makes a processor's kernel from its format, files and state: how a processor runs
+    /// somewhere else than in this process (an isolated slot) is swapped in.
+    public typealias KernelFactory = @Sendable (_ format: KernelFormat, _ files: [FileParameter], _ state: SavedState?) throws -> PreparedKernel
+
+    /// This processor with the kernel of each of its external processors (a chain's slots, or
+    /// itself) made by `factory(processor)` instead, where that gives one; the built-in, and
+    /// processors `factory` declines, are unchanged. The table, ids, files and state are the
+    /// same, and so is the identifier: presets and sessions do not see the difference.
+    public func makingKernels(_ factory: (Processor) -> KernelFactory?) -> Processor {
+        switch code {
+        case .lowpassGain:
+            return self
+        case .chain(let slots):
+            var copy = self
+            copy.code = .chain(slots.map { Slot(name: $0.name, processor: $0.processor.makingKernels(factory), bypass: $0.bypass, first: $0.first) })
+            return copy
+        case .external:
+            guard let make = factory(self) else { return self }
+            var copy = self
+            copy.fileKernel = make
+            let files = files, state = state
+            copy.code = .external { format in try make(format, files, state) }
+            return copy
+        }
+    }
+
+    /// The kernel of a processor on its own (not a chain, not the built-in) for `format`, as
+    /// an engine's `prepare` makes it: for a process that runs one slot of another's engine.
+    public func makeKernel(_ format: KernelFormat) throws -> PreparedKernel? {
+        guard case .external(let make) = code else { return nil }
+        return try make(format)
+    }
+
+    /// True for a processor whose kernel is external code (a plug-in), not the built-in or a chain.
+    public var isExternal: Bool {
+        if case .external = code { return true }
+        return false
+    }
+}

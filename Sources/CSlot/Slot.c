@@ -1,0 +1,350 @@
+#define _GNU_SOURCE
+#include "Slot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/mman.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "CRealtime.h"
+
+// The futex words are shared between processes: FUTEX_WAIT and FUTEX_WAKE without
+// FUTEX_PRIVATE_FLAG.
+
+static inline uint32_t load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+static inline void store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+
+static void wake(uint32_t *word) { syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0); }
+
+/// Waits while `*word` is `value`, at most `timeout_ns` (negative: no limit). Returns when
+/// woken, the word differs, the time is up or a signal came: the caller looks again.
+static void wait_while(uint32_t *word, uint32_t value, int64_t timeout_ns) {
+    if (timeout_ns < 0) {
+        syscall(SYS_futex, word, FUTEX_WAIT, value, NULL, NULL, 0);
+        return;
+    }
+    struct timespec t = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
+    syscall(SYS_futex, word, FUTEX_WAIT, value, &t, NULL, 0);
+}
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline uint8_t *block(DetentSlotShared *shared) { return (uint8_t *)shared; }
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+size_t detent_slot_layout(DetentSlotShared *shared, uint32_t channels, uint32_t max_frames, uint32_t controls,
+                          uint32_t outputs) {
+    memset(shared, 0, sizeof *shared);
+    shared->channels = channels;
+    shared->max_frames = max_frames;
+    shared->controls = controls;
+    shared->outputs = outputs;
+    size_t at = align64(sizeof *shared);
+    size_t audio = align64((size_t)channels * max_frames * sizeof(float));
+    size_t events = align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent)) + DETENT_SLOT_EVENT_BYTES;
+    shared->off_controls = at, at += align64((controls + 1) * sizeof(float));
+    shared->off_inputs = at, at += audio;
+    shared->off_outputs = at, at += audio;
+    shared->off_side = at, at += audio;
+    shared->off_values = at, at += align64((outputs + 1) * sizeof(float));
+    shared->off_events = at, at += align64(events);
+    shared->off_midi_out = at, at += align64(events);
+    shared->size = at;
+    return at;
+}
+
+int detent_slot_memory(size_t size) {
+    int fd = memfd_create("detent-slot", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+DetentSlotShared *detent_slot_map(int fd, size_t size) {
+    void *at = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return at == MAP_FAILED ? NULL : at;
+}
+
+void detent_slot_unmap(DetentSlotShared *shared, size_t size) { munmap(shared, size); }
+
+uint32_t detent_slot_state(const DetentSlotShared *shared) { return load(&shared->state); }
+
+void detent_slot_set_state(DetentSlotShared *shared, uint32_t state) {
+    store(&shared->state, state);
+    wake(&shared->state);
+    wake(&shared->request);
+    wake(&shared->reply);
+}
+
+void detent_slot_wait_state(DetentSlotShared *shared, uint32_t from, int64_t timeout_ns) {
+    if (load(&shared->state) == from) wait_while(&shared->state, from, timeout_ns);
+}
+
+void detent_slot_wake_reply(DetentSlotShared *shared) { wake(&shared->reply); }
+
+// MARK: The host's half
+
+/// The audio thread's mark that the slot failed: its own flag, and LATE for a slot still
+/// READY (the monitor thread kills it), with one wake for the monitor.
+static void fail(DetentSlotProxy *proxy) {
+    if (proxy->failed) return;
+    proxy->failed = 1;
+    uint32_t ready = DETENT_SLOT_READY;
+    if (__atomic_compare_exchange_n(&proxy->shared->state, &ready, DETENT_SLOT_LATE, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+        wake(&proxy->shared->state);
+    }
+    __atomic_add_fetch(&proxy->health, 1, __ATOMIC_RELEASE);
+}
+
+/// Makes request `command`, then waits for its answer at most `limit_ns`. False when the slot
+/// is gone or the time is up.
+static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
+    DetentSlotShared *shared = proxy->shared;
+    shared->command = command;
+    uint32_t sequence = ++proxy->sequence;
+    store(&shared->request, sequence);
+    wake(&shared->request);
+    int64_t start = now_ns();
+    for (;;) {
+        uint32_t reply = load(&shared->reply);
+        if (reply == sequence) return true;
+        if (load(&shared->state) != DETENT_SLOT_READY) return false;
+        int64_t left = limit_ns - (now_ns() - start);
+        if (left <= 0) return false;
+        wait_while(&shared->reply, reply, left);
+    }
+}
+
+/// Frame `i` of channel `c` delayed by `delay` frames: from this run's input, or the history.
+static inline float delayed(const DetentSlotProxy *proxy, const float *input, uint32_t c, intptr_t i, uint32_t delay) {
+    if (i >= (intptr_t)delay) return input[i - delay];
+    return proxy->history[(size_t)c * proxy->history_capacity + (proxy->history_capacity - delay + (uint32_t)i)];
+}
+
+void detent_slot_proxy_run(void *context, const float *controls, const float *const *inputs, float *const *outputs,
+                           intptr_t channels, intptr_t frames) {
+    DetentSlotProxy *proxy = context;
+    DetentSlotShared *shared = proxy->shared;
+    uint8_t *base = block(shared);
+    if (channels > (intptr_t)shared->channels) channels = shared->channels;
+    if (frames > (intptr_t)shared->max_frames) frames = shared->max_frames;
+    if (!proxy->failed && load(&shared->state) != DETENT_SLOT_READY) fail(proxy);
+    if (!proxy->failed) {
+        memcpy(base + shared->off_controls, controls, shared->controls * sizeof(float));
+        float *in = (float *)(base + shared->off_inputs);
+        for (intptr_t c = 0; c < channels; c++) memcpy(in + c * shared->max_frames, inputs[c], (size_t)frames * sizeof(float));
+        shared->has_side = proxy->side_channels > 0;
+        if (proxy->side_channels > 0) {
+            float *side = (float *)(base + shared->off_side);
+            for (intptr_t c = 0; c < channels; c++) {
+                const float *from = proxy->side[c < (intptr_t)proxy->side_channels ? c : proxy->side_channels - 1];
+                memcpy(side + c * shared->max_frames, from, (size_t)frames * sizeof(float));
+            }
+            proxy->side_channels = 0;
+        }
+        shared->begin_events = proxy->staged_begin;
+        shared->events = proxy->staged_events;
+        shared->event_bytes = proxy->staged_bytes;
+        proxy->staged_begin = 0, proxy->staged_events = 0, proxy->staged_bytes = 0;
+        shared->frames = (uint32_t)frames;
+        if (ask(proxy, DETENT_SLOT_RUN, proxy->deadline_ns)) {
+            const float *out = (const float *)(base + shared->off_outputs);
+            for (intptr_t c = 0; c < channels; c++) memcpy(outputs[c], out + c * shared->max_frames, (size_t)frames * sizeof(float));
+            uint32_t latency = shared->latency;
+            proxy->history_frames = latency <= proxy->history_capacity ? latency : proxy->history_capacity;
+        } else {
+            fail(proxy);
+        }
+    }
+    uint32_t delay = proxy->history_frames;
+    if (proxy->failed) {
+        // As a bypass: the input, delayed by the latency the slot last reported.
+        proxy->failures++;
+        for (intptr_t c = 0; c < channels; c++) {
+            for (intptr_t i = 0; i < frames; i++) outputs[c][i] = delayed(proxy, inputs[c], (uint32_t)c, i, delay);
+        }
+    }
+    // The input's last frames, oldest first, for a pass-through that starts any run from now.
+    uint32_t capacity = proxy->history_capacity;
+    if (capacity == 0) return;
+    for (intptr_t c = 0; c < channels; c++) {
+        float *history = proxy->history + (size_t)c * capacity;
+        if (frames >= (intptr_t)capacity) {
+            memcpy(history, inputs[c] + frames - capacity, capacity * sizeof(float));
+        } else {
+            memmove(history, history + frames, (capacity - (size_t)frames) * sizeof(float));
+            memcpy(history + capacity - frames, inputs[c], (size_t)frames * sizeof(float));
+        }
+    }
+}
+
+void detent_slot_proxy_reset(void *context) {
+    DetentSlotProxy *proxy = context;
+    if (proxy->failed || load(&proxy->shared->state) != DETENT_SLOT_READY) return;
+    if (!ask(proxy, DETENT_SLOT_RESET, 2000000000)) fail(proxy);
+}
+
+void detent_slot_proxy_begin_events(void *context) {
+    DetentSlotProxy *proxy = context;
+    proxy->staged_begin = 1;
+    proxy->staged_events = 0;
+    proxy->staged_bytes = 0;
+}
+
+bool detent_slot_proxy_add_event(void *context, uint32_t frame, const uint8_t *bytes, uint32_t size) {
+    DetentSlotProxy *proxy = context;
+    DetentSlotShared *shared = proxy->shared;
+    if (proxy->staged_events >= DETENT_SLOT_EVENTS || proxy->staged_bytes + size > DETENT_SLOT_EVENT_BYTES) return false;
+    uint8_t *area = block(shared) + shared->off_events;
+    DetentSlotEvent *events = (DetentSlotEvent *)area;
+    uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
+    events[proxy->staged_events] = (DetentSlotEvent){frame, size, proxy->staged_bytes};
+    memcpy(data + proxy->staged_bytes, bytes, size);
+    proxy->staged_events++;
+    proxy->staged_bytes += size;
+    return true;
+}
+
+void detent_slot_proxy_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat, double beat,
+                                 int32_t beatUnit, float beatsPerBar, float beatsPerMinute) {
+    DetentSlotProxy *proxy = context;
+    DetentSlotShared *shared = proxy->shared;
+    shared->transport_frame = frame;
+    shared->transport_speed = speed;
+    shared->transport_bar = bar;
+    shared->transport_bar_beat = barBeat;
+    shared->transport_beat = beat;
+    shared->transport_beat_unit = beatUnit;
+    shared->transport_beats_per_bar = beatsPerBar;
+    shared->transport_bpm = beatsPerMinute;
+    shared->has_transport = 1;
+}
+
+void detent_slot_proxy_side(void *context, const float *const *inputs, intptr_t channels) {
+    DetentSlotProxy *proxy = context;
+    if (channels > DETENT_SLOT_CHANNELS) channels = DETENT_SLOT_CHANNELS;
+    for (intptr_t c = 0; c < channels; c++) proxy->side[c] = inputs[c];
+    proxy->side_channels = (uint32_t)channels;
+}
+
+void detent_slot_proxy_drain(void *context, uint32_t frames, DetentSlotMIDISink sink, void *target) {
+    DetentSlotProxy *proxy = context;
+    DetentSlotShared *shared = proxy->shared;
+    if (proxy->failed || load(&shared->state) != DETENT_SLOT_READY) return;
+    shared->drain_frames = frames;
+    if (!ask(proxy, DETENT_SLOT_DRAIN, proxy->deadline_ns)) {
+        fail(proxy);
+        return;
+    }
+    uint8_t *area = block(shared) + shared->off_midi_out;
+    const DetentSlotEvent *events = (const DetentSlotEvent *)area;
+    const uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
+    for (uint32_t i = 0; i < shared->midi_out && i < DETENT_SLOT_EVENTS; i++) {
+        if (events[i].offset + events[i].size <= DETENT_SLOT_EVENT_BYTES) sink(target, events[i].frame, data + events[i].offset, events[i].size);
+    }
+}
+
+void detent_slot_proxy_revive(DetentSlotProxy *proxy) {
+    proxy->sequence = load(&proxy->shared->request);
+    proxy->side_channels = 0;
+    proxy->staged_begin = 0, proxy->staged_events = 0, proxy->staged_bytes = 0;
+    __atomic_store_n(&proxy->failed, 0, __ATOMIC_RELEASE);
+}
+
+// MARK: The slot's half
+
+/// Where the slot's kernel writes its MIDI during a DRAIN: into the shared block.
+static void keep_midi(void *target, uint32_t frame, const uint8_t *bytes, uint32_t size) {
+    DetentSlotShared *shared = target;
+    if (shared->midi_out >= DETENT_SLOT_EVENTS || shared->midi_out_bytes + size > DETENT_SLOT_EVENT_BYTES) return;
+    uint8_t *area = block(shared) + shared->off_midi_out;
+    DetentSlotEvent *events = (DetentSlotEvent *)area;
+    uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
+    events[shared->midi_out] = (DetentSlotEvent){frame, size, shared->midi_out_bytes};
+    memcpy(data + shared->midi_out_bytes, bytes, size);
+    shared->midi_out++;
+    shared->midi_out_bytes += size;
+}
+
+static void run(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
+    uint8_t *base = block(shared);
+    uint32_t channels = shared->channels, max = shared->max_frames;
+    const float *in[DETENT_SLOT_CHANNELS];
+    float *out[DETENT_SLOT_CHANNELS];
+    for (uint32_t c = 0; c < channels && c < DETENT_SLOT_CHANNELS; c++) {
+        in[c] = (const float *)(base + shared->off_inputs) + (size_t)c * max;
+        out[c] = (float *)(base + shared->off_outputs) + (size_t)c * max;
+    }
+    if (kernel->begin_events && kernel->add_event && (shared->begin_events || shared->events > 0)) {
+        if (shared->begin_events) kernel->begin_events(kernel->context);
+        uint8_t *area = base + shared->off_events;
+        const DetentSlotEvent *events = (const DetentSlotEvent *)area;
+        const uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
+        for (uint32_t i = 0; i < shared->events && i < DETENT_SLOT_EVENTS; i++) {
+            if (events[i].offset + events[i].size <= DETENT_SLOT_EVENT_BYTES) {
+                kernel->add_event(kernel->context, events[i].frame, data + events[i].offset, events[i].size);
+            }
+        }
+    }
+    if (shared->has_transport) {
+        shared->has_transport = 0;
+        if (kernel->transport) {
+            kernel->transport(kernel->context, shared->transport_frame, shared->transport_speed, shared->transport_bar,
+                              shared->transport_bar_beat, shared->transport_beat, shared->transport_beat_unit,
+                              shared->transport_beats_per_bar, shared->transport_bpm);
+        }
+    }
+    if (shared->has_side && kernel->side) {
+        const float *side[DETENT_SLOT_CHANNELS];
+        for (uint32_t c = 0; c < channels && c < DETENT_SLOT_CHANNELS; c++) side[c] = (const float *)(base + shared->off_side) + (size_t)c * max;
+        kernel->side(kernel->context, side, channels);
+    }
+    kernel->run(kernel->context, (const float *)(base + shared->off_controls), in, out, channels, shared->frames);
+}
+
+void detent_slot_serve(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
+    // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
+    (void)detent_denormals_off();
+    uint32_t seen = load(&shared->request);
+    detent_slot_set_state(shared, DETENT_SLOT_READY);
+    for (;;) {
+        uint32_t request;
+        while ((request = load(&shared->request)) == seen) {
+            if (load(&shared->state) == DETENT_SLOT_QUIT) return;
+            wait_while(&shared->request, seen, -1);
+        }
+        if (load(&shared->state) == DETENT_SLOT_QUIT) return;
+        seen = request;
+        switch (shared->command) {
+        case DETENT_SLOT_RUN:
+            run(shared, kernel);
+            break;
+        case DETENT_SLOT_RESET:
+            if (kernel->reset) kernel->reset(kernel->context);
+            break;
+        case DETENT_SLOT_DRAIN:
+            shared->midi_out = 0, shared->midi_out_bytes = 0;
+            if (kernel->drain) kernel->drain(kernel->context, shared->drain_frames, keep_midi, shared);
+            break;
+        default:
+            break;
+        }
+        store(&shared->reply, request);
+        wake(&shared->reply);
+    }
+}

@@ -1,0 +1,171 @@
+#ifndef DETENT_SLOT_H
+#define DETENT_SLOT_H
+
+// A plug-in slot run in a process of its own ("isolated"): what crosses between the host's
+// audio thread and the slot's process, in one block of shared memory, and the two halves
+// that use it.
+//
+// The host's half is an `ExternalKernel` like any other (the proxy: `detent_slot_proxy_*`).
+// Its `run` copies the control values and the input into the shared block, bumps
+// `request` and wakes the slot (FUTEX_WAKE), then waits on `reply` (FUTEX_WAIT) until the
+// slot has run or the deadline passes, and copies the output back. Those two futex calls are
+// the only system calls the audio thread makes for an isolated slot. When the slot's process
+// has died, or misses the deadline, the proxy marks the slot failed and from then on passes
+// its input through, delayed by the slot's latency as a bypass does, until the host starts a
+// new process (`restart`) and clears the mark; the host's monitor thread kills what is left.
+//
+// The slot's half (`detent_slot_serve`) waits on `request`, runs the real kernel on the
+// shared buffers and answers on `reply`. Nothing here allocates or locks.
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Where a slot is.
+enum {
+    DETENT_SLOT_STARTING = 0, // the process is being made, or making its kernel
+    DETENT_SLOT_READY = 1,    // serving
+    DETENT_SLOT_LATE = 2,     // it missed a deadline: to be killed
+    DETENT_SLOT_DEAD = 3,     // its process ended
+    DETENT_SLOT_QUIT = 4,     // asked to end
+};
+
+/// What a request asks.
+enum {
+    DETENT_SLOT_RUN = 1,
+    DETENT_SLOT_RESET = 2,
+    DETENT_SLOT_DRAIN = 3,
+};
+
+/// The most channels, MIDI messages in a request and their bytes, MIDI messages out and
+/// their bytes, that a slot carries.
+#define DETENT_SLOT_CHANNELS 64
+#define DETENT_SLOT_EVENTS 1024
+#define DETENT_SLOT_EVENT_BYTES 65536
+
+/// One MIDI message in the shared block: at `frame`, `size` bytes at `offset` in the bytes.
+typedef struct {
+    uint32_t frame;
+    uint32_t size;
+    uint32_t offset;
+} DetentSlotEvent;
+
+/// The head of the shared block; the buffers follow at the offsets given. The words the two
+/// sides wait on are touched only with atomic operations (in Slot.c).
+typedef struct {
+    uint32_t request;       // futex: the host's request count
+    uint32_t reply;         // futex: the last request the slot answered
+    uint32_t state;         // futex: DETENT_SLOT_*
+    uint32_t command;       // DETENT_SLOT_RUN …
+    uint32_t channels;
+    uint32_t max_frames;
+    uint32_t controls;      // the processor's rows
+    uint32_t outputs;       // its read-only output values
+    uint32_t frames;        // of this run
+    uint32_t has_side;      // this run's side-chain signal is in the side buffers
+    uint32_t begin_events;  // this run starts a new list of MIDI messages
+    uint32_t events;        // MIDI messages for this run (after begin_events, or added to the list)
+    uint32_t event_bytes;
+    uint32_t midi_out;      // MIDI messages the slot wrote (a DRAIN's answer)
+    uint32_t midi_out_bytes;
+    uint32_t latency;       // the slot's latency, as its kernel last reported it
+    uint32_t has_transport; // the transport below is new for this run
+    int32_t transport_beat_unit;
+    int64_t transport_frame;
+    int64_t transport_bar;
+    double transport_beat;
+    float transport_speed;
+    float transport_bar_beat;
+    float transport_beats_per_bar;
+    float transport_bpm;
+    uint32_t drain_frames;   // a DRAIN's cycle length
+    uint32_t pid;            // the slot's process
+    uint64_t generation;     // bumped by each process that serves it
+    uint64_t off_controls;   // float × controls
+    uint64_t off_inputs;     // float × channels × max_frames, channel after channel
+    uint64_t off_outputs;    // the same
+    uint64_t off_side;       // the same
+    uint64_t off_values;     // float × outputs, written by the slot's reporter
+    uint64_t off_events;     // DetentSlotEvent × DETENT_SLOT_EVENTS, then the bytes
+    uint64_t off_midi_out;   // the same, for the MIDI the slot wrote
+    uint64_t size;           // of the whole block
+} DetentSlotShared;
+
+/// Fills `shared`'s sizes and offsets for the shape given; returns the bytes the block needs.
+size_t detent_slot_layout(DetentSlotShared *_Nonnull shared, uint32_t channels, uint32_t max_frames, uint32_t controls,
+                          uint32_t outputs);
+
+/// The state word, read or set atomically (either side, any thread); setting wakes its waiters.
+uint32_t detent_slot_state(const DetentSlotShared *_Nonnull shared);
+void detent_slot_set_state(DetentSlotShared *_Nonnull shared, uint32_t state);
+/// Waits up to `timeout_ns` for the state word to move from `from` (not on an audio thread).
+void detent_slot_wait_state(DetentSlotShared *_Nonnull shared, uint32_t from, int64_t timeout_ns);
+/// Wakes whoever waits on the reply: a host whose slot is gone stops waiting at once.
+void detent_slot_wake_reply(DetentSlotShared *_Nonnull shared);
+
+/// A new anonymous shared-memory file of `size` bytes, close-on-exec (memfd_create and
+/// ftruncate). Returns its descriptor, or -1 with errno set.
+int detent_slot_memory(size_t size);
+/// The block in `fd` mapped shared, read and write (mmap); NULL with errno set on failure.
+DetentSlotShared *_Nullable detent_slot_map(int fd, size_t size);
+void detent_slot_unmap(DetentSlotShared *_Nonnull shared, size_t size);
+
+// MARK: The host's half
+
+/// The proxy's own memory (the context of its `ExternalKernel`), prepared by the host.
+typedef struct {
+    DetentSlotShared *_Nonnull shared;
+    uint32_t sequence;        // the last request made
+    uint32_t failed;          // the audio thread saw the slot fail: pass the input through
+    int64_t deadline_ns;      // the longest a run may take
+    uint32_t side_channels;   // a side signal given for the next run
+    const float *_Nullable side[DETENT_SLOT_CHANNELS];
+    uint32_t staged_begin;    // MIDI staged for the next run
+    uint32_t staged_events;
+    uint32_t staged_bytes;
+    float *_Nonnull history;  // the input's last `history_frames` frames per channel, oldest first
+    uint32_t history_frames;  // its length: the latency a pass-through delays by (at most its capacity)
+    uint32_t history_capacity;
+    uint32_t failures;        // runs answered by passing through, for the host to see
+    uint32_t health;          // bumped when the audio thread marks a failure (host reads it)
+} DetentSlotProxy;
+
+/// The `ExternalKernel` functions over a proxy (see ExternalKernel.swift for what each does).
+void detent_slot_proxy_run(void *_Nullable context, const float *_Nonnull controls,
+                           const float *_Nonnull const *_Nonnull inputs, float *_Nonnull const *_Nonnull outputs,
+                           intptr_t channels, intptr_t frames);
+void detent_slot_proxy_reset(void *_Nullable context);
+void detent_slot_proxy_begin_events(void *_Nullable context);
+bool detent_slot_proxy_add_event(void *_Nullable context, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
+void detent_slot_proxy_transport(void *_Nullable context, int64_t frame, float speed, int64_t bar, float barBeat,
+                                 double beat, int32_t beatUnit, float beatsPerBar, float beatsPerMinute);
+void detent_slot_proxy_side(void *_Nullable context, const float *_Nonnull const *_Nonnull inputs, intptr_t channels);
+typedef void (*DetentSlotMIDISink)(void *_Nullable target, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
+void detent_slot_proxy_drain(void *_Nullable context, uint32_t frames, DetentSlotMIDISink _Nonnull sink,
+                             void *_Nullable target);
+
+/// Brings a failed proxy back to a new process serving its block (host, not the audio
+/// thread's; the audio thread sees it at its next run): requests start afresh.
+void detent_slot_proxy_revive(DetentSlotProxy *_Nonnull proxy);
+
+// MARK: The slot's half
+
+/// The real kernel, as the slot's process made it: the same functions an `ExternalKernel`
+/// holds (null where it has none).
+typedef struct {
+    void *_Nullable context;
+    void (*_Nonnull run)(void *_Nullable, const float *_Nonnull, const float *_Nonnull const *_Nonnull,
+                         float *_Nonnull const *_Nonnull, intptr_t, intptr_t);
+    void (*_Nullable reset)(void *_Nullable);
+    void (*_Nullable begin_events)(void *_Nullable);
+    bool (*_Nullable add_event)(void *_Nullable, uint32_t, const uint8_t *_Nonnull, uint32_t);
+    void (*_Nullable transport)(void *_Nullable, int64_t, float, int64_t, float, double, int32_t, float, float);
+    void (*_Nullable drain)(void *_Nullable, uint32_t, DetentSlotMIDISink _Nonnull, void *_Nullable);
+    void (*_Nullable side)(void *_Nullable, const float *_Nonnull const *_Nonnull, intptr_t);
+} DetentSlotKernel;
+
+/// Serves requests on `shared` with `kernel` until the state says QUIT (the slot's process,
+/// on the thread that runs the plug-in). Marks the slot READY first.
+void detent_slot_serve(DetentSlotShared *_Nonnull shared, const DetentSlotKernel *_Nonnull kernel);
+
+#endif

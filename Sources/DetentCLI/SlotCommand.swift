@@ -1,0 +1,34 @@
+import ArgumentParser
+import Isolation
+import Platform
+import RenderJobs
+
+/// `detent slot REQUEST`: serves one isolated plug-in slot for a `detent live --isolate` (or
+/// any engine that isolates its plug-ins), over the shared memory on its descriptor 3. Not for
+/// people: the host starts it and talks to it (``IsolatedSlot``); it is hidden from help.
+struct SlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "slot", abstract: "Serves one isolated plug-in slot (started by detent itself).", shouldDisplay: false)
+
+    @Argument(help: .hidden)
+    var request: String
+
+    func run() throws {
+        guard let request = SlotRequest(json: request) else {
+            print("error: detent slot: the request is not one this detent reads")
+            throw ExitCode(2)
+        }
+        do {
+            var processor = try ProcessorReference.processor(request.identifier)
+            if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
+            processor = processor.settingState(request.state)
+            let status = SlotServer.serve(processor, format: request.format)
+            ThisProcess.flushOutput()
+            ThisProcess.exitNow(status)
+        } catch {
+            print("error: \(error)")
+            ThisProcess.flushOutput()
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AudioEngine
+import Parameters
+import Platform
+
+/// How isolated slots are started: the program that serves one (`detent slot`, hidden), and
+/// how long a run may take before the slot counts as hung.
+public struct SlotLauncher: Sendable {
+    /// The `detent` program whose `slot` command serves a slot.
+    public var program: String
+
+    public init(program: String) {
+        self.program = program
+    }
+
+    /// `detent` in the folder of this program (the command line itself, or the one built
+    /// beside the tests), else the first on `PATH`; nil when there is none.
+    public static func beside() -> SlotLauncher? {
+        var folders: [String] = []
+        if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
+            folders.append(String(own[..<slash]))
+        }
+        folders += (Environment.value("PATH") ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        return folders.lazy.map { $0 + "/detent" }.first { PathString.isExecutable($0) }.map(SlotLauncher.init(program:))
+    }
+
+    /// The longest a run may take before its slot counts as hung, in nanoseconds: four
+    /// periods of the longest block, and at least 50 ms, so that a machine busy for a moment
+    /// (a server without real-time scheduling, a page fault) does not cost a healthy plug-in
+    /// its place, while a plug-in that spins or blocks for ever costs one stall under 100 ms.
+    public static func deadline(_ format: KernelFormat) -> Int64 {
+        let periods = 4 * Double(format.maxFrames) / format.sampleRate
+        return Int64(max(periods, 0.050) * 1e9)
+    }
+}
+
+extension Processor {
+    /// This processor with every plug-in (a chain's slots, or itself) run in a process of its
+    /// own, each started by `launcher` at the engine's `prepare`: a crash, an abort or an
+    /// endless loop in one costs that slot alone, which then passes its input through until
+    /// it is restarted. The built-in runs here. Ids, table and identifier are unchanged.
+    public func isolated(_ launcher: SlotLauncher) -> Processor {
+        makingKernels { processor in
+            { format, files, state in
+                try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher).prepared
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AudioEngine
+import Parameters
+import TextFormats
+
+/// What a slot's process is asked to run, as one line of JSON on its command line
+/// (`detent slot REQUEST`): the processor by identifier (found again there as `--plugin`
+/// finds it), its file parameters and state, and the format its kernel is made for.
+public struct SlotRequest: Sendable, Equatable {
+    public var identifier: String
+    public var files: [String: String]
+    public var state: SavedState?
+    public var format: KernelFormat
+
+    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
+        self.identifier = identifier
+        self.files = files
+        self.state = state
+        self.format = format
+    }
+
+    public var json: String {
+        var members = [
+            JSONMember("identifier", .string(identifier)),
+            JSONMember("files", .object(files.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })),
+            JSONMember("sampleRate", .number(format.sampleRate)),
+            JSONMember("maxFrames", .number(format.maxFrames)),
+            JSONMember("channels", .number(format.channels)),
+            JSONMember("realtime", .bool(format.realtime)),
+            JSONMember("followsTransport", .bool(format.followsTransport)),
+        ]
+        if let bpm = format.beatsPerMinute { members.append(JSONMember("beatsPerMinute", .number(bpm))) }
+        if let values = format.startingValues {
+            // Written as read back: the shortest text that gives the same Double.
+            members.append(JSONMember("startingValues", .array(values.map { .number(String($0)) })))
+        }
+        switch state {
+        case .folder(let path, let files)?:
+            members.append(JSONMember("stateFolder", .string(path)))
+            members.append(JSONMember("stateFiles", .array(files.map { .string($0) })))
+        case .preset(let uri)?:
+            members.append(JSONMember("statePreset", .string(uri)))
+        case nil:
+            break
+        }
+        return JSONValue.object(members).compactText
+    }
+
+    /// The request `text` holds; nil when it is not one.
+    public init?(json text: String) {
+        guard let value = try? JSONParser.parse(Array(text.utf8)),
+              case .string(let identifier)? = value.member("identifier"),
+              let rate = value.member("sampleRate")?.doubleValue, let frames = value.member("maxFrames")?.doubleValue,
+              let channels = value.member("channels")?.doubleValue else { return nil }
+        var format = KernelFormat(sampleRate: rate, maxFrames: Int(frames), channels: Int(channels),
+                                  realtime: value.member("realtime") == .bool(true),
+                                  beatsPerMinute: value.member("beatsPerMinute")?.doubleValue,
+                                  followsTransport: value.member("followsTransport") == .bool(true))
+        if case .array(let values)? = value.member("startingValues") { format.startingValues = values.compactMap(\.doubleValue) }
+        var files: [String: String] = [:]
+        if case .object(let members)? = value.member("files") {
+            for member in members { if case .string(let path) = member.value { files[member.key] = path } }
+        }
+        var state: SavedState?
+        if case .string(let path)? = value.member("stateFolder") {
+            var names: [String] = []
+            if case .array(let list)? = value.member("stateFiles") { for case .string(let name) in list { names.append(name) } }
+            state = .folder(path: path, files: names)
+        } else if case .string(let uri)? = value.member("statePreset") {
+            state = .preset(uri: uri)
+        }
+        self.init(identifier: identifier, files: files, state: state, format: format)
+    }
+}
