@@ -162,7 +162,8 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
         shared->event_bytes = proxy->staged_bytes;
         proxy->staged_begin = 0, proxy->staged_events = 0, proxy->staged_bytes = 0;
         shared->frames = (uint32_t)frames;
-        if (ask(proxy, DETENT_SLOT_RUN, proxy->deadline_ns)) {
+        int64_t limit = proxy->frame_ns * frames;
+        if (ask(proxy, DETENT_SLOT_RUN, limit > proxy->deadline_ns ? limit : proxy->deadline_ns)) {
             const float *out = (const float *)(base + shared->off_outputs);
             for (intptr_t c = 0; c < channels; c++) memcpy(outputs[c], out + c * shared->max_frames, (size_t)frames * sizeof(float));
             uint32_t latency = shared->latency;
@@ -317,11 +318,15 @@ static void run(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
     kernel->run(kernel->context, (const float *)(base + shared->off_controls), in, out, channels, shared->frames);
 }
 
-void detent_slot_serve(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
-    // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
-    (void)detent_denormals_off();
+uint32_t detent_slot_open(DetentSlotShared *shared) {
     uint32_t seen = load(&shared->request);
     detent_slot_set_state(shared, DETENT_SLOT_READY);
+    return seen;
+}
+
+void detent_slot_serve(DetentSlotShared *shared, const DetentSlotKernel *kernel, uint32_t seen) {
+    // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
+    (void)detent_denormals_off();
     for (;;) {
         uint32_t request;
         while ((request = load(&shared->request)) == seen) {

@@ -45,6 +45,8 @@ public enum CommandAnswer: Equatable, Sendable {
     /// `chain …`: the slots now, by name, with their processors' names, and a graph's
     /// connections (`FROM>TO`).
     case chain([ChainSlotText], connections: [String] = [])
+    /// `restart SLOT`: the slot started afresh.
+    case restarted(String)
     case help
     /// `quit`: the last answer.
     case bye
@@ -69,6 +71,7 @@ public enum CommandAnswer: Equatable, Sendable {
         case .chain(let slots, let connections) where !connections.isEmpty:
             "graph " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: ", ") + "; " + connections.joined(separator: " ")
         case .chain(let slots, _): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
+        case .restarted(let slot): "restarted \(slot)"
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
         case .bye: "bye"
@@ -124,6 +127,7 @@ public enum CommandAnswer: Equatable, Sendable {
         if s.midiMessages > 0 { parts.append("MIDI control changes \(s.midiMessages)") }
         if s.latency > 0 { parts.append("latency \(s.latency) frames") }
         if s.sanitizedSamples > 0 { parts.append("non-finite output samples \(s.sanitizedSamples)") }
+        for (slot, reason) in s.faults.sorted(by: { $0.key < $1.key }) { parts.append("slot \(slot) \(reason), passing its input through") }
         parts.append(assignments(s.values, table))
         if !s.outputs.isEmpty { parts.append("outputs " + s.outputs.map(outputText).joined(separator: " ")) }
         parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
@@ -168,6 +172,7 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("midiMessages", .number(s.midiMessages)),
                 ("latency", .number(s.latency)),
                 ("sanitizedSamples", .number(s.sanitizedSamples)),
+                ("faults", .object(s.faults.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })),
             ] + Self.jsonValues(s.values, table) + [
                 ("outputs", .object(s.outputs.map { JSONMember($0.id, Self.jsonNumber($0.value)) })),
                 ("peaks", .array(s.peaks.map { .number(Double($0)) })),
@@ -192,6 +197,8 @@ public enum CommandAnswer: Equatable, Sendable {
             return object([("chain", rows), ("connections", .array(connections.map { .string($0) }))])
         case .midiSaved(let path):
             return object([("savedMIDIMap", .string(path))])
+        case .restarted(let slot):
+            return object([("restarted", .string(slot))])
         case .bye:
             return object([("bye", .bool(true))])
         case .error(let message):

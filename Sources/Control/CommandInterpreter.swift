@@ -91,6 +91,12 @@ public struct CommandInterpreter: Sendable {
             } catch {
                 return .error(error.description)
             }
+        case .restart(let name):
+            do {
+                return .restarted(try control.restartSlot(name))
+            } catch {
+                return .error(error.description)
+            }
         case .help:
             return .help
         case .quit:

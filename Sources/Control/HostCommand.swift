@@ -34,6 +34,8 @@ public enum HostCommand: Equatable, Sendable {
     /// `chain`: the slots (and a graph's connections); `chain add|remove|move|connect|disconnect …`:
     /// an edit of the running chain or graph.
     case chain(ChainRequest?)
+    /// `restart SLOT`: an isolated slot's process started afresh.
+    case restart(String)
     case help
     case quit
 
@@ -41,7 +43,8 @@ public enum HostCommand: Equatable, Sendable {
     public static let synopsis = [
         "set ID VALUE|PATH", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
         "status", "midi [ID CC|none] [channel N|all] [save [FILE]]",
-        "chain [add [NAME=]PLUGIN [at N|at FROM>TO] | remove NAME | move NAME N | connect FROM TO | disconnect FROM TO]", "help", "quit",
+        "chain [add [NAME=]PLUGIN [at N|at FROM>TO] | remove NAME | move NAME N | connect FROM TO | disconnect FROM TO]",
+        "restart SLOT", "help", "quit",
     ]
 
     /// Parses one line. Blank lines and `#` comments give nil (no answer). `files` are the
@@ -91,6 +94,9 @@ public enum HostCommand: Equatable, Sendable {
             return try midi(Array(words.dropFirst()), table: table)
         case "chain":
             return .chain(try chain(Array(words.dropFirst()), line: line))
+        case "restart":
+            guard words.count == 2 else { throw .usage("restart SLOT") }
+            return .restart(String(words[1]))
         case "params": return try noArguments(.params)
         case "status": return try noArguments(.status)
         case "help": return try noArguments(.help)

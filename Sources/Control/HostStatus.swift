@@ -34,6 +34,9 @@ public struct HostStatus: Sendable, Equatable {
     public var latency = 0
     /// Output samples a processor made NaN or infinite (or denormal), written as 0.
     public var sanitizedSamples = 0
+    /// Isolated slots that crashed or hung, by name, with what happened (`crashed
+    /// (Segmentation fault)`): each passes its input through until restarted.
+    public var faults: [String: String] = [:]
 
     public var isConnected: Bool { client != nil }
 

@@ -22,6 +22,9 @@ public protocol LiveControl: ParameterHost, Sendable {
     /// Points a file parameter (an impulse response, a sample) at `path` while running;
     /// returns the absolute path loaded.
     func setFile(_ id: String, path: String) throws(ChainEditError) -> String
+    /// Starts an isolated slot's process afresh (one that crashed or hung), with the slot's
+    /// values, files and state; returns the slot's name as the chain spells it.
+    func restartSlot(_ name: String) throws(ChainEditError) -> String
 }
 
 extension LiveControl {
@@ -44,5 +47,9 @@ extension LiveControl {
 
     public func setFile(_ id: String, path: String) throws(ChainEditError) -> String {
         throw ChainEditError("this host cannot load files")
+    }
+
+    public func restartSlot(_ name: String) throws(ChainEditError) -> String {
+        throw ChainEditError("this host runs no slot in a process of its own")
     }
 }

@@ -1,5 +1,6 @@
 import RenderJobs
 import Host
+import Isolation
 import TextFormats
 import OfflineRender
 import ArgumentParser
@@ -82,6 +83,10 @@ struct LiveCommand: ParsableCommand {
     @OptionGroup var plugin: PluginOption
 
     @OptionGroup var starting: StartingValueOptions
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Run each plug-in in a process of its own: a crash, an abort or an endless loop costs that slot alone, which passes its input through and is restarted (docs/live.md, \"Isolated slots\")."))
+    var isolate = false
 
     @Option(help: ArgumentHelp("Connect the inputs from the ports matching a regular expression.", valueName: "regex"))
     var connectInputs: String?
@@ -264,6 +269,7 @@ struct LiveCommand: ParsableCommand {
         } catch let failure as CommandFailure {
             Console.warning(failure.description + "; the plug-in keeps its defaults")
         } catch {}
+        processor = isolating(processor)
         let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {
@@ -380,7 +386,21 @@ struct LiveCommand: ParsableCommand {
     /// Lets `chain add|remove|move` edit the running chain, finding plug-ins as `--plugin`
     /// does; presets follow the new chain, and OSC addresses (within 10 ms).
     func allowChainEdits(_ host: LiveHost, presets: StorePresetSource) {
-        host.allowChainEdits(resolve: { reference in try ProcessorReference.processor(reference) }, changed: { presets.follow($0) })
+        let isolation = isolate ? Self.slotLauncher : nil
+        host.allowChainEdits(resolve: { reference in
+            let found = try ProcessorReference.processor(reference)
+            return isolation.map { found.isolated($0) } ?? found
+        }, changed: { presets.follow($0) })
+    }
+
+    /// `processor` with its plug-ins in processes of their own under `--isolate`.
+    func isolating(_ processor: Processor) -> Processor {
+        isolate ? processor.isolated(Self.slotLauncher) : processor
+    }
+
+    /// Isolated slots are served by this very program (`detent slot`).
+    static var slotLauncher: SlotLauncher {
+        SlotLauncher(program: PathString.resolved("/proc/self/exe") ?? CommandLine.arguments[0])
     }
 
     /// The typed commands' interpreter for `host`, whose `midi save` writes mapping files

@@ -32,7 +32,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// engine splits longer blocks itself, so no buffer size ever makes it allocate.
     public static let preparedFrames = 8192
 
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
     /// Xruns are told through it: a server overrunning every cycle cannot flood the log.
     private let xrunLog: RateLimitedLog
     private let onTerminate: (@Sendable (Int32) -> Void)?
@@ -87,6 +87,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         var lastSnapshot: TelemetrySnapshot?
         /// When to close, reconnect, settle connections or ask the server whether it is there.
         var supervisor: Supervisor
+        /// Isolated slots' crashes by slot name (for the three-in-a-minute rule), and the slots
+        /// left passing their input through until restarted by hand.
+        var crashes: [String: [ContinuousClock.Instant]] = [:]
+        var heldFaulted: Set<String> = []
         /// Connections to make again on a new server; `pending` are those whose peer port
         /// does not exist (yet): they are made when it appears.
         var remembered = Set<PortConnection>()
@@ -398,6 +402,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
                 status.latency = live?.latency ?? reports.latency
             }
             status.sanitizedSamples = sanitized
+            status.faults = Self.faults(of: st)
             status.connections = live?.currentConnections().count ?? 0
             status.rememberedConnections = st.remembered.count
             return status
@@ -563,6 +568,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         }
         for message in messages { log("detent: \(message)") }
         session?.reportLatency(latency)
+        restartFaultedSlots()
     }
 
     /// Carries out the supervisor's actions in order; what comes of one (a connection, a

@@ -105,7 +105,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     }
 
     private init(processor: Processor, pid: pid_t, memory: Int32, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 reader: LineReader, readEnd: Int32, abilities: Abilities, deadline: Int64, channels: Int) {
+                 reader: LineReader, readEnd: Int32, abilities: Abilities, deadline: (floor: Int64, perFrame: Int64), channels: Int) {
         self.processor = processor
         self.pid = pid
         self.memory = memory
@@ -117,7 +117,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         // All zero (no request made, nothing staged), then the fields that are not.
         UnsafeMutableRawPointer(proxy).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<DetentSlotProxy>.size)
         proxy.pointee.shared = shared
-        proxy.pointee.deadline_ns = deadline
+        proxy.pointee.deadline_ns = deadline.floor
+        proxy.pointee.frame_ns = deadline.perFrame
         proxy.pointee.history = history
         proxy.pointee.history_capacity = UInt32(Self.historyFrames)
         detent_slot_proxy_revive(proxy)
@@ -138,39 +139,38 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             }
             close(readEnd)
         }
-        // Its end, and its hang: a process that missed a deadline is killed here, off the
-        // audio thread, and whatever ended it is told once.
+        // Its end: reaped the moment it comes (a crash is known at once, and the audio
+        // thread, woken, stops waiting for it), and told once.
+        let reap = try? NamedThread(name: "slot-reap") {
+            let shared = block.pointer
+            let status = Spawn.wait(pid)
+            detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
+            if !news.closing.load(ordering: .acquiring) {
+                let reason = news.killedLate.load(ordering: .acquiring)
+                    ? "stopped answering (a run took over \(deadline.floor / 1_000_000) ms) and was killed"
+                    : Self.describe(status)
+                news.said.withLock {
+                    $0.fault = reason
+                    $0.messages.append("\(name) \(reason); it passes its input through until restarted")
+                }
+            }
+            news.said.withLock { $0.reaped = true }
+        }
+        // Its hang: a process that missed a deadline is killed here, off the audio thread.
         let watch = try? NamedThread(name: "slot-watch") {
             let shared = block.pointer
-            var killedForLateness = false
             while true {
                 let state = detent_slot_state(shared)
-                if state == UInt32(DETENT_SLOT_LATE), !killedForLateness {
-                    killedForLateness = true
+                if state == UInt32(DETENT_SLOT_LATE) {
+                    news.killedLate.store(true, ordering: .releasing)
                     Signals.send(Signals.kill, to: pid)
-                }
-                var raw: Int32 = 0
-                if waitpid(pid, &raw, WNOHANG) == pid {
-                    let signal = raw & 0x7F
-                    let status: ChildProgram.Status = signal == 0 ? .exited((raw >> 8) & 0xFF) : .signaled(signal)
-                    let quitting = news.closing.load(ordering: .acquiring)
-                    detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
-                    if !quitting {
-                        let reason = killedForLateness
-                            ? "stopped answering (a run took over \(deadline / 1_000_000) ms) and was killed"
-                            : Self.describe(status)
-                        news.said.withLock {
-                            $0.fault = reason
-                            $0.messages.append("\(name) \(reason); it passes its input through until restarted")
-                        }
-                    }
-                    news.said.withLock { $0.reaped = true }
                     return
                 }
-                detent_slot_wait_state(shared, state, 50_000_000)
+                if state == UInt32(DETENT_SLOT_DEAD) || state == UInt32(DETENT_SLOT_QUIT) { return }
+                detent_slot_wait_state(shared, state, -1)
             }
         }
-        threads = [listen, watch].compactMap { $0 }
+        threads = [listen, reap, watch].compactMap { $0 }
     }
 
     /// How a process ended, in words.
@@ -227,6 +227,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
 final class SlotNews: Sendable {
     let said = Mutex<(messages: [String], fault: String?, reaped: Bool)>(([], nil, false))
     let closing = Atomic<Bool>(false)
+    /// The process missed a deadline and was killed for it.
+    let killedLate = Atomic<Bool>(false)
 }
 
 /// The shared block, handed to the threads that watch it.

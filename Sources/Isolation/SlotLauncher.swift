@@ -23,13 +23,13 @@ public struct SlotLauncher: Sendable {
         return folders.lazy.map { $0 + "/detent" }.first { PathString.isExecutable($0) }.map(SlotLauncher.init(program:))
     }
 
-    /// The longest a run may take before its slot counts as hung, in nanoseconds: four
-    /// periods of the longest block, and at least 50 ms, so that a machine busy for a moment
-    /// (a server without real-time scheduling, a page fault) does not cost a healthy plug-in
-    /// its place, while a plug-in that spins or blocks for ever costs one stall under 100 ms.
-    public static func deadline(_ format: KernelFormat) -> Int64 {
-        let periods = 4 * Double(format.maxFrames) / format.sampleRate
-        return Int64(max(periods, 0.050) * 1e9)
+    /// The longest a run may take before its slot counts as hung: four times the run's own
+    /// length, and at least 50 ms, so that a machine busy for a moment (a server without
+    /// real-time scheduling, a page fault) does not cost a healthy plug-in its place, while a
+    /// plug-in that spins or blocks for ever costs one stall under 100 ms at usual periods.
+    /// The floor and the time per frame, in nanoseconds.
+    public static func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
+        (50_000_000, Int64((4e9 / format.sampleRate).rounded(.up)))
     }
 }
 

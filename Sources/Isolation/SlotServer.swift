@@ -63,6 +63,8 @@ public enum SlotServer {
         if kernel.transport != nil { abilities.append("transport") }
         if kernel.drainMIDI != nil { abilities.append("drain") }
         if kernel.side != nil { abilities.append("side") }
+        // Ready before it says so: the host's first request may follow at once.
+        let seen = detent_slot_open(shared)
         say(abilities.joined(separator: " "))
         let block = SharedBlock(pointer: shared)
         nonisolated(unsafe) let owner = reports
@@ -76,7 +78,7 @@ public enum SlotServer {
         var served = DetentSlotKernel(context: kernel.context, run: kernel.run, reset: kernel.reset,
                                       begin_events: kernel.beginEvents, add_event: kernel.addEvent, transport: kernel.transport,
                                       drain: kernel.drainMIDI, side: kernel.side)
-        detent_slot_serve(shared, &served)
+        detent_slot_serve(shared, &served, seen)
         reporter?.join()
         withExtendedLifetime(prepared.owner) {}
         return 0

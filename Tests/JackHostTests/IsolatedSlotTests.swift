@@ -24,3 +24,113 @@ extension JackTests {
         }
     }
 }
+
+/// The test plug-in that misbehaves on command (`FaultPlugin/fault-plugin.c`), as an LV2
+/// bundle in a folder of its own, built once.
+enum FaultPlugin {
+    struct BuildFailed: Error, CustomStringConvertible { let description: String }
+    static let uri = "urn:detent:test:faults"
+    nonisolated(unsafe) static let folder = TemporaryFolder()
+
+    static let built: Result<String, BuildFailed> = {
+        let bundle = folder.file("detent-faults.lv2")
+        do {
+            try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+            let flags = try ChildProcess.run("/usr/bin/pkg-config", ["--cflags", "lilv-0"])
+            let compiled = try ChildProcess.run("/usr/bin/cc", [
+                "-O1", "-shared", "-fPIC", "-o", bundle + "/fault-plugin.so",
+                packageRoot + "/Tests/JackHostTests/FaultPlugin/fault-plugin.c",
+            ] + flags.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+            guard compiled.status.exited == 0 else { return .failure(BuildFailed(description: "cc: \(compiled.stderrText)")) }
+            try """
+                @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+                <\(uri)> a lv2:Plugin ; lv2:binary <fault-plugin.so> ; rdfs:seeAlso <plugin.ttl> .
+
+                """.write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
+            try """
+                @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+                @prefix doap: <http://usefulinc.com/ns/doap#> .
+                <\(uri)> a lv2:Plugin ;
+                    doap:name "Detent Faults" ;
+                    lv2:port [ a lv2:AudioPort, lv2:InputPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
+                             [ a lv2:AudioPort, lv2:OutputPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] ,
+                             [ a lv2:ControlPort, lv2:InputPort ; lv2:index 2 ; lv2:symbol "gain" ; lv2:name "Gain" ;
+                               lv2:default 1 ; lv2:minimum 0 ; lv2:maximum 1 ] ,
+                             [ a lv2:ControlPort, lv2:InputPort ; lv2:index 3 ; lv2:symbol "fault" ; lv2:name "Fault" ;
+                               lv2:portProperty lv2:integer ; lv2:default 0 ; lv2:minimum 0 ; lv2:maximum 4 ] .
+
+                """.write(toFile: bundle + "/plugin.ttl", atomically: true, encoding: .utf8)
+            return .success(folder.path)
+        } catch {
+            return .failure(BuildFailed(description: "\(error)"))
+        }
+    }()
+}
+
+extension JackTests {
+    /// `detent live --isolate` with a plug-in that crashes, aborts, spins or exits on command
+    /// in the middle of a three-slot chain: Detent lives, the tone through the chain plays on,
+    /// `status` names the slot, `restart` brings it back.
+    @Suite struct IsolatedFaultTests {
+        /// The longest run of silence (|x| < 1e-4) in `signal`, in frames, after the first sound.
+        static func longestGap(_ signal: [Float]) -> Int {
+            guard let first = signal.firstIndex(where: { abs($0) >= 1e-4 }) else { return signal.count }
+            var longest = 0, run = 0
+            for x in signal[first...] {
+                run = abs(x) < 1e-4 ? run + 1 : 0
+                longest = max(longest, run)
+            }
+            return longest
+        }
+
+        @Test func aCrashingSlotCostsItselfAloneAndComesBackWithRestart() throws {
+            let plugins = try FaultPlugin.built.get()
+            let server = try JackServer()
+            let seconds = 9
+            let tone = Signal.sine(frequency: 440, frames: 48_000 * seconds, amplitude: 0.25)
+            let player = try TestClient("player", server: server.name, play: [tone])
+            let recorder = try TestClient("recorder", server: server.name, inputs: 1, record: tone.count, follow: player)
+            let detent = try DetentProcess([
+                "live", "--server", server.name, "--name", "rig", "--isolate", "--headless", "--json", "--channels", "1",
+                "--plugin", "lp=builtin", "--plugin", "f1=\(FaultPlugin.uri)", "--plugin", "f2=\(FaultPlugin.uri)",
+                "--set", "lp.cutoff=20000", "--connect-inputs", "^player:out_1$", "--connect-outputs", "^recorder:in_1$",
+            ], environment: ["LV2_PATH": plugins])
+            try waitUntil("detent connects to the player and the recorder") {
+                player.connections(of: "player:out_1") == ["rig:in_1"] && recorder.connections(of: "recorder:in_1") == ["rig:out_1"]
+            }
+            player.start()
+            func at(_ second: Double) throws {
+                try waitUntil("\(second) s recorded", timeout: 30) { recorder.recordedFrames >= Int(second * 48_000) }
+            }
+            try at(1)
+            detent.send("set f1.fault 1\n")  // a segmentation fault: restarted, crashes again, held after three
+            try at(5)
+            detent.send("status\nset f1.fault 0\nrestart f1\n")
+            try at(6)
+            detent.send("status\nset f1.fault 3\nset f2.fault 2\n")  // one spins, one aborts, at once
+            try at(8.5)
+            detent.send("status\nquit\n")
+            try waitUntil("the recording is whole", timeout: 30) { recorder.recordedFrames >= tone.count }
+            let run = detent.finish()
+            server.stop()
+            #expect(run.status == 0, "\(run.stderr)")
+            let answers = try run.stdout.map { try jsonObject($0) }
+            let statuses = answers.filter { $0["server"] != nil }
+            try #require(statuses.count == 3, "\(run.stdout)")
+            #expect((statuses[0]["faults"] as? [String: String])?["f1"]?.hasPrefix("crashed (Segmentation fault)") == true,
+                    "\(statuses[0]["faults"] ?? "none")")
+            #expect(answers.contains { $0["restarted"] as? String == "f1" })
+            #expect((statuses[1]["faults"] as? [String: String]) == [:])
+            let last = statuses[2]["faults"] as? [String: String] ?? [:]
+            #expect(last.keys.sorted() == ["f1", "f2"], "\(last)")
+            #expect(run.stderr.contains { $0.contains("f1: Detent Faults crashed (Segmentation fault)") }, "\(run.stderr)")
+            #expect(run.stderr.contains { $0.contains("f1 failed 3 times within a minute") }, "\(run.stderr)")
+            #expect(run.stderr.contains { $0.contains("f1: Detent Faults stopped answering") }, "\(run.stderr)")
+            #expect(run.stderr.contains { $0.contains("f2: Detent Faults crashed (Aborted)") }, "\(run.stderr)")
+            // The tone went on through every fault, up to the quit: the crashed slots passed it through.
+            let recorded = Array(recorder.recording[0].prefix(48_000 * 8))
+            #expect(Self.longestGap(recorded) < 4_800, "a gap of \(Self.longestGap(recorded)) frames")
+        }
+    }
+}

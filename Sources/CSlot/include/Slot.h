@@ -117,7 +117,8 @@ typedef struct {
     DetentSlotShared *_Nonnull shared;
     uint32_t sequence;        // the last request made
     uint32_t failed;          // the audio thread saw the slot fail: pass the input through
-    int64_t deadline_ns;      // the longest a run may take
+    int64_t deadline_ns;      // the longest a run may take: at least this,
+    int64_t frame_ns;         // and this much per frame of the run
     uint32_t side_channels;   // a side signal given for the next run
     const float *_Nullable side[DETENT_SLOT_CHANNELS];
     uint32_t staged_begin;    // MIDI staged for the next run
@@ -164,8 +165,12 @@ typedef struct {
     void (*_Nullable side)(void *_Nullable, const float *_Nonnull const *_Nonnull, intptr_t);
 } DetentSlotKernel;
 
-/// Serves requests on `shared` with `kernel` until the state says QUIT (the slot's process,
-/// on the thread that runs the plug-in). Marks the slot READY first.
-void detent_slot_serve(DetentSlotShared *_Nonnull shared, const DetentSlotKernel *_Nonnull kernel);
+/// Marks the slot READY and returns the request count then: the host may ask from this
+/// moment, and ``detent_slot_serve`` answers every request after that count.
+uint32_t detent_slot_open(DetentSlotShared *_Nonnull shared);
+
+/// Serves requests on `shared` with `kernel`, those after `seen` (``detent_slot_open``'s
+/// count), until the state says QUIT (the slot's process, on the thread that runs the plug-in).
+void detent_slot_serve(DetentSlotShared *_Nonnull shared, const DetentSlotKernel *_Nonnull kernel, uint32_t seen);
 
 #endif

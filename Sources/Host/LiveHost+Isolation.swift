@@ -1,0 +1,86 @@
+import Control
+import AudioEngine
+import JackHost
+import Parameters
+
+extension LiveHost {
+    /// How many crashes within ``crashWindow`` leave a slot passing its input through until it
+    /// is restarted by hand, instead of being restarted at once.
+    static let crashLimit = 3
+    static let crashWindow = Duration.seconds(60)
+
+    /// The faulted slots by name (a processor on its own under its slot name).
+    static func faults(of st: borrowing State) -> [String: String] {
+        guard let reports = st.engine.kernelReports else { return [:] }
+        let own = st.processor.chainParts.first?.name ?? ""
+        return Dictionary(reports.faults.map { ($0.slot.isEmpty ? own : $0.slot, $0.reason) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Starts slot `name`'s process afresh (it crashed, hung, or is to be started again by
+    /// hand): the running engine is succeeded by one that makes that slot's kernel again —
+    /// with the slot's values, files and state — and keeps every other; the new slot fades in
+    /// over the input it was passing through (10 ms). Clears the slot's count of crashes.
+    public func restartSlot(_ name: String) throws(ChainEditError) -> String {
+        let slot = try restart(name)
+        state.withLock {
+            $0.crashes[slot] = nil
+            $0.heldFaulted.remove(slot)
+        }
+        return slot
+    }
+
+    @discardableResult
+    private func restart(_ name: String) throws(ChainEditError) -> String {
+        try state.withLock { st throws(ChainEditError) -> String in
+            let parts = st.processor.chainParts
+            guard let s = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw ChainEditError("no slot '\(name)' (slots: \(parts.map(\.name).joined(separator: ", ")))")
+            }
+            let slot = parts[s].name
+            guard st.engine.sampleRate > 0 else { return slot }  // not running: it starts with the next engine
+            let origins: [SlotOrigin] = (0..<max(1, st.processor.slots.count)).map { $0 == s ? .added : .kept($0) }
+            let next: Engine
+            do {
+                next = try st.engine.successor(running: st.processor, origins: origins, values: st.targets)
+            } catch {
+                throw ChainEditError("restart \(slot): \(error)")
+            }
+            guard Self.run(next, &st) else {
+                throw ChainEditError("the JACK server ran no cycle within 2 s; '\(slot)' is not restarted")
+            }
+            return slot
+        }
+    }
+
+    /// After an isolated slot crashed or hung: restarted at once, unless it did so
+    /// ``crashLimit`` times within ``crashWindow``; then it passes its input through until
+    /// `restart SLOT`, which is said once.
+    func restartFaultedSlots() {
+        let now = ContinuousClock.now
+        let due = state.withLock { st -> [(slot: String, restart: Bool)] in
+            Self.faults(of: st).keys.sorted().compactMap { slot in
+                guard !st.heldFaulted.contains(slot) else { return nil }
+                var times = (st.crashes[slot] ?? []).filter { now - $0 < Self.crashWindow }
+                times.append(now)
+                st.crashes[slot] = times
+                if times.count >= Self.crashLimit {
+                    st.heldFaulted.insert(slot)
+                    return (slot, false)
+                }
+                return (slot, true)
+            }
+        }
+        for (slot, again) in due {
+            guard again else {
+                log("detent: \(slot) failed \(Self.crashLimit) times within a minute; it passes its input through until 'restart \(slot)'")
+                continue
+            }
+            do {
+                try restart(slot)
+                log("detent: \(slot) restarted")
+            } catch {
+                log("detent: \(error.description)")
+            }
+        }
+    }
+}
