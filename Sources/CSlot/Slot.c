@@ -18,11 +18,18 @@
 static inline uint32_t load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 static inline void store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
 
-static void wake(uint32_t *word) { syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0); }
+// The two system calls an isolated slot's proxy makes on the audio thread, in functions of
+// their own so that RealtimeSanitizer can allow them by name (.ci/rtsan-suppressions) and
+// still catch anything else the proxy might call.
+
+/// Wakes every waiter on `word` (FUTEX_WAKE: it never blocks).
+__attribute__((noinline)) void detent_slot_futex_wake(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 /// Waits while `*word` is `value`, at most `timeout_ns` (negative: no limit). Returns when
 /// woken, the word differs, the time is up or a signal came: the caller looks again.
-static void wait_while(uint32_t *word, uint32_t value, int64_t timeout_ns) {
+__attribute__((noinline)) void detent_slot_futex_wait(uint32_t *word, uint32_t value, int64_t timeout_ns) {
     if (timeout_ns < 0) {
         syscall(SYS_futex, word, FUTEX_WAIT, value, NULL, NULL, 0);
         return;
@@ -30,6 +37,9 @@ static void wait_while(uint32_t *word, uint32_t value, int64_t timeout_ns) {
     struct timespec t = {(time_t)(timeout_ns / 1000000000), (long)(timeout_ns % 1000000000)};
     syscall(SYS_futex, word, FUTEX_WAIT, value, &t, NULL, 0);
 }
+
+static inline void wake(uint32_t *word) { detent_slot_futex_wake(word); }
+static inline void wait_while(uint32_t *word, uint32_t value, int64_t timeout_ns) { detent_slot_futex_wait(word, value, timeout_ns); }
 
 static int64_t now_ns(void) {
     struct timespec t;

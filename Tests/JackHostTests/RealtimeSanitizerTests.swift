@@ -2,6 +2,7 @@ import Control
 import TestSupport
 import CRealtime
 import AudioEngine
+import Isolation
 import Foundation
 import Testing
 import Parameters
@@ -150,6 +151,32 @@ extension JackTests {
         /// A graph under the same watch: parallel branches, a delayed path (a lookahead
         /// limiter beside a dry one), a side chain fed by a named input's ports, every knob
         /// moving at 1 kHz.
+        /// Isolated slots: the proxy copies the block in and out and makes the futex wake and
+        /// bounded wait (allowed by name), nothing else, with knobs moving at 1 kHz, MIDI on
+        /// its way, and a slot restarted in the middle.
+        @Test func anIsolatedChainStaysRealtimeSafe() throws {
+            let seconds = 2
+            let launcher = SlotLauncher(program: try BuiltProducts.detent)
+            let chain = try Processor.chain([
+                ("lp", .lowpassGain), ("drive", try LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")),
+                ("comp", try LivePluginTests.processor("http://lsp-plug.in/plugins/lv2/compressor_stereo")),
+            ]).isolated(launcher)
+            let frames = 48_000 * (seconds + 2)
+            let f = try LiveFixture(input: [Signal.noise(frames: frames, seed: 5), Signal.noise(frames: frames, seed: 6)],
+                                    processor: chain)
+            _ = try f.play()
+            let table = chain.table
+            let moving = table.indices.filter { table[$0].kind == .continuous }
+            Self.everyMillisecond(for: seconds) { i in
+                let id = moving[i % moving.count]
+                f.host.set([id: table[id].range.lowerBound + (table[id].range.upperBound - table[id].range.lowerBound) * Double(i % 97) / 96])
+                if i == 1_000 { _ = try? f.host.restartSlot("drive") }
+            }
+            try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
+            #expect(f.host.status().faults.isEmpty)
+        }
+
         @Test func aGraphWithASideChainStaysRealtimeSafe() throws {
             let seconds = 2
             let parts = [("lp", Processor.lowpassGain), ("lim", try LivePluginTests.processor("http://gareus.org/oss/lv2/dpl#stereo")),

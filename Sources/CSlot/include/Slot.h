@@ -91,6 +91,11 @@ typedef struct {
     uint64_t size;           // of the whole block
 } DetentSlotShared;
 
+/// FUTEX_WAKE and a bounded FUTEX_WAIT on a shared word: the only system calls the proxy
+/// makes on the audio thread (allowed by these names under RealtimeSanitizer).
+void detent_slot_futex_wake(uint32_t *_Nonnull word);
+void detent_slot_futex_wait(uint32_t *_Nonnull word, uint32_t value, int64_t timeout_ns);
+
 /// Fills `shared`'s sizes and offsets for the shape given; returns the bytes the block needs.
 size_t detent_slot_layout(DetentSlotShared *_Nonnull shared, uint32_t channels, uint32_t max_frames, uint32_t controls,
                           uint32_t outputs);
