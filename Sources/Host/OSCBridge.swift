@@ -69,6 +69,10 @@ public final class OSCBridge: Sendable {
                 }
             case .reset:
                 _ = interpreter.execute(.reset(nil))
+            case .restartSlot(let slot):
+                if case .error(let message) = interpreter.execute(.restart(slot)) {
+                    server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
+                }
             case .get(let index):
                 let now = host.chainSnapshot
                 guard now.generation == routing.generation, let value = now.targets[index] else { return }

@@ -23,6 +23,8 @@ public enum OSCRequest: Sendable, Equatable {
     /// the parameter (answered `/detent/midi/learn s ID i CC`); `/detent/midi/learn` with no
     /// argument stops waiting. One learn waits at a time: a new one replaces it.
     case midiLearn(ParameterIndex?)
+    /// `/detent/slot/restart s SLOT`: an isolated slot's process started afresh.
+    case restartSlot(String)
 }
 
 /// One argument of an OSC message, as liblo decodes it.

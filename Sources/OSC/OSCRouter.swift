@@ -14,6 +14,7 @@ import Parameters
 /// | `/detent/subscribe`, `/detent/unsubscribe` | — | ``OSCRequest/subscribe`` … | `/detent/param/<id> f`, each change |
 /// | `/detent/status` | —, or `s` `json` | ``OSCRequest/status(json:)`` | `/detent/status s` |
 /// | `/detent/midi/learn` | `s`: an id; — to stop | ``OSCRequest/midiLearn(_:)`` | `/detent/midi/learn s i`, once learnt |
+/// | `/detent/slot/restart` | `s`: a slot's name | ``OSCRequest/restartSlot(_:)`` | — |
 ///
 /// `/detent/status` is answered with one string: the line the typed `status` command answers
 /// (`server …, client …, 48000 Hz, 256 frames, xruns 0, …, cutoff=1.20 kHz, …, peaks …`), or,
@@ -95,6 +96,11 @@ public enum OSCRouter {
                 return .failure(.init("\(path): expects one string, the parameter's id (or none, to stop learning)"))
             }
             return parameter(id).map { .midiLearn($0) }
+        case ["slot", "restart"]:
+            guard arguments.count == 1, case .string(let slot) = arguments[0] else {
+                return .failure(.init("\(path): expects one string, the slot's name"))
+            }
+            return .success(.restartSlot(slot))
         default: return .failure(.init("unknown address \(path)"))
         }
     }

@@ -26,6 +26,9 @@ struct OSCRouterTests {
         #expect(route("/detent/status", [.string("json")]) == .success(.status(json: true)))
         #expect(route("/detent/midi/learn", [.string("Resonance")]) == .success(.midiLearn(.resonance)))
         #expect(route("/detent/midi/learn", []) == .success(.midiLearn(nil)))
+        #expect(route("/detent/slot/restart", [.string("drive")]) == .success(.restartSlot("drive")))
+        guard case .failure(let rejection) = route("/detent/slot/restart", []) else { Issue.record("taken with no slot"); return }
+        #expect(rejection.description == "/detent/slot/restart: expects one string, the slot's name")
     }
 
     @Test("a preset file's path is taken from this machine only; a name from anywhere")
