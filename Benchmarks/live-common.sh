@@ -96,6 +96,6 @@ cpu_seconds() {
 # "MEAN QUIETEST" in % (other work on the machine only ever adds to the load, so the quietest
 # second is the cleanest).
 server_load() {
-    { timeout "$seconds" jack_cpu_load 2>/dev/null || true; } |
+    { timeout -k 2 "$seconds" jack_cpu_load 2>/dev/null || true; } |
         awk '/DSP load/ { s += $4; n++; if (n == 1 || $4 < m) m = $4 } END { printf "%.3f %.3f", n ? s / n : 0, m }'
 }

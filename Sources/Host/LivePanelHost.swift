@@ -62,7 +62,7 @@ public final class LivePanelHost: PanelHost {
             serverName: status.client == nil ? nil : status.server,
             clientName: status.client ?? "waiting for JACK server '\(status.server)'",
             sampleRate: status.sampleRate.map(Double.init), bufferSize: status.bufferSize,
-            dspLoad: status.dspLoad, xruns: status.xruns)
+            dspLoad: status.dspLoad, xruns: status.xruns, faultedSlots: status.faults.keys.sorted())
     }
 
     public func meters() -> [MeterReading]? {
@@ -121,6 +121,11 @@ public final class LivePanelHost: PanelHost {
     /// `f`: the host checks the file and makes the slot again with it (see `LiveHost.setFile`).
     public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
         do { return .success(try host.setFile(id, path: path)) } catch { return .failure(PanelChainError(error.description)) }
+    }
+
+    public func restartSlot(_ name: String) -> Result<String, PanelChainError> {
+        let slot = name.isEmpty ? host.processor.chainParts.first?.name ?? "" : name
+        do { return .success(try host.restartSlot(slot)) } catch { return .failure(PanelChainError(error.description)) }
     }
 
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.

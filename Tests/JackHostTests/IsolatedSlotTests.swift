@@ -134,3 +134,55 @@ extension JackTests {
         }
     }
 }
+
+/// The same faults on jackd2 and on PipeWire, with `detent live` as a program and the tone
+/// from JACK's own example client, recorded by `jack_rec`.
+@Suite(.serialized) struct IsolatedFaultServerTests {
+    @Test(arguments: LiveServerKind.available)
+    func faultsAreContainedOnEveryServer(kind: LiveServerKind) throws {
+        let plugins = try FaultPlugin.built.get()
+        let server = try kind.start()
+        defer { server.stop() }
+        var environment = server.clientEnvironment
+        environment["LV2_PATH"] = plugins
+        let tone = try ChildProcess("/usr/bin/jack_simple_client", [], environment: server.clientEnvironment)
+        defer {
+            tone.signal(SIGTERM)
+            tone.wait()
+        }
+        try waitUntil("the tone plays") { server.ports(matching: "^jack_simple_client:output1$").count == 1 }
+        let detent = try LiveProgram(server.liveArguments + [
+            "--headless", "--isolate", "--channels", "1", "--plugin", "lp=builtin", "--plugin", "f1=\(FaultPlugin.uri)",
+            "--plugin", "f2=\(FaultPlugin.uri)", "--set", "lp.cutoff=20000", "--connect-inputs", "^jack_simple_client:output1$",
+        ], environment: environment)
+        try detent.waitForMessage("'detent' on JACK server '\(server.serverName)'")
+        let folder = TemporaryFolder()
+        let recording = folder.file("out.wav")
+        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "8", "-B", "1048576", "detent:out_1"],
+                                        environment: server.clientEnvironment)
+        try waitUntil("jack_rec records") { server.ports(matching: "^jackrec:").count >= 1 }
+
+        _ = try detent.ask("set f1.fault 1")
+        try detent.waitForMessage("f1 failed 3 times within a minute", timeout: 20)
+        #expect(try detent.ask("status").contains("slot f1 crashed (Segmentation fault), passing its input through"))
+        _ = try detent.ask("set f1.fault 0")
+        #expect(try detent.ask("restart f1") == "restarted f1")
+        #expect(try !detent.ask("status").contains("slot f1"))
+        _ = try detent.ask("set f1.fault 3")
+        _ = try detent.ask("set f2.fault 2")
+        try detent.waitForMessage("f1: Detent Faults stopped answering", timeout: 20)
+        try detent.waitForMessage("f2: Detent Faults crashed (Aborted)", timeout: 20)
+        #expect(try detent.ask("status").contains("xruns"))  // still there, still answering
+
+        guard let ended = recorder.wait(seconds: 30) else {
+            recorder.signal(SIGKILL)
+            recorder.wait()
+            throw Timeout(what: "jack_rec records eight seconds")
+        }
+        #expect(ended.exited == 0)
+        #expect(detent.finish() == 0)
+        let played = try PipeWireTests.pcm16(recording).channels[0]
+        #expect(played.contains { abs($0) > 0.05 }, "the tone came through")
+        #expect(JackTests.IsolatedFaultTests.longestGap(played) < 4_800, "a gap of \(JackTests.IsolatedFaultTests.longestGap(played)) frames")
+    }
+}

@@ -13,7 +13,7 @@ public enum HelpOverlay {
             ("Enter space", "flip a switch (on/off)"),
             ("[  ]", "previous, next page of knobs"),
             ("/  {  }  b", "find a knob; a chain's slots, bypass"),
-            ("A  X  <  >", "add a slot after this, remove, move it"),
+            ("A  X  <  >  R", "add a slot; remove, move, restart it"),
             ("d  D  u  r", "reset focused, reset all; undo, redo"),
             ("p  s", "load a preset, save the preset"),
             ("c", "vertical or circular drag"),

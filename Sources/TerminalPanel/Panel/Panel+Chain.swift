@@ -26,6 +26,14 @@ extension Panel {
         mode = .confirmRemove(name)
     }
 
+    /// `R`: the focused knob's slot started afresh (an isolated slot that crashed or hung).
+    func restartSlot() {
+        switch host.restartSlot(focusedSlot.name ?? "") {
+        case .success(let slot): message = Message(text: "restarted \(slot)", isError: false)
+        case .failure(let error): message = Message(text: error.message, isError: true)
+        }
+    }
+
     func moveSlot(by delta: Int) {
         guard let name = focusedSlot.name else {
             message = Message(text: "moving is for the slots of a chain", isError: true)

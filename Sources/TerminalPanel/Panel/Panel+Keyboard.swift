@@ -136,6 +136,7 @@ extension Panel {
             case "X": confirmSlotRemoval()
             case "<": moveSlot(by: -1)
             case ">": moveSlot(by: 1)
+            case "R": restartSlot()
             case "1"..."9":
                 // A knob by its place on the page, as on a hardware synth's numbered controls.
                 if let n = c.wholeNumberValue, let index = knobOnPage(n) { setFocus(index) }

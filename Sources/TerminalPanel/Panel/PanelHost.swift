@@ -71,6 +71,10 @@ public protocol PanelHost: ParameterHost {
     /// Points file parameter `id` at `path` (checked, then loaded off the audio thread); the
     /// absolute path loaded, or why not in one line.
     func setFile(_ id: String, path: String) -> Result<String, PanelChainError>
+
+    /// Starts an isolated slot's process afresh (`R`; the slot's name, or empty for a
+    /// processor on its own); the slot restarted, or why not in one line.
+    func restartSlot(_ name: String) -> Result<String, PanelChainError>
 }
 
 /// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
@@ -117,6 +121,9 @@ extension PanelHost {
     public func midiPickups() -> [ParameterIndex: Double] { [:] }
     public func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
         .failure(PanelChainError("the chain can be edited in detent live only"))
+    }
+    public func restartSlot(_ name: String) -> Result<String, PanelChainError> {
+        .failure(PanelChainError("restarting is for isolated slots (detent live --isolate)"))
     }
     public var chainGeneration: Int { 0 }
     public func currentChain() -> PanelChain? { nil }

@@ -90,6 +90,9 @@ public enum PanelRenderer {
         case let (nil, server?): fields.append("server " + PresetName.printable(server))
         case (nil, nil): break
         }
+        if !status.faultedSlots.isEmpty {
+            fields.append(status.faultedSlots.map(PresetName.printable).joined(separator: ", ") + " down (R restarts)")
+        }
         if let frames = status.bufferSize { fields.append("\(frames) frames") }
         if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
         if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }

@@ -12,15 +12,18 @@ public struct PanelStatus: Sendable, Hashable {
     public var dspLoad: Double?
     /// Buffer under- and overruns since the start.
     public var xruns: Int?
+    /// Isolated slots whose process crashed or hung, passing their input through (`R` restarts).
+    public var faultedSlots: [String] = []
 
     public init(serverName: String? = nil, clientName: String? = nil, sampleRate: Double? = nil, bufferSize: Int? = nil,
-                dspLoad: Double? = nil, xruns: Int? = nil) {
+                dspLoad: Double? = nil, xruns: Int? = nil, faultedSlots: [String] = []) {
         self.serverName = serverName
         self.clientName = clientName
         self.sampleRate = sampleRate
         self.bufferSize = bufferSize
         self.dspLoad = dspLoad
         self.xruns = xruns
+        self.faultedSlots = faultedSlots
     }
 
     /// True when no field is set (no audio).
