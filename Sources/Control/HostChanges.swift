@@ -14,4 +14,6 @@ public struct HostChanges: OptionSet, Sendable {
     public static let mappings = HostChanges(rawValue: 1 << 2)
     /// A MIDI control change was heard, mapped or not: what MIDI learn waits for.
     public static let controllerHeard = HostChanges(rawValue: 1 << 3)
+    /// An isolated slot crashed, hung or was restarted: what `status` and the panels name.
+    public static let faults = HostChanges(rawValue: 1 << 4)
 }

@@ -26,8 +26,13 @@ extension LiveHost {
             $0.crashes[slot] = nil
             $0.heldFaulted.remove(slot)
         }
+        changes.publish(.faults)
         return slot
     }
+
+    /// The isolated slots that crashed or hung and pass their input through, by name, with
+    /// what happened.
+    public var faults: [String: String] { state.withLock { Self.faults(of: $0) } }
 
     @discardableResult
     private func restart(_ name: String) throws(ChainEditError) -> String {
@@ -70,6 +75,7 @@ extension LiveHost {
                 return (slot, true)
             }
         }
+        if !due.isEmpty { changes.publish(.faults) }
         for (slot, again) in due {
             guard again else {
                 log("detent: \(slot) failed \(Self.crashLimit) times within a minute; it passes its input through until 'restart \(slot)'")

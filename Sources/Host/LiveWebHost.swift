@@ -38,6 +38,17 @@ public final class LiveWebHost: WebPanelHost {
 
     public func outputValues() -> [OutputValue] { host.outputValues() }
 
+    public func faults() -> [String: String] { host.faults }
+
+    public func restart(_ slot: String) -> String? {
+        do {
+            _ = try host.restartSlot(slot)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// A preset by name only: a page, possibly on another machine, must not make Detent read
     /// or write any path it can (the rule OSC follows for peers beyond loopback).
     public func preset(_ name: String, save: Bool) -> String? {

@@ -16,6 +16,8 @@ final class PanelConnection: Sendable {
         /// The preset names to offer, when they are new.
         var presets: [String]?
         var learnt: [LearntController] = []
+        /// The isolated slots down, when that changed.
+        var faults: [String: String]?
         /// The snapshot the page's last layout was drawn from.
         var shown: WebSnapshot?
     }
@@ -49,6 +51,11 @@ final class PanelConnection: Sendable {
 
     func markLearnt(_ learnt: LearntController) {
         pending.withLock { $0.learnt.append(learnt) }
+        wakeContinuation.yield()
+    }
+
+    func markFaults(_ faults: [String: String]) {
+        pending.withLock { $0.faults = faults }
         wakeContinuation.yield()
     }
 
@@ -87,6 +94,10 @@ final class PanelConnection: Sendable {
             if let outputs = state.outputs {
                 out.append(PanelMessages.outputs(outputs))
                 state.outputs = nil
+            }
+            if let faults = state.faults {
+                out.append(PanelMessages.faults(faults))
+                state.faults = nil
             }
             return out
         }

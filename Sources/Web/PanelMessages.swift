@@ -16,12 +16,14 @@ import WebBridge
 /// | `{"type":"reset","id":"cutoff"}` | back to the Default preset's value |
 /// | `{"type":"preset","action":"load","name":"Warm"}` | loads a preset (`"save"`: saves the values as it) |
 /// | `{"type":"learn","id":"cutoff"}` | MIDI learn: the next controller heard turns it (no `id`: stop) |
+/// | `{"type":"restart","slot":"drive"}` | an isolated slot's process started afresh |
 ///
 /// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
 /// connecting and after every chain edit), `values` (the parameters that changed, each with
 /// its position and text), `outputs` (the outputs' latest values, when they change),
-/// `presets` (the names to offer, on connecting and after a save) and `error` (a request
-/// refused, in one line).
+/// `presets` (the names to offer, on connecting and after a save), `faults` (the isolated slots
+/// that crashed or hung, by name, with what happened: on connecting and when they change) and
+/// `error` (a request refused, in one line).
 public enum PanelMessages {
     /// A request from the page.
     public enum Request: Equatable, Sendable {
@@ -32,6 +34,8 @@ public enum PanelMessages {
         case presetSave(String)
         /// MIDI learn for a parameter; nil stops it.
         case learn(ParameterIndex?)
+        /// An isolated slot restarted, by name.
+        case restart(String)
     }
 
     /// Reads one message from the page against `table`: a request, or why it is refused.
@@ -50,6 +54,10 @@ public enum PanelMessages {
             let trimmed = name.trimmedWhitespace
             guard !trimmed.isEmpty else { return .failure(.refused("name the preset")) }
             return .success(action == "load" ? .presetLoad(trimmed) : .presetSave(trimmed))
+        }
+        if type == "restart" {
+            guard case .string(let slot)? = json.member("slot"), !slot.isEmpty else { return .failure(.malformed("restart: expects a slot")) }
+            return .success(.restart(slot))
         }
         if type == "learn" {
             guard let member = json.member("id") else { return .success(.learn(nil)) }
@@ -171,6 +179,14 @@ public enum PanelMessages {
     public static func learnt(_ learnt: LearntController) -> String {
         JSONValue.object([.init("type", .string("learnt")), .init("id", .string(learnt.id)),
                           .init("controller", .number(learnt.controller))]).compactText
+    }
+
+    /// `{"type":"faults","faults":{"drive":"crashed (Segmentation fault)"}}`: the isolated slots
+    /// down now (none: an empty object).
+    public static func faults(_ faults: [String: String]) -> String {
+        JSONValue.object([.init("type", .string("faults")), .init("faults", .object(faults.sorted { $0.key < $1.key }.map {
+            JSONMember($0.key, .string($0.value))
+        }))]).compactText
     }
 
     /// `{"type":"error","message":…}`.

@@ -31,6 +31,9 @@ section { background:var(--panel); border-radius:8px; margin:0 0 .6em; padding:.
 section h2 { display:flex; align-items:center; gap:.5em; margin:0 0 .4em; font-size:.95em; font-weight:600; }
 section h2 small { color:var(--dim); font-weight:400; flex:1; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
 section.bypassed .grid { opacity:.45; }
+section.down .grid { opacity:.35; }
+section h2 .fault { color:var(--bad); font-size:.85em; font-weight:400; }
+section h2 button.restart { font:inherit; font-size:.85em; padding:.1em .6em; cursor:pointer; }
 .grid { display:grid; grid-template-columns:repeat(auto-fill, minmax(100px, 1fr)); gap:.4em; }
 .ctl { display:flex; flex-direction:column; align-items:center; padding:.3em .2em; border-radius:6px; min-width:0; }
 .ctl:focus-within, .ctl.turning { background:#262a30; }
@@ -85,6 +88,7 @@ const token = new URLSearchParams(location.search).get("token");
 const controls = new Map();   // id -> control
 const meters = new Map();     // output id -> meter
 let socket = null, generation = -1, retry = 500;
+let faults = {};               // isolated slot -> what happened to it
 const $ = (tag, cls) => { const e = document.createElement(tag); if (cls) e.className = cls; return e; };
 const NS = "http://www.w3.org/2000/svg";
 const svg = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); return e; };
@@ -278,6 +282,7 @@ function layout(m) {
   }
   for (const section of m.sections) {
     const el = $("section"), grid = $("div", "grid");
+    el.dataset.slot = section.name;
     if (section.name !== "" || section.bypass) {
       const h = $("h2"); h.textContent = section.name;
       const small = $("small"); small.textContent = section.plugin || ""; h.append(small);
@@ -296,6 +301,24 @@ function layout(m) {
       controls.set(p.id, c); grid.append(c.el);
     }
     el.append(grid); main.append(el);
+  }
+  showFaults();
+}
+
+// An isolated slot that crashed or hung: its section says what happened, dimmed (its input
+// passes), with a button that starts it again.
+function showFaults() {
+  for (const el of document.querySelectorAll("section[data-slot]")) {
+    const name = el.dataset.slot, h = el.querySelector("h2"), why = faults[name];
+    el.classList.toggle("down", why !== undefined);
+    if (!h) continue;
+    for (const old of h.querySelectorAll(".fault, .restart")) old.remove();
+    if (why === undefined) continue;
+    const note = $("span", "fault"); note.textContent = why + " — its input passes";
+    const button = $("button", "restart"); button.type = "button"; button.textContent = "Restart";
+    button.title = "start " + name + " again";
+    button.addEventListener("click", () => send({ type: "restart", slot: name }));
+    h.append(note, button);
   }
 }
 
@@ -325,7 +348,8 @@ function connect() {
     } else if (m.type === "presets") {
       const list = document.getElementById("preset-names");
       list.replaceChildren(...m.names.map(n => { const o = $("option"); o.value = n; return o; }));
-    } else if (m.type === "error") toast(m.message);
+    } else if (m.type === "faults") { faults = m.faults; showFaults(); }
+    else if (m.type === "error") toast(m.message);
   };
   socket.onclose = () => {
     status("connection lost — reconnecting…", true);

@@ -146,6 +146,7 @@ public final class WebServer: Sendable {
             feedback = try NamedThread(name: "web-feedback") {
                 var seen = host.webSnapshot()
                 var outputs: [OutputValue] = []
+                var faults: [String: String] = [:]
                 var lastLook = ContinuousClock.now
                 while shared.running.load(ordering: .relaxed) {
                     let watched = shared.sockets.withLock { !$0.pages.isEmpty } && !seen.layout.outputs.isEmpty
@@ -176,6 +177,9 @@ public final class WebServer: Sendable {
                     let latest = host.outputValues()
                     if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
                     outputs = latest
+                    let down = host.faults()
+                    if down != faults { pages.forEach { $0.markFaults(down) } }
+                    faults = down
                 }
             }
         } catch {
@@ -211,6 +215,7 @@ public final class WebServer: Sendable {
             host.interruptChangeWait()
         }
         connection.markPresets(host.presetNames())
+        connection.markFaults(host.faults())
         defer { shared.sockets.withLock { _ = $0.pages.removeValue(forKey: key) } }
         let writer = Task {
             for await _ in connection.wakes {
@@ -256,6 +261,11 @@ public final class WebServer: Sendable {
                                 shared.learning.store(index != nil, ordering: .relaxed)
                                 host.interruptChangeWait()
                             }
+                            return true
+                        }()
+                    case .restart(let slot):
+                        { () -> Bool in
+                            if let problem = host.restart(slot) { connection.report(problem) }
                             return true
                         }()
                     case .presetLoad(let name), .presetSave(let name):

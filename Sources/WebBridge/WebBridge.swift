@@ -123,6 +123,13 @@ public enum WebBridge {
             return .answer(JSONValue.object([.init("learnt", learnt ?? .null)]).compactText)
         case "presets":
             return .answer(JSONValue.object([.init("presets", .array(host.presetNames().map { .string($0) }))]).compactText)
+        case "faults":
+            return .answer(JSONValue.object([.init("faults", .object(host.faults().sorted { $0.key < $1.key }.map {
+                JSONMember($0.key, .string($0.value))
+            }))]).compactText)
+        case "restart":
+            guard let slot = json.member("slot")?.stringValue else { return nil }
+            return .answer(JSONValue.object([.init("problem", host.restart(slot).map { .string($0) } ?? .null)]).compactText)
         case "preset":
             guard let name = json.member("name")?.stringValue, case .bool(let save)? = json.member("save") else { return nil }
             return .answer(JSONValue.object([.init("problem", host.preset(name, save: save).map { .string($0) } ?? .null)]).compactText)
@@ -357,6 +364,15 @@ public final class WebBridgeClient: WebPanelHost {
     public func presetNames() -> [String] {
         guard case .array(let names)? = state.withLock({ ask(&$0, [.init("op", .string("presets"))]) }).member("presets") else { return [] }
         return names.compactMap(\.stringValue)
+    }
+
+    public func faults() -> [String: String] {
+        guard case .object(let members)? = state.withLock({ ask(&$0, [.init("op", .string("faults"))]) }).member("faults") else { return [:] }
+        return Dictionary(members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func restart(_ slot: String) -> String? {
+        state.withLock { ask(&$0, [.init("op", .string("restart")), .init("slot", .string(slot))]) }.member("problem")?.stringValue
     }
 }
 

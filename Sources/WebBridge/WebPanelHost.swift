@@ -33,6 +33,10 @@ public protocol WebPanelHost: AnyObject, Sendable {
     func awaitChange(timeout: Duration?) -> Bool
     /// Ends an ``awaitChange(timeout:)`` waiting now (or the next one) with false.
     func interruptChangeWait()
+    /// The isolated slots that crashed or hung, by name, with what happened; none elsewhere.
+    func faults() -> [String: String]
+    /// Starts an isolated slot's process afresh, as the typed `restart SLOT`; why not, or nil.
+    func restart(_ slot: String) -> String?
 }
 
 /// A controller MIDI learn mapped to a parameter.
@@ -60,6 +64,8 @@ extension WebPanelHost {
         return true
     }
     public func interruptChangeWait() {}
+    public func faults() -> [String: String] { [:] }
+    public func restart(_ slot: String) -> String? { "restarting is for isolated slots (detent live --isolate)" }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.

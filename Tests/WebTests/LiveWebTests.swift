@@ -241,6 +241,36 @@ struct LiveWebTests {
         #expect(controller.finish() == 0)
     }
 
+    @Test("An isolated slot that crashes is shown down on the page, and its Restart brings it back")
+    func isolatedSlotFault() throws {
+        let server = try JackServer()
+        var environment = server.clientEnvironment
+        environment["LV2_PATH"] = try FaultPlugin.built.get()
+        let detent = try LiveProgram(server.liveArguments + ["--headless", "--no-midi", "--http", "0", "--isolate",
+                                                             "--plugin", "lp=builtin", "--plugin", "f1=\(FaultPlugin.uri)"],
+                                     environment: environment)
+        let port = try detent.webPort()
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try page.next("layout")
+        #expect((try page.next("faults")["faults"] as? [String: String]) == [:])
+        // The fault control set from the page: the slot crashes, is restarted, crashes again…
+        page.send(#"{"type":"value","id":"f1.fault","value":1}"#)
+        let down = try page.next("faults", timeout: 20) { ($0["faults"] as? [String: String])?["f1"] != nil }
+        #expect((down["faults"] as? [String: String])?["f1"] == "crashed (Segmentation fault)")
+        try detent.waitForMessage("f1 failed 3 times within a minute", timeout: 20)
+        // Held down now: a page opened since is told so at once, and its Restart brings it back.
+        let later = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try later.next("layout")
+        #expect((try later.next("faults")["faults"] as? [String: String])?["f1"] == "crashed (Segmentation fault)")
+        later.send(#"{"type":"value","id":"f1.fault","value":0}"#)
+        later.send(#"{"type":"restart","slot":"f1"}"#)
+        _ = try later.next("faults", timeout: 20) { ($0["faults"] as? [String: String]) == [:] }
+        #expect(try !detent.ask("status").contains("slot f1"))
+        later.send(#"{"type":"restart","slot":"nothing"}"#)
+        #expect((try later.next("error")["message"] as? String)?.hasPrefix("no slot 'nothing'") == true)
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A MIDI learn without a MIDI input is answered with one line")
     func midiLearnWithoutMIDI() throws {
         let (_, detent, port) = try Self.start()

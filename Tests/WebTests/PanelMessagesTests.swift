@@ -41,8 +41,12 @@ struct PanelMessagesTests {
         #expect(try PanelMessages.read(#"{"type":"learn","id":"mode"}"#, table: table).get() == .learn(ParameterIndex(2)))
         #expect(try PanelMessages.read(#"{"type":"learn"}"#, table: table).get() == .learn(nil))
         #expect(PanelMessages.read(#"{"type":"learn","id":"nope"}"#, table: table) == .failure(.refused("no parameter 'nope'")))
+        #expect(try PanelMessages.read(#"{"type":"restart","slot":"drive"}"#, table: table).get() == .restart("drive"))
+        #expect(PanelMessages.faults(["f2": "crashed (Aborted)", "f1": "exited (status 3)"])
+            == #"{"type":"faults","faults":{"f1":"exited (status 3)","f2":"crashed (Aborted)"}}"#)
+        #expect(PanelMessages.faults([:]) == #"{"type":"faults","faults":{}}"#)
         for bad in ["hello", "[]", #"{"type":"value"}"#, #"{"type":"learn","id":3}"#, #"{"type":"value","id":"freq","value":"x"}"#,
-                    #"{"type":"dance","id":"freq"}"#, #"{"type":"preset","action":"burn","name":"x"}"#, #"{"type":"text","id":"freq","text":1}"#] {
+                    #"{"type":"dance","id":"freq"}"#, #"{"type":"restart"}"#, #"{"type":"restart","slot":""}"#, #"{"type":"preset","action":"burn","name":"x"}"#, #"{"type":"text","id":"freq","text":1}"#] {
             guard case .failure(.malformed) = PanelMessages.read(bad, table: table) else {
                 Issue.record("\(bad) should be malformed")
                 continue

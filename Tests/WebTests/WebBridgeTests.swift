@@ -41,6 +41,11 @@ struct WebBridgeTests {
         #expect(handle(#"{"op":"set","generation":3,"values":[[4,500]]}"#) == nil)
         #expect(handle(#"{"op":"reset","generation":3,"row":9}"#) == nil)
         #expect(handle(#"{"op":"reset","generation":3,"row":1}"#) == .answer(#"{"ok":true}"#))
+        // A host with no isolated slots: none down, and a restart says why not.
+        #expect(handle(#"{"op":"faults"}"#) == .answer(#"{"faults":{}}"#))
+        #expect(handle(#"{"op":"restart","slot":"drive"}"#)
+            == .answer(#"{"problem":"restarting is for isolated slots (detent live --isolate)"}"#))
+        #expect(handle(#"{"op":"restart"}"#) == nil)
     }
 
     final class Host: WebPanelHost, @unchecked Sendable {
