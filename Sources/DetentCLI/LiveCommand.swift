@@ -48,6 +48,8 @@ struct LiveCommand: ParsableCommand {
                                  [NAME=]PLUGIN at FROM>TO', 'chain remove NAME',
                                  'chain connect FROM TO', 'chain disconnect FROM
                                  TO'
+              restart SLOT       start an isolated slot's process afresh
+                                 (--isolate; the panel's key R)
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
