@@ -82,6 +82,31 @@ struct FileParameterTests {
         #expect(worst < 1e-5, "largest difference \(worst) at frame \(at) of \(output.count)")
     }
 
+    @Test("an impulse response set live is kept by a preset saved live: the preset renders with it")
+    func liveSavedPresetKeepsTheFile() throws {
+        let folder = TemporaryFolder()
+        var impulse = [Float](repeating: 0, count: 64)
+        impulse[23] = 0.5
+        let ir = try Self.wav(impulse, "delta.wav", in: folder)
+        let signal = Self.noise(4 * Self.period, seed: 9)
+        let input = try Self.wav(signal, "in.wav", in: folder)
+        let server = try JackServer()
+        let live = try ChildProcess.run(try BuiltProducts.detent,
+                                        ["live", "--server", server.name, "--headless", "--channels", "1", "--plugin", Self.mono],
+                                        environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                        stdin: Array("set impulse \(ir)\npreset save Delta\nquit\n".utf8))
+        server.stop()
+        #expect(live.status.exited == 0, "\(live.stderrText)")
+        #expect(live.stdoutText.contains("saved preset Delta"), "\(live.stdoutText)")
+        let preset = try Detent.run(["render", input, "--plugin", Self.mono, "--preset", "Delta", "-o", "preset.wav",
+                                     "--subtype", "float", "--quiet"], in: folder.path)
+        #expect(preset.status == 0, "\(preset.stderr)")
+        let expected = try render(input, ir, in: folder)
+        let output = try decode(folder.file("preset.wav")).samples
+        #expect(output == expected, "the preset's render equals --set impulse=\(ir)")
+        #expect(output.contains { $0 != 0 })
+    }
+
     @Test("each slot of a chain loads its own file: SLOT.ID=PATH")
     func chain() throws {
         let folder = TemporaryFolder()
