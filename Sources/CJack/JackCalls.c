@@ -8,6 +8,7 @@
 #define JACK_CALLS(F, V) \
     F(int, jack_activate, (jack_client_t *client), (client)) \
     F(int, jack_client_close, (jack_client_t *client), (client)) \
+    F(int, jack_client_real_time_priority, (jack_client_t *client), (client)) \
     F(int, jack_connect, (jack_client_t *client, const char *source_port, const char *destination_port), (client, source_port, destination_port)) \
     F(float, jack_cpu_load, (jack_client_t *client), (client)) \
     F(int, jack_deactivate, (jack_client_t *client), (client)) \

@@ -22,7 +22,7 @@ struct SlotCommand: ParsableCommand {
             var processor = try ProcessorReference.processor(request.identifier)
             if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
             processor = processor.settingState(request.state)
-            let status = SlotServer.serve(processor, format: request.format)
+            let status = SlotServer.serve(processor, format: request.format, priority: request.priority)
             ThisProcess.flushOutput()
             ThisProcess.exitNow(status)
         } catch {

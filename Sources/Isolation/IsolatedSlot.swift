@@ -52,7 +52,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         shared.pointee = head
         let request = SlotRequest(identifier: processor.identifier,
                                   files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
-                                  state: state, format: format)
+                                  state: state, format: format,
+                                  priority: format.realtime ? AudioThreadPriority.current : nil)
         let pipe: (read: Int32, write: Int32)
         do { pipe = try Pipe.make() } catch {
             detent_slot_unmap(shared, size)

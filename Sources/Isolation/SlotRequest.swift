@@ -10,12 +10,15 @@ public struct SlotRequest: Sendable, Equatable {
     public var files: [String: String]
     public var state: SavedState?
     public var format: KernelFormat
+    /// The real-time priority to serve at (the host's audio thread's); nil: none.
+    public var priority: Int?
 
-    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
+    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat, priority: Int? = nil) {
         self.identifier = identifier
         self.files = files
         self.state = state
         self.format = format
+        self.priority = priority
     }
 
     public var json: String {
@@ -29,6 +32,7 @@ public struct SlotRequest: Sendable, Equatable {
             JSONMember("followsTransport", .bool(format.followsTransport)),
         ]
         if let bpm = format.beatsPerMinute { members.append(JSONMember("beatsPerMinute", .number(bpm))) }
+        if let priority { members.append(JSONMember("priority", .number(priority))) }
         if let values = format.startingValues {
             // Written as read back: the shortest text that gives the same Double.
             members.append(JSONMember("startingValues", .array(values.map { .number(String($0)) })))
@@ -68,6 +72,7 @@ public struct SlotRequest: Sendable, Equatable {
         } else if case .string(let uri)? = value.member("statePreset") {
             state = .preset(uri: uri)
         }
-        self.init(identifier: identifier, files: files, state: state, format: format)
+        self.init(identifier: identifier, files: files, state: state, format: format,
+                  priority: value.member("priority")?.doubleValue.map { Int($0) })
     }
 }

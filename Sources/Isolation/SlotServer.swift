@@ -17,7 +17,7 @@ public enum SlotServer {
     /// Serves `processor` (found from `request` by the caller, files and state set) and
     /// returns the exit status: 0 once let go, 1 when the kernel could not be made (said on
     /// standard output as `error: …`, the line the host repeats).
-    public static func serve(_ processor: Processor, format: KernelFormat) -> Int32 {
+    public static func serve(_ processor: Processor, format: KernelFormat, priority: Int? = nil) -> Int32 {
         _ = detent_die_with_parent(SIGKILL, getppid())
         var head = DetentSlotShared()
         let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
@@ -74,6 +74,11 @@ public enum SlotServer {
                 report(reports, processor, shared)
                 detent_slot_wait_state(shared, detent_slot_state(shared), 20_000_000)
             }
+        }
+        // The host's audio thread waits for this one each period: it runs at that thread's
+        // real-time priority, when there is one and the system allows it.
+        if let priority, let problem = AudioThreadPriority.adopt(priority) {
+            say("message: \(processor.name) cannot run at real-time priority \(priority) (\(problem)); it may miss its deadline when the machine is busy")
         }
         var served = DetentSlotKernel(context: kernel.context, run: kernel.run, reset: kernel.reset,
                                       begin_events: kernel.beginEvents, add_event: kernel.addEvent, transport: kernel.transport,

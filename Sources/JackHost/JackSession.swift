@@ -127,6 +127,11 @@ public final class JackSession: @unchecked Sendable {
             _ = detent_jack_describe_port(client, port, pretty, Int32(order))
         }
 
+        // The priority this client's process thread runs at (none without real-time
+        // scheduling): what an isolated slot's process serves it at.
+        let priority = jack_client_real_time_priority(client)
+        AudioThreadPriority.current = priority > 0 ? Int(priority) : nil
+
         let rate = jack_get_sample_rate(client)
         let bufferSize = jack_get_buffer_size(client)
         do { engine = try engineFor(rate, bufferSize) } catch {

@@ -143,3 +143,22 @@ extension JackTests {
         #expect(JackTests.IsolatedFaultTests.longestGap(played) < 4_800, "a gap of \(JackTests.IsolatedFaultTests.longestGap(played)) frames")
     }
 }
+
+/// What a slot's process is asked, as it crosses on the command line.
+@Suite struct SlotRequestTests {
+    @Test("a request reads back as written: processor, files, state, format, priority")
+    func roundTrip() throws {
+        var format = KernelFormat(sampleRate: 44_100, maxFrames: 4_096, channels: 2, realtime: true, beatsPerMinute: 123.5,
+                                  followsTransport: true)
+        format.startingValues = [0.1, 20_000, -6, 1e-7]
+        for request in [
+            SlotRequest(identifier: "http://gareus.org/oss/lv2/convoLV2#Mono", files: ["impulse": "/tmp/a b.wav"],
+                        state: .folder(path: "/tmp/Hall.state", files: ["hall.wav"]), format: format, priority: 65),
+            SlotRequest(identifier: "ladspa:1903", files: [:], state: .preset(uri: "urn:x"), format: format),
+            SlotRequest(identifier: "urn:y", files: [:], state: nil, format: KernelFormat(sampleRate: 48_000, maxFrames: 256, channels: 1)),
+        ] {
+            #expect(SlotRequest(json: request.json) == request, "\(request.json)")
+        }
+        #expect(SlotRequest(json: "{}") == nil && SlotRequest(json: "not json") == nil)
+    }
+}

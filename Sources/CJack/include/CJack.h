@@ -4,6 +4,7 @@
 #include <jack/jack.h>
 #include <jack/midiport.h>
 #include <jack/metadata.h>
+#include <jack/thread.h>
 #include <stddef.h>
 #include <stdint.h>
 
