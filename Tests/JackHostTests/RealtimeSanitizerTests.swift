@@ -104,7 +104,9 @@ extension JackTests {
         /// tempo-synced delay runs, so the callback tells the plug-in each time.
         @Test func aChangingTransportStaysRealtimeSafe() throws {
             let processor = try LivePluginTests.processor("urn:zamaudio:ZamDelay")
-            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * 4, seed: 7), Signal.noise(frames: 48_000 * 4, seed: 8)],
+            // Room for twenty tempo changes on a busy machine: the recorder stops at the input's end,
+            // and each change waits for cycles recorded after it.
+            let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * 30, seed: 7), Signal.noise(frames: 48_000 * 30, seed: 8)],
                                     processor: processor, beatsPerMinute: 120)
             var environment = ProcessInfo.processInfo.environment
             environment["JACK_DEFAULT_SERVER"] = f.server.name
