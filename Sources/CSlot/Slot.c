@@ -236,18 +236,23 @@ void detent_slot_proxy_begin_events(void *context) {
     proxy->staged_bytes = 0;
 }
 
+/// Appends one MIDI message to an event area (`count` messages and `used` bytes in it so far);
+/// false, and nothing written, when it is full. The one way both directions fill one.
+static bool put_event(uint8_t *area, uint32_t *count, uint32_t *used, uint32_t frame, const uint8_t *bytes, uint32_t size) {
+    if (*count >= DETENT_SLOT_EVENTS || *used + size > DETENT_SLOT_EVENT_BYTES) return false;
+    DetentSlotEvent *events = (DetentSlotEvent *)area;
+    uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
+    events[*count] = (DetentSlotEvent){frame, size, *used};
+    memcpy(data + *used, bytes, size);
+    *count += 1;
+    *used += size;
+    return true;
+}
+
 bool detent_slot_proxy_add_event(void *context, uint32_t frame, const uint8_t *bytes, uint32_t size) {
     DetentSlotProxy *proxy = context;
     DetentSlotShared *shared = proxy->shared;
-    if (proxy->staged_events >= DETENT_SLOT_EVENTS || proxy->staged_bytes + size > DETENT_SLOT_EVENT_BYTES) return false;
-    uint8_t *area = block(shared) + shared->off_events;
-    DetentSlotEvent *events = (DetentSlotEvent *)area;
-    uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
-    events[proxy->staged_events] = (DetentSlotEvent){frame, size, proxy->staged_bytes};
-    memcpy(data + proxy->staged_bytes, bytes, size);
-    proxy->staged_events++;
-    proxy->staged_bytes += size;
-    return true;
+    return put_event(block(shared) + shared->off_events, &proxy->staged_events, &proxy->staged_bytes, frame, bytes, size);
 }
 
 void detent_slot_proxy_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat, double beat,
@@ -301,14 +306,7 @@ void detent_slot_proxy_revive(DetentSlotProxy *proxy) {
 /// Where the slot's kernel writes its MIDI during a DRAIN: into the shared block.
 static void keep_midi(void *target, uint32_t frame, const uint8_t *bytes, uint32_t size) {
     DetentSlotShared *shared = target;
-    if (shared->midi_out >= DETENT_SLOT_EVENTS || shared->midi_out_bytes + size > DETENT_SLOT_EVENT_BYTES) return;
-    uint8_t *area = block(shared) + shared->off_midi_out;
-    DetentSlotEvent *events = (DetentSlotEvent *)area;
-    uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
-    events[shared->midi_out] = (DetentSlotEvent){frame, size, shared->midi_out_bytes};
-    memcpy(data + shared->midi_out_bytes, bytes, size);
-    shared->midi_out++;
-    shared->midi_out_bytes += size;
+    (void)put_event(block(shared) + shared->off_midi_out, &shared->midi_out, &shared->midi_out_bytes, frame, bytes, size);
 }
 
 static void run(DetentSlotShared *shared, const DetentSlotKernel *kernel) {

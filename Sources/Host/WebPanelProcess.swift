@@ -36,14 +36,7 @@ public final class WebPanelProcess: Sendable {
 
     /// Where `detent-web` is: beside this program (its folder through /proc/self/exe), else
     /// the first on `PATH`; nil when there is none.
-    public static func programPath() -> String? {
-        var folders: [String] = []
-        if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
-            folders.append(String(own[..<slash]))
-        }
-        folders += (Environment.value("PATH") ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        return folders.lazy.map { $0 + "/" + WebBridge.program }.first { PathString.isExecutable($0) }
-    }
+    public static func programPath() -> String? { ProgramSearch.beside(WebBridge.program) }
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
     public init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,

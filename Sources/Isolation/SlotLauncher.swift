@@ -14,14 +14,7 @@ public struct SlotLauncher: Sendable {
 
     /// `detent` in the folder of this program (the command line itself, or the one built
     /// beside the tests), else the first on `PATH`; nil when there is none.
-    public static func beside() -> SlotLauncher? {
-        var folders: [String] = []
-        if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
-            folders.append(String(own[..<slash]))
-        }
-        folders += (Environment.value("PATH") ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        return folders.lazy.map { $0 + "/detent" }.first { PathString.isExecutable($0) }.map(SlotLauncher.init(program:))
-    }
+    public static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map(SlotLauncher.init(program:)) }
 
     /// The longest a run may take before its slot counts as hung: four times the run's own
     /// length, and at least 50 ms, so that a machine busy for a moment (a server without

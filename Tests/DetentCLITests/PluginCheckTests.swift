@@ -17,12 +17,10 @@ struct PluginCheckTests {
         let bundle = pluginFolder.file("detent-audit.lv2")
         do {
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-            let flags = try ChildProcess.run("/usr/bin/pkg-config", ["--cflags", "lilv-0"])
-            let compiled = try ChildProcess.run("/usr/bin/cc", [
-                "-O2", "-shared", "-fPIC", "-o", bundle + "/audit-plugins.so",
-                packageRoot + "/Tests/DetentCLITests/AuditPlugins/audit-plugins.c",
-            ] + flags.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
-            guard compiled.status.exited == 0 else { return .failure(BuildFailed(description: "cc: \(compiled.stderrText)")) }
+            if let problem = try PluginCompiler.compile("Tests/DetentCLITests/AuditPlugins/audit-plugins.c",
+                                                        into: bundle + "/audit-plugins.so") {
+                return .failure(BuildFailed(description: problem))
+            }
             let names = ["copies": "Audit Copies", "allocates": "Audit Allocates",
                          "allocates-once": "Audit Allocates Once", "crashes": "Audit Crashes", "absurd": "Audit Absurd"]
             var manifest = "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"

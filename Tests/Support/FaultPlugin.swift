@@ -11,12 +11,10 @@ public enum FaultPlugin {
         let bundle = folder.file("detent-faults.lv2")
         do {
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-            let flags = try ChildProcess.run("/usr/bin/pkg-config", ["--cflags", "lilv-0"])
-            let compiled = try ChildProcess.run("/usr/bin/cc", [
-                "-O1", "-shared", "-fPIC", "-o", bundle + "/fault-plugin.so",
-                packageRoot + "/Tests/JackHostTests/FaultPlugin/fault-plugin.c",
-            ] + flags.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
-            guard compiled.status.exited == 0 else { return .failure(BuildFailed(description: "cc: \(compiled.stderrText)")) }
+            if let problem = try PluginCompiler.compile("Tests/JackHostTests/FaultPlugin/fault-plugin.c",
+                                                        into: bundle + "/fault-plugin.so", optimization: "-O1") {
+                return .failure(BuildFailed(description: problem))
+            }
             try """
                 @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
                 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
