@@ -248,24 +248,33 @@ struct PipeWireTests {
         let twoCos = Float(2 * cos(2 * Double.pi * 700 / 48_000))
         // Compared in 10 ms windows: two 16-bit roundings (the input live, the output) and
         // nothing else is a difference below 1.5e-4.
-        var skipUntil = 4_800, jumps = 0, windows = 0, matching = 0, worst: Float = 0
-        var window: Float = 0, filled = 0
+        // A window that differs is looked at once more against the render one or two periods
+        // earlier or later: the recorder that took its input a cycle apart from Detent's (no
+        // jump in the tone shows it) hears exactly that, sample for sample, while a fault of
+        // Detent's (silence, a stale or half-made state) matches no shift.
+        let shifts = [-512, -256, 256, 512]
+        var skipUntil = 4_800, jumps = 0, windows = 0, matching = 0, shifted = 0, worst: Float = 0
+        var window: Float = 0, shiftedWindow: Float = 0, filled = 0
         for i in 2..<input.count {
             if abs(input[i] - (twoCos * input[i - 1] - input[i - 2])) > 0.01 {
                 jumps += 1
                 skipUntil = i + 480
                 filled = 0
                 window = 0
+                shiftedWindow = 0
             }
             guard i >= skipUntil else { continue }
             window = max(window, abs(played[i] - rendered[0][i]))
+            let nearest = shifts.lazy.filter { rendered[0].indices.contains(i + $0) }
+                .map { abs(played[i] - rendered[0][i + $0]) }.min() ?? .infinity
+            shiftedWindow = max(shiftedWindow, min(abs(played[i] - rendered[0][i]), nearest))
             filled += 1
             if filled == 480 {
                 windows += 1
-                if window < 1.5e-4 { matching += 1 }
-                worst = max(worst, window)
+                if window < 1.5e-4 { matching += 1 } else if shiftedWindow < 1.5e-4 { shifted += 1 } else { worst = max(worst, window) }
                 filled = 0
                 window = 0
+                shiftedWindow = 0
             }
         }
         #expect(windows > input.count / 2 / 480, "\(windows) windows compared, \(jumps) jumps")
@@ -275,11 +284,10 @@ struct PipeWireTests {
             line.contains("during a cycle") ? 1 : Int(line.split(separator: " ").first { Int($0) != nil } ?? "") ?? 1
         }.reduce(0, +)
         if xrunsDuring == 0 {
-            // One window may still differ (seen once in about ten full runs on a busy 2-core
-            // machine, never when run alone): the recorder taking a cycle late with no jump in
-            // the tone to show it. Two would be a fault.
-            #expect(matching + silenced + 1 >= windows,
-                    "largest difference \(worst); \(matching) of \(windows) windows equal, \(jumps) jumps skipped; detent said \(detent.messages.suffix(4))")
+            // One window may still differ: the one in which the recorder moved to another
+            // cycle is neither. Two would be a fault, and so would many shifted ones.
+            #expect(matching + shifted + silenced + 1 >= windows && shifted * 20 <= windows,
+                    "largest difference \(worst); \(matching) of \(windows) windows equal, \(shifted) a period apart, \(jumps) jumps skipped; detent said \(detent.messages.suffix(4))")
         } else {
             // An xrun on a busy machine: PipeWire then runs a late node on another cycle's
             // buffers, so some windows differ; the rest must still be equal.
