@@ -40,14 +40,31 @@ extension Processor {
     }
 
     /// The same processor restoring `state` (nil: none) before its first block, after its
-    /// default state and before its files. A processor that keeps no state, and a chain, are
-    /// returned unchanged.
+    /// default state and before its files. A chain takes a chain's state (``SavedState/slots(_:)``)
+    /// and gives each slot its own — a slot it does not name starts from its defaults. A
+    /// processor that keeps no state is returned unchanged.
     public func settingState(_ state: SavedState?) -> Processor {
+        if case .chain(let slots) = code {
+            var copy = self
+            let updated = slots.map { slot in
+                Slot(name: slot.name, processor: slot.processor.settingState(state?.slot(slot.name)), bypass: slot.bypass, first: slot.first)
+            }
+            copy.code = .chain(updated)
+            copy.state = Self.slotStates(updated.map { ($0.name, $0.processor) })
+            return copy
+        }
         guard fileKernel != nil else { return self }
+        if case .slots = state { return settingState(nil) }
         var copy = self
         copy.state = state
         copy.rebindKernel()
         return copy
+    }
+
+    /// A chain's state: its slots' own, by name; nil when none has one.
+    static func slotStates(_ parts: [(name: String, processor: Processor)]) -> SavedState? {
+        let states = parts.compactMap { part in part.processor.state.map { (part.name, $0) } }
+        return states.isEmpty ? nil : .slots(Dictionary(states, uniquingKeysWith: { a, _ in a }))
     }
 
     /// The kernel made with the files and state chosen so far.

@@ -257,20 +257,7 @@ struct LiveCommand: ParsableCommand {
             }
             return
         }
-        let (resolved, store) = try plugin.resolve()
-        // `--set ID=PATH` of a file parameter: checked now, loaded when the engine is prepared.
-        var starting = self.starting
-        let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
-        var processor = try resolved.settingFiles(paths)
-        starting.sets = sets
-        // The starting preset's saved state (LV2 state); one that cannot be read leaves the
-        // plug-in its defaults, and the session starts.
-        do {
-            processor = processor.settingState(try PresetStates.starting(starting.preset ?? plugin.startingPreset,
-                                                                          store: store, processor: processor))
-        } catch let failure as CommandFailure {
-            Console.warning(failure.description + "; the plug-in keeps its defaults")
-        } catch {}
+        var (processor, store, starting) = try startingProcessor()
         processor = isolating(processor)
         let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
@@ -348,6 +335,25 @@ struct LiveCommand: ParsableCommand {
         }
     }
 
+    /// The processor the command line starts with — its plug-ins, the files its `--set ID=PATH`s
+    /// choose (checked now, loaded when the engine is prepared), the starting preset's saved
+    /// state — its presets, and the starting values' options without those file `--set`s. A
+    /// state that cannot be read is said, and the plug-ins keep their defaults.
+    func startingProcessor() throws -> (processor: Processor, store: PresetStore, starting: StartingValueOptions) {
+        let (resolved, store) = try plugin.resolve()
+        var starting = self.starting
+        let (paths, sets) = try FileSettings.split(starting.sets, processor: resolved)
+        var processor = try resolved.settingFiles(paths)
+        starting.sets = sets
+        do {
+            processor = processor.settingState(try PresetStates.starting(starting.preset ?? plugin.startingPreset,
+                                                                          store: store, processor: processor))
+        } catch let failure as CommandFailure {
+            Console.warning(failure.description + "; the plug-in keeps its defaults")
+        } catch {}
+        return (processor, store, starting)
+    }
+
     /// The knob panel over a running live host, until the panel quits.
     private func runPanel(options: LiveHostOptions, store: PresetStore) throws {
         let theme = try KnobPanelSession.theme(theme)
@@ -374,7 +380,9 @@ struct LiveCommand: ParsableCommand {
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
         let processor = options.processor
-        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: ProcessorReference.store(for:)),
+        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: ProcessorReference.store(for:), saveWithState: { preset, processor, store, replacing throws(PresetError) in
+                              try PresetStateFolder.save(running: processor, preset, store: store, replacing: replacing)
+                          }),
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.

@@ -5,15 +5,38 @@ import Host
 import JackHost
 import Platform
 import Presets
+import Parameters
 
 /// `detent live`'s command line as a session manager's sessions start from it: the same
 /// processor, options, interpreter, browser panel and stop signals as a session the user starts.
 struct LiveLauncher: SessionLauncher, @unchecked Sendable {
     let command: LiveCommand
 
-    func processor(_ identifier: String?) throws -> (processor: Processor, store: PresetStore) {
-        guard let identifier else { return try command.plugin.resolve() }
-        return try ProcessorReference.find(identifier)
+    func processor(_ identifier: String?, state: SavedState?) throws -> (processor: Processor, store: PresetStore) {
+        // A new session starts as the command line says: its files and starting preset's state.
+        guard let identifier else {
+            let (processor, store, _) = try command.startingProcessor()
+            return (processor, store)
+        }
+        let (found, store) = try ProcessorReference.find(identifier)
+        guard let state, found.keepsState else { return (found, store) }
+        if let problem = PresetStates.problem(state) {
+            Console.warning("the session's saved state: \(problem); the plug-ins keep their defaults")
+            return (found, store)
+        }
+        return (found.settingState(state), store)
+    }
+
+    func keepingState(of processor: Processor, in folder: String, name: String, commit: (SavedState?) throws -> Void) throws {
+        guard StateFolder.isKept(by: processor) else {
+            try commit(nil)
+            // A state saved before (the chain has lost its convolver since) is no longer named.
+            FolderEntries.remove(folder: folder + "/" + name)
+            return
+        }
+        try StateFolder.write(processor, in: folder, name: name, failure: { SessionStateError(description: $0) }) { state throws(SessionStateError) in
+            do { try commit(state) } catch { throw SessionStateError(description: "\(error)") }
+        }
     }
 
     func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions {
@@ -21,14 +44,19 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
         // A session manager's client has no face but its log.
         options.logsXruns = true
         if startingFromCommandLine {
-            options.initialValues = try command.starting.values(store: store, plugin: command.plugin, processor: processor)
+            // (The file `--set`s are the processor's already.)
+            var starting = command.starting
+            starting.sets = try FileSettings.split(starting.sets, processor: processor).rest
+            options.initialValues = try starting.values(store: store, plugin: command.plugin, processor: processor)
         }
         return options
     }
 
     func interpreter(host: LiveHost, store: PresetStore, processor: Processor,
                      log: @escaping @Sendable (String) -> Void) -> CommandInterpreter {
-        command.commandInterpreter(host: host, presets: StorePresetSource(store: store, processor: processor), log: log)
+        let presets = StorePresetSource(store: store, processor: processor)
+        command.allowChainEdits(host, presets: presets)
+        return command.commandInterpreter(host: host, presets: presets, log: log)
     }
 
     var osc: (port: Int, bind: String)? { command.osc.map { ($0, command.oscBind) } }
@@ -44,4 +72,9 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
             throw ManagedSessionError(description: error.description, exitCode: error.exitCode)
         }
     }
+}
+
+/// Why a session's plug-in states could not be saved.
+struct SessionStateError: Error, CustomStringConvertible {
+    let description: String
 }

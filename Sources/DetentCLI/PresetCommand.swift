@@ -182,7 +182,9 @@ struct PresetCommand: ParsableCommand {
             }
             let (path, factory) = try store.delete(named: name)
             print("deleted \(path)")
-            if case .folder(let folder, _)? = state, folder.hasPrefix(store.userDirectory + "/") {
+            // (A chain's slots keep theirs inside one folder: that folder goes.)
+            let user = store.userDirectory + "/"
+            for folder in Set((state?.folders ?? []).filter { $0.hasPrefix(user) }.map { user + $0.dropFirst(user.count).prefix { $0 != "/" } }) {
                 FolderEntries.remove(folder: folder)
             }
             if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }

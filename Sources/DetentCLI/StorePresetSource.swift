@@ -59,15 +59,15 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
     }
 
     /// The same, with the MIDI mapping in the preset's `midi` field (what `--preset` starts
-    /// a live session with when no `--midi-map` is given). A plug-in on its own that keeps a
-    /// state or holds files (an impulse response set live) is saved with them, in a state
-    /// folder beside the preset, as `detent preset save` saves one: the preset then renders
-    /// and starts with that response.
+    /// a live session with when no `--midi-map` is given). A plug-in that keeps a state or
+    /// holds files (an impulse response set live) — on its own or in a chain — is saved with
+    /// them, in a state folder beside the preset, as `detent preset save` saves one: the
+    /// preset then renders and starts with that response.
     func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
         let (store, processor) = current.withLock { ($0.store, $0.processor) }
         let preset = Preset(name: name, values: ParameterValues(table: store.scope.table, values), processor: store.scope.processor, midi: midi)
-        if let processor, processor.slots.isEmpty, processor.keepsState || processor.files.contains(where: { $0.path != nil }) {
-            _ = try PresetStateFolder.save(preset, processor: processor, store: store, replacing: true)
+        if let processor {
+            _ = try PresetStateFolder.save(running: processor, preset, store: store, replacing: true)
         } else {
             _ = try store.save(preset, replacing: true)
         }

@@ -24,10 +24,18 @@ public final class LivePanelHost: PanelHost {
     /// The presets of a chain the panel switches to (its factory presets, its Default).
     private let presetStore: (Processor) -> PresetStore
 
-    /// - Parameter presetStore: where a processor's presets live (the command line's rule).
-    public init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore) {
+    /// Saves a preset with the running processor's plug-in states and files.
+    private let saveWithState: (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String
+
+    /// - Parameters:
+    ///   - presetStore: where a processor's presets live (the command line's rule).
+    ///   - saveWithState: saves a preset with the state of the processor's plug-ins, as the
+    ///     typed `preset save` does (the command line's rule).
+    public init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore,
+                saveWithState: @escaping (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String) {
         self.host = host
         self.presetStore = presetStore
+        self.saveWithState = saveWithState
         outputLabels = Self.labels(host.options.processor)
     }
 
@@ -134,5 +142,10 @@ public final class LivePanelHost: PanelHost {
     /// `L`/`R` for stereo, channel numbers otherwise.
     public static func label(channel c: Int, of count: Int) -> String {
         count == 2 ? (c == 0 ? "L" : "R") : String(c + 1)
+    }
+
+    /// `s` keeps what the typed `preset save` keeps: the running plug-ins' states and files.
+    public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+        try saveWithState(preset, host.processor, store, replacing)
     }
 }

@@ -43,10 +43,25 @@ public final class ManagedSession: @unchecked Sendable {
         var saved: Snapshot?
     }
 
-    /// The state that makes a session dirty when it changes.
+    /// The state that makes a session dirty when it changes: the chain (a slot added or
+    /// removed), the files its plug-ins hold, the values and the MIDI mapping.
     private struct Snapshot: Equatable {
+        var processor: String
+        var files: [String?]
         var values: [ParameterIndex: Double]
         var midi: MIDIControls?
+
+        init(_ host: LiveHost) {
+            let (processor, _, targets) = host.chainSnapshot
+            self.init(processor, targets, midi: host.midiControls)
+        }
+
+        init(_ processor: Processor, _ targets: [ParameterIndex: Double], midi: MIDIControls?) {
+            self.processor = processor.identifier
+            files = processor.files.map(\.path)
+            values = targets
+            self.midi = midi
+        }
     }
 
     public init(launcher: any SessionLauncher, log: @escaping @Sendable (String) -> Void) {
@@ -105,7 +120,7 @@ public final class ManagedSession: @unchecked Sendable {
     /// True when the running session differs from what was last saved; nil with none open.
     private func isDirty() -> Bool? {
         guard let (host, saved) = current.withLock({ c in c.host.map { ($0, c.saved) } }) else { return nil }
-        return Snapshot(values: host.targets(), midi: host.midiControls) != saved
+        return Snapshot(host) != saved
     }
 
     /// Opens the session in `path` (a second open switches): the old client closes, the new
@@ -123,7 +138,7 @@ public final class ManagedSession: @unchecked Sendable {
         do {
             file = try SessionFile.read(in: path) { identifier throws(SessionFileError) in
                 do {
-                    let processor = try launcher.processor(identifier).processor
+                    let processor = try launcher.processor(identifier, state: nil).processor
                     return PresetScope(processor: processor.identifier, table: processor.table)
                 } catch {
                     throw SessionFileError("the saved processor: \(error)")
@@ -135,7 +150,8 @@ public final class ManagedSession: @unchecked Sendable {
         let processor: Processor, store: PresetStore
         var options: LiveHostOptions
         do {
-            (processor, store) = try launcher.processor(file?.preset.processor)
+            // The plug-ins' states saved beside the session file, named relative to its folder.
+            (processor, store) = try launcher.processor(file?.preset.processor, state: file?.preset.state?.resolved(against: path))
             options = try launcher.hostOptions(processor: processor, store: store, startingFromCommandLine: file == nil)
             if let file {
                 options.initialValues = file.preset.values.dictionary
@@ -188,7 +204,7 @@ public final class ManagedSession: @unchecked Sendable {
             c.folder = path
             c.displayName = displayName
             c.osc = osc
-            c.saved = Snapshot(values: host.targets(), midi: host.midiControls)
+            c.saved = Snapshot(host)
         }
         // The main thread follows this host's changes from now on.
         attention.signal()
@@ -203,14 +219,20 @@ public final class ManagedSession: @unchecked Sendable {
         guard let (host, folder, displayName, osc) = found else {
             throw NSMClient.Failure(code: NSMClient.Failure.general, "no session is open")
         }
-        let snapshot = Snapshot(values: host.targets(), midi: host.midiControls)
-        let processor = host.options.processor
-        let preset = Preset(name: displayName, values: ParameterValues(table: processor.table, snapshot.values),
+        // The chain as it is now (edited or not), its values, and its plug-ins' states and
+        // files in `detent.state/` beside the file.
+        let (processor, _, targets) = host.chainSnapshot
+        let snapshot = Snapshot(processor, targets, midi: host.midiControls)
+        var preset = Preset(name: displayName, values: ParameterValues(table: processor.table, snapshot.values),
                             processor: processor.identifier, midi: snapshot.midi?.json)
         do {
-            try SessionFile(preset: preset, osc: osc).write(in: folder)
+            try FolderEntries.makeOne(folder, mode: 0o755)
+            try launcher.keepingState(of: processor, in: folder, name: SessionFile.stateFolderName) { state in
+                preset.state = state
+                try SessionFile(preset: preset, osc: osc).write(in: folder)
+            }
         } catch {
-            throw NSMClient.Failure(code: NSMClient.Failure.createFailed, error.description)
+            throw NSMClient.Failure(code: NSMClient.Failure.createFailed, "\(error)")
         }
         current.withLock { c in
             // Another open may have switched meanwhile: only that session's state is clean.
@@ -224,13 +246,20 @@ public final class ManagedSession: @unchecked Sendable {
 /// to find a processor, make a host's options and interpreter, start the browser panel and
 /// watch for the stop signals, so a session opened by the manager runs as that command would.
 public protocol SessionLauncher: Sendable {
-    /// The processor a session file names by identifier (nil: the command line's), and its presets.
-    func processor(_ identifier: String?) throws -> (processor: Processor, store: PresetStore)
+    /// The processor a session file names by identifier (nil: the command line's), and its
+    /// presets; with `state` (the session's plug-in states) restored before its first block,
+    /// unless it cannot be read, which is said, and the plug-ins keep their defaults.
+    func processor(_ identifier: String?, state: SavedState?) throws -> (processor: Processor, store: PresetStore)
+    /// Writes `processor`'s plug-in states (with the files they hold) into the folder `name`
+    /// in `folder`, and calls `commit` with them named relative to `folder` — nil when it
+    /// keeps none — to write the session file; the folder takes its name only after that.
+    func keepingState(of processor: Processor, in folder: String, name: String, commit: (SavedState?) throws -> Void) throws
     /// The host's options for `processor`; with the command line's starting values (its
     /// preset and `--set`s) when `startingFromCommandLine`, else a saved session's come after.
     func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions
     /// The typed commands' interpreter for `host`, its presets in `store` (program changes
-    /// load presets through it).
+    /// load presets through it); the host's chain may be edited (OSC `/detent/chain`), and the
+    /// presets follow the edits.
     func interpreter(host: LiveHost, store: PresetStore, processor: Processor,
                      log: @escaping @Sendable (String) -> Void) -> CommandInterpreter
     /// Where OSC listens in a new session (`--osc`, `--osc-bind`), if it does.

@@ -73,6 +73,12 @@ public final class OSCBridge: Sendable {
                 if case .error(let message) = interpreter.execute(.restart(slot)) {
                     server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
                 }
+            case .chain(let edit):
+                let answer = interpreter.respond(to: "chain " + edit) ?? .error("no answer")
+                if case .error(let message) = answer {
+                    server.refuse("OSC from \(peer.name): /detent/chain: " + TerminalText.printable(message, limit: 200))
+                }
+                server.send(OSCMessage(OSCRouter.prefix + "chain", [.string(answer.text(host.table))]), to: peer)
             case .get(let index):
                 let now = host.chainSnapshot
                 guard now.generation == routing.generation, let value = now.targets[index] else { return }

@@ -5,9 +5,10 @@ import Platform
 import Presets
 
 /// What Detent keeps of a session for a session manager: `PATH/detent.json`, in the folder
-/// the manager names. It holds a preset document — the processor (built-in or a plug-in's
-/// URI), the values by id, and the MIDI mapping in the preset's `midi` field — and the OSC
-/// settings. Connections are the session manager's to keep.
+/// the manager names. It holds a preset document — the processor (built-in, a plug-in's
+/// URI, or the chain or graph as it was at the save), the values by id, the MIDI mapping in
+/// the preset's `midi` field, and the plug-ins' states (in `PATH/detent.state/`, named
+/// relative to the folder) — and the OSC settings. Connections are the session manager's to keep.
 ///
 /// ```json
 /// {"formatVersion": 1, "preset": {"formatVersion": 1, "name": "Mix", "values": {"cutoff": 800, …},
@@ -15,6 +16,8 @@ import Presets
 /// ```
 struct SessionFile {
     static let fileName = "detent.json"
+    /// The folder beside the file holding the plug-ins' states and the files they hold.
+    static let stateFolderName = "detent.state"
     static let formatVersion = 1
 
     var preset: Preset

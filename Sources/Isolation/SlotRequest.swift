@@ -37,15 +37,7 @@ public struct SlotRequest: Sendable, Equatable {
             // Written as read back: the shortest text that gives the same Double.
             members.append(JSONMember("startingValues", .array(values.map { .number(String($0)) })))
         }
-        switch state {
-        case .folder(let path, let files)?:
-            members.append(JSONMember("stateFolder", .string(path)))
-            members.append(JSONMember("stateFiles", .array(files.map { .string($0) })))
-        case .preset(let uri)?:
-            members.append(JSONMember("statePreset", .string(uri)))
-        case nil:
-            break
-        }
+        if let state { members.append(JSONMember("state", state.json)) }
         return JSONValue.object(members).compactText
     }
 
@@ -64,14 +56,7 @@ public struct SlotRequest: Sendable, Equatable {
         if case .object(let members)? = value.member("files") {
             for member in members { if case .string(let path) = member.value { files[member.key] = path } }
         }
-        var state: SavedState?
-        if case .string(let path)? = value.member("stateFolder") {
-            var names: [String] = []
-            if case .array(let list)? = value.member("stateFiles") { for case .string(let name) in list { names.append(name) } }
-            state = .folder(path: path, files: names)
-        } else if case .string(let uri)? = value.member("statePreset") {
-            state = .preset(uri: uri)
-        }
+        let state = value.member("state").flatMap { try? SavedState(json: $0) }
         self.init(identifier: identifier, files: files, state: state, format: format,
                   priority: value.member("priority")?.doubleValue.map { Int($0) })
     }

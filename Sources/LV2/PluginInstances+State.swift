@@ -29,6 +29,9 @@ extension PluginInstances {
             defer { lilv_node_free(node) }
             lilv_world_load_resource(world, node)
             saved = lilv_state_new_from_world(world, urids.mapFeature, node)
+        case .slots:
+            // A chain's state is given to each slot's own plug-in (`Processor.settingState`).
+            return nil
         }
         guard let saved else { return "cannot read the saved state \(state.name)" }
         defer { lilv_state_free(saved) }
@@ -96,6 +99,7 @@ extension SavedState {
         switch self {
         case .folder(let path, _): "'\(path)'"
         case .preset(let uri): "<\(uri)>"
+        case .slots(let states): states.keys.sorted().map { "\($0): " + states[$0]!.name }.joined(separator: ", ")
         }
     }
 }

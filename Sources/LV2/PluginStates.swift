@@ -6,12 +6,21 @@ import Parameters
 /// into a folder with copies of the files it refers to (see ``PluginInstances/saveState(to:)``).
 public enum PluginStates {
     /// Saves the state of `processor`'s plug-in — with the files and state it is set to —
-    /// into `directory`.
+    /// into `directory`, which a preset names `relative`; a chain's (or graph's) slots that
+    /// keep a state each into a folder of the slot's name inside it.
     ///
-    /// - Returns: the names of the files copied beside the state, relative to `directory`.
+    /// - Returns: the state as the preset records it: the folder `relative` and the files
+    ///   copied into it, or a chain's slots' states.
     /// - Throws: a ``PluginError`` for a plug-in that cannot be found or made, or whose state
     ///   cannot be written.
-    public static func save(_ processor: Processor, to directory: String) throws(PluginError) -> [String] {
+    public static func save(_ processor: Processor, to directory: String, as relative: String) throws(PluginError) -> SavedState {
+        if !processor.slots.isEmpty {
+            var states: [String: SavedState] = [:]
+            for slot in processor.slots where slot.processor.keepsState {
+                states[slot.name] = try save(slot.processor, to: directory + "/" + slot.name, as: relative + "/" + slot.name)
+            }
+            return .slots(states)
+        }
         guard let plugin = PluginCatalog.plugin(uri: processor.identifier) else {
             throw .unknown(processor.identifier, closest: [])
         }
@@ -20,6 +29,6 @@ public enum PluginStates {
             plugin: plugin, parameterPorts: ports, defaults: table.specs.map(\.defaultValue), ranges: table.specs.map(\.range),
             format: KernelFormat(sampleRate: 48_000, maxFrames: 4096, channels: max(1, plugin.audioInputs.count)),
             files: processor.files, state: processor.state)
-        return try instances.saveState(to: directory)
+        return .folder(path: relative, files: try instances.saveState(to: directory))
     }
 }

@@ -25,6 +25,10 @@ public enum OSCRequest: Sendable, Equatable {
     case midiLearn(ParameterIndex?)
     /// `/detent/slot/restart s SLOT`: an isolated slot's process started afresh.
     case restartSlot(String)
+    /// `/detent/chain s EDIT`: the words of a typed `chain …` command after `chain` (`add
+    /// conv=convoLV2 at 2`, `remove conv`), or none for the chain as it is; answered
+    /// `/detent/chain s TEXT`, the typed command's answer. From this machine only.
+    case chain(String)
 }
 
 /// One argument of an OSC message, as liblo decodes it.

@@ -15,6 +15,7 @@ import Parameters
 /// | `/detent/status` | —, or `s` `json` | ``OSCRequest/status(json:)`` | `/detent/status s` |
 /// | `/detent/midi/learn` | `s`: an id; — to stop | ``OSCRequest/midiLearn(_:)`` | `/detent/midi/learn s i`, once learnt |
 /// | `/detent/slot/restart` | `s`: a slot's name | ``OSCRequest/restartSlot(_:)`` | — |
+/// | `/detent/chain` | —, or `s`: a chain edit (loopback only) | ``OSCRequest/chain(_:)`` | `/detent/chain s`, the typed answer |
 ///
 /// `/detent/status` is answered with one string: the line the typed `status` command answers
 /// (`server …, client …, 48000 Hz, 256 frames, xruns 0, …, cutoff=1.20 kHz, …, peaks …`), or,
@@ -101,6 +102,14 @@ public enum OSCRouter {
                 return .failure(.init("\(path): expects one string, the slot's name"))
             }
             return .success(.restartSlot(slot))
+        case ["chain"]:
+            // An edit loads plug-in code: only a sender on this machine may ask for one.
+            if arguments.isEmpty { return .success(.chain("")) }
+            guard arguments.count == 1, case .string(let edit) = arguments[0] else {
+                return .failure(.init("\(path): expects one string, a chain edit (add, remove, move, connect, disconnect), or none"))
+            }
+            guard fromLoopback else { return .failure(.init("\(path): chain edits are taken from this machine only")) }
+            return .success(.chain(edit))
         default: return .failure(.init("unknown address \(path)"))
         }
     }

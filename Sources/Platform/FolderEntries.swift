@@ -53,10 +53,14 @@ public enum FolderEntries {
         }
     }
 
-    /// Removes the folder at `path` and the plain files in it (a folder Detent made itself: a
-    /// sanitizer runtime, a preset's state); whatever cannot be removed stays.
+    /// Removes the folder at `path` and what is in it — files, links (never followed) and
+    /// folders (a folder Detent made itself: a sanitizer runtime, a preset's state, a chain's
+    /// slots' states inside it); whatever cannot be removed stays.
     public static func remove(folder path: String) {
-        for name in (try? names(in: path)) ?? [] { unlink(path + "/" + name) }
+        for name in (try? names(in: path)) ?? [] {
+            let entry = path + "/" + name
+            if FileStatus(entryAt: entry)?.kind == .folder { remove(folder: entry) } else { unlink(entry) }
+        }
         rmdir(path)
     }
 }

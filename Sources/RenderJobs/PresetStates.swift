@@ -22,13 +22,19 @@ package enum PresetStates {
     }
 
     /// Why `state` cannot be restored — its folder's `state.ttl` or a file it copied gone or
-    /// unreadable — or nil. A plug-in's own preset is the plug-in's to check.
+    /// unreadable (a chain's: any slot's) — or nil. A plug-in's own preset is the plug-in's to check.
     package static func problem(_ state: SavedState) -> String? {
-        guard case .folder(let path, let files) = state else { return nil }
-        for name in ["state.ttl"] + files {
-            let file = path + "/" + name
-            if let reason = PathString.readProblem(file) { return "cannot read '\(file)' of its saved state: \(reason)" }
+        switch state {
+        case .folder(let path, let files):
+            for name in ["state.ttl"] + files {
+                let file = path + "/" + name
+                if let reason = PathString.readProblem(file) { return "cannot read '\(file)' of its saved state: \(reason)" }
+            }
+            return nil
+        case .preset:
+            return nil
+        case .slots(let states):
+            return states.keys.sorted().lazy.compactMap { problem(states[$0]!) }.first
         }
-        return nil
     }
 }

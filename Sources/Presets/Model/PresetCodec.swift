@@ -131,32 +131,15 @@ public enum PresetCodec {
         return values
     }
 
-    /// The `state` object: `{"folder": PATH, "files": [NAME…]}` (a folder beside the preset)
-    /// or `{"preset": URI}` (a preset the processor ships).
+    /// The `state` object (``SavedState``'s JSON): a folder beside the preset, a preset the
+    /// processor ships, or a chain's slots' states.
     private static func savedState(_ value: JSONValue, source: String) throws(PresetError) -> SavedState {
-        func wrong(_ field: String, _ expected: String, _ found: JSONValue) -> PresetError {
-            PresetError(.wrongType(field: field, expected: expected, found: found.kindDescription), source: source)
+        do {
+            return try SavedState(json: value)
+        } catch {
+            guard let expected = error.expected, let found = error.found else { throw PresetError(.missingField(error.field), source: source) }
+            throw PresetError(.wrongType(field: error.field, expected: expected, found: found), source: source)
         }
-        guard case .object = value else { throw wrong("state", "an object with a folder or a preset", value) }
-        if let uri = value.member("preset") {
-            guard case .string(let text) = uri, !text.isEmpty else { throw wrong("state.preset", "a URI", uri) }
-            return .preset(uri: text)
-        }
-        guard let folder = value.member("folder") else { throw PresetError(.missingField("state.folder"), source: source) }
-        guard case .string(let path) = folder, !path.isEmpty else { throw wrong("state.folder", "a folder's path", folder) }
-        var files: [String] = []
-        switch value.member("files") {
-        case nil, .null?: break
-        case .array(let elements)?:
-            for (i, element) in elements.enumerated() {
-                guard case .string(let name) = element, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-                    throw wrong("state.files[\(i)]", "a file name inside the folder", element)
-                }
-                files.append(name)
-            }
-        case let other?: throw wrong("state.files", "an array of file names", other)
-        }
-        return .folder(path: path, files: files)
     }
 
     /// Refuses a non-finite number anywhere in `value`: it could not be written back as JSON.
@@ -189,15 +172,7 @@ public enum PresetCodec {
         if let comment = preset.comment { members.append(JSONMember("comment", .string(comment))) }
         members.append(JSONMember("values", valuesObject(preset.values)))
         if let midi = preset.midi { members.append(JSONMember("midi", midi)) }
-        switch preset.state {
-        case .folder(let path, let files)?:
-            members.append(JSONMember("state", .object([JSONMember("folder", .string(path)),
-                                                         JSONMember("files", .array(files.map { .string($0) }))])))
-        case .preset(let uri)?:
-            members.append(JSONMember("state", .object([JSONMember("preset", .string(uri))])))
-        case nil:
-            break
-        }
+        if let state = preset.state { members.append(JSONMember("state", state.json)) }
         return .object(members)
     }
 

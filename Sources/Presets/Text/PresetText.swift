@@ -79,14 +79,14 @@ public enum PresetText {
         var header = [["Name:", loaded.preset.name], ["Source:", source]]
         if let author = loaded.preset.author { header.append(["Author:", author]) }
         if let comment = loaded.preset.comment { header.append(["Comment:", comment]) }
-        switch loaded.preset.state {
-        case .folder(let path, let files)?:
-            header.append(["State:", path + (files.isEmpty ? "" : " (" + files.joined(separator: ", ") + ")")])
-        case .preset(let uri)?:
-            header.append(["State:", uri])
-        case nil:
-            break
+        func describe(_ state: SavedState) -> String {
+            switch state {
+            case .folder(let path, let files): path + (files.isEmpty ? "" : " (" + files.joined(separator: ", ") + ")")
+            case .preset(let uri): uri
+            case .slots(let states): states.keys.sorted().map { "\($0): " + describe(states[$0]!) }.joined(separator: "; ")
+            }
         }
+        if let state = loaded.preset.state { header.append(["State:", describe(state)]) }
         let table = loaded.values.table
         let values = [["ID", "NAME", "VALUE"]] + loaded.values.ordered.map {
             [table[$0.id].id, table[$0.id].name, table[$0.id].format($0.value, ascii: ascii)]

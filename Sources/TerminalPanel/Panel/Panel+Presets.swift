@@ -74,7 +74,7 @@ extension Panel {
             saved.comment = nil
         }
         do throws(PresetError) {
-            let path = try store.save(saved, replacing: replacing)
+            let path = try host.savePreset(saved, in: store, replacing: replacing)
             preset = saved
             presetName = name
             presetOrigin = .user(path: path, overridesFactory: false)

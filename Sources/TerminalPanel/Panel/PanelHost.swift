@@ -75,6 +75,10 @@ public protocol PanelHost: ParameterHost {
     /// Starts an isolated slot's process afresh (`R`; the slot's name, or empty for a
     /// processor on its own); the slot restarted, or why not in one line.
     func restartSlot(_ name: String) -> Result<String, PanelChainError>
+
+    /// Saves `preset` into `store` (`s` in the panel), with what the host's processor keeps
+    /// beyond its values (a live plug-in's state and files); returns the preset file's path.
+    func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String
 }
 
 /// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
@@ -130,5 +134,9 @@ extension PanelHost {
     public func files() -> [PanelFile] { [] }
     public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
         .failure(PanelChainError("files are loaded in detent live only"))
+    }
+    /// Without audio there is no plug-in state: the values alone.
+    public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+        try store.save(preset, replacing: replacing)
     }
 }
