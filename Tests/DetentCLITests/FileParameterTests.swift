@@ -107,6 +107,38 @@ struct FileParameterTests {
         #expect(output.contains { $0 != 0 })
     }
 
+    @Test("a chain saved live, its slots isolated or not, keeps each slot's file: the preset renders with it after the file went",
+          arguments: [false, true])
+    func liveSavedChainPresetKeepsEverySlotsFile(isolated: Bool) throws {
+        let folder = TemporaryFolder()
+        var impulse = [Float](repeating: 0, count: 64)
+        impulse[17] = 0.5
+        let ir = try Self.wav(impulse, "delta.wav", in: folder)
+        let input = try Self.wav(Self.noise(4 * Self.period, seed: 4), "in.wav", in: folder)
+        let chain = ["--plugin", "lp=builtin", "--plugin", "conv=" + Self.mono]
+        let server = try JackServer()
+        let live = try ChildProcess.run(try BuiltProducts.detent,
+                                        ["live", "--server", server.name, "--headless", "--channels", "1"] + chain + (isolated ? ["--isolate"] : []),
+                                        environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                        stdin: Array("set conv.impulse \(ir)\nset lp.cutoff 2k\npreset save Mix\nquit\n".utf8))
+        server.stop()
+        #expect(live.status.exited == 0, "\(live.stderrText)")
+        #expect(live.stdoutText.contains("saved preset Mix"), "\(live.stdoutText)")
+        #expect(FileManager.default.fileExists(atPath: folder.file(".config/detent/presets/Mix.state/conv/delta.wav")), "the slot's file is copied")
+        let kept = folder.file("kept.wav")
+        try FileManager.default.copyItem(atPath: ir, toPath: kept)
+        try FileManager.default.removeItem(atPath: ir)
+        let preset = try Detent.run(["render", input] + chain + ["--preset", "Mix", "-o", "preset.wav", "--subtype", "float", "--quiet"],
+                                    in: folder.path)
+        #expect(preset.status == 0, "\(preset.stderr)")
+        let direct = try Detent.run(["render", input] + chain + ["--set", "conv.impulse=\(kept)", "--set", "lp.cutoff=2k",
+                                                                 "-o", "direct.wav", "--subtype", "float", "--quiet"], in: folder.path)
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let output = try decode(folder.file("preset.wav")).samples, expected = try decode(folder.file("direct.wav")).samples
+        #expect(output == expected, "the preset's render equals --set conv.impulse=FILE")
+        #expect(output.contains { $0 != 0 })
+    }
+
     @Test("each slot of a chain loads its own file: SLOT.ID=PATH")
     func chain() throws {
         let folder = TemporaryFolder()

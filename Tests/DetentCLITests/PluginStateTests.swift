@@ -73,6 +73,45 @@ struct PluginStateTests {
         #expect(moved == direct)
     }
 
+    @Test("a chain's preset keeps each slot's state in a folder of its own; it renders the same after moving, and goes when deleted")
+    func chainRoundTrip() throws {
+        let home = TemporaryFolder(), elsewhere = TemporaryFolder()
+        let input = try Self.stereoNoise(3 * 4_096, in: home)
+        func decaying(_ seed: UInt64, _ name: String) throws -> String {
+            var response = FileParameterTests.noise(1_200, seed: seed)
+            for i in response.indices { response[i] *= Float(exp(-Double(i) / 200)) }
+            return try FileParameterTests.wav(response, name, in: home)
+        }
+        let room = try decaying(8, "room.wav"), hall = try decaying(9, "hall.wav")
+        let chain = ["--plugin", "lp=builtin", "--plugin", "a=" + Self.convoStereo, "--plugin", "b=" + Self.convoStereo]
+        let sets = ["--set", "a.impulse=\(room)", "--set", "b.impulse=\(hall)", "--set", "lp.cutoff=3k"]
+        let saved = try Detent.run(["preset", "save"] + chain + ["Mix"] + sets, in: home.path)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let presets = home.file(".config/detent/presets")
+        #expect(FileManager.default.fileExists(atPath: presets + "/Mix.state/a/room.wav"))
+        #expect(FileManager.default.fileExists(atPath: presets + "/Mix.state/b/hall.wav"))
+        let text = try String(contentsOfFile: presets + "/Mix.json", encoding: .utf8)
+        #expect(text.contains(#""folder": "Mix.state/a""#) && !text.contains(home.path), "\(text)")
+        let shown = try Detent.run(["preset", "show"] + chain + ["Mix"], in: home.path)
+        #expect(shown.stdout.contains("a: Mix.state/a (room.wav); b: Mix.state/b (hall.wav)"), "\(shown.stdout)")
+
+        let direct = try render([input.path] + chain + sets, in: home, output: "direct.wav")
+        let fromPreset = try render([input.path] + chain + ["--preset", "Mix"], in: home, output: "preset.wav")
+        #expect(direct.contains { $0 != 0 })
+        #expect(fromPreset == direct)
+
+        try FileManager.default.createDirectory(atPath: elsewhere.file(".config/detent"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: presets, toPath: elsewhere.file(".config/detent/presets"))
+        for file in [room, hall] { try FileManager.default.removeItem(atPath: file) }
+        try FileManager.default.copyItem(atPath: input.path, toPath: elsewhere.file("in.wav"))
+        let moved = try render([elsewhere.file("in.wav")] + chain + ["--preset", "Mix"], in: elsewhere)
+        #expect(moved == direct)
+
+        let deleted = try Detent.run(["preset", "delete"] + chain + ["Mix"], in: elsewhere.path)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.file(".config/detent/presets/Mix.state")), "the state folder goes with its preset")
+    }
+
     @Test("a saved state whose file is gone: one line, exit 66, nothing written")
     func missingFile() throws {
         let folder = TemporaryFolder()

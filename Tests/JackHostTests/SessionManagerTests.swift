@@ -131,6 +131,69 @@ extension JackTests {
             #expect(bad.stderr == ["detent: NSM_URL 'http://example.org/' is not an OSC URL (osc.udp://HOST:PORT/)"])
         }
 
+        /// A chain edited under the manager (OSC `/detent/chain`, the one way to edit it with no
+        /// terminal), whose convolver holds an impulse response from the command line, is saved
+        /// with its slots' states beside the session file; reopened with no options after the
+        /// original file went, it is the chain as edited, and the convolver sounds (without
+        /// its response convoLV2 is silent).
+        @Test func aChainEditedUnderTheManagerReopensAsEditedWithItsPluginState() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            var impulse = [Float](repeating: 0, count: 64)
+            impulse[9] = 0.5
+            let raw = folder.file("delta.f32"), ir = folder.file("delta.wav")
+            try impulse.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: raw))
+            let sox = try ChildProcess.run("/usr/bin/env", ["sox", "-t", "raw", "-r", "48000", "-c", "1", "-b", "32", "-e", "floating-point", raw,
+                                                            "-b", "32", "-e", "floating-point", ir])
+            try #require(sox.status.exited == 0, "\(sox.stderrText)")
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--channels", "1", "--osc", "\(Self.oscPort)", "--plugin", "lp=builtin",
+                                                              "--plugin", "conv=http://gareus.org/oss/lv2/convoLV2#Mono", "--set", "conv.impulse=\(ir)"])
+            _ = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nCHN")
+            try waitUntil("the client is on the server") { Self.clients(server).contains("detent.nCHN") }
+            let osc = try UDPClient(port: Self.oscPort)
+            defer { osc.close() }
+            osc.send(FakeSessionManager.encode("/detent/chain", [.string("add lp2=builtin")]))
+            let edited = try #require(osc.receive().flatMap(FakeSessionManager.decode), "the edit is answered")
+            #expect(edited.path == "/detent/chain")
+            #expect("\(edited.arguments)".contains("lp2"), "\(edited.arguments)")
+            #expect(nsm.expect("/nsm/client/is_dirty") != nil, "an edit makes the session dirty")
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(saved.contains("lp2=detent:lowpass-gain") && saved.contains(#""folder": "detent.state/conv""#), "\(saved)")
+            #expect(FileManager.default.fileExists(atPath: folder.file("A/detent.state/conv/delta.wav")), "the response is copied")
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+            try FileManager.default.removeItem(atPath: ir)
+
+            let nsm2 = try FakeSessionManager()
+            let restarted = try Self.launch(nsm2, server: server)
+            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nCHN")
+            try waitUntil("the client is back") { Self.clients(server).contains("detent.nCHN") }
+            let osc2 = try UDPClient(port: Self.oscPort)
+            defer { osc2.close() }
+            osc2.send(FakeSessionManager.encode("/detent/chain", []))
+            let chain = try #require(osc2.receive().flatMap(FakeSessionManager.decode))
+            let text = "\(chain.arguments)"
+            #expect(text.contains("lp") && text.contains("conv") && text.contains("lp2"), "\(text)")
+
+            let tone = Signal.sine(frequency: 440, frames: 24_000, amplitude: 0.25)
+            let player = try TestClient("player", server: server.name, play: [tone])
+            let recorder = try TestClient("recorder", server: server.name, inputs: 1, record: tone.count, follow: player)
+            #expect(player.connect("player:out_1", "detent.nCHN:in_1") == 0)
+            #expect(recorder.connect("detent.nCHN:out_1", "recorder:in_1") == 0)
+            player.start()
+            try waitUntil("the tone is recorded", timeout: 30) { recorder.recordedFrames >= tone.count }
+            let peak = recorder.recording[0].dropFirst(4_800).map(abs).max() ?? 0
+            #expect(peak > 0.02, "the convolver sounds with the saved response (peak \(peak))")
+            player.close()
+            recorder.close()
+            #expect(restarted.child.signal(SIGTERM))
+            #expect(restarted.child.wait(seconds: 10)?.exited == 0)
+        }
+
         @Test func anOpenWithoutAServerIsAnErrorReply() throws {
             let nsm = try FakeSessionManager()
             let folder = TemporaryFolder()

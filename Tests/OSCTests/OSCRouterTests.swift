@@ -31,6 +31,16 @@ struct OSCRouterTests {
         #expect(rejection.description == "/detent/slot/restart: expects one string, the slot's name")
     }
 
+    @Test("a chain edit is taken from this machine only (it loads plug-in code); the chain as it is from anywhere")
+    func chainEdits() {
+        #expect(route("/detent/chain", [.string("add lp2=builtin at 1")], loopback: true) == .success(.chain("add lp2=builtin at 1")))
+        #expect(route("/detent/chain", []) == .success(.chain("")))
+        guard case .failure(let remote) = route("/detent/chain", [.string("remove lp")]) else { Issue.record("taken from another machine"); return }
+        #expect(remote.description == "/detent/chain: chain edits are taken from this machine only")
+        guard case .failure(let wrong) = route("/detent/chain", [.float(1)], loopback: true) else { Issue.record("a number taken"); return }
+        #expect(wrong.description.hasPrefix("/detent/chain: expects one string"))
+    }
+
     @Test("a preset file's path is taken from this machine only; a name from anywhere")
     func presetPaths() {
         for path in ["/etc/passwd", "../../secret", "presets/Dark", "mine.json", "MINE.JSON"] {

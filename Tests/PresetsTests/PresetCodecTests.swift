@@ -40,12 +40,18 @@ struct PresetCodecTests {
         ])),
         Preset(name: "With state", values: ParameterValues(table: LowpassGain.table), state: .folder(path: "With state.state", files: ["hall.wav", "b.flac"])),
         Preset(name: "Shipped state", values: ParameterValues(table: LowpassGain.table), state: .preset(uri: "http://example.org/pset#one")),
+        Preset(name: "Chain state", values: ParameterValues(table: LowpassGain.table), state: .slots([
+            "conv": .folder(path: "Chain state.state/conv", files: ["hall.wav"]), "zero": .preset(uri: "http://example.org/pset#two"),
+        ])),
     ]
 
     @Test("a state's files must lie inside its folder; a folder must be named")
     func stateValidation() {
         for bad in [#""state": {"folder": "x.state", "files": ["../hall.wav"]},"#, #""state": {"folder": "x.state", "files": ["/tmp/a.wav"]},"#,
-                    #""state": {"files": []},"#, #""state": {"folder": 3},"#, #""state": "x.state","#] {
+                    #""state": {"files": []},"#, #""state": {"folder": 3},"#, #""state": "x.state","#,
+                    #""state": {"slots": []},"#, #""state": {"slots": {"a": "x.state"}},"#,
+                    #""state": {"slots": {"a": {"folder": "x.state/a", "files": ["../../b.wav"]}}},"#,
+                    #""state": {"slots": {"a": {"slots": {}}}},"#] {
             #expect(error(document(values: "", extra: " " + bad)) != nil, "\(bad)")
         }
     }
