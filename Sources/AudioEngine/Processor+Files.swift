@@ -61,6 +61,36 @@ extension Processor {
         return copy
     }
 
+    /// The same processor with `state` restored in place of what it holds (a preset loaded
+    /// while it runs): a chain's slots the state names take theirs, the others are unchanged;
+    /// a processor on its own takes it whole. A slot that takes a state lets go of the files
+    /// chosen for it — the state holds its own.
+    ///
+    /// - Returns: the processor, and the positions of the slots whose kernels must be made
+    ///   again (`[0]` for a processor on its own that keeps a state; none when nothing changes).
+    public func restoring(_ state: SavedState) -> (processor: Processor, remade: [Int]) {
+        func restored(_ processor: Processor, _ state: SavedState) -> Processor {
+            var copy = processor
+            for i in copy.files.indices { copy.files[i].path = nil }
+            return copy.settingState(state)
+        }
+        guard case .chain(let slots) = code else {
+            guard keepsState, fileKernel != nil, !state.isChainState else { return (self, []) }
+            return (restored(self, state), [0])
+        }
+        var remade: [Int] = []
+        let updated = slots.enumerated().map { i, slot in
+            guard slot.processor.keepsState, let own = state.slot(slot.name) else { return slot }
+            remade.append(i)
+            return Slot(name: slot.name, processor: restored(slot.processor, own), bypass: slot.bypass, first: slot.first)
+        }
+        var copy = self
+        copy.code = .chain(updated)
+        copy.files = updated.flatMap { slot in slot.processor.files.map { $0.inSlot(slot.name) } }
+        copy.state = Self.slotStates(updated.map { ($0.name, $0.processor) })
+        return (copy, remade)
+    }
+
     /// A chain's state: its slots' own, by name; nil when none has one.
     static func slotStates(_ parts: [(name: String, processor: Processor)]) -> SavedState? {
         let states = parts.compactMap { part in part.processor.state.map { (part.name, $0) } }

@@ -54,7 +54,10 @@ public struct CommandInterpreter: Sendable {
             return .values(targets())
         case .presetLoad(let name):
             do {
-                control.set(try presets.valuesToLoad(name))
+                // Both read before anything changes: a state that cannot be read loads nothing.
+                let values = try presets.valuesToLoad(name), state = try presets.stateToLoad(name)
+                control.set(values)
+                if let state { try control.restoreState(state) }
                 return .preset(name, targets())
             } catch {
                 return .error("\(error)")

@@ -25,6 +25,9 @@ public protocol LiveControl: ParameterHost, Sendable {
     /// Starts an isolated slot's process afresh (one that crashed or hung), with the slot's
     /// values, files and state; returns the slot's name as the chain spells it.
     func restartSlot(_ name: String) throws(ChainEditError) -> String
+    /// Restores a preset's saved state into the plug-ins it is for while running (their
+    /// kernels made again with it, fading in).
+    func restoreState(_ state: SavedState) throws(ChainEditError)
 }
 
 extension LiveControl {
@@ -51,5 +54,9 @@ extension LiveControl {
 
     public func restartSlot(_ name: String) throws(ChainEditError) -> String {
         throw ChainEditError("this host runs no slot in a process of its own")
+    }
+
+    public func restoreState(_ state: SavedState) throws(ChainEditError) {
+        throw ChainEditError("this host cannot restore a plug-in's state")
     }
 }

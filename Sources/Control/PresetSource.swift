@@ -15,6 +15,10 @@ public protocol PresetSource: Sendable {
     /// ids it leaves out at their defaults); only its slot's rows for one slot's own preset in
     /// a chain (`SLOT:NAME`), so that the other slots keep their values.
     func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double]
+    /// The saved state (a plug-in's: the impulse response it holds) loading the preset `name`
+    /// restores, if it keeps one for the processor; a slot's own preset (`SLOT:NAME`) gives
+    /// that slot's alone.
+    func stateToLoad(_ name: String) throws -> SavedState?
     /// Saves `values` as the preset `name`.
     func save(_ name: String, values: [ParameterIndex: Double]) throws
     /// Saves `values` and the MIDI mapping (the preset's `midi` field) as the preset `name`.
@@ -26,6 +30,9 @@ public protocol PresetSource: Sendable {
 
 extension PresetSource {
     public func names() -> [String] { [] }
+
+    /// A source that keeps no states restores none.
+    public func stateToLoad(_ name: String) throws -> SavedState? { nil }
 
     /// A source with no slot presets: every preset is the whole processor's.
     public func valuesToLoad(_ name: String) throws -> [ParameterIndex: Double] {

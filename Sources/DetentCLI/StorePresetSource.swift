@@ -52,6 +52,14 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
         return Dictionary(uniqueKeysWithValues: loaded.values.ordered.map { ($0.id, $0.value) })
     }
 
+    /// The state a preset keeps for the plug-ins (a slot's own preset: that slot's), checked
+    /// readable; nil for a processor that keeps none.
+    func stateToLoad(_ name: String) throws -> SavedState? {
+        let (store, processor) = current.withLock { ($0.store, $0.processor) }
+        guard let processor else { return nil }
+        return try PresetStates.starting(name, store: store, processor: processor)
+    }
+
     /// Saves the values as a user preset, replacing one of the same name: typed in a live
     /// session, `preset save NAME` means "keep what I hear now under this name".
     func save(_ name: String, values: [ParameterIndex: Double]) throws {

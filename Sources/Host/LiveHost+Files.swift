@@ -41,4 +41,33 @@ extension LiveHost {
         if case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
         return absolute
     }
+
+    /// Restores `state` (a preset's, loaded while the host runs) into the plug-ins it is for:
+    /// each slot it names is made again with it, off the audio thread, and takes over at a
+    /// block boundary, fading in as the old one fades out (10 ms); the other slots carry on
+    /// untouched, and every value stays. A slot that takes a state lets go of the files chosen
+    /// for it (the state holds its own). Nothing happens when no slot keeps a state.
+    public func restoreState(_ saved: SavedState) throws(ChainEditError) {
+        let processor = try state.withLock { st throws(ChainEditError) -> Processor? in
+            let (next, remade) = st.processor.restoring(saved)
+            guard !remade.isEmpty else { return nil }
+            if st.engine.sampleRate > 0 {
+                let origins: [SlotOrigin] = (0..<max(1, next.slots.count)).map { remade.contains($0) ? .added : .kept($0) }
+                let engine: Engine
+                do {
+                    engine = try st.engine.successor(running: next, origins: origins, values: st.targets)
+                } catch {
+                    throw ChainEditError("the preset's state: \(error)")
+                }
+                guard Self.run(engine, &st) else {
+                    throw ChainEditError("the JACK server ran no cycle within 2 s; the plug-ins keep their state")
+                }
+            } else {
+                st.engine = Self.makeEngine(next, st.targets, options)
+            }
+            st.processor = next
+            return next
+        }
+        if let processor, case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
+    }
 }

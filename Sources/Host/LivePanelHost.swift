@@ -144,6 +144,12 @@ public final class LivePanelHost: PanelHost {
         count == 2 ? (c == 0 ? "L" : "R") : String(c + 1)
     }
 
+    /// A preset loaded in the panel brings its plug-ins' state back, as the typed `preset load` does.
+    public func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> {
+        do { try host.restoreState(state) } catch { return .failure(PanelChainError(error.description)) }
+        return .success(())
+    }
+
     /// `s` keeps what the typed `preset save` keeps: the running plug-ins' states and files.
     public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         try saveWithState(preset, host.processor, store, replacing)

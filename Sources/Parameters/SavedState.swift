@@ -43,6 +43,12 @@ public enum SavedState: Sendable, Hashable {
         }
     }
 
+    /// True for a chain's state (its slots' own).
+    public var isChainState: Bool {
+        if case .slots = self { return true }
+        return false
+    }
+
     /// The state of the slot `name` (any case) of a chain's state; nil for none.
     public func slot(_ name: String) -> SavedState? {
         guard case .slots(let states) = self else { return nil }

@@ -11,12 +11,19 @@ package enum PresetStates {
     ///
     /// - Throws: a ``CommandFailure`` (exit 66) naming a saved state's folder or file that is
     ///   gone or unreadable, or the ``PresetError`` of a preset that cannot be read.
+    /// A chain's slot preset (`SLOT:NAME`) gives that slot's state alone.
     package static func starting(_ reference: String?, store: PresetStore, processor: Processor) throws -> SavedState? {
         guard processor.keepsState else { return nil }
-        let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
-        guard let state = loaded.state else { return nil }
+        let name: String, state: SavedState?
+        if let reference, let slot = try SlotPresets.load(reference, in: processor, warns: false) {
+            (name, state) = (reference, slot.state)
+        } else {
+            let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
+            (name, state) = (loaded.preset.name, loaded.state)
+        }
+        guard let state else { return nil }
         if let problem = problem(state) {
-            throw CommandFailure("preset \(PresetName.quoted(loaded.preset.name)): \(problem)", exitCode: 66)
+            throw CommandFailure("preset \(PresetName.quoted(name)): \(problem)", exitCode: 66)
         }
         return state
     }

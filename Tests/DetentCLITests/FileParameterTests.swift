@@ -139,6 +139,35 @@ struct FileParameterTests {
         #expect(output.contains { $0 != 0 })
     }
 
+    @Test("a preset's state loaded live is restored, and what a later live save keeps")
+    func liveLoadedStateIsSavedAgain() throws {
+        let folder = TemporaryFolder()
+        var impulse = [Float](repeating: 0, count: 64)
+        impulse[31] = 0.5
+        let ir = try Self.wav(impulse, "delta.wav", in: folder)
+        let input = try Self.wav(Self.noise(4 * Self.period, seed: 5), "in.wav", in: folder)
+        let saved = try Detent.run(["preset", "save", "--plugin", Self.mono, "Delta", "--set", "impulse=\(ir)"], in: folder.path)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        try FileManager.default.removeItem(atPath: ir)
+        let server = try JackServer()
+        let live = try ChildProcess.run(try BuiltProducts.detent,
+                                        ["live", "--server", server.name, "--headless", "--channels", "1", "--plugin", Self.mono],
+                                        environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
+                                        stdin: Array("preset load Delta\npreset save Copy\nquit\n".utf8))
+        server.stop()
+        #expect(live.status.exited == 0, "\(live.stderrText)")
+        #expect(live.stdoutText.contains("saved preset Copy"), "\(live.stdoutText)")
+        var outputs: [[Float]] = []
+        for name in ["Delta", "Copy"] {
+            let run = try Detent.run(["render", input, "--plugin", Self.mono, "--preset", name, "-o", "\(name).wav", "--subtype", "float", "--quiet"],
+                                     in: folder.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            outputs.append(try decode(folder.file("\(name).wav")).samples)
+        }
+        #expect(outputs[0] == outputs[1], "the live save keeps the state the load restored")
+        #expect(outputs[1].contains { $0 != 0 })
+    }
+
     @Test("each slot of a chain loads its own file: SLOT.ID=PATH")
     func chain() throws {
         let folder = TemporaryFolder()

@@ -263,6 +263,51 @@ extension JackTests {
             #expect(after.first! - before.first! == 2_000, "\(delays)")
         }
 
+        /// A preset that keeps a plug-in's state, loaded while the host runs, restores it: convoLV2
+        /// starts with an impulse response at frame 0, and a preset whose saved state holds one
+        /// at frame 2000 moves every click after the load 2000 frames later — in a chain, the
+        /// slot the state names is made again and the other keeps its values.
+        @Test func aPresetsStateIsRestoredWhileTheHostRuns() throws {
+            let folder = TemporaryFolder()
+            var now = [Float](repeating: 0, count: 4_096), later = now
+            now[0] = 1
+            later[2_000] = 1
+            let first = folder.write("now.wav", WAV.float([now]))
+            let second = folder.write("later.wav", WAV.float([later]))
+            let convolver = try Self.processor("http://gareus.org/oss/lv2/convoLV2#Mono")
+            let stateFolder = folder.file("Later.state")
+            let saved = try PluginStates.save(try convolver.settingFiles(["impulse": second]), to: stateFolder, as: stateFolder)
+            let processor = try Processor.chain([("lp", .lowpassGain), ("conv", convolver)]).settingFiles(["conv.impulse": first])
+            let spacing = 12_000, frames = 48_000 * 6
+            let clicks = [Float]((0..<frames).map { $0 % spacing == 100 ? 0.8 : 0 })
+            let f = try LiveFixture(input: [clicks, clicks], values: [processor.table.find("lp.cutoff")!: 20_000], processor: processor)
+            let interpreter = CommandInterpreter(control: f.host, presets: StatePresets(table: processor.table, state: .slots(["conv": saved])))
+            _ = try f.play()
+            try f.waitForRecording(0.3)
+            #expect(interpreter.respond(to: "preset load Later")?.text(f.host.table).hasPrefix("preset Later") == true)
+            #expect(f.host.processor.files.first?.path == nil, "the state holds its own file")
+            try f.waitForRecording(1)
+            let recorded = f.recorder.recording[0]
+            let delays = stride(from: 100, to: frames - spacing, by: spacing).map { click in
+                (click..<click + spacing - 100).max { abs(recorded[$0]) < abs(recorded[$1]) }! - click
+            }
+            let before = delays.prefix(4), after = delays.suffix(4)
+            #expect(Set(before).count == 1 && Set(after).count == 1, "\(delays)")
+            #expect(after.first! - before.first! == 2_000, "\(delays)")
+        }
+
+        /// Presets of one name, "Later", whose values are the table's defaults but for the
+        /// built-in's cutoff, kept open, and whose state is `state`.
+        struct StatePresets: PresetSource {
+            let table: ParameterTable
+            let state: SavedState
+            func load(_ name: String) throws -> [ParameterIndex: Double] {
+                table.complete([table.find("lp.cutoff")!: 20_000])
+            }
+            func save(_ name: String, values: [ParameterIndex: Double]) throws { throw PresetSourceError.cannotSave(name) }
+            func stateToLoad(_ name: String) throws -> SavedState? { state }
+        }
+
         /// An instrument offline: silence in, `notes` (engine frames) handed to the engine
         /// before the block holding each, as the process callback does.
         static func render(_ processor: Processor, frames: Int, block: Int, notes: [(Int, [UInt8])]) -> [[Float]] {

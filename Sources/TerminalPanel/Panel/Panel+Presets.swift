@@ -50,7 +50,10 @@ extension Panel {
         preset = loaded.preset
         presetName = loaded.preset.name
         presetOrigin = loaded.origin
-        if let warning = loaded.warnings.first {
+        // A preset that keeps the plug-ins' state (an impulse response) brings it back too.
+        if let state = loaded.state, case .failure(let error) = host.restoreState(state) {
+            message = Message(text: error.message, isError: true)
+        } else if let warning = loaded.warnings.first {
             let more = loaded.warnings.count > 1 ? " (and \(loaded.warnings.count - 1) more)" : ""
             message = Message(text: "warning: \(warning)\(more)", isError: true)
         } else {

@@ -79,6 +79,10 @@ public protocol PanelHost: ParameterHost {
     /// Saves `preset` into `store` (`s` in the panel), with what the host's processor keeps
     /// beyond its values (a live plug-in's state and files); returns the preset file's path.
     func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String
+
+    /// Restores a loaded preset's saved state into the host's plug-ins (a live one's kernels
+    /// made again with it).
+    func restoreState(_ state: SavedState) -> Result<Void, PanelChainError>
 }
 
 /// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
@@ -135,6 +139,8 @@ extension PanelHost {
     public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
         .failure(PanelChainError("files are loaded in detent live only"))
     }
+    /// Without audio there is no plug-in to restore a state into.
+    public func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> { .success(()) }
     /// Without audio there is no plug-in state: the values alone.
     public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         try store.save(preset, replacing: replacing)
