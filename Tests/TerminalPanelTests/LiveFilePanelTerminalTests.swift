@@ -5,7 +5,8 @@ import TestSupport
 
 /// `detent live` on a terminal hosting x42's convoLV2: `f` opens the file prompt, Tab completes
 /// the path from the folder, Enter loads the impulse response into the running plug-in, and
-/// its name shows among the outputs; a file that is no audio is one line and the old one stays.
+/// its name shows among the outputs; a file that is no audio is one line and the old one stays;
+/// `s` saves a preset that keeps the file.
 extension PanelTerminalTests {
     @Test("detent live's panel loads a plug-in's file with f, completing the path with Tab")
     func liveFilePrompt() throws {
@@ -34,8 +35,16 @@ extension PanelTerminalTests {
         pty.send("\u{15}impulse-notes.txt\r")
         #expect(pty.wait { $0.contains("set impulse: \(config.path)/impulse-notes.txt: not an audio file")
                 && $0.contains("impulse        impulse.wav") })
+        // s keeps the loaded file in the preset's state folder, as the typed `preset save` does.
+        pty.send("s")
+        #expect(pty.wait { $0.contains("Save preset as: Default") })
+        pty.send(String(repeating: "\u{7F}", count: 7) + "Room\r")
+        #expect(pty.wait { $0.contains("saved 'Room'") })
         pty.send("q")
         #expect(pty.waitForExit()?.exited == 0)
         expectRestored(pty, settings: before)
+        let saved = try String(contentsOfFile: config.file("detent/presets/Room.json"), encoding: .utf8)
+        #expect(saved.contains(#""folder": "Room.state""#), "\(saved)")
+        #expect(FileManager.default.fileExists(atPath: config.file("detent/presets/Room.state/impulse.wav")), "the file is copied")
     }
 }
