@@ -142,11 +142,14 @@ final class EmbeddedChain: @unchecked Sendable {
         }
     }
 
-    /// Saves the values as the user preset `name`.
+    /// Saves the values as the user preset `name`, with the plug-ins' states and the files
+    /// they hold (a state folder beside it), as a live `preset save` does.
     func savePreset(_ name: String, replacing: Bool) throws -> String {
         var preset = Preset(name: name, values: store.defaultValues().values, processor: store.scope.processor)
         for (index, value) in values { preset.values[index] = value }
-        return try store.save(preset, replacing: replacing)
+        var chosen = found.settingState(state)
+        do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
+        return try PresetStateFolder.save(running: chosen, preset, store: store, replacing: replacing)
     }
 
     /// Starts afresh: state cleared, values kept as the starting values. A plug-in starts as

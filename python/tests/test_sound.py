@@ -1,10 +1,13 @@
 """A chain sounds as `detent render` does, sample for sample: the built-in, plug-ins of every
 format, latency, streaming, reset, values that glide."""
+import os
+
 import numpy as np
 import pytest
 
 import detent
 from conftest import LATENCY, LIMITER, OVERDRIVE, noise, render
+import wavfloat
 
 
 def chain_with(plugins, sets, channels=2):
@@ -157,3 +160,24 @@ def test_a_slots_mix_blends_its_dry_input_latency_aligned(tmp_path):
     assert np.abs(half - (0.5 * wet + 0.5 * dry)).max() < 1e-5
     assert np.abs(wet - dry).max() > 0.1, "the limiter does limit"
     assert np.array_equal(half, render(tmp_path, x, plugins, common + ("lim.mix=50",)))
+
+
+CONVOLVER = "http://gareus.org/oss/lv2/convoLV2#Mono"
+
+
+def test_a_saved_preset_keeps_a_slots_impulse_response(tmp_path):
+    response = np.zeros((1, 64), np.float32)
+    response[0, 13] = 0.5
+    path = str(tmp_path / "ir.wav")
+    wavfloat.write(path, response, 48_000)
+    x = noise(channels=1, frames=20_000, seed=21)
+    plugins = ("lp=builtin", "conv=" + CONVOLVER)
+    chain = detent.Chain(list(plugins), sample_rate=48_000, channels=1)
+    chain["conv.impulse"] = path
+    chain["lp.cutoff"] = "3k"
+    y = chain.process(x)
+    chain.save_preset("Room")
+    os.remove(path)  # the preset holds a copy
+    expected = render(tmp_path, x, plugins, (), ("--preset", "Room"))
+    assert np.abs(expected).max() > 0
+    assert np.array_equal(y, expected)

@@ -12,14 +12,14 @@ import Presets
 /// Nothing is half-written: the state goes into a hidden folder first, the file that names it
 /// is written (atomically, by the caller), and only then does the folder take its name,
 /// replacing the one before.
-enum StateFolder {
+package enum StateFolder {
     /// Writes the state of `processor`'s plug-ins (their files and state as set) into the
     /// folder `name` in `directory`, handing the state, named relative to `directory`, to
     /// `commit` — which writes the file that refers to it — and returns what `commit` returned.
     ///
     /// - Throws: `failure` of a reason when the state cannot be written or take its name,
     ///   with nothing left behind; whatever `commit` throws, the old folder kept.
-    static func write<Result, Failure: Error>(_ processor: Processor, in directory: String, name: String,
+    package static func write<Result, Failure: Error>(_ processor: Processor, in directory: String, name: String,
                                               failure: (String) -> Failure,
                                               commit: (SavedState) throws(Failure) -> Result) throws(Failure) -> Result {
         let folder = directory + "/" + name
@@ -53,18 +53,19 @@ enum StateFolder {
 
     /// True when a save of `processor` keeps a state folder: it (a chain: one of its slots)
     /// keeps a state of its own, or holds files.
-    static func isKept(by processor: Processor) -> Bool {
+    package static func isKept(by processor: Processor) -> Bool {
         processor.keepsState || processor.files.contains { $0.path != nil }
     }
 }
 
 /// A user preset saved with its plug-in's state (see ``StateFolder``), as `detent preset
-/// save` with a file's `--set`, a live `preset save` and the panel's `s` save one.
-enum PresetStateFolder {
+/// save` with a file's `--set`, a live `preset save`, the panel's `s` and Python's
+/// `save_preset` save one.
+package enum PresetStateFolder {
     /// Saves `preset` as `processor` sounds now (a live session's `preset save`, the panel's
     /// `s`): with its plug-ins' states and the files they hold when it has any, else the
     /// values alone. Returns the preset file's path.
-    static func save(running processor: Processor, _ preset: Preset, store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+    package static func save(running processor: Processor, _ preset: Preset, store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         guard StateFolder.isKept(by: processor) else { return try store.save(preset, replacing: replacing) }
         return try save(preset, processor: processor, store: store, replacing: replacing)
     }
@@ -74,7 +75,7 @@ enum PresetStateFolder {
     /// preset exists and `replacing` is false.
     ///
     /// - Returns: the preset file's path.
-    static func save(_ preset: Preset, processor: Processor, store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+    package static func save(_ preset: Preset, processor: Processor, store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         let fileName = try PresetFileName.fileName(for: preset.name)
         let folderName = String(fileName.dropLast(PresetFileName.fileExtension.count)) + ".state"
         return try StateFolder.write(processor, in: store.userDirectory, name: folderName,
