@@ -63,7 +63,9 @@ struct LiveCommand: ParsableCommand {
 
             With NSM_URL set (started by a session manager: New Session Manager, RaySession, \
             Agordejo), Detent follows the NSM protocol: it waits for the manager to open a \
-            session, runs under the client id it gives, and saves its state in the session.
+            session, runs under the client id it gives, and saves its state in the session: \
+            the chain as it is (edited over OSC, /detent/chain), its values, and its plug-ins' \
+            own states with copies of their files.
 
             A bad command answers 'error: …' and the host carries on; the end of the input \
             quits. If the JACK server stops, Detent keeps its values and reconnects when the \

@@ -76,7 +76,8 @@ struct PresetCommand: ParsableCommand {
                 For an LV2 plug-in, --set ID=PATH of a file parameter (an impulse response)
                 saves the plug-in's own state with that file: in a folder beside the preset
                 (NAME.state) holding a copy of the file, so the preset and its folder can move
-                together. A preset started --from one with such a state keeps it too.
+                together; in a chain, each slot's in a folder of its own inside it
+                (NAME.state/SLOT). A preset started --from one with such a state keeps it too.
                 """)
 
         @OptionGroup var plugin: PluginOption
