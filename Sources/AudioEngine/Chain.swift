@@ -90,6 +90,7 @@ extension Processor {
         chain.makesMIDI = parts.contains { $0.processor.makesMIDI }
         chain.isMIDIOnly = parts.allSatisfy { $0.processor.isMIDIOnly }
         chain.keepsState = parts.contains { $0.processor.keepsState }
+        chain.runsWholeBlocks = parts.contains { $0.processor.runsWholeBlocks }
         chain.state = slotStates(parts)
         chain.files = slots.flatMap { slot in
             slot.processor.files.map { $0.inSlot(slot.name) }

@@ -37,6 +37,10 @@ struct ChainSlot: BitwiseCopyable {
     /// moves it: a slot added fades in, one removed or moved fades out (``Engine/leave(for:)``).
     var presence = 0
     var presenceTarget = 0
+    /// True when the slot's kernel runs in whole blocks only (``Processor/runsWholeBlocks``):
+    /// its runs are never cut at its controls' grid, and a stream's last, shorter run is
+    /// padded with silence.
+    var whole = false
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int, enabled: Int = -1) {
         self.kernel = kernel

@@ -156,6 +156,7 @@ public final class Engine: @unchecked Sendable {
                 case .external(let kernel):
                     slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
                                            enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
+                    slots[slots.count - 1].whole = processor.runsWholeBlocks
                     owners.append(oldOwners[from])
                     return
                 case .lowpassGain:
@@ -178,6 +179,7 @@ public final class Engine: @unchecked Sendable {
                 let prepared = try make(own)
                 slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
                                        bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
+                slots[slots.count - 1].whole = processor.runsWholeBlocks
                 owners.append(prepared.owner)
             case .chain(let parts):
                 for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
@@ -278,6 +280,14 @@ public final class Engine: @unchecked Sendable {
         detent_denormals_restore(mode)
     }
 
+    /// Says that the next `process` call holds the stream's last frames (a render's last
+    /// block): a kernel that runs in whole blocks (``Processor/runsWholeBlocks``) is given its
+    /// last, shorter run padded with silence to a whole block, and only the frames asked for
+    /// are kept — so a convolver's last block is convolved as the others are. Until `reset`.
+    public func endStream() {
+        render.streamEnds = true
+    }
+
     /// Clears the filter memory, ends every glide at its target and restarts the engine's
     /// frame count at 0. Pending changes stay queued.
     public func reset() {
@@ -305,6 +315,7 @@ public final class Engine: @unchecked Sendable {
         render.refreshCoefficients()
         render.graph?.clear(channels: channels)
         render.framePosition = 0
+        render.streamEnds = false
         for c in 0..<channels { render.sumOfSquares[c] = 0 }
         render.nonFiniteBlocks = 0
         render.sanitizedOutput = 0
@@ -496,6 +507,8 @@ public final class Engine: @unchecked Sendable {
     private func processChunk(frames n: Int, events: UnsafeBufferPointer<ParameterChange>,
                               nextEvent: inout Int, eventBase: Int) {
         let blockStart = render.framePosition
+        // A processor that runs in whole blocks takes every event of the block at its start.
+        let unsplit = render.unsplit
         let blockEnd = blockStart + Int64(n)
         // Values that overflowed the ring are the newest of their parameter: apply them first,
         // so any older ring entry of the same parameter is recognised as stale.
@@ -514,7 +527,7 @@ public final class Engine: @unchecked Sendable {
             while nextEvent < events.count {
                 let event = events[nextEvent]
                 let at = max(0, Int(event.frame) - eventBase)
-                if at > position {
+                if at > position && !unsplit {
                     segmentEnd = min(segmentEnd, at)
                     break
                 }
@@ -527,7 +540,7 @@ public final class Engine: @unchecked Sendable {
             while let change = queue.peek() {
                 let at = change.frame <= blockStart ? 0 : Int(min(change.frame, blockEnd) - blockStart)
                 if at >= n { break }  // belongs to a later block
-                if at > position {
+                if at > position && !unsplit {
                     segmentEnd = min(segmentEnd, at)
                     break
                 }

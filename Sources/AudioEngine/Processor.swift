@@ -68,6 +68,14 @@ public struct Processor: Sendable, Equatable {
     /// host binds to the slot (``Engine/SideInput``), else silence.
     public var sideInputs = 0
 
+    /// True when the processor's audio code must run in whole blocks (an LV2 plug-in asking
+    /// for coarse or fixed block lengths: convoLV2 is silent for a run of any other length
+    /// than its period). The engine then never cuts its runs: events take effect at the
+    /// start of the block they fall in (for a chain holding it, every slot's do), its gliding
+    /// controls are written once a block, and a render's last, shorter block is padded with
+    /// silence for it. A chain's is true when any slot's is.
+    public var runsWholeBlocks = false
+
     /// True when the processor can keep a state of its own beside its values (see
     /// ``SavedState``), which a preset then saves.
     public var keepsState = false

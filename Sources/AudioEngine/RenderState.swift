@@ -20,6 +20,10 @@ struct RenderState {
     var kernelFrames = Engine.defaultKernelFrames
     var defaultRamp: Int = 0
     var framePosition: Int64 = 0
+    /// True when a slot runs in whole blocks: the engine's blocks are then never cut at events.
+    var unsplit = false
+    /// True once the caller said the next call ends the stream (``Engine/endStream()``).
+    var streamEnds = false
     var nonFiniteBlocks: Int64 = 0
     /// Samples an external kernel put out as NaN, infinity or denormals (written as 0).
     var sanitizedOutput: Int64 = 0
@@ -116,6 +120,7 @@ struct RenderState {
         self.maxFrames = maxFrames
         groups = (channels + 3) / 4
         slotCount = chain.count
+        unsplit = chain.contains { $0.whole }
         slots = .allocate(capacity: max(1, chain.count))
         slots.initialize(from: chain, count: chain.count)
         builtInCount = kernels.count
@@ -563,12 +568,27 @@ struct RenderState {
             // the nearest grid point of any parameter still gliding or not yet written out.
             let frame = blockStart + Int64(i)
             var span = min(end - i, kernelFrames)
+            // A whole-block kernel takes its controls once a run, as they are at its start.
             for p in first..<last {
                 let mask = info[p].controlMask
                 let value = off && p == enabled ? 0 : Float(smoothers[p].value)
-                if frame & mask == 0 { controls[p] = value }
-                if smoothers[p].isRamping || controls[p] != value {
+                if slot.whole || frame & mask == 0 { controls[p] = value }
+                if !slot.whole && (smoothers[p].isRamping || controls[p] != value) {
                     span = min(span, LowpassGainKernel.Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
+                }
+            }
+            // The stream's last, shorter run of a whole-block kernel: padded with silence to a
+            // whole block, the frames past the end run and dropped.
+            var ran = span
+            if slot.whole && streamEnds && i + span == end && span < kernelFrames && i - start + kernelFrames <= maxFrames {
+                ran = kernelFrames
+                for c in 0..<channels {
+                    (scratchIn + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)
+                }
+                if external.side != nil {
+                    for c in 0..<channels {
+                        (scratchSide + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)
+                    }
                 }
             }
             // The kernel's channel tables point at frame `i` of the scratch buffers.
@@ -584,7 +604,7 @@ struct RenderState {
                 let sides = UnsafePointer(externalSide)
                 _unsafePerformance { side(external.context, sides, channels) }
             }
-            _unsafePerformance { external.run(external.context, controls, inputs, outputs, channels, span) }
+            _unsafePerformance { external.run(external.context, controls, inputs, outputs, channels, ran) }
             for p in first..<last { smoothers[p].skip(span) }
             i += span
         }

@@ -31,6 +31,7 @@
     F(const LilvPort *, lilv_plugin_get_port_by_index, (const LilvPlugin *plugin, uint32_t index), (plugin, index)) \
     F(LilvNodes *, lilv_plugin_get_related, (const LilvPlugin *plugin, const LilvNode *type), (plugin, type)) \
     F(LilvNodes *, lilv_plugin_get_required_features, (const LilvPlugin *plugin), (plugin)) \
+    F(LilvNodes *, lilv_plugin_get_optional_features, (const LilvPlugin *plugin), (plugin)) \
     F(const LilvNode *, lilv_plugin_get_uri, (const LilvPlugin *plugin), (plugin)) \
     F(LilvNodes *, lilv_plugin_get_value, (const LilvPlugin *plugin, const LilvNode *predicate), (plugin, predicate)) \
     F(_Bool, lilv_plugin_has_feature, (const LilvPlugin *plugin, const LilvNode *feature), (plugin, feature)) \

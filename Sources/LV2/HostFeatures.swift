@@ -53,6 +53,7 @@ final class HostFeatures {
             (LV2URI.uridUnmap, UnsafeMutableRawPointer(urids.unmapFeature)),
             (LV2URI.optionsFeature, UnsafeMutableRawPointer(options)),
             (LV2URI.boundedBlockLength, nil),
+            (LV2URI.coarseBlockLength, nil),
             (LV2URI.logFeature, UnsafeMutableRawPointer(logFeature)),
             (LV2URI.workerSchedule, UnsafeMutableRawPointer(schedule)),
             (LV2URI.loadDefaultState, nil),

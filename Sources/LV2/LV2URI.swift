@@ -25,6 +25,7 @@ enum LV2URI {
     static let boundedBlockLength = bufSize + "boundedBlockLength"
     static let powerOf2BlockLength = bufSize + "powerOf2BlockLength"
     static let fixedBlockLength = bufSize + "fixedBlockLength"
+    static let coarseBlockLength = bufSize + "coarseBlockLength"
     static let logFeature = log + "log"
     static let workerSchedule = worker + "schedule"
     static let workerInterface = worker + "interface"
@@ -35,10 +36,12 @@ enum LV2URI {
     static let hardRTCapable = core + "hardRTCapable"
 
     /// The features a plug-in may require and Detent provides. `fixedBlockLength` and
-    /// `powerOf2BlockLength` are not among them: the engine cuts blocks at events and at the
-    /// smoothing grid, so their length varies.
+    /// `powerOf2BlockLength` are not among them: a block's length changes with the JACK
+    /// period (PipeWire's quantum need not be a power of two) and with `--block`. A plug-in
+    /// that asks for any of the three buf-size block features (`coarseBlockLength` as an
+    /// optional one, as convoLV2 does) has its runs left whole (``PluginDescription/runsWholeBlocks``).
     static let provided: Set<String> = [
-        uridMap, uridUnmap, optionsFeature, boundedBlockLength, logFeature, workerSchedule,
+        uridMap, uridUnmap, optionsFeature, boundedBlockLength, coarseBlockLength, logFeature, workerSchedule,
         loadDefaultState, isLive, inPlaceBroken, hardRTCapable,
     ]
 }

@@ -61,6 +61,8 @@ public enum PluginCatalog {
         var description = PluginDescription(
             uri: uri, name: text(of: nameNode) ?? uri, className: className, ports: ports,
             requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
+        let blockFeatures: Set<String> = [LV2URI.coarseBlockLength, LV2URI.fixedBlockLength, LV2URI.powerOf2BlockLength]
+        description.runsWholeBlocks = !blockFeatures.isDisjoint(with: required + nodeTexts(lilv_plugin_get_optional_features(plugin)))
         description.properties = properties(uris.patchWritable, plugin, uris, world)
         description.readableProperties = properties(uris.patchReadable, plugin, uris, world)
         return description

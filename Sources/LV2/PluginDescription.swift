@@ -11,6 +11,11 @@ public struct PluginDescription: Sendable, Hashable {
     public let extensionData: [String]
     /// True when the plug-in has a default state (`state:state`) to load after instantiation.
     public let hasDefaultState: Bool
+    /// True when the plug-in asks for blocks it can count on (buf-size's `coarseBlockLength`,
+    /// `fixedBlockLength` or `powerOf2BlockLength`, required or optional): convoLV2 convolves
+    /// in blocks of the length it was told and is silent for a run of another. Its runs are
+    /// never cut at events or while its controls glide (see `Processor.runsWholeBlocks`).
+    public var runsWholeBlocks = false
     /// The properties a host may write with `patch:Set` (`patch:writable`), in URI order.
     public var properties: [PropertyDescription] = []
     /// The properties the plug-in reports with `patch:Set` in its atom outputs

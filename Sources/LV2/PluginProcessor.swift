@@ -30,6 +30,7 @@ extension Processor {
         processor.makesMIDI = plugin.midiOutput != nil
         processor.isMIDIOnly = plugin.isMIDIOnly
         processor.sideInputs = plugin.sideChainInputs.count
+        processor.runsWholeBlocks = plugin.runsWholeBlocks
         return processor
     }
 }

@@ -38,8 +38,10 @@ struct EventFeed {
     /// A change is never coalesced: when the engine's queue is full, the audio up to that
     /// change's frame is processed first (which drains the queue), and the change is sent again.
     /// `keys`: the side-chain keys' samples for the same frames, read already.
+    /// `endsStream`: the block holds the stream's last frames (``Engine/endStream()`` is said
+    /// before the call that processes them).
     mutating func render(_ engine: Engine, block: UnsafeMutablePointer<Float>, channels: Int, position: Int64, frames n: Int,
-                         keys: SidechainKeys? = nil) {
+                         keys: SidechainKeys? = nil, endsStream: Bool = false) {
         var done = 0
         while nextChange < changes.count, changes[nextChange].frame < position + Int64(n) {
             if engine.controls.trySend(changes[nextChange]) {
@@ -53,13 +55,13 @@ struct EventFeed {
             process(engine, block: block, channels: channels, position: position, from: done, to: upTo, keys: keys)
             done = upTo
         }
-        process(engine, block: block, channels: channels, position: position, from: done, to: n, keys: keys)
+        process(engine, block: block, channels: channels, position: position, from: done, to: n, keys: keys, endsStream: endsStream)
     }
 
     /// Processes frames `start..<end` of the block, each MIDI message of the span at its
     /// frame: the span is cut where a call would take more than ``notesPerCall`` of them.
     private mutating func process(_ engine: Engine, block: UnsafeMutablePointer<Float>, channels: Int, position: Int64,
-                                  from start: Int, to end: Int, keys: SidechainKeys?) {
+                                  from start: Int, to end: Int, keys: SidechainKeys?, endsStream: Bool = false) {
         var from = start
         while from < end {
             var to = end
@@ -84,6 +86,7 @@ struct EventFeed {
                 }
             }
             let at = block + from * channels
+            if endsStream && to == end { engine.endStream() }
             if let keys {
                 keys.withSides(from: from) { engine.process(interleaved: at, output: at, frames: to - from, sides: $0) }
             } else {

@@ -25,22 +25,34 @@ final class ReadStage: @unchecked Sendable {
         }
     }
 
-    /// Fills a slot and hands it on; the block after the last holds 0 frames. Returns nil
+    /// Fills a slot and hands it on; every block is whole but the stream's last, and the
+    /// block after the last holds 0 frames. Returns nil
     /// after a failure (recorded in the ring).
     func read(into slot: Int) -> Int? {
-        var n: Int
-        do { n = try reader.read(into: ring.block(slot), frames: ring.blockFrames) } catch {
+        // Whole blocks until the input ends: a reader may return fewer frames than asked
+        // before its end (a stream past its header's placeholder length).
+        var n = 0
+        do {
+            while n < ring.blockFrames {
+                let got = try reader.read(into: ring.block(slot) + n * ring.channels, frames: ring.blockFrames - n)
+                if got == 0 { break }
+                n += got
+            }
+        } catch {
             ring.fail(error)
             return nil
         }
         read += n
-        if n == 0 && ring.inputFrames.load(ordering: .relaxed) < 0 {
+        if n < ring.blockFrames && ring.inputFrames.load(ordering: .relaxed) < 0 {
             ring.inputFrames.store(read, ordering: .relaxed)  // published by `filled` below
         }
-        if n == 0 && padded < padding {
-            n = min(ring.blockFrames, padding - padded)
-            ring.block(slot).initialize(repeating: 0, count: n * ring.channels)
-            padded += n
+        // The input's last block goes on with the padding, so every block but the stream's
+        // last is whole (a whole-block plug-in is padded there only).
+        if n < ring.blockFrames && padded < padding {
+            let more = min(ring.blockFrames - n, padding - padded)
+            (ring.block(slot) + n * ring.channels).initialize(repeating: 0, count: more * ring.channels)
+            n += more
+            padded += more
         }
         ring.frames[slot] = n
         ring.skipped[slot] = 0

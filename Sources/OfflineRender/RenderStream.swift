@@ -139,7 +139,9 @@ struct RenderStream: ~Copyable {
                         break
                     }
                 }
-                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n, keys: keys)
+                // Blocks are whole until the stream's last (the reader fills them, padding included).
+                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n, keys: keys,
+                            endsStream: n < ring.blockFrames)
                 if collectsMIDI, let reports = engine.kernelReports {
                     let part = reports.takeMIDIOutput()
                     midiOutput.messages += part.messages

@@ -263,6 +263,34 @@ extension JackTests {
             #expect(after.first! - before.first! == 2_000, "\(delays)")
         }
 
+        /// convoLV2 convolves in blocks of the period it was given and is silent for a run of
+        /// any other length (a coarse-block plug-in): its runs are never cut, neither where a
+        /// knob moves nor while its gain glides, so a tone through it never drops out.
+        @Test func aCoarseBlockPluginIsNeverCutWhileItsKnobsMove() throws {
+            let folder = TemporaryFolder()
+            var delta = [Float](repeating: 0, count: 64)
+            delta[0] = 1
+            let ir = folder.write("delta.wav", WAV.float([delta]))
+            let processor = try Self.processor("http://gareus.org/oss/lv2/convoLV2#Mono").settingFiles(["impulse": ir])
+            let tone = Signal.sine(frequency: 440, frames: 48_000 * 3, amplitude: 0.25)
+            let f = try LiveFixture(input: [tone, tone], processor: processor)
+            let interpreter = CommandInterpreter(control: f.host, presets: FactoryDefaultPresets(table: processor.table))
+            _ = try f.play()
+            for (k, gain) in [-6, 3, -12, 0, 6, -3].enumerated() {
+                try f.waitForRecording(0.1 + 0.12 * Double(k))
+                _ = interpreter.respond(to: "set gain \(gain)")
+            }
+            try f.waitForRecording(1)
+            let recorded = f.recorder.recording[0]
+            // After the first 0.1 s (the plug-in's start), the longest run of near silence.
+            var longest = 0, run = 0
+            for y in recorded.dropFirst(4_800) {
+                run = abs(y) < 1e-4 ? run + 1 : 0
+                longest = max(longest, run)
+            }
+            #expect(longest < 16, "a gap of \(longest) frames")
+        }
+
         /// A preset that keeps a plug-in's state, loaded while the host runs, restores it: convoLV2
         /// starts with an impulse response at frame 0, and a preset whose saved state holds one
         /// at frame 2000 moves every click after the load 2000 frames later — in a chain, the
