@@ -198,59 +198,81 @@ final class EmbeddedChain: @unchecked Sendable {
         running = true
         var written = 0
         var nextMIDI = 0
-        func run(_ source: UnsafePointer<Float>?, sourceStride: Int, count: Int, midiBase: Int) {
-            var done = 0
-            while done < count {
-                // Calls end on the grid a render's blocks end on, whatever the caller's parts:
-                // a plug-in's runs are then the render's, for plug-ins whose sound depends on them.
-                let position = Int(engine.framePosition)
-                let n = min(count - done, Self.grid - position % Self.grid)
-                let dropping = toDrop > 0
-                for c in 0..<channels {
-                    inputs[c] = source.map { UnsafePointer($0 + c * sourceStride + done) } ?? UnsafePointer(silence)
-                    outputs[c] = dropping ? scratch + c * Self.grid : output + c * outputStride + written
-                }
-                if engine.acceptsMIDI, nextMIDI < midi.count {
-                    engine.beginMIDI()
-                    let end = midiBase + done + n
-                    while nextMIDI < midi.count, midi[nextMIDI].frame < end {
-                        let at = max(0, midi[nextMIDI].frame - midiBase - done)
-                        midi[nextMIDI].bytes.withUnsafeBufferPointer { bytes in
-                            _ = engine.addMIDI(frame: at, bytes: bytes.baseAddress!, size: bytes.count)
-                        }
-                        nextMIDI += 1
-                    }
-                }
-                if source != nil, !keys.isEmpty {
-                    var sides = targets
-                    for k in keys.indices {
-                        for c in 0..<channels { tables[k][c] = UnsafePointer(folded[k] + c * frames + done) }
-                        sides[k].channels = UnsafePointer(tables[k])
-                    }
-                    sides.withUnsafeBufferPointer { engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n, sides: $0) }
+        // With `final`, the latency's silence follows the input in the same grid block, as a
+        // render's reader fills its last block: the block that holds both is made here.
+        let total = frames + (final ? latency : 0)
+        let piece = UnsafeMutablePointer<Float>.allocate(capacity: channels * Self.grid * (1 + keys.count))
+        defer { piece.deallocate() }
+        var done = 0
+        while done < total {
+            // Calls end on the grid a render's blocks end on, whatever the caller's parts:
+            // a plug-in's runs are then the render's, for plug-ins whose sound depends on them.
+            let position = Int(engine.framePosition)
+            let n = min(total - done, Self.grid - position % Self.grid)
+            let dropping = toDrop > 0
+            // The input's frames of this piece (all, some, or none: the latency's silence).
+            let real = max(0, min(n, frames - done))
+            let whole = real == n && input != nil
+            for c in 0..<channels {
+                outputs[c] = dropping ? scratch + c * Self.grid : output + c * outputStride + written
+                if whole {
+                    inputs[c] = UnsafePointer(input! + c * inputStride + done)
+                } else if real == 0 || input == nil {
+                    inputs[c] = UnsafePointer(silence)
                 } else {
-                    engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+                    let row = piece + c * Self.grid
+                    row.update(from: input! + c * inputStride + done, count: real)
+                    (row + real).update(repeating: 0, count: n - real)
+                    inputs[c] = UnsafePointer(row)
                 }
-                if dropping {
-                    // The latency's frames are processed with the rest of their block, as a
-                    // render processes them, and not kept.
-                    let dropped = min(toDrop, n)
-                    for c in 0..<channels {
-                        (output + c * outputStride + written).update(from: scratch + c * Self.grid + dropped, count: n - dropped)
-                    }
-                    toDrop -= dropped
-                    written += n - dropped
-                } else {
-                    written += n
-                }
-                done += n
             }
+            if engine.acceptsMIDI, nextMIDI < midi.count {
+                engine.beginMIDI()
+                let end = done + n
+                while nextMIDI < midi.count, midi[nextMIDI].frame < end {
+                    let at = max(0, midi[nextMIDI].frame - done)
+                    midi[nextMIDI].bytes.withUnsafeBufferPointer { bytes in
+                        _ = engine.addMIDI(frame: at, bytes: bytes.baseAddress!, size: bytes.count)
+                    }
+                    nextMIDI += 1
+                }
+            }
+            // A whole-block plug-in's last run of the stream is padded (see `Engine.endStream`).
+            if final && done + n == total { engine.endStream() }
+            if input != nil, real > 0, !keys.isEmpty {
+                var sides = targets
+                for k in keys.indices {
+                    for c in 0..<channels {
+                        if real == n {
+                            tables[k][c] = UnsafePointer(folded[k] + c * frames + done)
+                        } else {
+                            let row = piece + ((1 + k) * channels + c) * Self.grid
+                            row.update(from: folded[k] + c * frames + done, count: real)
+                            (row + real).update(repeating: 0, count: n - real)
+                            tables[k][c] = UnsafePointer(row)
+                        }
+                    }
+                    sides[k].channels = UnsafePointer(tables[k])
+                }
+                sides.withUnsafeBufferPointer { engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n, sides: $0) }
+            } else {
+                engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+            }
+            if dropping {
+                // The latency's frames are processed with the rest of their block, as a
+                // render processes them, and not kept.
+                let dropped = min(toDrop, n)
+                for c in 0..<channels {
+                    (output + c * outputStride + written).update(from: scratch + c * Self.grid + dropped, count: n - dropped)
+                }
+                toDrop -= dropped
+                written += n - dropped
+            } else {
+                written += n
+            }
+            done += n
         }
-        run(input, sourceStride: inputStride, count: frames, midiBase: 0)
-        if final {
-            run(nil, sourceStride: 0, count: latency, midiBase: frames)
-            reset()
-        }
+        if final { reset() }
         return written
     }
 

@@ -58,8 +58,23 @@ final class LiveFixture: @unchecked Sendable {
         options.beatsPerMinute = beatsPerMinute
         options.logsXruns = logsXruns
         self.options = options
-        host = LiveHost(options: options, log: log.append)
-        try host.start()
+        // A loaded machine's server, just started, has been seen to refuse a third client
+        // once (JackServerFailed) after taking two, as TestClient retries: so does this, for
+        // at most 10 s, 50 ms apart.
+        var attempt = LiveHost(options: options, log: log.append)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while true {
+            do {
+                try attempt.start()
+                break
+            } catch {
+                attempt.stop()
+                guard Date() < deadline else { throw error }
+                usleep(50_000)
+                attempt = LiveHost(options: options, log: log.append)
+            }
+        }
+        host = attempt
     }
 
     deinit {

@@ -25,7 +25,9 @@ public final class LiveProgram: @unchecked Sendable {
     public convenience init(on server: any LiveServer, _ arguments: [String]) throws {
         try self.init(server.liveArguments + arguments, environment: server.clientEnvironment)
         self.server = server
-        try waitForMessage("'detent' on JACK server '\(server.serverName)'")
+        // A program's start on a loaded 2-core machine (every test suite at once) has been
+        // seen to take over 10 s before its first line.
+        try waitForMessage("'detent' on JACK server '\(server.serverName)'", timeout: 30)
     }
 
     deinit {
