@@ -63,21 +63,22 @@ public enum PluginCatalog {
             requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
         let blockFeatures: Set<String> = [LV2URI.coarseBlockLength, LV2URI.fixedBlockLength, LV2URI.powerOf2BlockLength]
         description.runsWholeBlocks = !blockFeatures.isDisjoint(with: required + nodeTexts(lilv_plugin_get_optional_features(plugin)))
-        description.properties = properties(uris.patchWritable, plugin, uris, world)
-        description.readableProperties = properties(uris.patchReadable, plugin, uris, world)
+        description.properties = properties(uris.patchWritable, plugin, uris, world, pluginURI: uri)
+        description.readableProperties = properties(uris.patchReadable, plugin, uris, world, pluginURI: uri)
         return description
     }
 
     /// The plug-in's `patch:writable` (or `patch:readable`) properties, each described by the
     /// statements about it (its label, range and bounds), in URI order.
     private static func properties(_ relation: OpaquePointer, _ plugin: OpaquePointer, _ uris: URINodes,
-                                   _ world: OpaquePointer) -> [PropertyDescription] {
+                                   _ world: OpaquePointer, pluginURI: String) -> [PropertyDescription] {
         guard let nodes = lilv_plugin_get_value(plugin, relation) else { return [] }
         defer { lilv_nodes_free(nodes) }
         var found: [PropertyDescription] = []
         var i = lilv_nodes_begin(nodes)
         while !lilv_nodes_is_end(nodes, i) {
-            if let property = lilv_nodes_get(nodes, i), lilv_node_is_uri(property), let uri = text(of: property) {
+            if let property = lilv_nodes_get(nodes, i), lilv_node_is_uri(property), let described = text(of: property) {
+                let uri = lspPortURI(described, plugin: pluginURI)
                 func value(_ predicate: OpaquePointer) -> OpaquePointer? { lilv_world_get(world, property, predicate, nil) }
                 func number(_ predicate: OpaquePointer) -> Double? {
                     guard let node = value(predicate) else { return nil }
@@ -99,6 +100,17 @@ public enum PluginCatalog {
             i = lilv_nodes_next(nodes, i)
         }
         return found.sorted { $0.uri < $1.uri }
+    }
+
+    /// The URI a property is set by. LSP's plug-ins (1.2.x as Debian ships them) describe their
+    /// file ports as `http://lsp-plug.in//ports#ID` — their description generator left the
+    /// plug-in's URI out — while the plug-ins themselves answer only to
+    /// `PLUGIN-URI/ports#ID`, so a `patch:Set` of the described property is ignored and the
+    /// file never loads. That one broken prefix is mended; every other URI is taken as described.
+    static func lspPortURI(_ described: String, plugin: String) -> String {
+        let broken = "http://lsp-plug.in//ports#"
+        guard described.hasPrefix(broken), plugin.hasPrefix("http://lsp-plug.in/") else { return described }
+        return plugin + "/ports#" + described.dropFirst(broken.count)
     }
 
     private static func describePort(_ plugin: OpaquePointer, _ port: OpaquePointer, _ index: UInt32,
