@@ -21,21 +21,7 @@ extension LiveHost {
             let next: Processor
             do { next = try st.processor.settingFiles([id: absolute]) } catch { throw ChainEditError("set \(id): \(error)") }
             let owner = next.slots.firstIndex { id.hasPrefix($0.name + ".") } ?? 0
-            let origins: [SlotOrigin] = (0..<max(1, next.slots.count)).map { $0 == owner ? .added : .kept($0) }
-            if st.engine.sampleRate > 0 {
-                let engine: Engine
-                do {
-                    engine = try st.engine.successor(running: next, origins: origins, values: st.targets)
-                } catch {
-                    throw ChainEditError("set \(id): \(error)")
-                }
-                guard Self.run(engine, &st) else {
-                    throw ChainEditError("the JACK server ran no cycle within 2 s; '\(id)' is unchanged")
-                }
-            } else {
-                st.engine = Self.makeEngine(next, st.targets, options)
-            }
-            st.processor = next
+            try Self.remake([owner], of: next, &st, options, failing: "set \(id)", unchanged: "'\(id)' is unchanged")
             return next
         }
         if case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
@@ -51,23 +37,32 @@ extension LiveHost {
         let processor = try state.withLock { st throws(ChainEditError) -> Processor? in
             let (next, remade) = st.processor.restoring(saved)
             guard !remade.isEmpty else { return nil }
-            if st.engine.sampleRate > 0 {
-                let origins: [SlotOrigin] = (0..<max(1, next.slots.count)).map { remade.contains($0) ? .added : .kept($0) }
-                let engine: Engine
-                do {
-                    engine = try st.engine.successor(running: next, origins: origins, values: st.targets)
-                } catch {
-                    throw ChainEditError("the preset's state: \(error)")
-                }
-                guard Self.run(engine, &st) else {
-                    throw ChainEditError("the JACK server ran no cycle within 2 s; the plug-ins keep their state")
-                }
-            } else {
-                st.engine = Self.makeEngine(next, st.targets, options)
-            }
-            st.processor = next
+            try Self.remake(Set(remade), of: next, &st, options, failing: "the preset's state", unchanged: "the plug-ins keep their state")
             return next
         }
         if let processor, case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
+    }
+
+    /// Hands the host over to `next`, the processor hosted with the slots at `remade` made
+    /// again (a file set, a state restored) and the others the same: while running, an engine
+    /// that keeps every other slot's kernel takes over at a block boundary, the remade slots
+    /// fading in (10 ms); else the engine is made afresh. `st.processor` becomes `next`.
+    /// - Throws: ``ChainEditError`` saying `failing` (a slot that cannot be made), or that the
+    ///   server ran no cycle and `unchanged`.
+    static func remake(_ remade: Set<Int>, of next: Processor, _ st: inout State, _ options: LiveHostOptions,
+                       failing: String, unchanged: String) throws(ChainEditError) {
+        if st.engine.sampleRate > 0 {
+            let origins: [SlotOrigin] = (0..<max(1, next.slots.count)).map { remade.contains($0) ? .added : .kept($0) }
+            let engine: Engine
+            do {
+                engine = try st.engine.successor(running: next, origins: origins, values: st.targets)
+            } catch {
+                throw ChainEditError("\(failing): \(error)")
+            }
+            guard run(engine, &st) else { throw ChainEditError("the JACK server ran no cycle within 2 s; \(unchanged)") }
+        } else {
+            st.engine = makeEngine(next, st.targets, options)
+        }
+        st.processor = next
     }
 }

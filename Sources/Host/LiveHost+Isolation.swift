@@ -43,16 +43,7 @@ extension LiveHost {
             }
             let slot = parts[s].name
             guard st.engine.sampleRate > 0 else { return slot }  // not running: it starts with the next engine
-            let origins: [SlotOrigin] = (0..<max(1, st.processor.slots.count)).map { $0 == s ? .added : .kept($0) }
-            let next: Engine
-            do {
-                next = try st.engine.successor(running: st.processor, origins: origins, values: st.targets)
-            } catch {
-                throw ChainEditError("restart \(slot): \(error)")
-            }
-            guard Self.run(next, &st) else {
-                throw ChainEditError("the JACK server ran no cycle within 2 s; '\(slot)' is not restarted")
-            }
+            try Self.remake([s], of: st.processor, &st, options, failing: "restart \(slot)", unchanged: "'\(slot)' is not restarted")
             return slot
         }
     }
