@@ -15,6 +15,7 @@
 #                               period) and makes it every client's; returns once it runs
 #   start_subject COMMAND…      starts a subject (input the FIFO, output discarded); sets `pid`
 #   stop_subject                stops the subject `pid`
+#   live_chain_needs            live_needs for the three-plug-in chain benchmarks
 #   wait_for_port PORT          waits for a JACK port (up to 10 s; stops the script if not)
 #   cpu_seconds PID             CPU seconds PID has used so far
 bench=$(basename "$0" .sh)
@@ -32,6 +33,14 @@ live_needs() {
     for tool in jackd jalv jack_lsp "${@:3}"; do
         command -v "$tool" >/dev/null || { echo "$bench: $tool is missing (run Scripts/setup)" >&2; exit 1; }
     done
+}
+
+# live_chain_needs: what the three-plug-in chain benchmarks run (mda's Overdrive, x42's darc,
+# swh's dj_eq) and JACK's example clients they measure with.
+live_chain_needs() {
+    live_needs mda-lv2 /usr/lib/lv2/mda.lv2
+    live_needs x42-plugins /usr/lib/lv2/darc.lv2
+    live_needs swh-lv2 /usr/lib/lv2/dj_eq-swh.lv2 jack_cpu_load jack_simple_client jack_connect
 }
 
 live_session() {

@@ -14,12 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# `live_needs`, `live_session`, `start`, `start_jack`, `stop_subject`, `wait_for_port`,
+# `live_chain_needs`, `live_session`, `start`, `start_jack`, `stop_subject`, `wait_for_port`,
 # `cpu_seconds`, `server_load`.
 source Benchmarks/live-common.sh
-live_needs mda-lv2 /usr/lib/lv2/mda.lv2
-live_needs x42-plugins /usr/lib/lv2/darc.lv2
-live_needs swh-lv2 /usr/lib/lv2/dj_eq-swh.lv2 jack_cpu_load jack_simple_client jack_connect
+live_chain_needs
 # `detent` (release build), `work`, `median`.
 source Benchmarks/common.sh
 live_session
