@@ -27,6 +27,21 @@ struct FileParameterTests {
         return path
     }
 
+    /// How far `output` is from `gain` times the direct convolution of `signal` (followed by
+    /// silence) with `response`, over the frames `range`: the error's energy against the
+    /// reference's, in dB, and the reference's energy.
+    static func convolutionError(_ output: [Float], _ signal: [Float], _ response: [Float], gain: Double,
+                                 over range: Range<Int>) -> (db: Double, energy: Double) {
+        var error = 0.0, energy = 0.0
+        for n in range {
+            var sum = 0.0
+            for k in max(0, n - signal.count + 1)...min(n, response.count - 1) { sum += gain * Double(response[k]) * Double(signal[n - k]) }
+            error += (Double(output[n]) - sum) * (Double(output[n]) - sum)
+            energy += sum * sum
+        }
+        return (10 * log10(max(error, 1e-30) / energy), energy)
+    }
+
     /// Uniform noise in −0.5 … 0.5 from a fixed seed (SplitMix64), so the test is the same every run.
     static func noise(_ count: Int, seed: UInt64) -> [Float] {
         var state = seed
@@ -185,14 +200,7 @@ struct FileParameterTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let output = try decode(folder.file("out.wav")).samples
         #expect(output.count == signal.count)
-        var error = 0.0, energy = 0.0
-        for n in 2 * Self.period + response.count..<output.count {
-            var sum = 0.0
-            for k in 0..<response.count { sum += Double(response[k]) * Double(signal[n - k]) }
-            error += (Double(output[n]) - sum) * (Double(output[n]) - sum)
-            energy += sum * sum
-        }
-        let db = 10 * log10(max(error, 1e-30) / energy)
+        let (db, energy) = Self.convolutionError(output, signal, response, gain: 1, over: 2 * Self.period + response.count..<output.count)
         #expect(energy > 0.1 && db < -70, "error \(db) dB")
     }
 
@@ -230,14 +238,7 @@ struct FileParameterTests {
         let output = try render(input, ir, extra: tail > 0 ? ["--tail", "\(tail / 48)ms"] : [], in: folder)
         #expect(output.count == signal.count + tail)
         func decibels(_ range: Range<Int>) -> (db: Double, energy: Double) {
-            var error = 0.0, energy = 0.0
-            for n in range {
-                var sum = 0.0
-                for k in max(0, n - signal.count + 1)...min(n, length - 1) { sum += Self.pluginGain * Double(decay[k]) * Double(signal[n - k]) }
-                error += (Double(output[n]) - sum) * (Double(output[n]) - sum)
-                energy += sum * sum
-            }
-            return (10 * log10(max(error, 1e-30) / energy), energy)
+            Self.convolutionError(output, signal, decay, gain: Self.pluginGain, over: range)
         }
         let whole = decibels(0..<output.count), end = decibels(output.count - 1_000..<output.count)
         #expect(whole.energy > 0.1 && whole.db < -90, "error \(whole.db) dB")
