@@ -24,6 +24,7 @@
     F(unsigned int, lilv_nodes_size, (const LilvNodes *collection), (collection)) \
     F(const LilvNode *, lilv_plugin_class_get_label, (const LilvPluginClass *plugin_class), (plugin_class)) \
     F(const LilvPluginClass *, lilv_plugin_get_class, (const LilvPlugin *plugin), (plugin)) \
+    F(const LilvNodes *, lilv_plugin_get_data_uris, (const LilvPlugin *plugin), (plugin)) \
     F(LilvNodes *, lilv_plugin_get_extension_data, (const LilvPlugin *plugin), (plugin)) \
     F(const LilvNode *, lilv_plugin_get_library_uri, (const LilvPlugin *plugin), (plugin)) \
     F(LilvNode *, lilv_plugin_get_name, (const LilvPlugin *plugin), (plugin)) \

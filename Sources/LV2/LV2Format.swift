@@ -11,9 +11,11 @@ public struct LV2Format: PluginFormat {
     /// LV2 has no syntax of its own beyond URIs, which other formats' references can look like.
     public func claims(_ reference: String) -> Bool { false }
 
+    /// Every installed plug-in, from the index where it knows the plug-in as it is now
+    /// (``LV2Index``): the one chosen is read whole when its processor is made.
     public func installed() throws(PluginError) -> [PluginEntry] {
         try PluginCatalog.requireLibrary()
-        return PluginCatalog.installed.map(Self.entry)
+        return LV2Index.summaries().map { Self.entry($0) }
     }
 
     /// A URI, read alone (without reading every plug-in's description).
@@ -28,13 +30,24 @@ public struct LV2Format: PluginFormat {
         return PluginCatalog.plugin(uri: identifier).map(Self.entry)
     }
 
+    /// The entry of an indexed plug-in, whose description is read when its processor or
+    /// presets are asked for, or of one already read (`read`).
+    static func entry(_ plugin: LV2Index.Summary, read: PluginDescription? = nil) -> PluginEntry {
+        let uri = plugin.uri
+        @Sendable func described() throws(PluginError) -> PluginDescription {
+            guard let description = read ?? PluginCatalog.plugin(uri: uri) else { throw .unknown(uri, closest: []) }
+            return description
+        }
+        return PluginEntry(
+            format: "LV2", identifier: uri, name: plugin.name, className: plugin.className,
+            audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs,
+            parameters: plugin.parameters, outputs: plugin.outputs,
+            takesMIDI: plugin.takesMIDI, isMIDIOnly: plugin.isMIDIOnly, unhostableReason: plugin.unhostableReason, searchTexts: [uri],
+            processor: { () throws(PluginError) -> Processor in try Processor.plugin(described()) },
+            factoryPresets: { (try? described()).map(PluginPresets.factory) ?? [] })
+    }
+
     static func entry(_ plugin: PluginDescription) -> PluginEntry {
-        PluginEntry(
-            format: "LV2", identifier: plugin.uri, name: plugin.name, className: plugin.className,
-            audioInputs: plugin.audioInputs.count, audioOutputs: plugin.audioOutputs.count,
-            parameters: plugin.controlInputs.count, outputs: plugin.controlOutputs.map(\.symbol),
-            takesMIDI: plugin.hasMIDIInput, isMIDIOnly: plugin.isMIDIOnly, unhostableReason: plugin.unhostableReason, searchTexts: [plugin.uri],
-            processor: { () throws(PluginError) -> Processor in try Processor.plugin(plugin) },
-            factoryPresets: { PluginPresets.factory(for: plugin) })
+        entry(LV2Index.Summary(plugin), read: plugin)
     }
 }

@@ -27,7 +27,7 @@ enum LadspaIndex {
 
     /// The index file for `flavor`, or nil without a cache folder.
     static func file(_ flavor: LadspaFlavor) -> String? {
-        Environment.cacheFolder.map { "\($0)/\(flavor.rawValue.lowercased())-index" }
+        CacheFile.path("\(flavor.rawValue.lowercased())-index")
     }
 
     /// Every descriptor of `flavor`'s path, in the order the listing reads them. A library
@@ -52,7 +52,7 @@ enum LadspaIndex {
             stubs += own
             changed = true
             // A name the file's lines cannot hold is read every time.
-            if let stamp, !(([path] + own.map(\.label)).contains { $0.contains("\t") || $0.contains("\n") }) {
+            if let stamp, ([path] + own.map(\.label)).allSatisfy(CacheFile.fits) {
                 now.append((path, stamp, own))
             }
         }
@@ -66,12 +66,10 @@ enum LadspaIndex {
     /// Layout: the header, then for each library a line `L<TAB>path<TAB>stamp` followed by
     /// one line `P<TAB>index<TAB>uniqueID<TAB>label` per descriptor.
     static func load(_ file: String, flavor: LadspaFlavor) -> [String: (stamp: String, stubs: [Stub])]? {
-        guard let bytes = try? BoundedFileReader.read(path: file, limit: 16 << 20) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.first == Substring(header) else { return nil }
+        guard let lines = CacheFile.lines(file, header: header) else { return nil }
         var entries: [String: (stamp: String, stubs: [Stub])] = [:]
         var current: String?
-        for line in lines.dropFirst() {
+        for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if fields.count == 3, fields[0] == "L" {
                 current = fields[1]
@@ -86,23 +84,14 @@ enum LadspaIndex {
         return entries
     }
 
-    /// Writes the index to a temporary file beside `file` and renames it into place; gives
-    /// up quietly on any failure (the next run reads the libraries again).
+    /// Writes the index whole (see ``CacheFile/write(_:to:)``).
     static func save(_ libraries: [(path: String, stamp: String, stubs: [Stub])], to file: String) {
         var text = header + "\n"
         for library in libraries {
             text += "L\t\(library.path)\t\(library.stamp)\n"
             for stub in library.stubs { text += "P\t\(stub.index)\t\(stub.uniqueID)\t\(stub.label)\n" }
         }
-        let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
-        guard !folder.isEmpty, (try? FolderEntries.make(folder, mode: 0o755)) != nil else { return }
-        guard let (temporary, fd) = try? TemporaryFile.create(prefix: file + ".") else { return }
-        let written = (try? DescriptorIO.writeAll(fd, Array(text.utf8))) != nil
-        let closed = (try? DescriptorIO.close(fd)) != nil
-        guard written, closed, (try? FileNaming.name(temporary, as: file, replacing: true)) != nil else {
-            PathString.remove(temporary)
-            return
-        }
+        CacheFile.write(text, to: file)
     }
 }
 
