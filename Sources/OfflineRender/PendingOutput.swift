@@ -77,6 +77,11 @@ public final class PendingOutput {
         }
         var failure: SystemCallError?
         do { try DescriptorIO.setMode(descriptor, Self.newFileMode) } catch { failure = error }
+        // A second descriptor of the same open file keeps its lock until the file has its name:
+        // closed first (a network file system reports a failed write there), the lock would drop
+        // and another run cleaning up abandoned files could take the finished file for one.
+        let keeper = try? DescriptorIO.duplicate(descriptor)
+        defer { if let keeper { try? DescriptorIO.close(keeper) } }
         do { try DescriptorIO.close(descriptor) } catch { failure = failure ?? error }
         descriptor = -1
         if let failure {

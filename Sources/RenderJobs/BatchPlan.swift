@@ -2,6 +2,7 @@ import OfflineRender
 import Parameters
 import Platform
 import Presets
+import TextFormats
 
 /// One job of a batch as planned: where it comes from, what it renders, and whether it
 /// renders, is skipped or has already failed.
@@ -16,8 +17,8 @@ package struct BatchEntry: Sendable {
 
     package enum Action: Sendable {
         case render(RenderSettings)
-        /// `--skip-existing` found the output.
-        case skip
+        /// `--skip-existing` found the output, or another run rendering it.
+        case skip(SkipReason)
         case fail(CommandFailure)
     }
 
@@ -65,11 +66,17 @@ package struct BatchPlan {
         let variations = try batch.variationSettings
         let perJob = batch.variants ?? 1
         let cache = JobSettings()
+        let writing = batch.writeManifest
+        var planner = Planner(batch: batch, shard: shard, variations: variations, perJob: perJob, cache: cache,
+                              paths: ManifestPaths(folder: PathString.folder(of: writing ?? ".")))
 
-        var bases: [Base] = []
         if let path = batch.manifest {
-            let manifest = try RenderManifest.read(path: path)
-            bases = manifest.lines.map { Self.base($0, of: manifest, command: command) }
+            let manifest = RenderManifest(path: path)
+            try manifest.read { place, line, members in
+                // A job none of whose variants is this shard's is passed over unread.
+                guard writing != nil || shard.containsAny(place * perJob..<(place + 1) * perJob) else { return }
+                planner.plan(Self.base(line, members(), of: manifest, command: command), at: place)
+            }
         } else {
             // One set of options for every file: a problem in it is every file's, told once
             // before anything is planned, as a render of one file tells it.
@@ -78,57 +85,23 @@ package struct BatchPlan {
             let inputs = command.inputs.map { $0 == "-" ? "/dev/stdin" : $0 }
             let jobs = try OutputPlanner.plan(inputs: inputs, output: command.output == "-" ? "/dev/stdout" : command.output,
                                               outputFolder: command.outDir, format: command.container)
-            bases = jobs.map { Base(line: nil, options: command, job: .success($0)) }
+            for (place, job) in jobs.enumerated() { planner.plan(Base(line: nil, options: command, job: .success(job)), at: place) }
         }
-        let protected = Set(bases.compactMap { try? $0.job.get() }.compactMap { FileIdentity(path: $0.input) })
-
-        let width = max(3, String(perJob - 1).count)
-        let writing = batch.writeManifest
-        let paths = ManifestPaths(folder: PathString.folder(of: writing ?? "."))
-        var written: [String] = []
-        var claimed: [String: String] = [:]
-        var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], CommandFailure>] = [:]
-        entries = []
-        for place in 0..<bases.count * perJob {
-            let base = bases[place / perJob], number = place % perJob
-            let mine = shard.contains(place)
-            var entry = BatchEntry(line: base.line, job: try? base.job.get(), variant: nil, action: .skip)
-            if batch.variants != nil, let job = entry.job {
-                entry.job?.output = Self.variantPath(job.output, number: number, width: width)
+        entries = planner.entries
+        for i in entries.indices {
+            if case .render(var settings) = entries[i].action {
+                settings.protectedFiles = planner.protected
+                entries[i].action = .render(settings)
             }
-            // Two jobs of the whole list that would write one file: the later one fails, in
-            // whichever shard it is.
-            var collision: CommandFailure?
-            if let job = entry.job {
-                let key = PathString.canonical(job.output)
-                if let first = claimed[key] {
-                    collision = CommandFailure(AudioFileError.outputCollision(path: job.output, first: first, second: job.input))
-                } else {
-                    claimed[key] = job.input
-                }
-            }
-            guard mine || writing != nil else { continue }
-            entry.action = Self.action(base, entry: &entry, collision: collision, variations: variations, seed: batch.seed ?? 0,
-                                       place: place / perJob, variant: batch.variants == nil ? nil : number,
-                                       cache: cache, resolved: &variationsByProcessor)
-            if case .render(var settings) = entry.action {
-                settings.protectedFiles = protected
-                entry.action = .render(settings)
-                if writing != nil, let job = entry.job {
-                    written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
-                                                       values: entry.variant?.values ?? [], paths: paths))
-                }
-            }
-            if mine { entries.append(entry) }
         }
         if let writing {
-            try Self.checkManifestPath(writing, inputs: protected, outputs: claimed, force: command.force)
-            try Self.write(written, to: writing)
+            try Self.checkManifestPath(writing, inputs: planner.protected, outputs: planner.claimed, force: command.force)
+            try Self.write(planner.written, to: writing)
         }
         if batch.skipExisting {
             for i in entries.indices {
                 if case .render = entries[i].action, let job = entries[i].job, PathString.exists(job.output) {
-                    entries[i].action = .skip
+                    entries[i].action = .skip(.exists)
                 }
             }
         }
@@ -146,14 +119,77 @@ package struct BatchPlan {
                 entries[i].action = .render(settings)
             }
         }
-        prepareFolders(creating: batch.isBatch)
+        prepareFolders(creating: batch.isBatch, skippingHeld: batch.skipExisting)
+    }
+
+    /// Plans the jobs it is given, one after another in the whole list's order: each job's
+    /// variants, this shard's entries, the outputs claimed so far (two jobs that would write one
+    /// file: the later one fails), the inputs no output may replace, and the lines of
+    /// `--write-manifest`.
+    ///
+    /// It sees the jobs it is given: every job without `--shard` or with `--write-manifest`;
+    /// with `--shard` alone, this shard's jobs, since the other shards' lines are not read.
+    private struct Planner {
+        let batch: BatchChoice
+        let shard: RenderShard
+        let variations: [ParameterVariation]
+        let perJob: Int
+        let cache: JobSettings
+        let paths: ManifestPaths
+        var entries: [BatchEntry] = []
+        var claimed: [String: String] = [:]
+        var protected: Set<FileIdentity> = []
+        var written: [String] = []
+        var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], CommandFailure>] = [:]
+
+        init(batch: BatchChoice, shard: RenderShard, variations: [ParameterVariation], perJob: Int, cache: JobSettings,
+             paths: ManifestPaths) {
+            self.batch = batch
+            self.shard = shard
+            self.variations = variations
+            self.perJob = perJob
+            self.cache = cache
+            self.paths = paths
+        }
+
+        mutating func plan(_ base: Base, at job: Int) {
+            if let input = try? base.job.get().input, let identity = FileIdentity(path: input) { protected.insert(identity) }
+            let width = max(3, String(perJob - 1).count)
+            for number in 0..<perJob {
+                let place = job * perJob + number
+                let mine = shard.contains(place)
+                var entry = BatchEntry(line: base.line, job: try? base.job.get(), variant: nil, action: .skip(.exists))
+                if batch.variants != nil, let job = entry.job {
+                    entry.job?.output = BatchPlan.variantPath(job.output, number: number, width: width)
+                }
+                var collision: CommandFailure?
+                if let job = entry.job {
+                    let key = PathString.canonical(job.output)
+                    if let first = claimed[key] {
+                        collision = CommandFailure(AudioFileError.outputCollision(path: job.output, first: first, second: job.input))
+                    } else {
+                        claimed[key] = job.input
+                    }
+                }
+                guard mine || batch.writeManifest != nil else { continue }
+                entry.action = BatchPlan.action(base, entry: &entry, collision: collision, variations: variations, seed: batch.seed ?? 0,
+                                                place: job, variant: batch.variants == nil ? nil : number,
+                                                cache: cache, resolved: &variationsByProcessor)
+                if case .render = entry.action, batch.writeManifest != nil, let job = entry.job {
+                    written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
+                                                       values: entry.variant?.values ?? [], paths: paths))
+                }
+                if mine { entries.append(entry) }
+            }
+        }
     }
 
     /// A manifest line as a job before its variants.
-    private static func base(_ line: RenderManifest.Line, of manifest: RenderManifest, command: RenderOptions) -> Base {
-        let place = (manifest: manifest.name, number: line.number)
+    private static func base(_ line: Int, _ members: Result<[JSONMember], CommandFailure>, of manifest: RenderManifest,
+                             command: RenderOptions) -> Base {
+        let place = (manifest: manifest.name, number: line)
         do {
-            let job = try ManifestFields.apply(try line.members.get(), to: command, manifest: manifest, line: line.number)
+            let job = try ManifestFields.apply(try members.get(), to: command, manifest: manifest, line: line)
             do {
                 try job.options.checkFileOptions()
                 try job.options.encoder.validate()
@@ -162,7 +198,7 @@ package struct BatchPlan {
                                                      format: job.options.container)
                 return Base(line: place, options: job.options, job: .success(planned[0]))
             } catch {
-                return Base(line: place, options: job.options, job: .failure(CommandFailure(error, manifest: manifest.name, line: line.number)))
+                return Base(line: place, options: job.options, job: .failure(CommandFailure(error, manifest: manifest.name, line: line)))
             }
         } catch {
             return Base(line: place, options: command, job: .failure(error))
@@ -261,7 +297,9 @@ package struct BatchPlan {
     /// folder — for every render, a single file's too, and for the outputs `--skip-existing`
     /// skips (a run killed between linking its output into place and removing the temporary
     /// name leaves both) — and, for a batch (`creating`), makes the folders it renders into.
-    private mutating func prepareFolders(creating: Bool) {
+    /// With `skippingHeld` (`--skip-existing`), a job whose output another running render is
+    /// writing (a requeued shard beside the one still running) is skipped.
+    private mutating func prepareFolders(creating: Bool, skippingHeld: Bool) {
         var outputs: [String: Set<String>] = [:]
         var rendering: Set<String> = []
         for entry in entries {
@@ -274,9 +312,17 @@ package struct BatchPlan {
             }
             outputs[folder, default: []].insert(PathString.name(of: job.output))
         }
+        var held: Set<String> = []
         for (folder, names) in outputs {
             if creating && rendering.contains(folder) { try? OutputPlanner.createFolder(folder) }
-            AbandonedOutputs.remove(in: folder, for: names)
+            for name in AbandonedOutputs.remove(in: folder, for: names) { held.insert(PathString.join(folder, name)) }
+        }
+        guard skippingHeld, !held.isEmpty else { return }
+        for i in entries.indices {
+            if case .render = entries[i].action, let job = entries[i].job,
+               held.contains(PathString.join(PathString.folder(of: job.output), PathString.name(of: job.output))) {
+                entries[i].action = .skip(.renderingElsewhere)
+            }
         }
     }
 }

@@ -6,8 +6,17 @@ import Synchronization
 package enum RenderOutcome: Sendable {
     case rendered(RenderedFile)
     case failed(CommandFailure)
-    /// `--skip-existing` found its output.
-    case skipped
+    /// `--skip-existing` found its output, or another run rendering it.
+    case skipped(SkipReason)
+}
+
+/// Why `--skip-existing` passed over a job.
+package enum SkipReason: Sendable {
+    /// Its output exists: rendered before, or by another run while this one ran.
+    case exists
+    /// Another running render (a requeued shard, a second batch on the same folder) holds its
+    /// output's temporary file: it is being rendered there.
+    case renderingElsewhere
 }
 
 /// Renders the jobs of a plan on up to `parallel` threads, each taking the next job when it
@@ -23,6 +32,9 @@ package struct RenderBatch {
     /// How to start worker processes, when the jobs render in them (plug-ins hosted) rather
     /// than in this process.
     package var isolation: RenderWorkerLaunch?
+    /// `--skip-existing`: a job whose output appears while the batch runs (another run
+    /// rendered it) is skipped, before it starts or when it would fail for it.
+    package var skipExisting = false
 
     /// Runs every job (stopping early on Ctrl-C/SIGTERM) and returns the outcomes in the
     /// entries' order; nil for jobs never started.
@@ -32,20 +44,35 @@ package struct RenderBatch {
         for (index, entry) in entries.enumerated() {
             switch entry.action {
             case .render(let settings): renders.append((index, entry.job!, settings))
-            case .skip: finish(index, .skipped, into: outcomes)
+            case .skip(let reason): finish(index, .skipped(reason), into: outcomes)
             case .fail(let failure): finish(index, .failed(failure), into: outcomes)
             }
         }
         let next = Atomic(0)
-        let work: @Sendable () -> Void = { [renders, report, isolation] in
-            let claim = { () -> (index: Int, job: RenderJob, settings: RenderSettings)? in
-                guard !InterruptSignal.isSet else { return nil }
-                let n = next.add(1, ordering: .relaxed).oldValue
-                return n < renders.count ? renders[n] : nil
-            }
+        let work: @Sendable () -> Void = { [entries, renders, report, isolation, skipExisting] in
             let done = { (index: Int, outcome: RenderOutcome) in
+                var outcome = outcome
+                // Another run rendered the output while this one did: the job is done, not failed
+                // (only a whole file ever appears under an output's name).
+                if skipExisting, case .failed = outcome, let job = entries[index].job,
+                   !PathString.isSpecial(job.output), PathString.exists(job.output) {
+                    outcome = .skipped(.exists)
+                }
                 outcomes.withLock { $0[index] = outcome }
                 report.finished(index, outcome)
+            }
+            let claim = { () -> (index: Int, job: RenderJob, settings: RenderSettings)? in
+                while !InterruptSignal.isSet {
+                    let n = next.add(1, ordering: .relaxed).oldValue
+                    guard n < renders.count else { return nil }
+                    // Rendered by another run since the batch was planned.
+                    if skipExisting, !PathString.isSpecial(renders[n].job.output), PathString.exists(renders[n].job.output) {
+                        done(renders[n].index, .skipped(.exists))
+                        continue
+                    }
+                    return renders[n]
+                }
+                return nil
             }
             // With isolation, each thread's jobs render in a worker process of its own.
             if let isolation {

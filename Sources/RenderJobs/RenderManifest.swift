@@ -3,12 +3,14 @@ import OfflineRender
 import Parameters
 import Platform
 
-/// A job manifest (`--manifest FILE`, or `-` for stdin) read whole: JSON Lines, one object per
-/// line, each one file to render (see ``ManifestFields``).
+/// A job manifest (`--manifest FILE`, or `-` for stdin), read as a stream: JSON Lines, one
+/// object per line, each one file to render (see ``ManifestFields``).
 ///
 /// Blank lines are not jobs; every other line is one, in order, even when it is not valid
 /// JSON: it then fails alone, reported with its line number, and keeps its place so that
-/// `--shard` splits the same list whatever the lines hold.
+/// `--shard` splits the same list whatever the lines hold. The manifest is never held whole,
+/// and a line is parsed only when its job is wanted: a shard of a million-line manifest keeps
+/// its own jobs and passes over the others' lines at the cost of finding their ends.
 ///
 /// ```
 /// {"input": "takes/a.wav", "output": "out/a.flac", "set": ["cutoff=800"]}
@@ -20,43 +22,46 @@ package struct RenderManifest {
     /// The folder relative paths in it are taken from: the manifest's own (the current
     /// folder for stdin), so a manifest and its files can move together.
     package let folder: String
-    package let lines: [Line]
+    /// What is opened: the path, or `/dev/stdin`.
+    private let file: String
 
-    /// One job: its line number (from 1) and its members, or why the line is not a job object.
-    package struct Line {
-        package let number: Int
-        package let members: Result<[JSONMember], CommandFailure>
+    /// The longest line taken: a job of a few hundred bytes, a `set` list of thousands. A
+    /// longer line is that job's error.
+    package static let maximumLine = 16 << 20
+
+    /// The manifest at `path` (`-`: stdin), not yet read.
+    package init(path: String) {
+        let stdin = path == "-"
+        name = stdin ? "stdin" : path
+        folder = stdin ? "." : PathString.folder(of: path)
+        file = stdin ? "/dev/stdin" : path
     }
 
-    /// The most a manifest may hold: a million jobs of a few hundred bytes.
-    package static let maximumSize = 1 << 30
-
-    /// Reads `path` (`-`: stdin).
+    /// Reads the manifest's jobs in order: `job` is called with each one's place in the list
+    /// (from 0), its line number (from 1) and a way to parse its line, valid during the call
+    /// only (a job another shard renders is never parsed).
     ///
     /// - Throws: ``CommandFailure`` (74) when the file cannot be read; a bad line is no error here.
-    package static func read(path: String) throws(CommandFailure) -> RenderManifest {
-        let stdin = path == "-"
-        let name = stdin ? "stdin" : path
-        let bytes: [UInt8]
+    package func read(_ job: (_ place: Int, _ line: Int, _ members: () -> Result<[JSONMember], CommandFailure>) -> Void)
+        throws(CommandFailure) {
+        var place = 0
         do {
-            bytes = try BoundedFileReader.read(path: stdin ? "/dev/stdin" : path, limit: maximumSize)
-        } catch {
-            let reason = switch error {
-            case .system(let errno): errno.description
-            case .tooLarge(let limit): "larger than \(limit >> 20) MB"
+            try FileLines.read(path: file, maximumLength: Self.maximumLine) { number, line in
+                switch line {
+                case .tooLong:
+                    job(place, number) {
+                        .failure(CommandFailure("\(name):\(number): longer than \(Self.maximumLine >> 20) MB", exitCode: 65))
+                    }
+                case .text(let bytes):
+                    guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }
+                    job(place, number) { Self.parse(Array(bytes), manifest: name, line: number) }
+                }
+                place += 1
+                return true
             }
-            throw CommandFailure("--manifest \(name): cannot be read (\(reason))", exitCode: 74)
+        } catch {
+            throw CommandFailure("--manifest \(name): cannot be read (\(error.errno))", exitCode: 74)
         }
-        var lines: [Line] = []
-        var number = 0
-        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            var text = Array(raw)
-            if text.last == UInt8(ascii: "\r") { text.removeLast() }
-            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            lines.append(Line(number: number, members: parse(text, manifest: name, line: number)))
-        }
-        return RenderManifest(name: name, folder: stdin ? "." : PathString.folder(of: path), lines: lines)
     }
 
     /// One line's object.

@@ -37,6 +37,8 @@ package final class RenderReport: Sendable {
         var rendered = 0
         var failed = 0
         var skipped = 0
+        /// Of those, the ones another run was rendering.
+        var skippedElsewhere = 0
         /// Seconds of audio in the files rendered.
         var renderedAudio = 0.0
     }
@@ -82,7 +84,9 @@ package final class RenderReport: Sendable {
                 s.rendered += 1
                 s.renderedAudio += file.duration
             case .failed: s.failed += 1
-            case .skipped: s.skipped += 1
+            case .skipped(let reason):
+                s.skipped += 1
+                if case .renderingElsewhere = reason { s.skippedElsewhere += 1 }
             }
             erase(&s)
             while s.nextToPrint < entries.count, let r = s.outcomes[s.nextToPrint] {
@@ -101,7 +105,8 @@ package final class RenderReport: Sendable {
             let elapsed = (ContinuousClock.now - started).seconds
             let audio = s.renderedAudio
             var text = "\(entries.count) \(entries.count == 1 ? "file" : "files"): \(s.rendered) rendered"
-            if s.skipped > 0 { text += ", \(s.skipped) skipped (output exists)" }
+            if s.skipped > s.skippedElsewhere { text += ", \(s.skipped - s.skippedElsewhere) skipped (output exists)" }
+            if s.skippedElsewhere > 0 { text += ", \(s.skippedElsewhere) skipped (another run is rendering it)" }
             if s.failed > 0 { text += ", \(s.failed) failed" }
             let missing = entries.count - s.rendered - s.skipped - s.failed
             if missing > 0 { text += ", \(missing) not started" }
@@ -123,8 +128,9 @@ package final class RenderReport: Sendable {
                     JSONMember("error", .string(failure.description)), JSONMember("exitCode", .number(failure.exitCode)),
                 ]).compactText)
             }
-        case .skipped:
-            if options.json { options.lines(JSONValue.object(place(entry) + [JSONMember("skipped", .bool(true))]).compactText) }
+        case .skipped(let reason):
+            let elsewhere: [JSONMember] = if case .renderingElsewhere = reason { [JSONMember("renderingElsewhere", .bool(true))] } else { [] }
+            if options.json { options.lines(JSONValue.object(place(entry) + [JSONMember("skipped", .bool(true))] + elsewhere).compactText) }
         }
     }
 

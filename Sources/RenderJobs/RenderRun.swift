@@ -41,7 +41,7 @@ extension RenderOptions {
         }
         let report = RenderReport(entries: plan.entries, options: reporting)
         let outcomes = RenderBatch(entries: plan.entries, parallel: plan.parallel, report: report,
-                                   isolation: launch).run()
+                                   isolation: launch, skipExisting: batch.skipExisting).run()
         report.close()
 
         let signal = InterruptSignal.received.load(ordering: .relaxed)

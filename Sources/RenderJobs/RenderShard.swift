@@ -38,4 +38,12 @@ package struct RenderShard: Equatable {
 
     /// True when job `job` (its place in the whole list) is this shard's.
     package func contains(_ job: Int) -> Bool { job % count == index }
+
+    /// True when one of the jobs in `places` is this shard's (the variants of one manifest
+    /// line), without counting through them.
+    package func containsAny(_ places: Range<Int>) -> Bool {
+        guard !places.isEmpty else { return false }
+        let first = places.lowerBound + ((index - places.lowerBound % count) % count + count) % count
+        return first < places.upperBound
+    }
 }

@@ -61,11 +61,11 @@ struct ResumeTests {
         #expect(killed.filter { !$0.hasPrefix(".") } == ["in0.wav", "in1.wav", "in2.wav"])
         #expect(killed.filter { $0.hasPrefix(".in3.wav.detent-") }.count == 1, "the killed render's partial file")
 
-        // A temporary file some running render holds (here the test) is not the batch's to remove.
+        // A temporary file some running render holds (here the test) is not the batch's to
+        // remove: its output is being rendered by another run, which the batch leaves it to.
         let held = folder.file("out/.in4.wav.detent-abcdef")
         let holder = open(held, O_CREAT | O_WRONLY, 0o600)
         #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
-        defer { close(holder) }
 
         #expect(unlink(folder.file("in3.wav")) == 0)
         folder.write("in3.wav", WAV.float([Signal.noise(frames: 3_000, seed: 4)]))
@@ -73,16 +73,61 @@ struct ResumeTests {
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let objects = try resumed.stdout.split(separator: "\n").map { try jsonObject($0) }
         #expect(objects.map { $0["output"] as? String } == (0..<6).map { "out/in\($0).wav" })
-        #expect(objects.map { $0["skipped"] as? Bool } == [true, true, true, nil, nil, nil])
-        #expect(objects[3...].allSatisfy { $0["frames"] as? Int == 3_000 })
-        #expect(resumed.stderr.hasPrefix("detent: 6 files: 3 rendered, 3 skipped (output exists) in "))
-        #expect(try folderContents(folder.file("out")) == [".in4.wav.detent-abcdef"] + (0..<6).map { "in\($0).wav" })
+        #expect(objects.map { $0["skipped"] as? Bool } == [true, true, true, nil, true, nil])
+        #expect(objects.map { $0["renderingElsewhere"] as? Bool } == [nil, nil, nil, nil, true, nil])
+        #expect([3, 5].allSatisfy { objects[$0]["frames"] as? Int == 3_000 })
+        #expect(resumed.stderr.hasPrefix(
+            "detent: 6 files: 2 rendered, 3 skipped (output exists), 1 skipped (another run is rendering it) in "))
+        #expect(try folderContents(folder.file("out")) == [".in4.wav.detent-abcdef"] + [0, 1, 2, 3, 5].map { "in\($0).wav" })
+
+        // The other run gone without finishing it: the next resume renders it, and removes
+        // what that run left.
+        close(holder)
+        let finished = try Detent.run(arguments + ["--skip-existing"], in: folder.path)
+        #expect(finished.status == 0 && finished.stderr.hasPrefix("detent: 6 files: 1 rendered, 5 skipped (output exists) in "),
+                "\(finished.stderr)")
+        #expect(try folderContents(folder.file("out")) == (0..<6).map { "in\($0).wav" })
 
         // The same as the batch rendered whole.
         try FileManager.default.moveItem(atPath: folder.file("out"), toPath: folder.file("resumed"))
         let whole = try Detent.run(["render", "--manifest", "jobs.jsonl"], in: folder.path)
         #expect(whole.status == 0)
         for i in 0..<6 { #expect(try folder.bytes("out/in\(i).wav") == folder.bytes("resumed/in\(i).wav"), "in\(i).wav") }
+    }
+
+    @Test("two runs of one batch at once with --skip-existing (a requeued shard beside the one still running) skip what the other rendered or is rendering, and fail nothing")
+    func twoRunsAtOnce() throws {
+        let folder = TemporaryFolder()
+        var lines: [String] = []
+        for i in 0..<12 {
+            folder.write("in\(i).wav", WAV.float([Signal.noise(frames: 48_000 * 4, seed: UInt64(i + 1))]))
+            lines.append(#"{"input": "in\#(i).wav", "output": "out/in\#(i).wav", "set": "cutoff=\#(500 + 300 * i)"}"#)
+        }
+        folder.write("jobs.jsonl", text: lines.joined(separator: "\n") + "\n")
+        let arguments = ["render", "--manifest", "jobs.jsonl", "--jobs", "1", "--skip-existing", "--json"]
+        let environment = Detent.environment(in: folder.path)
+        let first = try ChildProcess(try BuiltProducts.detent, arguments, environment: environment, currentDirectory: folder.path,
+                                     stdout: .pipe, stderr: .pipe)
+        try waitUntil("the first run is rendering") {
+            ((try? folderContents(folder.file("out"))) ?? []).contains { $0.hasPrefix(".in") }
+        }
+        let second = try Detent.run(arguments, in: folder.path)
+        let firstOutcome = first.finish()
+        #expect(firstOutcome.status.exited == 0 && second.status == 0, "\(firstOutcome.stderrText) \(second.stderr)")
+        var rendered: [String] = []
+        for stdout in [firstOutcome.stdoutText, second.stdout] {
+            let objects = try stdout.split(separator: "\n").map { try jsonObject($0) }
+            #expect(objects.count == 12)
+            #expect(objects.allSatisfy { $0["error"] == nil }, "\(stdout)")
+            rendered += objects.filter { $0["skipped"] == nil }.compactMap { $0["output"] as? String }
+        }
+        #expect(Set(rendered).count == 12, "every job rendered by one run or the other")
+        #expect(try folderContents(folder.file("out")) == (0..<12).map { "in\($0).wav" }.sorted())
+
+        // The same as the batch rendered by one run.
+        try FileManager.default.moveItem(atPath: folder.file("out"), toPath: folder.file("both"))
+        #expect(try Detent.run(["render", "--manifest", "jobs.jsonl"], in: folder.path).status == 0)
+        for i in 0..<12 { #expect(try folder.bytes("out/in\(i).wav") == folder.bytes("both/in\(i).wav"), "in\(i).wav") }
     }
 
     @Test("--skip-existing and --force exclude each other")

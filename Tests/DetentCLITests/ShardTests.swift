@@ -46,6 +46,29 @@ struct ShardTests {
         #expect(try folderContents(folder.file("out")) == all.map { String($0.dropFirst(4)) }.sorted())
     }
 
+    @Test("a shard reads only its own lines: the others' are passed over unparsed, and a long manifest streams through")
+    func otherShardsLinesUnread() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 500, seed: 3)]))
+        // Shard 1 of 1000 owns lines 1, 1001, 2001 …; every other line is not even JSON.
+        var text = ""
+        for place in 0..<5_000 {
+            text += place % 1_000 == 1 ? #"{"input": "in.wav", "output": "out/\#(place).wav"}"# + "\n" : "not json \(place)\n"
+            if place % 997 == 0 { text += "\n  \n" }  // blank lines are not jobs and take no place
+        }
+        folder.write("jobs.jsonl", text: text)
+        let outcome = try Detent.run(["render", "--manifest", "jobs.jsonl", "--shard", "1/1000", "--json"], in: folder.path)
+        #expect(outcome.status == 0 && !outcome.stderr.contains("not JSON"), "\(outcome.stderr)")
+        #expect(try Self.outputs(outcome.stdout) == [1, 1001, 2001, 3001, 4001].map { "out/\($0).wav" })
+        let lines = try outcome.stdout.split(separator: "\n").map { try #require(jsonObject($0)["line"] as? Int) }
+        let numbers = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.hasPrefix("{") }.map { $0.offset + 1 }
+        #expect(lines == numbers, "each job names its line, blank lines counted")
+        // The same manifest whole: each bad line fails alone, named.
+        let whole = try Detent.run(["render", "--manifest", "jobs.jsonl", "--force"], in: folder.path)
+        #expect(whole.status == 65 && whole.stderr.contains("jobs.jsonl:1: not JSON"))
+    }
+
     @Test("a bad --shard is one line and exit 64, nothing written", arguments: ["4/4", "-1/4", "1/0", "/4", "2/", "a/b", "1", "1/2/3"])
     func badShard(text: String) throws {
         let folder = TemporaryFolder()
