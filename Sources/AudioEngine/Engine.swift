@@ -248,7 +248,7 @@ public final class Engine: @unchecked Sendable {
                 latency = old.render.slots[from].bypass >= 0 ? old.render.slots[from].latency
                     : max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
             } else {
-                runSlotForNoFrames(s)
+                runSlotForNoFrames(s, owner: owners[s])
                 latency = max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
             }
             render.slots[s].latency = latency
@@ -263,12 +263,15 @@ public final class Engine: @unchecked Sendable {
     /// Runs every external kernel for no frames with the current values (see
     /// ``latencyAtCurrentValues()``); nothing for the built-in.
     func runKernelForNoFrames() {
-        for s in 0..<render.slotCount { runSlotForNoFrames(s) }
+        let owners = slotOwners
+        for s in 0..<render.slotCount { runSlotForNoFrames(s, owner: s < owners.count ? owners[s] : nil) }
     }
 
-    /// Runs slot `s`'s kernel, if external, for no frames with its current values.
-    private func runSlotForNoFrames(_ s: Int) {
-        guard case .external(let kernel) = render.slots[s].kernel, channels > 0 else { return }
+    /// Runs slot `s`'s kernel, if external and its owner allows it (``KernelReports/runsForLatency``),
+    /// for no frames with its current values.
+    private func runSlotForNoFrames(_ s: Int, owner: AnyObject?) {
+        guard case .external(let kernel) = render.slots[s].kernel, channels > 0,
+              (owner as? any KernelReports)?.runsForLatency ?? true else { return }
         let slot = render.slots[s]
         for p in slot.base..<slot.base + slot.count { render.controls[p] = Float(render.smoothers[p].value) }
         for c in 0..<channels {

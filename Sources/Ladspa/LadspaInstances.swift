@@ -174,6 +174,8 @@ extension LadspaInstances: KernelReports {
         LadspaTable.outputIDs(plugin).map { OutputValue(id: $0.id, value: Double(controlValue($0.port))) }
     }
 
+    var runsForLatency: Bool { plugin.latencyPort != nil }
+
     var latency: Int {
         guard let port = plugin.latencyPort else { return 0 }
         let frames = controlValue(port)
