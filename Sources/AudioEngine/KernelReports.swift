@@ -11,7 +11,7 @@ public protocol KernelReports: AnyObject {
     /// LV2 allows `run(0)`, and a plug-in reports its latency from `run`. LADSPA says nothing
     /// of a run of no frames, and a plug-in may take it as its first run (swh's Delayorama
     /// then spends its fade-in from silence on it), so one with no latency output is never
-    /// run so. True unless the owner says otherwise.
+    /// run so (``LadspaInstances``). True unless the owner says otherwise.
     var runsForLatency: Bool { get }
     /// The MIDI messages the processor wrote since the last call, at their frames on the
     /// engine's timeline (``Engine/framePosition``). Offline only: taken between `process`

@@ -174,6 +174,7 @@ extension LadspaInstances: KernelReports {
         LadspaTable.outputIDs(plugin).map { OutputValue(id: $0.id, value: Double(controlValue($0.port))) }
     }
 
+    /// A LADSPA or DSSI plug-in is run for no frames only to learn a latency it reports.
     var runsForLatency: Bool { plugin.latencyPort != nil }
 
     var latency: Int {

@@ -126,7 +126,19 @@ struct LadspaCommandTests {
         try Data(MIDIRenderTests.midiFile([(720, [0x90, 60, 100]), (240, [0x80, 60, 0]), (240, [0xB0, 64, 0])]))
             .write(to: URL(fileURLWithPath: folder.file("late.mid")))
         var outputs: [String: [Float]] = [:]
-        for (name, extra) in [("early", ["--block", "64"]), ("early-4096", []), ("late", []), ("organ", ["--preset", "E.ORGAN 1"])] {
+        // The same for every block size: Xsynth. (hexter does not always play the same notes
+        // alike from one render to the next, seen under load whatever the block size; why,
+        // inside hexter, is not traced.)
+        for (name, extra) in [("xsynth-64", ["--block", "64"]), ("xsynth-4096", [])] {
+            let outcome = try Detent.run(["render", "silence.wav", "--midi", "early.mid", "--plugin", "dssi:2181:Xsynth",
+                                          "-o", name + ".wav", "--subtype", "float", "--quiet"] + extra, in: folder.path)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            outputs[name] = try decode(folder.file(name + ".wav")).samples
+        }
+        let xsynth = try #require(outputs["xsynth-64"])
+        #expect(xsynth == outputs["xsynth-4096"], "the same for every block size")
+        #expect(xsynth[..<24_000].allSatisfy { $0 == 0 } && xsynth[24_000..<24_480].contains { abs($0) > 1e-4 })
+        for (name, extra) in [("early", ["--block", "64"]), ("late", []), ("organ", ["--preset", "E.ORGAN 1"])] {
             let midi = name == "late" ? "late.mid" : "early.mid"
             let outcome = try Detent.run(["render", "silence.wav", "--midi", midi, "--plugin", "hexter", "-o", name + ".wav",
                                           "--subtype", "float", "--quiet"] + extra, in: folder.path)
@@ -134,8 +146,6 @@ struct LadspaCommandTests {
             outputs[name] = try decode(folder.file(name + ".wav")).samples
         }
         let early = try #require(outputs["early"]), late = try #require(outputs["late"])
-        let sameForBlocks = early == outputs["early-4096"]
-        #expect(sameForBlocks, "the same for every block size")
         #expect(early[..<24_000].allSatisfy { $0 == 0 }, "silent before its frame")
         #expect(early[24_000..<24_480].contains { abs($0) > 1e-4 }, "sounding from its frame")
         // The same note 12000 frames later starts 12000 frames later (hexter's LFO runs from
