@@ -41,6 +41,9 @@ struct ChainSlot: BitwiseCopyable {
     /// its runs are never cut at its controls' grid, and a stream's last, shorter run is
     /// padded with silence.
     var whole = false
+    /// True when the stream's last, shorter run is padded with silence to a whole block though
+    /// the slot's other runs may be cut (``Processor/padsLastRun``).
+    var padsEnd = false
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int, enabled: Int = -1) {
         self.kernel = kernel

@@ -157,6 +157,7 @@ public final class Engine: @unchecked Sendable {
                     slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
                                            enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
                     slots[slots.count - 1].whole = processor.runsWholeBlocks
+                    slots[slots.count - 1].padsEnd = processor.padsLastRun
                     owners.append(oldOwners[from])
                     return
                 case .lowpassGain:
@@ -180,6 +181,7 @@ public final class Engine: @unchecked Sendable {
                 slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
                                        bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
                 slots[slots.count - 1].whole = processor.runsWholeBlocks
+                slots[slots.count - 1].padsEnd = processor.padsLastRun
                 owners.append(prepared.owner)
             case .chain(let parts):
                 for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
@@ -248,7 +250,7 @@ public final class Engine: @unchecked Sendable {
                 latency = old.render.slots[from].bypass >= 0 ? old.render.slots[from].latency
                     : max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
             } else {
-                runSlotForNoFrames(s, owner: owners[s])
+                runSlotForNoFrames(s)
                 latency = max(0, min((owners[s] as? any KernelReports)?.latency ?? 0, 1 << 20))
             }
             render.slots[s].latency = latency
@@ -263,15 +265,12 @@ public final class Engine: @unchecked Sendable {
     /// Runs every external kernel for no frames with the current values (see
     /// ``latencyAtCurrentValues()``); nothing for the built-in.
     func runKernelForNoFrames() {
-        let owners = slotOwners
-        for s in 0..<render.slotCount { runSlotForNoFrames(s, owner: s < owners.count ? owners[s] : nil) }
+        for s in 0..<render.slotCount { runSlotForNoFrames(s) }
     }
 
-    /// Runs slot `s`'s kernel, if external and its owner allows it (``KernelReports/runsForLatency``),
-    /// for no frames with its current values.
-    private func runSlotForNoFrames(_ s: Int, owner: AnyObject?) {
-        guard case .external(let kernel) = render.slots[s].kernel, channels > 0,
-              (owner as? any KernelReports)?.runsForLatency ?? true else { return }
+    /// Runs slot `s`'s kernel, if external, for no frames with its current values.
+    private func runSlotForNoFrames(_ s: Int) {
+        guard case .external(let kernel) = render.slots[s].kernel, channels > 0 else { return }
         let slot = render.slots[s]
         for p in slot.base..<slot.base + slot.count { render.controls[p] = Float(render.smoothers[p].value) }
         for c in 0..<channels {

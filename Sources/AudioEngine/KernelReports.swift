@@ -7,12 +7,6 @@ public protocol KernelReports: AnyObject {
     var outputValues: [OutputValue] { get }
     /// The processor's latency in frames (0 when it has none).
     var latency: Int { get }
-    /// Whether the kernel may be run for no frames to learn its latency (``Engine/latencyAtCurrentValues()``):
-    /// LV2 allows `run(0)`, and a plug-in reports its latency from `run`. LADSPA says nothing
-    /// of a run of no frames, and a plug-in may take it as its first run (swh's Delayorama
-    /// then spends its fade-in from silence on it), so one with no latency output is never
-    /// run so (``LadspaInstances``). True unless the owner says otherwise.
-    var runsForLatency: Bool { get }
     /// The MIDI messages the processor wrote since the last call, at their frames on the
     /// engine's timeline (``Engine/framePosition``). Offline only: taken between `process`
     /// calls on the thread that makes them.
@@ -24,7 +18,6 @@ public protocol KernelReports: AnyObject {
 }
 
 extension KernelReports {
-    public var runsForLatency: Bool { true }
     public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
     public var faults: [(slot: String, reason: String)] { [] }
 }

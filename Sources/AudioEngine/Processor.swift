@@ -75,6 +75,11 @@ public struct Processor: Sendable, Equatable {
     /// controls are written once a block, and a render's last, shorter block is padded with
     /// silence for it. A chain's is true when any slot's is.
     public var runsWholeBlocks = false
+    /// True when a render's last, shorter run is padded with silence to a whole block for the
+    /// processor, though its other runs may be cut (an LV2 plug-in that reads the nominal block
+    /// length: ZamVerb convolves in partitions of it, and its output for a shorter last run
+    /// is not the convolution). Live, every run is a whole period anyway.
+    public var padsLastRun = false
 
     /// True when the processor can keep a state of its own beside its values (see
     /// ``SavedState``), which a preset then saves.

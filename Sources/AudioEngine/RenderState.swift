@@ -577,10 +577,10 @@ struct RenderState {
                     span = min(span, LowpassGainKernel.Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))
                 }
             }
-            // The stream's last, shorter run of a whole-block kernel: padded with silence to a
-            // whole block, the frames past the end run and dropped.
+            // The stream's last, shorter run of a whole-block kernel (or one that pads its
+            // end): padded with silence to a whole block, the frames past the end run and dropped.
             var ran = span
-            if slot.whole && streamEnds && i + span == end && span < kernelFrames && i - start + kernelFrames <= maxFrames {
+            if (slot.whole || slot.padsEnd) && streamEnds && i + span == end && span < kernelFrames && i - start + kernelFrames <= maxFrames {
                 ran = kernelFrames
                 for c in 0..<channels {
                     (scratchIn + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)

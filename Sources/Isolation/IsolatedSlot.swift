@@ -202,9 +202,6 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
 
     public var latency: Int { Int(shared.pointee.latency) }
 
-    /// As the slot's own kernel says (its process set it before it was ready).
-    public var runsForLatency: Bool { shared.pointee.runs_for_latency != 0 }
-
     public var faults: [(slot: String, reason: String)] {
         news.said.withLock { $0.fault.map { [("", $0)] } ?? [] }
     }

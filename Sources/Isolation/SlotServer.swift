@@ -44,14 +44,11 @@ public enum SlotServer {
         let kernel = prepared.kernel
         let reports = prepared.owner as? any KernelReports
         // Its latency at the starting values, there before the host asks: a plug-in tells it
-        // from `run`, so the kernel runs once for no frames first, if it may
-        // (``KernelReports/runsForLatency``).
-        let runsForLatency = reports?.runsForLatency ?? true
-        shared.pointee.runs_for_latency = runsForLatency ? 1 : 0
+        // from `run`, so the kernel runs once for no frames first.
         let controls = (format.startingValues ?? processor.table.specs.map(\.defaultValue)).map(Float.init)
         let silence = [Float](repeating: 0, count: max(1, format.maxFrames))
         var scratch = [Float](repeating: 0, count: max(1, format.maxFrames) * format.channels)
-        if runsForLatency { controls.withUnsafeBufferPointer { values in
+        controls.withUnsafeBufferPointer { values in
             silence.withUnsafeBufferPointer { zero in
                 scratch.withUnsafeMutableBufferPointer { out in
                     let ins = [UnsafePointer<Float>](repeating: zero.baseAddress!, count: format.channels)
@@ -59,7 +56,7 @@ public enum SlotServer {
                     kernel.run(kernel.context, values.baseAddress ?? zero.baseAddress!, ins, outs, format.channels, 0)
                 }
             }
-        } }
+        }
         report(reports, processor, shared)
         var abilities = ["ready"]
         if kernel.beginEvents != nil && kernel.addEvent != nil { abilities.append("events") }

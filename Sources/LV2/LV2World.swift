@@ -55,6 +55,7 @@ struct URINodes: @unchecked Sendable {
     let presetClass, stateState, midiEvent, resizeMinimumSize: OpaquePointer
     let loadDefaultStateFeature, group, sideChainOf, timePosition: OpaquePointer
     let patchWritable, patchReadable, patchMessage, control, rdfsLabel, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
+    let supportedOption: OpaquePointer
 
     init(_ world: OpaquePointer) {
         func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -95,6 +96,7 @@ struct URINodes: @unchecked Sendable {
         minimum = node(LV2URI.core + "minimum")
         maximum = node(LV2URI.core + "maximum")
         defaultValue = node(LV2URI.core + "default")
+        supportedOption = node(LV2URI.options + "supportedOption")
     }
 }
 

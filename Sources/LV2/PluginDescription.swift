@@ -16,6 +16,11 @@ public struct PluginDescription: Sendable, Hashable {
     /// in blocks of the length it was told and is silent for a run of another. Its runs are
     /// never cut at events or while its controls glide (see `Processor.runsWholeBlocks`).
     public var runsWholeBlocks = false
+    /// True when the plug-in reads the nominal block length (`opts:supportedOption
+    /// bufsz:nominalBlockLength`) and may size its work by it (ZamVerb and ZamHeadX2 convolve
+    /// in partitions of it): a render's last, shorter run is padded to a whole block for it
+    /// (``Processor/padsLastRun``).
+    public var padsLastRun = false
     /// The properties a host may write with `patch:Set` (`patch:writable`), in URI order.
     public var properties: [PropertyDescription] = []
     /// The properties the plug-in reports with `patch:Set` in its atom outputs

@@ -31,6 +31,7 @@ extension Processor {
         processor.isMIDIOnly = plugin.isMIDIOnly
         processor.sideInputs = plugin.sideChainInputs.count
         processor.runsWholeBlocks = plugin.runsWholeBlocks
+        processor.padsLastRun = plugin.padsLastRun
         return processor
     }
 }

@@ -174,9 +174,6 @@ extension LadspaInstances: KernelReports {
         LadspaTable.outputIDs(plugin).map { OutputValue(id: $0.id, value: Double(controlValue($0.port))) }
     }
 
-    /// A LADSPA or DSSI plug-in is run for no frames only to learn a latency it reports.
-    var runsForLatency: Bool { plugin.latencyPort != nil }
-
     var latency: Int {
         guard let port = plugin.latencyPort else { return 0 }
         let frames = controlValue(port)

@@ -69,7 +69,6 @@ typedef struct {
     uint32_t midi_out;      // MIDI messages the slot wrote (a DRAIN's answer)
     uint32_t midi_out_bytes;
     uint32_t latency;       // the slot's latency, as its kernel last reported it
-    uint32_t runs_for_latency; // the kernel may be run for no frames to learn it (KernelReports.runsForLatency)
     uint32_t has_transport; // the transport below is new for this run
     int32_t transport_beat_unit;
     int64_t transport_frame;
