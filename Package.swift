@@ -127,12 +127,13 @@ let package = Package(
         // manifests, variants and shards, worker processes that contain a crashing plug-in, and
         // the report. The command line fills these options; so can other callers.
         .target(name: "RenderJobs", dependencies: [
-            "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats"]),
+            "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats",
+            "Isolation"]),
 
         // The engine for callers in other languages, through C functions (`detent_chain_new`,
         // `detent_chain_process`, …): Python's `detent` package loads it in process.
         .target(name: "DetentC", dependencies: [
-            "RenderJobs", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats"]),
+            "RenderJobs", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.

@@ -20,6 +20,8 @@ enum CallStatus: Int32 {
     case busy = 4
     /// No installed plug-in answers to the reference, or several do.
     case pluginNotFound = 5
+    /// A plug-in in a process of its own crashed, aborted or hung (an isolated chain's).
+    case pluginCrashed = 6
 }
 
 /// An error of the C interface: its status and line.

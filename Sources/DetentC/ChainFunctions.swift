@@ -1,4 +1,5 @@
 import AudioEngine
+import Isolation
 import Parameters
 import PluginFormats
 import RenderJobs
@@ -24,6 +25,29 @@ public func detent_chain_new(
         let made = try EmbeddedChain(plugins: plugins, sampleRate: sampleRate, channels: Int(channels))
         chain.pointee = Unmanaged.passRetained(made).toOpaque()
     }
+}
+
+/// Runs each of the chain's plug-ins in a process of its own, started as `program` with
+/// `arguments` and then `slot REQUEST` (Python: its interpreter, `-m detent._slot`): a crash,
+/// an abort or a hang costs the call a `pluginCrashed` status instead of the caller's process.
+@_cdecl("detent_chain_isolate")
+public func detent_chain_isolate(
+    _ chain: UnsafeMutableRawPointer, _ program: UnsafePointer<CChar>, _ arguments: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ count: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        var words: [String] = []
+        for i in 0..<Int(max(0, count)) { if let word = arguments?[i] { words.append(String(cString: word)) } }
+        try chain.exclusive { chain.isolation = SlotLauncher(program: String(cString: program), arguments: words) }
+    }
+}
+
+/// Serves one isolated slot (the body of `detent slot REQUEST`), for a process a chain made
+/// by `detent_chain_isolate` started; returns the status the process should exit with.
+@_cdecl("detent_serve_slot")
+public func detent_serve_slot(_ request: UnsafePointer<CChar>) -> Int32 {
+    SlotService.serve(request: String(cString: request))
 }
 
 @_cdecl("detent_chain_free")

@@ -1,4 +1,5 @@
 import AudioEngine
+import Isolation
 import Parameters
 import Platform
 import Presets
@@ -30,6 +31,10 @@ final class EmbeddedChain: @unchecked Sendable {
     /// starting values. A built-in engine given new starting values restarts at its next block.
     private var running = false
     private var restarts = false
+    /// How its plug-ins' processes are started, when each runs in one of its own (`isolate=True`).
+    var isolation: SlotLauncher? {
+        didSet { dropEngine() }
+    }
     /// Whether any slot is a plug-in (the built-in alone, or chains of it, restart in place).
     private let hostsPlugins: Bool
     /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2
@@ -273,7 +278,18 @@ final class EmbeddedChain: @unchecked Sendable {
             done += n
         }
         if final { reset() }
+        try checkFaults(engine)
         return written
+    }
+
+    /// Throws when an isolated plug-in crashed, aborted or hung in the last call (its slot
+    /// passed its input through from then on): the chain starts afresh at the next call, in
+    /// new processes.
+    private func checkFaults(_ engine: Engine) throws {
+        guard isolation != nil, let faults = engine.kernelReports?.faults, !faults.isEmpty else { return }
+        dropEngine()
+        let said = faults.map { ($0.slot.isEmpty ? found.name : $0.slot) + ": " + $0.reason }
+        throw CallFailure(.pluginCrashed, said.joined(separator: "; "))
     }
 
     /// Where a key named `name` goes: a keyed slot's side chain, or a graph's named input;
@@ -302,7 +318,7 @@ final class EmbeddedChain: @unchecked Sendable {
         dropEngine()
         var chosen = found.settingState(state)
         do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
-        let engine = Engine(processor: chosen, initialValues: values)
+        let engine = Engine(processor: isolation.map { chosen.isolated($0) } ?? chosen, initialValues: values)
         do {
             try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
         } catch {

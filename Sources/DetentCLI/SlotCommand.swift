@@ -14,21 +14,6 @@ struct SlotCommand: ParsableCommand {
     var request: String
 
     func run() throws {
-        guard let request = SlotRequest(json: request) else {
-            print("error: detent slot: the request is not one this detent reads")
-            throw ExitCode(2)
-        }
-        do {
-            var processor = try ProcessorReference.processor(request.identifier)
-            if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
-            processor = processor.settingState(request.state)
-            let status = SlotServer.serve(processor, format: request.format, priority: request.priority)
-            ThisProcess.flushOutput()
-            ThisProcess.exitNow(status)
-        } catch {
-            print("error: \(error)")
-            ThisProcess.flushOutput()
-            throw ExitCode(1)
-        }
+        ThisProcess.exitNow(SlotService.serve(request: request))
     }
 }

@@ -64,7 +64,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         let pid: pid_t
         do {
             // Swift's crash backtracer off: a plug-in's crash is told in one line, not a report.
-            pid = try Spawn.start(launcher.program, ["slot", request.json], environment: ["SWIFT_BACKTRACE": "enable=no"],
+            pid = try Spawn.start(launcher.program, launcher.arguments + ["slot", request.json], environment: ["SWIFT_BACKTRACE": "enable=no"],
                                   descriptors: [null, pipe.write, pipe.write, memory])
         } catch {
             for fd in [null, pipe.read, pipe.write, memory] where fd >= 0 { close(fd) }

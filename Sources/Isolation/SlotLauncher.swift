@@ -7,14 +7,18 @@ import Platform
 public struct SlotLauncher: Sendable {
     /// The `detent` program whose `slot` command serves a slot.
     public var program: String
+    /// The words before `slot`: none for `detent`; for Python's binding, whose slots are
+    /// served by the interpreter running `detent._slot`, `-m detent._slot`.
+    public var arguments: [String]
 
-    public init(program: String) {
+    public init(program: String, arguments: [String] = []) {
         self.program = program
+        self.arguments = arguments
     }
 
     /// `detent` in the folder of this program (the command line itself, or the one built
     /// beside the tests), else the first on `PATH`; nil when there is none.
-    public static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map(SlotLauncher.init(program:)) }
+    public static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map { SlotLauncher(program: $0) } }
 
     /// The longest a run may take before its slot counts as hung: four times the run's own
     /// length, and at least 50 ms, so that a machine busy for a moment (a server without

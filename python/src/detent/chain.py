@@ -3,6 +3,7 @@ import ctypes
 import json
 import numbers
 import os
+import sys
 
 import numpy as np
 
@@ -45,11 +46,12 @@ class Chain:
 
     Values set before the first ``process`` (or after ``reset``) are starting values, as
     ``--set``; later ones glide with the engine's smoothing, as live.
+
+    With ``isolate=True`` each plug-in runs in a process of its own: one that crashes, aborts
+    or hangs raises ``PluginCrashed``, and the next call starts afresh.
     """
 
     def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False, graph=None):
-        if isolate:
-            raise Error("isolate=True: isolated plug-in slots are not available yet")
         if graph is not None:
             if plugins:
                 raise InvalidValue("give plugins or graph, not both")
@@ -70,6 +72,12 @@ class Chain:
         self._handle = None
         _call(lib.detent_chain_new, array, len(references), float(sample_rate), int(channels), ctypes.byref(handle))
         self._handle = handle
+        if isolate:
+            # Each plug-in runs in a process of its own: this interpreter serving it
+            # (``python -m detent._slot slot REQUEST``), so a crash raises PluginCrashed.
+            words = [b"-m", b"detent._slot"]
+            argv = (ctypes.c_char_p * len(words))(*words)
+            _call(lib.detent_chain_isolate, handle, os.fsencode(sys.executable), argv, len(words))
         self.sample_rate = float(sample_rate)
         self.channels = int(channels)
 

@@ -28,7 +28,7 @@ class PluginCrashed(Error):
     """A plug-in hosted in a process of its own (``isolate=True``) crashed."""
 
 
-_BY_STATUS = {1: Error, 2: InvalidValue, 3: UnknownParameter, 4: ChainBusy, 5: PluginNotFound}
+_BY_STATUS = {1: Error, 2: InvalidValue, 3: UnknownParameter, 4: ChainBusy, 5: PluginNotFound, 6: PluginCrashed}
 
 
 def raise_for(status, line):

@@ -1,0 +1,93 @@
+"""Chains made with ``isolate=True``: each plug-in in a process of its own, served by this
+interpreter (``python -m detent._slot``). They sound as in-process chains do, and a plug-in
+that crashes raises ``detent.PluginCrashed`` instead of ending the interpreter."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import detent
+from conftest import OVERDRIVE, ROOT, noise
+
+FAULT_SOURCE = os.path.join(ROOT, "Tests", "JackHostTests", "FaultPlugin", "fault-plugin.c")
+
+
+def test_an_isolated_chain_sounds_as_one_in_process():
+    references = ["builtin", OVERDRIVE, "ladspa:1903"]
+    x = noise(seed=5)
+    here, there = detent.Chain(references), detent.Chain(references, isolate=True)
+    for chain in (here, there):
+        chain["builtin.cutoff"] = "2k"
+        chain["overdrive.drive"] = 0.6
+    y = here.process(x)
+    z = there.process(x)
+    assert y.shape == z.shape
+    assert np.abs(y).max() > 0.01
+    assert np.array_equal(y, z)
+
+
+@pytest.fixture(scope="module")
+def fault_plugins(tmp_path_factory):
+    """An LV2 bundle of the tests' plug-in that misbehaves on command (`fault`: 1 crashes,
+    2 aborts), built with the C compiler; its folder, for LV2_PATH."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    assert compiler, "a C compiler (Scripts/setup installs one)"
+    folder = tmp_path_factory.mktemp("plugins")
+    bundle = folder / "detent-faults.lv2"
+    bundle.mkdir()
+    subprocess.run([compiler, "-O1", "-shared", "-fPIC", "-o", str(bundle / "fault-plugin.so"), FAULT_SOURCE], check=True)
+    (bundle / "manifest.ttl").write_text(textwrap.dedent("""\
+        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        <urn:detent:test:faults> a lv2:Plugin ; lv2:binary <fault-plugin.so> ; rdfs:seeAlso <plugin.ttl> .
+        """))
+    (bundle / "plugin.ttl").write_text(textwrap.dedent("""\
+        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+        @prefix doap: <http://usefulinc.com/ns/doap#> .
+        <urn:detent:test:faults> a lv2:Plugin ;
+            doap:name "Detent Faults" ;
+            lv2:port [ a lv2:AudioPort, lv2:InputPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
+                     [ a lv2:AudioPort, lv2:OutputPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] ,
+                     [ a lv2:ControlPort, lv2:InputPort ; lv2:index 2 ; lv2:symbol "gain" ; lv2:name "Gain" ;
+                       lv2:default 1 ; lv2:minimum 0 ; lv2:maximum 1 ] ,
+                     [ a lv2:ControlPort, lv2:InputPort ; lv2:index 3 ; lv2:symbol "fault" ; lv2:name "Fault" ;
+                       lv2:portProperty lv2:integer ; lv2:default 0 ; lv2:minimum 0 ; lv2:maximum 4 ] .
+        """))
+    return str(folder)
+
+
+# Run in an interpreter of its own: LV2_PATH is read once per process, when plug-ins are first looked at.
+CRASHING = textwrap.dedent("""\
+    import numpy as np, detent
+    x = np.full((1, 4800), 0.25, dtype=np.float32)
+    chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True)
+    chain["builtin.cutoff"] = "20k"
+    before = chain.process(x)
+    print("before", float(np.abs(before).max()))
+    for fault in (1, 2):
+        chain["f.fault"] = fault
+        try:
+            chain.process(x)
+            print("no error")
+        except detent.PluginCrashed as error:
+            print("crashed", isinstance(error, detent.Error), error)
+    chain["f.fault"] = 0
+    after = chain.process(x)
+    print("after", float(np.abs(after).max()))
+    """)
+
+
+def test_a_crashing_plugin_raises_and_the_interpreter_lives_on(fault_plugins):
+    done = subprocess.run([sys.executable, "-c", CRASHING], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("before ") and float(lines[0].split()[1]) > 0.2
+    assert lines[1] == "crashed True f: crashed (Segmentation fault)"
+    assert lines[2].startswith("crashed True f: crashed (") and "Abort" in lines[2]
+    # The next call starts afresh, in new processes.
+    assert lines[3].startswith("after ") and float(lines[3].split()[1]) > 0.2
