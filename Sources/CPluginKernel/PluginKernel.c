@@ -88,6 +88,7 @@ static LV2_Worker_Status respond_later(LV2_Worker_Respond_Handle handle, uint32_
 LV2_Worker_Status detent_lv2_schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
     DetentLV2Instance *instance = (DetentLV2Instance *)handle;
     if (!instance || !instance->worker || !instance->worker->work) return LV2_WORKER_ERR_UNKNOWN;
+    instance->work_done++;
     if (instance->threaded) {
         if (!detent_ring_write(&instance->requests, data, size)) {
             __atomic_fetch_add(&instance->requests_refused, 1, __ATOMIC_RELAXED);
@@ -139,6 +140,7 @@ void detent_lv2_deliver(DetentLV2Instance *instance) {
             uint32_t size;
             memcpy(&size, full + offset, sizeof(uint32_t));
             if (worker->work_response) worker->work_response(instance->handle, size, full + offset + sizeof(uint32_t));
+            instance->work_done++;
             offset += (uint32_t)sizeof(uint32_t) + padded(size);
         }
     }

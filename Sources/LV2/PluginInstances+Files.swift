@@ -14,7 +14,7 @@ extension PluginInstances {
     static func load(_ files: [FileParameter], into instance: UnsafeMutablePointer<LilvInstance>,
                      record: UnsafeMutablePointer<DetentLV2Instance>, input: UnsafeMutablePointer<LV2_Atom_Sequence>,
                      outputs: [UnsafeMutablePointer<LV2_Atom_Sequence>], capacity: Int, sequenceType: LV2_URID,
-                     urids: URIDMap) {
+                     urids: URIDMap, settleFrames: UInt32) {
         let messages = files.compactMap { file in
             file.path.map { PatchMessage.setPath(property: file.identifier, path: $0, urids: urids) }
         }
@@ -40,5 +40,32 @@ extension PluginInstances {
         }
         input.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
         input.pointee.atom.type = sequenceType
+        settle(instance, record: record, outputs: outputs, capacity: capacity, chunk: chunk, frames: settleFrames)
+    }
+
+    /// Runs the instance on silence (its audio ports are on the kernel's buffers, silent until
+    /// the first block) in runs of the nominal block length (which convoLV2 must have) while its
+    /// worker is busy, at most 16 runs: LSP's
+    /// plug-ins take a file over their first two runs with frames (the message, then their
+    /// loader's second stage), so without this a render's first 8,192 frames went through with
+    /// no impulse response. A plug-in that does nothing with its worker is run once; one that
+    /// runs in whole blocks (convoLV2, which takes its file at once) is not run at all
+    /// (`frames` 0), so that it starts as a render restoring the same file from a state does.
+    static func settle(_ instance: UnsafeMutablePointer<LilvInstance>, record: UnsafeMutablePointer<DetentLV2Instance>,
+                       outputs: [UnsafeMutablePointer<LV2_Atom_Sequence>], capacity: Int, chunk: LV2_URID, frames: UInt32) {
+        guard record.pointee.worker != nil, frames > 0 else { return }
+        let threaded = record.pointee.threaded
+        record.pointee.threaded = 0
+        defer { record.pointee.threaded = threaded }
+        for _ in 0..<16 {
+            let before = record.pointee.work_done
+            for output in outputs {
+                output.pointee.atom.size = UInt32(capacity)
+                output.pointee.atom.type = chunk
+            }
+            lilv_instance_run(instance, frames)
+            detent_lv2_deliver(record)
+            if record.pointee.work_done == before { return }
+        }
     }
 }

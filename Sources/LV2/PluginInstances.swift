@@ -218,7 +218,8 @@ final class PluginInstances: @unchecked Sendable {
                 if let patchSequence {
                     let atomOutputs = ownOutputs
                     Self.load(files, into: instance, record: record, input: patchSequence, outputs: atomOutputs,
-                              capacity: atomCapacity, sequenceType: atomSequence, urids: urids)
+                              capacity: atomCapacity, sequenceType: atomSequence, urids: urids,
+                              settleFrames: plugin.runsWholeBlocks ? 0 : UInt32(maxFrames))
                 }
             }
         }

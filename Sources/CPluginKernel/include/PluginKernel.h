@@ -60,6 +60,9 @@ typedef struct DetentLV2Instance {
     /// first runs the instance; NULL offline, and until the worker thread exists (it looks at
     /// the rings once when it starts, so nothing queued before is left waiting).
     sem_t *_Nullable wake;
+    /// Work requests made and responses delivered so far: a host making the instance can run
+    /// it until this stops moving (a plug-in that loads a file over its first runs).
+    uint32_t work_done;
 } DetentLV2Instance;
 
 /// One MIDI message of the current cycle for the plug-in's MIDI input.
