@@ -92,7 +92,9 @@ enum LV2Index {
                     summary = entry.summary
                 } else {
                     summary = Summary(PluginCatalog.describe(plugin, uris, world))
-                    changed = true
+                    // One the index cannot hold (a description not in local files) is read
+                    // every time, without rewriting the index each time.
+                    if stamp != nil { changed = true }
                 }
                 summaries.append(summary)
                 if let stamp, CacheFile.fits(uri), let fields = summary.fields {
