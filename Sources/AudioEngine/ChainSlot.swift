@@ -41,8 +41,8 @@ struct ChainSlot: BitwiseCopyable {
     /// its runs are never cut at its controls' grid, and a stream's last, shorter run is
     /// padded with silence.
     var whole = false
-    /// True when the stream's last, shorter run is padded with silence to a whole block though
-    /// the slot's other runs may be cut (``Processor/padsLastRun``).
+    /// True when the stream's last, shorter run is padded with silence to a whole block: a
+    /// whole-block kernel's, or one that pads only its end (``Processor/padsLastRun``).
     var padsEnd = false
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int, enabled: Int = -1) {

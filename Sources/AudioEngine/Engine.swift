@@ -147,6 +147,11 @@ public final class Engine: @unchecked Sendable {
         var madeAll = false
         defer { if !madeAll { for kernel in builtIns { kernel.deallocate() } } }
         let oldOwners = inheriting?.engine.slotOwners ?? []
+        // How the last slot added takes its runs: whole, and with its stream's end padded.
+        func blocks(of processor: Processor) {
+            slots[slots.count - 1].whole = processor.runsWholeBlocks
+            slots[slots.count - 1].padsEnd = processor.runsWholeBlocks || processor.padsLastRun
+        }
         // Each part's kernel, at its rows: the processor alone, or every slot of a chain.
         func add(_ processor: Processor, base: Int, bypass: Int) throws {
             if let (old, origins, _, _, _) = inheriting, processor.slots.isEmpty, slots.count < origins.count,
@@ -156,8 +161,7 @@ public final class Engine: @unchecked Sendable {
                 case .external(let kernel):
                     slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
                                            enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
-                    slots[slots.count - 1].whole = processor.runsWholeBlocks
-                    slots[slots.count - 1].padsEnd = processor.padsLastRun
+                    blocks(of: processor)
                     owners.append(oldOwners[from])
                     return
                 case .lowpassGain:
@@ -180,8 +184,7 @@ public final class Engine: @unchecked Sendable {
                 let prepared = try make(own)
                 slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
                                        bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
-                slots[slots.count - 1].whole = processor.runsWholeBlocks
-                slots[slots.count - 1].padsEnd = processor.padsLastRun
+                blocks(of: processor)
                 owners.append(prepared.owner)
             case .chain(let parts):
                 for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }

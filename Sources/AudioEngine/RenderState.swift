@@ -580,7 +580,7 @@ struct RenderState {
             // The stream's last, shorter run of a whole-block kernel (or one that pads its
             // end): padded with silence to a whole block, the frames past the end run and dropped.
             var ran = span
-            if (slot.whole || slot.padsEnd) && streamEnds && i + span == end && span < kernelFrames && i - start + kernelFrames <= maxFrames {
+            if slot.padsEnd && streamEnds && i + span == end && span < kernelFrames && i - start + kernelFrames <= maxFrames {
                 ran = kernelFrames
                 for c in 0..<channels {
                     (scratchIn + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)

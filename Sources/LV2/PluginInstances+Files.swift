@@ -28,15 +28,7 @@ extension PluginInstances {
             (raw + 8).copyMemory(from: body, byteCount: body.count)
             input.pointee.atom.size = UInt32(body.count)
             input.pointee.atom.type = sequenceType
-            for output in outputs {
-                output.pointee.atom.size = UInt32(capacity)
-                output.pointee.atom.type = chunk
-            }
-            let threaded = record.pointee.threaded
-            record.pointee.threaded = 0
-            lilv_instance_run(instance, 0)
-            detent_lv2_deliver(record)
-            record.pointee.threaded = threaded
+            runBeforeAudio(instance, record: record, outputs: outputs, capacity: capacity, chunk: chunk, frames: 0)
         }
         input.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
         input.pointee.atom.type = sequenceType
@@ -44,28 +36,36 @@ extension PluginInstances {
     }
 
     /// Runs the instance on silence (its audio ports are on the kernel's buffers, silent until
-    /// the first block) in runs of the nominal block length (which convoLV2 must have) while its
-    /// worker is busy, at most 16 runs: LSP's
-    /// plug-ins take a file over their first two runs with frames (the message, then their
-    /// loader's second stage), so without this a render's first 8,192 frames went through with
-    /// no impulse response. A plug-in that does nothing with its worker is run once; one that
-    /// runs in whole blocks (convoLV2, which takes its file at once) is not run at all
-    /// (`frames` 0), so that it starts as a render restoring the same file from a state does.
+    /// the first block) in runs of the nominal block length while its worker is busy, at most
+    /// 16 runs: LSP's plug-ins take a file over their first two runs with frames (the message,
+    /// then their loader's second stage), so without this a render's first 8,192 frames went
+    /// through with no impulse response. A plug-in that does nothing with its worker is run
+    /// once. `frames` 0 runs none: a plug-in that runs in whole blocks (convoLV2, which takes its
+    /// file at once) then starts as a render restoring the same file from a state does.
     static func settle(_ instance: UnsafeMutablePointer<LilvInstance>, record: UnsafeMutablePointer<DetentLV2Instance>,
                        outputs: [UnsafeMutablePointer<LV2_Atom_Sequence>], capacity: Int, chunk: LV2_URID, frames: UInt32) {
         guard record.pointee.worker != nil, frames > 0 else { return }
-        let threaded = record.pointee.threaded
-        record.pointee.threaded = 0
-        defer { record.pointee.threaded = threaded }
         for _ in 0..<16 {
             let before = record.pointee.work_done
-            for output in outputs {
-                output.pointee.atom.size = UInt32(capacity)
-                output.pointee.atom.type = chunk
-            }
-            lilv_instance_run(instance, frames)
-            detent_lv2_deliver(record)
+            runBeforeAudio(instance, record: record, outputs: outputs, capacity: capacity, chunk: chunk, frames: frames)
             if record.pointee.work_done == before { return }
         }
+    }
+
+    /// One `run` before the audio starts, off the audio thread: the atom outputs get their
+    /// capacity to write into, the worker's work is done there and then (even for a live
+    /// engine, whose worker thread does not exist yet), and its answers are delivered after.
+    static func runBeforeAudio(_ instance: UnsafeMutablePointer<LilvInstance>, record: UnsafeMutablePointer<DetentLV2Instance>,
+                               outputs: [UnsafeMutablePointer<LV2_Atom_Sequence>], capacity: Int, chunk: LV2_URID,
+                               frames: UInt32) {
+        for output in outputs {
+            output.pointee.atom.size = UInt32(capacity)
+            output.pointee.atom.type = chunk
+        }
+        let threaded = record.pointee.threaded
+        record.pointee.threaded = 0
+        lilv_instance_run(instance, frames)
+        detent_lv2_deliver(record)
+        record.pointee.threaded = threaded
     }
 }

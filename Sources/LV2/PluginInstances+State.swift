@@ -41,13 +41,8 @@ extension PluginInstances {
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
         lilv_state_restore(saved, instance, nil, nil, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), features)
-        let chunk = urids.map(LV2URI.atom + "Chunk")
-        for output in outputs {
-            output.pointee.atom.size = UInt32(capacity)
-            output.pointee.atom.type = chunk
-        }
-        lilv_instance_run(instance, 0)
-        detent_lv2_deliver(record)
+        runBeforeAudio(instance, record: record, outputs: outputs, capacity: capacity, chunk: urids.map(LV2URI.atom + "Chunk"),
+                       frames: 0)
         record.pointee.threaded = threaded
         return nil
     }

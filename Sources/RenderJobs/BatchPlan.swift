@@ -312,15 +312,15 @@ package struct BatchPlan {
             }
             outputs[folder, default: []].insert(PathString.name(of: job.output))
         }
-        var held: Set<String> = []
+        var held: [String: Set<String>] = [:]
         for (folder, names) in outputs {
             if creating && rendering.contains(folder) { try? OutputPlanner.createFolder(folder) }
-            for name in AbandonedOutputs.remove(in: folder, for: names) { held.insert(PathString.join(folder, name)) }
+            held[folder] = AbandonedOutputs.remove(in: folder, for: names)
         }
-        guard skippingHeld, !held.isEmpty else { return }
+        guard skippingHeld else { return }
         for i in entries.indices {
             if case .render = entries[i].action, let job = entries[i].job,
-               held.contains(PathString.join(PathString.folder(of: job.output), PathString.name(of: job.output))) {
+               held[PathString.folder(of: job.output)]?.contains(PathString.name(of: job.output)) == true {
                 entries[i].action = .skip(.renderingElsewhere)
             }
         }

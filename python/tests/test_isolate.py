@@ -13,7 +13,7 @@ import pytest
 import detent
 from conftest import OVERDRIVE, ROOT, noise
 
-FAULT_SOURCE = os.path.join(ROOT, "Tests", "JackHostTests", "FaultPlugin", "fault-plugin.c")
+FAULT_FOLDER = os.path.join(ROOT, "Tests", "JackHostTests", "FaultPlugin")
 
 
 def test_an_isolated_chain_sounds_as_one_in_process():
@@ -33,30 +33,17 @@ def test_an_isolated_chain_sounds_as_one_in_process():
 @pytest.fixture(scope="module")
 def fault_plugins(tmp_path_factory):
     """An LV2 bundle of the tests' plug-in that misbehaves on command (`fault`: 1 crashes,
-    2 aborts), built with the C compiler; its folder, for LV2_PATH."""
+    2 aborts), built with the C compiler from the source and description the Swift tests
+    build it from; its folder, for LV2_PATH."""
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     assert compiler, "a C compiler (Scripts/setup installs one)"
     folder = tmp_path_factory.mktemp("plugins")
     bundle = folder / "detent-faults.lv2"
     bundle.mkdir()
-    subprocess.run([compiler, "-O1", "-shared", "-fPIC", "-o", str(bundle / "fault-plugin.so"), FAULT_SOURCE], check=True)
-    (bundle / "manifest.ttl").write_text(textwrap.dedent("""\
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-        <urn:detent:test:faults> a lv2:Plugin ; lv2:binary <fault-plugin.so> ; rdfs:seeAlso <plugin.ttl> .
-        """))
-    (bundle / "plugin.ttl").write_text(textwrap.dedent("""\
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix doap: <http://usefulinc.com/ns/doap#> .
-        <urn:detent:test:faults> a lv2:Plugin ;
-            doap:name "Detent Faults" ;
-            lv2:port [ a lv2:AudioPort, lv2:InputPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-                     [ a lv2:AudioPort, lv2:OutputPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] ,
-                     [ a lv2:ControlPort, lv2:InputPort ; lv2:index 2 ; lv2:symbol "gain" ; lv2:name "Gain" ;
-                       lv2:default 1 ; lv2:minimum 0 ; lv2:maximum 1 ] ,
-                     [ a lv2:ControlPort, lv2:InputPort ; lv2:index 3 ; lv2:symbol "fault" ; lv2:name "Fault" ;
-                       lv2:portProperty lv2:integer ; lv2:default 0 ; lv2:minimum 0 ; lv2:maximum 4 ] .
-        """))
+    subprocess.run([compiler, "-O1", "-shared", "-fPIC", "-o", str(bundle / "fault-plugin.so"),
+                    os.path.join(FAULT_FOLDER, "fault-plugin.c")], check=True)
+    for name in ("manifest.ttl", "plugin.ttl"):
+        shutil.copy(os.path.join(FAULT_FOLDER, name), bundle / name)
     return str(folder)
 
 
