@@ -34,7 +34,8 @@ struct ChainSlot: BitwiseCopyable {
     /// Whether the slot is in the chain at all, as a crossfade position: 0 is absent (the
     /// slot's input passes on undelayed, its kernel is not run), `RenderState.fadeFrames`
     /// present; it moves a frame at a time toward `presenceTarget`. Only a live chain edit
-    /// moves it: a slot added fades in, one removed or moved fades out (``Engine/leave(for:)``).
+    /// moves it: a slot added fades in, one removed fades out (``Engine/leave(for:)``); around
+    /// a move the chain's output dips instead.
     var presence = 0
     var presenceTarget = 0
     /// True when the slot's kernel runs in whole blocks only (``Processor/runsWholeBlocks``):

@@ -7,8 +7,9 @@ public enum SlotOrigin: Sendable, Equatable {
     /// Slot `n` of the engine taken over from, at the same place in the chain: it carries on
     /// with no fade, its kernel, values and glides untouched.
     case kept(Int)
-    /// Slot `n`, elsewhere in the chain: it fades out where it was and in where it goes, its
-    /// kernel's state (a reverb's tail, a compressor's envelope) kept.
+    /// Slot `n`, elsewhere in the chain, its kernel's state (a reverb's tail, a compressor's
+    /// envelope) kept: the chain's output dips out before the move and back in after it
+    /// (``RenderState/dipOutput(from:to:)``).
     case moved(Int)
     /// Made for the successor, a graph's new branch: the slot plays at once, and its
     /// connections fade in instead.
@@ -24,15 +25,21 @@ public enum SlotOrigin: Sendable, Equatable {
 
     /// True when the slot starts passing its input on and fades in.
     var fadesIn: Bool {
+        if case .added = self { return true }
+        return false
+    }
+
+    /// True when the slot's kernel plays on to the take-over without a fade of its own.
+    var staysInPlace: Bool {
         switch self {
-        case .added, .moved: true
-        case .kept, .joined: false
+        case .kept, .moved: true
+        case .added, .joined: false
         }
     }
 
-    /// True when the slot goes on where it was, with no fade.
-    var staysInPlace: Bool {
-        if case .kept = self { return true }
+    /// True when the slot moves: the output dips around the take-over.
+    var moves: Bool {
+        if case .moved = self { return true }
         return false
     }
 }
@@ -56,11 +63,14 @@ struct Handover: BitwiseCopyable {
     /// leaves (it carries on, or its signal does); the others fade out.
     let edgeStays: UnsafeMutablePointer<Bool>
     let oldEdges: Int
+    /// True when a slot moves: the old engine's output fades to silence before the take-over.
+    let dips: Bool
 
     init(from old: Engine, origins: [SlotOrigin], into engine: Engine, arriving: Set<String>, staying: Set<String>,
          unfaded: Set<Int>) {
         oldRows = old.render.parameterCount
         oldSlots = old.render.slotCount
+        dips = origins.contains { $0.moves }
         rowFrom = .allocate(capacity: max(1, oldRows))
         rowFrom.initialize(repeating: -1, count: max(1, oldRows))
         slotFrom = .allocate(capacity: max(1, origins.count))
@@ -116,7 +126,8 @@ extension Engine {
     /// prepared for the same format, that can take over from this one while it runs without
     /// a click or a gap: slots that stay keep their kernels (shared, not made again), values
     /// and glides; a slot added fades in, one removed fades out (10 ms, sin² and cos² gains
-    /// that sum to one) over its undelayed input, one moved does both. `origins[i]` says where slot `i` comes from;
+    /// that sum to one) over its undelayed input; around a move the whole output dips out and
+    /// back in (10 ms each way). `origins[i]` says where slot `i` comes from;
     /// `values` are the starting values of the rows that are new.
     ///
     /// Not on the audio thread (it allocates and makes the new slots' kernels). Offer the
@@ -144,6 +155,10 @@ extension Engine {
         guard let handover else { return true }
         render.leaving = true
         var done = true
+        if handover.dips {
+            render.outputTarget = 0
+            if render.outputPresence != 0 { done = false }
+        }
         for s in 0..<min(render.slotCount, handover.oldSlots) where !handover.stays[s] {
             render.slots[s].presenceTarget = 0
             if render.slots[s].presence != 0 { done = false }
@@ -162,6 +177,7 @@ extension Engine {
     func stay() {
         guard render.leaving else { return }
         render.leaving = false
+        render.outputTarget = render.fadeFrames
         for s in 0..<render.slotCount { render.slots[s].presenceTarget = render.fadeFrames }
         if let graph = render.graph {
             for e in 0..<graph.edgeCount { graph.edges[e].target = graph.edges[e].full }

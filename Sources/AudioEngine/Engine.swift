@@ -226,6 +226,7 @@ public final class Engine: @unchecked Sendable {
         if let (old, origins, arriving, staying, unfaded) = inheriting {
             handover = Handover(from: old, origins: origins, into: self, arriving: arriving, staying: staying, unfaded: unfaded)
             for (s, origin) in origins.enumerated() where origin.fadesIn { render.slots[s].presence = 0 }
+            if origins.contains(where: \.moves) { render.outputPresence = 0 }
         }
     }
 

@@ -36,6 +36,11 @@ struct RenderState {
     var graph: GraphLayout?
     /// True while a live chain edit fades slots out (``Engine/leave(for:)``).
     var leaving = false
+    /// A chain's output level around a live move, 0 (silent) … ``fadeFrames`` (whole), and the
+    /// level it goes toward: the output dips out before the move and back in after it, as one
+    /// kernel cannot play at two places of the chain at once (``dipOutput(from:to:)``).
+    var outputPresence = 1
+    var outputTarget = 1
     var builtIns = UnsafeMutablePointer<LowpassGainKernel>.allocate(capacity: 0)
     var builtInCount = 0
 
@@ -173,6 +178,8 @@ struct RenderState {
             slots[s].presence = self.fadeFrames
             slots[s].presenceTarget = self.fadeFrames
         }
+        outputPresence = self.fadeFrames
+        outputTarget = self.fadeFrames
         fadeGains = .allocate(capacity: self.fadeFrames + 1)
         for k in 0...self.fadeFrames {
             fadeGains[k] = Float(RealtimeMath.sin(Double.pi / 2 * Double(k) / Double(self.fadeFrames)))
@@ -298,7 +305,8 @@ struct RenderState {
         guard end > start else { return false }
         if let graph { return renderGraphSegment(graph, from: start, to: end, blockStart: blockStart) }
         let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
-        if slotCount == 1 && slots[0].bypass < 0 && !leaving && slots[0].presence == fadeFrames
+        let dipping = outputPresence != fadeFrames || outputTarget != fadeFrames
+        if slotCount == 1 && slots[0].bypass < 0 && !leaving && !dipping && slots[0].presence == fadeFrames
             && slots[0].presenceTarget == fadeFrames {
             return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
                               from: start, to: end, blockStart: blockStart, meters: meters)
@@ -312,20 +320,47 @@ struct RenderState {
             // input it had the frame before.
             if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
                 if s == 0 { passInput(lanes, from: start, to: end) }
-                if last { meterOutput(from: start, to: end) }
+                if last && !dipping { meterOutput(from: start, to: end) }
                 continue
             }
             let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
             if entering { keepInput(lanes, from: start, to: end) }
             // The last slot meters what it writes, as a single processor does, unless a mix
-            // changes it afterwards (then a pass over the output meters it).
+            // or a fade changes it afterwards (then a pass over the output meters it).
             let ran = renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart,
-                                    meters: last && !entering ? meters : nil)
+                                    meters: last && !entering && !dipping ? meters : nil)
             if ran.nonFinite { nonFinite = true }
             if entering { mixPresence(s, lanes, from: start, to: end) }
-            if last && (ran.blended || entering) { meterOutput(from: start, to: end) }
+            if last && !dipping && (ran.blended || entering) { meterOutput(from: start, to: end) }
+        }
+        if dipping {
+            dipOutput(from: start, to: end)
+            meterOutput(from: start, to: end)
         }
         return nonFinite
+    }
+
+    /// The chain's output over `start..<end` faded toward ``outputTarget``, frame by frame,
+    /// with the raised cosine slots fade with: around a live move, the chain before it fades
+    /// to silence and the chain after it fades in from silence. A slot cannot fade out of one
+    /// place while it fades into another (it has one kernel), and fading it to its input and
+    /// back would swell the level by whatever it attenuates; a dip never goes above either
+    /// chain's level.
+    @_noLocks
+    mutating func dipOutput(from start: Int, to end: Int) {
+        let first = outputPresence, target = outputTarget
+        let step = target > first ? 1 : (target < first ? -1 : 0)
+        var k = first
+        for c in 0..<channels {
+            let out = laneOut[c]
+            k = first
+            for i in start..<end {
+                let gain = fadeGains[k]
+                out[i &* stride] *= gain * gain
+                if k != target { k += step }
+            }
+        }
+        outputPresence = k
     }
 
     /// Slot `s` over `start..<end` with its bypass and dry/wet mix: its input kept (delayed

@@ -32,8 +32,14 @@ public struct Detent: ParsableCommand {
     /// exits 64 without ArgumentParser's usage block; an `ExitCode` thrown by a command has
     /// already said why, and exits with its status. A command's own failures
     /// (``ExitStatusError``) are said here, once, and exit with their status.
+    ///
+    /// A plain `render` line is read without ArgumentParser (``PlainRenderArguments``): a
+    /// script calling Detent once per file pays for no reflection.
     public static func main() {
         do {
+            if let options = PlainRenderArguments.options(from: Array(CommandLine.arguments.dropFirst())) {
+                return try RenderCommand.render(options)
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch {

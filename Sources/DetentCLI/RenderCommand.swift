@@ -203,6 +203,11 @@ struct RenderCommand: ParsableCommand {
             do { try options.check() } catch { throw CommandFailure(error) }
             return RenderWorker.serve(options)
         }
+        try Self.render(options)
+    }
+
+    /// Renders what `options` ask (also straight from ``PlainRenderArguments``).
+    static func render(_ options: RenderOptions) throws {
         let status = try options.run(arguments: Array(CommandLine.arguments.dropFirst()))
         if status != 0 { throw ExitCode(status) }
     }

@@ -1,7 +1,7 @@
 /// A render's settings for batches at scale: a job manifest, randomised variants, a shard of
 /// the job list, resuming (`--manifest`, `--vary`, `--variants`, `--seed`, `--shard`,
 /// `--skip-existing`, `--write-manifest`). See docs/batches.md.
-package struct BatchChoice: Sendable {
+package struct BatchChoice: Sendable, Equatable {
     package var manifest: String?
     package var shard: String?
     package var skipExisting = false

@@ -5,7 +5,7 @@ import OfflineRender
 /// `--quality`, `--bitrate`, `--compression`). Values are checked here; whether the output's
 /// format can use them is known per file, once its format is
 /// (``EncoderSettings/commands(for:sampleRate:channels:)``).
-package struct EncodingChoice: Sendable {
+package struct EncodingChoice: Sendable, Equatable {
     package var dither: String?
     package var noDither = false
     package var quality: Double?

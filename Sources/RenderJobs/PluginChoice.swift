@@ -8,7 +8,7 @@ import PluginFormats
 /// The processor a command or a Python chain hosts, as `--plugin` (repeatable) and `--chain`
 /// name it: the built-in lowpass + gain when neither is given, one processor, or several in
 /// series as a chain whose parameters are `SLOT.ID`.
-package struct PluginChoice: Sendable {
+package struct PluginChoice: Sendable, Equatable {
     /// `--plugin`'s references, in order (`NAME=REFERENCE` names a slot).
     package var plugins: [String] = []
     /// `--chain`'s file.

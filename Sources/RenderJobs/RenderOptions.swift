@@ -8,7 +8,7 @@ import Presets
 /// Everything `detent render` is asked, as a plain value: the command line fills it (through
 /// its options), a manifest line changes it per job (``ManifestFields``), and it is checked,
 /// planned and run here, the same whoever filled it.
-package struct RenderOptions: Sendable {
+package struct RenderOptions: Sendable, Equatable {
     /// Audio files to render (`-` for stdin).
     package var inputs: [String] = []
     /// `-o`: one input's output (`-` for stdout).

@@ -12,7 +12,7 @@ package struct UsageError: ExitStatusError {
 }
 
 /// `--preset` and `--set`: the values a command, a render job or a Python chain starts from.
-package struct StartingChoice: Sendable {
+package struct StartingChoice: Sendable, Equatable {
     /// A preset by name or file; nil for the Default preset (or the `--chain` file's).
     package var preset: String?
     /// `ID=VALUE` assignments over the preset, in order (later ones of a parameter win).

@@ -134,6 +134,41 @@ struct ChainEditTests {
         #expect(steady > 0 && edited < 2 * steady, "steady \(steady), around the edit \(edited)")
     }
 
+    /// The largest magnitude of `signal` in `range`.
+    func peak(_ signal: [Float], _ range: Range<Int>) -> Float {
+        range.map { abs(signal[$0]) }.max() ?? 0
+    }
+
+    @Test("moving a slot that attenuates never swells the level: the output dips out and back in around the move",
+          arguments: [-20.0, 12.0])
+    func moveDoesNotSwell(gain: Double) throws {
+        let chain = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+        let a = chain.slots[0], b = chain.slots[1]
+        let values: [ParameterIndex: Double] = [a.row(.cutoff): 20_000, a.row(.gain): gain, b.row(.cutoff): 20_000,
+                                                b.row(.gain): -6]
+        let engine = Engine(processor: chain, initialValues: values)
+        try engine.prepare(sampleRate: sampleRate, maxFrames: block, channels: 1)
+        let exchange = EngineExchange(engine)
+        let edited = try chain.applying(.move("a", to: 2))
+        let next = try engine.successor(running: edited.processor, origins: edited.origins, values: [:])
+        let frames = 24_000, offerAt = 40 * block
+        let tone = sine(frames: frames)
+        let (output, tookOverAt) = run(exchange, [tone], offering: next, at: offerAt)
+        let switched = try #require(tookOverAt)
+        #expect(switched > offerAt && switched <= offerAt + fade + block)
+        let steady = peak(output[0], 2_000..<offerAt)
+        // Never louder than the chain in either order (the two are the same here), and back to
+        // it one fade after the take-over.
+        let around = peak(output[0], offerAt..<frames)
+        #expect(around <= steady * 1.01, "steady \(steady), around the move \(around)")
+        let back = switched + fade + 1
+        #expect(abs(peak(output[0], back..<frames) - steady) < steady * 0.01)
+        // The dip is short: silent for at most a block, no longer than two fades and a block.
+        let quiet = (offerAt..<frames).filter { abs(output[0][$0]) < steady * 0.5 && abs(tone[$0]) > 0.4 }
+        #expect(!quiet.isEmpty && quiet.last! - quiet.first! < 2 * fade + block)
+        #expect(roughness(output[0], offerAt..<frames) < 2 * roughness(output[0], 2_000..<offerAt))
+    }
+
     @Test("a change sent to the old engine just before the take-over lands on the new one, on its new row")
     func queuedChangeCarriesOver() throws {
         let chain = try Processor.chain([("a", .lowpassGain), ("c", .lowpassGain)])

@@ -40,13 +40,29 @@ struct LV2CatalogueTests {
         // run to the next (const): either may agree or not.
         "swh-plugins/chebstortion": "reads uninitialised memory",
         "swh-plugins/const": "lv2file differs from itself",
+        // swh's LV2 build: activate() is empty (the generated code zeroes copies it never
+        // stores) and instantiate() mallocs without clearing, so the state these carry through
+        // feedback starts as whatever the heap held: zero in lv2file's young process, NaN or
+        // 1e16 in a busy one.
+        "swh-plugins/harmonicGen": "state left by malloc",
+        "swh-plugins/dcRemove": "state left by malloc",
+        "swh-plugins/valve": "state left by malloc",
+        "swh-plugins/zm1": "state left by malloc",
+        "swh-plugins/freqTracker": "state left by malloc",
+        "swh-plugins/gongBeater": "state left by malloc",
+        "swh-plugins/matrixSpatialiser": "state left by malloc",
+        "swh-plugins/ringmod_1i1o1l": "state left by malloc",
         // Up to 1.7e-4 (−76 dB) from frame 1662 on; not found: Detent flushes denormals to
         // zero around a plug-in's run and lv2file does not, which a reverb's feedback carries.
         "swh-plugins/gverb": "small difference, cause not found",
     ]
 
     /// Of those, the ones that may agree in one run and not in the next.
-    static let undefined: Set<String> = ["swh-plugins/chebstortion", "swh-plugins/const"]
+    static let undefined: Set<String> = [
+        "swh-plugins/chebstortion", "swh-plugins/const", "swh-plugins/harmonicGen", "swh-plugins/dcRemove",
+        "swh-plugins/valve", "swh-plugins/zm1", "swh-plugins/freqTracker", "swh-plugins/gongBeater",
+        "swh-plugins/matrixSpatialiser", "swh-plugins/ringmod_1i1o1l",
+    ]
 
     struct Plugin: Sendable {
         let uri: String
