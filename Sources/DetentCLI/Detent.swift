@@ -54,6 +54,8 @@ public struct Detent: ParsableCommand {
     /// exits with.
     static func report(_ error: any Error) -> (line: String, status: ExitCode) {
         if let failure = error as? any ExitStatusError { return (errorLine(failure.description), ExitCode(failure.exitCode)) }
+        // A status a command chose has been said; ArgumentParser would build its help to learn so.
+        if let code = error as? ExitCode { return ("", code) }
         return (errorLine(message(for: error)), exitCode(for: error))
     }
 

@@ -8,48 +8,99 @@ import RenderJobs
 /// goes to ArgumentParser, which says what is wrong in its words, so the two never disagree on
 /// a line this one reads (`PlainRenderArgumentsTests` holds them to it).
 enum PlainRenderArguments {
-    /// Where an option's value goes.
-    enum Target {
-        case text(WritableKeyPath<RenderOptions, String?>)
-        case texts(WritableKeyPath<RenderOptions, [String]>)
-        case count(WritableKeyPath<RenderOptions, Int?>)
-        case number(WritableKeyPath<RenderOptions, Double?>)
-        case seed(WritableKeyPath<RenderOptions, UInt64?>)
-        case flag(WritableKeyPath<RenderOptions, Bool>)
+    /// What an option's value is.
+    enum Kind {
+        case text, texts, count, number, seed, flag
         /// A value taken whatever it looks like (`--normalize -23`, `--shard -1/4`).
-        case anything(WritableKeyPath<RenderOptions, String?>)
+        case anything
     }
 
     /// `RenderCommand`'s options by name, as it declares them (the hidden ones a script or a
-    /// benchmark passes included; `--render-worker` left to ArgumentParser).
-    static var targets: [String: Target] { [
-        "-o": .text(\.output), "--output": .text(\.output), "--out-dir": .text(\.outDir),
-        "--plugin": .texts(\.plugin.plugins), "--chain": .text(\.plugin.chain), "--graph": .text(\.plugin.graph),
-        "--preset": .text(\.starting.preset), "--set": .texts(\.starting.sets),
-        "--automation": .text(\.automation), "--midi": .text(\.midi), "--midi-out": .text(\.midiOut),
-        "--sidechain": .texts(\.sidechains), "--input": .texts(\.namedInputs),
-        "--rate": .count(\.rate), "--channels": .count(\.channels), "--bpm": .number(\.bpm),
-        "--format": .text(\.format), "--subtype": .text(\.subtype),
-        "--dither": .text(\.encoder.dither), "--no-dither": .flag(\.encoder.noDither),
-        "--quality": .number(\.encoder.quality), "--bitrate": .count(\.encoder.bitrate),
-        "--compression": .count(\.encoder.compression),
-        "--normalize": .anything(\.normalize), "--loudness": .flag(\.loudness), "--measure": .text(\.measures),
-        "--jobs": .count(\.jobs), "--block-frames": .count(\.blockFrames), "--tail": .text(\.tail),
-        "--block": .count(\.kernelFrames), "--control-interval": .count(\.controlInterval),
-        "--io-threads": .count(\.ioThreads), "--no-metadata": .flag(\.noMetadata), "--in-process": .flag(\.inProcess),
-        "--force": .flag(\.force), "--quiet": .flag(\.quiet), "--json": .flag(\.json),
-        "--manifest": .text(\.batch.manifest), "--shard": .anything(\.batch.shard),
-        "--skip-existing": .flag(\.batch.skipExisting), "--vary": .texts(\.batch.variations),
-        "--variants": .count(\.batch.variants), "--seed": .seed(\.batch.seed),
-        "--write-manifest": .text(\.batch.writeManifest),
-    ] }
+    /// benchmark passes included; `--render-worker` left to ArgumentParser). A switch rather
+    /// than key paths: instantiating key paths costs more at start-up than the line's reading.
+    static func kind(of name: String) -> Kind? {
+        switch name {
+        case "-o", "--output", "--out-dir", "--chain", "--graph", "--preset", "--automation", "--midi", "--midi-out",
+             "--format", "--subtype", "--dither", "--measure", "--tail", "--manifest", "--write-manifest":
+            .text
+        case "--plugin", "--set", "--sidechain", "--input", "--vary": .texts
+        case "--rate", "--channels", "--bitrate", "--compression", "--jobs", "--block-frames", "--block",
+             "--control-interval", "--io-threads", "--variants":
+            .count
+        case "--bpm", "--quality": .number
+        case "--seed": .seed
+        case "--no-dither", "--loudness", "--no-metadata", "--in-process", "--force", "--quiet", "--json",
+             "--skip-existing":
+            .flag
+        case "--normalize", "--shard": .anything
+        default: nil
+        }
+    }
+
+    /// Every name ``kind(of:)`` knows (the tests build lines from them).
+    static let names = ["-o", "--output", "--out-dir", "--chain", "--graph", "--preset", "--automation", "--midi",
+                        "--midi-out", "--format", "--subtype", "--dither", "--measure", "--tail", "--manifest",
+                        "--write-manifest", "--plugin", "--set", "--sidechain", "--input", "--vary", "--rate",
+                        "--channels", "--bitrate", "--compression", "--jobs", "--block-frames", "--block",
+                        "--control-interval", "--io-threads", "--variants", "--bpm", "--quality", "--seed",
+                        "--no-dither", "--loudness", "--no-metadata", "--in-process", "--force", "--quiet", "--json",
+                        "--skip-existing", "--normalize", "--shard"]
+
+    /// Puts the value of the option `name` (read as its ``Kind`` says) into `options`.
+    static func set(_ name: String, text: String, number: Double?, count: Int?, seed: UInt64?, in options: inout RenderOptions) {
+        switch name {
+        case "-o", "--output": options.output = text
+        case "--out-dir": options.outDir = text
+        case "--chain": options.plugin.chain = text
+        case "--graph": options.plugin.graph = text
+        case "--preset": options.starting.preset = text
+        case "--automation": options.automation = text
+        case "--midi": options.midi = text
+        case "--midi-out": options.midiOut = text
+        case "--format": options.format = text
+        case "--subtype": options.subtype = text
+        case "--dither": options.encoder.dither = text
+        case "--measure": options.measures = text
+        case "--tail": options.tail = text
+        case "--manifest": options.batch.manifest = text
+        case "--write-manifest": options.batch.writeManifest = text
+        case "--plugin": options.plugin.plugins.append(text)
+        case "--set": options.starting.sets.append(text)
+        case "--sidechain": options.sidechains.append(text)
+        case "--input": options.namedInputs.append(text)
+        case "--vary": options.batch.variations.append(text)
+        case "--rate": options.rate = count
+        case "--channels": options.channels = count
+        case "--bitrate": options.encoder.bitrate = count
+        case "--compression": options.encoder.compression = count
+        case "--jobs": options.jobs = count
+        case "--block-frames": options.blockFrames = count
+        case "--block": options.kernelFrames = count
+        case "--control-interval": options.controlInterval = count
+        case "--io-threads": options.ioThreads = count
+        case "--variants": options.batch.variants = count
+        case "--bpm": options.bpm = number
+        case "--quality": options.encoder.quality = number
+        case "--seed": options.batch.seed = seed
+        case "--no-dither": options.encoder.noDither = true
+        case "--loudness": options.loudness = true
+        case "--no-metadata": options.noMetadata = true
+        case "--in-process": options.inProcess = true
+        case "--force": options.force = true
+        case "--quiet": options.quiet = true
+        case "--json": options.json = true
+        case "--skip-existing": options.batch.skipExisting = true
+        case "--normalize": options.normalize = text
+        case "--shard": options.batch.shard = text
+        default: break
+        }
+    }
 
     /// The options of `arguments` (the words after the program's name) when they are a plain
     /// `render` line; nil for any other line.
     static func options(from arguments: [String]) -> RenderOptions? {
         // After `--` every word is an input, even where an option took `--` as its value.
         guard arguments.first == "render", !arguments.contains("--") else { return nil }
-        let targets = self.targets
         var options = RenderOptions()
         var seen: Set<String> = []
         var words = arguments.dropFirst()[...]
@@ -65,41 +116,30 @@ enum PlainRenderArguments {
                 attached = String(word[word.index(after: equals)...])
                 if attached!.isEmpty { return nil }
             }
-            guard let target = targets[name] else { return nil }
-            if case .flag(let path) = target {
-                guard attached == nil, seen.insert(name).inserted else { return nil }
-                options[keyPath: path] = true
+            guard let kind = kind(of: name) else { return nil }
+            // A single value named twice (`-o a --output b`) is ArgumentParser's to judge.
+            if kind != .texts, !seen.insert(name == "-o" ? "--output" : name).inserted { return nil }
+            if kind == .flag {
+                guard attached == nil else { return nil }
+                set(name, text: "", number: nil, count: nil, seed: nil, in: &options)
                 continue
             }
             guard let value = attached ?? words.popFirst() else { return nil }
-            switch target {
-            case .anything:
-                break
-            default:
-                if value.hasPrefix("-") && value != "-" { return nil }
-            }
-            switch target {
-            case .texts(let path):
-                options[keyPath: path].append(value)
-                continue
-            default:
-                // A single value named twice (`-o a --output b`) is ArgumentParser's to judge.
-                let key = name == "-o" ? "--output" : name
-                guard seen.insert(key).inserted else { return nil }
-            }
-            switch target {
-            case .text(let path), .anything(let path): options[keyPath: path] = value
-            case .count(let path):
+            if kind != .anything && value.hasPrefix("-") && value != "-" { return nil }
+            var number: Double?, count: Int?, seed: UInt64?
+            switch kind {
+            case .count:
                 guard let n = Int(value) else { return nil }
-                options[keyPath: path] = n
-            case .number(let path):
+                count = n
+            case .number:
                 guard let x = Double(value) else { return nil }
-                options[keyPath: path] = x
-            case .seed(let path):
+                number = x
+            case .seed:
                 guard let s = UInt64(value) else { return nil }
-                options[keyPath: path] = s
-            case .texts, .flag: break
+                seed = s
+            default: break
             }
+            set(name, text: value, number: number, count: count, seed: seed, in: &options)
         }
         return options
     }

@@ -68,7 +68,7 @@ package struct BatchPlan {
         let cache = JobSettings()
         let writing = batch.writeManifest
         var planner = Planner(batch: batch, shard: shard, variations: variations, perJob: perJob, cache: cache,
-                              paths: ManifestPaths(folder: PathString.folder(of: writing ?? ".")))
+                              paths: writing.map { ManifestPaths(folder: PathString.folder(of: $0)) })
 
         if let path = batch.manifest {
             let manifest = RenderManifest(path: path)
@@ -135,7 +135,8 @@ package struct BatchPlan {
         let variations: [ParameterVariation]
         let perJob: Int
         let cache: JobSettings
-        let paths: ManifestPaths
+        /// How a written manifest names paths (nil when none is written).
+        let paths: ManifestPaths?
         var entries: [BatchEntry] = []
         var claimed: [String: String] = [:]
         var protected: Set<FileIdentity> = []
@@ -143,7 +144,7 @@ package struct BatchPlan {
         var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], CommandFailure>] = [:]
 
         init(batch: BatchChoice, shard: RenderShard, variations: [ParameterVariation], perJob: Int, cache: JobSettings,
-             paths: ManifestPaths) {
+             paths: ManifestPaths?) {
             self.batch = batch
             self.shard = shard
             self.variations = variations
@@ -175,7 +176,7 @@ package struct BatchPlan {
                 entry.action = BatchPlan.action(base, entry: &entry, collision: collision, variations: variations, seed: batch.seed ?? 0,
                                                 place: job, variant: batch.variants == nil ? nil : number,
                                                 cache: cache, resolved: &variationsByProcessor)
-                if case .render = entry.action, batch.writeManifest != nil, let job = entry.job {
+                if case .render = entry.action, let paths, let job = entry.job {
                     written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
                                                        values: entry.variant?.values ?? [], paths: paths))
                 }
