@@ -2,11 +2,11 @@ import RenderJobs
 
 /// `detent render`'s command line read without ArgumentParser, for the calls a script makes
 /// once per file: ArgumentParser learns a command's options by reflecting over its
-/// properties, which is more than half of what rendering a one-second file costs from a cold
-/// start. Only a line made wholly of the options below, each once (the repeatable ones aside),
-/// with well-formed values, is read here; anything else (help, a typo, a missing value, `--`)
-/// goes to ArgumentParser, which says what is wrong in its words, so the two never disagree on
-/// a line this one reads (`PlainRenderArgumentsTests` holds them to it).
+/// properties, which was over half of the process's own work in rendering a one-second file.
+/// Only a line made wholly of the options below, each once (the repeatable ones aside), with
+/// well-formed values, is read here; anything else (help, a typo, a missing value, `--`) goes
+/// to ArgumentParser, which says what is wrong in its words, so the two never disagree on a
+/// line this one reads (`PlainRenderArgumentsTests` holds them to it).
 enum PlainRenderArguments {
     /// What an option's value is.
     enum Kind {
@@ -16,35 +16,20 @@ enum PlainRenderArguments {
     }
 
     /// `RenderCommand`'s options by name, as it declares them (the hidden ones a script or a
-    /// benchmark passes included; `--render-worker` left to ArgumentParser). A switch rather
-    /// than key paths: instantiating key paths costs more at start-up than the line's reading.
-    static func kind(of name: String) -> Kind? {
-        switch name {
-        case "-o", "--output", "--out-dir", "--chain", "--graph", "--preset", "--automation", "--midi", "--midi-out",
-             "--format", "--subtype", "--dither", "--measure", "--tail", "--manifest", "--write-manifest":
-            .text
-        case "--plugin", "--set", "--sidechain", "--input", "--vary": .texts
-        case "--rate", "--channels", "--bitrate", "--compression", "--jobs", "--block-frames", "--block",
-             "--control-interval", "--io-threads", "--variants":
-            .count
-        case "--bpm", "--quality": .number
-        case "--seed": .seed
-        case "--no-dither", "--loudness", "--no-metadata", "--in-process", "--force", "--quiet", "--json",
-             "--skip-existing":
-            .flag
-        case "--normalize", "--shard": .anything
-        default: nil
-        }
-    }
-
-    /// Every name ``kind(of:)`` knows (the tests build lines from them).
-    static let names = ["-o", "--output", "--out-dir", "--chain", "--graph", "--preset", "--automation", "--midi",
-                        "--midi-out", "--format", "--subtype", "--dither", "--measure", "--tail", "--manifest",
-                        "--write-manifest", "--plugin", "--set", "--sidechain", "--input", "--vary", "--rate",
-                        "--channels", "--bitrate", "--compression", "--jobs", "--block-frames", "--block",
-                        "--control-interval", "--io-threads", "--variants", "--bpm", "--quality", "--seed",
-                        "--no-dither", "--loudness", "--no-metadata", "--in-process", "--force", "--quiet", "--json",
-                        "--skip-existing", "--normalize", "--shard"]
+    /// benchmark passes included; `--render-worker` left to ArgumentParser), and what their
+    /// values are. ``set(_:text:number:count:seed:in:)`` puts each where it goes: a switch
+    /// rather than key paths, whose instantiation costs more at start-up than the reading.
+    static let kinds: [String: Kind] = [
+        "-o": .text, "--output": .text, "--out-dir": .text, "--chain": .text, "--graph": .text, "--preset": .text,
+        "--automation": .text, "--midi": .text, "--midi-out": .text, "--format": .text, "--subtype": .text,
+        "--dither": .text, "--measure": .text, "--tail": .text, "--manifest": .text, "--write-manifest": .text,
+        "--plugin": .texts, "--set": .texts, "--sidechain": .texts, "--input": .texts, "--vary": .texts,
+        "--rate": .count, "--channels": .count, "--bitrate": .count, "--compression": .count, "--jobs": .count,
+        "--block-frames": .count, "--block": .count, "--control-interval": .count, "--io-threads": .count,
+        "--variants": .count, "--bpm": .number, "--quality": .number, "--seed": .seed,
+        "--no-dither": .flag, "--loudness": .flag, "--no-metadata": .flag, "--in-process": .flag, "--force": .flag,
+        "--quiet": .flag, "--json": .flag, "--skip-existing": .flag, "--normalize": .anything, "--shard": .anything,
+    ]
 
     /// Puts the value of the option `name` (read as its ``Kind`` says) into `options`.
     static func set(_ name: String, text: String, number: Double?, count: Int?, seed: UInt64?, in options: inout RenderOptions) {
@@ -116,7 +101,7 @@ enum PlainRenderArguments {
                 attached = String(word[word.index(after: equals)...])
                 if attached!.isEmpty { return nil }
             }
-            guard let kind = kind(of: name) else { return nil }
+            guard let kind = kinds[name] else { return nil }
             // A single value named twice (`-o a --output b`) is ArgumentParser's to judge.
             if kind != .texts, !seen.insert(name == "-o" ? "--output" : name).inserted { return nil }
             if kind == .flag {
