@@ -30,8 +30,13 @@ extension RenderOptions {
         if ownsProcess {
             InterruptSignal.install()
             // libmpg123 prints its own warnings for odd MP3 frames; the render's line for the
-            // file says what matters.
-            LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
+            // file says what matters. Filtered when an input may be MPEG (a batch of many
+            // files is not read ahead for it).
+            if plan.entries.count > 16 || plan.entries.contains(where: { entry in
+                entry.job.map { MPEGDecoderMessages.mayPrint(forInput: $0.input) } ?? false
+            }) {
+                LibraryMessages.filter(dropping: MPEGDecoderMessages.isOwn)
+            }
         }
         var reporting = RenderReport.Options(progress: ownsProcess && Console.stderrIsTerminal && !quiet, json: json,
                                              counts: batch.isBatch && !quiet)

@@ -20,6 +20,34 @@ struct DecoderWarningTests {
         #expect(outcome.stdout.contains("\"output\":\"out.wav\""))
     }
 
+    @Test("an MP3 named .wav, and one on stdin, are filtered as well: the file's first bytes decide, not its name")
+    func mp3UnderAnotherName() throws {
+        let folder = TemporaryFolder()
+        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=3", "one.mp3"], in: folder)
+        let one = try folder.bytes("one.mp3")
+        folder.write("two.wav", one + one)
+        let named = try Detent.run(["render", "two.wav", "-o", "out.wav"], in: folder.path)
+        #expect(named.stderr == "" && named.status == 0)
+        let piped = try ChildProcess.run(try BuiltProducts.detent, ["render", "-", "-o", "piped.wav"],
+                                         currentDirectory: folder.path, stdin: one + one)
+        #expect(piped.stderrText == "" && piped.status.exited == 0)
+    }
+
+    @Test("only a regular file with another container's signature is known not to be MPEG")
+    func mayPrint() throws {
+        let folder = TemporaryFolder()
+        for name in ["a.wav", "a.aiff", "a.flac", "a.ogg", "a.au", "a.caf", "a.w64"] {
+            try tool("sox", ["-n", "-r", "48000", "-c", "1", folder.file(name), "trim", "0", "0.1"], in: folder)
+            #expect(!MPEGDecoderMessages.mayPrint(forInput: folder.file(name)), "\(name)")
+        }
+        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=0.1", "a.mp3"], in: folder)
+        #expect(MPEGDecoderMessages.mayPrint(forInput: folder.file("a.mp3")))
+        #expect(MPEGDecoderMessages.mayPrint(forInput: folder.file("missing.wav")))
+        #expect(MPEGDecoderMessages.mayPrint(forInput: "/dev/stdin"))
+        folder.write("short.wav", [0x52, 0x49])
+        #expect(MPEGDecoderMessages.mayPrint(forInput: folder.file("short.wav")))
+    }
+
     @Test("libmpg123's own lines are told from everyone else's")
     func ownLines() {
         #expect(MPEGDecoderMessages.isOwn("Warning: Xing stream size off by more than 1%, fuzzy seeking may be even more fuzzy than by design!\n"))
