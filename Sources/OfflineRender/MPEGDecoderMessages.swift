@@ -23,13 +23,14 @@ public enum MPEGDecoderMessages {
     /// Whether libmpg123 may decode the input at `path`, and so print: false only for a
     /// regular file that starts with another container's signature. Filtering what it prints
     /// costs a thread and a pipe at start-up, a seventh of a one-second render's time, spared
-    /// when no input can need it. A pipe or device (stdin) is not read ahead: true.
+    /// when no input can need it. A pipe or device (stdin) is not read ahead, nor even opened
+    /// (a FIFO's writer would take the opening for the render's and lose its reader): true.
     public static func mayPrint(forInput path: String) -> Bool {
-        let file = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return true }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return true }
         defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return true }
         var head = [UInt8](repeating: 0, count: 4)
         let count = head.withUnsafeMutableBytes { read(file, $0.baseAddress, 4) }
         return count != 4 || !otherSignatures.contains(head)
