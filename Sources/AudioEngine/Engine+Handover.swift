@@ -30,7 +30,7 @@ public enum SlotOrigin: Sendable, Equatable {
     }
 
     /// True when the slot's kernel plays on to the take-over without a fade of its own.
-    var staysInPlace: Bool {
+    var playsOn: Bool {
         switch self {
         case .kept, .moved: true
         case .added, .joined: false
@@ -81,7 +81,7 @@ struct Handover: BitwiseCopyable {
         for (s, origin) in origins.enumerated() {
             guard let from = origin.source else { continue }
             slotFrom[s] = Int32(from)
-            if origin.staysInPlace { stays[from] = true }
+            if origin.playsOn { stays[from] = true }
             let source = old.render.slots[from], target = engine.render.slots[s]
             for r in 0..<min(source.count, target.count) { rowFrom[source.base + r] = Int32(target.base + r) }
             if source.bypass >= 0 && target.bypass >= 0 {

@@ -8,78 +8,70 @@ import RenderJobs
 /// to ArgumentParser, which says what is wrong in its words, so the two never disagree on a
 /// line this one reads (`PlainRenderArgumentsTests` holds them to it).
 enum PlainRenderArguments {
-    /// What an option's value is.
+    /// How an option takes its value.
     enum Kind {
-        case text, texts, count, number, seed, flag
-        /// A value taken whatever it looks like (`--normalize -23`, `--shard -1/4`).
+        /// One value, given once.
+        case single
+        /// One value each time, repeatable (`--set`, `--plugin`).
+        case repeatable
+        /// No value.
+        case flag
+        /// One value taken whatever it looks like (`--normalize -23`, `--shard -1/4`).
         case anything
     }
 
-    /// `RenderCommand`'s options by name, as it declares them (the hidden ones a script or a
-    /// benchmark passes included; `--render-worker` left to ArgumentParser), and what their
-    /// values are. ``set(_:text:number:count:seed:in:)`` puts each where it goes: a switch
-    /// rather than key paths, whose instantiation costs more at start-up than the reading.
-    static let kinds: [String: Kind] = [
-        "-o": .text, "--output": .text, "--out-dir": .text, "--chain": .text, "--graph": .text, "--preset": .text,
-        "--automation": .text, "--midi": .text, "--midi-out": .text, "--format": .text, "--subtype": .text,
-        "--dither": .text, "--measure": .text, "--tail": .text, "--manifest": .text, "--write-manifest": .text,
-        "--plugin": .texts, "--set": .texts, "--sidechain": .texts, "--input": .texts, "--vary": .texts,
-        "--rate": .count, "--channels": .count, "--bitrate": .count, "--compression": .count, "--jobs": .count,
-        "--block-frames": .count, "--block": .count, "--control-interval": .count, "--io-threads": .count,
-        "--variants": .count, "--bpm": .number, "--quality": .number, "--seed": .seed,
-        "--no-dither": .flag, "--loudness": .flag, "--no-metadata": .flag, "--in-process": .flag, "--force": .flag,
-        "--quiet": .flag, "--json": .flag, "--skip-existing": .flag, "--normalize": .anything, "--shard": .anything,
-    ]
+    /// One option: how it takes its value, and where the value goes (false when the value is
+    /// not one of its type).
+    struct Option: Sendable {
+        let kind: Kind
+        let apply: @Sendable (inout RenderOptions, String) -> Bool
 
-    /// Puts the value of the option `name` (read as its ``Kind`` says) into `options`.
-    static func set(_ name: String, text: String, number: Double?, count: Int?, seed: UInt64?, in options: inout RenderOptions) {
-        switch name {
-        case "-o", "--output": options.output = text
-        case "--out-dir": options.outDir = text
-        case "--chain": options.plugin.chain = text
-        case "--graph": options.plugin.graph = text
-        case "--preset": options.starting.preset = text
-        case "--automation": options.automation = text
-        case "--midi": options.midi = text
-        case "--midi-out": options.midiOut = text
-        case "--format": options.format = text
-        case "--subtype": options.subtype = text
-        case "--dither": options.encoder.dither = text
-        case "--measure": options.measures = text
-        case "--tail": options.tail = text
-        case "--manifest": options.batch.manifest = text
-        case "--write-manifest": options.batch.writeManifest = text
-        case "--plugin": options.plugin.plugins.append(text)
-        case "--set": options.starting.sets.append(text)
-        case "--sidechain": options.sidechains.append(text)
-        case "--input": options.namedInputs.append(text)
-        case "--vary": options.batch.variations.append(text)
-        case "--rate": options.rate = count
-        case "--channels": options.channels = count
-        case "--bitrate": options.encoder.bitrate = count
-        case "--compression": options.encoder.compression = count
-        case "--jobs": options.jobs = count
-        case "--block-frames": options.blockFrames = count
-        case "--block": options.kernelFrames = count
-        case "--control-interval": options.controlInterval = count
-        case "--io-threads": options.ioThreads = count
-        case "--variants": options.batch.variants = count
-        case "--bpm": options.bpm = number
-        case "--quality": options.encoder.quality = number
-        case "--seed": options.batch.seed = seed
-        case "--no-dither": options.encoder.noDither = true
-        case "--loudness": options.loudness = true
-        case "--no-metadata": options.noMetadata = true
-        case "--in-process": options.inProcess = true
-        case "--force": options.force = true
-        case "--quiet": options.quiet = true
-        case "--json": options.json = true
-        case "--skip-existing": options.batch.skipExisting = true
-        case "--normalize": options.normalize = text
-        case "--shard": options.batch.shard = text
-        default: break
+        static func text(_ kind: Kind = .single, _ set: @escaping @Sendable (inout RenderOptions, String) -> Void) -> Option {
+            Option(kind: kind) { options, value in set(&options, value); return true }
+        }
+        static func count(_ set: @escaping @Sendable (inout RenderOptions, Int) -> Void) -> Option {
+            Option(kind: .single) { options, value in Int(value).map { set(&options, $0) } != nil }
+        }
+        static func number(_ set: @escaping @Sendable (inout RenderOptions, Double) -> Void) -> Option {
+            Option(kind: .single) { options, value in Double(value).map { set(&options, $0) } != nil }
+        }
+        static func seed(_ set: @escaping @Sendable (inout RenderOptions, UInt64) -> Void) -> Option {
+            Option(kind: .single) { options, value in UInt64(value).map { set(&options, $0) } != nil }
+        }
+        static func flag(_ set: @escaping @Sendable (inout RenderOptions) -> Void) -> Option {
+            Option(kind: .flag) { options, _ in set(&options); return true }
         }
     }
+
+    /// `RenderCommand`'s options by name, as it declares them (the hidden ones a script or a
+    /// benchmark passes included; `--render-worker` left to ArgumentParser). Closures rather
+    /// than key paths, whose instantiation costs more at start-up than the reading.
+    static let options: [String: Option] = [
+        "-o": .text { $0.output = $1 }, "--output": .text { $0.output = $1 }, "--out-dir": .text { $0.outDir = $1 },
+        "--chain": .text { $0.plugin.chain = $1 }, "--graph": .text { $0.plugin.graph = $1 },
+        "--preset": .text { $0.starting.preset = $1 }, "--automation": .text { $0.automation = $1 },
+        "--midi": .text { $0.midi = $1 }, "--midi-out": .text { $0.midiOut = $1 }, "--format": .text { $0.format = $1 },
+        "--subtype": .text { $0.subtype = $1 }, "--dither": .text { $0.encoder.dither = $1 },
+        "--measure": .text { $0.measures = $1 }, "--tail": .text { $0.tail = $1 },
+        "--manifest": .text { $0.batch.manifest = $1 }, "--write-manifest": .text { $0.batch.writeManifest = $1 },
+        "--plugin": .text(.repeatable) { $0.plugin.plugins.append($1) },
+        "--set": .text(.repeatable) { $0.starting.sets.append($1) },
+        "--sidechain": .text(.repeatable) { $0.sidechains.append($1) },
+        "--input": .text(.repeatable) { $0.namedInputs.append($1) },
+        "--vary": .text(.repeatable) { $0.batch.variations.append($1) },
+        "--normalize": .text(.anything) { $0.normalize = $1 }, "--shard": .text(.anything) { $0.batch.shard = $1 },
+        "--rate": .count { $0.rate = $1 }, "--channels": .count { $0.channels = $1 },
+        "--bitrate": .count { $0.encoder.bitrate = $1 }, "--compression": .count { $0.encoder.compression = $1 },
+        "--jobs": .count { $0.jobs = $1 }, "--block-frames": .count { $0.blockFrames = $1 },
+        "--block": .count { $0.kernelFrames = $1 }, "--control-interval": .count { $0.controlInterval = $1 },
+        "--io-threads": .count { $0.ioThreads = $1 }, "--variants": .count { $0.batch.variants = $1 },
+        "--bpm": .number { $0.bpm = $1 }, "--quality": .number { $0.encoder.quality = $1 },
+        "--seed": .seed { $0.batch.seed = $1 },
+        "--no-dither": .flag { $0.encoder.noDither = true }, "--loudness": .flag { $0.loudness = true },
+        "--no-metadata": .flag { $0.noMetadata = true }, "--in-process": .flag { $0.inProcess = true },
+        "--force": .flag { $0.force = true }, "--quiet": .flag { $0.quiet = true }, "--json": .flag { $0.json = true },
+        "--skip-existing": .flag { $0.batch.skipExisting = true },
+    ]
 
     /// The options of `arguments` (the words after the program's name) when they are a plain
     /// `render` line; nil for any other line.
@@ -101,30 +93,17 @@ enum PlainRenderArguments {
                 attached = String(word[word.index(after: equals)...])
                 if attached!.isEmpty { return nil }
             }
-            guard let kind = kinds[name] else { return nil }
+            guard let option = self.options[name] else { return nil }
             // A single value named twice (`-o a --output b`) is ArgumentParser's to judge.
-            if kind != .texts, !seen.insert(name == "-o" ? "--output" : name).inserted { return nil }
-            if kind == .flag {
+            if option.kind != .repeatable, !seen.insert(name == "-o" ? "--output" : name).inserted { return nil }
+            if option.kind == .flag {
                 guard attached == nil else { return nil }
-                set(name, text: "", number: nil, count: nil, seed: nil, in: &options)
+                _ = option.apply(&options, "")
                 continue
             }
-            guard let value = attached ?? words.popFirst() else { return nil }
-            if kind != .anything && value.hasPrefix("-") && value != "-" { return nil }
-            var number: Double?, count: Int?, seed: UInt64?
-            switch kind {
-            case .count:
-                guard let n = Int(value) else { return nil }
-                count = n
-            case .number:
-                guard let x = Double(value) else { return nil }
-                number = x
-            case .seed:
-                guard let s = UInt64(value) else { return nil }
-                seed = s
-            default: break
-            }
-            set(name, text: value, number: number, count: count, seed: seed, in: &options)
+            guard let value = attached ?? words.popFirst(),
+                  option.kind == .anything || !value.hasPrefix("-") || value == "-",
+                  option.apply(&options, value) else { return nil }
         }
         return options
     }

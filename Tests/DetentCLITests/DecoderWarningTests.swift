@@ -9,12 +9,16 @@ import OfflineRender
 struct DecoderWarningTests {
     /// Two MP3 files one after the other: the first one's Xing header counts half the bytes,
     /// and libmpg123 says so (`Warning: Xing stream size off by more than 1%, …`).
+    func xingSizeOffMP3(in folder: TemporaryFolder) throws -> [UInt8] {
+        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=3", "one.mp3"], in: folder)
+        let one = try folder.bytes("one.mp3")
+        return one + one
+    }
+
     @Test("an MP3 whose Xing header is wrong renders with nothing on stderr")
     func xingSizeOff() throws {
         let folder = TemporaryFolder()
-        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=3", "one.mp3"], in: folder)
-        let one = try folder.bytes("one.mp3")
-        folder.write("two.mp3", one + one)
+        folder.write("two.mp3", try xingSizeOffMP3(in: folder))
         let outcome = try Detent.run(["render", "two.mp3", "-o", "out.wav", "--json"], in: folder.path)
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
@@ -24,13 +28,12 @@ struct DecoderWarningTests {
     @Test("an MP3 named .wav, and one on stdin, are filtered as well: the file's first bytes decide, not its name")
     func mp3UnderAnotherName() throws {
         let folder = TemporaryFolder()
-        try tool("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=d=3", "one.mp3"], in: folder)
-        let one = try folder.bytes("one.mp3")
-        folder.write("two.wav", one + one)
+        let mp3 = try xingSizeOffMP3(in: folder)
+        folder.write("two.wav", mp3)
         let named = try Detent.run(["render", "two.wav", "-o", "out.wav"], in: folder.path)
         #expect(named.stderr == "" && named.status == 0)
         let piped = try ChildProcess.run(try BuiltProducts.detent, ["render", "-", "-o", "piped.wav"],
-                                         currentDirectory: folder.path, stdin: one + one)
+                                         currentDirectory: folder.path, stdin: mp3)
         #expect(piped.stderrText == "" && piped.status.exited == 0)
     }
 
