@@ -61,14 +61,14 @@ struct PlainRenderArgumentsTests {
             var words: [String] = []
             for _ in 0..<below(&random, 7) {
                 switch below(&random, 4) {
-                case 0: words.append(values[below(&random, values.count)])
+                case 0: words.append(random.pick(values))
                 case 1:
-                    let name = names[below(&random, names.count)]
-                    let value = values[below(&random, values.count)]
+                    let name = random.pick(names)
+                    let value = random.pick(values)
                     words.append(name.hasPrefix("--") && below(&random, 3) == 0 ? "\(name)=\(value)" : name)
                 default:
-                    words.append(names[below(&random, names.count)])
-                    words.append(values[below(&random, values.count)])
+                    words.append(random.pick(names))
+                    words.append(random.pick(values))
                 }
             }
             guard let fast = PlainRenderArguments.options(from: ["render"] + words) else { continue }
