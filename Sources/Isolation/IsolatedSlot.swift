@@ -141,13 +141,15 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             close(readEnd)
         }
         // Its end: reaped the moment it comes (a crash is known at once, and the audio
-        // thread, woken, stops waiting for it), and told once.
+        // thread, woken, stops waiting for it), and told once: the fault is recorded before
+        // the state says DEAD, so that whoever sees DEAD also sees why.
         let reap = try? NamedThread(name: "slot-reap") {
             let shared = block.pointer
             let status = Spawn.wait(pid)
-            detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
             if !news.closing.load(ordering: .acquiring) {
-                let reason = news.killedLate.load(ordering: .acquiring)
+                // Killed for being late, unless it was already dying of something else (an
+                // abort whose exit outlasted the deadline): then that is what it died of.
+                let reason = news.killedLate.load(ordering: .acquiring) && status == .signaled(Signals.kill)
                     ? "stopped answering (a run took over \(deadline.floor / 1_000_000) ms) and was killed"
                     : Self.describe(status)
                 news.said.withLock {
@@ -155,6 +157,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
                     $0.messages.append("\(name) \(reason); it passes its input through until restarted")
                 }
             }
+            detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
+            // Last: once reaped, the shared memory may be let go (`deinit`).
             news.said.withLock { $0.reaped = true }
         }
         // Its hang: a process that missed a deadline is killed here, off the audio thread.
@@ -202,8 +206,14 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
 
     public var latency: Int { Int(shared.pointee.latency) }
 
+    /// Why the process ended, once it has. A slot the audio thread gave up on (LATE: it missed
+    /// a deadline, or died before the reaper said so) is waited for, a second at most, while
+    /// it is killed and reaped: the call that met the fault then says so, not the next one.
     public var faults: [(slot: String, reason: String)] {
-        news.said.withLock { $0.fault.map { [("", $0)] } ?? [] }
+        if detent_slot_state(shared) == UInt32(DETENT_SLOT_LATE) {
+            detent_slot_wait_state(shared, UInt32(DETENT_SLOT_LATE), 1_000_000_000)
+        }
+        return news.said.withLock { $0.fault.map { [("", $0)] } ?? [] }
     }
 
     deinit {
