@@ -1,4 +1,5 @@
 """A chain of processors over numpy arrays."""
+import collections.abc
 import ctypes
 import json
 import numbers
@@ -19,6 +20,39 @@ def _call(function, *arguments):
         raise_for(status, take_string(error.value))
 
 
+def _c_string(what, text):
+    """`text` as the C interface takes it: bytes without a NUL, which would cut it short there
+    (``"800\\x00junk"`` read as ``800``). Paths keep the bytes they stand for."""
+    if isinstance(text, os.PathLike):
+        text = os.fspath(text)
+    if isinstance(text, str):
+        try:
+            data = os.fsencode(text)
+        except UnicodeEncodeError:
+            raise InvalidValue(f"{what} {text!r}: not text that can be passed on (a lone surrogate)") from None
+    elif isinstance(text, bytes):
+        data = text
+    else:
+        raise InvalidValue(f"{what} {text!r}: expected a string")
+    if b"\0" in data:
+        raise InvalidValue(f"{what} {text!r}: holds a NUL character")
+    return data
+
+
+def _whole(what, value, low, high):
+    """`value` as an int from `low` to `high` (the C type's range, or less): ctypes would wrap
+    a larger one silently (2**63 frames read as a negative count)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidValue(f"{what} {value!r}: expected a whole number")
+    if not low <= value <= high:
+        raise InvalidValue(f"{what} {value!r}: expected {low} … {high}")
+    return int(value)
+
+
+_INT32 = 2**31 - 1
+_INT64 = 2**63 - 1
+
+
 def _text(value):
     """A value as `--set` reads it: strings as they are, paths as paths, numbers in the unit."""
     if isinstance(value, str):
@@ -28,13 +62,45 @@ def _text(value):
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, numbers.Real):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            raise InvalidValue(f"{value!r}: not a finite number") from None
         if number != number or number in (float("inf"), float("-inf")):
             raise InvalidValue(f"{value!r}: not a finite number")
         # Whole numbers as whole numbers: a toggle, an integer or an enumeration's index reads
         # `1`, not `1.0`.
         return str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
     raise InvalidValue(f"{value!r}: expected a number, a string as --set reads it, or a path")
+
+
+def _references(plugins, graph):
+    """The processors' references as the C interface takes them: one string, a path, or a list
+    of them; or the graph file ``graph``, which must be a file."""
+    if graph is not None:
+        if plugins is not None and not (isinstance(plugins, (list, tuple)) and len(plugins) == 0):
+            raise InvalidValue("give plugins or graph, not both")
+        path = _c_string("graph", graph)
+        if os.path.isdir(path):
+            raise InvalidValue(f"graph {os.fsdecode(path)!r}: a folder, not a graph file")
+        return [path]
+    if plugins is None:
+        return []
+    if isinstance(plugins, (str, os.PathLike)):
+        plugins = [plugins]
+    elif isinstance(plugins, (bytes, dict)) or not isinstance(plugins, collections.abc.Iterable):
+        raise InvalidValue(f"plugins {plugins!r}: expected a string or a list of strings")
+    plugins = list(plugins)
+    if not all(isinstance(p, (str, os.PathLike)) for p in plugins):
+        raise InvalidValue("plugins: expected a string or a list of strings")
+    return [_c_string("plug-in", p) for p in plugins]
+
+
+def _parameter(parameter):
+    """A parameter id as the C interface takes it."""
+    if not isinstance(parameter, str):
+        raise InvalidValue(f"{parameter!r}: a parameter id is a string")
+    return _c_string("parameter", parameter)
 
 
 class Chain:
@@ -52,25 +118,18 @@ class Chain:
     """
 
     def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False, graph=None):
-        if graph is not None:
-            if plugins:
-                raise InvalidValue("give plugins or graph, not both")
-            plugins = [os.fspath(graph)]
-        if plugins is None:
-            plugins = []
-        elif isinstance(plugins, (str, os.PathLike)):
-            plugins = [plugins]
-        references = [os.fspath(p) if isinstance(p, os.PathLike) else p for p in plugins]
-        if not all(isinstance(r, str) for r in references):
-            raise InvalidValue("plugins: expected a string or a list of strings")
-        if isinstance(channels, bool) or not isinstance(channels, numbers.Integral):
-            raise InvalidValue(f"channels {channels!r}: expected a whole number")
+        self._handle = None
+        references = _references(plugins, graph)
+        channels = _whole("channels", channels, -_INT32, _INT32)
         if isinstance(sample_rate, bool) or not isinstance(sample_rate, numbers.Real):
             raise InvalidValue(f"sample_rate {sample_rate!r}: expected a number of Hz")
-        array = (ctypes.c_char_p * max(1, len(references)))(*[r.encode() for r in references])
+        try:
+            rate = float(sample_rate)
+        except OverflowError:
+            raise InvalidValue(f"sample_rate {sample_rate!r}: expected a number of Hz") from None
+        array = (ctypes.c_char_p * max(1, len(references)))(*references)
         handle = ctypes.c_void_p()
-        self._handle = None
-        _call(lib.detent_chain_new, array, len(references), float(sample_rate), int(channels), ctypes.byref(handle))
+        _call(lib.detent_chain_new, array, len(references), rate, channels, ctypes.byref(handle))
         self._handle = handle
         if isolate:
             # Each plug-in runs in a process of its own: this interpreter serving it
@@ -78,63 +137,88 @@ class Chain:
             words = [b"-m", b"detent._slot"]
             argv = (ctypes.c_char_p * len(words))(*words)
             _call(lib.detent_chain_isolate, handle, os.fsencode(sys.executable), argv, len(words))
-        self.sample_rate = float(sample_rate)
-        self.channels = int(channels)
+        self.sample_rate = rate
+        self.channels = channels
+
+    def close(self):
+        """Frees the chain now rather than when it is collected; any later use raises
+        ``detent.Error("chain is closed")``. Closing twice does nothing."""
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            lib.detent_chain_free(handle)
+
+    def _live(self):
+        """The handle of a chain still open: every call goes through here, so a closed chain
+        raises instead of handing the library a null pointer."""
+        handle = getattr(self, "_handle", None)
+        if not handle:
+            raise Error("chain is closed")
+        return handle
+
+    def __copy__(self):
+        raise Error("a chain cannot be copied: it owns its plug-ins' instances; make another detent.Chain")
+
+    def __deepcopy__(self, memo):
+        self.__copy__()
+
+    def __reduce__(self):
+        raise Error("a chain cannot be pickled or copied: make another detent.Chain in the other process")
 
     def __del__(self):
-        handle = getattr(self, "_handle", None)
-        if handle:
-            self._handle = None
-            try:
-                lib.detent_chain_free(handle)
-            except Exception:  # the interpreter is shutting down and ctypes is gone
-                pass
+        try:
+            self.close()
+        except Exception:  # the interpreter is shutting down and ctypes is gone
+            pass
 
     def __repr__(self):
+        if not getattr(self, "_handle", None):
+            return "<detent.Chain, closed>"
         return f"detent.Chain({self.identifier!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
 
     @property
     def identifier(self):
         """What presets and sessions store to name this processor."""
-        return take_string(lib.detent_chain_identifier(self._handle))
+        return take_string(lib.detent_chain_identifier(self._live()))
 
     @property
     def parameters(self):
         """The rows `detent params --json` prints, as dicts."""
-        text = take_string(lib.detent_chain_parameters(self._handle))
+        text = take_string(lib.detent_chain_parameters(self._live()))
         return [json.loads(line) for line in text.split("\n") if line]
 
     @property
     def latency(self):
         """Frames of latency, which ``process`` compensates for a whole signal."""
         frames = ctypes.c_int64()
-        _call(lib.detent_chain_latency, self._handle, ctypes.byref(frames))
+        _call(lib.detent_chain_latency, self._live(), ctypes.byref(frames))
         return frames.value
 
     def __setitem__(self, parameter, value):
-        if not isinstance(parameter, str):
-            raise InvalidValue(f"{parameter!r}: a parameter id is a string")
-        _call(lib.detent_chain_set, self._handle, parameter.encode(), _text(value).encode())
+        handle = self._live()
+        _call(lib.detent_chain_set, handle, _parameter(parameter), _c_string("value", _text(value)))
 
     def __getitem__(self, parameter):
-        if not isinstance(parameter, str):
-            raise InvalidValue(f"{parameter!r}: a parameter id is a string")
+        handle = self._live()
         value = ctypes.c_double()
-        _call(lib.detent_chain_get, self._handle, parameter.encode(), ctypes.byref(value))
+        _call(lib.detent_chain_get, handle, _parameter(parameter), ctypes.byref(value))
         return value.value
 
     def reset(self):
         """Starts afresh: state cleared, the values kept as starting values."""
-        _call(lib.detent_chain_reset, self._handle)
+        _call(lib.detent_chain_reset, self._live())
 
     def load_preset(self, preset):
         """Loads a preset by name or file, as ``--preset``: starting values, or glides once running."""
-        _call(lib.detent_chain_load_preset, self._handle, os.fspath(preset).encode())
+        handle = self._live()
+        _call(lib.detent_chain_load_preset, handle, _c_string("preset", preset))
 
     def save_preset(self, name, replace=False):
         """Saves the values as the user preset ``name``; returns the file written."""
+        handle = self._live()
+        if not isinstance(name, str):
+            raise InvalidValue(f"preset name {name!r}: expected a string")
         path = ctypes.c_void_p()
-        _call(lib.detent_chain_save_preset, self._handle, name.encode(), 1 if replace else 0, ctypes.byref(path))
+        _call(lib.detent_chain_save_preset, handle, _c_string("preset name", name), 1 if replace else 0, ctypes.byref(path))
         return take_string(path.value)
 
     def process(self, x=None, *, frames=None, midi=None, reset=True, sidechain=None):
@@ -153,12 +237,11 @@ class Chain:
         long as ``x`` (1-D or ``(channels, frames)``, folded to the chain's channels) for the
         one keyed slot, or a dict of slot or input name to array (``{"comp": voice}``).
         """
+        handle = self._live()
         if x is None:
             if frames is None:
                 raise InvalidValue("process: give the input x, or frames=N for an instrument")
-            if isinstance(frames, bool) or not isinstance(frames, numbers.Integral) or frames < 0:
-                raise InvalidValue(f"frames {frames!r}: expected a whole number, 0 or more")
-            count = int(frames)
+            count = _whole("frames", frames, 0, _INT64)
             source = None
             stride = 0
         else:
@@ -184,9 +267,12 @@ class Chain:
         keys, keep_keys = _keys(sidechain, count if x is not None else None)
         final = 1 if reset else 0
         written = ctypes.c_int64()
-        _call(lib.detent_chain_output_frames, self._handle, count, final, ctypes.byref(written))
-        out = np.empty((self.channels, written.value), dtype=np.float32)
-        _call(lib.detent_chain_process, self._handle, source, stride, count, out.ctypes.data, out.shape[1], final,
+        _call(lib.detent_chain_output_frames, handle, count, final, ctypes.byref(written))
+        try:
+            out = np.empty((self.channels, written.value), dtype=np.float32)
+        except (MemoryError, ValueError):
+            raise InvalidValue(f"frames {count}: {written.value} frames of output do not fit in memory") from None
+        _call(lib.detent_chain_process, handle, source, stride, count, out.ctypes.data, out.shape[1], final,
               *events, *keys, ctypes.byref(written))
         del keep, keep_keys
         if written.value != out.shape[1]:
@@ -211,7 +297,7 @@ def _keys(sidechain, frames):
             key = key.reshape(1, -1)
         if key.ndim != 2 or key.shape[1] != frames:
             raise InvalidValue(f"{label} has shape {key.shape}: expected (channels, {frames}), as long as x")
-        names.append(str(name).encode())
+        names.append(_c_string("sidechain name", str(name)))
         arrays.append(np.ascontiguousarray(key))
     count = len(arrays)
     names_array = (ctypes.c_char_p * count)(*names)
@@ -223,8 +309,10 @@ def _keys(sidechain, frames):
 def _midi(midi):
     """MIDI messages as the C interface takes them (bytes, frames, offsets, sizes, count), and
     the buffers that hold them, to keep until the call returns."""
-    if not midi:
+    if midi is None:
         return (None, None, None, None, 0), None
+    if isinstance(midi, (str, bytes, bytearray)) or not isinstance(midi, collections.abc.Iterable):
+        raise InvalidValue(f"midi {midi!r}: expected a list of (frame, bytes)")
     data = bytearray()
     at, offsets, sizes = [], [], []
     for item in midi:
@@ -232,15 +320,15 @@ def _midi(midi):
             frame, message = item
         except (TypeError, ValueError):
             raise InvalidValue(f"MIDI message {item!r}: expected (frame, bytes)") from None
-        if isinstance(frame, bool) or not isinstance(frame, numbers.Integral):
-            raise InvalidValue(f"MIDI message {item!r}: the frame is not a whole number")
-        message = bytes(message)
-        if not message:
-            raise InvalidValue(f"MIDI message {item!r}: no bytes")
+        if isinstance(frame, bool) or not isinstance(frame, numbers.Integral) or not -_INT64 <= frame <= _INT64:
+            raise InvalidValue(f"MIDI message {item!r}: the frame is not a whole number of frames")
+        message = _midi_bytes(item, message)
         at.append(int(frame))
         offsets.append(len(data))
         sizes.append(len(message))
         data += message
+    if not at:
+        return (None, None, None, None, 0), None
     buffer = (ctypes.c_uint8 * len(data)).from_buffer(data)
     frames_array = (ctypes.c_int64 * len(at))(*at)
     offsets_array = (ctypes.c_int64 * len(at))(*offsets)
@@ -248,3 +336,21 @@ def _midi(midi):
     keep = (data, buffer, frames_array, offsets_array, sizes_array)
     return (ctypes.addressof(buffer), ctypes.addressof(frames_array), ctypes.addressof(offsets_array),
             ctypes.addressof(sizes_array), len(at)), keep
+
+
+def _midi_bytes(item, message):
+    """A MIDI message's bytes: bytes, a bytearray or a list of numbers 0 … 255 (not text,
+    nor a number, which ``bytes`` would take as a count of zeros)."""
+    if isinstance(message, str):
+        raise InvalidValue(f"MIDI message {item!r}: expected bytes such as b'\\x90\\x3c\\x64', not text")
+    if isinstance(message, numbers.Number):
+        raise InvalidValue(f"MIDI message {item!r}: expected bytes, not a number")
+    try:
+        message = bytes(message)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"MIDI message {item!r}: expected bytes (each 0 … 255)") from None
+    if not message:
+        raise InvalidValue(f"MIDI message {item!r}: no bytes")
+    if len(message) > _INT32:
+        raise InvalidValue(f"MIDI message {item!r}: longer than any MIDI message")
+    return message

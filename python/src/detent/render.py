@@ -61,9 +61,24 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
                        "channels"):
             raise InvalidValue(f"render: unknown option {key!r}")
         request[key] = os.fspath(value) if isinstance(value, os.PathLike) else value
+    _refuse_nul(request)
     error = ctypes.c_void_p()
     results = ctypes.c_void_p()
     status = lib.detent_render(json.dumps(request).encode(), ctypes.byref(results), ctypes.byref(error))
     if status:
         raise_for(status, take_string(error.value))
     return [json.loads(line) for line in take_string(results.value).split("\n") if line]
+
+
+def _refuse_nul(value, field="render"):
+    """Refuses a NUL character in any string of the request: the library's file calls would
+    read the path or value only up to it."""
+    if isinstance(value, str):
+        if "\0" in value:
+            raise InvalidValue(f"{field} {value!r}: holds a NUL character")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_nul(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_nul(item, field)
