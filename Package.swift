@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "Isolation", dependencies: ["CSlot", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
         // OSC through liblo (routing, feedback, a server thread), and the session manager's
         // client (NSM speaks OSC).
-        .target(name: "OSC", dependencies: ["CLo", "Parameters", "Platform"]),
+        .target(name: "OSC", dependencies: ["CLo", "Parameters", "Platform", "TextFormats"]),
         // The offline renderer: sound files read and written (libsndfile), automation and MIDI
         // files, dither, loudness, the render stream from input to a whole output.
         .target(name: "OfflineRender", dependencies: ["CSndfile", "CEbur128", "Parameters", "AudioEngine", "Platform", "TextFormats"]),

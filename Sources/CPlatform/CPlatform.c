@@ -110,3 +110,36 @@ int detent_die_with_parent(int signal, pid_t parent) {
     if (getppid() != parent) raise(signal);
     return 0;
 }
+
+#include <sys/socket.h>
+#include <sys/un.h>
+
+int detent_pass_credentials(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+}
+
+long detent_receive_from(int fd, void *buffer, unsigned long size, void *from, unsigned int *from_size,
+                         unsigned int *uid) {
+    struct iovec part = { buffer, size };
+    union {
+        char bytes[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {
+        .msg_name = from, .msg_namelen = *from_size, .msg_iov = &part, .msg_iovlen = 1,
+        .msg_control = control.bytes, .msg_controllen = sizeof control.bytes,
+    };
+    *uid = (unsigned int)-1;
+    ssize_t n = recvmsg(fd, &message, MSG_TRUNC | MSG_CMSG_CLOEXEC);
+    if (n < 0) return -1;
+    *from_size = message.msg_namelen;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS && c->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+            struct ucred credentials;
+            memcpy(&credentials, CMSG_DATA(c), sizeof credentials);
+            *uid = credentials.uid;
+        }
+    }
+    return (long)n;
+}

@@ -313,7 +313,9 @@ struct LiveCommand: ParsableCommand {
         let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
         allowChainEdits(host, presets: presets)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
-        if let bridge { LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)") }
+        if let bridge {
+            LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)" + (bridge.unixPath.map { " and osc.unix://\($0)" } ?? ""))
+        }
         defer { bridge?.stop() }
         let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
         defer { web?.stop() }

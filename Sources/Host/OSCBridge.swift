@@ -18,6 +18,8 @@ public final class OSCBridge: Sendable {
     private let server: OSCServer
     private let shared = Shared()
     private let feedback: NamedThread?
+    /// Chain edits, done in order off the server's thread.
+    private let edits: SerialWorker
     /// The host's change feed, as the feedback thread hears it.
     private let changes: ChangeFeed<HostChanges>.Subscription
 
@@ -43,8 +45,10 @@ public final class OSCBridge: Sendable {
                 log: @escaping @Sendable (String) -> Void) throws {
         let (processor, generation, _) = host.chainSnapshot
         let shared = self.shared
+        let edits = try SerialWorker(name: "osc-chain")
+        self.edits = edits
         let routing = OSCServer.Routing(table: processor.table, generation: generation)
-        let server = try OSCServer(port: port, bind: bind, routing: routing, log: log) { request, peer, server, routing in
+        let server = try OSCServer(port: port, bind: bind, unixSocket: true, routing: routing, log: log) { request, peer, server, routing in
             let table = routing.table
             // An index is a row of the table the request was read with: if the chain has been
             // edited since, the host drops it rather than turn the row that now means another
@@ -74,11 +78,16 @@ public final class OSCBridge: Sendable {
                     server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
                 }
             case .chain(let edit):
-                let answer = interpreter.respond(to: "chain " + edit) ?? .error("no answer")
-                if case .error(let message) = answer {
-                    server.refuse("OSC from \(peer.name): /detent/chain: " + TerminalText.printable(message, limit: 200))
+                // Looking plug-ins up and loading them may take a while: done on a thread of
+                // its own, so OSC's reader keeps answering (status, knobs) meanwhile.
+                let queued = edits.offer {
+                    let answer = interpreter.respond(to: "chain " + edit) ?? .error("no answer")
+                    if case .error(let message) = answer {
+                        server.refuse("OSC from \(peer.name): /detent/chain: " + TerminalText.printable(message, limit: 200))
+                    }
+                    server.send(OSCMessage(OSCRouter.prefix + "chain", [.string(answer.text(host.table))]), to: peer)
                 }
-                server.send(OSCMessage(OSCRouter.prefix + "chain", [.string(answer.text(host.table))]), to: peer)
+                if !queued { server.refuse("OSC from \(peer.name): /detent/chain: \(edits.limit) edits wait already; ignored") }
             case .get(let index):
                 let now = host.chainSnapshot
                 guard now.generation == routing.generation, let value = now.targets[index] else { return }
@@ -159,10 +168,14 @@ public final class OSCBridge: Sendable {
     /// The UDP port the server listens on.
     public var port: Int { server.port }
 
+    /// The Unix socket beside the port (`osc.unix://PATH`), for a client that sends and exits.
+    public var unixPath: String? { server.unixPath }
+
     public func stop() {
         shared.running.store(false, ordering: .relaxed)
         changes.interrupt()
         feedback?.join()
         server.stop()
+        edits.stop()
     }
 }

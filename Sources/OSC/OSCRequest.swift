@@ -7,7 +7,7 @@ public enum OSCRequest: Sendable, Equatable {
     /// `/detent/param/<id>/norm f`: a knob position 0…1, through the parameter's taper.
     case setPosition(ParameterIndex, Double)
     /// `/detent/preset/load s`: a preset's name from any peer; a preset file's path only from
-    /// this machine (see ``OSCRouter/route(_:_:table:fromLoopback:)``).
+    /// this user on this machine (see ``OSCRouter/route(_:_:table:fromThisUser:)``).
     case presetLoad(String)
     /// `/detent/reset`: every parameter to its default.
     case reset

@@ -9,13 +9,13 @@ import Parameters
 /// | `/detent/param/<id>` | one number | ``OSCRequest/set(_:_:)`` | — |
 /// | `/detent/param/<id>/norm` | one number, 0 … 1 | ``OSCRequest/setPosition(_:_:)`` | — |
 /// | `/detent/get/<id>` | — | ``OSCRequest/get(_:)`` | `/detent/param/<id> f` |
-/// | `/detent/preset/load` | `s`: a name (a path only from loopback) | ``OSCRequest/presetLoad(_:)`` | — |
+/// | `/detent/preset/load` | `s`: a name (a path only from this user) | ``OSCRequest/presetLoad(_:)`` | — |
 /// | `/detent/reset` | — | ``OSCRequest/reset`` | — |
 /// | `/detent/subscribe`, `/detent/unsubscribe` | — | ``OSCRequest/subscribe`` … | `/detent/param/<id> f`, each change |
 /// | `/detent/status` | —, or `s` `json` | ``OSCRequest/status(json:)`` | `/detent/status s` |
 /// | `/detent/midi/learn` | `s`: an id; — to stop | ``OSCRequest/midiLearn(_:)`` | `/detent/midi/learn s i`, once learnt |
 /// | `/detent/slot/restart` | `s`: a slot's name | ``OSCRequest/restartSlot(_:)`` | — |
-/// | `/detent/chain` | —, or `s`: a chain edit (loopback only) | ``OSCRequest/chain(_:)`` | `/detent/chain s`, the typed answer |
+/// | `/detent/chain` | —, or `s`: a chain edit (this user only) | ``OSCRequest/chain(_:)`` | `/detent/chain s`, the typed answer |
 ///
 /// `/detent/status` is answered with one string: the line the typed `status` command answers
 /// (`server …, client …, 48000 Hz, 256 frames, xruns 0, …, cutoff=1.20 kHz, …, peaks …`), or,
@@ -25,17 +25,19 @@ import Parameters
 /// when a controller has been heard and mapped, with `/detent/midi/learn s ID i CC`.
 ///
 /// ```swift
-/// OSCRouter.route("/detent/param/cutoff", [.float(800)], table: LowpassGain.table, fromLoopback: true)
+/// OSCRouter.route("/detent/param/cutoff", [.float(800)], table: LowpassGain.table, fromThisUser: true)
 /// // .success(.set(.cutoff, 800))
 /// ```
 public enum OSCRouter {
     public static let prefix = "/detent/"
 
-    /// - Parameter fromLoopback: whether the sender is on this machine. Only such a sender may
-    ///   name a preset *file* (``isPresetPath(_:)``): a peer on the network could otherwise
-    ///   make Detent open any path it can read.
-    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable, fromLoopback: Bool)
-        -> Result<OSCRequest, OSCRejection>
+    /// - Parameter fromThisUser: whether the sender is the user Detent runs as, on this
+    ///   machine (``LocalSender``); asked only of a message that needs it. Only such a sender
+    ///   may name a preset *file* (``isPresetPath(_:)``) or edit the chain: anyone else — a
+    ///   peer on the network, another user of this machine — could otherwise make Detent open
+    ///   any path it can read, or load code of theirs into it.
+    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable,
+                             fromThisUser: @autoclosure () -> Bool) -> Result<OSCRequest, OSCRejection>
     {
         guard path.hasPrefix(prefix) else { return .failure(.init("unknown address \(path)")) }
         let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -80,8 +82,8 @@ public enum OSCRouter {
             guard arguments.count == 1, case .string(let name) = arguments[0] else {
                 return .failure(.init("\(path): expects one string, the preset's name"))
             }
-            guard fromLoopback || !isPresetPath(name) else {
-                return .failure(.init("\(path): a preset file's path is taken only from this machine; send a preset's name"))
+            guard !isPresetPath(name) || fromThisUser() else {
+                return .failure(.init("\(path): a preset file's path is taken only from this user on this machine; send a preset's name"))
             }
             return .success(.presetLoad(name))
         case ["reset"]: return none(.reset)
@@ -103,12 +105,13 @@ public enum OSCRouter {
             }
             return .success(.restartSlot(slot))
         case ["chain"]:
-            // An edit loads plug-in code: only a sender on this machine may ask for one.
-            if arguments.isEmpty { return .success(.chain("")) }
-            guard arguments.count == 1, case .string(let edit) = arguments[0] else {
+            // An edit loads plug-in code, and the chain's plug-ins name files: only the user
+            // Detent runs as may ask for either.
+            guard arguments.isEmpty || arguments.count == 1, arguments.allSatisfy({ if case .string = $0 { true } else { false } }) else {
                 return .failure(.init("\(path): expects one string, a chain edit (add, remove, move, connect, disconnect), or none"))
             }
-            guard fromLoopback else { return .failure(.init("\(path): chain edits are taken from this machine only")) }
+            guard fromThisUser() else { return .failure(.init("\(path): taken only from this user on this machine (over UDP from a socket kept open, or at the osc.unix:// socket)")) }
+            guard case .string(let edit) = arguments.first else { return .success(.chain("")) }
             return .success(.chain(edit))
         default: return .failure(.init("unknown address \(path)"))
         }

@@ -1,4 +1,6 @@
 import Parameters
+import Platform
+import TextFormats
 import Synchronization
 
 /// The knob server: an ``OSCSocket`` on a UDP port (bound to the loopback unless another
@@ -22,32 +24,59 @@ public final class OSCServer: @unchecked Sendable {
 
     private let routing: Mutex<Routing>
     private var socket: OSCSocket!
+    /// The Unix socket beside the UDP port, when asked for: the way a client that sends and
+    /// exits (`oscsend osc.unix:///…`) edits the chain, its user vouched for by the kernel.
+    private var unixSocket: OSCSocket?
 
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
-    public convenience init(port: Int, bind: String = "127.0.0.1", table: ParameterTable,
+    public convenience init(port: Int, bind: String = "127.0.0.1", unixSocket: Bool = false, table: ParameterTable,
                             log: @escaping @Sendable (String) -> Void,
                             handle: @escaping @Sendable (OSCRequest, OSCPeer, OSCServer) -> Void) throws(OSCServerError) {
-        try self.init(port: port, bind: bind, routing: Routing(table: table, generation: 0), log: log) { request, peer, server, _ in
+        try self.init(port: port, bind: bind, unixSocket: unixSocket, routing: Routing(table: table, generation: 0), log: log) { request, peer, server, _ in
             handle(request, peer, server)
         }
     }
 
     /// A server whose handler is also told the routing each request was read with: a
-    /// parameter index means a row of that table only.
-    public init(port: Int, bind: String = "127.0.0.1", routing: Routing,
+    /// parameter index means a row of that table only. With `unixSocket`, it also listens on
+    /// a Unix datagram socket (``unixPath(port:)``; only this user may send to it).
+    public init(port: Int, bind: String = "127.0.0.1", unixSocket: Bool = false, routing: Routing,
                 log: @escaping @Sendable (String) -> Void,
                 handle: @escaping @Sendable (OSCRequest, OSCPeer, OSCServer, Routing) -> Void) throws(OSCServerError) {
         self.routing = Mutex(routing)
         let server = Unowned()
-        socket = try OSCSocket(port: port, bind: bind, log: log) { message, peer in
+        let receive: @Sendable (OSCMessage, OSCPeer) -> Void = { message, peer in
             guard let self = server.value else { return }
             let routing = self.routing.withLock { $0 }
-            switch OSCRouter.route(message.path, message.arguments, table: routing.table, fromLoopback: peer.isLoopback) {
+            switch OSCRouter.route(message.path, message.arguments, table: routing.table, fromThisUser: LocalSender.isThisUser(peer)) {
             case .success(let request): handle(request, peer, self, routing)
-            case .failure(let rejection): self.socket.log.line("OSC from \(peer.name): \(rejection.description); ignored")
+            case .failure(let rejection):
+                // Shortened: an unknown address may be thousands of bytes.
+                self.socket.log.line("OSC from \(peer.name): \(TerminalText.printable(rejection.description, limit: 200)); ignored")
+            }
+        }
+        socket = try OSCSocket(port: port, bind: bind, log: log, receive: receive)
+        if unixSocket {
+            do { self.unixSocket = try OSCSocket(unixPath: Self.unixPath(port: socket.port), log: log, receive: receive) } catch {
+                socket.stop()
+                throw error
             }
         }
         server.value = self
+    }
+
+    /// The Unix socket's path, when the server listens on one.
+    public var unixPath: String? { unixSocket?.path }
+
+    /// Where the Unix socket of the server on UDP `port` is: in the user's runtime folder
+    /// (`$XDG_RUNTIME_DIR/detent-osc-PORT`, a folder only the user may enter), else in /tmp
+    /// with the user's id in its name. Either way the kernel's word on each sender's user is
+    /// what is trusted, not the folder.
+    public static func unixPath(port: Int) -> String {
+        if let runtime = Environment.value("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+            return runtime + "/detent-osc-\(port)"
+        }
+        return "/tmp/detent-osc-\(ThisProcess.userID)-\(port)"
     }
 
     /// Routes addresses through `table` from now on (the host's chain changed).
@@ -62,7 +91,10 @@ public final class OSCServer: @unchecked Sendable {
     public static func isAddress(_ text: String) -> Bool { OSCSocket.isAddress(text) }
 
     /// Stops listening and closes the socket (once; then the server is inert).
-    public func stop() { socket.stop() }
+    public func stop() {
+        socket.stop()
+        unixSocket?.stop()
+    }
 
     /// Logs a refusal the router cannot see (a verb the host lacks), like the server's own: at
     /// most one line a second.
@@ -70,7 +102,7 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Sends one message to `peer` (an answer: `/detent/status s`, `/detent/midi/learn s i`).
     public func send(_ message: OSCMessage, to peer: OSCPeer) {
-        socket.send(message, to: peer)
+        (peer.isUnix ? unixSocket : socket)?.send(message, to: peer)
     }
 
     /// Sends `/detent/param/<id> f value` for each value (rows of `table`, else of the
@@ -78,7 +110,7 @@ public final class OSCServer: @unchecked Sendable {
     public func send(_ values: [(ParameterIndex, Double)], in table: ParameterTable? = nil, to peer: OSCPeer) {
         let table = table ?? routing.withLock { $0.table }
         for (index, value) in values where index.rawValue < table.count {
-            socket.send(OSCMessage(OSCRouter.address(of: index, in: table), [.float(Float(value))]), to: peer)
+            send(OSCMessage(OSCRouter.address(of: index, in: table), [.float(Float(value))]), to: peer)
         }
     }
 }

@@ -31,6 +31,8 @@ public struct OSCMessage: Sendable, Equatable {
 public final class OSCSocket: @unchecked Sendable {
     public let port: Int
     private let socket: DatagramSocket
+    /// The path of a Unix socket; nil for UDP.
+    public var path: String? { socket.address.isUnix ? String(socket.address.name.dropFirst("unix:".count)) : nil }
     private let receive: @Sendable (OSCMessage, OSCPeer) -> Void
     let log: RateLimitedLog
     private let running = Atomic(true)
@@ -38,6 +40,11 @@ public final class OSCSocket: @unchecked Sendable {
 
     /// The largest datagram read whole; longer ones are refused.
     static let largestPacket = 65_536
+
+    /// The longest string argument or address taken, in bytes (a message with a longer one is
+    /// refused): no parameter id, preset name, path or chain edit is near it, and nothing
+    /// later has to bound what it looks up.
+    public static let longestString = 4096
 
     /// How deep bundles may nest in bundles (a packet nested deeper is refused).
     public static let deepestBundle = 8
@@ -47,28 +54,53 @@ public final class OSCSocket: @unchecked Sendable {
 
     /// - Parameter what: how messages name the socket's use (`--osc-bind`, `NSM`).
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
-    public init(port: Int, bind: String, what: String = "--osc-bind", log: @escaping @Sendable (String) -> Void,
-                receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
-        // liblo is opened when OSC is first used, not at start-up (see DetentLibrary.h).
-        if let problem = detent_lo_load() {
-            throw OSCServerError(description: "OSC needs liblo, which cannot be loaded (\(String(cString: problem))); install liblo7")
-        }
-        self.receive = receive
-        self.log = RateLimitedLog(log)
+    public convenience init(port: Int, bind: String, what: String = "--osc-bind", log: @escaping @Sendable (String) -> Void,
+                            receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
+        try Self.loadLibrary()
         guard let address = SocketAddress(host: bind, port: port, numeric: true) else {
             throw OSCServerError(description: "\(what) '\(bind)': not an IP address")
         }
         // The reader waits for datagrams only; `stop` wakes it.
+        let socket: DatagramSocket
         do { socket = try DatagramSocket(binding: address, readTimeoutMilliseconds: nil) } catch {
             throw error.call == "socket" ? OSCServerError(description: "cannot open a UDP socket for OSC: \(error.errno)")
                 : OSCServerError(description: "cannot listen for OSC on UDP \(bind):\(port): \(error.errno)")
         }
-        self.port = socket.address.port
+        try self.init(socket: socket, port: socket.address.port, log: log, receive: receive)
+    }
+
+    /// A socket on the Unix datagram socket `path` (`osc.unix://PATH`), which only this user
+    /// may send to, each datagram's sender vouched for by the kernel (``LocalSender``).
+    ///
+    /// - Throws: ``OSCServerError`` when the socket cannot be made at `path`.
+    public convenience init(unixPath path: String, log: @escaping @Sendable (String) -> Void,
+                            receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
+        try Self.loadLibrary()
+        let socket: DatagramSocket
+        do { socket = try DatagramSocket(bindingUnix: path) } catch {
+            throw OSCServerError(description: "cannot listen for OSC on the Unix socket '\(path)': \(error.errno)")
+        }
+        try self.init(socket: socket, port: 0, log: log, receive: receive)
+    }
+
+    private init(socket: DatagramSocket, port: Int, log: @escaping @Sendable (String) -> Void,
+                 receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
+        self.socket = socket
+        self.port = port
+        self.receive = receive
+        self.log = RateLimitedLog(log)
         do {
             reader = try NamedThread(name: "osc-socket") { [self] in readPackets() }
         } catch {
             socket.close()
             throw OSCServerError(description: "cannot start the OSC thread: \(error)")
+        }
+    }
+
+    /// liblo is opened when OSC is first used, not at start-up (see DetentLibrary.h).
+    private static func loadLibrary() throws(OSCServerError) {
+        if let problem = detent_lo_load() {
+            throw OSCServerError(description: "OSC needs liblo, which cannot be loaded (\(String(cString: problem))); install liblo7")
         }
     }
 
@@ -131,6 +163,11 @@ public final class OSCSocket: @unchecked Sendable {
         }
         var messages: [OSCMessage] = []
         for range in ranges {
+            let element = UnsafeRawBufferPointer(rebasing: packet[range])
+            if let long = Self.longestRun(element), long > Self.longestString {
+                log.line("OSC from \(peer.name): a string of \(long) bytes (at most \(Self.longestString)); ignored")
+                return []
+            }
             guard let message = decodeMessage(data + range.lowerBound, count: range.count) else {
                 log.line("OSC from \(peer.name): a malformed " + (ranges == [0..<count] ? "packet (\(count) bytes)" : "message in a bundle (\(range.count) bytes)") + "; ignored")
                 return []
@@ -138,6 +175,18 @@ public final class OSCSocket: @unchecked Sendable {
             messages.append(message)
         }
         return messages
+    }
+
+    /// The longest run of bytes without a NUL in a message (its address, type tags or a string
+    /// argument, or a blob's bytes, which never exceed a string's bound in practice), when
+    /// longer than ``longestString``; nil otherwise. One pass, before liblo reads anything.
+    static func longestRun(_ message: UnsafeRawBufferPointer) -> Int? {
+        var longest = 0, run = 0
+        for byte in message {
+            run = byte == 0 ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        return longest > longestString ? longest : nil
     }
 
     /// Finds the messages of the packet element at `range` (a message, or a bundle: `#bundle`,

@@ -1,17 +1,27 @@
 import Glibc
 
-/// An IPv4 or IPv6 address and UDP port: a datagram's sender, kept to answer it, or where to
-/// send. Two are the same when address and port are.
+/// An IPv4 or IPv6 address and UDP port, or a Unix socket's path: a datagram's sender, kept
+/// to answer it, or where to send. Two are the same when address and port (or path) are.
 public final class SocketAddress: @unchecked Sendable, Hashable {
     private let storage: sockaddr_storage
     private let length: socklen_t
 
-    /// `host:port` in numbers (`127.0.0.1:9000`, `::1:9000`), or `?`.
+    /// `host:port` in numbers (`127.0.0.1:9000`, `::1:9000`), `unix:PATH` (`unix:` for a
+    /// sender whose socket has no name), or `?`.
     public let name: String
 
-    init(_ storage: sockaddr_storage, length: socklen_t) {
+    /// The user whose process sent the datagram, as the kernel vouches for it (a Unix socket
+    /// that passes credentials); nil where no one vouches (UDP).
+    public let sender: UserID?
+
+    init(_ storage: sockaddr_storage, length: socklen_t, sender: UserID? = nil) {
         self.storage = storage
         self.length = length
+        self.sender = sender
+        if Int32(storage.ss_family) == AF_UNIX {
+            name = "unix:" + Self.unixPath(storage, length: length)
+            return
+        }
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST)), service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         var copy = storage
         let named = withUnsafePointer(to: &copy) {
@@ -32,6 +42,30 @@ public final class SocketAddress: @unchecked Sendable, Hashable {
 
     /// The port.
     public var port: Int { Self.port(of: storage) }
+
+    /// The address of the Unix socket at `path`, or nil when the path is too long for one.
+    public convenience init?(unixPath path: String) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, !bytes.contains(0), bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+        }
+        self.init(storage, length: socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1))
+    }
+
+    /// The path of a Unix socket address; empty for an unnamed socket.
+    static func unixPath(_ storage: sockaddr_storage, length: socklen_t) -> String {
+        let room = Int(length) - MemoryLayout<sa_family_t>.size
+        guard room > 0 else { return "" }
+        return withUnsafeBytes(of: storage) { bytes in
+            let path = bytes[MemoryLayout<sa_family_t>.size..<MemoryLayout<sa_family_t>.size + room]
+            return String(decoding: path.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
 
     /// The port of an IPv4 or IPv6 socket address.
     static func port(of storage: sockaddr_storage) -> Int {
@@ -72,10 +106,14 @@ public final class SocketAddress: @unchecked Sendable, Hashable {
     /// True for an IPv6 address.
     public var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
 
-    /// True when the address is this machine's (an IPv4 or IPv6 loopback address).
+    /// True when the address is this machine's (an IPv4 or IPv6 loopback address, or a Unix
+    /// socket).
     public var isLoopback: Bool {
-        name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.")
+        name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.") || family == AF_UNIX
     }
+
+    /// True for a Unix socket's address.
+    public var isUnix: Bool { family == AF_UNIX }
 
     public static func == (a: SocketAddress, b: SocketAddress) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }

@@ -9,6 +9,9 @@ public enum ThisProcess {
     /// its own).
     public static var id: pid_t { getpid() }
 
+    /// The user this process runs as (its effective user id).
+    public static var userID: UserID { geteuid() }
+
     /// The file mode creation mask (`umask`), read once, when first needed.
     ///
     /// It is read from `/proc/self/status` (Linux 4.7 and later): the other way, setting the

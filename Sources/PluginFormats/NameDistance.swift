@@ -2,14 +2,18 @@
 public enum NameDistance {
     /// The three names nearest to `text` (lower case) by edit distance — to the whole name or
     /// any of its words, so `compresor` finds the compressors — within a third of its length.
+    /// A name whose length differs from the text's by more than the limit is not measured
+    /// (its distance is at least that difference): a long text (a pasted path, a hostile
+    /// name) costs one comparison of lengths per name, not its length times theirs.
     public static func closest(to text: String, in names: [String]) -> [String] {
+        let length = text.count
+        let limit = max(2, length / 3)
         let scored = names.map { original -> (Int, String) in
             let name = original.lowercased()
             let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-            let best = ([name] + words).map { distance(text, $0) }.min() ?? Int.max
+            let best = ([name] + words).filter { abs($0.count - length) <= limit }.map { distance(text, $0) }.min() ?? Int.max
             return (best, original)
         }
-        let limit = max(2, text.count / 3)
         var seen = Set<String>()
         return scored.filter { $0.0 <= limit }.sorted { $0 < $1 }.map(\.1)
             .filter { seen.insert($0).inserted }.prefix(3).map { $0 }

@@ -1,4 +1,5 @@
 import Platform
+import TextFormats
 
 /// Why a plug-in could not be found or made ready, in any format. Each message is one line.
 public enum PluginError: ExitStatusError, Equatable, Sendable {
@@ -28,10 +29,10 @@ public enum PluginError: ExitStatusError, Equatable, Sendable {
     public var description: String {
         switch self {
         case .unknown(let text, let closest):
-            "no installed plug-in is called '\(text)'"
+            "no installed plug-in is called '\(TerminalText.printable(text, limit: 200))'"
                 + (closest.isEmpty ? "; `detent plugins` lists them" : " (closest: \(closest.joined(separator: ", ")))")
         case .ambiguous(let text, let candidates):
-            "'\(text)' matches \(candidates.count) plug-ins; give a full name or an identifier (\(candidates.prefix(6).joined(separator: ", "))\(candidates.count > 6 ? ", …" : ""))"
+            "'\(TerminalText.printable(text, limit: 200))' matches \(candidates.count) plug-ins; give a full name or an identifier (\(candidates.prefix(6).joined(separator: ", "))\(candidates.count > 6 ? ", …" : ""))"
         case .notHostable(let name, let reason):
             "\(name) cannot be hosted: it \(reason)"
         case .instantiationFailed(let name):

@@ -7,9 +7,9 @@ import TestSupport
 struct OSCRouterTests {
     let table = LowpassGain.table
 
-    /// Routes as from a peer on another machine unless `loopback`.
-    func route(_ path: String, _ arguments: [OSCArgument], loopback: Bool = false) -> Result<OSCRequest, OSCRejection> {
-        OSCRouter.route(path, arguments, table: table, fromLoopback: loopback)
+    /// Routes as from anyone but this user (another machine, another user) unless `thisUser`.
+    func route(_ path: String, _ arguments: [OSCArgument], thisUser: Bool = false) -> Result<OSCRequest, OSCRejection> {
+        OSCRouter.route(path, arguments, table: table, fromThisUser: thisUser)
     }
 
     @Test("addresses, arguments and ranges that are taken")
@@ -31,25 +31,27 @@ struct OSCRouterTests {
         #expect(rejection.description == "/detent/slot/restart: expects one string, the slot's name")
     }
 
-    @Test("a chain edit is taken from this machine only (it loads plug-in code); the chain as it is from anywhere")
+    @Test("the chain is edited (which loads plug-in code) and shown for this user only")
     func chainEdits() {
-        #expect(route("/detent/chain", [.string("add lp2=builtin at 1")], loopback: true) == .success(.chain("add lp2=builtin at 1")))
-        #expect(route("/detent/chain", []) == .success(.chain("")))
-        guard case .failure(let remote) = route("/detent/chain", [.string("remove lp")]) else { Issue.record("taken from another machine"); return }
-        #expect(remote.description == "/detent/chain: chain edits are taken from this machine only")
-        guard case .failure(let wrong) = route("/detent/chain", [.float(1)], loopback: true) else { Issue.record("a number taken"); return }
+        #expect(route("/detent/chain", [.string("add lp2=builtin at 1")], thisUser: true) == .success(.chain("add lp2=builtin at 1")))
+        #expect(route("/detent/chain", [], thisUser: true) == .success(.chain("")))
+        for arguments in [[OSCArgument.string("remove lp")], []] {
+            guard case .failure(let other) = route("/detent/chain", arguments) else { Issue.record("taken from someone else"); return }
+            #expect(other.description.hasPrefix("/detent/chain: taken only from this user on this machine"), "\(other)")
+        }
+        guard case .failure(let wrong) = route("/detent/chain", [.float(1)], thisUser: true) else { Issue.record("a number taken"); return }
         #expect(wrong.description.hasPrefix("/detent/chain: expects one string"))
     }
 
-    @Test("a preset file's path is taken from this machine only; a name from anywhere")
+    @Test("a preset file's path is taken from this user only; a name from anywhere")
     func presetPaths() {
         for path in ["/etc/passwd", "../../secret", "presets/Dark", "mine.json", "MINE.JSON"] {
-            #expect(route("/detent/preset/load", [.string(path)], loopback: true) == .success(.presetLoad(path)))
+            #expect(route("/detent/preset/load", [.string(path)], thisUser: true) == .success(.presetLoad(path)))
             guard case .failure(let rejection) = route("/detent/preset/load", [.string(path)]) else {
                 Issue.record("\(path) was taken from another machine")
                 continue
             }
-            #expect(rejection.description.contains("only from this machine"), "\(rejection)")
+            #expect(rejection.description.contains("only from this user on this machine"), "\(rejection)")
         }
         for name in ["Dark", "Warm pad", "..", "v1.2"] {
             #expect(route("/detent/preset/load", [.string(name)]) == .success(.presetLoad(name)))

@@ -52,4 +52,20 @@ int detent_start_writeback(int fd, long long offset, long long count);
 /// started it. Returns 0, or -1 with `errno` set.
 int detent_die_with_parent(int signal, pid_t parent);
 
+/// `setsockopt(fd, SOL_SOCKET, SO_PASSCRED, 1)`: every datagram a Unix socket receives
+/// carries its sender's credentials, filled in by the kernel. Returns 0, or -1 with `errno`.
+int detent_pass_credentials(int fd);
+
+/// `recvmsg(fd, …, MSG_TRUNC)` into `buffer`: the datagram's whole size (or -1 with `errno`),
+/// its sender's address in `from` (`from_size` in: the room, out: the length) and, when the
+/// socket passes credentials (a Unix socket), the sending process's user in `uid`; else
+/// `uid` is `(unsigned)-1`.
+long detent_receive_from(int fd, void *buffer, unsigned long size, void *from, unsigned int *from_size,
+                         unsigned int *uid);
+
+/// `renameat2(first, second, RENAME_EXCHANGE)`: the two names swap what they name in one step,
+/// so neither is ever missing (a preset's state folder replaced by a new one). Returns 0, or
+/// -1 with `errno` set (ENOENT when either is missing; EINVAL where the file system cannot).
+int detent_rename_exchange(const char *first, const char *second);
+
 #endif
