@@ -2,6 +2,7 @@
 #include "Slot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/mman.h>
 #include <linux/futex.h>
@@ -86,9 +87,9 @@ size_t detent_slot_layout(DetentSlotShared *shared, uint32_t channels, uint32_t 
 }
 
 int detent_slot_memory(size_t size) {
-    int fd = memfd_create("detent-slot", MFD_CLOEXEC);
+    int fd = memfd_create("detent-slot", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -1;
-    if (ftruncate(fd, (off_t)size) != 0) {
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;
@@ -169,20 +170,21 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
                            intptr_t channels, intptr_t frames) {
     DetentSlotProxy *proxy = context;
     DetentSlotShared *shared = proxy->shared;
+    const DetentSlotShared *layout = &proxy->layout;
     uint8_t *base = block(shared);
-    if (channels > (intptr_t)shared->channels) channels = shared->channels;
-    if (frames > (intptr_t)shared->max_frames) frames = shared->max_frames;
+    if (channels > (intptr_t)layout->channels) channels = layout->channels;
+    if (frames > (intptr_t)layout->max_frames) frames = layout->max_frames;
     if (!proxy->failed && load(&shared->state) != DETENT_SLOT_READY) fail(proxy);
     if (!proxy->failed) {
-        memcpy(base + shared->off_controls, controls, shared->controls * sizeof(float));
-        float *in = (float *)(base + shared->off_inputs);
-        for (intptr_t c = 0; c < channels; c++) memcpy(in + c * shared->max_frames, inputs[c], (size_t)frames * sizeof(float));
+        memcpy(base + layout->off_controls, controls, layout->controls * sizeof(float));
+        float *in = (float *)(base + layout->off_inputs);
+        for (intptr_t c = 0; c < channels; c++) memcpy(in + c * layout->max_frames, inputs[c], (size_t)frames * sizeof(float));
         shared->has_side = proxy->side_channels > 0;
         if (proxy->side_channels > 0) {
-            float *side = (float *)(base + shared->off_side);
+            float *side = (float *)(base + layout->off_side);
             for (intptr_t c = 0; c < channels; c++) {
                 const float *from = proxy->side[c < (intptr_t)proxy->side_channels ? c : proxy->side_channels - 1];
-                memcpy(side + c * shared->max_frames, from, (size_t)frames * sizeof(float));
+                memcpy(side + c * layout->max_frames, from, (size_t)frames * sizeof(float));
             }
             proxy->side_channels = 0;
         }
@@ -193,8 +195,8 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
         shared->frames = (uint32_t)frames;
         int64_t limit = proxy->frame_ns * frames;
         if (ask(proxy, DETENT_SLOT_RUN, limit > proxy->deadline_ns ? limit : proxy->deadline_ns)) {
-            const float *out = (const float *)(base + shared->off_outputs);
-            for (intptr_t c = 0; c < channels; c++) memcpy(outputs[c], out + c * shared->max_frames, (size_t)frames * sizeof(float));
+            const float *out = (const float *)(base + layout->off_outputs);
+            for (intptr_t c = 0; c < channels; c++) memcpy(outputs[c], out + c * layout->max_frames, (size_t)frames * sizeof(float));
             uint32_t latency = shared->latency;
             proxy->history_frames = latency <= proxy->history_capacity ? latency : proxy->history_capacity;
         } else {
@@ -252,7 +254,7 @@ static bool put_event(uint8_t *area, uint32_t *count, uint32_t *used, uint32_t f
 bool detent_slot_proxy_add_event(void *context, uint32_t frame, const uint8_t *bytes, uint32_t size) {
     DetentSlotProxy *proxy = context;
     DetentSlotShared *shared = proxy->shared;
-    return put_event(block(shared) + shared->off_events, &proxy->staged_events, &proxy->staged_bytes, frame, bytes, size);
+    return put_event(block(shared) + proxy->layout.off_events, &proxy->staged_events, &proxy->staged_bytes, frame, bytes, size);
 }
 
 void detent_slot_proxy_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat, double beat,
@@ -286,11 +288,16 @@ void detent_slot_proxy_drain(void *context, uint32_t frames, DetentSlotMIDISink 
         fail(proxy);
         return;
     }
-    uint8_t *area = block(shared) + shared->off_midi_out;
+    uint8_t *area = block(shared) + proxy->layout.off_midi_out;
     const DetentSlotEvent *events = (const DetentSlotEvent *)area;
     const uint8_t *data = area + align64(DETENT_SLOT_EVENTS * sizeof(DetentSlotEvent));
-    for (uint32_t i = 0; i < shared->midi_out && i < DETENT_SLOT_EVENTS; i++) {
-        if (events[i].offset + events[i].size <= DETENT_SLOT_EVENT_BYTES) sink(target, events[i].frame, data + events[i].offset, events[i].size);
+    // Counts, offsets and sizes are the slot's word: each is checked against the area (in 64
+    // bits, so no sum wraps), and read once.
+    uint32_t count = load(&shared->midi_out);
+    for (uint32_t i = 0; i < count && i < DETENT_SLOT_EVENTS; i++) {
+        DetentSlotEvent event;
+        memcpy(&event, &events[i], sizeof event);
+        if ((uint64_t)event.offset + event.size <= DETENT_SLOT_EVENT_BYTES) sink(target, event.frame, data + event.offset, event.size);
     }
 }
 

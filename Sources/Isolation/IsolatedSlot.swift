@@ -19,6 +19,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     private let memory: Int32
     private let size: Int
     private let shared: UnsafeMutablePointer<DetentSlotShared>
+    /// Where the slot's output values are in the block, as the host laid it out.
+    private let valuesOffset: Int
     private let proxy: UnsafeMutablePointer<DetentSlotProxy>
     private let history: UnsafeMutablePointer<Float>
     private let kernel: ExternalKernel
@@ -100,13 +102,15 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             close(memory)
             throw SlotError(failure)
         }
-        return IsolatedSlot(processor: processor, pid: pid, memory: memory, size: size, shared: shared, reader: reader,
+        return IsolatedSlot(processor: processor, pid: pid, memory: memory, size: size, shared: shared, layout: head, reader: reader,
                             readEnd: pipe.read, abilities: abilities, deadline: SlotLauncher.deadline(format),
                             channels: format.channels)
     }
 
+    /// - Parameter layout: the block's head as laid out before the process started: the only
+    ///   shape the host trusts (the process may write anything into the block).
     private init(processor: Processor, pid: pid_t, memory: Int32, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 reader: LineReader, readEnd: Int32, abilities: Abilities, deadline: (floor: Int64, perFrame: Int64), channels: Int) {
+                 layout: DetentSlotShared, reader: LineReader, readEnd: Int32, abilities: Abilities, deadline: (floor: Int64, perFrame: Int64), channels: Int) {
         self.processor = processor
         self.pid = pid
         self.memory = memory
@@ -118,6 +122,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         // All zero (no request made, nothing staged), then the fields that are not.
         UnsafeMutableRawPointer(proxy).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<DetentSlotProxy>.size)
         proxy.pointee.shared = shared
+        proxy.pointee.layout = layout
+        valuesOffset = Int(layout.off_values)
         proxy.pointee.deadline_ns = deadline.floor
         proxy.pointee.frame_ns = deadline.perFrame
         proxy.pointee.history = history
@@ -200,11 +206,13 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     }
 
     public var outputValues: [OutputValue] {
-        let values = UnsafeRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
+        let values = UnsafeRawPointer(shared).advanced(by: valuesOffset).assumingMemoryBound(to: Float.self)
         return processor.outputs.enumerated().map { OutputValue(id: $1.id, value: Double(values[$0])) }
     }
 
-    public var latency: Int { Int(shared.pointee.latency) }
+    /// The latency the slot last reported, at most the history a pass-through delays from
+    /// (the process's word, bounded before anything sizes a delay by it).
+    public var latency: Int { min(Int(shared.pointee.latency), Self.historyFrames) }
 
     /// Why the process ended, once it has. A slot the audio thread gave up on (LATE: it missed
     /// a deadline, or died before the reaper said so) is waited for, a second at most, while

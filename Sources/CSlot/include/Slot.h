@@ -109,7 +109,9 @@ void detent_slot_wait_state(DetentSlotShared *_Nonnull shared, uint32_t from, in
 void detent_slot_wake_reply(DetentSlotShared *_Nonnull shared);
 
 /// A new anonymous shared-memory file of `size` bytes, close-on-exec (memfd_create and
-/// ftruncate). Returns its descriptor, or -1 with errno set.
+/// ftruncate), sealed at that size: the slot's process, which holds it, can neither shrink it
+/// (the host's next touch of the lost pages would be a SIGBUS) nor grow it. Returns its
+/// descriptor, or -1 with errno set.
 int detent_slot_memory(size_t size);
 /// The block in `fd` mapped shared, read and write (mmap); NULL with errno set on failure.
 DetentSlotShared *_Nullable detent_slot_map(int fd, size_t size);
@@ -118,8 +120,13 @@ void detent_slot_unmap(DetentSlotShared *_Nonnull shared, size_t size);
 // MARK: The host's half
 
 /// The proxy's own memory (the context of its `ExternalKernel`), prepared by the host.
+///
+/// The host reads the block's shape (channels, frames, offsets) from `layout`, its own copy
+/// made before the slot's process existed, never from the block: the process may write
+/// anything there, and an offset it chose would have the host copy to or from any address.
 typedef struct {
     DetentSlotShared *_Nonnull shared;
+    DetentSlotShared layout;  // the block's head as the host laid it out
     uint32_t sequence;        // the last request made
     uint32_t failed;          // the audio thread saw the slot fail: pass the input through
     int64_t deadline_ns;      // the longest a run may take: at least this,
