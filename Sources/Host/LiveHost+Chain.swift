@@ -79,6 +79,9 @@ extension LiveHost {
             guard table.count <= JackSession.parameterCapacity else {
                 throw ChainEditError("a live chain holds at most \(JackSession.parameterCapacity) parameters; this one would have \(table.count)")
             }
+            if let problem = JackSession.sideSetProblem(edited.processor, registered: st.session?.sideSets ?? []) {
+                throw ChainEditError(problem)
+            }
             let targets = table.complete(edited.carry(st.targets))
             let midi = st.midi.map { $0.retabled(table, rows: edited.rows) }
             if st.engine.sampleRate > 0 {

@@ -30,6 +30,21 @@ public final class JackSession: @unchecked Sendable {
     private let channels: Int
     private var isClosed = false
 
+    /// The most sets of side-chain and named-input ports a live session registers (its
+    /// callback's buffers are made for that many, before the audio runs).
+    public static var sideSetCapacity: Int { CallbackContext.sideSetCapacity }
+
+    /// Why `processor` cannot be hosted with the side-chain and named-input port sets this
+    /// session has (or, with `registered` empty, a new session): it needs more than
+    /// ``sideSetCapacity`` in all. Nil when it fits.
+    public static func sideSetProblem(_ processor: Processor, registered: [SideSet] = []) -> String? {
+        let keyed = processor.keyedSlots.map { SideSet.slot(processor.chainParts[$0].name) }
+        let needed = Set(keyed + processor.namedInputs.map { SideSet.input($0) }).subtracting(registered)
+        guard registered.count + needed.count > sideSetCapacity else { return nil }
+        let used = registered.isEmpty ? "" : " (\(registered.count) registered already by slots and inputs that were in it)"
+        return "a live host has ports for \(sideSetCapacity) side-chain slots and named inputs; this needs \(registered.count + needed.count)" + used
+    }
+
     /// The most parameters a live chain holds (what MIDI mapping's tables are made for).
     public static var parameterCapacity: Int { MIDIControlTable.rowCapacity }
     public static let audioType = JACK_DEFAULT_AUDIO_TYPE
@@ -46,6 +61,7 @@ public final class JackSession: @unchecked Sendable {
     public init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
          wake: SemaphorePoster,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
+        if let problem = Self.sideSetProblem(processor) { throw .processorFailed(problem) }
         try Self.prepareLibrary()
         var status = JackStatus(0)
         var flags = JackNoStartServer.rawValue
@@ -215,7 +231,7 @@ public final class JackSession: @unchecked Sendable {
     public var sideNames: [String] { sideSets.flatMap { $0.portNames(channels: channels) } }
 
     /// A set of extra input ports: a keyed slot's side chain, or a graph's named input.
-    public enum SideSet: Sendable, Equatable {
+    public enum SideSet: Sendable, Hashable {
         case slot(String)
         case input(String)
 

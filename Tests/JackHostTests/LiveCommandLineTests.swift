@@ -26,6 +26,20 @@ import TestSupport
         #expect(run.stderr == ["detent: \(message)"])
     }
 
+    /// A live host's callback has buffers for a fixed number of extra input sets: a graph that
+    /// needs more is refused at start, not given silent inputs.
+    @Test func moreNamedInputsThanTheHostHasPortsForFailWithOneLine() throws {
+        let folder = TemporaryFolder()
+        let keys = (1...JackSession.sideSetCapacity + 1).map { "k\($0)" }
+        let graph = folder.file("g.json")
+        let connections = ([["input", "a"]] + keys.map { [$0, "a"] } + [["a", "output"]])
+            .map { "[\"\($0[0])\", \"\($0[1])\"]" }.joined(separator: ", ")
+        try #"{"slots": {"a": {"plugin": "builtin"}}, "connections": [\#(connections)]}"#.write(toFile: graph, atomically: true, encoding: .utf8)
+        let run = try DetentProcess.run(["live", "--server", "detent-test-absent", "--graph", graph])
+        #expect(run.status != 0)
+        #expect(run.stderr == ["detent: the processor cannot start: a live host has ports for \(JackSession.sideSetCapacity) side-chain slots and named inputs; this needs \(keys.count)"])
+    }
+
     @Test func aBadPatternFailsWithOneLine() throws {
         let run = try DetentProcess.run(["live", "--server", "detent-test-absent", "--connect-inputs", "capture_("])
         #expect(run.status == 64)
