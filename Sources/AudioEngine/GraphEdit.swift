@@ -25,11 +25,11 @@ extension Processor {
         var quiet: Int?
         /// A typed end as the graph spells it: a slot's name, `input`, `output`, a named
         /// input (a new one as typed), `SLOT:sidechain`.
-        func spelled(_ end: String) -> String {
-            let halves = end.split(separator: ":", maxSplits: 1).map(String.init)
+        func spelled(_ text: String) throws(ChainError) -> String {
+            let end: GraphRouting.End
+            do { end = try GraphRouting.End(text) } catch { throw .graph(error) }
             let known = names + routing.inputs + [GraphRouting.outputName]
-            let head = known.first { $0.lowercased() == halves.first?.lowercased() } ?? halves.first ?? end
-            return halves.count == 2 && halves[1].lowercased() == GraphRouting.sideChainPort ? "\(head):\(GraphRouting.sideChainPort)" : head
+            return end.spelled(known.first { $0.lowercased() == end.node.lowercased() } ?? end.node)
         }
         func slot(_ name: String) throws(ChainError) -> Int {
             guard let i = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
@@ -47,7 +47,7 @@ extension Processor {
             let slotName = name ?? Self.uniqueSlotName(processor.defaultSlotName(position: parts.count + 1), among: names)
             guard Self.isSlotName(slotName) else { throw .badName(slotName) }
             guard !names.contains(where: { $0.lowercased() == slotName.lowercased() }) else { throw .duplicateName(slotName) }
-            let wire = Wire(from: spelled(from), to: spelled(to))
+            let wire = Wire(from: try spelled(from), to: try spelled(to))
             parts.append((slotName, processor, nil))
             let halves = [Wire(from: wire.from, to: slotName), Wire(from: slotName, to: wire.to)]
             if let i = wires.firstIndex(of: wire) {
@@ -74,7 +74,7 @@ extension Processor {
                 while let node = todo.popLast() {
                     for wire in wires where wire.from == node {
                         if wire.to == target { return true }
-                        let slot = String(wire.to.split(separator: ":")[0])
+                        let slot = (try? GraphRouting.End(wire.to))?.node ?? wire.to
                         if seen.insert(slot).inserted { todo.append(slot) }
                     }
                 }
@@ -97,11 +97,11 @@ extension Processor {
             }
             parts.remove(at: i)
         case .connect(let from, let to):
-            let wire = Wire(from: spelled(from), to: spelled(to))
+            let wire = Wire(from: try spelled(from), to: try spelled(to))
             guard !wires.contains(wire) else { throw .graphEdit("\(wire.word) is connected already") }
             wires.append(wire)
         case .disconnect(let from, let to):
-            let wire = Wire(from: spelled(from), to: spelled(to))
+            let wire = Wire(from: try spelled(from), to: try spelled(to))
             guard let i = wires.firstIndex(of: wire) else {
                 throw .graphEdit("there is no connection \(wire.word) (the graph's: \(wires.map(\.word).joined(separator: " ")))")
             }

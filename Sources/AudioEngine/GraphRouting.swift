@@ -57,6 +57,38 @@ public struct GraphRouting: Sendable, Equatable {
     /// The graph's latency: when the output is complete.
     public func latency(slotLatencies: [Int]) -> Int { arrivals(latencies: slotLatencies).output }
 
+    /// One end of a connection as written, `FROM` or `TO`: a node (a slot, `input`, a named
+    /// input or `output`) and whether the end is a slot's side-chain input (`SLOT:sidechain`).
+    /// Graph files, graph identifiers and live edits read their ends here, so an end with
+    /// nothing before or after its colon is refused in one place instead of misread (`a:` was
+    /// taken as `a`'s main input, `:` crashed).
+    public struct End: Sendable, Hashable {
+        /// The node's name as written.
+        public let node: String
+        /// True for `NAME:sidechain`.
+        public let sideChain: Bool
+
+        /// Reads `text`: `NAME`, or `NAME:sidechain` in any case.
+        ///
+        /// - Throws: ``GraphError/malformedEnd(_:_:)`` for an empty end, an empty name or port,
+        ///   more than one colon; ``GraphError/unknownPort(_:)`` for a port other than `sidechain`.
+        public init(_ text: String) throws(GraphError) {
+            let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard let first = pieces.first, !text.isEmpty else { throw .malformedEnd(text, "is empty") }
+            guard pieces.count <= 2 else { throw .malformedEnd(text, "has more than one ':'") }
+            guard !first.isEmpty else { throw .malformedEnd(text, "names no slot before ':'") }
+            if pieces.count == 2 {
+                guard !pieces[1].isEmpty else { throw .malformedEnd(text, "names no port after ':'") }
+                guard pieces[1].lowercased() == sideChainPort else { throw .unknownPort(text) }
+            }
+            node = String(first)
+            sideChain = pieces.count == 2
+        }
+
+        /// The end as a graph's identifier writes it, with `node` spelled as given.
+        public func spelled(_ node: String) -> String { sideChain ? "\(node):\(sideChainPort)" : node }
+    }
+
     /// The connections as `FROM>TO` words (`input>lo`, `key>comp:sidechain`, `comp>output`),
     /// in slot order then the output's: how a graph's identifier stores them.
     func words(slotNames: [String]) -> [String] {
@@ -127,8 +159,9 @@ extension Processor {
     /// or a named input; TO a slot, `SLOT:sidechain` or `output`), with the slots put in an
     /// order where sources come first (the order given, where it allows).
     ///
-    /// - Throws: ``GraphError`` for an unknown slot or port, a cycle, a slot with no path to
-    ///   the output, a graph with nothing at its output.
+    /// - Throws: ``GraphError`` for a malformed end (``GraphRouting/End``), an unknown slot or
+    ///   port, a connection given twice, a cycle, a slot with no path to the output, a graph
+    ///   with nothing at its output.
     public static func routing(slots names: [String], connections: [(from: String, to: String)],
                                sideInputs: [Int]) throws(GraphError) -> (order: [Int], routing: GraphRouting) {
         let index = Dictionary(names.enumerated().map { ($1.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
@@ -136,37 +169,18 @@ extension Processor {
         var main = [[GraphRouting.Source]](repeating: [], count: names.count)
         var side = main
         var output: [GraphRouting.Source] = []
+        var made = Set<Connection>()
         for (from, to) in connections {
-            let source: GraphRouting.Source
-            if let s = index[from.lowercased()] {
-                source = .slot(s)
-            } else if from.contains(":") || from.lowercased() == GraphRouting.outputName {
-                throw .unknownSource(from)
-            } else if let k = inputs.firstIndex(where: { $0.lowercased() == from.lowercased() }) {
-                source = .input(k)
-            } else {
-                guard Processor.isSlotName(from) else { throw .unknownSource(from) }
-                // Live, a named input's ports are NAME_1…: `in` and `out` are the main ports'.
-                guard !["in", "out"].contains(from.lowercased()) else { throw .reservedInput(from) }
-                inputs.append(from)
-                source = .input(inputs.count - 1)
+            let source = try Self.source(from, slots: index, inputs: &inputs)
+            let target = try Self.target(to, slots: index, names: names, sideInputs: sideInputs)
+            // Each would be summed: a repeated line would play twice as loud.
+            guard made.insert(Connection(source: source, target: target)).inserted else { throw .duplicateConnection(from, to) }
+            switch target {
+            case .output: output.append(source)
+            case .main(let s), .side(let s):
+                if source == .slot(s) { throw .cycle([names[s], names[s]]) }
+                if case .main = target { main[s].append(source) } else { side[s].append(source) }
             }
-            let parts = to.split(separator: ":", maxSplits: 1).map(String.init)
-            if parts.count == 1 && to.lowercased() == GraphRouting.outputName {
-                output.append(source)
-            } else if let s = index[parts[0].lowercased()] {
-                if parts.count == 1 {
-                    main[s].append(source)
-                } else if parts[1].lowercased() == GraphRouting.sideChainPort {
-                    guard sideInputs[s] > 0 else { throw .noSideChain(names[s]) }
-                    side[s].append(source)
-                } else {
-                    throw .unknownPort(to)
-                }
-            } else {
-                throw .unknownDestination(to)
-            }
-            if case .slot(let s) = source, let d = index[parts[0].lowercased()], s == d { throw .cycle([names[s], names[s]]) }
         }
         guard !output.isEmpty else { throw .noOutput }
         // Sources first (Kahn's algorithm, taking the earliest ready slot each time).
@@ -200,6 +214,48 @@ extension Processor {
     }
 }
 
+/// A connection as ``Processor/routing(slots:connections:sideInputs:)`` reads it, whatever
+/// the case its ends were written in: two alike are one connection given twice.
+private struct Connection: Hashable {
+    enum Target: Hashable {
+        case output
+        case main(Int)
+        case side(Int)
+    }
+
+    let source: GraphRouting.Source
+    let target: Target
+}
+
+extension Processor {
+    /// Where a connection from `from` comes from: a slot (of those `index` finds by name in
+    /// lower case), the main input, or a named input (a new one added to `inputs`).
+    private static func source(_ from: String, slots index: [String: Int], inputs: inout [String]) throws(GraphError) -> GraphRouting.Source {
+        // A source is a node: a port (`a:sidechain`, `a:x`) is none.
+        let end: GraphRouting.End
+        do { end = try GraphRouting.End(from) } catch { throw error == .unknownPort(from) ? .unknownSource(from) : error }
+        guard !end.sideChain else { throw .unknownSource(from) }
+        if let s = index[from.lowercased()] { return .slot(s) }
+        guard from.lowercased() != GraphRouting.outputName else { throw .unknownSource(from) }
+        if let k = inputs.firstIndex(where: { $0.lowercased() == from.lowercased() }) { return .input(k) }
+        guard Processor.isSlotName(from) else { throw .unknownSource(from) }
+        // Live, a named input's ports are NAME_1…: `in` and `out` are the main ports'.
+        guard !["in", "out"].contains(from.lowercased()) else { throw .reservedInput(from) }
+        inputs.append(from)
+        return .input(inputs.count - 1)
+    }
+
+    /// Where a connection to `to` goes: the output, or a slot's main or side-chain inputs.
+    private static func target(_ to: String, slots index: [String: Int], names: [String],
+                               sideInputs: [Int]) throws(GraphError) -> Connection.Target {
+        let end = try GraphRouting.End(to)
+        if !end.sideChain && end.node.lowercased() == GraphRouting.outputName { return .output }
+        guard let s = index[end.node.lowercased()] else { throw .unknownDestination(to) }
+        guard !end.sideChain || sideInputs[s] > 0 else { throw .noSideChain(names[s]) }
+        return end.sideChain ? .side(s) : .main(s)
+    }
+}
+
 extension Processor {
     /// The slots a host may feed a side signal to (indices into ``chainParts``): those with
     /// side-chain inputs that a graph does not wire itself.
@@ -225,17 +281,30 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case noPathToOutput(String)
     case noOutput
     case reservedInput(String)
+    /// An end of a connection that is not `NAME` or `NAME:sidechain` (the end, and what is wrong).
+    case malformedEnd(String, String)
+    /// The same connection twice (as written, `FROM` and `TO`).
+    case duplicateConnection(String, String)
 
     public var description: String {
         switch self {
-        case .unknownSource(let name): "a connection comes from '\(name)', which is no slot or input"
-        case .unknownDestination(let name): "a connection goes to '\(name)', which is no slot (nor output)"
-        case .unknownPort(let name): "a connection goes to '\(name)': a slot's only port is :sidechain"
+        case .unknownSource(let name): "a connection comes from '\(Self.shown(name))', which is no slot or input"
+        case .unknownDestination(let name): "a connection goes to '\(Self.shown(name))', which is no slot (nor output)"
+        case .unknownPort(let name): "a connection goes to '\(Self.shown(name))': a slot's only port is :sidechain"
         case .noSideChain(let name): "a connection goes to \(name):sidechain, but slot '\(name)' has no side-chain input"
         case .cycle(let names): "the connections make a cycle through \(names.joined(separator: ", "))"
         case .noPathToOutput(let name): "slot '\(name)' has no path to the output"
         case .noOutput: "no connection goes to the output"
         case .reservedInput(let name): "'\(name)' cannot name an input: its ports would be the main \(name)_1…; name it otherwise"
+        case .malformedEnd(let end, let problem):
+            "a connection's end '\(Self.shown(end))' \(problem): write SLOT, SLOT:sidechain, input, a named input or output"
+        case .duplicateConnection(let from, let to): "the connection \(Self.shown(from))>\(Self.shown(to)) is given twice (each would be heard)"
         }
+    }
+
+    /// A name as read, at most 60 characters of it: a graph file or a typed edit can hold
+    /// one of any length, and a message stays a line.
+    private static func shown(_ name: String) -> String {
+        name.count <= 60 ? name : name.prefix(59) + "…"
     }
 }

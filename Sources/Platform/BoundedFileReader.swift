@@ -5,25 +5,73 @@ import SystemPackage
 /// chunk, never the memory or the time of reading it.
 public enum BoundedFileReader {
     /// Why a file could not be read.
-    public enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         /// Opening or reading failed (a folder fails to read with `EISDIR`).
         case system(Errno)
         /// The file holds more than `limit` bytes.
         case tooLarge(limit: Int)
+
+        /// As messages put it after "cannot be read": the system's reason, or the limit.
+        public var description: String {
+            switch self {
+            case .system(let code): code.description
+            case .tooLarge(let limit): "larger than " + BoundedFileReader.size(limit)
+            }
+        }
+    }
+
+    /// Why a file that must be a regular file could not be read.
+    public enum RegularFileFailure: Error, Equatable, CustomStringConvertible {
+        /// A folder, FIFO, device or socket.
+        case notRegular(FileStatus.Kind)
+        case failed(Failure)
+
+        public var description: String {
+            switch self {
+            case .notRegular(.folder): "is a folder, not a file"
+            case .notRegular(.pipe): "is a FIFO, not a regular file"
+            case .notRegular(.characterDevice), .notRegular(.blockDevice): "is a device, not a regular file"
+            case .notRegular(.socket): "is a socket, not a regular file"
+            case .notRegular: "is not a regular file"
+            case .failed(let failure): "cannot be read (\(failure))"
+            }
+        }
     }
 
     /// The bytes of the file at `path` (a plain string: it is opened exactly as given, where a
     /// `FilePath` would drop a trailing `/`).
     public static func read(path: String, limit: Int) throws(Failure) -> [UInt8] {
+        let file = try open(path, options: .closeOnExec)
+        defer { try? file.close() }
+        return try readAll(file, limit: limit)
+    }
+
+    /// The bytes of the file at `path`, which must be a regular file: for a small file read
+    /// whole that nothing but a file can hold (a graph). It is opened without waiting, so that
+    /// a FIFO no one writes to is refused at once instead of blocking forever, and a device or
+    /// FIFO is refused rather than read (what it gives is no file's content).
+    public static func readRegularFile(path: String, limit: Int) throws(RegularFileFailure) -> [UInt8] {
         let file: FileDescriptor
+        do { file = try open(path, options: [.closeOnExec, .nonBlocking]) } catch { throw .failed(error) }
+        defer { try? file.close() }
+        let kind: FileStatus.Kind
+        do { kind = try FileStatus(descriptor: file.rawValue).kind } catch { throw .failed(.system(error.errno)) }
+        guard kind == .regular else { throw .notRegular(kind) }
+        // A regular file's reads never wait: the flag changes nothing from here on.
+        do { return try readAll(file, limit: limit) } catch { throw .failed(error) }
+    }
+
+    private static func open(_ path: String, options: FileDescriptor.OpenOptions) throws(Failure) -> FileDescriptor {
         do {
-            file = try path.withCString {
-                try FileDescriptor.open($0, .readOnly, options: .closeOnExec, retryOnInterrupt: true)
+            return try path.withCString {
+                try FileDescriptor.open($0, .readOnly, options: options, retryOnInterrupt: true)
             }
         } catch {
             throw .system(error as? Errno ?? .ioError)
         }
-        defer { try? file.close() }
+    }
+
+    private static func readAll(_ file: FileDescriptor, limit: Int) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -37,5 +85,12 @@ public enum BoundedFileReader {
             bytes += chunk[..<count]
             if bytes.count > limit { throw .tooLarge(limit: limit) }
         }
+    }
+
+    /// `bytes` as a limit is told: `1 MB`, `64 KB`, or in bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 }

@@ -30,9 +30,10 @@ package struct GraphFile: Sendable {
     /// - Throws: ``PluginError/chainFile(path:reason:)`` naming what is wrong.
     package static func read(_ path: String) throws(PluginError) -> GraphFile {
         func problem(_ reason: String) -> PluginError { .chainFile(path: path, reason: reason) }
+        // A graph is only ever a file: a FIFO is refused, not waited on for a writer.
         let bytes: [UInt8]
-        do { bytes = try BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize) } catch {
-            throw problem("cannot be read (\(error))")
+        do { bytes = try BoundedFileReader.readRegularFile(path: path, limit: PresetCodec.maximumFileSize) } catch {
+            throw problem(error.description)
         }
         let document: JSONValue
         do { document = try JSONParser.parse(bytes) } catch { throw problem("\(error)") }
@@ -41,7 +42,7 @@ package struct GraphFile: Sendable {
         }
         var slots: [Slot] = []
         for member in members {
-            guard Processor.isSlotName(member.key) else { throw problem("'\(member.key)' cannot name a slot: use letters, digits, _ and -") }
+            guard Processor.isSlotName(member.key) else { throw problem("'\(Self.shown(member.key))' cannot name a slot: use letters, digits, _ and -") }
             guard ![GraphRouting.mainInput, GraphRouting.outputName].contains(member.key.lowercased()) else {
                 throw problem("'\(member.key)' names the graph's \(member.key.lowercased()), not a slot")
             }
@@ -56,7 +57,7 @@ package struct GraphFile: Sendable {
                     switch pair.value {
                     case .number(let text), .string(let text): values.append((pair.key, text))
                     case .bool(let on): values.append((pair.key, on ? "on" : "off"))
-                    default: throw problem("slot '\(member.key)': value '\(pair.key)' is \(pair.value.kindDescription)")
+                    default: throw problem("slot '\(member.key)': value '\(Self.shown(pair.key))' is \(pair.value.kindDescription)")
                     }
                 }
             case let other?: throw problem("slot '\(member.key)': 'values' is \(other.kindDescription), not an object")
@@ -77,9 +78,12 @@ package struct GraphFile: Sendable {
         return GraphFile(path: path, slots: slots, connections: connections)
     }
 
+    /// A name read from the file as a message shows it: escaped, and not too long for a line.
+    private static func shown(_ name: String) -> String { TerminalText.printable(name, limit: 60) }
+
     /// True when the file at `path` is a graph file rather than a preset (it has `connections`).
     package static func isGraph(_ path: String) -> Bool {
-        guard let bytes = try? BoundedFileReader.read(path: path, limit: PresetCodec.maximumFileSize),
+        guard let bytes = try? BoundedFileReader.readRegularFile(path: path, limit: PresetCodec.maximumFileSize),
               let document = try? JSONParser.parse(bytes) else { return false }
         return document.member("connections") != nil && document.member("slots") != nil
     }
@@ -95,7 +99,7 @@ package struct GraphFile: Sendable {
         // The slots' values are checked here, so that a wrong one is told as the file's.
         for assignment in assignments {
             do { _ = try graph.table.parseAssignment(assignment) } catch {
-                throw .chainFile(path: path, reason: "\(error)")
+                throw .chainFile(path: path, reason: TerminalText.printable("\(error)"))
             }
         }
         return graph
@@ -109,7 +113,8 @@ package struct GraphFile: Sendable {
                                                          sideInputs: parts.map(\.processor.sideInputs))
             return try Processor.graph(order.map { parts[$0] }, routing: routing)
         } catch let error as GraphError {
-            throw .chainFile(path: path, reason: error.description)
+            // The file's names, as read, may hold anything: the line stays one line.
+            throw .chainFile(path: path, reason: TerminalText.printable(error.description))
         } catch {
             throw .chain(reason: "\(error)")
         }

@@ -176,6 +176,15 @@ struct GraphEditTests {
                                    .disconnect(from: "input", to: "b"), .connect(from: "a", to: "b")] {
             #expect(throws: ChainError.self) { try series.applying(refused) }
         }
+        // Ends with nothing before or after a colon (typed `chain connect input :` killed the host).
+        for (end, problem) in [(":", "names no slot before ':'"), ("::", "has more than one ':'"), ("a:", "names no port after ':'")] {
+            let malformed = ChainError.graph(.malformedEnd(end, problem))
+            #expect(throws: malformed) { try series.applying(.connect(from: "input", to: end)) }
+            #expect(throws: malformed) { try series.applying(.connect(from: end, to: "b")) }
+            #expect(throws: malformed) { try series.applying(.insert(name: "x", processor: .lowpassGain, from: "input", to: end)) }
+            #expect(throws: malformed) { try series.applying(.disconnect(from: "a", to: end)) }
+        }
+        #expect(throws: ChainError.graph(.unknownPort("b:main"))) { try series.applying(.connect(from: "input", to: "b:main")) }
         let chain = try Processor.chain([("a", .lowpassGain)])
         #expect(throws: ChainError.graphEdit("a chain is a line: connections are a graph's (--graph)")) {
             try chain.applying(.connect(from: "input", to: "a"))

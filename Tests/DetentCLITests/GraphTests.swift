@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -162,6 +163,11 @@ struct GraphTests {
              "the connections make a cycle through a, a"),
             (#"{"slots": {"input": {"plugin": "builtin"}}, "connections": [["input","output"]]}"#, "names the graph's input, not a slot"),
             (#"{"slots": {"a": {"plugin": "builtin"}}, "connections": [["input"]]}"#, "connection 1 is not [\"FROM\", \"TO\"]"),
+            // `a:` fed a's main input; the same line twice was summed, twice as loud.
+            (#"{"slots": {"a": {"plugin": "builtin"}}, "connections": [["input","a:"],["a","output"]]}"#,
+             "a connection's end 'a:' names no port after ':'"),
+            (#"{"slots": {"a": {"plugin": "builtin"}}, "connections": [["input","a"],["a","output"],["input","a"]]}"#,
+             "the connection input>a is given twice"),
         ]
         let output = folder.file("refused.wav")
         for (json, message) in cases {
@@ -174,5 +180,35 @@ struct GraphTests {
         }
         let both = try Detent.run(["render", input, "--graph", folder.file("bad.json"), "--plugin", "builtin", "-o", output], in: folder.path)
         #expect(both.status == 64 && both.stderr == "detent: use one of --plugin, --chain and --graph, not --plugin and --graph\n", "\(both.stderr)")
+    }
+
+    @Test("a connection to '', ':' or '::' is one line and exit 65 from params, render and a manifest's line, not a crash",
+          arguments: ["", ":", "::"])
+    func emptyEnds(end: String) throws {
+        let folder = TemporaryFolder()
+        let graph = try Self.write(#"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","\#(end)"]]}"#,
+                                   "g.json", in: folder)
+        let message = "detent: g.json: a connection's end '\(end)' "
+        let params = try Detent.run(["params", "--graph", "g.json"], in: folder.path)
+        #expect(params.status == 65 && params.stderr.hasPrefix(message) && params.stderr.split(separator: "\n").count == 1,
+                "\(String(describing: params.status)): \(params.stderr)")
+        let input = try Self.noise(folder)
+        let render = try Detent.run(["render", input, "--graph", graph, "-o", "out.wav"], in: folder.path)
+        #expect(render.status == 65 && render.stderr.split(separator: "\n").count == 1, "\(render.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+
+    @Test("a graph file that is a FIFO, a folder or too large is refused at once in one line")
+    func notAGraphFile() throws {
+        let folder = TemporaryFolder()
+        #expect(mkfifo(folder.file("fifo.json"), 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: folder.file("folder.json"), withIntermediateDirectories: false)
+        folder.write("large.json", [UInt8](repeating: 0x20, count: 2 << 20))
+        for (name, problem) in [("fifo.json", "is a FIFO, not a regular file"), ("folder.json", "is a folder, not a file"),
+                                ("large.json", "cannot be read (larger than 1 MB)")] {
+            // A FIFO with no writer blocked for ever: `timeout` bounds the test if it comes back.
+            let outcome = try Detent.run(["params", "--graph", name], in: folder.path, prefix: ["/usr/bin/timeout", "20"])
+            #expect(outcome.status == 65 && outcome.stderr == "detent: \(name): \(problem)\n", "\(name): \(outcome.stderr)")
+        }
     }
 }
