@@ -37,9 +37,9 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     case outputExists(path: String)
     /// The output would replace the input it is rendered from.
     case outputIsInput(path: String, input: String)
-    /// The output is another job's input in the same batch (it would be destroyed before, or
-    /// after, that job reads it).
-    case outputIsBatchInput(path: String)
+    /// The output is a file the batch reads: another job's input, or any job's key, graph,
+    /// automation, MIDI file… (it would be destroyed before, or after, a job reads it).
+    case outputIsRead(path: String, role: ReadFileRole)
     /// Two inputs of one batch would be rendered to the same output.
     case outputCollision(path: String, first: String, second: String)
     /// The folder the output should go into does not exist (or is not a folder).
@@ -60,6 +60,9 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     case loudnessUnavailable(path: String, reason: String)
     /// The processor could not be made ready for the file (a plug-in that fails to start).
     case processorFailed(input: String, reason: String)
+    /// A file read beside the input (a key, a named input, a file parameter's) that is a
+    /// FIFO, device or socket: it is opened to be checked, then again to be read.
+    case notRegularFile(path: String)
     /// A side-chain key or a graph's named input whose sample rate is not the input's.
     case keyRate(path: String, rate: Int, input: String, inputRate: Int)
 
@@ -78,7 +81,8 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
             "\(path): is a stream, which can be read only once; --normalize reads its input twice (render it to a file first)"
         case .outputExists(let path): "\(path): already exists (use --force to overwrite it)"
         case .outputIsInput(let path, let input): "\(path): is the input \(input) itself; choose another output"
-        case .outputIsBatchInput(let path): "\(path): is an input of another job of this batch; choose another output"
+        case .outputIsRead(let path, .input): "\(path): is an input of another job of this batch; choose another output"
+        case .outputIsRead(let path, let role): "\(path): is \(role.rawValue) this render reads; choose another output"
         case .outputCollision(let path, let first, let second):
             "\(path): would be written for both \(first) and \(second)"
         case .outputFolderMissing(let path): "\(path): no such folder"
@@ -91,6 +95,8 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
             "\(path): cannot measure loudness: libebur128 cannot be loaded (\(reason)); install libebur128-1"
         case .cancelled(let input, let output): "\(input): render interrupted; \(output) was not written"
         case .processorFailed(let input, let reason): "\(input): the processor cannot start: \(reason)"
+        case .notRegularFile(let path):
+            "\(path): is not a regular file (a FIFO, device or socket); a file read beside the input is opened more than once: save it to a file"
         case .keyRate(let path, let rate, let input, let inputRate):
             "\(path): at \(rate) Hz, but \(input) is at \(inputRate) Hz; resample it to \(inputRate) Hz"
         }
@@ -99,8 +105,8 @@ public enum AudioFileError: ExitStatusError, Equatable, Sendable {
     /// The process exit status for this problem (`sysexits.h`).
     public var exitCode: Int32 {
         switch self {
-        case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputIsBatchInput, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
-        case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit, .keyRate: 65  // EX_DATAERR
+        case .streamNeedsOutput, .streamCannotNormalize, .outputExists, .outputIsInput, .outputIsRead, .outputCollision, .formatNotWritable, .encoderSetting: 64  // EX_USAGE
+        case .notAudio, .unreadable, .empty, .truncated, .corrupt, .automation, .automationDoesNotFit, .keyRate, .notRegularFile: 65  // EX_DATAERR
         case .cannotOpen, .isDirectory, .outputFolderMissing, .writeFailed: 74  // EX_IOERR
         case .processorFailed: 65  // EX_DATAERR: this processor cannot run this audio
         case .loudnessUnavailable: 69  // EX_UNAVAILABLE

@@ -223,7 +223,7 @@ public enum OfflineRenderer {
     static func checkOutput(_ output: String, reader: SoundFileReader, settings: RenderSettings) throws(AudioFileError) {
         if let existing = FileIdentity(path: output) {
             if existing == reader.identity { throw .outputIsInput(path: output, input: reader.path) }
-            if settings.protectedFiles.contains(existing) { throw .outputIsBatchInput(path: output) }
+            if let role = settings.protectedFiles[existing] { throw .outputIsRead(path: output, role: role) }
             if PathString.isFolder(output) { throw .writeFailed(path: output, reason: "is a folder") }
             // A device or FIFO is written to, not replaced: nothing is lost by writing to it.
             if !settings.overwrite && !PathString.isSpecial(output) { throw .outputExists(path: output) }

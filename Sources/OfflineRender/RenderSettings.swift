@@ -118,8 +118,9 @@ public struct RenderSettings: Sendable {
     public var kernelFrames = Engine.defaultKernelFrames
     /// How reading and writing share threads (the output is the same either way).
     public var ioThreads = IOThreads.forCores(RenderSettings.cores)
-    /// Files the output must never replace (the other inputs of a batch).
-    public var protectedFiles: Set<FileIdentity> = []
+    /// Files the output must never replace, even with `--force`: every file the batch reads
+    /// (its jobs' inputs, keys, graphs, automation…), and what each is to it.
+    public var protectedFiles: [FileIdentity: ReadFileRole] = [:]
 
     /// Large enough that per-block costs vanish against per-sample ones, small enough that
     /// every buffer stays in the CPU's cache. A 10-minute render took 1.05× the time in
@@ -169,4 +170,19 @@ public struct RenderProgress: Sendable, Equatable {
         self.totalFrames = totalFrames
         self.sampleRate = sampleRate
     }
+}
+
+/// What a file a render reads is to it, to name the file an output or a written manifest
+/// would destroy.
+public enum ReadFileRole: String, Sendable {
+    case input = "an input"
+    case sidechain = "a side-chain key"
+    case namedInput = "a graph's named input"
+    case graph = "the graph file"
+    case chain = "the chain file"
+    case preset = "the preset file"
+    case automation = "the automation file"
+    case midi = "the MIDI file"
+    case fileParameter = "a file parameter's file"
+    case manifest = "the manifest"
 }

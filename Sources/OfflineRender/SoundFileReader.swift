@@ -57,9 +57,16 @@ public final class SoundFileReader {
     static let openLock = Mutex(())
 
     /// Whether `path` holds sound: an error saying why not (not an audio file, no frames,
-    /// cannot be opened), or nil. How a file parameter that expects sound (an impulse
-    /// response, a sample) checks its file before the plug-in gets it.
+    /// cannot be opened), or nil. How a file read beside the input — a side-chain key, a
+    /// graph's named input, a file parameter's impulse response or sample — is checked before
+    /// it is read.
+    ///
+    /// Such a file is opened here and again to be read, so it must be a regular file: a FIFO,
+    /// device or socket is refused without being opened (a FIFO no one writes to would block
+    /// for ever, and one that is written to would lose what this look took). The main input
+    /// is not checked here: it is opened once, and may be a stream.
     public static func audioProblem(at path: String) -> AudioFileError? {
+        if let kind = FileStatus(path: path)?.kind, kind != .regular, kind != .folder { return .notRegularFile(path: path) }
         do {
             let reader = try SoundFileReader(path: path)
             return reader.frames == 0 ? .empty(path: path) : nil

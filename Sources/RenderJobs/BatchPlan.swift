@@ -71,6 +71,7 @@ package struct BatchPlan {
                               paths: writing.map { ManifestPaths(folder: PathString.folder(of: $0)) })
 
         if let path = batch.manifest {
+            if path != "-" { planner.protected.protect(path, as: .manifest) }
             let manifest = RenderManifest(path: path)
             try manifest.read { place, line, members in
                 // A job none of whose variants is this shard's is passed over unread.
@@ -139,7 +140,7 @@ package struct BatchPlan {
         let paths: ManifestPaths?
         var entries: [BatchEntry] = []
         var claimed: [String: String] = [:]
-        var protected: Set<FileIdentity> = []
+        var protected: [FileIdentity: ReadFileRole] = [:]
         var written: [String] = []
         var variationsByProcessor: [String: Result<[ParameterVariation.Resolved], CommandFailure>] = [:]
 
@@ -154,7 +155,8 @@ package struct BatchPlan {
         }
 
         mutating func plan(_ base: Base, at job: Int) {
-            if let input = try? base.job.get().input, let identity = FileIdentity(path: input) { protected.insert(identity) }
+            if let input = try? base.job.get().input { protected.protect(input, as: .input) }
+            for file in base.options.filesNamed { protected.protect(file.path, as: file.role) }
             let width = max(3, String(perJob - 1).count)
             for number in 0..<perJob {
                 let place = job * perJob + number
@@ -176,6 +178,9 @@ package struct BatchPlan {
                 entry.action = BatchPlan.action(base, entry: &entry, collision: collision, variations: variations, seed: batch.seed ?? 0,
                                                 place: job, variant: batch.variants == nil ? nil : number,
                                                 cache: cache, resolved: &variationsByProcessor)
+                if case .render(let settings) = entry.action {
+                    for file in settings.filesRead { protected.protect(file.path, as: file.role) }
+                }
                 if case .render = entry.action, let paths, let job = entry.job {
                     written.append(ManifestFields.line(input: job.input, output: job.output, options: base.options,
                                                        values: entry.variant?.values ?? [], paths: paths))
@@ -258,16 +263,19 @@ package struct BatchPlan {
     }
 
     /// Refuses a manifest path that would destroy what the batch reads or writes, or anything
-    /// already there without `--force`, as `-o` does: an input of the batch, an output of one
-    /// of its jobs, a folder, an existing file or symbolic link. A device or FIFO is written
-    /// into, never replaced.
-    package static func checkManifestPath(_ path: String, inputs: Set<FileIdentity>, outputs: [String: String],
+    /// already there without `--force`, as `-o` does: a file the batch reads (an input, a key,
+    /// a graph, the manifest itself…; `inputs`, by identity, so any spelling of the path is
+    /// caught), an output of one of its jobs, a folder, an existing file or symbolic link. A
+    /// device or FIFO is written into, never replaced.
+    package static func checkManifestPath(_ path: String, inputs: [FileIdentity: ReadFileRole], outputs: [String: String],
                                   force: Bool) throws(CommandFailure) {
         func refuse(_ reason: String, _ status: Int32 = 64) -> CommandFailure {
             CommandFailure("--write-manifest \(path): \(reason)", exitCode: status)
         }
         if let input = outputs[PathString.canonical(path)] { throw refuse("is where the render of \(input) goes") }
-        if let existing = FileIdentity(path: path), inputs.contains(existing) { throw refuse("is an input of this batch") }
+        if let existing = FileIdentity(path: path), let role = inputs[existing] {
+            throw refuse(role == .input ? "is an input of this batch" : "is \(role.rawValue) this render reads")
+        }
         if PathString.isFolder(path) { throw refuse("is a folder", 74) }
         if PathString.isSpecial(path) { return }
         if PathString.exists(path) && !force { throw refuse("already exists (use --force to overwrite it)") }

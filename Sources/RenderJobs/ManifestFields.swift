@@ -85,12 +85,18 @@ package enum ManifestFields {
             default: throw failure("'\(key)' is \(value.kindDescription), not a string")
             }
         }
+        /// `path` from the manifest's folder. A NUL byte (`\u0000`) would end the path where the
+        /// system reads it, so that another file than the one written is opened: refused.
+        func resolved(_ key: String, _ path: String) throws(CommandFailure) -> String {
+            guard !path.utf8.contains(0) else { throw failure("'\(key)': a path cannot hold a NUL byte (\\u0000)") }
+            return manifest.resolve(path)
+        }
         func path(_ key: String, _ value: JSONValue) throws(CommandFailure) -> String {
             guard case .string(let path) = value, !path.isEmpty else {
                 throw failure("'\(key)' is \(value.kindDescription), not a path")
             }
             if path == "-" { throw failure("'\(key)': - (stdin or stdout) cannot be a job's file") }
-            return manifest.resolve(path)
+            return try resolved(key, path)
         }
         var options = command
         var input: String?
@@ -113,7 +119,7 @@ package enum ManifestFields {
                 // A preset file by path (as `--preset` tells one from a name) is the manifest's.
                 let reference = try text(key, value)
                 let isPath = reference.contains("/") || reference.lowercased().hasSuffix(".json")
-                options.starting.preset = isPath ? manifest.resolve(reference) : reference
+                options.starting.preset = isPath ? try resolved(key, reference) : reference
             case "set":
                 switch value {
                 case .array(let items): for item in items { sets.append(try text(key, item)) }
@@ -142,7 +148,7 @@ package enum ManifestFields {
                     func add(_ text: String) throws(CommandFailure) {
                         let (name, file) = Processor.slotNameAndReference(text)
                         guard !file.isEmpty, file != "-" else { throw failure("'\(key)': \(text) names no file") }
-                        texts.append((name.map { $0 + "=" } ?? "") + manifest.resolve(file))
+                        texts.append((name.map { $0 + "=" } ?? "") + (try resolved(key, file)))
                     }
                     switch value {
                     case .object(let pairs): for pair in pairs { try add(pair.key + "=" + (try text(key + "." + pair.key, pair.value))) }

@@ -32,7 +32,8 @@ package enum SidechainChoice {
                 path = file
             } else {
                 guard let only = keyed.first else {
-                    throw UsageError("--sidechain \(text): \(processor.slots.isEmpty ? processor.name + " has" : "no slot of the chain has") no side-chain input")
+                    throw UsageError("--sidechain \(text): "
+                        + (processor.slots.isEmpty ? "\(processor.name) has no side-chain input" : "no slot of the chain has a side-chain input"))
                 }
                 guard keyed.count == 1 else {
                     throw UsageError("--sidechain \(text): slots \(keyed.map { slots[$0].name }.joined(separator: ", ")) have side-chain inputs; say which: SLOT=FILE")

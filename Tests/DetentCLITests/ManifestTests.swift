@@ -153,4 +153,57 @@ struct ManifestTests {
         #expect(outcome.stderr == line + "\n")
         #expect(folder.names == before)
     }
+
+    @Test("a line naming a graph with an empty end fails alone; a path with a NUL byte is refused, not cut")
+    func hostileLines() throws {
+        let folder = TemporaryFolder()
+        try Self.takes(folder)
+        folder.write("bad.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a",""]]}"#)
+        folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","output"]]}"#)
+        folder.write("jobs.jsonl", text: """
+            {"input": "takes/noise.wav", "output": "a.wav"}
+            {"input": "takes/noise.wav", "output": "b.wav", "graph": "bad.json"}
+            {"input": "takes/noise.wav", "output": "c.wav", "graph": "g.json\\u0000x"}
+            {"input": "takes/noise.wav\\u0000x", "output": "d.wav"}
+            {"input": {"input": "takes/noise.wav", "key": "takes/tone.wav\\u0000"}, "output": "e.wav", "graph": "g.json"}
+            {"input": "takes/tone.wav", "output": "f.wav", "graph": "g.json"}
+
+            """)
+        let outcome = try Detent.run(["render", "--manifest", "jobs.jsonl"], in: folder.path)
+        #expect(outcome.status == 65)
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(outcome.stderr)")
+        #expect(lines.first == "detent: jobs.jsonl:2: bad.json: a connection's end '' is empty: "
+                + "write SLOT, SLOT:sidechain, input, a named input or output")
+        #expect(Array(lines.dropFirst().prefix(3)) == [
+            "detent: jobs.jsonl:3: 'graph': a path cannot hold a NUL byte (\\u0000)",
+            "detent: jobs.jsonl:4: 'input': a path cannot hold a NUL byte (\\u0000)",
+            "detent: jobs.jsonl:5: 'input.key': a path cannot hold a NUL byte (\\u0000)",
+        ])
+        #expect(folder.names.filter { $0.hasSuffix(".wav") } == ["a.wav", "f.wav"])
+    }
+
+    @Test("--write-manifest --force replaces no file the batch reads: keys, named inputs, the graph, automation, the manifest")
+    func writtenManifestSparesReadFiles() throws {
+        let folder = TemporaryFolder()
+        try Self.takes(folder)
+        folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["key","a"],["a","output"]]}"#)
+        folder.write("takes/sweep.txt", text: "0 a.cutoff 300\n")
+        folder.write("jobs.jsonl", text: """
+            {"input": {"input": "takes/noise.wav", "key": "takes/tone.wav"}, "output": "out/a.wav", "graph": "g.json", "automation": "takes/sweep.txt"}
+
+            """)
+        let names = ["takes/tone.wav", "g.json", "takes/sweep.txt", "jobs.jsonl"]
+        let kept = try names.map { try folder.bytes($0) }
+        let cases = [("takes/tone.wav", "a graph's named input this render reads"), ("./takes/../takes/tone.wav", "a graph's named input this render reads"),
+                     ("g.json", "the graph file this render reads"), ("takes/sweep.txt", "the automation file this render reads"),
+                     ("jobs.jsonl", "the manifest this render reads")]
+        for (path, message) in cases {
+            let outcome = try Detent.run(["render", "--manifest", "jobs.jsonl", "--write-manifest", path, "--force"], in: folder.path)
+            #expect(outcome.status == 64, "\(path): \(outcome.stderr)")
+            #expect(outcome.stderr == "detent: --write-manifest \(path): is \(message)\n", "\(path)")
+        }
+        #expect(try names.map { try folder.bytes($0) } == kept)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out/a.wav")))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -105,5 +106,45 @@ struct SidechainTests {
             #expect(lines.count == 1 && lines[0].hasPrefix("detent: ") && lines[0].contains(message), "\(arguments): \(outcome.stderr)")
             #expect(!FileManager.default.fileExists(atPath: output), "\(arguments)")
         }
+    }
+
+    @Test("no file a render reads is its output, even with --force: a key, a named input, the graph, the automation file")
+    func readFilesAreNoOutputs() throws {
+        let folder = TemporaryFolder()
+        let (tone, key) = try Self.files(folder)
+        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["key","a"],["a","output"]]}"#)
+        let automation = folder.write("sweep.wav", text: "0 cutoff 300\n")
+        let kept = try [key, graph, automation].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let cases: [([String], String, String)] = [
+            (["--plugin", Self.compressor, "--sidechain", key], key, "a side-chain key"),
+            (["--plugin", Self.compressor, "--sidechain", "zamcomp=./key.wav"], key, "a side-chain key"),
+            (["--graph", graph, "--input", "key=\(key)"], key, "a graph's named input"),
+            (["--graph", graph, "--input", "key=\(key)", "--format", "wav"], graph, "the graph file"),
+            (["--automation", automation], automation, "the automation file"),
+        ]
+        for (arguments, output, role) in cases {
+            let outcome = try Detent.run(["render", tone, "-o", output, "--force"] + arguments, in: folder.path)
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr == "detent: \(output): is \(role) this render reads; choose another output\n", "\(arguments)")
+        }
+        #expect(try [key, graph, automation].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == kept)
+    }
+
+    @Test("a key or named input that is a FIFO is refused at once in one line, not waited on")
+    func fifoKeys() throws {
+        let folder = TemporaryFolder()
+        let (tone, _) = try Self.files(folder)
+        let fifo = folder.file("key.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["key","a"],["a","output"]]}"#)
+        for (arguments, option) in [(["--plugin", Self.compressor, "--sidechain", fifo], "--sidechain"),
+                                    (["--graph", graph, "--input", "key=\(fifo)"], "--input")] {
+            // `timeout` bounds the test if the render waits for a writer again.
+            let outcome = try Detent.run(["render", tone, "-o", "out.wav"] + arguments, in: folder.path, prefix: ["/usr/bin/timeout", "20"])
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr == "detent: \(option) \(fifo): is not a regular file (a FIFO, device or socket); "
+                    + "a file read beside the input is opened more than once: save it to a file\n", "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")))
     }
 }

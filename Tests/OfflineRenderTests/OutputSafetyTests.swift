@@ -61,10 +61,10 @@ struct OutputSafetyTests {
         let other = folder.write("other.wav", WAV.float(Self.samples))
         let result = render(other, input) {
             $0.overwrite = true
-            $0.protectedFiles = [FileIdentity(path: input)!, FileIdentity(path: other)!]
+            $0.protectedFiles = [FileIdentity(path: input)!: .input, FileIdentity(path: other)!: .input]
         }
         // It names the file it would destroy, not this job's own input.
-        #expect(result.error == .outputIsBatchInput(path: input))
+        #expect(result.error == .outputIsRead(path: input, role: .input))
         #expect(result.error?.description == "\(input): is an input of another job of this batch; choose another output")
         #expect(try folder.bytes("in.wav") == original)
         #expect(folder.names == ["hard.wav", "in.wav", "other.wav", "soft.wav"])
