@@ -45,5 +45,16 @@ public final class UDPClient {
         return n > 0 ? Array(buffer[..<n]) : nil
     }
 
+    /// The next datagram, waiting at most `timeoutMilliseconds` (then the 10 s wait again).
+    public func receive(timeoutMilliseconds: Int) -> [UInt8]? {
+        func wait(_ milliseconds: Int) {
+            var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+        wait(timeoutMilliseconds)
+        defer { wait(10_000) }
+        return receive()
+    }
+
     public func close() { Glibc.close(fd) }
 }
