@@ -177,17 +177,9 @@ struct PresetCommand: ParsableCommand {
 
         func run() throws {
             let store = try plugin.resolve().store
-            // A saved state's folder beside the preset goes with it.
-            let state = (try? store.load(named: name)).flatMap { loaded in
-                loaded.origin.path == nil ? nil : loaded.state
-            }
+            // (The preset's own state folder goes with it.)
             let (path, factory) = try store.delete(named: name)
             print("deleted \(path)")
-            // (A chain's slots keep theirs inside one folder: that folder goes.)
-            let user = store.userDirectory + "/"
-            for folder in Set((state?.folders ?? []).filter { $0.hasPrefix(user) }.map { user + $0.dropFirst(user.count).prefix { $0 != "/" } }) {
-                FolderEntries.remove(folder: folder)
-            }
             if let factory { print("the factory preset \(PresetName.quoted(factory)) is in effect again") }
         }
     }

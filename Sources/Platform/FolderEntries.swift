@@ -53,14 +53,37 @@ public enum FolderEntries {
         }
     }
 
-    /// Removes the folder at `path` and what is in it — files, links (never followed) and
-    /// folders (a folder Detent made itself: a sanitizer runtime, a preset's state, a chain's
-    /// slots' states inside it); whatever cannot be removed stays.
+    /// Removes the folder at `path` and what is in it — files, links and folders (a folder
+    /// Detent made itself: a sanitizer runtime, a preset's state, a chain's slots' states inside
+    /// it); whatever cannot be removed stays. No link is followed, `path` itself included: a
+    /// link there is removed, not what it points at, and every folder below is opened
+    /// relative to the one above it, so swapping one for a link midway leads nowhere else.
     public static func remove(folder path: String) {
-        for name in (try? names(in: path)) ?? [] {
-            let entry = path + "/" + name
-            if FileStatus(entryAt: entry)?.kind == .folder { remove(folder: entry) } else { unlink(entry) }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            if FileStatus(entryAt: path)?.kind == .link { unlink(path) }
+            return
         }
+        removeContents(of: fd)
         rmdir(path)
+    }
+
+    /// Empties the folder open on `fd` (which it closes), depth first.
+    private static func removeContents(of fd: Int32) {
+        guard let folder = fdopendir(fd) else {
+            close(fd)
+            return
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        for name in names where unlinkat(fd, name, 0) != 0 && errno == EISDIR {
+            let inner = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if inner >= 0 { removeContents(of: inner) }
+            unlinkat(fd, name, AT_REMOVEDIR)
+        }
     }
 }

@@ -21,11 +21,33 @@ package enum PresetStates {
             let loaded = try reference.map { name throws(PresetError) in try store.resolve(name) } ?? store.defaultPreset()
             (name, state) = (loaded.preset.name, loaded.state)
         }
-        guard let state else { return nil }
+        guard let state = state.flatMap({ withoutMissingFolders($0, preset: name) }) else { return nil }
         if let problem = problem(state) {
             throw CommandFailure("preset \(PresetName.quoted(name)): \(problem)", exitCode: 66)
         }
         return state
+    }
+
+    /// `state` without the folders that are gone (a save killed before its folder had its
+    /// name, a folder removed by hand), said in one warning: the preset's values apply, and the
+    /// plug-ins whose state is gone start from their defaults. Nil when nothing is left.
+    static func withoutMissingFolders(_ state: SavedState, preset name: String) -> SavedState? {
+        let missing = Set(state.folders.filter { !PathString.leadsSomewhere($0) })
+        guard !missing.isEmpty else { return state }
+        let list = missing.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        Console.warning("preset \(PresetName.quoted(name)): its saved state \(list) is missing; "
+                        + "its values apply, the plug-ins start from their defaults")
+        return dropping(missing, from: state)
+    }
+
+    private static func dropping(_ folders: Set<String>, from state: SavedState) -> SavedState? {
+        switch state {
+        case .folder(let path, _): return folders.contains(path) ? nil : state
+        case .preset: return state
+        case .slots(let states):
+            let kept = states.compactMapValues { dropping(folders, from: $0) }
+            return kept.isEmpty ? nil : .slots(kept)
+        }
     }
 
     /// Why `state` cannot be restored — its folder's `state.ttl` or a file it copied gone or

@@ -134,11 +134,29 @@ public enum PresetCodec {
     /// The `state` object (``SavedState``'s JSON): a folder beside the preset, a preset the
     /// processor ships, or a chain's slots' states.
     private static func savedState(_ value: JSONValue, source: String) throws(PresetError) -> SavedState {
+        let state: SavedState
         do {
-            return try SavedState(json: value)
+            state = try SavedState(json: value)
         } catch {
             guard let expected = error.expected, let found = error.found else { throw PresetError(.missingField(error.field), source: source) }
             throw PresetError(.wrongType(field: error.field, expected: expected, found: found), source: source)
+        }
+        try requireOwnFolders(state, field: "state", source: source)
+        return state
+    }
+
+    /// Refuses a state whose folder is anywhere but beside the preset (see ``StateFolderPath``):
+    /// loading it would read, and deleting the preset remove, what is not the preset's.
+    private static func requireOwnFolders(_ state: SavedState, field: String, source: String) throws(PresetError) {
+        switch state {
+        case .folder(let path, _):
+            guard let problem = StateFolderPath.problem(path) else { return }
+            throw PresetError(.wrongType(field: field + ".folder", expected: "a folder NAME\(StateFolderPath.suffix) beside the preset",
+                                         found: "\(JSONWriter.quoted(path)) (\(problem))"), source: source)
+        case .preset:
+            return
+        case .slots(let states):
+            for name in states.keys.sorted() { try requireOwnFolders(states[name]!, field: field + ".slots." + name, source: source) }
         }
     }
 

@@ -7,7 +7,8 @@ import Platform
 /// which is flushed to the disk (`fsync`) and then renamed over the destination; `rename`
 /// within one file system is atomic. A failure at any step removes the temporary file and
 /// leaves the destination untouched; a crash can at worst leave a hidden `.tmp` file behind,
-/// which listings ignore. Two writers racing on one destination each rename a complete file,
+/// which listings ignore and a later save removes: the writer holds a lock on its temporary
+/// file until the file has its name (see ``AbandonedEntries``). Two writers racing on one destination each rename a complete file,
 /// so the last rename wins and the file is always one of them, whole.
 ///
 /// Without `replacing`, the temporary file is hard-linked to the destination instead of
@@ -29,7 +30,9 @@ public struct AtomicFileWriter: Sendable {
     /// - Throws: ``PresetError/Problem/fileExists(path:)`` when `path` exists and `replacing`
     ///   is false; ``PresetError/Problem/io(_:)`` naming the step that failed otherwise.
     public func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(PresetError) {
-        let (temporary, fd) = try createTemporaryFile(beside: path)
+        let (temporary, fd, claim) = try createTemporaryFile(beside: path)
+        // The claim outlives the descriptor written through, which closes before the rename.
+        defer { if let claim { try? DescriptorIO.close(claim) } }
         do throws(PresetError) {
             try writeAll(bytes, to: fd, path: path)
             guard calls.fsync(fd) == 0 else { throw Self.failure("flushing to disk", .last, path: path) }
@@ -52,8 +55,10 @@ public struct AtomicFileWriter: Sendable {
         syncDirectory(of: path)
     }
 
-    /// Creates a new, empty, uniquely named hidden file in `path`'s folder.
-    private func createTemporaryFile(beside path: String) throws(PresetError) -> (String, Int32) {
+    /// Creates a new, empty, uniquely named hidden file in `path`'s folder, claimed for this
+    /// writer: the file, its descriptor, and a duplicate of that which holds the claim (nil
+    /// when none could be made: the file is written all the same).
+    private func createTemporaryFile(beside path: String) throws(PresetError) -> (String, Int32, Int32?) {
         let (folder, name) = Self.split(path)
         for _ in 0..<16 {
             let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -61,7 +66,14 @@ public struct AtomicFileWriter: Sendable {
             // 0666 lets the umask decide the permissions, as for any file the user creates.
             let fd = calls.open(temporary, .writeOnly, options: [.create, .exclusiveCreate],
                                 permissions: [.ownerReadWrite, .groupReadWrite, .otherReadWrite])
-            if fd >= 0 { return (temporary, fd) }
+            if fd >= 0 {
+                // A clean-up that removed it between its creation and the claim: another name.
+                guard AbandonedEntries.claim(fd, at: temporary) else {
+                    _ = calls.close(fd)
+                    continue
+                }
+                return (temporary, fd, try? DescriptorIO.duplicate(fd))
+            }
             let reason = Errno.last
             if reason != .fileExists { throw Self.failure("creating a temporary file", reason, path: path) }
         }
@@ -101,6 +113,17 @@ public struct AtomicFileWriter: Sendable {
     /// final rename or link.
     private static func failure(_ step: String, _ reason: Errno, path: String) -> PresetError {
         .system("cannot save (\(step) failed; nothing was changed)", reason, path: path)
+    }
+
+    /// The file a temporary file called `entry` (`.Dark.json.1f3a….tmp`) was to become
+    /// (`Dark.json`), else nil.
+    public static func destination(ofTemporary entry: String) -> String? {
+        guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
+        let inner = entry.dropFirst().dropLast(4)
+        guard let dot = inner.lastIndex(of: "."), dot > inner.startIndex else { return nil }
+        let suffix = inner[inner.index(after: dot)...]
+        guard !suffix.isEmpty, suffix.allSatisfy(\.isHexDigit) else { return nil }
+        return String(inner[..<dot])
     }
 
     /// The folder and the last component of `path` (`.` when it has no folder).

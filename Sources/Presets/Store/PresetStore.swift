@@ -177,27 +177,40 @@ public struct PresetStore: Sendable {
     ///   without `replacing`; ``PresetError/Problem/invalidName(name:reason:)``; I/O errors.
     @discardableResult
     public func save(_ preset: Preset, replacing: Bool) throws(PresetError) -> String {
-        let fileName = try PresetFileName.fileName(for: preset.name)
-        let existing = try userEntries().filter {
-            PresetName.key($0.name) == PresetName.key(preset.name) || $0.fileName.lowercased() == fileName.lowercased()
-        }
-        let target = existing.first { $0.fileName == fileName } ?? existing.first
-        if let target, !replacing {
-            throw PresetError(target.name == preset.name ? .alreadyExists(target.name) : .nameClash(name: preset.name, existing: target.name))
-        }
+        let path = try savingPath(for: preset.name, replacing: replacing)
         try createUserDirectory()
-        let path = target?.path ?? userDirectory + "/" + fileName
+        // Saves that were killed before their file had its name leave it hidden: gone now.
+        AbandonedEntries.remove(in: userDirectory) { AtomicFileWriter.destination(ofTemporary: $0)?.hasSuffix(PresetFileName.fileExtension) == true }
         do throws(PresetError) {
             try writer.write(Array(PresetCodec.encode(preset).utf8), to: path, replacing: replacing)
         } catch where error.problem == .fileExists(path: path) {
-            // Another process created it between the check above and the link.
+            // Another process created it between the check and the link.
             throw PresetError(.alreadyExists(preset.name))
         }
         return path
     }
 
+    /// The file a save of the preset `name` writes: the user preset's own when one answers to
+    /// the name (ignoring case), so no second file appears; else the file named after it.
+    ///
+    /// - Throws: ``PresetError/Problem/alreadyExists(_:)`` or ``PresetError/Problem/nameClash(name:existing:)``
+    ///   when that preset exists and `replacing` is false; ``PresetError/Problem/invalidName(name:reason:)``.
+    public func savingPath(for name: String, replacing: Bool) throws(PresetError) -> String {
+        let fileName = try PresetFileName.fileName(for: name)
+        let existing = try userEntries().filter {
+            PresetName.key($0.name) == PresetName.key(name) || $0.fileName.lowercased() == fileName.lowercased()
+        }
+        let target = existing.first { $0.fileName == fileName } ?? existing.first
+        if let target, !replacing {
+            throw PresetError(target.name == name ? .alreadyExists(target.name) : .nameClash(name: name, existing: target.name))
+        }
+        return target?.path ?? userDirectory + "/" + fileName
+    }
+
     /// Deletes the user preset called `name` (ignoring case); a broken file can be deleted by
-    /// the name it is listed under.
+    /// the name it is listed under. The preset's own state folder goes with it (`Hall.state`
+    /// beside `Hall.json`, whatever the file says; a link there is removed, not followed):
+    /// nothing another preset or anyone else keeps.
     ///
     /// - Returns: the deleted file's path, and the factory preset now in effect under that
     ///   name, if any.
@@ -212,6 +225,7 @@ public struct PresetStore: Sendable {
         guard writer.calls.unlink(entry.path) == 0 else {
             throw .system("cannot delete", .last, path: entry.path)
         }
+        FolderEntries.remove(folder: userDirectory + "/" + StateFolderPath.name(forPresetFile: entry.fileName))
         return (entry.path, factory?.name)
     }
 
