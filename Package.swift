@@ -119,7 +119,7 @@ let package = Package(
         // its change feed, and the surfaces' adapters over it — OSC, the browser panel's bridge,
         // the terminal panel's host, the session manager's session.
         .target(name: "Host", dependencies: [
-            "Control", "AudioEngine", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
+            "Control", "AudioEngine", "Isolation", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
             "WebBridge", "CPlatform"]),
 
         // What a render is asked and how it is carried out, whoever asks: the options as a

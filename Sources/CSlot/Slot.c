@@ -174,8 +174,12 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
     uint8_t *base = block(shared);
     if (channels > (intptr_t)layout->channels) channels = layout->channels;
     if (frames > (intptr_t)layout->max_frames) frames = layout->max_frames;
-    if (!proxy->failed && load(&shared->state) != DETENT_SLOT_READY) fail(proxy);
-    if (!proxy->failed) {
+    uint32_t state = load(&shared->state);
+    // Still making its plug-in: the input passes through, and nothing waits for it.
+    bool starting = !proxy->failed && !proxy->started && state == DETENT_SLOT_STARTING;
+    if (!starting && !proxy->started && state == DETENT_SLOT_READY) proxy->started = 1, proxy->fade_done = 0;
+    if (!starting && !proxy->failed && state != DETENT_SLOT_READY) fail(proxy);
+    if (!starting && !proxy->failed) {
         memcpy(base + layout->off_controls, controls, layout->controls * sizeof(float));
         float *in = (float *)(base + layout->off_inputs);
         for (intptr_t c = 0; c < channels; c++) memcpy(in + c * layout->max_frames, inputs[c], (size_t)frames * sizeof(float));
@@ -204,12 +208,23 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
         }
     }
     uint32_t delay = proxy->history_frames;
-    if (proxy->failed) {
+    if (proxy->failed || starting) {
         // As a bypass: the input, delayed by the latency the slot last reported.
-        proxy->failures++;
+        if (proxy->failed) proxy->failures++;
         for (intptr_t c = 0; c < channels; c++) {
             for (intptr_t i = 0; i < frames; i++) outputs[c][i] = delayed(proxy, inputs[c], (uint32_t)c, i, delay);
         }
+    } else if (proxy->fade_done < proxy->fade_frames) {
+        // Just ready: from the input passed through to the slot's sound, on a straight ramp.
+        uint32_t done = proxy->fade_done, length = proxy->fade_frames;
+        for (intptr_t c = 0; c < channels; c++) {
+            for (intptr_t i = 0; i < frames && done + (uint32_t)i < length; i++) {
+                float g = (float)(done + (uint32_t)i) / (float)length;
+                float dry = delayed(proxy, inputs[c], (uint32_t)c, i, delay);
+                outputs[c][i] = dry + g * (outputs[c][i] - dry);
+            }
+        }
+        proxy->fade_done = (uint64_t)done + (uint64_t)frames >= length ? length : done + (uint32_t)frames;
     }
     // The input's last frames, oldest first, for a pass-through that starts any run from now.
     uint32_t capacity = proxy->history_capacity;

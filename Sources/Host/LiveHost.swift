@@ -1,6 +1,7 @@
 import Control
 import Parameters
 import AudioEngine
+import Isolation
 import JackHost
 import Platform
 import Synchronization
@@ -176,7 +177,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         try options.validate()
         let session: JackSession
         do {
-            session = try openSession()
+            // Nothing else waits on the host yet: isolated slots are given a moment to start,
+            // so that one that starts in good time plays from the first period.
+            session = try IsolatedSlot.$startWait.withValue(.seconds(2)) {
+                Result { () throws(LiveHostError) -> JackSession in try openSession() }
+            }.get()
         } catch {
             guard options.waitsForServer, options.reconnect, Self.serverMayStillCome(error) else { throw error }
             let why: String

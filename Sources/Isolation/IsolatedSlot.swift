@@ -27,19 +27,44 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     private let news = SlotNews()
     private var threads: [NamedThread] = []
 
-    /// What the slot's process says it can take (its kernel's optional functions).
+    /// What the proxy offers the engine (the optional functions of a kernel), known from the
+    /// processor's description before its process says anything: a slot still starting has a
+    /// kernel the engine can run at once. The process ignores what its plug-in cannot take.
     struct Abilities {
-        var events = false, transport = false, drain = false, side = false
+        var events = false, drain = false, side = false
+
+        init(_ processor: Processor) {
+            events = processor.acceptsMIDI
+            drain = processor.makesMIDI
+            side = processor.sideInputs > 0
+        }
     }
 
     /// The history a pass-through delays from, in frames: the longest latency it follows.
     static let historyFrames = 16_384
 
-    /// Starts a process serving `processor` (with `files` and `state`) for `format`, and
-    /// waits until its kernel is made.
+    /// How long a slot's process may take to make its plug-in (load its files, restore its
+    /// state, run it once) before it is taken for hung, killed and reported.
+    public static let startDeadline = Duration.seconds(10)
+
+    /// How long a live start may wait for a slot's process to be ready before it goes on
+    /// without it (the slot passing its input through meanwhile): zero unless a caller that
+    /// holds up no one says otherwise — a live host's first start waits a little, so that a
+    /// plug-in that starts in good time plays from the first period, as in process; edits and
+    /// restarts, made under the host's lock, never wait.
+    @TaskLocal public static var startWait: Duration = .zero
+
+    /// How long a slot fades in, from passing its input through, once its process is ready.
+    static let fadeSeconds = 0.01
+
+    /// Starts a process serving `processor` (with `files` and `state`) for `format`. For a
+    /// live host (`format.realtime`) it returns at once: the slot passes its input through
+    /// while its process makes the plug-in, then fades in; a process that fails or takes over
+    /// ``startDeadline`` is a fault like any other (``faults``), and nothing on the control
+    /// side waits for it. Offline, it waits until the kernel is made (at most that long).
     ///
     /// - Throws: ``SlotError`` with the one line the process gave (the plug-in's own error,
-    ///   as in process), or why it could not start or ended first.
+    ///   as in process), or why it could not start, ended first or took too long (offline).
     public static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
                              launcher: SlotLauncher) throws(SlotError) -> IsolatedSlot {
         var head = DetentSlotShared()
@@ -74,48 +99,40 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             throw SlotError("cannot start \(launcher.program) for an isolated slot (\(error))")
         }
         for fd in [null, pipe.write] where fd >= 0 { close(fd) }
-        // The first line says whether the kernel was made, and what it can take.
-        let reader = LineReader(fileDescriptor: pipe.read)
-        var abilities = Abilities()
-        var failure: String?
-        while true {
-            guard case .text(let line)? = reader.readLine() else {
-                let status = Spawn.wait(pid)
-                failure = "\(processor.name): its isolated process \(Self.describe(status)) before it was ready"
-                break
-            }
-            if line.hasPrefix("error: ") {
-                failure = String(line.dropFirst("error: ".count))
-                _ = Spawn.wait(pid)
-                break
-            }
-            if line.hasPrefix("ready") {
-                let words = Set(line.split(separator: " ").map(String.init))
-                abilities = Abilities(events: words.contains("events"), transport: words.contains("transport"),
-                                      drain: words.contains("drain"), side: words.contains("side"))
-                break
-            }
+        let slot = IsolatedSlot(processor: processor, pid: pid, memory: memory, size: size, shared: shared, layout: head,
+                                readEnd: pipe.read, deadline: SlotLauncher.deadline(format), format: format)
+        if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) { throw SlotError(failure) }
+        if format.realtime, startWait > .zero { _ = slot.awaitStart(upTo: startWait) }
+        return slot
+    }
+
+    /// Waits, at most `limit`, until the process is ready; why it is not, when it failed
+    /// (nil when it is ready or still starting).
+    private func awaitStart(upTo limit: Duration) -> String? {
+        let end = ContinuousClock.now + limit
+        while detent_slot_state(shared) == UInt32(DETENT_SLOT_STARTING) && ContinuousClock.now < end {
+            detent_slot_wait_state(shared, UInt32(DETENT_SLOT_STARTING), 100_000_000)
         }
-        if let failure {
-            close(pipe.read)
-            detent_slot_unmap(shared, size)
-            close(memory)
-            throw SlotError(failure)
+        let state = detent_slot_state(shared)
+        guard state != UInt32(DETENT_SLOT_READY) && state != UInt32(DETENT_SLOT_STARTING) else { return nil }
+        guard detent_slot_state(shared) != UInt32(DETENT_SLOT_READY) else { return nil }
+        for _ in 0..<100 where !news.said.withLock({ $0.reaped }) {
+            detent_slot_wait_state(shared, detent_slot_state(shared), 10_000_000)
         }
-        return IsolatedSlot(processor: processor, pid: pid, memory: memory, size: size, shared: shared, layout: head, reader: reader,
-                            readEnd: pipe.read, abilities: abilities, deadline: SlotLauncher.deadline(format),
-                            channels: format.channels)
+        let reason = news.said.withLock { $0.fault } ?? "ended before it was ready"
+        return reason.hasPrefix(processor.name) ? reason : "\(processor.name): its isolated process \(reason)"
     }
 
     /// - Parameter layout: the block's head as laid out before the process started: the only
     ///   shape the host trusts (the process may write anything into the block).
     private init(processor: Processor, pid: pid_t, memory: Int32, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 layout: DetentSlotShared, reader: LineReader, readEnd: Int32, abilities: Abilities, deadline: (floor: Int64, perFrame: Int64), channels: Int) {
+                 layout: DetentSlotShared, readEnd: Int32, deadline: (floor: Int64, perFrame: Int64), format: KernelFormat) {
         self.processor = processor
         self.pid = pid
         self.memory = memory
         self.size = size
         self.shared = shared
+        let channels = format.channels
         history = .allocate(capacity: Self.historyFrames * channels)
         history.initialize(repeating: 0, count: Self.historyFrames * channels)
         proxy = .allocate(capacity: 1)
@@ -128,23 +145,32 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         proxy.pointee.frame_ns = deadline.perFrame
         proxy.pointee.history = history
         proxy.pointee.history_capacity = UInt32(Self.historyFrames)
+        proxy.pointee.fade_frames = UInt32((format.sampleRate * Self.fadeSeconds).rounded())
         detent_slot_proxy_revive(proxy)
+        let abilities = Abilities(processor)
         kernel = ExternalKernel(context: UnsafeMutableRawPointer(proxy), run: detent_slot_proxy_run, reset: detent_slot_proxy_reset,
                                 beginEvents: abilities.events ? detent_slot_proxy_begin_events : nil,
                                 addEvent: abilities.events ? detent_slot_proxy_add_event : nil,
-                                transport: abilities.transport ? detent_slot_proxy_transport : nil,
+                                transport: detent_slot_proxy_transport,
                                 drainMIDI: abilities.drain ? detent_slot_proxy_drain : nil,
                                 side: abilities.side ? detent_slot_proxy_side : nil)
         let name = processor.name
         let block = SharedBlock(pointer: shared)
-        // What the process says from now on: its plug-in's messages, one per line.
         let news = self.news
+        // What the process says: first `ready …` or `error: …` (the plug-in's own reason for
+        // not starting, kept as the fault), then its plug-in's messages, one per line.
         let listen = try? NamedThread(name: "slot-read") {
+            let reader = LineReader(fileDescriptor: readEnd)
             while let line = reader.readLine() {
                 guard case .text(let text) = line, !text.isEmpty else { continue }
-                news.said.withLock { $0.messages.append(text.hasPrefix("message: ") ? String(text.dropFirst(9)) : text) }
+                if text.hasPrefix("error: ") {
+                    news.said.withLock { $0.startError = String(text.dropFirst("error: ".count)) }
+                } else if !text.hasPrefix("ready") {
+                    news.said.withLock { $0.messages.append(text.hasPrefix("message: ") ? String(text.dropFirst(9)) : text) }
+                }
             }
             close(readEnd)
+            news.heardAll.signal()
         }
         // Its end: reaped the moment it comes (a crash is known at once, and the audio
         // thread, woken, stops waiting for it), and told once: the fault is recorded before
@@ -153,25 +179,35 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             let shared = block.pointer
             let status = Spawn.wait(pid)
             if !news.closing.load(ordering: .acquiring) {
-                // Killed for being late, unless it was already dying of something else (an
-                // abort whose exit outlasted the deadline): then that is what it died of.
-                let reason = news.killedLate.load(ordering: .acquiring) && status == .signaled(Signals.kill)
-                    ? "stopped answering (a run took over \(deadline.floor / 1_000_000) ms) and was killed"
-                    : Self.describe(status)
+                // What it said before it ended, if it said why (its output closes with it).
+                _ = news.heardAll.wait(timeout: .seconds(1))
+                let reason = Self.reason(status, news: news, deadline: deadline)
                 news.said.withLock {
                     $0.fault = reason
-                    $0.messages.append("\(name) \(reason); it passes its input through until restarted")
+                    $0.messages.append((reason.hasPrefix(name) ? reason : "\(name) \(reason)") + "; it passes its input through until restarted")
                 }
             }
             detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
             // Last: once reaped, the shared memory may be let go (`deinit`).
             news.said.withLock { $0.reaped = true }
         }
-        // Its hang: a process that missed a deadline is killed here, off the audio thread.
+        // Its hang, starting or running: a process that takes over the start deadline, or
+        // missed a run's deadline, is killed here, off the audio thread and the host's lock.
         let watch = try? NamedThread(name: "slot-watch") {
             let shared = block.pointer
+            let startBy = ContinuousClock.now + Self.startDeadline
             while true {
                 let state = detent_slot_state(shared)
+                if state == UInt32(DETENT_SLOT_STARTING) {
+                    let left = startBy - .now
+                    if left <= .zero {
+                        news.killedStarting.store(true, ordering: .releasing)
+                        Signals.send(Signals.kill, to: pid)
+                        return
+                    }
+                    detent_slot_wait_state(shared, state, Int64(left.components.seconds) * 1_000_000_000 + left.components.attoseconds / 1_000_000_000)
+                    continue
+                }
                 if state == UInt32(DETENT_SLOT_LATE) {
                     news.killedLate.store(true, ordering: .releasing)
                     Signals.send(Signals.kill, to: pid)
@@ -182,6 +218,22 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
             }
         }
         threads = [listen, reap, watch].compactMap { $0 }
+    }
+
+    /// Why the process ended: the error it gave, killed as hung (starting, or in a run), or
+    /// how it ended.
+    static func reason(_ status: ChildProgram.Status, news: SlotNews, deadline: (floor: Int64, perFrame: Int64)) -> String {
+        let killed = status == .signaled(Signals.kill)
+        if let said = news.said.withLock({ $0.startError }) { return said }
+        if killed && news.killedStarting.load(ordering: .acquiring) {
+            return "did not start within \(startDeadline.components.seconds) s (its plug-in hung while starting) and was killed"
+        }
+        // Killed for being late, unless it was already dying of something else (an abort
+        // whose exit outlasted the deadline): then that is what it died of.
+        if killed && news.killedLate.load(ordering: .acquiring) {
+            return "stopped answering (a run took over \(deadline.floor / 1_000_000) ms) and was killed"
+        }
+        return describe(status)
     }
 
     /// How a process ended, in words.
@@ -224,18 +276,39 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         return news.said.withLock { $0.fault.map { [("", $0)] } ?? [] }
     }
 
+    /// The process is asked to end, and whatever waiting that takes (a second for it to end
+    /// by itself, then a kill, then its threads) is done on a thread of its own: dropping a
+    /// slot — an engine swapped out under the host's lock — never waits for a plug-in stuck
+    /// in its cleanup.
     deinit {
         news.closing.store(true, ordering: .releasing)
-        // Asked to end; killed when it does not within a second (a plug-in stuck in its cleanup).
         detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
-        var waited = 0
-        while !news.said.withLock({ $0.reaped }) && waited < 100 {
-            usleep(10_000)
-            waited += 1
+        let leftovers = Leftovers(news: news, pid: pid, threads: threads, shared: SharedBlock(pointer: shared), size: size,
+                                  memory: memory, proxy: proxy, history: history)
+        do { try NamedThread.detach(name: "slot-close") { leftovers.release() } } catch { leftovers.release() }
+    }
+}
+
+/// What an isolated slot leaves to be let go once its process has ended.
+private struct Leftovers: @unchecked Sendable {
+    let news: SlotNews
+    let pid: pid_t
+    let threads: [NamedThread]
+    let shared: SharedBlock
+    let size: Int
+    let memory: Int32
+    let proxy: UnsafeMutablePointer<DetentSlotProxy>
+    let history: UnsafeMutablePointer<Float>
+
+    /// Waits a second for the process to end (killed when it does not: a plug-in stuck in its
+    /// cleanup), joins the watching threads, then frees the block and the proxy.
+    func release() {
+        for _ in 0..<100 where !news.said.withLock({ $0.reaped }) {
+            detent_slot_wait_state(shared.pointer, detent_slot_state(shared.pointer), 10_000_000)
         }
         if !news.said.withLock({ $0.reaped }) { Signals.send(Signals.kill, to: pid) }
         for thread in threads { thread.join() }
-        detent_slot_unmap(shared, size)
+        detent_slot_unmap(shared.pointer, size)
         close(memory)
         proxy.deallocate()
         history.deallocate()
@@ -244,10 +317,14 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
 
 /// What the watching threads learn, and whether the slot is being let go.
 final class SlotNews: Sendable {
-    let said = Mutex<(messages: [String], fault: String?, reaped: Bool)>(([], nil, false))
+    let said = Mutex<(messages: [String], fault: String?, startError: String?, reaped: Bool)>(([], nil, nil, false))
     let closing = Atomic<Bool>(false)
     /// The process missed a deadline and was killed for it.
     let killedLate = Atomic<Bool>(false)
+    /// The process took over the start deadline and was killed for it.
+    let killedStarting = Atomic<Bool>(false)
+    /// Signalled once the process's output has ended (all it said is read).
+    let heardAll = Semaphore()
 }
 
 /// The shared block, handed to the threads that watch it.

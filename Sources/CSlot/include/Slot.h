@@ -13,6 +13,9 @@
 // has died, or misses the deadline, the proxy marks the slot failed and from then on passes
 // its input through, delayed by the slot's latency as a bypass does, until the host starts a
 // new process (`restart`) and clears the mark; the host's monitor thread kills what is left.
+// While the process is still STARTING (making its plug-in, which may take a while or hang),
+// the proxy passes the input through too, without waiting for it; once the process says
+// READY the slot fades in from that over `fade_frames`.
 //
 // The slot's half (`detent_slot_serve`) waits on `request`, runs the real kernel on the
 // shared buffers and answers on `reply`. Nothing here allocates or locks.
@@ -141,6 +144,9 @@ typedef struct {
     uint32_t history_capacity;
     uint32_t failures;        // runs answered by passing through, for the host to see
     uint32_t health;          // bumped when the audio thread marks a failure (host reads it)
+    uint32_t started;         // the audio thread has seen the process ready
+    uint32_t fade_frames;     // how long the slot fades in from passing its input through once ready
+    uint32_t fade_done;       // frames of that fade run so far
 } DetentSlotProxy;
 
 /// The `ExternalKernel` functions over a proxy (see ExternalKernel.swift for what each does).

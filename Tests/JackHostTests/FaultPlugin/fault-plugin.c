@@ -1,7 +1,8 @@
 // A plug-in that misbehaves on command, for the isolation tests: `urn:detent:test:faults`
 // passes its input through times `gain`, and in a run of at least one frame does what its
 // `fault` control says: 1 dereferences a null pointer (SIGSEGV), 2 aborts (SIGABRT), 3
-// spins for ever, 4 exits with status 3.
+// spins for ever, 4 exits with status 3; 5 spins for ever in any run, one of no frames too
+// (a host's first run, before the audio: a plug-in that hangs while it starts).
 #include <lv2/core/lv2.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -30,6 +31,9 @@ static void connect_port(LV2_Handle h, uint32_t port, void *data) {
 
 static void run(LV2_Handle h, uint32_t n) {
     Faults *p = h;
+    if (p->fault && (int)(*p->fault + 0.5f) == 5) {
+        for (volatile unsigned long i = 0;; i++) {}
+    }
     if (n > 0) {
         int fault = p->fault ? (int)(*p->fault + 0.5f) : 0;
         if (fault == 1) {
