@@ -161,6 +161,28 @@ struct AtomicSaveTests {
         #expect(try store.load(named: "Pad").preset == old)
     }
 
+    @Test("the next save removes what dying saves left; a temporary file a running save holds stays")
+    func leftoversRemoved() throws {
+        let root = TemporaryFolder()
+        let store = makeStore(in: root.path)
+        try store.save(old, replacing: false)
+        let dying = makeStore(in: root.path, calls: FailingCalls(.crash(afterBytes: 50)))
+        #expect(throws: PresetError.self) { try dying.save(new, replacing: true) }
+        // A save running in another process: its temporary file is locked.
+        let running = store.userDirectory + "/.Other.json.5eed.tmp"
+        try writeFile("being written", to: running)
+        let fd = open(running, O_RDONLY)
+        defer { close(fd) }
+        #expect(DescriptorIO.lockExclusively(fd))
+        #expect(try folderContents(store.userDirectory).count == 3)
+
+        try store.save(new, replacing: true)
+        #expect(try folderContents(store.userDirectory) == [".Other.json.5eed.tmp", "Pad.json"])
+        #expect(AtomicFileWriter.destination(ofTemporary: ".Pad.json.1f3a.tmp") == "Pad.json")
+        #expect(AtomicFileWriter.destination(ofTemporary: ".Pad.json.tmp") == nil)
+        #expect(AtomicFileWriter.destination(ofTemporary: ".Pad.json.x1.tmp") == nil)
+    }
+
     @Test("without hard links, a no-replace write falls back to check-then-rename")
     func noHardLinks() throws {
         let root = TemporaryFolder()
