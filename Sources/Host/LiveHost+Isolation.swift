@@ -25,6 +25,7 @@ extension LiveHost {
         state.withLock {
             $0.crashes[slot] = nil
             $0.heldFaulted.remove(slot)
+            $0.slotEvents.append(.restarted(slot))
         }
         changes.publish(.faults)
         return slot
@@ -33,6 +34,12 @@ extension LiveHost {
     /// The isolated slots that crashed or hung and pass their input through, by name, with
     /// what happened.
     public var faults: [String: String] { state.withLock { Self.faults(of: $0) } }
+
+    /// What happened to isolated slots after event `serial` (0: from the first kept), and the
+    /// serial to ask after next.
+    public func slotEvents(after serial: Int) -> (events: [SlotEvent], next: Int) {
+        state.withLock { $0.slotEvents.after(serial) }
+    }
 
     @discardableResult
     private func restart(_ name: String) throws(ChainEditError) -> String {
@@ -54,8 +61,9 @@ extension LiveHost {
     func restartFaultedSlots() {
         let now = ContinuousClock.now
         let due = state.withLock { st -> [(slot: String, restart: Bool)] in
-            Self.faults(of: st).keys.sorted().compactMap { slot in
+            Self.faults(of: st).sorted { $0.key < $1.key }.compactMap { slot, reason in
                 guard !st.heldFaulted.contains(slot) else { return nil }
+                st.slotEvents.append(.fault(slot, reason))
                 var times = (st.crashes[slot] ?? []).filter { now - $0 < Self.crashWindow }
                 times.append(now)
                 st.crashes[slot] = times
@@ -74,10 +82,40 @@ extension LiveHost {
             }
             do {
                 try restart(slot)
+                state.withLock { $0.slotEvents.append(.restarted(slot)) }
                 log("detent: \(slot) restarted")
             } catch {
                 log("detent: \(error.description)")
             }
         }
+        if due.contains(where: \.restart) { changes.publish(.faults) }
+    }
+}
+
+/// Something that happened to an isolated slot, as surfaces tell it.
+public enum SlotEvent: Sendable, Equatable {
+    /// It crashed or hung (the reason), and passes its input through.
+    case fault(String, String)
+    /// It was started again.
+    case restarted(String)
+}
+
+/// The last slot events, numbered from 1.
+struct SlotEvents {
+    static let kept = 64
+    private(set) var events: [SlotEvent] = []
+    /// The serial of the last event.
+    private(set) var last = 0
+
+    mutating func append(_ event: SlotEvent) {
+        events.append(event)
+        last += 1
+        if events.count > Self.kept { events.removeFirst(events.count - Self.kept) }
+    }
+
+    /// The events after `serial` that are still kept, and the serial of the last one.
+    func after(_ serial: Int) -> (events: [SlotEvent], next: Int) {
+        let first = last - events.count
+        return (Array(events.dropFirst(max(0, serial - first))), last)
     }
 }

@@ -92,6 +92,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// left passing their input through until restarted by hand.
         var crashes: [String: [ContinuousClock.Instant]] = [:]
         var heldFaulted: Set<String> = []
+        /// What happened to isolated slots, in order (the last ``SlotEvents/kept``): what
+        /// surfaces that tell each one (OSC's subscribers) read from where they left off, so a
+        /// fault and the restart that follows it at once are both told.
+        var slotEvents = SlotEvents()
         /// Connections to make again on a new server; `pending` are those whose peer port
         /// does not exist (yet): they are made when it appears.
         var remembered = Set<PortConnection>()

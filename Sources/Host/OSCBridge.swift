@@ -74,9 +74,12 @@ public final class OSCBridge: Sendable {
             case .reset:
                 _ = interpreter.execute(.reset(nil))
             case .restartSlot(let slot):
-                if case .error(let message) = interpreter.execute(.restart(slot)) {
+                // Answered either way, as the typed command is: the slot restarted, or why not.
+                let answer = interpreter.execute(.restart(slot))
+                if case .error(let message) = answer {
                     server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
                 }
+                server.send(OSCMessage(OSCRouter.prefix + "slot/restart", [.string(answer.text(host.table))]), to: peer)
             case .chain(let edit):
                 // Looking plug-ins up and loading them may take a while: done on a thread of
                 // its own, so OSC's reader keeps answering (status, knobs) meanwhile.
@@ -124,9 +127,11 @@ public final class OSCBridge: Sendable {
         let initial = host.chainSnapshot
         _ = baseline.due(initial.targets, now: .now)  // what subscribers get when they subscribe
         let sentAtStart = baseline
+        let eventsAtStart = host.slotEvents(after: .max).next
         feedback = try NamedThread(name: "osc-feedback") {
             var throttle = sentAtStart
             var seen = initial
+            var slotEventsSeen = eventsAtStart
             while shared.running.load(ordering: .relaxed) {
                 let now = host.chainSnapshot
                 if now.generation != seen.generation {
@@ -142,6 +147,19 @@ public final class OSCBridge: Sendable {
                     for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, in: now.processor.table, to: peer) }
                 }
                 Self.learnIfHeard(shared: shared, host: host, server: sending)
+                // A slot's fault and restart, each told to every subscriber as it comes.
+                let (events, next) = host.slotEvents(after: slotEventsSeen)
+                slotEventsSeen = next
+                if !events.isEmpty {
+                    let peers = shared.subscribers.withLock { Array($0) }
+                    for event in events {
+                        let message = switch event {
+                        case .fault(let slot, let reason): OSCMessage(OSCRouter.prefix + "slot/fault", [.string(slot), .string(reason)])
+                        case .restarted(let slot): OSCMessage(OSCRouter.prefix + "slot/restarted", [.string(slot)])
+                        }
+                        for peer in peers { sending.send(message, to: peer) }
+                    }
+                }
                 // Until something changes, or a value held back for the rate is due.
                 let held = throttle.nextDue(now.targets, now: .now)
                 _ = changes.next(timeout: held.map { max($0 - .now, .milliseconds(1)) })

@@ -14,8 +14,11 @@ import Parameters
 /// | `/detent/subscribe`, `/detent/unsubscribe` | — | ``OSCRequest/subscribe`` … | `/detent/param/<id> f`, each change |
 /// | `/detent/status` | —, or `s` `json` | ``OSCRequest/status(json:)`` | `/detent/status s` |
 /// | `/detent/midi/learn` | `s`: an id; — to stop | ``OSCRequest/midiLearn(_:)`` | `/detent/midi/learn s i`, once learnt |
-/// | `/detent/slot/restart` | `s`: a slot's name | ``OSCRequest/restartSlot(_:)`` | — |
+/// | `/detent/slot/restart` | `s`: a slot's name | ``OSCRequest/restartSlot(_:)`` | `/detent/slot/restart s`, the typed answer |
 /// | `/detent/chain` | —, or `s`: a chain edit (this user only) | ``OSCRequest/chain(_:)`` | `/detent/chain s`, the typed answer |
+///
+/// Subscribers are also told of isolated slots as it happens: `/detent/slot/fault ss SLOT
+/// REASON` when one crashes or hangs, `/detent/slot/restarted s SLOT` when it is started again.
 ///
 /// `/detent/status` is answered with one string: the line the typed `status` command answers
 /// (`server …, client …, 48000 Hz, 256 frames, xruns 0, …, cutoff=1.20 kHz, …, peaks …`), or,

@@ -60,4 +60,37 @@ import TestSupport
         #expect(try detent.ask("status", timeout: 1).contains("xruns"))
         Self.quits(detent)
     }
+
+    /// An OSC subscriber hears a slot's fault and its restart as they happen; a restart asked
+    /// over OSC is answered.
+    @Test func oscSubscribersHearFaultsAndRestarts() throws {
+        let server = try JackServer()
+        defer { server.stop() }
+        let detent = try Self.rig(server, extra: ["--osc", "0"])
+        try detent.waitForMessage("detent: OSC on UDP", timeout: 30)
+        let line = try #require(detent.messages.first { $0.contains("detent: OSC on UDP") })
+        let port = try #require(line.split(separator: " ").first { $0.hasPrefix("127.0.0.1:") }.flatMap { Int($0.split(separator: ":")[1]) })
+        let osc = try UDPClient(port: port)
+        defer { osc.close() }
+        osc.send(FakeSessionManager.encode("/detent/subscribe", []))
+        _ = try #require(osc.receive(), "the values come back")
+        _ = try detent.ask("set f1.fault 1")
+        /// The next message at `path`, skipping parameter feedback.
+        func next(_ path: String) throws -> [OSCValue] {
+            while let bytes = osc.receive(), let message = FakeSessionManager.decode(bytes) {
+                if message.path == path { return message.arguments }
+            }
+            throw Timeout(what: path)
+        }
+        let fault = try next("/detent/slot/fault")
+        #expect(fault.first == .string("f1"), "\(fault)")
+        #expect("\(fault)".contains("Segmentation fault"), "\(fault)")
+        #expect(try next("/detent/slot/restarted") == [.string("f1")])
+        _ = try detent.ask("set f1.fault 0")
+        osc.send(FakeSessionManager.encode("/detent/slot/restart", [.string("f1")]))
+        #expect(try next("/detent/slot/restart") == [.string("restarted f1")])
+        osc.send(FakeSessionManager.encode("/detent/slot/restart", [.string("nosuch")]))
+        #expect("\(try next("/detent/slot/restart"))".contains("no slot 'nosuch'"))
+        Self.quits(detent)
+    }
 }
