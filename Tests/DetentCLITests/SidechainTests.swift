@@ -93,6 +93,7 @@ struct SidechainTests {
         let output = folder.file("refused.wav")
         let cases: [([String], String, Int32)] = [
             (["--plugin", "builtin", "--sidechain", key], "Lowpass + gain has no side-chain input", 64),
+            (["--plugin", "builtin", "--plugin", "b=builtin", "--sidechain", key], "--sidechain \(key): no slot of the chain has a side-chain input", 64),
             (["--plugin", "builtin", "--plugin", Self.compressor, "--sidechain", "nope=\(key)"], "no slot 'nope' (slots: builtin, zamcomp)", 64),
             (["--plugin", "builtin", "--plugin", Self.compressor, "--sidechain", "builtin=\(key)"], "(slot 'builtin') has no side-chain input", 64),
             (["--plugin", Self.compressor, "--sidechain", key, "--sidechain", key], "is keyed twice", 64),

@@ -45,4 +45,30 @@ struct BoundedFileReaderTests {
             try BoundedFileReader.read(path: file + "/", limit: 10)
         }
     }
+
+    @Test("a failure reads as a sentence, not as the enum's case")
+    func descriptions() {
+        #expect(BoundedFileReader.Failure.tooLarge(limit: 1 << 20).description == "larger than 1 MB")
+        #expect(BoundedFileReader.Failure.tooLarge(limit: 64 << 10).description == "larger than 64 KB")
+        #expect(BoundedFileReader.Failure.tooLarge(limit: 1_000).description == "larger than 1000 bytes")
+        #expect(BoundedFileReader.Failure.system(.isDirectory).description == "Is a directory")
+        #expect(BoundedFileReader.RegularFileFailure.failed(.tooLarge(limit: 1 << 20)).description == "cannot be read (larger than 1 MB)")
+    }
+
+    @Test("a file that must be regular: a FIFO with no writer, a device or a folder is refused at once, a file read whole")
+    func regularFiles() throws {
+        let folder = TemporaryFolder()
+        let fifo = folder.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: BoundedFileReader.RegularFileFailure.notRegular(.pipe)) { try BoundedFileReader.readRegularFile(path: fifo, limit: 10) }
+        #expect(throws: BoundedFileReader.RegularFileFailure.notRegular(.characterDevice)) {
+            try BoundedFileReader.readRegularFile(path: "/dev/zero", limit: 10)
+        }
+        #expect(throws: BoundedFileReader.RegularFileFailure.notRegular(.folder)) { try BoundedFileReader.readRegularFile(path: folder.path, limit: 10) }
+        #expect(throws: BoundedFileReader.RegularFileFailure.failed(.system(.noSuchFileOrDirectory))) {
+            try BoundedFileReader.readRegularFile(path: folder.file("missing"), limit: 10)
+        }
+        #expect(try BoundedFileReader.readRegularFile(path: folder.write("file", [1, 2, 3]), limit: 10) == [1, 2, 3])
+        #expect(BoundedFileReader.RegularFileFailure.notRegular(.pipe).description == "is a FIFO, not a regular file")
+    }
 }
