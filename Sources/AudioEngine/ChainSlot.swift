@@ -45,6 +45,9 @@ struct ChainSlot: BitwiseCopyable {
     /// True when the stream's last, shorter run is padded with silence to a whole block: a
     /// whole-block kernel's, or one that pads only its end (``Processor/padsLastRun``).
     var padsEnd = false
+    /// Frames in which the slot's kernel put out absurd samples (non-finite, or beyond
+    /// ±`RenderState.outputLimit`) and the slot passed its input through instead.
+    var absurdFrames: Int64 = 0
 
     init(kernel: Kernel, base: Int, count: Int, bypass: Int, enabled: Int = -1) {
         self.kernel = kernel

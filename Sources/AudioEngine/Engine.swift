@@ -106,7 +106,7 @@ public final class Engine: @unchecked Sendable {
         controls = ParameterQueue(capacity: queueCapacity, parameterCount: table.count)
         queue = controls.storage
         self.smoothingTime = smoothingTime
-        telemetry = EngineTelemetry(channels: 0, table: table)
+        telemetry = EngineTelemetry(channels: 0, table: table, slots: max(1, processor.slots.count))
         meters = telemetry.storage
         render = RenderState(parameterCount: table.count)
         for id in table.indices {
@@ -195,7 +195,7 @@ public final class Engine: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         if channels != self.channels || telemetry.channels != channels {
-            telemetry = EngineTelemetry(channels: channels, table: processor.table)
+            telemetry = EngineTelemetry(channels: channels, table: processor.table, slots: max(1, processor.slots.count))
             meters = telemetry.storage
         }
         self.channels = channels
@@ -325,6 +325,7 @@ public final class Engine: @unchecked Sendable {
         for c in 0..<channels { render.sumOfSquares[c] = 0 }
         render.nonFiniteBlocks = 0
         render.sanitizedOutput = 0
+        for k in 0..<render.slotCount { render.slots[k].absurdFrames = 0 }
     }
 
     /// Sets a parameter at once, with no glide: for initial values before the first block.
@@ -599,6 +600,9 @@ public final class Engine: @unchecked Sendable {
         meters.store(base + meters.channels, UInt64(bitPattern: render.framePosition))
         meters.store(base + meters.channels + 1, UInt64(bitPattern: render.nonFiniteBlocks))
         meters.store(base + meters.channels + 2, UInt64(bitPattern: render.sanitizedOutput))
+        for k in 0..<min(render.slotCount, meters.slots) {
+            meters.store(base + meters.channels + 3 + k, UInt64(bitPattern: render.slots[k].absurdFrames))
+        }
         meters.endWrite()
         for c in 0..<min(render.channels, meters.channels) {
             meters.raisePeak(c, square: render.blockPeaks[c])

@@ -16,13 +16,21 @@ public final class EngineTelemetry: @unchecked Sendable {
     /// The table the values are read through.
     private let table: ParameterTable
 
-    init(channels: Int, table: ParameterTable) {
+    init(channels: Int, table: ParameterTable, slots: Int = 1) {
         self.channels = channels
         self.table = table
-        storage = TelemetryStorage(parameterCount: table.count, channels: channels)
+        storage = TelemetryStorage(parameterCount: table.count, channels: channels, slots: slots)
     }
 
     deinit { storage.deallocate() }
+
+    /// Each slot's frames of absurd output passed through, as last published (the peaks
+    /// are left for ``snapshot()``): what a host watches to name a slot as it goes wrong.
+    public func absurdFrames() -> [Int64] {
+        let words = storage.readConsistent()
+        let first = storage.parameterCount + channels + 3
+        return (0..<storage.slots).map { Int64(bitPattern: words[first + $0]) }
+    }
 
     /// Reads the latest published state and takes the output peaks (resetting them).
     /// Meant for one reader (the panel or the status command).
@@ -39,7 +47,8 @@ public final class EngineTelemetry: @unchecked Sendable {
             framesProcessed: Int64(bitPattern: words[p + channels]),
             nonFiniteBlocks: Int64(bitPattern: words[p + channels + 1]),
             sanitizedOutputSamples: Int64(bitPattern: words[p + channels + 2]),
-            peaks: (0..<channels).map { storage.takePeak($0) })
+            peaks: (0..<channels).map { storage.takePeak($0) },
+            absurdFrames: (0..<storage.slots).map { Int64(bitPattern: words[p + channels + 3 + $0]) })
     }
 }
 
@@ -57,6 +66,9 @@ public struct TelemetrySnapshot: Sendable, Equatable {
     public var sanitizedOutputSamples: Int64
     /// Highest absolute output sample per channel since the previous snapshot.
     public var peaks: [Float]
+    /// Per slot (in the processor's order; one for a single processor), the frames in which
+    /// it put out absurd samples and passed its input through instead.
+    public var absurdFrames: [Int64] = []
 
     /// RMS per output channel over the frames between `earlier` and this snapshot.
     public func rms(since earlier: TelemetrySnapshot?) -> [Double] {
@@ -72,19 +84,21 @@ public struct TelemetrySnapshot: Sendable, Equatable {
 /// The telemetry memory as a struct of pointers, so the audio thread writes it with no
 /// reference counting. Layout: a sequence word on its own cache line, then the words
 /// (parameter values, per-channel sums of squares, frames, non-finite blocks, sanitized
-/// output samples), then peaks.
+/// output samples, each slot's absurd frames), then peaks.
 struct TelemetryStorage: @unchecked Sendable {
     let parameterCount: Int
     let channels: Int
+    let slots: Int
     let sequence: UnsafeMutablePointer<Atomic<UInt64>>
     let words: UnsafeMutablePointer<Atomic<UInt64>>
     let peaks: UnsafeMutablePointer<Atomic<UInt32>>
-    var wordCount: Int { parameterCount + channels + 3 }
+    var wordCount: Int { parameterCount + channels + 3 + slots }
 
-    init(parameterCount: Int, channels: Int) {
+    init(parameterCount: Int, channels: Int, slots: Int) {
         self.parameterCount = parameterCount
         self.channels = channels
-        let count = parameterCount + channels + 3
+        self.slots = slots
+        let count = parameterCount + channels + 3 + slots
         let raw = UnsafeMutableRawPointer.allocate(byteCount: 64 + count * 8 + channels * 4 + 4, alignment: 64)
         sequence = raw.bindMemory(to: Atomic<UInt64>.self, capacity: 1)
         sequence.initialize(to: Atomic(0))

@@ -86,6 +86,9 @@ struct RenderState {
     var namedSourceCount = 0
     /// A bypassed (or crossfading) slot's input, delayed by its latency, per channel.
     var dry = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// True when `dry` holds the running slot's delayed input over this segment (it has a
+    /// latency, or is blended or crossfaded): what it passes on should its output be absurd.
+    var dryHolds = false
     /// A slot's input, undelayed, while it fades in or out of the chain (a live edit).
     var pass = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     /// The bypass crossfade's length and its dry-path gains, sin(π/2 · k / fadeFrames) for
@@ -308,6 +311,7 @@ struct RenderState {
         let dipping = outputPresence != fadeFrames || outputTarget != fadeFrames
         if slotCount == 1 && slots[0].bypass < 0 && !leaving && !dipping && slots[0].presence == fadeFrames
             && slots[0].presenceTarget == fadeFrames {
+            dryHolds = false
             return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
                               from: start, to: end, blockStart: blockStart, meters: meters)
         }
@@ -447,7 +451,7 @@ struct RenderState {
             return builtIns[b].render(lanes, from: start, to: end, blockStart: blockStart, smoothers: smoothers, meters: meters)
         case .external(let external):
             if external.side != nil { keepSide(s, from: start, to: end) }
-            return renderExternal(external, slot: slots[s], lanes, from: start, to: end, blockStart: blockStart, meters: meters)
+            return renderExternal(external, slot: s, lanes, from: start, to: end, blockStart: blockStart, meters: meters)
         }
     }
 
@@ -488,7 +492,8 @@ struct RenderState {
         let latency = slots[s].latency
         // The history is kept whether or not the slot is bypassed, so that it holds the right
         // input the moment bypass (or a blend) begins.
-        guard filling || latency > 0 else { return false }
+        dryHolds = filling || latency > 0
+        guard dryHolds else { return false }
         let stride = lanes.stride
         for c in 0..<channels {
             let src = lanes.input[c], dst = dry + c * maxFrames
@@ -500,12 +505,12 @@ struct RenderState {
             // input is read from it and from this segment (made finite in `mixDry`); then the
             // history takes this segment's last frames — while the slot plays, that copy of at
             // most `latency` frames a segment is all its bypass costs.
+            // Filled even while the slot plays: should its output turn absurd, the delayed
+            // input is what it passes on (one copy of the segment, for slots with latency).
             let history = delay + c * latency
-            if filling {
-                for i in start..<end {
-                    let back = i - start - latency
-                    dst[i] = back >= 0 ? src[(start + back) &* stride] : history[latency + back]
-                }
+            for i in start..<end {
+                let back = i - start - latency
+                dst[i] = back >= 0 ? src[(start + back) &* stride] : history[latency + back]
             }
             Self.remember(src, stride: stride, from: start, to: end, in: history, length: latency)
         }
@@ -578,8 +583,9 @@ struct RenderState {
     /// engine's external grid, each with that moment's smoothed values; the output is
     /// metered (alone), made finite and copied to the output lanes.
     @_noLocks
-    private mutating func renderExternal(_ external: ExternalKernel, slot: ChainSlot, _ lanes: Lanes,
+    private mutating func renderExternal(_ external: ExternalKernel, slot s: Int, _ lanes: Lanes,
                                          from start: Int, to end: Int, blockStart: Int64, meters: Meters?) -> Bool {
+        let slot = slots[s]
         var nonFinite = false
         // In: lanes → scratch, offset 0 = frame `start`.
         for c in 0..<channels {
@@ -643,10 +649,24 @@ struct RenderState {
             for p in first..<last { smoothers[p].skip(span) }
             i += span
         }
-        // Out: scratch → lanes, metered; a non-finite or denormal sample from the kernel, or
-        // one beyond ±outputLimit (a broken plug-in's 6e32, whose square is no Float), becomes
-        // silence (and is counted), so it can reach neither a file nor the speakers, nor make a
-        // peak that is no number.
+        // A segment with an absurd sample (non-finite, or beyond ±outputLimit: a broken
+        // plug-in's 6e32, whose square is no Float) is the slot's fault alone: the slot passes
+        // its input on for it, delayed by its latency as a bypass does, and the rest of the
+        // chain plays on. It is counted per slot, so every surface can name the slot.
+        if Self.holdsAbsurd(scratchOut, channels: channels, stride: maxFrames, count: end - start) {
+            slots[s].absurdFrames &+= Int64(end - start)
+            sanitizedOutput &+= Int64((end - start) * channels)
+            for c in 0..<channels {
+                let kept = dryHolds ? dry + c * maxFrames + start : scratchIn + c * maxFrames
+                let out = scratchOut + c * maxFrames
+                for i in 0..<(end - start) {
+                    let x = kept[i]
+                    out[i] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
+                }
+            }
+        }
+        // Out: scratch → lanes, metered; a denormal sample from the kernel becomes silence (and
+        // is counted), so it can reach neither a file nor the speakers.
         var sanitized: Int64 = 0
         defer { sanitizedOutput &+= sanitized }
         for c in 0..<channels {
@@ -657,7 +677,7 @@ struct RenderState {
                 // Denormals are told by their bits: with denormals-are-zero on, they compare
                 // equal to 0 and would pass any arithmetic test.
                 let bits = y.bitPattern
-                if !y.isFinite || (bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0) || abs(y) > Self.outputLimit {
+                if bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0 {
                     y = 0
                     sanitized &+= 1
                 }
@@ -671,5 +691,19 @@ struct RenderState {
             }
         }
         return nonFinite
+    }
+
+    /// True when any of `count` samples of `channels` buffers (`stride` apart) is not finite
+    /// or beyond ±``outputLimit``.
+    @_noLocks
+    static func holdsAbsurd(_ buffers: UnsafeMutablePointer<Float>, channels: Int, stride: Int, count: Int) -> Bool {
+        for c in 0..<channels {
+            let src = buffers + c * stride
+            for i in 0..<count {
+                let y = src[i]
+                if !y.isFinite || abs(y) > outputLimit { return true }
+            }
+        }
+        return false
     }
 }

@@ -22,6 +22,9 @@ public struct RenderSummary: Sendable, Equatable {
     public var latency = 0
     /// Output samples the processor made NaN, infinite or denormal (written as silence).
     public var sanitizedOutputSamples: Int64 = 0
+    /// Slots whose plug-in put out absurd samples, by name, with the frames in which each
+    /// passed its input through instead.
+    public var absurdSlots: [AbsurdSlot] = []
     /// What the processor logged during the render, and its output controls at the end
     /// (a plug-in's meters, by symbol).
     public var processorMessages: [String] = []
@@ -81,9 +84,12 @@ public struct RenderSummary: Sendable, Equatable {
             let blocks = nonFiniteBlocks == 1 ? "1 block" : "\(nonFiniteBlocks) blocks"
             lines.append("\(input): NaN or infinite samples (in \(blocks)) were rendered as silence")
         }
-        if sanitizedOutputSamples > 0 {
+        for absurd in absurdSlots {
+            lines.append("\(output): slot \(absurd.slot) put out NaN, infinity or samples beyond ±1e6 in \(absurd.frames) frames; it passed its input through for them")
+        }
+        if sanitizedOutputSamples > 0 && absurdSlots.isEmpty {
             let samples = sanitizedOutputSamples == 1 ? "1 sample" : "\(sanitizedOutputSamples) samples"
-            lines.append("\(output): the processor put out \(samples) of NaN, infinity, denormals or beyond ±1e6; written as silence")
+            lines.append("\(output): the processor put out \(samples) of denormals; written as silence")
         }
         if !metadataLost.isEmpty {
             lines.append("\(output): the input's \(metadataLost.joined(separator: ", ")) cannot go into this output; not copied")
@@ -134,6 +140,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("plugin", .string(uri)),
             JSONMember("latency", .number(latency)),
             JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
+            JSONMember("absurdOutput", .object(absurdSlots.map { JSONMember($0.slot, .number($0.frames)) })),
             JSONMember("outputs", .object(processorOutputs.map { JSONMember($0.id, .number($0.value)) })),
         ] } ?? []) + (midiOutput.map { [JSONMember("midiOut", $0.jsonValue)] } ?? []))
     }
@@ -149,3 +156,15 @@ public struct RenderSummary: Sendable, Equatable {
 import Glibc
 @inline(__always) func _log10(_ x: Double) -> Double { Glibc.log10(x) }
 #endif
+
+/// A slot whose plug-in put out absurd samples, and the frames it passed its input through
+/// for them.
+public struct AbsurdSlot: Sendable, Equatable {
+    public var slot: String
+    public var frames: Int64
+
+    public init(slot: String, frames: Int64) {
+        self.slot = slot
+        self.frames = frames
+    }
+}

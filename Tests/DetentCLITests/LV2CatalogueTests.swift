@@ -32,10 +32,10 @@ struct LV2CatalogueTests {
         "swh-plugins/delayorama": "first run spent on the run of no frames",
         "swh-plugins/decay": "first run spent on the run of no frames",
         "oss/lv2/xfade": "first run spent on the run of no frames",
-        // NaN or values beyond ±1e6 for this input: Detent writes silence in their place and
-        // says so; lv2file writes them.
-        "swh-plugins/bodeShifterCV": "absurd output, silenced",
-        "swh-plugins/surroundEncoder": "absurd output, silenced",
+        // NaN or values beyond ±1e6 for this input: Detent passes the slot's input on in
+        // their place and says so; lv2file writes them.
+        "swh-plugins/bodeShifterCV": "absurd output, passed through",
+        "swh-plugins/surroundEncoder": "absurd output, passed through",
         // Reads memory it has not written (chebstortion), or differs under lv2file from one
         // run to the next (const): either may agree or not.
         "swh-plugins/chebstortion": "reads uninitialised memory",

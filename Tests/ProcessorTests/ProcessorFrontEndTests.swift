@@ -64,14 +64,15 @@ struct ProcessorFrontEndTests {
         #expect(changes(out[1]).contains { $0 % 64 != 0 })
     }
 
-    @Test("NaN, infinite and denormal output of a processor is written as silence and counted")
+    @Test("a processor's NaN, infinite or huge output makes it pass its input on; a denormal is written as silence; each is counted")
     func sanitisedOutput() throws {
-        // Channel 0 gets a NaN, an infinity, a denormal (as bits: no arithmetic flushes it)
-        // and a normal 0.25 in turn; channel 1 only 0.25.
+        // Channel 0 puts out a NaN, an infinity or 1e30 in the first 128 frames, then a
+        // denormal (as bits: no arithmetic flushes it) and a normal 0.25 in turn; channel 1
+        // only 0.25.
         let broken = Processor(identifier: "test:broken", name: "Broken", table: ProbeProcessor.table) { _, _, _ in
             PreparedKernel(kernel: ExternalKernel(context: nil, run: { _, _, _, outputs, _, frames in
                 for i in 0..<frames {
-                    outputs[0][i] = [Float.nan, .infinity, Float(bitPattern: 1), 0.25][i % 4]
+                    outputs[0][i] = [Float.nan, .infinity, 1e30, Float(bitPattern: 1), 0.25][i % 5]
                     outputs[1][i] = 0.25
                 }
             }), owner: nil)
@@ -79,9 +80,25 @@ struct ProcessorFrontEndTests {
         let engine = Engine(processor: broken)
         try engine.prepare(sampleRate: 48_000, maxFrames: 256, channels: 2)
         let out = ProbeProcessor.render(engine, channels: 2, frames: 400, block: 256)
-        #expect(out[0].enumerated().allSatisfy { $0.element == ($0.offset % 4 == 3 ? 0.25 : 0) })
-        #expect(out[1].allSatisfy { $0 == 0.25 })
-        #expect(engine.telemetry.snapshot().sanitizedOutputSamples == 300)
+        // Every block holds an absurd sample: the processor passes its input (silence) on.
+        #expect(out.allSatisfy { $0.allSatisfy { $0 == 0 } })
+        #expect(engine.telemetry.absurdFrames() == [400])
+        // Only a denormal: written as silence, the rest played, counted sample by sample.
+        let denormal = Processor(identifier: "test:denormal", name: "Denormal", table: ProbeProcessor.table) { _, _, _ in
+            PreparedKernel(kernel: ExternalKernel(context: nil, run: { _, _, _, outputs, _, frames in
+                for i in 0..<frames {
+                    outputs[0][i] = [Float(bitPattern: 1), 0.25][i % 2]
+                    outputs[1][i] = 0.25
+                }
+            }), owner: nil)
+        }
+        let second = Engine(processor: denormal)
+        try second.prepare(sampleRate: 48_000, maxFrames: 256, channels: 2)
+        let played = ProbeProcessor.render(second, channels: 2, frames: 400, block: 256)
+        #expect(played[0].enumerated().allSatisfy { $0.element == ($0.offset % 2 == 1 ? 0.25 : 0) })
+        #expect(played[1].allSatisfy { $0 == 0.25 })
+        #expect(second.telemetry.snapshot().sanitizedOutputSamples == 200)
+        #expect(second.telemetry.absurdFrames() == [0])
     }
 
     @Test("the table prints with its kinds, and stepped values read and write as people type them")

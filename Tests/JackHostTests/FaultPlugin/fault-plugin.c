@@ -2,7 +2,8 @@
 // passes its input through times `gain`, and in a run of at least one frame does what its
 // `fault` control says: 1 dereferences a null pointer (SIGSEGV), 2 aborts (SIGABRT), 3
 // spins for ever, 4 exits with status 3; 5 spins for ever in any run, one of no frames too
-// (a host's first run, before the audio: a plug-in that hangs while it starts).
+// (a host's first run, before the audio: a plug-in that hangs while it starts); 6 puts out
+// 1e30 (absurd output).
 #include <lv2/core/lv2.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ static void run(LV2_Handle h, uint32_t n) {
         }
     }
     float g = p->gain ? *p->gain : 1;
+    if (p->fault && (int)(*p->fault + 0.5f) == 6) g = 1e30f;
     for (uint32_t i = 0; i < n; i++) p->out[i] = p->in[i] * g;
 }
 
