@@ -178,7 +178,7 @@ let package = Package(
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
         .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "TestSupport"]),
-        .testTarget(name: "OSCTests", dependencies: ["OSC", "Parameters", "TestSupport"]),
+        .testTarget(name: "OSCTests", dependencies: ["OSC", "Parameters", "Platform", "TestSupport"]),
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "AudioEngine", "TestSupport"]),
         .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.

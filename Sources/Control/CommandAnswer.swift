@@ -44,7 +44,7 @@ public enum CommandAnswer: Equatable, Sendable {
     case midiSaved(String)
     /// `chain …`: the slots now, by name, with their processors' names, and a graph's
     /// connections (`FROM>TO`).
-    case chain([ChainSlotText], connections: [String] = [])
+    case chain([ChainSlotText], connections: [String] = [], newInputs: [String] = [])
     /// `restart SLOT`: the slot started afresh.
     case restarted(String)
     case help
@@ -68,9 +68,10 @@ public enum CommandAnswer: Equatable, Sendable {
         case .status(let s): Self.statusText(s, table)
         case .midi(let controls): "midi \(controls.summary)"
         case .midiSaved(let path): "saved MIDI mapping \(path)"
-        case .chain(let slots, let connections) where !connections.isEmpty:
+        case .chain(let slots, let connections, let new) where !connections.isEmpty:
             "graph " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: ", ") + "; " + connections.joined(separator: " ")
-        case .chain(let slots, _): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
+                + (new.isEmpty ? "" : "; new named input\(new.count == 1 ? "" : "s") " + new.joined(separator: ", "))
+        case .chain(let slots, _, _): "chain " + slots.map { "\($0.name) (\($0.processor))" }.joined(separator: " -> ")
         case .restarted(let slot): "restarted \(slot)"
         case .help:
             "commands: \(HostCommand.synopsis.joined(separator: " | ")); ids: \(table.textIDs.joined(separator: ", "))"
@@ -128,6 +129,12 @@ public enum CommandAnswer: Equatable, Sendable {
         if s.latency > 0 { parts.append("latency \(s.latency) frames") }
         if s.sanitizedSamples > 0 { parts.append("non-finite output samples \(s.sanitizedSamples)") }
         for (slot, reason) in s.faults.sorted(by: { $0.key < $1.key }) { parts.append("slot \(slot) \(reason), passing its input through") }
+        for rule in s.connectionRules {
+            parts.append("rule \(rule.rule) " + (rule.matched.isEmpty ? "(nothing yet)" : "(\(rule.matched.joined(separator: " ")))"))
+        }
+        for (slot, frames) in s.absurdOutput.sorted(by: { $0.key < $1.key }) {
+            parts.append("slot \(slot) sent absurd output (\(frames) frames passed its input through)")
+        }
         parts.append(assignments(s.values, table))
         if !s.outputs.isEmpty { parts.append("outputs " + s.outputs.map(outputText).joined(separator: " ")) }
         parts.append("peaks " + s.peaks.map(decibels).joined(separator: " / "))
@@ -173,6 +180,10 @@ public enum CommandAnswer: Equatable, Sendable {
                 ("latency", .number(s.latency)),
                 ("sanitizedSamples", .number(s.sanitizedSamples)),
                 ("faults", .object(s.faults.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })),
+                ("connectionRules", .array(s.connectionRules.map {
+                    .object([JSONMember("rule", .string($0.rule)), JSONMember("matched", .array($0.matched.map { .string($0) }))])
+                })),
+                ("absurdOutput", .object(s.absurdOutput.sorted { $0.key < $1.key }.map { JSONMember($0.key, .number($0.value)) })),
             ] + Self.jsonValues(s.values, table) + [
                 ("outputs", .object(s.outputs.map { JSONMember($0.id, Self.jsonNumber($0.value)) })),
                 ("peaks", .array(s.peaks.map { .number(Double($0)) })),
@@ -188,13 +199,14 @@ public enum CommandAnswer: Equatable, Sendable {
         case .help:
             return object([("commands", .array(HostCommand.synopsis.map { .string($0) })),
                            ("ids", .array(table.indices.map { .string(table[$0].id) }))])
-        case .chain(let slots, let connections):
+        case .chain(let slots, let connections, let new):
             let rows: JSONValue = .array(slots.map {
                 .object([JSONMember("slot", .string($0.name)), JSONMember("processor", .string($0.processor)),
                          JSONMember("identifier", .string($0.identifier))])
             })
             if connections.isEmpty { return object([("chain", rows)]) }
-            return object([("chain", rows), ("connections", .array(connections.map { .string($0) }))])
+            return object([("chain", rows), ("connections", .array(connections.map { .string($0) }))]
+                          + (new.isEmpty ? [] : [("newInputs", .array(new.map { .string($0) }))]))
         case .midiSaved(let path):
             return object([("savedMIDIMap", .string(path))])
         case .restarted(let slot):

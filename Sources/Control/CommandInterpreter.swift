@@ -89,8 +89,12 @@ public struct CommandInterpreter: Sendable {
             return .chain(ChainSlotText.slots(of: control.processor), connections: ChainSlotText.connections(of: control.processor))
         case .chain(let request?):
             do {
+                let before = Set(control.processor.namedInputs.map { $0.lowercased() })
                 let edited = try control.editChain(request)
-                return .chain(ChainSlotText.slots(of: edited), connections: ChainSlotText.connections(of: edited))
+                // A connection from a name that is no slot makes a named input: said, so that
+                // a misspelt slot is not taken for one unnoticed.
+                let new = edited.namedInputs.filter { !before.contains($0.lowercased()) }
+                return .chain(ChainSlotText.slots(of: edited), connections: ChainSlotText.connections(of: edited), newInputs: new)
             } catch {
                 return .error(error.description)
             }

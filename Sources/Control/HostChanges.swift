@@ -16,4 +16,6 @@ public struct HostChanges: OptionSet, Sendable {
     public static let controllerHeard = HostChanges(rawValue: 1 << 3)
     /// An isolated slot crashed, hung or was restarted: what `status` and the panels name.
     public static let faults = HostChanges(rawValue: 1 << 4)
+    /// A file parameter was set, or a preset's state restored: what a session saves changed.
+    public static let files = HostChanges(rawValue: 1 << 5)
 }

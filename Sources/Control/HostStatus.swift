@@ -37,6 +37,12 @@ public struct HostStatus: Sendable, Equatable {
     /// Isolated slots that crashed or hung, by name, with what happened (`crashed
     /// (Segmentation fault)`): each passes its input through until restarted.
     public var faults: [String: String] = [:]
+    /// Slots whose plug-in put out absurd samples (not finite, or beyond ±1e6), by name, with
+    /// the frames they passed their input through instead.
+    public var absurdOutput: [String: Int] = [:]
+    /// The connection patterns (`--connect-inputs '^player:'`), each a rule for the whole run,
+    /// with the ports of others it has connected (that are there now).
+    public var connectionRules: [ConnectionRule] = []
 
     public var isConnected: Bool { client != nil }
 
@@ -54,5 +60,17 @@ public struct HostStatus: Sendable, Equatable {
         self.rms = rms
         self.reconnects = reconnects
         self.midiMessages = midiMessages
+    }
+}
+
+/// A connection pattern as `status` shows it: the option and pattern, and the peers' ports it
+/// connects now.
+public struct ConnectionRule: Sendable, Equatable {
+    public var rule: String
+    public var matched: [String]
+
+    public init(rule: String, matched: [String]) {
+        self.rule = rule
+        self.matched = matched
     }
 }

@@ -314,7 +314,10 @@ struct LiveCommand: ParsableCommand {
         allowChainEdits(host, presets: presets)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
         if let bridge {
-            LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)" + (bridge.unixPath.map { " and osc.unix://\($0)" } ?? ""))
+            LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)")
+            if let path = bridge.unixPath {
+                LineWriter.standardError.line("detent: OSC from this user alone (chain edits, preset files) also at osc.unix://\(path)")
+            }
         }
         defer { bridge?.stop() }
         let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })

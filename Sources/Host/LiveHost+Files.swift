@@ -25,6 +25,7 @@ extension LiveHost {
             return next
         }
         if case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
+        changes.publish(.files)
         return absolute
     }
 
@@ -41,6 +42,7 @@ extension LiveHost {
             return next
         }
         if let processor, case .allowed(_, let changed) = chainEditing.withLock({ $0 }) { changed(processor) }
+        if processor != nil { changes.publish(.files) }
     }
 
     /// Hands the host over to `next`, the processor hosted with the slots at `remade` made

@@ -31,6 +31,41 @@ extension LiveHost {
         return slot
     }
 
+    /// Each slot's frames of absurd output passed through (its plug-in's samples were not
+    /// finite, or beyond ±1e6), by slot name, since its engine was made.
+    static func absurdOutput(of st: borrowing State) -> [String: Int64] {
+        guard st.engine.channels > 0 else { return [:] }
+        let names = st.processor.chainParts.map(\.name)
+        let frames = st.engine.telemetry.absurdFrames()
+        return Dictionary(zip(names, frames).map { ($0, $1) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Tells, once as it starts and once as it ends, a slot whose plug-in sends absurd output
+    /// (stderr, and OSC subscribers as a fault): the slot passes its input through meanwhile,
+    /// and the rest of the rig plays on.
+    func tellAbsurdOutput() {
+        let (started, ended) = state.withLock { st -> ([String], [String]) in
+            let now = Self.absurdOutput(of: st)
+            var started: [String] = [], ended: [String] = []
+            for (slot, frames) in now.sorted(by: { $0.key < $1.key }) {
+                let growing = frames > (st.absurdSeen[slot] ?? 0)
+                if growing && !st.absurdTold.contains(slot) {
+                    st.absurdTold.insert(slot)
+                    st.slotEvents.append(.fault(slot, "sends absurd output (not finite, or beyond ±1e6)"))
+                    started.append(slot)
+                } else if !growing && st.absurdTold.contains(slot) {
+                    st.absurdTold.remove(slot)
+                    ended.append(slot)
+                }
+            }
+            st.absurdSeen = now
+            return (started, ended)
+        }
+        for slot in started { log("detent: \(slot) sends absurd output (not finite, or beyond ±1e6); it passes its input through while it does") }
+        for slot in ended { log("detent: \(slot) plays again") }
+        if !started.isEmpty || !ended.isEmpty { changes.publish(.faults) }
+    }
+
     /// The isolated slots that crashed or hung and pass their input through, by name, with
     /// what happened.
     public var faults: [String: String] { state.withLock { Self.faults(of: $0) } }
@@ -49,6 +84,9 @@ extension LiveHost {
                 throw ChainEditError("no slot '\(name)' (slots: \(parts.map(\.name).joined(separator: ", ")))")
             }
             let slot = parts[s].name
+            guard !parts[s].processor.isBuiltIn else {
+                throw ChainEditError("'\(slot)' is Detent's own processor, run in its process: there is no plug-in to restart")
+            }
             guard st.engine.sampleRate > 0 else { return slot }  // not running: it starts with the next engine
             try Self.remake([s], of: st.processor, &st, options, failing: "restart \(slot)", unchanged: "'\(slot)' is not restarted")
             return slot

@@ -96,6 +96,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         /// surfaces that tell each one (OSC's subscribers) read from where they left off, so a
         /// fault and the restart that follows it at once are both told.
         var slotEvents = SlotEvents()
+        /// Per slot, the frames of absurd output passed through when last looked at, and the
+        /// slots told to be sending it now.
+        var absurdSeen: [String: Int64] = [:]
+        var absurdTold: Set<String> = []
         /// Connections to make again on a new server; `pending` are those whose peer port
         /// does not exist (yet): they are made when it appears.
         var remembered = Set<PortConnection>()
@@ -204,6 +208,31 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             st.supervisor.handle(.connected, at: .now)
         }
         startWatcher()
+    }
+
+    /// The connection patterns, each with the peers' ports it connects now.
+    static func rules(_ options: LiveHostOptions, session: JackSession?) -> [ConnectionRule] {
+        guard options.connectInputs != nil || options.connectOutputs != nil || options.connectMIDI != nil
+            || !options.connectSidechain.isEmpty else { return [] }
+        let matched = session.map { Set($0.plannedConnections(options, patternsOnly: true).connections) } ?? []
+        let current = session?.currentConnections() ?? []
+        func peers(_ ours: (PortConnection) -> Bool) -> [String] {
+            matched.intersection(current).filter(ours).map(\.peer).sorted()
+        }
+        var rules: [ConnectionRule] = []
+        if let p = options.connectInputs {
+            rules.append(ConnectionRule(rule: "--connect-inputs '\(p)'", matched: peers { $0.isInput && $0.port.hasPrefix("in_") }))
+        }
+        if let p = options.connectOutputs { rules.append(ConnectionRule(rule: "--connect-outputs '\(p)'", matched: peers { !$0.isInput })) }
+        if let p = options.connectMIDI {
+            rules.append(ConnectionRule(rule: "--connect-midi '\(p)'", matched: peers { $0.port == JackSession.midiInputName }))
+        }
+        for (slot, p) in options.connectSidechain.sorted(by: { $0.key < $1.key }) {
+            let name = slot.isEmpty ? "" : slot + "="
+            rules.append(ConnectionRule(rule: "--connect-sidechain '\(name)\(p)'",
+                                        matched: peers { $0.isInput && !$0.port.hasPrefix("in_") && $0.port != JackSession.midiInputName }))
+        }
+        return rules
     }
 
     /// Whether a failure to join at start is one a server starting later cures (no server, or
@@ -412,7 +441,9 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             }
             status.sanitizedSamples = sanitized
             status.faults = Self.faults(of: st)
+            status.absurdOutput = Self.absurdOutput(of: st).filter { $0.value > 0 }.mapValues { Int($0) }
             status.connections = live?.currentConnections().count ?? 0
+            status.connectionRules = Self.rules(options, session: live)
             status.rememberedConnections = st.remembered.count
             return status
         }
@@ -525,6 +556,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
             }
             guard let actions, perform(actions) else { return }
             relayProcessorReports()
+            tellAbsurdOutput()
             relayProgramChanges()
             relayMIDIChanges()
             if options.logsXruns { tellXruns() }
@@ -669,6 +701,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         let (remembered, pending) = state.withLock { ($0.remembered, $0.pending) }
         let appeared = pending.filter { session.portExists($0.peer) }
         session.connect(Array(appeared))
+        // The connection patterns are rules for the whole run: whatever matches them now is
+        // connected — a port that appeared since, one that went and came back. (A connection
+        // a pattern asks for comes back if taken away: the rule holds.)
+        let current0 = session.currentConnections()
+        session.connect(session.plannedConnections(options, patternsOnly: true).connections.filter { !current0.contains($0) })
         let current = session.currentConnections()
         let missing = remembered.union(pending).filter { !session.portExists($0.peer) }
         state.withLock { st in

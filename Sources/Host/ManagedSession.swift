@@ -184,6 +184,7 @@ public final class ManagedSession: @unchecked Sendable {
                 // in the session, so the next open listens where controllers were pointed.
                 osc = (opened.port, wanted.1)
                 log("detent: OSC on UDP \(wanted.1):\(opened.port)")
+                if let path = opened.unixPath { log("detent: OSC from this user alone (chain edits, preset files) also at osc.unix://\(path)") }
             } catch {
                 log("detent: OSC: \(error)")
             }

@@ -47,7 +47,7 @@ public final class OSCBridge: Sendable {
         let shared = self.shared
         let edits = try SerialWorker(name: "osc-chain")
         self.edits = edits
-        let routing = OSCServer.Routing(table: processor.table, generation: generation)
+        let routing = OSCServer.Routing(table: processor.table, generation: generation, files: processor.files.map(\.id))
         let server = try OSCServer(port: port, bind: bind, unixSocket: true, routing: routing, log: log) { request, peer, server, routing in
             let table = routing.table
             // An index is a row of the table the request was read with: if the chain has been
@@ -71,6 +71,16 @@ public final class OSCBridge: Sendable {
                     server.refuse("OSC from \(peer.name): /detent/preset/load '\(shown)': "
                                   + TerminalText.printable(message.replacing(name, with: shown), limit: 200))
                 }
+            case .setFile(let id, let file):
+                // As typed: a readable regular file within the size limits, loaded off the
+                // audio thread; a refusal is logged in one line.
+                // (On the edits' thread: reading a file, remaking a plug-in, may take a while.)
+                let queued = edits.offer {
+                    if case .error(let message) = interpreter.execute(.setFile(id, file)) {
+                        server.refuse("OSC from \(peer.name): /detent/param/\(id): " + TerminalText.printable(message, limit: 200))
+                    }
+                }
+                if !queued { server.refuse("OSC from \(peer.name): /detent/param/\(id): \(edits.limit) edits wait already; ignored") }
             case .reset:
                 _ = interpreter.execute(.reset(nil))
             case .restartSlot(let slot):
@@ -137,7 +147,7 @@ public final class OSCBridge: Sendable {
                 if now.generation != seen.generation {
                     // A chain edit: addresses are the new table's from now on; subscribers get
                     // every value again, under its new address.
-                    sending.retable(now.processor.table, generation: now.generation)
+                    sending.retable(now.processor.table, generation: now.generation, files: now.processor.files.map(\.id))
                     throttle = FeedbackThrottle()
                     shared.learning.withLock { if $0?.generation != now.generation { $0 = nil } }
                 }

@@ -458,8 +458,9 @@ public final class JackSession: @unchecked Sendable {
     }
 
     /// The connections the rules ask for: patterns first, else physical ports with
-    /// `autoconnect`. Also returns a warning for a pattern that matched nothing.
-    public func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
+    /// `autoconnect` (unless `patternsOnly`: what the patterns match now, as rules that hold
+    /// for the whole run). Also returns a warning for a pattern that matched nothing.
+    public func plannedConnections(_ options: LiveHostOptions, patternsOnly: Bool = false) -> (connections: [PortConnection], warnings: [String]) {
         var result: [PortConnection] = []
         var warnings: [String] = []
         let sides: [(pattern: String?, option: String, ours: [String], type: String, flag: JackPortFlags)] = [
@@ -475,8 +476,10 @@ public final class JackSession: @unchecked Sendable {
             let theirs: [String]
             if let pattern = side.pattern {
                 theirs = ports(matching: pattern, type: side.type, flags: side.flag)
-                if theirs.isEmpty { warnings.append("no JACK ports match \(side.option) '\(pattern)'") }
-            } else if options.autoconnect && side.option != "--connect-sidechain" {
+                if theirs.isEmpty {
+                    warnings.append("no JACK ports match \(side.option) '\(pattern)' yet; ports that appear later and match are connected")
+                }
+            } else if options.autoconnect && side.option != "--connect-sidechain" && !patternsOnly {
                 theirs = ports(matching: nil, type: side.type, flags: side.flag, JackPortIsPhysical)
             } else {
                 theirs = []

@@ -6,6 +6,9 @@ public enum OSCRequest: Sendable, Equatable {
     case set(ParameterIndex, Double)
     /// `/detent/param/<id>/norm f`: a knob position 0…1, through the parameter's taper.
     case setPosition(ParameterIndex, Double)
+    /// `/detent/param/<id> s PATH` of a file parameter: the file it loads (an impulse
+    /// response, a sample), checked as a typed path is.
+    case setFile(String, String)
     /// `/detent/preset/load s`: a preset's name from any peer; a preset file's path only from
     /// this user on this machine (see ``OSCRouter/route(_:_:table:fromThisUser:)``).
     case presetLoad(String)

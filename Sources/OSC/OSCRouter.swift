@@ -7,6 +7,7 @@ import Parameters
 /// | address | arguments | request | answer, to the sender |
 /// |---|---|---|---|
 /// | `/detent/param/<id>` | one number | ``OSCRequest/set(_:_:)`` | — |
+/// | `/detent/param/<id>` (a file parameter) | `s`: a path (this user only) | ``OSCRequest/setFile(_:_:)`` | — |
 /// | `/detent/param/<id>/norm` | one number, 0 … 1 | ``OSCRequest/setPosition(_:_:)`` | — |
 /// | `/detent/get/<id>` | — | ``OSCRequest/get(_:)`` | `/detent/param/<id> f` |
 /// | `/detent/preset/load` | `s`: a name (a path only from this user) | ``OSCRequest/presetLoad(_:)`` | — |
@@ -39,7 +40,8 @@ public enum OSCRouter {
     ///   may name a preset *file* (``isPresetPath(_:)``) or edit the chain: anyone else — a
     ///   peer on the network, another user of this machine — could otherwise make Detent open
     ///   any path it can read, or load code of theirs into it.
-    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable,
+    /// - Parameter files: the ids of the processor's file parameters, which take a path.
+    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable, files: [String] = [],
                              fromThisUser: @autoclosure () -> Bool) -> Result<OSCRequest, OSCRejection>
     {
         guard path.hasPrefix(prefix) else { return .failure(.init("unknown address \(path)")) }
@@ -57,6 +59,16 @@ public enum OSCRouter {
         }
         func none(_ request: OSCRequest) -> Result<OSCRequest, OSCRejection> {
             arguments.isEmpty ? .success(request) : .failure(.init("\(path): expects no arguments"))
+        }
+        if parts.count == 2, parts[0] == "param", let id = files.first(where: { $0.lowercased() == parts[1].lowercased() }) {
+            // A file parameter takes a path: it opens a file, so only this user may send one.
+            guard arguments.count == 1, case .string(let file) = arguments[0], !file.isEmpty else {
+                return .failure(.init("\(path): expects one string, a file's path"))
+            }
+            guard fromThisUser() else {
+                return .failure(.init("\(path): a file's path is taken only from this user on this machine"))
+            }
+            return .success(.setFile(id, file))
         }
         if parts.count == 2, parts[0] == "param" {
             return parameter(parts[1]).flatMap { index in

@@ -15,10 +15,14 @@ public final class OSCServer: @unchecked Sendable {
     public struct Routing: Sendable {
         public let table: ParameterTable
         public let generation: Int
+        /// The ids of the processor's file parameters (an impulse response, a sample), which
+        /// `/detent/param/<id> s PATH` sets.
+        public let files: [String]
 
-        public init(table: ParameterTable, generation: Int) {
+        public init(table: ParameterTable, generation: Int, files: [String] = []) {
             self.table = table
             self.generation = generation
+            self.files = files
         }
     }
 
@@ -48,7 +52,8 @@ public final class OSCServer: @unchecked Sendable {
         let receive: @Sendable (OSCMessage, OSCPeer) -> Void = { message, peer in
             guard let self = server.value else { return }
             let routing = self.routing.withLock { $0 }
-            switch OSCRouter.route(message.path, message.arguments, table: routing.table, fromThisUser: LocalSender.isThisUser(peer)) {
+            switch OSCRouter.route(message.path, message.arguments, table: routing.table, files: routing.files,
+                                 fromThisUser: LocalSender.isThisUser(peer)) {
             case .success(let request): handle(request, peer, self, routing)
             case .failure(let rejection):
                 // Shortened: an unknown address may be thousands of bytes.
@@ -80,8 +85,8 @@ public final class OSCServer: @unchecked Sendable {
     }
 
     /// Routes addresses through `table` from now on (the host's chain changed).
-    public func retable(_ table: ParameterTable, generation: Int) {
-        routing.withLock { $0 = Routing(table: table, generation: generation) }
+    public func retable(_ table: ParameterTable, generation: Int, files: [String] = []) {
+        routing.withLock { $0 = Routing(table: table, generation: generation, files: files) }
     }
 
     /// The UDP port listened on.

@@ -240,7 +240,7 @@ function toggle(p, inHeading, power) {
   c.update = v => {
     input.checked = lit(v); c.text = v.text;
     if (value) value.textContent = v.text;
-    if (caption) caption.textContent = lit(v) ? "on" : "bypassed";
+    if (caption) caption.textContent = el.closest("section.down") ? "down" : lit(v) ? "on" : "bypassed";
     if (c.onchange) c.onchange(v);
   };
   c.update(p);
@@ -311,6 +311,9 @@ function showFaults() {
   for (const el of document.querySelectorAll("section[data-slot]")) {
     const name = el.dataset.slot, h = el.querySelector("h2"), why = faults[name];
     el.classList.toggle("down", why !== undefined);
+    // The power switch says so too: a slot that is down is neither on nor bypassed.
+    const caption = el.querySelector(".power .caption"), power = el.querySelector(".power input");
+    if (caption && power) caption.textContent = why !== undefined ? "down" : power.checked ? "on" : "bypassed";
     if (!h) continue;
     for (const old of h.querySelectorAll(".fault, .restart")) old.remove();
     if (why === undefined) continue;

@@ -194,6 +194,34 @@ extension JackTests {
             #expect(restarted.child.wait(seconds: 10)?.exited == 0)
         }
 
+        /// Under the manager there is no terminal: a convolver's impulse response is set over
+        /// OSC (`/detent/param/conv.impulse s PATH`, from this user), saved with the session
+        /// and copied beside it.
+        @Test func aFileParameterSetOverOSCIsSavedWithTheSession() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            var impulse = [Float](repeating: 0, count: 64)
+            impulse[3] = 0.5
+            let ir = folder.write("pulse.wav", WAV.float([impulse]))
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--channels", "1", "--osc", "\(Self.oscPort + 1)", "--plugin", "lp=builtin",
+                                                              "--plugin", "conv=http://gareus.org/oss/lv2/convoLV2#Mono"])
+            _ = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nIR")
+            try waitUntil("the client is on the server") { Self.clients(server).contains("detent.nIR") }
+            let osc = try UDPClient(port: Self.oscPort + 1)
+            defer { osc.close() }
+            osc.send(FakeSessionManager.encode("/detent/param/conv.impulse", [.string(ir)]))
+            #expect(nsm.expect("/nsm/client/is_dirty") != nil, "a file set makes the session dirty")
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(saved.contains(#""folder": "detent.state/conv""#), "\(saved)")
+            #expect(FileManager.default.fileExists(atPath: folder.file("A/detent.state/conv/pulse.wav")), "the response is copied")
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+        }
+
         @Test func anOpenWithoutAServerIsAnErrorReply() throws {
             let nsm = try FakeSessionManager()
             let folder = TemporaryFolder()

@@ -82,6 +82,17 @@ struct PanelHabitTests {
         #expect(PanelRenderer.statusFields(PanelStatus(serverName: "default")) == ["server default"])
     }
 
+    @Test("a slot that is down is the last field the header gives up: it shows at 80 columns")
+    func faultAtEightyColumns() {
+        let live = FakeLiveHost()
+        live.currentStatus.serverName = "studio"
+        live.currentStatus.faultedSlots = ["trap"]
+        let (panel, _) = makePanel(width: 80, host: live)
+        panel.advance(to: 0)
+        let header = PanelRenderer.render(panel, at: 0).screen.text(row: 0)
+        #expect(header.hasSuffix(" trap down (R restarts) "), "\(header)")
+    }
+
     @Test("a meter's bar starts one blank column after its label")
     func meterGap() {
         let live = FakeLiveHost()

@@ -105,6 +105,28 @@ struct BrowserTests {
         #expect(detent.finish() == 0)
     }
 
+    /// An isolated slot that crashes reads "down" on its power switch, not "on".
+    @Test("a crashed isolated slot's switch reads down")
+    func crashedSlotReadsDown() throws {
+        let server = try JackServer()
+        var environment = server.clientEnvironment
+        environment["LV2_PATH"] = try FaultPlugin.built.get()
+        let detent = try LiveProgram(server.liveArguments + ["--headless", "--no-midi", "--http", "0", "--isolate", "--channels", "1",
+                                                            "--plugin", "lp=builtin", "--plugin", "f1=\(FaultPlugin.uri)"],
+                                     environment: environment)
+        try detent.waitForMessage("'detent' on JACK server '\(server.name)'", timeout: 30)
+        let port = try detent.webPort()
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/")
+        let caption = "document.querySelector('section[data-slot=\"f1\"] .power .caption').textContent"
+        try browser.waitFor("document.querySelector('section[data-slot=\"f1\"] .power .caption') !== null")
+        #expect(try browser.evaluate(caption) as? String == "on")
+        _ = try detent.ask("set f1.fault 1")
+        try browser.waitFor(caption + " === 'down'")
+        #expect(try browser.evaluate("document.querySelector('section[data-slot=\"f1\"]').classList.contains('down')") as? Bool == true)
+        #expect(detent.finish() == 0)
+    }
+
     /// A chain's outputs strip says whose each meter is, and shows a latency as a number.
     @Test("in a chain, each output's meter names its slot; a latency has no bar")
     func outputsNameTheirSlot() throws {

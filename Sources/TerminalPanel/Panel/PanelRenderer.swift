@@ -79,8 +79,8 @@ public enum PanelRenderer {
         if !fields.isEmpty { screen.put(right, x: screen.width - DisplayWidth.of(right), y: 0, role: .header) }
     }
 
-    /// `detent on studio`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns` — or just `no audio`
-    /// — in the order they are given up when the header is short.
+    /// `detent on studio`, `48 kHz`, `256 frames`, `DSP 3.1%`, `0 xruns`, `drive down (R
+    /// restarts)` — or just `no audio` — in the order they are given up when the header is short.
     static func statusFields(_ status: PanelStatus) -> [String] {
         guard !status.isEmpty else { return ["no audio"] }
         var fields: [String] = []
@@ -90,13 +90,14 @@ public enum PanelRenderer {
         case let (nil, server?): fields.append("server " + PresetName.printable(server))
         case (nil, nil): break
         }
-        if !status.faultedSlots.isEmpty {
-            fields.append(status.faultedSlots.map(PresetName.printable).joined(separator: ", ") + " down (R restarts)")
-        }
         if let frames = status.bufferSize { fields.append("\(frames) frames") }
         if let rate = status.sampleRate { fields.append(kilohertz(rate)) }
         if let load = status.dspLoad { fields.append("DSP " + DecimalText.fixed(load, decimals: 1) + "%") }
         if let xruns = status.xruns { fields.append("\(xruns) xrun" + (xruns == 1 ? "" : "s")) }
+        // Last: the field given up last, so a slot that is down shows at any width from 80.
+        if !status.faultedSlots.isEmpty {
+            fields.append(status.faultedSlots.map(PresetName.printable).joined(separator: ", ") + " down (R restarts)")
+        }
         return fields
     }
 
