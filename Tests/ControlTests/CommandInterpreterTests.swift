@@ -203,3 +203,45 @@ final class SlotPresetSource: PresetSource, @unchecked Sendable {
         }
     }
 }
+
+/// A live host running a graph, whose edits are the graph's own.
+final class FakeGraphControl: LiveControl, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Processor
+
+    init() throws {
+        let parts = [("a", Processor.lowpassGain)]
+        let (_, routing) = try Processor.routing(slots: ["a"], connections: [("input", "a"), ("a", "output")], sideInputs: [0])
+        current = try Processor.graph(parts, routing: routing)
+    }
+
+    func set(_ values: [ParameterIndex: Double]) {}
+    var table: ParameterTable { lock.withLock { current.table } }
+    func targets() -> [ParameterIndex: Double] { table.defaults }
+    func status() -> HostStatus {
+        HostStatus(server: "fake", client: nil, sampleRate: nil, bufferSize: nil, xruns: 0, dspLoad: nil, values: [:], peaks: [], reconnects: 0)
+    }
+    var processor: Processor { lock.withLock { current } }
+    func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
+        guard case .connect(let from, let to) = request else { throw ChainEditError("only connect here") }
+        do {
+            let edited = try processor.applying(.connect(from: from, to: to)).processor
+            lock.withLock { current = edited }
+            return edited
+        } catch {
+            throw ChainEditError("\(error)")
+        }
+    }
+}
+
+@Suite struct GraphConnectAnswerTests {
+    @Test("a connection from a name that is no slot says it made a named input; one from a slot does not")
+    func newNamedInputIsSaid() throws {
+        let control = try FakeGraphControl()
+        let interpreter = CommandInterpreter(control: control, presets: FactoryDefaultPresets(table: control.table))
+        let made = interpreter.respond(to: "chain connect nosuch output")?.text(control.table) ?? ""
+        #expect(made.hasSuffix("; new named input nosuch"), "\(made)")
+        let again = interpreter.respond(to: "chain connect input output")?.text(control.table) ?? ""
+        #expect(!again.contains("new named input"), "\(again)")
+    }
+}

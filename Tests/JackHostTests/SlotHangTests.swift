@@ -43,6 +43,7 @@ import TestSupport
         }
         try detent.waitForMessage("f1 failed 3 times within a minute", timeout: 20)
         #expect(try detent.ask("status", timeout: 1).contains("slot f1"))
+        #expect(try detent.ask("restart lp", timeout: 1).hasPrefix("error: 'lp' is Detent's own processor"))
         Self.quits(detent)
     }
 
