@@ -103,6 +103,12 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
                                 readEnd: pipe.read, deadline: SlotLauncher.deadline(format), format: format)
         if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) { throw SlotError(failure) }
         if format.realtime, startWait > .zero { _ = slot.awaitStart(upTo: startWait) }
+        // Ready before the engine first runs it (no audio thread has the proxy yet): it plays
+        // from the first frame, as in process, with no fade from its input.
+        if detent_slot_state(slot.shared) == UInt32(DETENT_SLOT_READY) {
+            slot.proxy.pointee.started = 1
+            slot.proxy.pointee.fade_done = slot.proxy.pointee.fade_frames
+        }
         return slot
     }
 
