@@ -25,9 +25,15 @@ public enum OSCQueryNamespace {
         return .object(members)
     }
 
-    /// The node at `path` (`/`, `/detent`, `/detent/param`, `/detent/param/cutoff`), or nil
-    /// when there is none (answered 404).
-    public static func node(at path: String, table: ParameterTable, targets: [ParameterIndex: Double]) -> JSONValue? {
+    /// Where each chain slot's state is read (`/detent/slot/drive/state`: `on`, `bypassed`, or
+    /// `down` for an isolated slot that crashed or hung).
+    public static let slotPath = "/detent/slot"
+
+    /// The node at `path` (`/`, `/detent`, `/detent/param`, `/detent/param/cutoff`,
+    /// `/detent/slot/drive/state`), or nil when there is none (answered 404). `slots` are the
+    /// chain's slots by name with their state, in order.
+    public static func node(at path: String, table: ParameterTable, targets: [ParameterIndex: Double],
+                            slots: [(name: String, state: String)] = []) -> JSONValue? {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         func parameter(_ index: ParameterIndex) -> JSONValue {
             let spec = table[index]
@@ -52,10 +58,24 @@ public enum OSCQueryNamespace {
             .object([.init("FULL_PATH", .string(fullPath)), .init("ACCESS", .number(0)), .init("CONTENTS", .object(contents))])
         }
         let parameters = { container(parameterPath, table.indices.map { JSONMember(table[$0].id, parameter($0)) }) }
+        func state(_ slot: (name: String, state: String)) -> JSONValue {
+            .object([.init("FULL_PATH", .string("\(slotPath)/\(slot.name)/state")), .init("TYPE", .string("s")), .init("ACCESS", .number(1)),
+                     .init("VALUE", .array([.string(slot.state)])), .init("DESCRIPTION", .string("\(slot.name): on, bypassed or down"))])
+        }
+        let slotNodes = {
+            container(slotPath, slots.map { slot in JSONMember(slot.name, container("\(slotPath)/\(slot.name)", [.init("state", state(slot))])) })
+        }
+        let detent = { container("/detent", [.init("param", parameters())] + (slots.isEmpty ? [] : [.init("slot", slotNodes())])) }
         switch trimmed {
-        case "/": return container("/", [.init("detent", container("/detent", [.init("param", parameters())]))])
-        case "/detent": return container("/detent", [.init("param", parameters())])
+        case "/": return container("/", [.init("detent", detent())])
+        case "/detent": return detent()
         case parameterPath: return parameters()
+        case slotPath where !slots.isEmpty: return slotNodes()
+        case _ where trimmed.hasPrefix(slotPath + "/"):
+            let rest = trimmed.dropFirst(slotPath.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            guard let slot = slots.first(where: { $0.name == rest.first.map(String.init) }) else { return nil }
+            if rest.count == 1 { return container("\(slotPath)/\(slot.name)", [.init("state", state(slot))]) }
+            return rest.count == 2 && rest[1] == "state" ? state(slot) : nil
         default:
             guard trimmed.hasPrefix(parameterPath + "/"), let index = table.find(String(trimmed.dropFirst(parameterPath.count + 1))) else {
                 return nil

@@ -394,7 +394,13 @@ public final class WebServer: Sendable {
 
     private static func oscQuery(_ path: String, query: [(String, String)], host: any WebPanelHost) -> Response {
         let now = host.webSnapshot()
-        guard let node = OSCQueryNamespace.node(at: path, table: now.layout.table, targets: now.targets) else {
+        // Each slot's state, as its power switch on the page reads it.
+        let down = host.faults()
+        let slots = now.layout.sections.filter { !$0.name.isEmpty }.map { section in
+            (name: section.name, state: down[section.name] != nil ? "down"
+                : (now.targets[section.bypass] ?? 0) >= 0.5 ? "bypassed" : "on")
+        }
+        guard let node = OSCQueryNamespace.node(at: path, table: now.layout.table, targets: now.targets, slots: slots) else {
             return Response(status: .notFound)
         }
         guard let name = attribute(in: query) else { return json(node) }

@@ -86,6 +86,20 @@ struct PanelMessagesTests {
         #expect(info.member("OSC_PORT") == nil && info.member("NAME") == .string("Detent"))
     }
 
+    @Test("OSCQuery: each slot's state is read at /detent/slot/NAME/state: on, bypassed or down")
+    func oscQuerySlotState() throws {
+        let slots = [(name: "lp", state: "on"), (name: "drive", state: "down")]
+        let node = try #require(OSCQueryNamespace.node(at: "/detent/slot/drive/state", table: Self.table, targets: [:], slots: slots))
+        #expect(OSCQueryNamespace.attribute("VALUE", of: node)?.compactText == #"{"VALUE":["down"]}"#)
+        #expect(OSCQueryNamespace.attribute("ACCESS", of: node)?.compactText == #"{"ACCESS":1}"#)
+        let root = try jsonObject(try #require(OSCQueryNamespace.node(at: "/", table: Self.table, targets: [:], slots: slots)).compactText)
+        let detent = (root["CONTENTS"] as? [String: Any])?["detent"] as? [String: Any]
+        let slot = (detent?["CONTENTS"] as? [String: Any])?["slot"] as? [String: Any]
+        #expect((slot?["CONTENTS"] as? [String: Any])?.keys.sorted() == ["drive", "lp"])
+        #expect(OSCQueryNamespace.node(at: "/detent/slot/nosuch/state", table: Self.table, targets: [:], slots: slots) == nil)
+        #expect(OSCQueryNamespace.node(at: "/detent/slot", table: Self.table, targets: [:]) == nil, "no slots, no node")
+    }
+
     @Test("Outputs: finite values rounded, silence as null")
     func outputs() throws {
         let text = PanelMessages.outputs([OutputValue(id: "gr", value: -3.123456), OutputValue(id: "level", value: -.infinity)])
