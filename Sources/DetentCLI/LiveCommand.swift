@@ -389,7 +389,7 @@ struct LiveCommand: ParsableCommand {
         let processor = options.processor
         let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: ProcessorReference.store(for:), saveWithState: { preset, processor, store, replacing throws(PresetError) in
                               try PresetStateFolder.save(running: processor, preset, store: store, replacing: replacing)
-                          }),
+                          }, notices: { held.unshown() }),
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,
                           ascii: KnobPanelSession.ascii(ascii))
         // INT and TERM close the client and end the command normally, as in headless mode.

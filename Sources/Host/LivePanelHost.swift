@@ -26,16 +26,20 @@ public final class LivePanelHost: PanelHost {
 
     /// Saves a preset with the running processor's plug-in states and files.
     private let saveWithState: (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String
+    private let notices: @Sendable () -> [String]
 
     /// - Parameters:
     ///   - presetStore: where a processor's presets live (the command line's rule).
     ///   - saveWithState: saves a preset with the state of the processor's plug-ins, as the
     ///     typed `preset save` does (the command line's rule).
+    /// - Parameter notices: the host's lines not yet shown (``PanelHost/takeNotices()``).
     public init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore,
-                saveWithState: @escaping (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String) {
+                saveWithState: @escaping (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String,
+                notices: @escaping @Sendable () -> [String] = { [] }) {
         self.host = host
         self.presetStore = presetStore
         self.saveWithState = saveWithState
+        self.notices = notices
         outputLabels = Self.labels(host.options.processor)
     }
 
@@ -62,6 +66,8 @@ public final class LivePanelHost: PanelHost {
     /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
     /// would otherwise look like somebody else turning the knob.
     public func targets() -> [ParameterIndex: Double] { host.targets() }
+
+    public func takeNotices() -> [String] { notices() }
 
     public func status() -> PanelStatus {
         let status = host.status()

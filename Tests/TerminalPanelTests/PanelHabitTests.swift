@@ -93,6 +93,19 @@ struct PanelHabitTests {
         #expect(header.hasSuffix(" trap down (R restarts) "), "\(header)")
     }
 
+    @Test("a host's line (a slot gone down) shows in the message line at once, not when the panel closes")
+    func noticeShowsAtOnce() {
+        let live = FakeLiveHost()
+        let (panel, _) = makePanel(width: 80, host: live)
+        panel.advance(to: 0)
+        live.notices = ["detent: f1: Detent Faults crashed (Segmentation fault); it passes its input through until restarted"]
+        panel.advance(to: 0.5)
+        let screen = PanelRenderer.render(panel, at: 0.5).screen
+        let shown = (0..<screen.height).map { screen.text(row: $0) }.contains { $0.contains("f1: Detent Faults crashed (Segmentation fault)") }
+        #expect(shown, "\((0..<screen.height).map { screen.text(row: $0) })")
+        #expect(panel.message?.isError == true)
+    }
+
     @Test("a meter's bar starts one blank column after its label")
     func meterGap() {
         let live = FakeLiveHost()

@@ -24,6 +24,11 @@ final class FakeLiveHost: PanelHost {
     func status() -> PanelStatus { currentStatus }
     func meters() -> [MeterReading]? { currentMeters }
     var refreshInterval: Double? { 1.0 / 30 }
+    var notices: [String] = []
+    func takeNotices() -> [String] {
+        defer { notices = [] }
+        return notices
+    }
 }
 
 @Suite("Panel host")

@@ -436,6 +436,14 @@ public final class Panel {
     func refreshHost(at time: Double) {
         lastRefresh = time
         let status = host.status()
+        // The host's own lines (a slot down, the server lost): the latest in the message line.
+        if let notice = host.takeNotices().last {
+            let text = notice.hasPrefix("detent: ") ? String(notice.dropFirst("detent: ".count)) : notice
+            // Good news is `SLOT restarted` or `SLOT plays again`; the rest is trouble.
+            let good = text.split(separator: " ").count <= 3 && (text.hasSuffix(" restarted") || text.hasSuffix(" plays again"))
+            message = Message(text: PresetName.printable(text), isError: !good)
+            needsDraw = true
+        }
         let meters = host.meters()
         let outputs = host.outputs()
         let files = host.files()

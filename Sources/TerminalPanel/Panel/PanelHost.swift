@@ -38,6 +38,10 @@ public protocol PanelHost: ParameterHost {
     /// nothing changes unless the panel changes it.
     var refreshInterval: Double? { get }
 
+    /// What the host said since the last call (a slot crashed, the server went): shown in the
+    /// panel's message line as it comes, not held until the panel closes.
+    func takeNotices() -> [String]
+
     /// The MIDI controller number each parameter answers to; nil without a MIDI input (the
     /// panel then offers no MIDI learn).
     func midiControllers() -> [ParameterIndex: Int]?
@@ -123,6 +127,7 @@ extension PanelHost {
     public func meters() -> [MeterReading]? { nil }
     public func outputs() -> [PanelOutput] { [] }
     public var refreshInterval: Double? { nil }
+    public func takeNotices() -> [String] { [] }
     public func midiControllers() -> [ParameterIndex: Int]? { nil }
     public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}
     public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
