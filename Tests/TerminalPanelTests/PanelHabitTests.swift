@@ -93,6 +93,17 @@ struct PanelHabitTests {
         #expect(header.hasSuffix(" trap down (R restarts) "), "\(header)")
     }
 
+    @Test("a chain's slot that is down says so on its tab")
+    func downSlotTab() throws {
+        let chain = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+        let live = FakeLiveHost()
+        live.currentStatus.faultedSlots = ["b"]
+        let (panel, _) = makePanel(width: 80, values: ParameterValues(table: chain.table), host: live)
+        panel.advance(to: 0)
+        let tabs = PanelRenderer.render(panel, at: 0).screen.text(row: 1)
+        #expect(tabs.contains(" b down "), "\(tabs)")
+    }
+
     @Test("a host's line (a slot gone down) shows in the message line at once, not when the panel closes")
     func noticeShowsAtOnce() {
         let live = FakeLiveHost()

@@ -198,18 +198,23 @@ public enum PanelRenderer {
     }
 
     /// A chain's slots as tabs on the row under the header, the focused knob's slot marked
-    /// (`eq  [overdrive]  comp`), left of the pager; with the focused knob's name after them.
+    /// (`eq  [overdrive]  comp`; `drive down` for a slot that is down), left of the pager;
+    /// with the focused knob's name after them.
     static func drawSections(_ panel: Panel, _ layout: PanelLayout, into screen: inout ScreenBuffer) {
         guard let first = layout.slots.first, first.frame.y >= 2 else { return }
         let pager = layout.pager.map { _ in DisplayWidth.of(pagerText(layout, ascii: panel.ascii)) + 2 } ?? 0
         let limit = max(screen.width - 1 - pager, 0)
         let focused = panel.sectionNumber(of: panel.focus)
         var x = 1
+        let down = Set(panel.status.faultedSlots)
         for (n, section) in panel.sections.enumerated() where x < limit {
             let bypassed = section.bypass.map { panel.knobs[$0].value > panel.knobs[$0].scale.range.lowerBound } ?? false
-            let name = PresetName.printable(section.name) + (bypassed ? (panel.ascii ? " (off)" : " ⏻") : "")
+            // An isolated slot that crashed or hung says so on its own tab, in the error colour.
+            let isDown = down.contains(section.name)
+            let name = PresetName.printable(section.name) + (isDown ? " down" : bypassed ? (panel.ascii ? " (off)" : " ⏻") : "")
             let text = n == focused ? "[" + name + "]" : " " + name + " "
-            x = screen.put(text, x: x, y: 1, role: n == focused ? .nameFocused : (bypassed ? .dim : .name), limit: limit - x) + 1
+            let role: CellRole = isDown ? .error : n == focused ? .nameFocused : (bypassed ? .dim : .name)
+            x = screen.put(text, x: x, y: 1, role: role, limit: limit - x) + 1
         }
         if x < limit {
             screen.put(panel.knobs[panel.focus].scale.name, x: x + 1, y: 1, role: .dim, limit: limit - x - 1)
