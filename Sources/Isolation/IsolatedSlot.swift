@@ -121,7 +121,6 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         }
         let state = detent_slot_state(shared)
         guard state != UInt32(DETENT_SLOT_READY) && state != UInt32(DETENT_SLOT_STARTING) else { return nil }
-        guard detent_slot_state(shared) != UInt32(DETENT_SLOT_READY) else { return nil }
         for _ in 0..<100 where !news.said.withLock({ $0.reaped }) {
             detent_slot_wait_state(shared, detent_slot_state(shared), 10_000_000)
         }
