@@ -313,12 +313,7 @@ struct LiveCommand: ParsableCommand {
         let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
         allowChainEdits(host, presets: presets)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
-        if let bridge {
-            LineWriter.standardError.line("detent: OSC on UDP \(oscBind):\(bridge.port)")
-            if let path = bridge.unixPath {
-                LineWriter.standardError.line("detent: OSC from this user alone (chain edits, preset files) also at osc.unix://\(path)")
-            }
-        }
+        for line in bridge?.announcement(bind: oscBind) ?? [] { LineWriter.standardError.line(line) }
         defer { bridge?.stop() }
         let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
         defer { web?.stop() }

@@ -14,16 +14,16 @@ extension LiveHost {
 
     /// Lets typed commands and OSC edit the chain: `resolve` finds a processor to add, and
     /// `changed` hears of every new chain (presets, the panel), after it runs.
-    public func allowChainEdits(resolve: @escaping ProcessorResolver, changed: @escaping @Sendable (Processor) -> Void) {
+    package func allowChainEdits(resolve: @escaping ProcessorResolver, changed: @escaping @Sendable (Processor) -> Void) {
         chainEditing.withLock { $0 = .allowed(resolve: resolve, changed: changed) }
     }
 
     /// A number that moves with every chain edit (front ends that show the table rebuild then).
-    public var chainGeneration: Int { state.withLock { $0.chainGeneration } }
+    package var chainGeneration: Int { state.withLock { $0.chainGeneration } }
 
     /// The processor hosted, its chain generation and where its parameters are heading, read
     /// together (a front end rebuilding for a new chain).
-    public var chainSnapshot: (processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
+    package var chainSnapshot: (processor: Processor, generation: Int, targets: [ParameterIndex: Double]) {
         state.withLock { st in
             st.absorbMIDI()
             return (st.processor, st.chainGeneration, st.targets)
@@ -34,13 +34,13 @@ extension LiveHost {
     /// read against an older table must not turn the row that now means another parameter.
     /// Returns false when it was dropped.
     @discardableResult
-    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+    package func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
         // The check and the sending happen under the host's lock, so no edit comes between.
         state.withLock { st in st.chainGeneration == generation ? sendLocked(values, &st) : false }
     }
 
     /// Refuses chain edits, saying `reason` (a front end that cannot follow one is open).
-    public func refuseChainEdits(_ reason: String) {
+    package func refuseChainEdits(_ reason: String) {
         chainEditing.withLock { $0 = .refused(reason) }
     }
 
@@ -51,7 +51,7 @@ extension LiveHost {
     /// each); the others carry on untouched, their values, glides and state intact. Values,
     /// MIDI mappings and knob positions follow their parameters to their new ids. Returns the
     /// chain now hosted.
-    public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
+    package func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
         let (resolve, changed): (ProcessorResolver, @Sendable (Processor) -> Void)
         switch chainEditing.withLock({ $0 }) {
         case .allowed(let r, let c): (resolve, changed) = (r, c)

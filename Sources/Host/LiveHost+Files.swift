@@ -11,7 +11,7 @@ extension LiveHost {
     /// worker as it expects — and takes over at a block boundary, fading in as the old one
     /// fades out (10 ms); the other slots carry on untouched, and every value stays. Returns
     /// the absolute path loaded.
-    public func setFile(_ id: String, path: String) throws(ChainEditError) -> String {
+    package func setFile(_ id: String, path: String) throws(ChainEditError) -> String {
         let absolute: String
         guard let file = processor.file(id) else { throw ChainEditError("no file parameter '\(id)'") }
         do { absolute = try ReadableFile.checked(path) } catch { throw ChainEditError("set \(id): \(error)") }
@@ -34,7 +34,7 @@ extension LiveHost {
     /// block boundary, fading in as the old one fades out (10 ms); the other slots carry on
     /// untouched, and every value stays. A slot that takes a state lets go of the files chosen
     /// for it (the state holds its own). Nothing happens when no slot keeps a state.
-    public func restoreState(_ saved: SavedState) throws(ChainEditError) {
+    package func restoreState(_ saved: SavedState) throws(ChainEditError) {
         let processor = try state.withLock { st throws(ChainEditError) -> Processor? in
             let (next, remade) = st.processor.restoring(saved)
             guard !remade.isEmpty else { return nil }

@@ -20,7 +20,7 @@ extension LiveHost {
     /// hand): the running engine is succeeded by one that makes that slot's kernel again —
     /// with the slot's values, files and state — and keeps every other; the new slot fades in
     /// over the input it was passing through (10 ms). Clears the slot's count of crashes.
-    public func restartSlot(_ name: String) throws(ChainEditError) -> String {
+    package func restartSlot(_ name: String) throws(ChainEditError) -> String {
         let slot = try restart(name)
         state.withLock {
             $0.crashes[slot] = nil
@@ -68,11 +68,11 @@ extension LiveHost {
 
     /// The isolated slots that crashed or hung and pass their input through, by name, with
     /// what happened.
-    public var faults: [String: String] { state.withLock { Self.faults(of: $0) } }
+    package var faults: [String: String] { state.withLock { Self.faults(of: $0) } }
 
     /// What happened to isolated slots after event `serial` (0: from the first kept), and the
     /// serial to ask after next.
-    public func slotEvents(after serial: Int) -> (events: [SlotEvent], next: Int) {
+    package func slotEvents(after serial: Int) -> (events: [SlotEvent], next: Int) {
         state.withLock { $0.slotEvents.after(serial) }
     }
 
@@ -131,7 +131,7 @@ extension LiveHost {
 }
 
 /// Something that happened to an isolated slot, as surfaces tell it.
-public enum SlotEvent: Sendable, Equatable {
+package enum SlotEvent: Sendable, Equatable {
     /// It crashed or hung (the reason), and passes its input through.
     case fault(String, String)
     /// It was started again.

@@ -25,13 +25,13 @@ import Synchronization
 /// class feeds it what the callbacks report, on a thread of its own, and carries out what it
 /// says. Control calls (`set`, `status`) may come from any thread; they never wait for the
 /// audio thread.
-public final class LiveHost: LiveControl, @unchecked Sendable {
-    public let options: LiveHostOptions
+package final class LiveHost: LiveControl, @unchecked Sendable {
+    package let options: LiveHostOptions
 
     /// The engine is prepared for blocks of up to this many frames (or the server's buffer
     /// size, if larger): PipeWire changes buffer sizes at run time (up to 8192 frames), and the
     /// engine splits longer blocks itself, so no buffer size ever makes it allocate.
-    public static let preparedFrames = 8192
+    package static let preparedFrames = 8192
 
     let log: @Sendable (String) -> Void
     /// Xruns are told through it: a server overrunning every cycle cannot flood the log.
@@ -48,7 +48,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// are published as they are sent; what MIDI controllers do on the audio thread, by the
     /// supervisor thread, which the process callback wakes in a cycle that brought a control
     /// or program change.
-    public let changes = ChangeFeed<HostChanges>()
+    package let changes = ChangeFeed<HostChanges>()
 
     struct State: ~Copyable {
         /// What is hosted: the options' processor until a chain edit changes it.
@@ -156,7 +156,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     ///   - onTerminate: called on the supervisor thread when the host stops by itself (the
     ///     server went away under `--no-reconnect`), with the exit status. It must not call
     ///     ``stop()``; ending the command loop is its job.
-    public init(options: LiveHostOptions, log: @escaping @Sendable (String) -> Void,
+    package init(options: LiveHostOptions, log: @escaping @Sendable (String) -> Void,
                 onTerminate: (@Sendable (Int32) -> Void)? = nil) {
         self.options = options
         self.log = log
@@ -181,7 +181,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     /// Joins the server, registers the ports, makes the connections and starts watching the
     /// server. Throws when the options are invalid or no server can be reached.
-    public func start() throws(LiveHostError) {
+    package func start() throws(LiveHostError) {
         try options.validate()
         let session: JackSession
         do {
@@ -212,27 +212,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     /// The connection patterns, each with the peers' ports it connects now.
     static func rules(_ options: LiveHostOptions, session: JackSession?) -> [ConnectionRule] {
-        guard options.connectInputs != nil || options.connectOutputs != nil || options.connectMIDI != nil
-            || !options.connectSidechain.isEmpty else { return [] }
-        let matched = session.map { Set($0.plannedConnections(options, patternsOnly: true).connections) } ?? []
-        let current = session?.currentConnections() ?? []
-        func peers(_ ours: (PortConnection) -> Bool) -> [String] {
-            matched.intersection(current).filter(ours).map(\.peer).sorted()
+        guard let session else { return [] }
+        let current = session.currentConnections()
+        return session.ruleConnections(options).map { rule in
+            ConnectionRule(rule: rule.rule, matched: rule.connections.filter(current.contains).map(\.peer).sorted())
         }
-        var rules: [ConnectionRule] = []
-        if let p = options.connectInputs {
-            rules.append(ConnectionRule(rule: "--connect-inputs '\(p)'", matched: peers { $0.isInput && $0.port.hasPrefix("in_") }))
-        }
-        if let p = options.connectOutputs { rules.append(ConnectionRule(rule: "--connect-outputs '\(p)'", matched: peers { !$0.isInput })) }
-        if let p = options.connectMIDI {
-            rules.append(ConnectionRule(rule: "--connect-midi '\(p)'", matched: peers { $0.port == JackSession.midiInputName }))
-        }
-        for (slot, p) in options.connectSidechain.sorted(by: { $0.key < $1.key }) {
-            let name = slot.isEmpty ? "" : slot + "="
-            rules.append(ConnectionRule(rule: "--connect-sidechain '\(name)\(p)'",
-                                        matched: peers { $0.isInput && !$0.port.hasPrefix("in_") && $0.port != JackSession.midiInputName }))
-        }
-        return rules
     }
 
     /// Whether a failure to join at start is one a server starting later cures (no server, or
@@ -245,7 +229,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     /// Closes the client and stops watching the server. Safe to call more than once.
-    public func stop() {
+    package func stop() {
         let thread = state.withLock { st -> NamedThread? in
             st.stopping = true
             defer { st.watcher = nil }
@@ -284,10 +268,10 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// True while libjack is still closing a lost client (for ever, when it deadlocked): the
     /// process should then end with `_exit`, as libjack's own exit-time clean-up would wait
     /// on the same lock.
-    public static var libraryStuck: Bool { JackSession.libraryBusy }
+    package static var libraryStuck: Bool { JackSession.libraryBusy }
 
     /// Set when the host stopped by itself: the status the process should exit with.
-    public var exitStatus: Int32? { state.withLock { $0.exitStatus } }
+    package var exitStatus: Int32? { state.withLock { $0.exitStatus } }
 
     /// Opens a session, preparing the engine for the server's format. The same engine
     /// carries on when the sample rate is unchanged (values, glides and its timeline intact);
@@ -325,11 +309,11 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     /// current frame time, mapped through the clock the process callback publishes — so
     /// they take effect at the matching sample of the next cycle. Without a server they wait
     /// in the queue and apply at the first block after reconnecting.
-    public func set(_ values: [ParameterIndex: Double]) { setStamped(values) }
+    package func set(_ values: [ParameterIndex: Double]) { setStamped(values) }
 
     /// ``set(_:)``, returning the changes as stamped (for comparing with an offline render).
     @discardableResult
-    public func setStamped(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
+    package func setStamped(_ values: [ParameterIndex: Double]) -> [ParameterChange] {
         let sent = state.withLock { st in stamp(values, &st) }
         if !sent.isEmpty { changes.publish(.values) }
         return sent
@@ -365,20 +349,20 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     /// The parameters of the processor hosted.
-    public var table: ParameterTable { state.withLock { $0.processor.table } }
+    package var table: ParameterTable { state.withLock { $0.processor.table } }
 
     /// The processor hosted: the options' one until a chain edit replaces it.
-    public var processor: Processor { state.withLock { $0.processor } }
+    package var processor: Processor { state.withLock { $0.processor } }
 
     /// What MIDI control changes do now; nil when the host has no MIDI input.
-    public var midiControls: MIDIControls? { state.withLock { $0.midi } }
+    package var midiControls: MIDIControls? { state.withLock { $0.midi } }
 
     /// Edits what MIDI control changes do, from the next message on (and on every later
     /// connection), and returns the new mapping. Returns nil, changing nothing, when the host
     /// has no MIDI input. The edit runs under the host's lock, so two editors (the panel and
     /// typed commands) cannot lose each other's changes.
     @discardableResult
-    public func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? {
+    package func updateMIDIControls(_ edit: (inout MIDIControls) -> Void) -> MIDIControls? {
         let updated = state.withLock { st -> MIDIControls? in
             guard var controls = st.midi else { return nil }
             edit(&controls)
@@ -392,24 +376,24 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
 
     /// How many MIDI control changes have arrived on the channel listened to, mapped or not,
     /// and the last one's controller number: what MIDI learn waits for. Nil without MIDI.
-    public func lastMIDIControl() -> (count: UInt64, controller: Int)? {
+    package func lastMIDIControl() -> (count: UInt64, controller: Int)? {
         state.withLock { st in st.midi == nil ? nil : st.heard }
     }
 
     /// Where each pickup controller that has not caught its knob is (normalised, 0 … 1), by
     /// parameter: the knob does not follow it until it passes the knob's position.
-    public func midiPickups() -> [ParameterIndex: Double] {
+    package func midiPickups() -> [ParameterIndex: Double] {
         state.withLock { st in st.session.flatMap { $0.serverGone ? nil : $0.midiWaiting } ?? [:] }
     }
 
-    public func targets() -> [ParameterIndex: Double] {
+    package func targets() -> [ParameterIndex: Double] {
         state.withLock { st in
             st.absorbMIDI()
             return st.targets
         }
     }
 
-    public func status() -> HostStatus {
+    package func status() -> HostStatus {
         state.withLock { st in
             st.absorbMIDI()
             // The targets, as `get` and `params` show them: a value typed while the server is
@@ -450,25 +434,25 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     /// The processor's read-only outputs (a plug-in's meters), at most a block old.
-    public func outputValues() -> [OutputValue] {
+    package func outputValues() -> [OutputValue] {
         state.withLock { $0.engine.kernelReports?.outputValues ?? [] }
     }
 
     /// The frame clock of the current connection (nil before its first cycle).
-    public var frameClock: FrameClock? { state.withLock { $0.session?.clock } }
+    package var frameClock: FrameClock? { state.withLock { $0.session?.clock } }
 
     /// The client's name on the server, nil while disconnected.
-    public var clientName: String? { state.withLock { $0.session?.name } }
+    package var clientName: String? { state.withLock { $0.session?.name } }
 
     /// The connections the host will make again on a new server.
-    public var rememberedConnections: Set<PortConnection> { state.withLock { $0.remembered } }
+    package var rememberedConnections: Set<PortConnection> { state.withLock { $0.remembered } }
 
     // MARK: Supervisor
 
     /// Sets what a MIDI program change does: `handler` gets the program number and the name
     /// of its preset in ``MIDIControls/programPresets``, on the host's own thread, within
     /// 20 ms of the message.
-    public func onProgramChange(_ handler: @escaping @Sendable (Int, String) -> Void) {
+    package func onProgramChange(_ handler: @escaping @Sendable (Int, String) -> Void) {
         state.withLock { $0.onProgram = handler }
     }
 
@@ -705,7 +689,7 @@ public final class LiveHost: LiveControl, @unchecked Sendable {
         // connected — a port that appeared since, one that went and came back. (A connection
         // a pattern asks for comes back if taken away: the rule holds.)
         let current0 = session.currentConnections()
-        session.connect(session.plannedConnections(options, patternsOnly: true).connections.filter { !current0.contains($0) })
+        session.connect(session.ruleConnections(options).flatMap(\.connections).filter { !current0.contains($0) })
         let current = session.currentConnections()
         let missing = remembered.union(pending).filter { !session.portExists($0.peer) }
         state.withLock { st in

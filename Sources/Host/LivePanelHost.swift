@@ -10,8 +10,8 @@ import TerminalPanel
 /// `targets()` snapshot per refresh moves knobs that MIDI or a command turned. What this adds
 /// is the header (the JACK status) and the meters (the engine's output since the previous
 /// refresh).
-public final class LivePanelHost: PanelHost {
-    public let host: LiveHost
+package final class LivePanelHost: PanelHost {
+    package let host: LiveHost
     /// The status read for the header, kept for the meters of the same refresh (the panel
     /// asks for both in turn, and peaks are taken when read).
     private var latest: HostStatus?
@@ -33,7 +33,7 @@ public final class LivePanelHost: PanelHost {
     ///   - saveWithState: saves a preset with the state of the processor's plug-ins, as the
     ///     typed `preset save` does (the command line's rule).
     /// - Parameter notices: the host's lines not yet shown (``PanelHost/takeNotices()``).
-    public init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore,
+    package init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore,
                 saveWithState: @escaping (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String,
                 notices: @escaping @Sendable () -> [String] = { [] }) {
         self.host = host
@@ -48,7 +48,7 @@ public final class LivePanelHost: PanelHost {
     }
 
     /// The processor's meters and other outputs now.
-    public func outputs() -> [PanelOutput] {
+    package func outputs() -> [PanelOutput] {
         let generation = host.chainGeneration
         if generation != labelsGeneration {
             outputLabels = Self.labels(host.processor)
@@ -61,15 +61,15 @@ public final class LivePanelHost: PanelHost {
         }
     }
 
-    public func set(_ values: [ParameterIndex: Double]) { host.set(values) }
+    package func set(_ values: [ParameterIndex: Double]) { host.set(values) }
 
     /// Where each knob is heading. Targets rather than smoothed values: a glide in progress
     /// would otherwise look like somebody else turning the knob.
-    public func targets() -> [ParameterIndex: Double] { host.targets() }
+    package func targets() -> [ParameterIndex: Double] { host.targets() }
 
-    public func takeNotices() -> [String] { notices() }
+    package func takeNotices() -> [String] { notices() }
 
-    public func status() -> PanelStatus {
+    package func status() -> PanelStatus {
         let status = host.status()
         latest = status
         return PanelStatus(
@@ -79,7 +79,7 @@ public final class LivePanelHost: PanelHost {
             dspLoad: status.dspLoad, xruns: status.xruns, faultedSlots: status.faults.keys.sorted())
     }
 
-    public func meters() -> [MeterReading]? {
+    package func meters() -> [MeterReading]? {
         let status = latest ?? host.status()
         latest = nil
         return status.peaks.indices.map { c in
@@ -88,20 +88,20 @@ public final class LivePanelHost: PanelHost {
         }
     }
 
-    public func midiControllers() -> [ParameterIndex: Int]? { host.midiControls?.controllers }
+    package func midiControllers() -> [ParameterIndex: Int]? { host.midiControls?.controllers }
 
-    public func assignMIDIController(_ number: Int, to id: ParameterIndex) {
+    package func assignMIDIController(_ number: Int, to id: ParameterIndex) {
         host.updateMIDIControls { $0.assign(id, to: number) }
     }
 
-    public func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
+    package func lastMIDIControl() -> (count: UInt64, controller: Int)? { host.lastMIDIControl() }
 
-    public func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
+    package func midiPickups() -> [ParameterIndex: Double] { host.midiPickups() }
 
-    public var chainGeneration: Int { host.chainGeneration }
+    package var chainGeneration: Int { host.chainGeneration }
 
     /// `A`, `X`, `<`, `>`: the host edits the chain (with its fades); the panel gets the new one.
-    public func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
+    package func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
         let request: ChainRequest
         switch edit {
         case .add(let reference, let position):
@@ -119,7 +119,7 @@ public final class LivePanelHost: PanelHost {
     }
 
     /// The chain hosted now, with its values, its preset store's Default and its name.
-    public func currentChain() -> PanelChain? {
+    package func currentChain() -> PanelChain? {
         let (processor, generation, targets) = host.chainSnapshot
         let store = presetStore(processor)
         let values = ParameterValues(table: processor.table, targets)
@@ -128,36 +128,36 @@ public final class LivePanelHost: PanelHost {
     }
 
     /// The processor's file parameters and the files they hold now.
-    public func files() -> [PanelFile] {
+    package func files() -> [PanelFile] {
         host.processor.files.map { PanelFile(id: $0.id, label: $0.name, path: $0.path) }
     }
 
     /// `f`: the host checks the file and makes the slot again with it (see `LiveHost.setFile`).
-    public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
+    package func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
         do { return .success(try host.setFile(id, path: path)) } catch { return .failure(PanelChainError(error.description)) }
     }
 
-    public func restartSlot(_ name: String) -> Result<String, PanelChainError> {
+    package func restartSlot(_ name: String) -> Result<String, PanelChainError> {
         let slot = name.isEmpty ? host.processor.chainParts.first?.name ?? "" : name
         do { return .success(try host.restartSlot(slot)) } catch { return .failure(PanelChainError(error.description)) }
     }
 
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
-    public var refreshInterval: Double? { 1.0 / 30 }
+    package var refreshInterval: Double? { 1.0 / 30 }
 
     /// `L`/`R` for stereo, channel numbers otherwise.
-    public static func label(channel c: Int, of count: Int) -> String {
+    package static func label(channel c: Int, of count: Int) -> String {
         count == 2 ? (c == 0 ? "L" : "R") : String(c + 1)
     }
 
     /// A preset loaded in the panel brings its plug-ins' state back, as the typed `preset load` does.
-    public func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> {
+    package func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> {
         do { try host.restoreState(state) } catch { return .failure(PanelChainError(error.description)) }
         return .success(())
     }
 
     /// `s` keeps what the typed `preset save` keeps: the running plug-ins' states and files.
-    public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
+    package func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         try saveWithState(preset, host.processor, store, replacing)
     }
 }

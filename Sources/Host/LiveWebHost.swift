@@ -9,9 +9,9 @@ import WebBridge
 /// The live host as the web panel sees it: its chain snapshot, its generation-checked `set`,
 /// and `reset` through the typed commands' interpreter (so it resets to the Default preset's
 /// value, as `reset ID` does). The same verbs OSC and typed commands use; nothing else.
-public final class LiveWebHost: WebPanelHost {
-    public let host: LiveHost
-    public let interpreter: CommandInterpreter
+package final class LiveWebHost: WebPanelHost {
+    package let host: LiveHost
+    package let interpreter: CommandInterpreter
     /// A MIDI learn a page began: the parameter, the count of controller messages heard when
     /// it began (the next one is the one to take), and the chain it was asked against.
     private let learning = Mutex<(index: ParameterIndex, since: UInt64, generation: Int)?>(nil)
@@ -20,27 +20,27 @@ public final class LiveWebHost: WebPanelHost {
     /// the title the panel started with (a session's name).
     private let title: (@Sendable (Processor) -> String)?
 
-    public init(host: LiveHost, interpreter: CommandInterpreter, title: (@Sendable (Processor) -> String)? = nil) {
+    package init(host: LiveHost, interpreter: CommandInterpreter, title: (@Sendable (Processor) -> String)? = nil) {
         self.host = host
         self.interpreter = interpreter
         self.title = title
     }
 
-    public func webSnapshot() -> WebSnapshot {
+    package func webSnapshot() -> WebSnapshot {
         let now = host.chainSnapshot
         return WebSnapshot(processor: now.processor, generation: now.generation, targets: now.targets,
                            title: title?(now.processor))
     }
 
-    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+    package func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
         host.set(values, ifGeneration: generation)
     }
 
-    public func outputValues() -> [OutputValue] { host.outputValues() }
+    package func outputValues() -> [OutputValue] { host.outputValues() }
 
-    public func faults() -> [String: String] { host.faults }
+    package func faults() -> [String: String] { host.faults }
 
-    public func restart(_ slot: String) -> String? {
+    package func restart(_ slot: String) -> String? {
         do {
             _ = try host.restartSlot(slot)
             return nil
@@ -51,7 +51,7 @@ public final class LiveWebHost: WebPanelHost {
 
     /// A preset by name only: a page, possibly on another machine, must not make Detent read
     /// or write any path it can (the rule OSC follows for peers beyond loopback).
-    public func preset(_ name: String, save: Bool) -> String? {
+    package func preset(_ name: String, save: Bool) -> String? {
         if OSCRouter.isPresetPath(name) { return "'\(name)': a preset's name, not a file's path" }
         switch interpreter.execute(save ? .presetSave(name) : .presetLoad(name)) {
         case .error(let message): return message
@@ -59,9 +59,9 @@ public final class LiveWebHost: WebPanelHost {
         }
     }
 
-    public func presetNames() -> [String] { interpreter.presets.names() }
+    package func presetNames() -> [String] { interpreter.presets.names() }
 
-    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+    package func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
         guard let index else {
             learning.withLock { $0 = nil }
             return nil
@@ -74,7 +74,7 @@ public final class LiveWebHost: WebPanelHost {
 
     /// Maps the controller heard since the learn began, if one has been (as the panel's `m`
     /// and OSC's learn do).
-    public func takeLearnt() -> LearntController? {
+    package func takeLearnt() -> LearntController? {
         let learnt: (ParameterIndex, Int)? = learning.withLock { current in
             guard let learn = current, let last = host.lastMIDIControl(), last.count != learn.since else { return nil }
             current = nil
@@ -85,7 +85,7 @@ public final class LiveWebHost: WebPanelHost {
         return LearntController(id: host.table[index].id, controller: controller)
     }
 
-    public func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
+    package func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         guard host.chainGeneration == generation else { return false }
         _ = interpreter.execute(.reset(index))
         return true

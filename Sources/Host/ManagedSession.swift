@@ -20,7 +20,7 @@ import Synchronization
 /// What `detent live`'s command line decides (the processor, the host's options, the typed
 /// commands' interpreter, the browser panel, the stop signals) comes from a
 /// ``SessionLauncher``; this holds the session manager's side.
-public final class ManagedSession: @unchecked Sendable {
+package final class ManagedSession: @unchecked Sendable {
     private let launcher: any SessionLauncher
     private let log: @Sendable (String) -> Void
     /// Posted by a stop (a signal, or the host ending itself), by the host's change feed, by an
@@ -64,7 +64,7 @@ public final class ManagedSession: @unchecked Sendable {
         }
     }
 
-    public init(launcher: any SessionLauncher, log: @escaping @Sendable (String) -> Void) {
+    package init(launcher: any SessionLauncher, log: @escaping @Sendable (String) -> Void) {
         self.launcher = launcher
         self.log = log
     }
@@ -72,7 +72,7 @@ public final class ManagedSession: @unchecked Sendable {
     /// Announces, serves the manager until a signal or a lost server under `--no-reconnect`,
     /// then closes the client. Returns the status the host ended with by itself, if it did.
     /// - Throws: ``ManagedSessionError`` when the manager cannot be reached.
-    public func run(url: String) throws(ManagedSessionError) -> Int32? {
+    package func run(url: String) throws(ManagedSessionError) -> Int32? {
         let client: NSMClient
         do {
             client = try NSMClient(url: url, executable: "detent", log: { [log] in log("detent: \($0)") }) {
@@ -183,8 +183,7 @@ public final class ManagedSession: @unchecked Sendable {
                 // The port actually bound (`--osc 0` asks for any free one) is said, and kept
                 // in the session, so the next open listens where controllers were pointed.
                 osc = (opened.port, wanted.1)
-                log("detent: OSC on UDP \(wanted.1):\(opened.port)")
-                if let path = opened.unixPath { log("detent: OSC from this user alone (chain edits, preset files) also at osc.unix://\(path)") }
+                for line in opened.announcement(bind: wanted.1) { log(line) }
             } catch {
                 log("detent: OSC: \(error)")
             }
@@ -246,7 +245,7 @@ public final class ManagedSession: @unchecked Sendable {
 /// What a ``ManagedSession`` needs of the command line that started it: `detent live`'s way
 /// to find a processor, make a host's options and interpreter, start the browser panel and
 /// watch for the stop signals, so a session opened by the manager runs as that command would.
-public protocol SessionLauncher: Sendable {
+package protocol SessionLauncher: Sendable {
     /// The processor a session file names by identifier (nil: the command line's), and its
     /// presets; with `state` (the session's plug-in states) restored before its first block,
     /// unless it cannot be read, which is said, and the plug-ins keep their defaults.
@@ -274,10 +273,10 @@ public protocol SessionLauncher: Sendable {
 
 /// Why a managed session could not run, and the exit status to end with (the command's
 /// `main` says it, as every command's failure).
-public struct ManagedSessionError: ExitStatusError, Sendable {
-    public let description: String
-    public let exitCode: Int32
-    public init(description: String, exitCode: Int32) {
+package struct ManagedSessionError: ExitStatusError, Sendable {
+    package let description: String
+    package let exitCode: Int32
+    package init(description: String, exitCode: Int32) {
         self.description = description
         self.exitCode = exitCode
     }

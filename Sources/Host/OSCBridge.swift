@@ -14,7 +14,7 @@ import TextFormats
 /// sleeps on the host's change feed: it wakes when something changed (or when a value it held
 /// back for the 20 ms rate is due), never on a timer. Nothing here reaches the audio thread but
 /// through the host's verbs.
-public final class OSCBridge: Sendable {
+package final class OSCBridge: Sendable {
     private let server: OSCServer
     private let shared = Shared()
     private let feedback: NamedThread?
@@ -41,7 +41,7 @@ public final class OSCBridge: Sendable {
         let generation: Int
     }
 
-    public init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
+    package init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
                 log: @escaping @Sendable (String) -> Void) throws {
         let (processor, generation, _) = host.chainSnapshot
         let shared = self.shared
@@ -194,12 +194,18 @@ public final class OSCBridge: Sendable {
     }
 
     /// The UDP port the server listens on.
-    public var port: Int { server.port }
+    package var port: Int { server.port }
 
     /// The Unix socket beside the port (`osc.unix://PATH`), for a client that sends and exits.
-    public var unixPath: String? { server.unixPath }
+    package var unixPath: String? { server.unixPath }
 
-    public func stop() {
+    /// What Detent says at start of its OSC: the UDP port, and the Unix socket beside it.
+    package func announcement(bind: String) -> [String] {
+        ["detent: OSC on UDP \(bind):\(port)"]
+            + (unixPath.map { ["detent: OSC from this user alone (chain edits, preset files) also at osc.unix://\($0)"] } ?? [])
+    }
+
+    package func stop() {
         shared.running.store(false, ordering: .relaxed)
         changes.interrupt()
         feedback?.join()

@@ -9,42 +9,42 @@ import WebBridge
 /// `detent panel --http`: the values the terminal panel turns, shared with the browser panel
 /// — no audio, one set of targets that either may change, each showing the other's changes
 /// within its refresh.
-public final class SharedPanelHost: PanelHost, WebPanelHost {
+package final class SharedPanelHost: PanelHost, WebPanelHost {
     private let processor: Processor
     private let defaults: [ParameterIndex: Double]
     private let values: Mutex<[ParameterIndex: Double]>
     /// Told of every change either panel makes, for the browser panel's feedback to wake on.
-    public let changes = ChangeFeed<HostChanges>()
+    package let changes = ChangeFeed<HostChanges>()
 
-    public init(processor: Processor, values: [ParameterIndex: Double], defaults: [ParameterIndex: Double]) {
+    package init(processor: Processor, values: [ParameterIndex: Double], defaults: [ParameterIndex: Double]) {
         self.processor = processor
         self.defaults = defaults
         self.values = Mutex(values)
     }
 
-    public func set(_ changes: [ParameterIndex: Double]) {
+    package func set(_ changes: [ParameterIndex: Double]) {
         values.withLock { $0.merge(changes) { _, new in new } }
         self.changes.publish(.values)
     }
 
-    public func targets() -> [ParameterIndex: Double] { values.withLock { $0 } }
+    package func targets() -> [ParameterIndex: Double] { values.withLock { $0 } }
 
     /// The terminal panel looks for the browser's changes 20 times a second.
-    public var refreshInterval: Double? { 0.05 }
+    package var refreshInterval: Double? { 0.05 }
 
-    public func webSnapshot() -> WebSnapshot { WebSnapshot(processor: processor, generation: 0, targets: targets()) }
+    package func webSnapshot() -> WebSnapshot { WebSnapshot(processor: processor, generation: 0, targets: targets()) }
 
-    public func set(_ changes: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+    package func set(_ changes: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
         set(changes)
         return true
     }
 
     /// The terminal panel owns the presets here: its unsaved edits and their names.
-    public func preset(_ name: String, save: Bool) -> String? {
+    package func preset(_ name: String, save: Bool) -> String? {
         "presets are loaded and saved in the terminal panel (p, s)"
     }
 
-    public func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
+    package func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         set([index: defaults[index] ?? processor.table[index].defaultValue])
         return true
     }

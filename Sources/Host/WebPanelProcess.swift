@@ -12,9 +12,9 @@ import WebBridge
 ///
 /// When `detent-web` ends on its own, one warning says so and the session goes on without
 /// the browser panel; `stop` ends it with the session.
-public final class WebPanelProcess: Sendable {
+package final class WebPanelProcess: Sendable {
     /// What to open in a browser: the address, and the token when one is required.
-    public let url: String
+    package let url: String
 
     private let pid: pid_t
     private let thread: NamedThread
@@ -36,10 +36,10 @@ public final class WebPanelProcess: Sendable {
 
     /// Where `detent-web` is: beside this program (its folder through /proc/self/exe), else
     /// the first on `PATH`; nil when there is none.
-    public static func programPath() -> String? { ProgramSearch.beside(WebBridge.program) }
+    package static func programPath() -> String? { ProgramSearch.beside(WebBridge.program) }
 
     /// Starts `program` and waits until it listens; throws its one line when it cannot.
-    public init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
+    package init(program: String, start: WebBridge.Start, host: any WebPanelHost, changes: ChangeFeed<HostChanges>,
                 log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         let socket: LineSocket, childEnd: Int32, pipe: WakePipe, childPipe: Int32
         do {
@@ -146,7 +146,7 @@ public final class WebPanelProcess: Sendable {
     }
 
     /// Closes every page and ends the program. Safe to call more than once.
-    public func stop() { Self.end(pid: pid, threads: [thread, relay], shared: shared) }
+    package func stop() { Self.end(pid: pid, threads: [thread, relay], shared: shared) }
 
     private static func end(pid: pid_t, threads: [NamedThread], shared: Shared) {
         guard !shared.stopping.exchange(true, ordering: .relaxed) else { return }

@@ -121,9 +121,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         }
         let state = detent_slot_state(shared)
         guard state != UInt32(DETENT_SLOT_READY) && state != UInt32(DETENT_SLOT_STARTING) else { return nil }
-        for _ in 0..<100 where !news.said.withLock({ $0.reaped }) {
-            detent_slot_wait_state(shared, detent_slot_state(shared), 10_000_000)
-        }
+        news.awaitReaped(SharedBlock(pointer: shared))
         let reason = news.said.withLock { $0.fault } ?? "ended before it was ready"
         return reason.hasPrefix(processor.name) ? reason : "\(processor.name): its isolated process \(reason)"
     }
@@ -308,9 +306,7 @@ private struct Leftovers: @unchecked Sendable {
     /// Waits a second for the process to end (killed when it does not: a plug-in stuck in its
     /// cleanup), joins the watching threads, then frees the block and the proxy.
     func release() {
-        for _ in 0..<100 where !news.said.withLock({ $0.reaped }) {
-            detent_slot_wait_state(shared.pointer, detent_slot_state(shared.pointer), 10_000_000)
-        }
+        news.awaitReaped(shared)
         if !news.said.withLock({ $0.reaped }) { Signals.send(Signals.kill, to: pid) }
         for thread in threads { thread.join() }
         detent_slot_unmap(shared.pointer, size)
@@ -330,6 +326,14 @@ final class SlotNews: Sendable {
     let killedStarting = Atomic<Bool>(false)
     /// Signalled once the process's output has ended (all it said is read).
     let heardAll = Semaphore()
+
+    /// Waits, a second at most, for the reaper to have reaped the process; woken as the state
+    /// word moves (the reaper sets DEAD just before).
+    func awaitReaped(_ block: SharedBlock) {
+        for _ in 0..<100 where !said.withLock({ $0.reaped }) {
+            detent_slot_wait_state(block.pointer, detent_slot_state(block.pointer), 10_000_000)
+        }
+    }
 }
 
 /// The shared block, handed to the threads that watch it.

@@ -58,7 +58,7 @@ public final class JackSession: @unchecked Sendable {
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
     /// `midi` is the mapping to start with; nil registers no `midi_in` port.
-    public init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
+    package init(options: LiveHostOptions, processor: Processor, midi: MIDIControls?, values: [ParameterIndex: Double],
          wake: SemaphorePoster,
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         if let problem = Self.sideSetProblem(processor) { throw .processorFailed(problem) }
@@ -458,11 +458,24 @@ public final class JackSession: @unchecked Sendable {
     }
 
     /// The connections the rules ask for: patterns first, else physical ports with
-    /// `autoconnect` (unless `patternsOnly`: what the patterns match now, as rules that hold
-    /// for the whole run). Also returns a warning for a pattern that matched nothing.
-    public func plannedConnections(_ options: LiveHostOptions, patternsOnly: Bool = false) -> (connections: [PortConnection], warnings: [String]) {
-        var result: [PortConnection] = []
-        var warnings: [String] = []
+    /// `autoconnect`. Also returns a warning for a pattern that matched nothing.
+    public func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
+        let sides = planned(options, autoconnect: options.autoconnect)
+        let warnings = sides.compactMap { side in
+            side.rule.flatMap { side.connections.isEmpty ? "no JACK ports match \($0) yet; ports that appear later and match are connected" : nil }
+        }
+        return (sides.flatMap(\.connections), warnings)
+    }
+
+    /// What each connection pattern matches now (`--connect-inputs '^player:'`, …): the
+    /// patterns are rules for the whole run, made again as ports come and go.
+    public func ruleConnections(_ options: LiveHostOptions) -> [(rule: String, connections: [PortConnection])] {
+        planned(options, autoconnect: false).compactMap { side in side.rule.map { ($0, side.connections) } }
+    }
+
+    /// Per kind of port (inputs, outputs, MIDI, each side-chain set): its pattern as typed
+    /// (nil for `--autoconnect` or nothing), and the connections it asks for now.
+    private func planned(_ options: LiveHostOptions, autoconnect: Bool) -> [(rule: String?, connections: [PortConnection])] {
         let sides: [(pattern: String?, option: String, ours: [String], type: String, flag: JackPortFlags)] = [
             (options.connectInputs, "--connect-inputs", inputNames, Self.audioType, JackPortIsOutput),
             (options.connectOutputs, "--connect-outputs", outputNames, Self.audioType, JackPortIsInput),
@@ -472,26 +485,21 @@ public final class JackSession: @unchecked Sendable {
             guard let pattern = options.connectSidechain[set.name] ?? options.connectSidechain[""] else { return nil }
             return (pattern, "--connect-sidechain", set.portNames(channels: channels), Self.audioType, JackPortIsOutput)
         }
-        for side in sides where !side.ours.isEmpty {
+        return sides.filter { !$0.ours.isEmpty }.map { side in
             let theirs: [String]
             if let pattern = side.pattern {
                 theirs = ports(matching: pattern, type: side.type, flags: side.flag)
-                if theirs.isEmpty {
-                    warnings.append("no JACK ports match \(side.option) '\(pattern)' yet; ports that appear later and match are connected")
-                }
-            } else if options.autoconnect && side.option != "--connect-sidechain" && !patternsOnly {
+            } else if autoconnect && side.option != "--connect-sidechain" {
                 theirs = ports(matching: nil, type: side.type, flags: side.flag, JackPortIsPhysical)
             } else {
                 theirs = []
             }
-            if side.type == Self.midiType {
+            let connections = side.type == Self.midiType
                 // Every matching source plays into the one MIDI input: JACK merges them.
-                result += theirs.map { PortConnection(port: Self.midiInputName, peer: $0) }
-            } else {
-                result += PortPattern.pairs(ours: side.ours, theirs: theirs).map { PortConnection(port: $0.ours, peer: $0.theirs) }
-            }
+                ? theirs.map { PortConnection(port: Self.midiInputName, peer: $0) }
+                : PortPattern.pairs(ours: side.ours, theirs: theirs).map { PortConnection(port: $0.ours, peer: $0.theirs) }
+            return (side.pattern.map { "\(side.option) '\($0)'" }, connections)
         }
-        return (result, warnings)
     }
 
     /// Makes the connections; returns those that failed (the peer is missing, say).

@@ -18,9 +18,9 @@ import Synchronization
 ///
 /// Requests are answered on the socket's thread, one at a time and in order, so an `open`
 /// and a `save` never overlap.
-public final class NSMClient: @unchecked Sendable {
+package final class NSMClient: @unchecked Sendable {
     /// What the server asks of the client.
-    public enum Request: Sendable, Equatable {
+    package enum Request: Sendable, Equatable {
         /// Open (or switch to) the session at `path`, as the client named `clientID` (its JACK
         /// client name); `displayName` is the session's name for people.
         case open(path: String, displayName: String, clientID: String)
@@ -28,29 +28,29 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     /// A request that failed: the code the protocol defines and a line for the server's log.
-    public struct Failure: Error, Sendable {
-        public let code: Int32
-        public let message: String
+    package struct Failure: Error, Sendable {
+        package let code: Int32
+        package let message: String
 
-        public init(code: Int32, _ message: String) {
+        package init(code: Int32, _ message: String) {
             self.code = code
             self.message = message
         }
 
-        public static let general: Int32 = -1
-        public static let launchFailed: Int32 = -4
-        public static let noSuchFile: Int32 = -5
-        public static let badProject: Int32 = -9
-        public static let createFailed: Int32 = -10
+        package static let general: Int32 = -1
+        package static let launchFailed: Int32 = -4
+        package static let noSuchFile: Int32 = -5
+        package static let badProject: Int32 = -9
+        package static let createFailed: Int32 = -10
     }
 
     /// Why announcing failed.
-    public struct AnnounceError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct AnnounceError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// What Detent can do beyond open and save.
-    public static let capabilities = ":switch:dirty:message:"
+    package static let capabilities = ":switch:dirty:message:"
     static let apiMajor: Int32 = 1, apiMinor: Int32 = 2
 
     private let socket: OSCSocket
@@ -70,7 +70,7 @@ public final class NSMClient: @unchecked Sendable {
     /// Calls `action` each time the server has been told that a save or an open succeeded:
     /// the server counts the session clean from then on, so the next ``setDirty(_:)`` is
     /// sent whatever it says (a change made meanwhile must be told again).
-    public func whenServerCountsClean(_ action: @escaping @Sendable () -> Void) {
+    package func whenServerCountsClean(_ action: @escaping @Sendable () -> Void) {
         shared.afterClean.withLock { $0 = action }
     }
 
@@ -78,7 +78,7 @@ public final class NSMClient: @unchecked Sendable {
     ///   - url: `NSM_URL` as the server sets it: `osc.udp://HOST:PORT/`.
     ///   - handle: answers a request with a message for the server, or throws ``Failure``.
     /// - Throws: ``AnnounceError`` for a URL that is not one, or a socket that cannot open.
-    public init(url: String, executable: String, log: @escaping @Sendable (String) -> Void,
+    package init(url: String, executable: String, log: @escaping @Sendable (String) -> Void,
                 handle: @escaping @Sendable (Request) throws(Failure) -> String) throws(AnnounceError) {
         guard let (host, port) = Self.parse(url) else {
             throw AnnounceError(description: "NSM_URL '\(url)' is not an OSC URL (osc.udp://HOST:PORT/)")
@@ -131,7 +131,7 @@ public final class NSMClient: @unchecked Sendable {
     /// Announces the client and waits for the server's answer.
     /// - Returns: the server's name.
     /// - Throws: ``AnnounceError`` when the server refuses or does not answer in time.
-    public func announce(name: String = "Detent", timeout: Duration) throws(AnnounceError) -> String {
+    package func announce(name: String = "Detent", timeout: Duration) throws(AnnounceError) -> String {
         socket.send(OSCMessage("/nsm/server/announce", [
             .string(name), .string(Self.capabilities), .string(executable),
             .int32(Self.apiMajor), .int32(Self.apiMinor), .int32(ThisProcess.id),
@@ -143,7 +143,7 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     /// Tells the server whether there are unsaved changes (only when that changes).
-    public func setDirty(_ dirty: Bool) {
+    package func setDirty(_ dirty: Bool) {
         let changed = shared.dirty.withLock { known -> Bool in
             defer { known = dirty }
             return known != dirty
@@ -152,7 +152,7 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     /// A message for the session manager's user (priority 0…3, most urgent 3).
-    public func message(_ text: String, priority: Int32 = 1) {
+    package func message(_ text: String, priority: Int32 = 1) {
         socket.send(OSCMessage("/nsm/client/message", [.int32(priority), .string(text)]), to: server)
     }
 

@@ -1,7 +1,7 @@
 import Parameters
 
 /// What an OSC message asks of Detent, once its address, type tags and values are checked.
-public enum OSCRequest: Sendable, Equatable {
+package enum OSCRequest: Sendable, Equatable {
     /// `/detent/param/<id> f`: a value in the parameter's own unit.
     case set(ParameterIndex, Double)
     /// `/detent/param/<id>/norm f`: a knob position 0…1, through the parameter's taper.
@@ -35,7 +35,7 @@ public enum OSCRequest: Sendable, Equatable {
 }
 
 /// One argument of an OSC message, as liblo decodes it.
-public enum OSCArgument: Sendable, Equatable {
+package enum OSCArgument: Sendable, Equatable {
     case float(Float)
     case double(Double)
     case int32(Int32)

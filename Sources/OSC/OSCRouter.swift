@@ -32,8 +32,8 @@ import Parameters
 /// OSCRouter.route("/detent/param/cutoff", [.float(800)], table: LowpassGain.table, fromThisUser: true)
 /// // .success(.set(.cutoff, 800))
 /// ```
-public enum OSCRouter {
-    public static let prefix = "/detent/"
+package enum OSCRouter {
+    package static let prefix = "/detent/"
 
     /// - Parameter fromThisUser: whether the sender is the user Detent runs as, on this
     ///   machine (``LocalSender``); asked only of a message that needs it. Only such a sender
@@ -41,7 +41,7 @@ public enum OSCRouter {
     ///   peer on the network, another user of this machine — could otherwise make Detent open
     ///   any path it can read, or load code of theirs into it.
     /// - Parameter files: the ids of the processor's file parameters, which take a path.
-    public static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable, files: [String] = [],
+    package static func route(_ path: String, _ arguments: [OSCArgument], table: ParameterTable, files: [String] = [],
                              fromThisUser: @autoclosure () -> Bool) -> Result<OSCRequest, OSCRejection>
     {
         guard path.hasPrefix(prefix) else { return .failure(.init("unknown address \(path)")) }
@@ -135,18 +135,18 @@ public enum OSCRouter {
     /// True when the preset store would read `reference` as a file rather than look a preset
     /// up by name: it contains `/`, or ends in `.json` (`PresetStore.resolve` opens such a
     /// file, relative to the working folder, when it exists).
-    public static func isPresetPath(_ reference: String) -> Bool {
+    package static func isPresetPath(_ reference: String) -> Bool {
         reference.contains("/") || reference.lowercased().hasSuffix(".json")
     }
 
     /// The address feedback and answers use for a parameter.
-    public static func address(of index: ParameterIndex, in table: ParameterTable) -> String {
+    package static func address(of index: ParameterIndex, in table: ParameterTable) -> String {
         prefix + "param/" + table[index].id
     }
 }
 
 /// Why a message was ignored, one line.
-public struct OSCRejection: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
+package struct OSCRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,4 @@
 /// Why an OSC socket could not be opened, in one line.
-public struct OSCServerError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct OSCServerError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }

@@ -4,14 +4,14 @@ import Platform
 import Synchronization
 
 /// The sender of an OSC message, kept to answer it and to send it feedback.
-public typealias OSCPeer = SocketAddress
+package typealias OSCPeer = SocketAddress
 
 /// One OSC message: an address and its arguments.
-public struct OSCMessage: Sendable, Equatable {
-    public var path: String
-    public var arguments: [OSCArgument]
+package struct OSCMessage: Sendable, Equatable {
+    package var path: String
+    package var arguments: [OSCArgument]
 
-    public init(_ path: String, _ arguments: [OSCArgument] = []) {
+    package init(_ path: String, _ arguments: [OSCArgument] = []) {
         self.path = path
         self.arguments = arguments
     }
@@ -28,11 +28,11 @@ public struct OSCMessage: Sendable, Equatable {
 /// handled as soon as it arrives (as a tablet that sends only bundles, TouchOSC or Open Stage
 /// Control, expects; nothing here schedules changes for later). A bundle is taken whole or not
 /// at all: one malformed element, or nesting deeper than ``deepestBundle``, ignores all of it.
-public final class OSCSocket: @unchecked Sendable {
-    public let port: Int
+package final class OSCSocket: @unchecked Sendable {
+    package let port: Int
     private let socket: DatagramSocket
     /// The path of a Unix socket; nil for UDP.
-    public var path: String? { socket.address.isUnix ? String(socket.address.name.dropFirst("unix:".count)) : nil }
+    package var path: String? { socket.address.isUnix ? String(socket.address.name.dropFirst("unix:".count)) : nil }
     private let receive: @Sendable (OSCMessage, OSCPeer) -> Void
     let log: RateLimitedLog
     private let running = Atomic(true)
@@ -44,17 +44,17 @@ public final class OSCSocket: @unchecked Sendable {
     /// The longest string argument or address taken, in bytes (a message with a longer one is
     /// refused): no parameter id, preset name, path or chain edit is near it, and nothing
     /// later has to bound what it looks up.
-    public static let longestString = 4096
+    package static let longestString = 4096
 
     /// How deep bundles may nest in bundles (a packet nested deeper is refused).
-    public static let deepestBundle = 8
+    package static let deepestBundle = 8
 
     /// What an OSC bundle starts with, before its time tag.
     static let bundleTag = Array("#bundle".utf8) + [0]
 
     /// - Parameter what: how messages name the socket's use (`--osc-bind`, `NSM`).
     /// - Throws: ``OSCServerError`` when the address is not one, or cannot be bound.
-    public convenience init(port: Int, bind: String, what: String = "--osc-bind", log: @escaping @Sendable (String) -> Void,
+    package convenience init(port: Int, bind: String, what: String = "--osc-bind", log: @escaping @Sendable (String) -> Void,
                             receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
         try Self.loadLibrary()
         guard let address = SocketAddress(host: bind, port: port, numeric: true) else {
@@ -73,7 +73,7 @@ public final class OSCSocket: @unchecked Sendable {
     /// may send to, each datagram's sender vouched for by the kernel (``LocalSender``).
     ///
     /// - Throws: ``OSCServerError`` when the socket cannot be made at `path`.
-    public convenience init(unixPath path: String, log: @escaping @Sendable (String) -> Void,
+    package convenience init(unixPath path: String, log: @escaping @Sendable (String) -> Void,
                             receive: @escaping @Sendable (OSCMessage, OSCPeer) -> Void) throws(OSCServerError) {
         try Self.loadLibrary()
         let socket: DatagramSocket
@@ -107,10 +107,10 @@ public final class OSCSocket: @unchecked Sendable {
     deinit { stop() }
 
     /// True for an IPv4 or IPv6 address written as numbers (what `bind` takes).
-    public static func isAddress(_ text: String) -> Bool { SocketAddress(host: text, port: 0, numeric: true) != nil }
+    package static func isAddress(_ text: String) -> Bool { SocketAddress(host: text, port: 0, numeric: true) != nil }
 
     /// Stops listening and closes the socket (once; then the socket is inert).
-    public func stop() {
+    package func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         socket.wakeReader()
         if let reader, !reader.isCurrent { reader.join() }
@@ -118,7 +118,7 @@ public final class OSCSocket: @unchecked Sendable {
     }
 
     /// Sends one message to `peer` (never blocks; a full socket buffer drops it, as UDP may).
-    public func send(_ message: OSCMessage, to peer: OSCPeer) {
+    package func send(_ message: OSCMessage, to peer: OSCPeer) {
         guard running.load(ordering: .acquiring) else { return }
         let encoded = lo_message_new()
         defer { lo_message_free(encoded) }

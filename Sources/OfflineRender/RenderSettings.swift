@@ -120,7 +120,7 @@ public struct RenderSettings: Sendable {
     public var ioThreads = IOThreads.forCores(RenderSettings.cores)
     /// Files the output must never replace, even with `--force`: every file the batch reads
     /// (its jobs' inputs, keys, graphs, automation…), and what each is to it.
-    public var protectedFiles: [FileIdentity: ReadFileRole] = [:]
+    package var protectedFiles: [FileIdentity: ReadFileRole] = [:]
 
     /// Large enough that per-block costs vanish against per-sample ones, small enough that
     /// every buffer stays in the CPU's cache. A 10-minute render took 1.05× the time in

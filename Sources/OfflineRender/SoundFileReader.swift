@@ -22,7 +22,7 @@ public final class SoundFileReader {
     public let channels: Int
     public let format: AudioFormat
     /// The file being read (for refusing to write over it).
-    public let identity: FileIdentity?
+    package let identity: FileIdentity?
     /// The speaker of each channel (libsndfile's `SF_CHANNEL_MAP_*`), when the file names
     /// them (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil otherwise.
     public let channelMap: [Int32]?

@@ -9,11 +9,11 @@ import Glibc
 /// however it dies. So a temporary entry that can be locked belongs to no running writer and
 /// is removed; one that cannot is being written and is left alone — another process saving
 /// beside this one is never disturbed.
-public enum AbandonedEntries {
+package enum AbandonedEntries {
     /// Removes, in `folder`, the entries `isTemporary` accepts that no running writer holds,
     /// and returns the names of those a writer holds.
     @discardableResult
-    public static func remove(in folder: String, where isTemporary: (String) -> Bool) -> Set<String> {
+    package static func remove(in folder: String, where isTemporary: (String) -> Bool) -> Set<String> {
         guard let entries = try? FolderEntries.names(in: folder) else { return [] }
         var held: Set<String> = []
         for entry in entries where isTemporary(entry) {
@@ -33,7 +33,7 @@ public enum AbandonedEntries {
     /// Claims the temporary file or folder just made at `path`, open on `descriptor`, for as
     /// long as the descriptor (or a duplicate of it) stays open. False when a clean-up took it
     /// away between its creation and now: the caller makes another.
-    public static func claim(_ descriptor: Int32, at path: String) -> Bool {
+    package static func claim(_ descriptor: Int32, at path: String) -> Bool {
         guard DescriptorIO.lockExclusively(descriptor), let held = try? FileStatus(descriptor: descriptor),
               let named = FileStatus(entryAt: path) else { return false }
         return held.identity == named.identity
@@ -47,7 +47,7 @@ extension AbandonedEntries {
     ///
     /// - Throws: the error of `mkdir` or `open`; `EBUSY` (as `flock` would say) when a clean-up
     ///   took the folder away at once.
-    public static func makeFolder(claimed path: String) throws(SystemCallError) -> Int32 {
+    package static func makeFolder(claimed path: String) throws(SystemCallError) -> Int32 {
         guard mkdir(path, 0o777) == 0 else { throw .last("mkdir") }
         let fd = try DescriptorIO.open(path, .readOnly, options: [.directory, .noFollow])
         guard claim(fd, at: path) else {

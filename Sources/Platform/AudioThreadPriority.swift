@@ -5,16 +5,16 @@ import Synchronization
 /// last said (JACK's `jack_client_real_time_priority`); nil when it runs without real-time
 /// scheduling. Helper processes that the audio thread waits for each period (an isolated
 /// plug-in slot's) serve at the same priority, or a busy machine would make them late.
-public enum AudioThreadPriority {
+package enum AudioThreadPriority {
     private static let value = Atomic<Int>(0)
 
-    public static var current: Int? {
+    package static var current: Int? {
         get { let p = value.load(ordering: .acquiring); return p > 0 ? p : nil }
         set { value.store(max(0, newValue ?? 0), ordering: .releasing) }
     }
 
     /// Puts the calling thread on SCHED_FIFO at `priority`; the system's reason when it may not.
-    public static func adopt(_ priority: Int) -> String? {
+    package static func adopt(_ priority: Int) -> String? {
         var parameters = sched_param()
         parameters.sched_priority = Int32(priority)
         let failed = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)

@@ -3,16 +3,16 @@ import SystemPackage
 /// Reads a small file whole, refusing one larger than a limit without reading it all: a path
 /// that points at a huge file or at a device (`/dev/zero`) costs at most the limit and one
 /// chunk, never the memory or the time of reading it.
-public enum BoundedFileReader {
+package enum BoundedFileReader {
     /// Why a file could not be read.
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// Opening or reading failed (a folder fails to read with `EISDIR`).
         case system(Errno)
         /// The file holds more than `limit` bytes.
         case tooLarge(limit: Int)
 
         /// As messages put it after "cannot be read": the system's reason, or the limit.
-        public var description: String {
+        package var description: String {
             switch self {
             case .system(let code): code.description
             case .tooLarge(let limit): "larger than " + BoundedFileReader.size(limit)
@@ -21,12 +21,12 @@ public enum BoundedFileReader {
     }
 
     /// Why a file that must be a regular file could not be read.
-    public enum RegularFileFailure: Error, Equatable, CustomStringConvertible {
+    package enum RegularFileFailure: Error, Equatable, CustomStringConvertible {
         /// A folder, FIFO, device or socket.
         case notRegular(FileStatus.Kind)
         case failed(Failure)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notRegular(.folder): "is a folder, not a file"
             case .notRegular(.pipe): "is a FIFO, not a regular file"
@@ -40,7 +40,7 @@ public enum BoundedFileReader {
 
     /// The bytes of the file at `path` (a plain string: it is opened exactly as given, where a
     /// `FilePath` would drop a trailing `/`).
-    public static func read(path: String, limit: Int) throws(Failure) -> [UInt8] {
+    package static func read(path: String, limit: Int) throws(Failure) -> [UInt8] {
         let file = try open(path, options: .closeOnExec)
         defer { try? file.close() }
         return try readAll(file, limit: limit)
@@ -50,7 +50,7 @@ public enum BoundedFileReader {
     /// whole that nothing but a file can hold (a graph). It is opened without waiting, so that
     /// a FIFO no one writes to is refused at once instead of blocking forever, and a device or
     /// FIFO is refused rather than read (what it gives is no file's content).
-    public static func readRegularFile(path: String, limit: Int) throws(RegularFileFailure) -> [UInt8] {
+    package static func readRegularFile(path: String, limit: Int) throws(RegularFileFailure) -> [UInt8] {
         let file: FileDescriptor
         do { file = try open(path, options: [.closeOnExec, .nonBlocking]) } catch { throw .failed(error) }
         defer { try? file.close() }

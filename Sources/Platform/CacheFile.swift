@@ -5,15 +5,15 @@
 ///
 /// A cache file is replaced whole: written under a temporary name beside it, then renamed
 /// into place, so that two processes at once never see half of one.
-public enum CacheFile {
+package enum CacheFile {
     /// The path of the cache file `name`, or nil without a cache folder (no `HOME`).
-    public static func path(_ name: String) -> String? {
+    package static func path(_ name: String) -> String? {
         Environment.cacheFolder.map { "\($0)/\(name)" }
     }
 
     /// The lines of the file at `path` when its first line is `header`; nil when there is no
     /// such file, it is larger than `limit` bytes, or it is of another layout.
-    public static func lines(_ path: String, header: String, limit: Int = 64 << 20) -> [Substring]? {
+    package static func lines(_ path: String, header: String, limit: Int = 64 << 20) -> [Substring]? {
         guard let bytes = try? BoundedFileReader.read(path: path, limit: limit) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
         guard lines.first == Substring(header) else { return nil }
@@ -22,7 +22,7 @@ public enum CacheFile {
 
     /// Writes `text` to a temporary file beside `path` and renames it into place; gives up
     /// quietly on any failure (the next run reads what the cache holds again).
-    public static func write(_ text: String, to path: String) {
+    package static func write(_ text: String, to path: String) {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         guard !folder.isEmpty, (try? FolderEntries.make(folder, mode: 0o755)) != nil else { return }
         guard let (temporary, fd) = try? TemporaryFile.create(prefix: path + ".") else { return }
@@ -35,7 +35,7 @@ public enum CacheFile {
     }
 
     /// A field of a cache line must hold neither of its separators.
-    public static func fits(_ field: String) -> Bool {
+    package static func fits(_ field: String) -> Bool {
         !field.contains("\t") && !field.contains("\n")
     }
 }

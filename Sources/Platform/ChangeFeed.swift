@@ -16,7 +16,7 @@ import Synchronization
 /// A rate (send at most every 20 ms) is the subscriber's: it waits with a deadline only while
 /// something is held back, and otherwise for ever. Not for the audio thread, which posts a
 /// semaphore instead, and a thread of the host's publishes what it brought.
-public final class ChangeFeed<Changes: OptionSet & Sendable>: Sendable
+package final class ChangeFeed<Changes: OptionSet & Sendable>: Sendable
 where Changes.RawValue: FixedWidthInteger & Sendable {
     private struct Listener {
         var pending: Changes.RawValue
@@ -31,13 +31,13 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// How many publications there have been.
-    public var generation: UInt64 { state.withLock { $0.generation } }
+    package var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Tells every subscriber that `changes` happened.
-    public func publish(_ changes: Changes) {
+    package func publish(_ changes: Changes) {
         guard !changes.isEmpty else { return }
         let woken = state.withLock { s -> [Semaphore] in
             s.generation &+= 1
@@ -56,7 +56,7 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
     /// its pending set stops being empty: pass one of the caller's to wait for the feed and
     /// other things at once — and then ``Subscription/take()`` after each wake, or no
     /// publication posts it again.
-    public func subscribe(waking wake: Semaphore = Semaphore(0)) -> Subscription {
+    package func subscribe(waking wake: Semaphore = Semaphore(0)) -> Subscription {
         let id = state.withLock { s -> Int in
             defer { s.nextID += 1 }
             s.listeners[s.nextID] = Listener(pending: 0, wake: wake)
@@ -78,7 +78,7 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
     }
 
     /// One listener's end: what was published since it last looked. Unsubscribes when it goes.
-    public final class Subscription: Sendable {
+    package final class Subscription: Sendable {
         private let feed: ChangeFeed
         private let id: Int
         private let wake: Semaphore
@@ -92,12 +92,12 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
         deinit { feed.unsubscribe(id) }
 
         /// What was published since the last look, without waiting (empty: nothing).
-        public func take() -> Changes { feed.take(id) }
+        package func take() -> Changes { feed.take(id) }
 
         /// What was published since the last look, waiting for it at most `timeout` (nil:
         /// until something is, or ``interrupt()``). Empty when the time ran out or it was
         /// interrupted.
-        public func next(timeout: Duration?) -> Changes {
+        package func next(timeout: Duration?) -> Changes {
             let taken = take()
             if !taken.isEmpty { return taken }
             if let timeout {
@@ -110,6 +110,6 @@ where Changes.RawValue: FixedWidthInteger & Sendable {
         }
 
         /// Wakes a ``next(timeout:)`` waiting now (or the next one), with nothing to tell.
-        public func interrupt() { wake.signal() }
+        package func interrupt() { wake.signal() }
     }
 }

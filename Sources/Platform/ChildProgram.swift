@@ -8,28 +8,28 @@ import SystemPackage
 /// The program gets /dev/null as its input and one pipe for both its output streams, read as
 /// the data arrives, so no amount of output can stall it. A time limit bounds a program that
 /// hangs: past it, the program is killed and the outcome says so.
-public enum ChildProgram {
+package enum ChildProgram {
     /// How a program ended.
-    public enum Status: Equatable, Sendable {
+    package enum Status: Equatable, Sendable {
         case exited(Int32)
         case signaled(Int32)
     }
 
     /// A finished program: how it ended, what it wrote (the first `outputLimit` bytes), and
     /// whether it was killed at the time limit.
-    public struct Outcome: Sendable {
-        public let status: Status
-        public let output: [UInt8]
-        public let timedOut: Bool
+    package struct Outcome: Sendable {
+        package let status: Status
+        package let output: [UInt8]
+        package let timedOut: Bool
 
-        public var text: String { String(decoding: output, as: UTF8.self) }
+        package var text: String { String(decoding: output, as: UTF8.self) }
     }
 
     /// Runs `path` (no search in `PATH`) with `arguments` and this process's environment with
     /// `environment` added (replacing variables of the same names).
     ///
     /// - Throws: the system's reason when the program cannot be started (`ENOENT`, `EACCES`).
-    public static func run(
+    package static func run(
         _ path: String, _ arguments: [String], environment: [String: String] = [:],
         timeLimit: Duration? = nil, outputLimit: Int = 16 << 20
     ) throws(SystemCallError) -> Outcome {

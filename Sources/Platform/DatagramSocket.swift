@@ -2,20 +2,20 @@ import CPlatform
 import Glibc
 
 /// A user's id, as the kernel names the owner of a process or a socket.
-public typealias UserID = uid_t
+package typealias UserID = uid_t
 
 /// A UDP socket bound to one address, or a Unix datagram socket bound to a path: the one place
 /// the package makes, reads and writes one (OSC, NSM).
-public final class DatagramSocket: @unchecked Sendable {
-    public let descriptor: Int32
+package final class DatagramSocket: @unchecked Sendable {
+    package let descriptor: Int32
     /// The address it is bound to, with the port the system chose for port 0.
-    public let address: SocketAddress
+    package let address: SocketAddress
     /// The file a Unix socket is bound at, removed when it closes.
     private var unixPath: String?
 
     /// Binds a new socket to `address`. A read waits at most `readTimeoutMilliseconds` (nil:
     /// until a datagram comes or ``wakeReader()`` is called).
-    public init(binding address: SocketAddress, readTimeoutMilliseconds: Int?) throws(SystemCallError) {
+    package init(binding address: SocketAddress, readTimeoutMilliseconds: Int?) throws(SystemCallError) {
         let fd = try systemCall("socket") { socket(address.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         if let readTimeoutMilliseconds {
             var timeout = timeval(tv_sec: readTimeoutMilliseconds / 1000, tv_usec: (readTimeoutMilliseconds % 1000) * 1000)
@@ -39,7 +39,7 @@ public final class DatagramSocket: @unchecked Sendable {
     /// (mode 0600), whose every datagram carries its sender's user, vouched for by the kernel
     /// (``SocketAddress/sender``). A socket file left at `path` by a process that is gone
     /// (nothing answers on it) is replaced; one something still listens on is not.
-    public init(bindingUnix path: String) throws(SystemCallError) {
+    package init(bindingUnix path: String) throws(SystemCallError) {
         guard let address = SocketAddress(unixPath: path) else { throw SystemCallError("bind", Errno(rawValue: ENAMETOOLONG)) }
         let fd = try systemCall("socket") { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do throws(SystemCallError) {
@@ -49,7 +49,10 @@ public final class DatagramSocket: @unchecked Sendable {
             // Closed to everyone else. (Not with the umask, which is the whole process's: a
             // file another thread makes meanwhile would get the wrong mode. The moment before
             // this gives nothing away: each datagram's sender is checked, not the mode.)
-            try systemCall("chmod") { chmod(path, 0o600) }
+            do { try systemCall("chmod") { chmod(path, 0o600) } } catch {
+                unlink(path)
+                throw error
+            }
         } catch {
             Glibc.close(fd)
             throw error
@@ -71,14 +74,14 @@ public final class DatagramSocket: @unchecked Sendable {
     }
 
     /// Sends one datagram to `peer`, never waiting: a full socket buffer drops it, as UDP may.
-    public func send(_ bytes: UnsafeRawBufferPointer, to peer: SocketAddress) {
+    package func send(_ bytes: UnsafeRawBufferPointer, to peer: SocketAddress) {
         peer.withAddress { _ = sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, $1) }
     }
 
     /// The next datagram, read into `buffer`: its whole size (more than the buffer holds when
     /// it was cut) and its sender (with the sender's user on a Unix socket); nil after the
     /// read timeout, an interrupt or an empty one.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) -> (size: Int, from: SocketAddress)? {
+    package func receive(into buffer: UnsafeMutableRawBufferPointer) -> (size: Int, from: SocketAddress)? {
         var source = sockaddr_storage(), sourceLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         var user: UInt32 = .max
         let n = detent_receive_from(descriptor, buffer.baseAddress, UInt(buffer.count), &source, &sourceLength, &user)
@@ -89,13 +92,13 @@ public final class DatagramSocket: @unchecked Sendable {
     /// Ends reading: a thread waiting in ``receive(into:)`` returns nil at once, and so does
     /// every later read. (Linux wakes the readers of a datagram socket shut down for reading,
     /// connected or not, though the call itself answers `ENOTCONN` for an unconnected one.)
-    public func wakeReader() {
+    package func wakeReader() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_RD))
     }
 
     /// Closes the socket (and removes a Unix socket's file); call once, when no thread reads
     /// it any more.
-    public func close() {
+    package func close() {
         if let unixPath { unlink(unixPath) }
         Glibc.close(descriptor)
     }

@@ -6,10 +6,10 @@ import SystemPackage
 ///
 /// Outputs (renders, MIDI files, presets, plug-in state, the terminal) all write through here,
 /// so that none of them can drop the tail of a short write or report a bare `EINTR`.
-public enum DescriptorIO {
+package enum DescriptorIO {
     /// Opens `path` for `access` with `options` (close-on-exec is added: no program the
     /// process starts inherits it); `permissions` for a file `.create` makes.
-    public static func open(
+    package static func open(
         _ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
         permissions: FilePermissions = [.ownerReadWrite, .groupReadWrite, .otherReadWrite]
     ) throws(SystemCallError) -> Int32 {
@@ -19,21 +19,21 @@ public enum DescriptorIO {
     /// Takes the exclusive `flock` on the file open on `descriptor` without waiting; false
     /// when another open file description holds it. The kernel drops it when the descriptor
     /// closes or the process dies, however it dies.
-    public static func lockExclusively(_ descriptor: Int32) -> Bool {
+    package static func lockExclusively(_ descriptor: Int32) -> Bool {
         flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Sets the permissions of the file open on `descriptor`.
-    public static func setMode(_ descriptor: Int32, _ mode: FilePermissions) throws(SystemCallError) {
+    package static func setMode(_ descriptor: Int32, _ mode: FilePermissions) throws(SystemCallError) {
         try systemCall("fchmod") { fchmod(descriptor, mode.rawValue) }
     }
 
     /// A `write(2)`: returns the bytes taken, or -1 with `errno` set. Tests pass one that
     /// fails midway (a full disk after half the bytes).
-    public typealias WriteCall = (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    package typealias WriteCall = (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
 
     /// The system's `write`.
-    public static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         Glibc.write(descriptor, bytes.baseAddress, bytes.count)
     }
 
@@ -41,7 +41,7 @@ public enum DescriptorIO {
     /// in `written` every byte the descriptor took — also when it throws, so that a caller on a
     /// non-blocking descriptor can wait (`EAGAIN`) and call again, and a file's writer knows
     /// how far it got. A write that takes nothing fails with `EIO`.
-    public static func writeAll(
+    package static func writeAll(
         _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, written: inout Int, using write: WriteCall = systemWrite
     ) throws(SystemCallError) {
         while written < bytes.count {
@@ -53,13 +53,13 @@ public enum DescriptorIO {
     }
 
     /// Writes all of `bytes`.
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
         var written = 0
         try writeAll(descriptor, bytes, written: &written)
     }
 
     /// Writes `bytes[written...]`, as the form above.
-    public static func writeAll(
+    package static func writeAll(
         _ descriptor: Int32, _ bytes: [UInt8], written: inout Int, using write: WriteCall = systemWrite
     ) throws(SystemCallError) {
         var count = written
@@ -70,18 +70,18 @@ public enum DescriptorIO {
     }
 
     /// Writes all of `bytes`.
-    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         var written = 0
         try writeAll(descriptor, bytes, written: &written)
     }
 
     /// Reads what is there into `bytes`, at most its count; 0 at the end of the input.
-    public static func read(_ descriptor: Int32, into bytes: inout [UInt8]) throws(SystemCallError) -> Int {
+    package static func read(_ descriptor: Int32, into bytes: inout [UInt8]) throws(SystemCallError) -> Int {
         try bytes.withUnsafeMutableBytes { raw in Result { () throws(SystemCallError) in try read(descriptor, into: raw) } }.get()
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite`: the descriptor's position stays).
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemCallError) {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemCallError) {
         var done = 0
         while done < bytes.count {
             let start = done
@@ -94,12 +94,12 @@ public enum DescriptorIO {
     }
 
     /// Reads what is there, at most `buffer.count` bytes; 0 at the end of the input.
-    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         try systemCall("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
     }
 
     /// Reads `buffer.count` bytes at `offset` (`pread`), fewer only at the end of the file.
-    public static func read(
+    package static func read(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
     ) throws(SystemCallError) -> Int {
         var done = 0
@@ -115,43 +115,43 @@ public enum DescriptorIO {
     }
 
     /// `count` bytes at `offset`, or nil when the file ends first or cannot be read.
-    public static func bytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
+    package static func bytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { raw in try? read(descriptor, into: raw, at: offset) }
         return got == count ? bytes : nil
     }
 
     /// A duplicate of `descriptor`, closed on `exec`, for a writer that must own what it closes.
-    public static func duplicate(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
+    package static func duplicate(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
         try systemCall("fcntl") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
     }
 
     /// True for a pipe or a socket: nothing to seek or to sync.
-    public static func isStream(_ descriptor: Int32) -> Bool {
+    package static func isStream(_ descriptor: Int32) -> Bool {
         var s = stat()
         return fstat(descriptor, &s) == 0 && ((s.st_mode & S_IFMT) == S_IFIFO || (s.st_mode & S_IFMT) == S_IFSOCK)
     }
 
     /// Moves the descriptor's position (`lseek`); returns the new one.
-    public static func seek(_ descriptor: Int32, to offset: Int64, from whence: Int32 = SEEK_SET) throws(SystemCallError) -> Int64 {
+    package static func seek(_ descriptor: Int32, to offset: Int64, from whence: Int32 = SEEK_SET) throws(SystemCallError) -> Int64 {
         Int64(try systemCall("lseek") { lseek(descriptor, off_t(offset), whence) })
     }
 
     /// False for a descriptor with no position to move: a pipe, a socket, a terminal.
-    public static func canSeek(_ descriptor: Int32) -> Bool {
+    package static func canSeek(_ descriptor: Int32) -> Bool {
         lseek(descriptor, 0, SEEK_CUR) >= 0 || errno != ESPIPE
     }
 
     /// True when `descriptor` is a terminal.
-    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
 
     /// True when `descriptor` is open.
-    public static func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
+    package static func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
 
     /// Waits until one of `descriptors` has something to read (or has ended), at most
     /// `milliseconds` (-1: no limit); says which. A signal arriving ends the wait early, as a
     /// timeout does: the caller looks at its signals and waits again.
-    public static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Bool] {
+    package static func waitReadable(_ descriptors: [Int32], milliseconds: Int32) -> [Bool] {
         var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
         return fds.map { $0.revents != 0 }
@@ -159,7 +159,7 @@ public enum DescriptorIO {
 
     /// ``waitReadable(_:milliseconds:)`` for at most `timeout`, rounded up to the millisecond
     /// (nil: no limit).
-    public static func waitReadable(_ descriptors: [Int32], timeout: Duration?) -> [Bool] {
+    package static func waitReadable(_ descriptors: [Int32], timeout: Duration?) -> [Bool] {
         let milliseconds = timeout.map { t -> Int32 in
             let (seconds, attoseconds) = max(t, .zero).components
             return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
@@ -169,38 +169,38 @@ public enum DescriptorIO {
 
     /// Waits until `descriptor` takes more (a slow terminal, a full pipe), at most
     /// `milliseconds`.
-    public static func waitWritable(_ descriptor: Int32, milliseconds: Int32) {
+    package static func waitWritable(_ descriptor: Int32, milliseconds: Int32) {
         var fd = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         _ = poll(&fd, 1, milliseconds)
     }
 
     /// True when the reader of the pipe or socket written through `descriptor` has gone (the
     /// descriptor polls as failed or hung up), so that what is written next is lost.
-    public static func readerGone(_ descriptor: Int32) -> Bool {
+    package static func readerGone(_ descriptor: Int32) -> Bool {
         var watch = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         return poll(&watch, 1, 0) == 1 && watch.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     /// The size of the file open on `descriptor`.
-    public static func size(_ descriptor: Int32) throws(SystemCallError) -> Int64 {
+    package static func size(_ descriptor: Int32) throws(SystemCallError) -> Int64 {
         var s = stat()
         try systemCall("fstat") { fstat(descriptor, &s) }
         return Int64(s.st_size)
     }
 
     /// Cuts or extends the file open on `descriptor` to `size` bytes.
-    public static func truncate(_ descriptor: Int32, to size: Int64) throws(SystemCallError) {
+    package static func truncate(_ descriptor: Int32, to size: Int64) throws(SystemCallError) {
         try systemCall("ftruncate") { ftruncate(descriptor, off_t(size)) }
     }
 
     /// Flushes the file to its disk. A kind of file that cannot be synced (a pipe, a device:
     /// `EINVAL`, `EROFS`) is not a failure.
-    public static func sync(_ descriptor: Int32) throws(SystemCallError) {
+    package static func sync(_ descriptor: Int32) throws(SystemCallError) {
         if fsync(descriptor) != 0, errno != EINVAL, errno != EROFS { throw .last("fsync") }
     }
 
     /// Closes `descriptor`. Never called again on `EINTR`: Linux has closed it by then.
-    public static func close(_ descriptor: Int32) throws(SystemCallError) {
+    package static func close(_ descriptor: Int32) throws(SystemCallError) {
         if Glibc.close(descriptor) != 0 { throw .last("close") }
     }
 }

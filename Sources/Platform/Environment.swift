@@ -1,16 +1,16 @@
 import Glibc
 
 /// The process environment, read the one way every module reads it.
-public enum Environment {
+package enum Environment {
     /// The value of `name`, or nil when it is unset or not valid UTF-8.
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         return String(validatingCString: raw)
     }
 
     /// Every variable, by name (entries that are not valid UTF-8 or have no `=` left out): for
     /// code that takes the environment as a value, such as the terminal's settings.
-    public static var all: [String: String] {
+    package static var all: [String: String] {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -24,14 +24,14 @@ public enum Environment {
 
     /// Where Detent keeps what it can make again (the real-time audit's runtime, the plug-in
     /// index): `$XDG_CACHE_HOME/detent`, or `~/.cache/detent`; nil with neither set.
-    public static var cacheFolder: String? {
+    package static var cacheFolder: String? {
         if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/detent" }
         guard let home = value("HOME"), !home.isEmpty else { return nil }
         return home + "/.cache/detent"
     }
 
     /// This machine's host name (what another machine on the network may know it by), or nil.
-    public static var hostName: String? {
+    package static var hostName: String? {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -5,5 +5,5 @@ extension Errno {
     /// The calling thread's `errno` now: the reason the last failed C call gave, for the calls
     /// that do not go through ``systemCall(_:)`` (a `stat` that may fail, a library that sets
     /// `errno`). Its `description` is the system's text (`strerror`), which error messages show.
-    public static var last: Errno { Errno(rawValue: Glibc.errno) }
+    package static var last: Errno { Errno(rawValue: Glibc.errno) }
 }

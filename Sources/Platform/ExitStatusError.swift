@@ -5,6 +5,6 @@
 /// Commands throw these and print nothing themselves: `detent`'s `main` writes the line once,
 /// as `detent: …` on stderr, and exits with the status. A batch keeps going after one job's,
 /// with the same line and status (`CommandFailure`).
-public protocol ExitStatusError: Error, CustomStringConvertible {
+package protocol ExitStatusError: Error, CustomStringConvertible {
     var exitCode: Int32 { get }
 }

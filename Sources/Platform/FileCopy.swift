@@ -3,14 +3,14 @@ import Glibc
 /// Copies a file's content over another path the one way the package does it: into a new file
 /// beside the destination, synced, then renamed over it, so that a reader of the destination
 /// sees the old file or the whole new one, never part of it.
-public enum FileCopy {
+package enum FileCopy {
     /// Replaces `destination` by a copy of what `source` holds (a symbolic link is followed:
     /// `source` may be the link `destination` is). The copy is readable by all (0644, less the
     /// umask's bits), as files the user saves are.
     ///
     /// - Throws: the call that failed; then `destination` is as it was, and no temporary file
     ///   is left.
-    public static func copy(_ source: String, over destination: String) throws(SystemCallError) {
+    package static func copy(_ source: String, over destination: String) throws(SystemCallError) {
         let input = try systemCall("open") { Glibc.open(source, O_RDONLY | O_CLOEXEC) }
         defer { close(input) }
         // A name of its own rather than a random one, so that the umask applies to the mode as

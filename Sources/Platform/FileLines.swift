@@ -9,10 +9,10 @@ import Glibc
 ///     …
 /// }
 /// ```
-public enum FileLines {
+package enum FileLines {
     /// One line (without its newline and a trailing carriage return), or the news that it was
     /// longer than the longest taken and was passed over up to its newline.
-    public enum Line {
+    package enum Line {
         case text(UnsafeBufferPointer<UInt8>)
         case tooLong
     }
@@ -24,7 +24,7 @@ public enum FileLines {
     ///
     /// - Throws: ``SystemCallError`` when the file cannot be opened or read (a folder fails to
     ///   read with `EISDIR`).
-    public static func read(
+    package static func read(
         path: String, maximumLength: Int = 16 << 20, chunk: Int = 1 << 20,
         _ body: (_ number: Int, _ line: Line) -> Bool
     ) throws(SystemCallError) {

@@ -2,20 +2,20 @@ import Glibc
 
 /// What is at a path or behind a descriptor: its kind, size and identity (`stat`), in the
 /// package's own terms, so that code outside Platform never reads a `struct stat`.
-public struct FileStatus: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct FileStatus: Sendable {
+    package enum Kind: Sendable, Equatable {
         case regular, folder, pipe, socket, characterDevice, blockDevice, link, other
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The size in bytes (of a regular file; what the system says, for the others).
-    public let size: Int64
-    public let identity: FileIdentity
+    package let size: Int64
+    package let identity: FileIdentity
     /// The device a character or block device stands for (`st_rdev`).
-    public let deviceNumber: UInt64
+    package let deviceNumber: UInt64
     /// Identity, size and modification time (to the nanosecond) as one text: it changes when
     /// the file is replaced or rewritten, which makes it the key of a cache of what it held.
-    public let version: String
+    package let version: String
 
     init(_ s: stat) {
         kind = switch s.st_mode & S_IFMT {
@@ -35,21 +35,21 @@ public struct FileStatus: Sendable {
     }
 
     /// The file open on `descriptor`.
-    public init(descriptor: Int32) throws(SystemCallError) {
+    package init(descriptor: Int32) throws(SystemCallError) {
         var s = stat()
         try systemCall("fstat") { fstat(descriptor, &s) }
         self.init(s)
     }
 
     /// The file at `path`, following links; nil when there is none.
-    public init?(path: String) {
+    package init?(path: String) {
         var s = stat()
         guard stat(path, &s) == 0 else { return nil }
         self.init(s)
     }
 
     /// What is at `path` itself: a symbolic link is `.link`, not what it points at.
-    public init?(entryAt path: String) {
+    package init?(entryAt path: String) {
         var s = stat()
         guard lstat(path, &s) == 0 else { return nil }
         self.init(s)

@@ -4,7 +4,7 @@ import Glibc
 /// a protocol so tests can make one of them fail midway (a full disk after half the bytes, a
 /// failed `fsync`, a failed `rename`) and check that nothing was lost. Each call behaves like its POSIX namesake: on failure it returns -1 and
 /// leaves the reason in `errno`.
-public protocol FileSystemCalls: Sendable {
+package protocol FileSystemCalls: Sendable {
     /// Opens `path` (close-on-exec always); the descriptor, or -1.
     func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
               permissions: FilePermissions) -> Int32
@@ -17,35 +17,35 @@ public protocol FileSystemCalls: Sendable {
 }
 
 /// The real system calls.
-public struct SystemFileCalls: FileSystemCalls {
-    public init() {}
+package struct SystemFileCalls: FileSystemCalls {
+    package init() {}
 
-    public func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
+    package func open(_ path: String, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions,
                      permissions: FilePermissions) -> Int32 {
         Glibc.open(path, access.rawValue | options.rawValue | O_CLOEXEC, permissions.rawValue)
     }
 
-    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         DescriptorIO.systemWrite(fd, bytes)
     }
 
-    public func fsync(_ fd: Int32) -> Int32 {
+    package func fsync(_ fd: Int32) -> Int32 {
         Glibc.fsync(fd)
     }
 
-    public func close(_ fd: Int32) -> Int32 {
+    package func close(_ fd: Int32) -> Int32 {
         Glibc.close(fd)
     }
 
-    public func rename(_ from: String, _ to: String) -> Int32 {
+    package func rename(_ from: String, _ to: String) -> Int32 {
         Glibc.rename(from, to)
     }
 
-    public func link(_ from: String, _ to: String) -> Int32 {
+    package func link(_ from: String, _ to: String) -> Int32 {
         Glibc.link(from, to)
     }
 
-    public func unlink(_ path: String) -> Int32 {
+    package func unlink(_ path: String) -> Int32 {
         Glibc.unlink(path)
     }
 }
@@ -64,8 +64,8 @@ public struct SystemFileCalls: FileSystemCalls {
 /// ```swift
 /// try FileNaming.name(".out.wav.1f3a.tmp", as: "out.wav", replacing: false)
 /// ```
-public enum FileNaming {
-    public enum Failure: Error, Equatable, Sendable {
+package enum FileNaming {
+    package enum Failure: Error, Equatable, Sendable {
         /// Not replacing, and the name is taken.
         case exists
         /// A step failed (`linking the temporary file`, `renaming the temporary file`).
@@ -75,7 +75,7 @@ public enum FileNaming {
     /// The codes with which `link` says the file system has no hard links to give.
     static let withoutHardLinks: Set<Int32> = [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EXDEV, EMLINK]
 
-    public static func name(_ temporary: String, as path: String, replacing: Bool,
+    package static func name(_ temporary: String, as path: String, replacing: Bool,
                             calls: any FileSystemCalls = SystemFileCalls()) throws(Failure) {
         if replacing {
             guard calls.rename(temporary, path) == 0 else { throw .failed(step: "renaming the temporary file", .last) }

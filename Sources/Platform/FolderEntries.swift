@@ -2,12 +2,12 @@ import Glibc
 
 /// The names in a folder: one way to list one (presets, plug-in bundles, the sanitizer's
 /// runtime), without Foundation.
-public enum FolderEntries {
+package enum FolderEntries {
     /// The names in the folder at `path`, without `.` and `..`, in no particular order.
     ///
     /// - Throws: the error of `opendir` (its `errno` is `.noSuchFileOrDirectory` for a folder that does
     ///   not exist, `.notDirectory` for a file in its place).
-    public static func names(in path: String) throws(SystemCallError) -> [String] {
+    package static func names(in path: String) throws(SystemCallError) -> [String] {
         guard let folder = opendir(path) else { throw .last("opendir") }
         defer { closedir(folder) }
         var names: [String] = []
@@ -19,26 +19,26 @@ public enum FolderEntries {
     }
 
     /// Why ``make(_:mode:)`` stopped: the part of the path it could not make, and why.
-    public struct MakeFailure: Error, Equatable, Sendable {
-        public enum Reason: Equatable, Sendable {
+    package struct MakeFailure: Error, Equatable, Sendable {
+        package enum Reason: Equatable, Sendable {
             /// Something other than a folder is there.
             case notAFolder
             case system(SystemCallError)
         }
         /// The part of the path that stopped it (the whole path when the last part failed).
-        public let folder: String
-        public let reason: Reason
+        package let folder: String
+        package let reason: Reason
     }
 
     /// Makes the folder at `path`, whose parent must exist; one that exists already is fine.
-    public static func makeOne(_ path: String, mode: mode_t = 0o777) throws(SystemCallError) {
+    package static func makeOne(_ path: String, mode: mode_t = 0o777) throws(SystemCallError) {
         if mkdir(path, mode) != 0 && errno != EEXIST { throw .last("mkdir") }
     }
 
     /// Makes the folder at `path` and any missing above it (`mkdir -p`), each with `mode`
     /// less the umask's bits; an existing folder is fine, as is one another process makes
     /// at the same moment.
-    public static func make(_ path: String, mode: mode_t = 0o777) throws(MakeFailure) {
+    package static func make(_ path: String, mode: mode_t = 0o777) throws(MakeFailure) {
         if PathString.isFolder(path) { return }
         var made = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
@@ -58,7 +58,7 @@ public enum FolderEntries {
     /// it); whatever cannot be removed stays. No link is followed, `path` itself included: a
     /// link there is removed, not what it points at, and every folder below is opened
     /// relative to the one above it, so swapping one for a link midway leads nowhere else.
-    public static func remove(folder path: String) {
+    package static func remove(folder path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if FileStatus(entryAt: path)?.kind == .link { unlink(path) }

@@ -10,13 +10,13 @@ import SystemPackage
 /// reads, passing every line on except those the filter drops, while ``LineWriter``'s
 /// standard error keeps writing to the original stream: the program's own lines stay one per
 /// problem, and anything else a library prints (a crash report) still reaches the user.
-public enum LibraryMessages {
+package enum LibraryMessages {
     /// Where the program's own stderr lines go: descriptor 2 until ``filter(dropping:)`` runs.
     static let standardError = Atomic<Int32>(STDERR_FILENO)
 
     /// Starts filtering what libraries print on descriptor 2. Call once, before the libraries
     /// run; when it cannot (no descriptors, no thread) nothing changes.
-    public static func filter(dropping drop: @escaping @Sendable (String) -> Bool) {
+    package static func filter(dropping drop: @escaping @Sendable (String) -> Bool) {
         let original = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
         guard original >= 0 else { return }
         // The write end becomes stderr through dup2, which does not keep close-on-exec.

@@ -4,7 +4,7 @@ import Glibc
 /// thread: `readLine` waits in `poll` on the input and on a pipe, and `interrupt` writes
 /// one byte to that pipe (async-signal-safe), so a signal or a lost server ends the command
 /// loop at once instead of leaving it blocked in `read`.
-public final class LineReader: @unchecked Sendable {
+package final class LineReader: @unchecked Sendable {
     /// nil: no input at all (a service); `readLine` waits for `interrupt` only.
     private let input: Int32?
     private let wakeRead: Int32
@@ -14,7 +14,7 @@ public final class LineReader: @unchecked Sendable {
 
     /// Reads `fileDescriptor`, which stays the caller's: the reader never closes it (standard
     /// input outlives it). With nil it reads nothing and waits until interrupted.
-    public init(fileDescriptor: Int32? = 0) {
+    package init(fileDescriptor: Int32? = 0) {
         input = fileDescriptor
         // Without a wake pipe (no descriptors left) the reader still reads; it just cannot
         // be woken early.
@@ -29,13 +29,13 @@ public final class LineReader: @unchecked Sendable {
     }
 
     /// Makes the current and every later `readLine` return nil.
-    public func interrupt() {
+    package func interrupt() {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
 
     /// One line of input, or the news that one was too long to take.
-    public enum Line: Equatable, Sendable {
+    package enum Line: Equatable, Sendable {
         case text(String)
         /// A line longer than ``maximumLength`` bytes: dropped whole, up to its newline.
         case tooLong
@@ -43,7 +43,7 @@ public final class LineReader: @unchecked Sendable {
 
     /// The longest line taken, in bytes (a command is a few dozen). Longer ones are dropped
     /// as they arrive, so a runaway writer costs neither memory nor time.
-    public static let maximumLength = 64 * 1024
+    package static let maximumLength = 64 * 1024
 
     /// Bytes before `scanned` (from `start`) hold no newline: each byte is looked at once,
     /// however the line arrives.
@@ -54,7 +54,7 @@ public final class LineReader: @unchecked Sendable {
 
     /// The next line without its newline (and without a trailing carriage return); nil at
     /// the end of the input or once interrupted. A last line without a newline is returned.
-    public func readLine() -> Line? {
+    package func readLine() -> Line? {
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = buffer[start..<newline]

@@ -7,13 +7,13 @@ import SystemPackage
 /// A socket rather than two pipes: sending to a peer that has died fails with `EPIPE`
 /// (`MSG_NOSIGNAL`) instead of killing this process with SIGPIPE, and one descriptor serves
 /// both directions. One thread uses an end at a time.
-public final class LineSocket: @unchecked Sendable {
-    public private(set) var descriptor: Int32
+package final class LineSocket: @unchecked Sendable {
+    package private(set) var descriptor: Int32
     private var buffered: [UInt8] = []
     private var ended = false
 
     /// An end this process already holds (a worker's, inherited as a fixed descriptor).
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
@@ -21,7 +21,7 @@ public final class LineSocket: @unchecked Sendable {
 
     /// A connected pair, both ends close-on-exec: one for this process, and the descriptor of
     /// the other to hand to a program (``Spawn/start(_:_:environment:descriptors:)``), then close.
-    public static func pair() throws(SystemCallError) -> (LineSocket, Int32) {
+    package static func pair() throws(SystemCallError) -> (LineSocket, Int32) {
         var ends: [Int32] = [-1, -1]
         try systemCall("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) }
         return (LineSocket(descriptor: ends[0]), ends[1])
@@ -29,7 +29,7 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Sends `line` and a line break, all of it; false when the peer is gone.
     @discardableResult
-    public func send(_ line: String) -> Bool {
+    package func send(_ line: String) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var sent = 0
@@ -44,7 +44,7 @@ public final class LineSocket: @unchecked Sendable {
     }
 
     /// What ``receive(waiting:)`` got.
-    public enum Received: Equatable {
+    package enum Received: Equatable {
         /// A line, without its line break.
         case line([UInt8])
         /// The peer closed its end (or died), with no unfinished line left.
@@ -54,7 +54,7 @@ public final class LineSocket: @unchecked Sendable {
     }
 
     /// The next line; waits at most `milliseconds` for it (-1: for ever).
-    public func receive(waiting milliseconds: Int32) -> Received {
+    package func receive(waiting milliseconds: Int32) -> Received {
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffered[..<newline])
@@ -76,12 +76,12 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Ends both directions without closing the descriptor, from any thread: a
     /// ``receive(waiting:)`` waiting on another thread returns `.end` at once.
-    public func shutdown() {
+    package func shutdown() {
         if descriptor >= 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
     /// Closes this end: the peer reads its end. Safe to call more than once.
-    public func close() {
+    package func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
     }

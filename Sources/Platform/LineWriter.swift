@@ -9,31 +9,31 @@ import SystemPackage
 /// lost or reordered when the process exits on a signal; and C's `stderr` global, which Swift 6
 /// treats as shared mutable state, is never touched. Errors are ignored: there is no better
 /// place left to report them.
-public struct LineWriter: Sendable {
-    public let fileDescriptor: Int32
+package struct LineWriter: Sendable {
+    package let fileDescriptor: Int32
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Standard error: where every problem and warning goes (the original stream, also once
     /// ``LibraryMessages/filter(dropping:)`` has taken descriptor 2).
-    public static var standardError: LineWriter {
+    package static var standardError: LineWriter {
         LineWriter(fileDescriptor: LibraryMessages.standardError.load(ordering: .acquiring))
     }
     /// Standard output.
-    public static let standardOutput = LineWriter(fileDescriptor: STDOUT_FILENO)
+    package static let standardOutput = LineWriter(fileDescriptor: STDOUT_FILENO)
 
     /// `text` and a newline.
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         write(text + "\n")
     }
 
     /// `text` as it is (a progress line redrawn in place, several lines at once).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         _ = try? FileDescriptor(rawValue: fileDescriptor).writeAll(Array(text.utf8))
     }
 
     /// True when the descriptor is a terminal.
-    public var isTerminal: Bool { isatty(fileDescriptor) != 0 }
+    package var isTerminal: Bool { isatty(fileDescriptor) != 0 }
 }

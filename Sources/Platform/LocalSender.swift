@@ -13,12 +13,12 @@ import Glibc
 /// test's client) passes; one whose socket is gone by the time it is looked up is no one's,
 /// and refused. Two sockets of different users cannot share a port (`SO_REUSEPORT` requires
 /// the same user), so the owner found is the sender's.
-public enum LocalSender {
+package enum LocalSender {
     /// True when `address` sent as the user this process runs as (its effective uid).
-    public static func isThisUser(_ address: SocketAddress) -> Bool {
-        if let sender = address.sender { return sender == geteuid() }
-        guard address.isLoopback, !address.isUnix else { return false }
-        return owners(ofPort: address.port) == [geteuid()]
+    package static func isThisUser(_ address: SocketAddress) -> Bool {
+        if let sender = address.sender { return sender == ThisProcess.userID }
+        guard address.isLoopback else { return false }
+        return owners(ofPort: address.port) == [ThisProcess.userID]
     }
 
     /// The uids of the UDP sockets bound to `port` on a loopback or wildcard address.

@@ -3,10 +3,10 @@ import Glibc
 /// The monotonic clock (`CLOCK_MONOTONIC`): it never jumps when the wall clock is set, so
 /// what is measured on it (a gesture's timing, a wait's deadline) is never stretched or cut
 /// by NTP or a user changing the time.
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// Now, in seconds: the timestamps KnobKit's gestures, double-clicks and label timing
     /// are measured in.
-    public static func now() -> Double {
+    package static func now() -> Double {
         let ts = nowSpec()
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }

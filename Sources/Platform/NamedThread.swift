@@ -8,29 +8,29 @@ import SystemPackage
 /// The package's threads block on each other or on libraries (a render's reader and writer,
 /// the live host's supervisor, a JACK close that may hang), which a pool of fixed width could
 /// turn into a deadlock; so each gets a thread of its own, made here and nowhere else.
-public struct NamedThread: Sendable {
+package struct NamedThread: Sendable {
     private let id: pthread_t
 
     /// Starts `body` on a new, joinable thread called `name`.
     ///
     /// - Throws: the system's reason when it has no thread to give (`EAGAIN`).
-    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         id = try Self.start(name: name, detached: false, body)
     }
 
     /// Starts `body` on a new thread called `name` that nobody joins: its resources go back
     /// to the system when `body` returns.
-    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         _ = try start(name: name, detached: true, body)
     }
 
     /// Waits for the closure to return. Call once, and never from the thread itself.
-    public func join() {
+    package func join() {
         pthread_join(id, nil)
     }
 
     /// True when called on this thread (which must not join itself).
-    public var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
+    package var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
 
     private static func start(
         name: String, detached: Bool, _ body: @escaping @Sendable () -> Void

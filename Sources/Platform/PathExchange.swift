@@ -8,7 +8,7 @@ extension PathString {
     ///
     /// - Throws: the error of `renameat2` (`ENOENT` when either is missing, `EINVAL` on a file
     ///   system that cannot exchange).
-    public static func exchange(_ first: String, _ second: String) throws(SystemCallError) {
+    package static func exchange(_ first: String, _ second: String) throws(SystemCallError) {
         try systemCall("renameat2") { detent_rename_exchange(first, second) }
     }
 }

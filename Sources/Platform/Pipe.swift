@@ -6,9 +6,9 @@ import SystemPackage
 /// program another thread starts (a JACK client library may fork and exec helpers) inherits
 /// an end, even for an instant. (Swift's Glibc module does not import `pipe2`, a GNU
 /// extension; CPlatform calls it.)
-public enum Pipe {
+package enum Pipe {
     /// A new pipe's ends; both non-blocking when `nonBlocking`.
-    public static func make(nonBlocking: Bool = false) throws(SystemCallError) -> (read: Int32, write: Int32) {
+    package static func make(nonBlocking: Bool = false) throws(SystemCallError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
         try systemCall("pipe2") { detent_pipe_cloexec(&ends) }
         if nonBlocking {

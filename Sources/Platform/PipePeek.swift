@@ -7,10 +7,10 @@ import SystemPackage
 ///
 /// A reader that must choose how to read a stream by its first bytes (FLAC's magic number)
 /// can look at them, then hand the untouched pipe on.
-public enum PipePeek {
+package enum PipePeek {
     /// Up to `count` bytes from the start of what the pipe `descriptor` holds, waiting until
     /// that many have arrived or the stream ends; nil when `descriptor` is not a pipe.
-    public static func bytes(_ descriptor: Int32, count: Int) -> [UInt8]? {
+    package static func bytes(_ descriptor: Int32, count: Int) -> [UInt8]? {
         guard let pipe = try? Pipe.make() else { return nil }
         let ends = [pipe.read, pipe.write]
         defer { close(ends[0]); close(ends[1]) }

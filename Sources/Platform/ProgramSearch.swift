@@ -2,9 +2,9 @@
 /// /proc/self/exe: an installed copy, the build folder, or the tests' folder beside it), else
 /// the first on `PATH`. The one way `detent` finds `detent-web`, and a host finds the
 /// `detent` that serves its isolated slots.
-public enum ProgramSearch {
+package enum ProgramSearch {
     /// The executable `name`, or nil when there is none.
-    public static func beside(_ name: String) -> String? {
+    package static func beside(_ name: String) -> String? {
         var folders: [String] = []
         if let own = PathString.resolved("/proc/self/exe"), let slash = own.lastIndex(of: "/") {
             folders.append(String(own[..<slash]))

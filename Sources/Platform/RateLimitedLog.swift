@@ -2,13 +2,13 @@ import Synchronization
 
 /// One line at most per second; lines dropped in between are counted in the next. What a
 /// server logs about its peers goes through one, so a peer cannot flood standard error.
-public final class RateLimitedLog: Sendable {
+package final class RateLimitedLog: Sendable {
     private let write: @Sendable (String) -> Void
     private let state = Mutex<(last: ContinuousClock.Instant?, dropped: Int)>((nil, 0))
 
-    public init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+    package init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
 
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         let now = ContinuousClock.now
         let out: String? = state.withLock { s in
             if let last = s.last, now - last < .seconds(1) {

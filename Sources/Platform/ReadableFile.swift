@@ -3,14 +3,14 @@ import Glibc
 /// A path that names a regular file this process can read, made absolute (against the
 /// current folder): how a file a processor will load (an impulse response, a sample) is
 /// checked before it reaches the processor, from the command line and from a running host.
-public enum ReadableFile {
+package enum ReadableFile {
     /// Why a path is not one.
-    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         case noName
         case cannotRead(path: String, reason: String)
         case notAFile(path: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noName: "no file named"
             case .cannotRead(let path, let reason): "cannot read '\(path)': \(reason)"
@@ -20,7 +20,7 @@ public enum ReadableFile {
     }
 
     /// `path` made absolute, once it is known to name a regular file that can be read.
-    public static func checked(_ path: String) throws(Problem) -> String {
+    package static func checked(_ path: String) throws(Problem) -> String {
         guard !path.isEmpty else { throw .noName }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: Errno.last.description) }

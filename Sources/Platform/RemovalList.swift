@@ -9,13 +9,13 @@ import Synchronization
 /// made when each path was registered. The slots are one block of atomics allocated once, so
 /// walking them takes no reference count and no lock. (Sendable unchecked: the pointer never
 /// changes, and every access through it is atomic.)
-public final class RemovalList: @unchecked Sendable {
-    public let capacity: Int
+package final class RemovalList: @unchecked Sendable {
+    package let capacity: Int
     /// Each slot holds a path's address (a C string from `strdup`), or 0 when free.
     private let slots: UnsafeMutablePointer<Atomic<Int>>
 
     /// A list of `capacity` slots: a path registered while all are taken is not listed.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         slots = .allocate(capacity: capacity)
         for i in 0..<capacity { (slots + i).initialize(to: Atomic(0)) }
@@ -29,7 +29,7 @@ public final class RemovalList: @unchecked Sendable {
 
     /// Lists `path`; returns the slot to pass to ``forget(slot:)``, or nil when every slot is
     /// taken (or no memory is left for the copy).
-    public func register(_ path: String) -> Int? {
+    package func register(_ path: String) -> Int? {
         guard let copy = strdup(path) else { return nil }
         let address = Int(bitPattern: copy)
         for i in 0..<capacity where slots[i].compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged {
@@ -40,19 +40,19 @@ public final class RemovalList: @unchecked Sendable {
     }
 
     /// Takes a path off the list (its file was finished, renamed or removed).
-    public func forget(slot: Int) {
+    package func forget(slot: Int) {
         let address = slots[slot].exchange(0, ordering: .acquiringAndReleasing)
         free(UnsafeMutablePointer<CChar>(bitPattern: address))
     }
 
     /// True when no path is listed. Async-signal-safe.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         (0..<capacity).allSatisfy { slots[$0].load(ordering: .acquiring) == 0 }
     }
 
     /// Removes every listed path (the list itself is left as it is: the program is ending).
     /// Async-signal-safe.
-    public func removeAll() {
+    package func removeAll() {
         for i in 0..<capacity {
             if let path = UnsafePointer<CChar>(bitPattern: slots[i].load(ordering: .acquiring)) { unlink(path) }
         }

@@ -7,14 +7,14 @@ import Glibc
 /// `CLOCK_MONOTONIC`): `sem_timedwait` takes a wall-clock deadline, so setting the clock
 /// (NTP stepping it, a user changing the time) would stretch or cut every wait in progress.
 /// Interrupted waits resume with the same deadline.
-public final class Semaphore: @unchecked Sendable {
+package final class Semaphore: @unchecked Sendable {
     /// The semaphore itself, for code that may only call async-signal-safe functions: JACK's
     /// callbacks post with a plain `sem_post` on this pointer, from the audio thread and from
     /// the shutdown handler.
-    public let pointer: UnsafeMutablePointer<sem_t>
+    package let pointer: UnsafeMutablePointer<sem_t>
 
     /// A semaphore holding `value` signals.
-    public init(_ value: Int = 0) {
+    package init(_ value: Int = 0) {
         pointer = .allocate(capacity: 1)
         sem_init(pointer, 0, UInt32(value))
     }
@@ -25,26 +25,26 @@ public final class Semaphore: @unchecked Sendable {
     }
 
     /// Adds one signal, waking one waiter.
-    public func signal() { sem_post(pointer) }
+    package func signal() { sem_post(pointer) }
 
     /// The posting end, for code that holds no reference (JACK's callbacks: no reference
     /// counting on the audio thread). It stays valid while this semaphore lives.
-    public var poster: SemaphorePoster { SemaphorePoster(pointer) }
+    package var poster: SemaphorePoster { SemaphorePoster(pointer) }
 
     /// Takes one signal, waiting as long as it takes.
-    public func wait() {
+    package func wait() {
         _ = try? systemCall("sem_wait") { sem_wait(pointer) }
     }
 
     /// Takes one signal if there is one, without waiting.
-    public func tryWait() -> Bool {
+    package func tryWait() -> Bool {
         sem_trywait(pointer) == 0
     }
 
     /// Takes one signal, waiting at most `timeout` (measured on the monotonic clock).
     /// Returns true when it got one, false when the time ran out.
     @discardableResult
-    public func wait(timeout: Duration) -> Bool {
+    package func wait(timeout: Duration) -> Bool {
         let deadline = Self.deadline(after: timeout, from: MonotonicClock.nowSpec())
         return withUnsafePointer(to: deadline) { deadline in
             (try? systemCall("sem_clockwait") { detent_sem_wait_monotonic(pointer, deadline) }) != nil
@@ -54,7 +54,7 @@ public final class Semaphore: @unchecked Sendable {
     /// Takes every signal there is without waiting; returns how many there were (several
     /// posts that piled up while nobody waited can then be handled in one pass).
     @discardableResult
-    public func drain() -> Int {
+    package func drain() -> Int {
         var count = 0
         while tryWait() { count += 1 }
         return count
@@ -73,12 +73,12 @@ public final class Semaphore: @unchecked Sendable {
 /// and post through from the audio thread and from the shutdown handler. `sem_post` is
 /// async-signal-safe and takes no lock: a compare-and-swap, plus one `FUTEX_WAKE` when a
 /// thread sleeps on the semaphore.
-public struct SemaphorePoster: @unchecked Sendable {
+package struct SemaphorePoster: @unchecked Sendable {
     @usableFromInline let pointer: UnsafeMutablePointer<sem_t>
 
     init(_ pointer: UnsafeMutablePointer<sem_t>) { self.pointer = pointer }
 
     /// Adds one signal, waking one waiter.
     @inlinable
-    public func signal() { sem_post(pointer) }
+    package func signal() { sem_post(pointer) }
 }

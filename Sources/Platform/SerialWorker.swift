@@ -4,7 +4,7 @@ import Synchronization
 /// that may be slow (a plug-in lookup, loading a plug-in for a chain edit) taken off a thread
 /// that must keep answering (OSC's reader). A job offered while ``limit`` wait is refused, so
 /// a flood of requests costs no memory and delays no one else.
-public final class SerialWorker: @unchecked Sendable {
+package final class SerialWorker: @unchecked Sendable {
     /// What the thread and the callers share.
     private final class Jobs: @unchecked Sendable {
         let state = Mutex<(queue: [@Sendable () -> Void], running: Bool)>(([], true))
@@ -14,10 +14,10 @@ public final class SerialWorker: @unchecked Sendable {
     private let jobs = Jobs()
     private var thread: NamedThread?
     /// How many jobs may wait.
-    public let limit: Int
+    package let limit: Int
 
     /// Starts the thread, called `name`.
-    public init(name: String, limit: Int = 16) throws(SystemCallError) {
+    package init(name: String, limit: Int = 16) throws(SystemCallError) {
         self.limit = limit
         let jobs = self.jobs
         thread = try NamedThread(name: name) {
@@ -38,7 +38,7 @@ public final class SerialWorker: @unchecked Sendable {
 
     /// Queues `job`; false (not queued) when ``limit`` jobs wait already or the worker stopped.
     @discardableResult
-    public func offer(_ job: @escaping @Sendable () -> Void) -> Bool {
+    package func offer(_ job: @escaping @Sendable () -> Void) -> Bool {
         let taken = jobs.state.withLock { state in
             guard state.running, state.queue.count < limit else { return false }
             state.queue.append(job)
@@ -50,7 +50,7 @@ public final class SerialWorker: @unchecked Sendable {
 
     /// Stops taking jobs, lets the one running finish and drops the rest; waits for the
     /// thread unless called on it.
-    public func stop() {
+    package func stop() {
         let wasRunning = jobs.state.withLock { state in
             defer { state.running = false; state.queue.removeAll() }
             return state.running

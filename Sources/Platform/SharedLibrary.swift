@@ -9,18 +9,18 @@ import Glibc
 /// arithmetic rounds. `RTLD_LOCAL` keeps the library's names out of the program's scope, so
 /// another library never binds to them by accident; `RTLD_NOW` finds a missing symbol at
 /// load, where it can be reported, rather than at the first call.
-public struct SharedLibrary: @unchecked Sendable {
+package struct SharedLibrary: @unchecked Sendable {
     /// `dlopen`'s handle.
-    public let handle: UnsafeMutableRawPointer
+    package let handle: UnsafeMutableRawPointer
 
     /// Why a library cannot be loaded: the loader's own message (a missing file, a missing
     /// dependency or symbol, the wrong architecture).
-    public struct LoadFailure: Error, Sendable, Equatable {
-        public let reason: String
+    package struct LoadFailure: Error, Sendable, Equatable {
+        package let reason: String
     }
 
     /// Loads the library at `path` (a path: no search of the loader's folders).
-    public static func load(_ path: String) -> Result<SharedLibrary, LoadFailure> {
+    package static func load(_ path: String) -> Result<SharedLibrary, LoadFailure> {
         _ = dlerror()
         let mode = detent_denormals_off()
         let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)
@@ -32,12 +32,12 @@ public struct SharedLibrary: @unchecked Sendable {
     }
 
     /// The address of the function or variable called `name`, nil when the library has none.
-    public func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+    package func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(handle, name)
     }
 
     /// Unloads the library (its destructors run). Only for a library nothing points into.
-    public func unload() {
+    package func unload() {
         dlclose(handle)
     }
 }

@@ -9,17 +9,17 @@ import Glibc
 /// goes to the pipe that installed it last, so a panel and a watcher in one program can split
 /// them. The signals installed are unblocked in the calling thread, and so in the threads it
 /// starts afterwards: a parent may hand them down blocked (some launchers and test runners do).
-public final class SignalPipe {
+package final class SignalPipe {
     /// Each signal's pipe's write end, read by the handlers (a plain global: nothing else is
     /// safe there). Signal numbers on Linux are below 65.
     nonisolated(unsafe) private static var writeEnds = [Int32](repeating: -1, count: 65)
 
-    public let readEnd: Int32
+    package let readEnd: Int32
     private let writeEnd: Int32
     private var previous: [Int32: sigaction] = [:]
 
     /// A pipe taking `signals` (none yet: ``install(_:)`` them).
-    public init(_ signals: [Int32] = []) throws(SystemCallError) {
+    package init(_ signals: [Int32] = []) throws(SystemCallError) {
         // Non-blocking both ways: a handler's write must never wait, and a reader drains the
         // read end without blocking.
         (readEnd, writeEnd) = try Pipe.make(nonBlocking: true)
@@ -27,7 +27,7 @@ public final class SignalPipe {
     }
 
     /// Puts this pipe's handler on `signal` (again, after ``setDefault(_:)``).
-    public func install(_ signal: Int32) {
+    package func install(_ signal: Int32) {
         guard signal > 0 && signal < Int32(Self.writeEnds.count) else { return }
         Self.writeEnds[Int(signal)] = writeEnd
         var action = sigaction()
@@ -49,7 +49,7 @@ public final class SignalPipe {
     }
 
     /// Gives `signal` its default action (to stop for real on suspend).
-    public func setDefault(_ signal: Int32) {
+    package func setDefault(_ signal: Int32) {
         Signals.setDefault(signal)
     }
 
@@ -60,7 +60,7 @@ public final class SignalPipe {
     }
 
     /// The signals that arrived since the last call, in order (0 for ``wakeReader()``).
-    public func take() -> [Int32] {
+    package func take() -> [Int32] {
         var result: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
@@ -72,7 +72,7 @@ public final class SignalPipe {
     }
 
     /// Puts back the handlers found at start and closes the pipe.
-    public func close() {
+    package func close() {
         for (signal, var action) in previous {
             sigaction(signal, &action, nil)
             if Self.writeEnds[Int(signal)] == writeEnd { Self.writeEnds[Int(signal)] = -1 }
@@ -84,31 +84,31 @@ public final class SignalPipe {
 }
 
 /// The few things done to a signal's disposition directly.
-public enum Signals {
+package enum Signals {
     // The signals Detent handles or sends, by name, so that code outside Platform needs no C
     // module for them.
-    public static let hangUp = SIGHUP
-    public static let interrupt = SIGINT
-    public static let quit = SIGQUIT
-    public static let illegalInstruction = SIGILL
-    public static let trap = SIGTRAP
-    public static let abort = SIGABRT
-    public static let busError = SIGBUS
-    public static let floatingPointError = SIGFPE
-    public static let kill = SIGKILL
-    public static let segmentationFault = SIGSEGV
-    public static let terminate = SIGTERM
-    public static let `continue` = SIGCONT
-    public static let terminalStop = SIGTSTP
-    public static let windowChange = SIGWINCH
+    package static let hangUp = SIGHUP
+    package static let interrupt = SIGINT
+    package static let quit = SIGQUIT
+    package static let illegalInstruction = SIGILL
+    package static let trap = SIGTRAP
+    package static let abort = SIGABRT
+    package static let busError = SIGBUS
+    package static let floatingPointError = SIGFPE
+    package static let kill = SIGKILL
+    package static let segmentationFault = SIGSEGV
+    package static let terminate = SIGTERM
+    package static let `continue` = SIGCONT
+    package static let terminalStop = SIGTSTP
+    package static let windowChange = SIGWINCH
 
     /// `signal` is ignored (a child that must outlive a terminal's Ctrl-C, say).
-    public static func ignore(_ signals: [Int32]) {
+    package static func ignore(_ signals: [Int32]) {
         for signal in signals { Glibc.signal(signal, SIG_IGN) }
     }
 
     /// `signal` gets its default action back.
-    public static func setDefault(_ signal: Int32) {
+    package static func setDefault(_ signal: Int32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = SIG_DFL
         sigemptyset(&action.sa_mask)
@@ -116,23 +116,23 @@ public enum Signals {
     }
 
     /// The system's name for `signal` (`Segmentation fault`), or `signal N`.
-    public static func name(of signal: Int32) -> String {
+    package static func name(of signal: Int32) -> String {
         strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
     }
 
     /// Sends `signal` to the process `pid`.
-    public static func send(_ signal: Int32, to pid: pid_t) {
+    package static func send(_ signal: Int32, to pid: pid_t) {
         Glibc.kill(pid, signal)
     }
 
     /// Sends `signal` to every process of this one's group (a job stopping itself: SIGTSTP).
-    public static func sendToGroup(_ signal: Int32) {
+    package static func sendToGroup(_ signal: Int32) {
         Glibc.kill(0, signal)
     }
 
     /// Ends the program by `signal`, as its default action would: for a program that caught
     /// it, cleaned up, and now dies of it so that its parent sees why.
-    public static func dieOf(_ signal: Int32) {
+    package static func dieOf(_ signal: Int32) {
         setDefault(signal)
         raise(signal)
     }

@@ -9,11 +9,11 @@ import Glibc
 /// let watcher = try SignalWatcher([SIGINT, SIGTERM]) { signal in stop() }
 /// defer { watcher.stop() }
 /// ```
-public final class SignalWatcher: @unchecked Sendable {
+package final class SignalWatcher: @unchecked Sendable {
     private let pipe: SignalPipe
     private var thread: NamedThread?
 
-    public init(_ signals: [Int32], name: String = "signals", handle: @escaping @Sendable (Int32) -> Void) throws(SystemCallError) {
+    package init(_ signals: [Int32], name: String = "signals", handle: @escaping @Sendable (Int32) -> Void) throws(SystemCallError) {
         let pipe = try SignalPipe(signals)
         self.pipe = pipe
         let readEnd = pipe.readEnd
@@ -33,7 +33,7 @@ public final class SignalWatcher: @unchecked Sendable {
     }
 
     /// Puts back the handlers found at start, and ends the thread.
-    public func stop() {
+    package func stop() {
         guard let thread else { return }
         self.thread = nil
         pipe.wakeReader()

@@ -2,17 +2,17 @@ import Glibc
 
 /// An IPv4 or IPv6 address and UDP port, or a Unix socket's path: a datagram's sender, kept
 /// to answer it, or where to send. Two are the same when address and port (or path) are.
-public final class SocketAddress: @unchecked Sendable, Hashable {
+package final class SocketAddress: @unchecked Sendable, Hashable {
     private let storage: sockaddr_storage
     private let length: socklen_t
 
     /// `host:port` in numbers (`127.0.0.1:9000`, `::1:9000`), `unix:PATH` (`unix:` for a
     /// sender whose socket has no name), or `?`.
-    public let name: String
+    package let name: String
 
     /// The user whose process sent the datagram, as the kernel vouches for it (a Unix socket
     /// that passes credentials); nil where no one vouches (UDP).
-    public let sender: UserID?
+    package let sender: UserID?
 
     init(_ storage: sockaddr_storage, length: socklen_t, sender: UserID? = nil) {
         self.storage = storage
@@ -41,10 +41,10 @@ public final class SocketAddress: @unchecked Sendable, Hashable {
     }
 
     /// The port.
-    public var port: Int { Self.port(of: storage) }
+    package var port: Int { Self.port(of: storage) }
 
     /// The address of the Unix socket at `path`, or nil when the path is too long for one.
-    public convenience init?(unixPath path: String) {
+    package convenience init?(unixPath path: String) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -79,7 +79,7 @@ public final class SocketAddress: @unchecked Sendable, Hashable {
 
     /// The address of `host` (a name, or numbers when `numeric`; the wildcard address for an
     /// empty host) and `port`, or nil when it cannot be resolved.
-    public convenience init?(host: String, port: Int, numeric: Bool = false) {
+    package convenience init?(host: String, port: Int, numeric: Bool = false) {
         guard let (storage, length) = Self.resolve(host, port: port, numeric: numeric) else { return nil }
         self.init(storage, length: length)
     }
@@ -104,18 +104,17 @@ public final class SocketAddress: @unchecked Sendable, Hashable {
     var family: Int32 { Int32(storage.ss_family) }
 
     /// True for an IPv6 address.
-    public var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
+    package var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
 
-    /// True when the address is this machine's (an IPv4 or IPv6 loopback address, or a Unix
-    /// socket).
-    public var isLoopback: Bool {
-        name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.") || family == AF_UNIX
+    /// True when the address is this machine's (an IPv4 or IPv6 loopback address).
+    package var isLoopback: Bool {
+        name.hasPrefix("127.") || name.hasPrefix("::1:") || name.hasPrefix("::ffff:127.")
     }
 
     /// True for a Unix socket's address.
-    public var isUnix: Bool { family == AF_UNIX }
+    package var isUnix: Bool { family == AF_UNIX }
 
-    public static func == (a: SocketAddress, b: SocketAddress) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package static func == (a: SocketAddress, b: SocketAddress) -> Bool { a.name == b.name }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 

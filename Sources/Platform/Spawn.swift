@@ -8,14 +8,14 @@ import SystemPackage
 /// The program starts with every signal at its default action and none blocked, and with no
 /// descriptor of this process but the ones it is given (others may be open without
 /// close-on-exec in libraries).
-public enum Spawn {
+package enum Spawn {
     /// Starts `path` (no search in `PATH`) with `arguments` and this process's environment
     /// with `environment` put in (replacing variables of the same names); `descriptors[i]`
     /// becomes the program's descriptor `i` (a standard one this process lacks, /dev/null),
     /// and every other is closed in it.
     ///
     /// - Throws: the system's reason when the program cannot be started (`ENOENT`, `EACCES`).
-    public static func start(
+    package static func start(
         _ path: String, _ arguments: [String], environment: [String: String] = [:], descriptors: [Int32]
     ) throws(SystemCallError) -> pid_t {
         // Each descriptor is first copied above every target number, so that putting one in
@@ -68,13 +68,13 @@ public enum Spawn {
     ///
     /// A copy costs a fraction of a millisecond where starting the program again (``start(_:_:environment:descriptors:)``)
     /// costs tens: it already holds everything this process has prepared.
-    public static func copyOfThisProcess(keeping descriptor: Int32, as target: Int32) throws(SystemCallError) -> pid_t? {
+    package static func copyOfThisProcess(keeping descriptor: Int32, as target: Int32) throws(SystemCallError) -> pid_t? {
         guard let threads = try? FolderEntries.names(in: "/proc/self/task"), threads.count == 1 else { return nil }
         return try systemCall("fork") { detent_fork_keeping(descriptor, target) }
     }
 
     /// Waits for the program `pid` to end and says how it ended.
-    public static func wait(_ pid: pid_t) -> ChildProgram.Status {
+    package static func wait(_ pid: pid_t) -> ChildProgram.Status {
         var raw: Int32 = 0
         _ = try? systemCall("waitpid") { waitpid(pid, &raw, 0) }
         let signal = raw & 0x7F

@@ -7,25 +7,25 @@ import SystemPackage
 /// `write`, the `poll` or the `fsync`; naming the call (as swift-nio's `IOError` does) makes
 /// a line in a log or a bug report enough to find the code. Messages meant for users, which
 /// already say what was being done ("cannot write out.wav"), show ``errno`` alone.
-public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call's name, as in its manual page (`write`, `pipe2`, `pthread_create`).
-    public let call: String
-    public let errno: Errno
+    package let call: String
+    package let errno: Errno
 
-    public init(_ call: String, _ errno: Errno) {
+    package init(_ call: String, _ errno: Errno) {
         self.call = call
         self.errno = errno
     }
 
     /// The calling thread's `errno` now, for `call`, which just failed.
-    public static func last(_ call: String) -> SystemCallError { SystemCallError(call, Errno.last) }
+    package static func last(_ call: String) -> SystemCallError { SystemCallError(call, Errno.last) }
 
     /// `write: No space left on device`.
-    public var description: String { "\(call): \(errno)" }
+    package var description: String { "\(call): \(errno)" }
 
     /// What the system says of error number `code` (`Address already in use`), for an error a
     /// library reports by number.
-    public static func reason(errno code: Int32) -> String { Errno(rawValue: code).description }
+    package static func reason(errno code: Int32) -> String { Errno(rawValue: code).description }
 }
 
 /// Runs one system call that reports failure as -1 with the reason in `errno`, calling it
@@ -40,7 +40,7 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
 /// let count = try systemCall("read") { read(fd, buffer, size) }
 /// ```
 @discardableResult
-public func systemCall<Result: FixedWidthInteger & SignedInteger>(
+package func systemCall<Result: FixedWidthInteger & SignedInteger>(
     _ name: String, _ call: () -> Result
 ) throws(SystemCallError) -> Result {
     while true {

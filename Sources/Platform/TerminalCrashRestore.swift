@@ -9,7 +9,7 @@ import Glibc
 /// and the settings found at start. The handler writes the bytes, restores the settings, puts
 /// back the previous handler (Swift's crash reporter, or the default) and raises the signal
 /// again, so it ends the process as it would have, reported on the normal screen.
-public enum TerminalCrashRestore {
+package enum TerminalCrashRestore {
     /// What a restore needs, set up once by ``arm(fd:settings:leaving:)``.
     nonisolated(unsafe) private static var armed: UnsafeMutablePointer<Int32>?
     nonisolated(unsafe) private static var fd: Int32 = -1
@@ -25,7 +25,7 @@ public enum TerminalCrashRestore {
     /// Prepares a restore on `fd`: writing `leave` (the bytes that leave the program's modes:
     /// the alternate screen, mouse reports), then applying `settings`; installs the handlers
     /// (once per process; `leave` is taken the first time).
-    public static func arm(fd: Int32, settings original: TerminalSettings, leaving leave: [UInt8]) {
+    package static func arm(fd: Int32, settings original: TerminalSettings, leaving leave: [UInt8]) {
         if settings == nil {
             settings = .allocate(capacity: 1)
             armed = .allocate(capacity: 1)
@@ -60,12 +60,12 @@ public enum TerminalCrashRestore {
     }
 
     /// The main loop restored the terminal itself: nothing left to do on a crash.
-    public static func disarm() {
+    package static func disarm() {
         armed?.pointee = 0
     }
 
     /// Restores the terminal if armed; async-signal-safe (write and tcsetattr only).
-    public static func run() {
+    package static func run() {
         guard let armed, armed.pointee == 1, let bytes, let settings else { return }
         armed.pointee = 0
         var offset = 0

@@ -1,16 +1,16 @@
 import Glibc
 
 /// A process ID, for code that needs no C module.
-public typealias ProcessID = pid_t
+package typealias ProcessID = pid_t
 
 /// This process: its ID, its folder, the machine it runs on, and the ways out.
-public enum ThisProcess {
+package enum ThisProcess {
     /// The process ID (for a child that watches its parent, an NSM announcement, a name of
     /// its own).
-    public static var id: pid_t { getpid() }
+    package static var id: pid_t { getpid() }
 
     /// The user this process runs as (its effective user id).
-    public static var userID: UserID { geteuid() }
+    package static var userID: UserID { geteuid() }
 
     /// The file mode creation mask (`umask`), read once, when first needed.
     ///
@@ -18,7 +18,7 @@ public enum ThisProcess {
     /// mask and setting it back, leaves a moment in which a file another thread creates gets
     /// the wrong permissions — wider than the user asked, with a mask such as 077. That way
     /// is kept only for a system without the line.
-    public static let creationMask: FilePermissions = {
+    package static let creationMask: FilePermissions = {
         if let bytes = try? BoundedFileReader.read(path: "/proc/self/status", limit: 1 << 16),
            let mask = statusMask(String(decoding: bytes, as: UTF8.self)) {
             return mask
@@ -38,48 +38,48 @@ public enum ThisProcess {
     }
 
     /// The current folder, or `/` when it cannot be named (removed, or too long).
-    public static var currentFolder: String {
+    package static var currentFolder: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "/"
     }
 
     /// The processors online now (at least 1).
-    public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// The processor's name as `uname` gives it (`x86_64`, `aarch64`); nil when it will not say.
-    public static var machine: String? {
+    package static var machine: String? {
         var names = utsname()
         guard uname(&names) == 0 else { return nil }
         return withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// The user's home folder from the password database (for when `HOME` is unset), or `/`.
-    public static var homeFromPasswordDatabase: String {
+    package static var homeFromPasswordDatabase: String {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
         return String(cString: dir)
     }
 
     /// Flushes C's standard streams (what Swift's `print` wrote), before a prompt is
     /// answered or the process ends without unwinding.
-    public static func flushOutput() {
+    package static func flushOutput() {
         fflush(nil)
     }
 
     /// Ends the process with `status`, flushing C's streams and running exit handlers, as
     /// returning from `main` would.
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)
     }
 
     /// Sleeps until a signal arrives (a program whose threads do all the work).
-    public static func waitForSignal() {
+    package static func waitForSignal() {
         pause()
     }
 
     /// Ends the process now with `status`, running no exit handlers and flushing nothing: for
     /// a forked child, a second Ctrl-C, or a process whose parent has gone, where anything
     /// more could block or run code meant for another process.
-    public static func exitNow(_ status: Int32) -> Never {
+    package static func exitNow(_ status: Int32) -> Never {
         _exit(status)
     }
 }

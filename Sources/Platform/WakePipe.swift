@@ -4,21 +4,21 @@ import Glibc
 /// in this process or in a program it started: ``signal()`` writes a byte, the waiter
 /// ``drain()``s them all. Both ends non-blocking, so a signal never waits: when bytes are
 /// already pending, the waiter is woken anyway and one more is not needed.
-public final class WakePipe: @unchecked Sendable {
+package final class WakePipe: @unchecked Sendable {
     /// The end to wait on (-1 when this process holds only the writing end).
-    public let readEnd: Int32
+    package let readEnd: Int32
     /// The end to signal through (-1 when this process holds only the reading end).
-    public let writeEnd: Int32
+    package let writeEnd: Int32
 
     /// A new pipe, both ends close-on-exec.
-    public init() throws(SystemCallError) {
+    package init() throws(SystemCallError) {
         (readEnd, writeEnd) = try Pipe.make(nonBlocking: true)
     }
 
     /// A new pipe for a program this process starts: this process keeps the writing end; the
     /// reading end is returned to hand to the program (``Spawn/start(_:_:environment:descriptors:)``),
     /// then close with ``DescriptorIO/close(_:)``.
-    public static func toChild() throws(SystemCallError) -> (WakePipe, childReadEnd: Int32) {
+    package static func toChild() throws(SystemCallError) -> (WakePipe, childReadEnd: Int32) {
         let (read, write) = try Pipe.make(nonBlocking: true)
         return (WakePipe(readEnd: -1, writeEnd: write), read)
     }
@@ -29,7 +29,7 @@ public final class WakePipe: @unchecked Sendable {
     }
 
     /// The reading end of a pipe another process signals (inherited as a fixed descriptor).
-    public init(inheritedReadEnd descriptor: Int32) {
+    package init(inheritedReadEnd descriptor: Int32) {
         readEnd = descriptor
         writeEnd = -1
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -41,7 +41,7 @@ public final class WakePipe: @unchecked Sendable {
     }
 
     /// Wakes the waiter (never blocks).
-    public func signal() {
+    package func signal() {
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
     }
@@ -49,7 +49,7 @@ public final class WakePipe: @unchecked Sendable {
     /// Takes every pending byte; false when the writing end has closed (the signalling
     /// process is gone).
     @discardableResult
-    public func drain() -> Bool {
+    package func drain() -> Bool {
         var bytes = [UInt8](repeating: 0, count: 256)
         while true {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }

@@ -6,7 +6,7 @@ import Synchronization
 /// `fsync` finds little left to do: a long output written stretch by stretch is on the disk
 /// almost as soon as its last stretch is. Advice only; errors are ignored (a file system that
 /// cannot is synced in full by the `fsync`).
-public func startWriteBack(descriptor: Int32, offset: Int64, count: Int64) {
+package func startWriteBack(descriptor: Int32, offset: Int64, count: Int64) {
     _ = detent_start_writeback(descriptor, offset, count)
 }
 
@@ -19,26 +19,26 @@ public func startWriteBack(descriptor: Int32, offset: Int64, count: Int64) {
 /// writing everything up to there that it has not asked for before. ``finish()`` stops and
 /// joins the thread, before the file is synced and closed (the descriptor is never used after
 /// that).
-public final class WriteBackThread: @unchecked Sendable {
+package final class WriteBackThread: @unchecked Sendable {
     private let descriptor: Int32
     private let requested = Atomic<Int64>(0)
     private let stopping = Atomic<Bool>(false)
     private let wake = Semaphore()
     private var thread: NamedThread?
 
-    public init(descriptor: Int32) throws(SystemCallError) {
+    package init(descriptor: Int32) throws(SystemCallError) {
         self.descriptor = descriptor
         thread = try NamedThread(name: "write-back") { [self] in run() }
     }
 
     /// The file is written up to `end`: its write-back may start up to there.
-    public func request(upTo end: Int64) {
+    package func request(upTo end: Int64) {
         requested.store(end, ordering: .releasing)
         wake.signal()
     }
 
     /// Stops the thread once it has asked for what was requested, and waits for it.
-    public func finish() {
+    package func finish() {
         guard let thread else { return }
         self.thread = nil
         stopping.store(true, ordering: .releasing)

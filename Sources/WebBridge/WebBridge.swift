@@ -256,7 +256,7 @@ public final class WebBridgeClient: WebPanelHost {
     private let changes: WakePipe
     private let interrupt: WakePipe?
 
-    public init(socket: LineSocket, changes: WakePipe) {
+    package init(socket: LineSocket, changes: WakePipe) {
         state = Mutex(State(socket: socket))
         self.changes = changes
         interrupt = try? WakePipe()

@@ -73,10 +73,15 @@ extension JackTests {
             try server.start()
             do {
                 try detent.waitForMessage("reconnected to the JACK server '\(server.name)' as 'detent'", timeout: 20)
-            } catch where detent.messages.contains(where: { $0.contains("did not release the lost client") }) {
-                // libjack's close of a client whose server died can deadlock (jackaudio/jack2#395);
-                // no client can open in that process after that, and the host says so and waits.
+            } catch where detent.libjackCloseIsStuck {
+                // libjack's close of a client whose server died can deadlock (jackaudio/jack2#395):
+                // its close thread never returns, and no client can open in that process after
+                // that. That alone is excused; the host must still keep its values and quit.
                 withKnownIssue("libjack deadlocked closing the lost client", isIntermittent: true) { throw error }
+                let kept = try detent.ask("params")
+                #expect(kept.contains("cutoff=500") && kept.contains("gain=-9.0 dB") && kept.contains("resonance=3.00"))
+                #expect(detent.child.signal(SIGTERM))
+                #expect(detent.child.wait(seconds: 5)?.exited == 0, "SIGTERM ends it with the close stuck")
                 return
             }
             #expect(try detent.ask("status").contains("reconnects 1"))

@@ -30,10 +30,14 @@ extension JackTests {
                     try waitUntil("detent reconnects (\(round)): \(detent.messages)", timeout: 20) {
                         count(reconnected) == count(stopped) && detent.messages.last?.contains(reconnected) == true
                     }
-                } catch where detent.messages.contains(where: { $0.contains("did not release the lost client") }) {
-                    // libjack's close of a lost client can deadlock (jackaudio/jack2#395), and then
-                    // no client can open in that process again; the host says so and waits.
+                } catch where detent.libjackCloseIsStuck {
+                    // libjack's close of a lost client can deadlock (jackaudio/jack2#395): its
+                    // close thread never returns, and no client can open in that process again.
+                    // That alone is excused; the host must still keep its values and quit.
                     withKnownIssue("libjack deadlocked closing the lost client", isIntermittent: true) { throw error }
+                    #expect(try detent.ask("get cutoff") == "cutoff=700 Hz")
+                    #expect(detent.child.signal(SIGTERM))
+                    #expect(detent.child.wait(seconds: 5)?.exited == 0, "SIGTERM ends it with the close stuck")
                     return
                 }
                 #expect(try detent.ask("get cutoff") == "cutoff=700 Hz")

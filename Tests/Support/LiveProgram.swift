@@ -51,6 +51,18 @@ public final class LiveProgram: @unchecked Sendable {
         }
     }
 
+    /// True while a close of a JACK client is still inside libjack in the program: its
+    /// `jack-close` thread (the one that calls `jack_client_close`, see `BoundedClose`) is alive.
+    /// What libjack does, seen from outside the program, not what the program says of it: a
+    /// close of a client whose server died can deadlock in libjack (jackaudio/jack2#395).
+    public var libjackCloseIsStuck: Bool {
+        let tasks = "/proc/\(child.pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.contains { thread in
+            (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "jack-close"
+        }
+    }
+
     /// Types `command` and returns the answer line.
     public func ask(_ command: String, timeout: Double = 10) throws -> String {
         child.write(Array((command + "\n").utf8))

@@ -18,9 +18,13 @@ import Platform
 /// try AtomicFileWriter().write(Array(text.utf8), to: "/home/me/.config/detent/presets/Dark.json", replacing: true)
 /// ```
 public struct AtomicFileWriter: Sendable {
-    public let calls: any FileSystemCalls
+    package let calls: any FileSystemCalls
 
-    public init(calls: any FileSystemCalls = SystemFileCalls()) {
+    /// A writer through the system's own calls.
+    public init() { self.init(calls: SystemFileCalls()) }
+
+    /// A writer through `calls` (tests replace them to inject failures).
+    package init(calls: any FileSystemCalls) {
         self.calls = calls
     }
 

@@ -30,11 +30,13 @@ public struct PresetStore: Sendable {
     /// - Parameters:
     ///   - userDirectory: the folder of user presets; tests pass a temporary folder.
     ///   - factoryPresets: the read-only presets (the ones compiled into this build by default).
-    ///   - calls: the system calls saves go through (replaced in tests to inject failures).
-    public init(
-        userDirectory: String, factoryPresets: [FactoryPreset]? = nil, scope: PresetScope = .builtIn,
-        calls: any FileSystemCalls = SystemFileCalls()
-    ) {
+    public init(userDirectory: String, factoryPresets: [FactoryPreset]? = nil, scope: PresetScope = .builtIn) {
+        self.init(userDirectory: userDirectory, factoryPresets: factoryPresets, scope: scope, calls: SystemFileCalls())
+    }
+
+    /// A store whose saves go through `calls` (replaced in tests to inject failures).
+    package init(userDirectory: String, factoryPresets: [FactoryPreset]? = nil, scope: PresetScope = .builtIn,
+                 calls: any FileSystemCalls) {
         self.userDirectory = userDirectory
         // The factory presets are written for the built-in engine.
         let factoryPresets = factoryPresets ?? (scope == .builtIn ? FactoryPreset.all : [])

@@ -15,7 +15,7 @@ public struct PathCompletion: Sendable, Equatable {
     /// The names still possible when more than one is, sorted; empty otherwise.
     public var candidates: [String]
 
-    public static func complete(_ typed: String, home: String? = Environment.value("HOME"),
+    package static func complete(_ typed: String, home: String? = Environment.value("HOME"),
                                 currentFolder: String = ".") -> PathCompletion {
         let slash = typed.lastIndex(of: "/")
         let folderPart = slash.map { String(typed[...$0]) } ?? ""

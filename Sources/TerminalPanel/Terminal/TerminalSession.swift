@@ -20,7 +20,7 @@ public final class TerminalSession {
     ///
     /// - Throws: ``TerminalError/notATerminal(stream:)`` when either is not a terminal,
     ///   ``TerminalError/dumbTerminal`` for `TERM=dumb`.
-    public init(
+    package init(
         input: Int32 = TerminalMode.standardInput, output: Int32 = TerminalMode.standardOutput, environment: [String: String]
     ) throws(TerminalError) {
         guard DescriptorIO.isTerminal(input) else { throw .notATerminal(stream: "input") }
