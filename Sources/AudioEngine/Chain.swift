@@ -198,6 +198,11 @@ final class ChainReports: KernelReports, @unchecked Sendable {
         reports.flatMap { name, reports in reports.faults.map { (name, $0.reason) } }
     }
 
+    /// Each isolated slot's sandbox, by slot name.
+    var sandboxes: [String: String] {
+        Dictionary(reports.compactMap { name, reports in reports.sandboxName.map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// Every slot's MIDI output, in frame order (a slot before a later one at the same frame).
     func takeMIDIOutput() -> MIDIOutput {
         var taken = MIDIOutput()

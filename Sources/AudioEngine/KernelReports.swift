@@ -15,11 +15,15 @@ public protocol KernelReports: AnyObject {
     /// crashed or hung: it passes its input through until restarted), by slot name (empty for
     /// a processor on its own); none while all runs.
     var faults: [(slot: String, reason: String)] { get }
+    /// The sandbox the kernel runs in (an isolated slot's process, alone or shared): slots of
+    /// one sandbox go down, and are started again, together. Nil for a kernel run here.
+    var sandboxName: String? { get }
 }
 
 extension KernelReports {
     public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
     public var faults: [(slot: String, reason: String)] { [] }
+    public var sandboxName: String? { nil }
 }
 
 /// MIDI messages a processor wrote (see ``KernelReports/takeMIDIOutput()``), and how many it
@@ -86,5 +90,14 @@ extension Engine {
         guard let reports = kernelReports else { return 0 }
         runKernelForNoFrames()
         return reports.latency
+    }
+}
+
+extension Engine {
+    /// Each isolated slot's sandbox, by slot name (a processor on its own under `""`): the
+    /// slots that go down, and are started again, together.
+    public var sandboxes: [String: String] {
+        if let chain = kernelReports as? ChainReports { return chain.sandboxes }
+        return (kernelReports?.sandboxName).map { ["": $0] } ?? [:]
     }
 }

@@ -6,19 +6,29 @@ extension Processor {
     public typealias KernelFactory = @Sendable (_ format: KernelFormat, _ files: [FileParameter], _ state: SavedState?) throws -> PreparedKernel
 
     /// This processor with the kernel of each of its external processors (a chain's slots, or
-    /// itself) made by `factory(processor)` instead, where that gives one; the built-in, and
-    /// processors `factory` declines, are unchanged. The table, ids, files and state are the
-    /// same, and so is the identifier: presets and sessions do not see the difference.
-    public func makingKernels(_ factory: (Processor) -> KernelFactory?) -> Processor {
+    /// itself) made by `factory(processor, place)` instead, where that gives one — `place`
+    /// being the slot's name (nil for a processor alone) and its position in the chain; the
+    /// built-in, and processors `factory` declines, are unchanged. The table, ids, files and
+    /// state are the same, and so is the identifier: presets and sessions do not see the
+    /// difference.
+    public func makingKernels(_ factory: (Processor, (name: String?, position: Int)) -> KernelFactory?) -> Processor {
+        makingKernels(factory, place: (nil, Int.max))
+    }
+
+    private func makingKernels(_ factory: (Processor, (name: String?, position: Int)) -> KernelFactory?,
+                               place: (name: String?, position: Int)) -> Processor {
         switch code {
         case .lowpassGain:
             return self
         case .chain(let slots):
             var copy = self
-            copy.code = .chain(slots.map { Slot(name: $0.name, processor: $0.processor.makingKernels(factory), bypass: $0.bypass, first: $0.first) })
+            copy.code = .chain(slots.enumerated().map { position, slot in
+                Slot(name: slot.name, processor: slot.processor.makingKernels(factory, place: (slot.name, position)),
+                     bypass: slot.bypass, first: slot.first)
+            })
             return copy
         case .external:
-            guard let make = factory(self) else { return self }
+            guard let make = factory(self, place) else { return self }
             var copy = self
             copy.fileKernel = make
             let files = files, state = state

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include "CPlatform.h"
@@ -117,6 +118,57 @@ int detent_die_with_parent(int signal, pid_t parent) {
 int detent_pass_credentials(int fd) {
     int on = 1;
     return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+}
+
+int detent_packet_pair(int ends[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends); }
+
+long detent_send_with_descriptor(int socket, const void *bytes, unsigned long size, int fd) {
+    struct iovec part = { (void *)bytes, size };
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = { .msg_iov = &part, .msg_iovlen = 1 };
+    if (fd >= 0) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&message);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    }
+    return (long)sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+long detent_receive_with_descriptor(int socket, void *buffer, unsigned long size, int *fd) {
+    struct iovec part = { buffer, size };
+    union {
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = { .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
+                              .msg_controllen = sizeof control.bytes };
+    *fd = -1;
+    ssize_t n = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (n < 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int passed;
+            memcpy(&passed, CMSG_DATA(c) + i * sizeof(int), sizeof passed);
+            if (*fd < 0) *fd = passed; else close(passed);  // one is expected; any more are not kept
+        }
+    }
+    if (message.msg_flags & MSG_TRUNC) {
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return (long)n;
 }
 
 long detent_receive_from(int fd, void *buffer, unsigned long size, void *from, unsigned int *from_size,

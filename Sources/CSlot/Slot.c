@@ -118,9 +118,20 @@ void detent_slot_wait_state(DetentSlotShared *shared, uint32_t from, int64_t tim
     if (load(&shared->state) == from) wait_while(&shared->state, from, timeout_ns);
 }
 
+uint32_t detent_slot_load(const uint32_t *word) { return load(word); }
+
 void detent_slot_wake_reply(DetentSlotShared *shared) { wake(&shared->reply); }
 
 // MARK: The host's half
+
+/// Tells the sandbox's serving thread that a request waits: the bell moves, and the thread is
+/// woken only when it sleeps (one that is awake for a slot that follows sees the bell move).
+/// The request is stored before the bell moves, and the bell read before the thread sleeps,
+/// so no request is left unseen.
+static inline void ring(DetentSlotGroup *group) {
+    __atomic_add_fetch(&group->bell, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&group->sleeping, __ATOMIC_SEQ_CST)) wake(&group->bell);
+}
 
 /// The audio thread's mark that the slot failed: its own flag, and LATE for a slot still
 /// READY (the monitor thread kills it), with one wake for the monitor.
@@ -140,9 +151,10 @@ static void fail(DetentSlotProxy *proxy) {
 static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
     DetentSlotShared *shared = proxy->shared;
     shared->command = command;
+    shared->follows = __atomic_load_n(&proxy->follows, __ATOMIC_RELAXED) || (command == DETENT_SLOT_RUN && proxy->drains);
     uint32_t sequence = ++proxy->sequence;
     store(&shared->request, sequence);
-    wake(&shared->request);
+    ring(proxy->group);
     // A slot that answers within a few microseconds (it was awake, on another core) is
     // waited for by looking, not by sleeping: that saves the audio thread a sleep and a wake.
     for (int spin = 0; spin < DETENT_SLOT_SPIN; spin++) {
@@ -367,38 +379,102 @@ static void run(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
     kernel->run(kernel->context, (const float *)(base + shared->off_controls), in, out, channels, shared->frames);
 }
 
-uint32_t detent_slot_open(DetentSlotShared *shared) {
-    uint32_t seen = load(&shared->request);
-    detent_slot_set_state(shared, DETENT_SLOT_READY);
-    return seen;
+void detent_slot_member_open(DetentSlotGroup *group, DetentSlotMember *member) {
+    member->seen = load(&member->shared->request);
+    detent_slot_set_state(member->shared, DETENT_SLOT_READY);
+    store(&member->phase, DETENT_SLOT_MEMBER_ACTIVE);
+    __atomic_add_fetch(&group->bell, 1, __ATOMIC_SEQ_CST);
+    wake(&group->bell);
 }
 
-void detent_slot_serve(DetentSlotShared *shared, const DetentSlotKernel *kernel, uint32_t seen) {
+bool detent_slot_member_retire(DetentSlotGroup *group, DetentSlotMember *member, int64_t timeout_ns) {
+    uint32_t phase = load(&member->phase);
+    if (phase == DETENT_SLOT_MEMBER_EMPTY || phase == DETENT_SLOT_MEMBER_RETIRED) return true;
+    store(&member->phase, DETENT_SLOT_MEMBER_RETIRING);
+    __atomic_add_fetch(&group->bell, 1, __ATOMIC_SEQ_CST);
+    wake(&group->bell);
+    int64_t end = now_ns() + timeout_ns;
+    while ((phase = load(&member->phase)) == DETENT_SLOT_MEMBER_RETIRING) {
+        int64_t left = end - now_ns();
+        if (left <= 0) return false;
+        wait_while(&member->phase, phase, left);
+    }
+    return true;
+}
+
+void detent_slot_group_quit(DetentSlotGroup *group) {
+    store(&group->quit, 1);
+    __atomic_add_fetch(&group->bell, 1, __ATOMIC_SEQ_CST);
+    wake(&group->bell);
+}
+
+/// How long the serving thread stays awake, looking, for a slot said to follow in the same
+/// period: longer than the host's own work between two slots, shorter than a wake-up costs.
+#ifndef DETENT_SLOT_FOLLOW_NS
+#define DETENT_SLOT_FOLLOW_NS 50000
+#endif
+
+/// Answers one request of `shared`'s; whether another slot of the group follows it.
+static bool answer(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
+    switch (shared->command) {
+    case DETENT_SLOT_RUN:
+        run(shared, kernel);
+        break;
+    case DETENT_SLOT_RESET:
+        if (kernel->reset) kernel->reset(kernel->context);
+        break;
+    case DETENT_SLOT_DRAIN:
+        shared->midi_out = 0, shared->midi_out_bytes = 0;
+        if (kernel->drain) kernel->drain(kernel->context, shared->drain_frames, keep_midi, shared);
+        break;
+    default:
+        break;
+    }
+    return shared->follows != 0;
+}
+
+void detent_slot_group_serve(DetentSlotGroup *group, DetentSlotMember *members, uint32_t capacity) {
     // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
     (void)detent_denormals_off();
+    int64_t awake_until = 0;
     for (;;) {
-        uint32_t request;
-        while ((request = load(&shared->request)) == seen) {
-            if (load(&shared->state) == DETENT_SLOT_QUIT) return;
-            wait_while(&shared->request, seen, -1);
+        if (load(&group->quit)) return;
+        // Read before looking: a request made after this moves the bell, and the sleep below
+        // then returns at once.
+        uint32_t bell = __atomic_load_n(&group->bell, __ATOMIC_SEQ_CST);
+        bool served = false, follows = false;
+        for (uint32_t m = 0; m < capacity; m++) {
+            DetentSlotMember *member = &members[m];
+            uint32_t phase = load(&member->phase);
+            if (phase == DETENT_SLOT_MEMBER_RETIRING) {
+                store(&member->phase, DETENT_SLOT_MEMBER_RETIRED);
+                wake(&member->phase);
+                continue;
+            }
+            if (phase != DETENT_SLOT_MEMBER_ACTIVE) continue;
+            DetentSlotShared *shared = member->shared;
+            uint32_t request = load(&shared->request);
+            if (request == member->seen) continue;
+            member->seen = request;
+            if (load(&shared->state) == DETENT_SLOT_QUIT) continue;
+            store(&group->current, m + 1);
+            follows |= answer(shared, &member->kernel);
+            store(&group->current, 0);
+            store(&shared->reply, request);
+            wake(&shared->reply);
+            served = true;
         }
-        if (load(&shared->state) == DETENT_SLOT_QUIT) return;
-        seen = request;
-        switch (shared->command) {
-        case DETENT_SLOT_RUN:
-            run(shared, kernel);
-            break;
-        case DETENT_SLOT_RESET:
-            if (kernel->reset) kernel->reset(kernel->context);
-            break;
-        case DETENT_SLOT_DRAIN:
-            shared->midi_out = 0, shared->midi_out_bytes = 0;
-            if (kernel->drain) kernel->drain(kernel->context, shared->drain_frames, keep_midi, shared);
-            break;
-        default:
-            break;
+        if (served) {
+            awake_until = follows ? now_ns() + DETENT_SLOT_FOLLOW_NS : 0;
+            continue;
         }
-        store(&shared->reply, request);
-        wake(&shared->reply);
+        if (awake_until != 0 && now_ns() < awake_until) {
+            relax();
+            continue;
+        }
+        awake_until = 0;
+        __atomic_store_n(&group->sleeping, 1, __ATOMIC_SEQ_CST);
+        wait_while(&group->bell, bell, -1);
+        __atomic_store_n(&group->sleeping, 0, __ATOMIC_SEQ_CST);
     }
 }

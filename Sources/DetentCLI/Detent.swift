@@ -40,7 +40,7 @@ public struct Detent: ParsableCommand {
             if let options = PlainRenderArguments.options(from: Array(CommandLine.arguments.dropFirst())) {
                 return try RenderCommand.render(options)
             }
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(spellingOut(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let (line, status) = report(error)
@@ -48,6 +48,22 @@ public struct Detent: ParsableCommand {
             if !line.isEmpty { Console.error(line) }
             exit(withError: status)
         }
+    }
+
+    /// `arguments` with `--isolate=MODE` spelled out as the flag and its plan (`--isolate
+    /// --isolate-plan MODE`): a flag that may take a value, which the argument parser has no
+    /// kind for. Words after `--` are left as they are.
+    static func spellingOut(_ arguments: [String]) -> [String] {
+        var words: [String] = []
+        for (i, word) in arguments.enumerated() {
+            if word == "--" { return words + arguments[i...] }
+            if word.hasPrefix("--isolate=") {
+                words += ["--isolate", "--isolate-plan", String(word.dropFirst("--isolate=".count))]
+            } else {
+                words.append(word)
+            }
+        }
+        return words
     }
 
     /// The line `main` prints for `error` (empty when it has been said) and the status it

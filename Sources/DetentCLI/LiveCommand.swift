@@ -48,8 +48,9 @@ struct LiveCommand: ParsableCommand {
                                  [NAME=]PLUGIN at FROM>TO', 'chain remove NAME',
                                  'chain connect FROM TO', 'chain disconnect FROM
                                  TO'
-              restart SLOT       start an isolated slot's process afresh
-                                 (--isolate; the panel's key R)
+              restart SLOT       start an isolated slot's process afresh, with the
+                                 slots of its sandbox that are down (--isolate;
+                                 the panel's key R)
               help, quit
 
             MIDI control changes on midi_in turn the knobs, at the frame they arrive: by \
@@ -89,8 +90,12 @@ struct LiveCommand: ParsableCommand {
     @OptionGroup var starting: StartingValueOptions
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Run each plug-in in a process of its own: a crash, an abort or an endless loop costs that slot alone, which passes its input through and is restarted (docs/live.md, \"Isolated slots\")."))
+        "Run each plug-in in a process of its own: a crash, an abort or an endless loop costs that slot alone, which passes its input through and is restarted. --isolate=together runs them all in one process (one wake-up a period); --isolate=drive+eq,verb in the groups named, each other slot alone; a fault restarts its whole group (docs/live.md, \"Isolated slots\")."))
     var isolate = false
+
+    /// What `--isolate=MODE` says (``Detent/spellingOut(_:)`` makes it this option).
+    @Option(name: .customLong("isolate-plan"), help: .hidden)
+    var isolatePlan: String?
 
     @Option(help: ArgumentHelp("Connect the inputs from the ports matching a regular expression.", valueName: "regex"))
     var connectInputs: String?
@@ -178,7 +183,13 @@ struct LiveCommand: ParsableCommand {
         }
         // A plug-in's parameters are checked once it is found, in `run`.
         if plugin.isDefault { _ = try hostOptions(processor: .lowpassGain) }
+        if let isolatePlan {
+            do { _ = try SandboxPlan(parsing: isolatePlan) } catch { throw ValidationError(error.description) }
+        }
     }
+
+    /// Which isolated slots share a process (validated already).
+    var sandboxPlan: SandboxPlan { isolatePlan.flatMap { try? SandboxPlan(parsing: $0) } ?? .alone }
 
     /// The host's options from the command line (all but the starting values).
     /// - Parameter presetMIDI: the starting preset's MIDI mapping (its `midi` field), used when
@@ -260,7 +271,7 @@ struct LiveCommand: ParsableCommand {
             return
         }
         var (processor, store, starting) = try startingProcessor()
-        processor = isolating(processor)
+        processor = try isolating(processor)
         let presets = StorePresetSource(store: store, processor: processor)
         var options: LiveHostOptions
         do {
@@ -398,22 +409,42 @@ struct LiveCommand: ParsableCommand {
     /// Lets `chain add|remove|move` edit the running chain, finding plug-ins as `--plugin`
     /// does; presets follow the new chain, and OSC addresses (within 10 ms).
     func allowChainEdits(_ host: LiveHost, presets: StorePresetSource) {
-        let isolation = isolate ? Self.slotLauncher : nil
+        let isolation = isolate ? slotLauncher : nil
         host.allowChainEdits(resolve: { reference in
             let found = try ProcessorReference.processor(reference)
             return isolation.map { found.isolated($0) } ?? found
         }, changed: { presets.follow($0) })
     }
 
-    /// `processor` with its plug-ins in processes of their own under `--isolate`.
-    func isolating(_ processor: Processor) -> Processor {
-        isolate ? processor.isolated(Self.slotLauncher) : processor
+    /// `processor` with its plug-ins in processes of their own under `--isolate`, or in the
+    /// sandboxes `--isolate=…` names.
+    ///
+    /// - Throws: ``ValidationError`` for a group naming a slot the rig does not have.
+    func isolating(_ processor: Processor) throws(ValidationError) -> Processor {
+        guard isolate else { return processor }
+        let slots = processor.slots.isEmpty ? processor.chainParts.map(\.name) : processor.slots.map(\.name)
+        let unknown = sandboxPlan.unknownSlots(among: slots)
+        guard unknown.isEmpty else {
+            throw ValidationError("--isolate: no slot '\(unknown[0])' in the rig (slots: \(slots.joined(separator: ", ")))")
+        }
+        return processor.isolated(slotLauncher)
     }
 
-    /// Isolated slots are served by this very program (`detent slot`).
-    static var slotLauncher: SlotLauncher {
-        SlotLauncher(program: PathString.resolved("/proc/self/exe") ?? CommandLine.arguments[0])
+    /// The one launcher of this run: the rig's start and every live edit share its sandboxes.
+    private static let launcher = Mutex<SlotLauncher?>(nil)
+
+    /// Isolated slots are served by this very program (`detent slot`), in the sandboxes
+    /// `--isolate` says.
+    var slotLauncher: SlotLauncher {
+        let plan = sandboxPlan
+        return Self.launcher.withLock { launcher in
+            if let made = launcher, made.plan == plan { return made }
+            let made = SlotLauncher(program: PathString.resolved("/proc/self/exe") ?? CommandLine.arguments[0], plan: plan)
+            launcher = made
+            return made
+        }
     }
+
 
     /// The typed commands' interpreter for `host`, whose `midi save` writes mapping files
     /// (the `--midi-map` file unless another is named); program changes load their presets

@@ -40,7 +40,7 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
     }
 
     func hostOptions(processor: Processor, store: PresetStore, startingFromCommandLine: Bool) throws -> LiveHostOptions {
-        var options = try command.hostOptions(processor: command.isolating(processor))
+        var options = try command.hostOptions(processor: try command.isolating(processor))
         // A session manager's client has no face but its log.
         options.logsXruns = true
         if startingFromCommandLine {

@@ -20,15 +20,30 @@ extension LiveHost {
     /// hand): the running engine is succeeded by one that makes that slot's kernel again —
     /// with the slot's values, files and state — and keeps every other; the new slot fades in
     /// over the input it was passing through (10 ms). Clears the slot's count of crashes.
+    ///
+    /// The slots of its sandbox that are down (`--isolate=together`, groups) start again with
+    /// it, in the same process.
     package func restartSlot(_ name: String) throws(ChainEditError) -> String {
-        let slot = try restart(name)
-        state.withLock {
-            $0.crashes[slot] = nil
-            $0.heldFaulted.remove(slot)
-            $0.slotEvents.append(.restarted(slot))
+        let slot = try slotName(name)
+        let slots = state.withLock { st in [slot] + Self.sandboxMates(of: slot, st).filter { Self.faults(of: st)[$0] != nil } }
+        try restart(slots)
+        state.withLock { st in
+            for slot in slots {
+                st.crashes[slot] = nil
+                st.heldFaulted.remove(slot)
+                st.slotEvents.append(.restarted(slot))
+            }
         }
         changes.publish(.faults)
         return slot
+    }
+
+    /// The other slots that share slot `slot`'s sandbox, in chain order.
+    static func sandboxMates(of slot: String, _ st: borrowing State) -> [String] {
+        let own = st.processor.chainParts.first?.name ?? ""
+        let sandboxes = Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        guard let sandbox = sandboxes[slot] else { return [] }
+        return st.processor.chainParts.map(\.name).filter { $0 != slot && sandboxes[$0] == sandbox }
     }
 
     /// Each slot's frames of absurd output passed through (its plug-in's samples were not
@@ -76,20 +91,29 @@ extension LiveHost {
         state.withLock { $0.slotEvents.after(serial) }
     }
 
-    @discardableResult
-    private func restart(_ name: String) throws(ChainEditError) -> String {
+    /// The slot `name` names (any case), when it runs a plug-in.
+    private func slotName(_ name: String) throws(ChainEditError) -> String {
         try state.withLock { st throws(ChainEditError) -> String in
             let parts = st.processor.chainParts
             guard let s = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw ChainEditError("no slot '\(name)' (slots: \(parts.map(\.name).joined(separator: ", ")))")
             }
-            let slot = parts[s].name
             guard !parts[s].processor.isBuiltIn else {
-                throw ChainEditError("'\(slot)' is Detent's own processor, run in its process: there is no plug-in to restart")
+                throw ChainEditError("'\(parts[s].name)' is Detent's own processor, run in its process: there is no plug-in to restart")
             }
-            guard st.engine.sampleRate > 0 else { return slot }  // not running: it starts with the next engine
-            try Self.remake([s], of: st.processor, &st, options, failing: "restart \(slot)", unchanged: "'\(slot)' is not restarted")
-            return slot
+            return parts[s].name
+        }
+    }
+
+    /// Makes slots `names` (exact names) again, all in one successor engine: slots of one
+    /// sandbox join one new process.
+    private func restart(_ names: [String]) throws(ChainEditError) {
+        try state.withLock { st throws(ChainEditError) in
+            let parts = st.processor.chainParts
+            let remade = Set(names.compactMap { name in parts.firstIndex { $0.name == name } })
+            guard st.engine.sampleRate > 0, !remade.isEmpty else { return }  // not running: they start with the next engine
+            let said = names.joined(separator: ", ")
+            try Self.remake(remade, of: st.processor, &st, options, failing: "restart \(said)", unchanged: "'\(said)' is not restarted")
         }
     }
 
@@ -113,20 +137,20 @@ extension LiveHost {
             }
         }
         if !due.isEmpty { changes.publish(.faults) }
-        for (slot, again) in due {
-            guard again else {
-                log("detent: \(slot) failed \(Self.crashLimit) times within a minute; it passes its input through until 'restart \(slot)'")
-                continue
-            }
-            do {
-                try restart(slot)
-                state.withLock { $0.slotEvents.append(.restarted(slot)) }
-                log("detent: \(slot) restarted")
-            } catch {
-                log("detent: \(error.description)")
-            }
+        for (slot, again) in due where !again {
+            log("detent: \(slot) failed \(Self.crashLimit) times within a minute; it passes its input through until 'restart \(slot)'")
         }
-        if due.contains(where: \.restart) { changes.publish(.faults) }
+        // All at once: the slots of a sandbox that went down together start again together.
+        let again = due.filter(\.restart).map(\.slot)
+        guard !again.isEmpty else { return }
+        do {
+            try restart(again)
+            state.withLock { st in for slot in again { st.slotEvents.append(.restarted(slot)) } }
+            for slot in again { log("detent: \(slot) restarted") }
+        } catch {
+            log("detent: \(error.description)")
+        }
+        changes.publish(.faults)
     }
 }
 

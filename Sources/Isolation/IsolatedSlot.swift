@@ -15,8 +15,10 @@ import Synchronization
 /// costs the period it takes, as in process, until it misses the deadline.
 public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     let processor: Processor
-    let pid: pid_t
-    private let memory: Int32
+    /// The process that serves it (alone, or with the other slots of its sandbox).
+    private let sandbox: SandboxProcess
+    /// Its number in the sandbox.
+    private var member = -1
     private let size: Int
     private let shared: UnsafeMutablePointer<DetentSlotShared>
     /// Where the slot's output values are in the block, as the host laid it out.
@@ -25,7 +27,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     private let history: UnsafeMutablePointer<Float>
     private let kernel: ExternalKernel
     private let news = SlotNews()
-    private var threads: [NamedThread] = []
+    private var watch: NamedThread?
 
     /// What the proxy offers the engine (the optional functions of a kernel), known from the
     /// processor's description before its process says anything: a slot still starting has a
@@ -57,16 +59,17 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// How long a slot fades in, from passing its input through, once its process is ready.
     static let fadeSeconds = 0.01
 
-    /// Starts a process serving `processor` (with `files` and `state`) for `format`. For a
-    /// live host (`format.realtime`) it returns at once: the slot passes its input through
-    /// while its process makes the plug-in, then fades in; a process that fails or takes over
+    /// Starts serving `processor` (with `files` and `state`) for `format` in sandbox `place`
+    /// names (a process of its own, or one its sandbox's other slots share). For a live host
+    /// (`format.realtime`) it returns at once: the slot passes its input through while its
+    /// process makes the plug-in, then fades in; a process that fails or takes over
     /// ``startDeadline`` is a fault like any other (``faults``), and nothing on the control
     /// side waits for it. Offline, it waits until the kernel is made (at most that long).
     ///
     /// - Throws: ``SlotError`` with the one line the process gave (the plug-in's own error,
     ///   as in process), or why it could not start, ended first or took too long (offline).
     public static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
-                             launcher: SlotLauncher) throws(SlotError) -> IsolatedSlot {
+                             launcher: SlotLauncher, place: SlotPlace = SlotPlace()) throws(SlotError) -> IsolatedSlot {
         var head = DetentSlotShared()
         let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
                                       UInt32(processor.outputs.count))
@@ -79,28 +82,28 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         shared.pointee = head
         let request = SlotRequest(identifier: processor.identifier,
                                   files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
-                                  state: state, format: format,
-                                  priority: format.realtime ? AudioThreadPriority.current : nil)
-        let pipe: (read: Int32, write: Int32)
-        do { pipe = try Pipe.make() } catch {
+                                  state: state, format: format)
+        let slotName = place.name ?? processor.name
+        let sandbox: SandboxProcess
+        do {
+            sandbox = try launcher.sandboxes.process(for: launcher.plan.sandbox(of: place.name), name: slotName, launcher: launcher,
+                                                     priority: format.realtime ? AudioThreadPriority.current : nil)
+        } catch {
             detent_slot_unmap(shared, size)
             close(memory)
-            throw SlotError("cannot make a pipe for an isolated slot (\(error))")
+            throw error
         }
-        let null = (try? DescriptorIO.open("/dev/null", .readWrite)) ?? -1
-        let pid: pid_t
+        let slot = IsolatedSlot(processor: processor, sandbox: sandbox, size: size, shared: shared, layout: head,
+                                deadline: SlotLauncher.deadline(format), format: format)
         do {
-            // Swift's crash backtracer off: a plug-in's crash is told in one line, not a report.
-            pid = try Spawn.start(launcher.program, launcher.arguments + ["slot", request.json], environment: ["SWIFT_BACKTRACE": "enable=no"],
-                                  descriptors: [null, pipe.write, pipe.write, memory])
+            slot.member = try sandbox.add(request, memory: memory,
+                                          link: .init(slotName: slotName, label: processor.name, news: slot.news, shared: SharedBlock(pointer: shared), proxy: slot.proxy,
+                                                      position: place.position, deadline: SlotLauncher.deadline(format)))
         } catch {
-            for fd in [null, pipe.read, pipe.write, memory] where fd >= 0 { close(fd) }
-            detent_slot_unmap(shared, size)
-            throw SlotError("cannot start \(launcher.program) for an isolated slot (\(error))")
+            detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
+            throw error
         }
-        for fd in [null, pipe.write] where fd >= 0 { close(fd) }
-        let slot = IsolatedSlot(processor: processor, pid: pid, memory: memory, size: size, shared: shared, layout: head,
-                                readEnd: pipe.read, deadline: SlotLauncher.deadline(format), format: format)
+        slot.startWatching()
         if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) { throw SlotError(failure) }
         if format.realtime, startWait > .zero { _ = slot.awaitStart(upTo: startWait) }
         // Ready before the engine first runs it (no audio thread has the proxy yet): it plays
@@ -121,18 +124,16 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         }
         let state = detent_slot_state(shared)
         guard state != UInt32(DETENT_SLOT_READY) && state != UInt32(DETENT_SLOT_STARTING) else { return nil }
-        news.awaitReaped(SharedBlock(pointer: shared))
         let reason = news.said.withLock { $0.fault } ?? "ended before it was ready"
         return reason.hasPrefix(processor.name) ? reason : "\(processor.name): its isolated process \(reason)"
     }
 
     /// - Parameter layout: the block's head as laid out before the process started: the only
     ///   shape the host trusts (the process may write anything into the block).
-    private init(processor: Processor, pid: pid_t, memory: Int32, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 layout: DetentSlotShared, readEnd: Int32, deadline: (floor: Int64, perFrame: Int64), format: KernelFormat) {
+    private init(processor: Processor, sandbox: SandboxProcess, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
+                 layout: DetentSlotShared, deadline: (floor: Int64, perFrame: Int64), format: KernelFormat) {
         self.processor = processor
-        self.pid = pid
-        self.memory = memory
+        self.sandbox = sandbox
         self.size = size
         self.shared = shared
         let channels = format.channels
@@ -142,6 +143,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         // All zero (no request made, nothing staged), then the fields that are not.
         UnsafeMutableRawPointer(proxy).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<DetentSlotProxy>.size)
         proxy.pointee.shared = shared
+        proxy.pointee.group = sandbox.group
         proxy.pointee.layout = layout
         valuesOffset = Int(layout.off_values)
         proxy.pointee.deadline_ns = deadline.floor
@@ -149,94 +151,46 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         proxy.pointee.history = history
         proxy.pointee.history_capacity = UInt32(Self.historyFrames)
         proxy.pointee.fade_frames = UInt32((format.sampleRate * Self.fadeSeconds).rounded())
-        detent_slot_proxy_revive(proxy)
         let abilities = Abilities(processor)
+        proxy.pointee.drains = abilities.drain ? 1 : 0
+        detent_slot_proxy_revive(proxy)
         kernel = ExternalKernel(context: UnsafeMutableRawPointer(proxy), run: detent_slot_proxy_run, reset: detent_slot_proxy_reset,
                                 beginEvents: abilities.events ? detent_slot_proxy_begin_events : nil,
                                 addEvent: abilities.events ? detent_slot_proxy_add_event : nil,
                                 transport: detent_slot_proxy_transport,
                                 drainMIDI: abilities.drain ? detent_slot_proxy_drain : nil,
                                 side: abilities.side ? detent_slot_proxy_side : nil)
-        let name = processor.name
+    }
+
+    /// Its hang, starting or running: a slot whose process takes over the start deadline to
+    /// make it, or that missed a run's deadline, has the process killed, off the audio thread
+    /// and the host's lock (its sandbox's other slots go down with it).
+    private func startWatching() {
         let block = SharedBlock(pointer: shared)
-        let news = self.news
-        // What the process says: first `ready …` or `error: …` (the plug-in's own reason for
-        // not starting, kept as the fault), then its plug-in's messages, one per line.
-        let listen = try? NamedThread(name: "slot-read") {
-            let reader = LineReader(fileDescriptor: readEnd)
-            while let line = reader.readLine() {
-                guard case .text(let text) = line, !text.isEmpty else { continue }
-                if text.hasPrefix("error: ") {
-                    news.said.withLock { $0.startError = String(text.dropFirst("error: ".count)) }
-                } else if !text.hasPrefix("ready") {
-                    news.said.withLock { $0.messages.append(text.hasPrefix("message: ") ? String(text.dropFirst(9)) : text) }
-                }
-            }
-            close(readEnd)
-            news.heardAll.signal()
-        }
-        // Its end: reaped the moment it comes (a crash is known at once, and the audio
-        // thread, woken, stops waiting for it), and told once: the fault is recorded before
-        // the state says DEAD, so that whoever sees DEAD also sees why.
-        let reap = try? NamedThread(name: "slot-reap") {
-            let shared = block.pointer
-            let status = Spawn.wait(pid)
-            if !news.closing.load(ordering: .acquiring) {
-                // What it said before it ended, if it said why (its output closes with it).
-                _ = news.heardAll.wait(timeout: .seconds(1))
-                let reason = Self.reason(status, news: news, deadline: deadline)
-                news.said.withLock {
-                    $0.fault = reason
-                    $0.messages.append((reason.hasPrefix(name) ? reason : "\(name) \(reason)") + "; it passes its input through until restarted")
-                }
-            }
-            detent_slot_set_state(shared, UInt32(DETENT_SLOT_DEAD))
-            // Last: once reaped, the shared memory may be let go (`deinit`).
-            news.said.withLock { $0.reaped = true }
-        }
-        // Its hang, starting or running: a process that takes over the start deadline, or
-        // missed a run's deadline, is killed here, off the audio thread and the host's lock.
-        let watch = try? NamedThread(name: "slot-watch") {
+        let news = self.news, sandbox = self.sandbox, member = self.member
+        watch = try? NamedThread(name: "slot-watch") {
             let shared = block.pointer
             let startBy = ContinuousClock.now + Self.startDeadline
             while true {
                 let state = detent_slot_state(shared)
+                if news.closing.load(ordering: .acquiring) { return }
                 if state == UInt32(DETENT_SLOT_STARTING) {
                     let left = startBy - .now
                     if left <= .zero {
-                        news.killedStarting.store(true, ordering: .releasing)
-                        Signals.send(Signals.kill, to: pid)
+                        sandbox.kill(for: member, starting: true)
                         return
                     }
                     detent_slot_wait_state(shared, state, Int64(left.components.seconds) * 1_000_000_000 + left.components.attoseconds / 1_000_000_000)
                     continue
                 }
                 if state == UInt32(DETENT_SLOT_LATE) {
-                    news.killedLate.store(true, ordering: .releasing)
-                    Signals.send(Signals.kill, to: pid)
+                    sandbox.kill(for: member, starting: false)
                     return
                 }
                 if state == UInt32(DETENT_SLOT_DEAD) || state == UInt32(DETENT_SLOT_QUIT) { return }
                 detent_slot_wait_state(shared, state, -1)
             }
         }
-        threads = [listen, reap, watch].compactMap { $0 }
-    }
-
-    /// Why the process ended: the error it gave, killed as hung (starting, or in a run), or
-    /// how it ended.
-    static func reason(_ status: ChildProgram.Status, news: SlotNews, deadline: (floor: Int64, perFrame: Int64)) -> String {
-        let killed = status == .signaled(Signals.kill)
-        if let said = news.said.withLock({ $0.startError }) { return said }
-        if killed && news.killedStarting.load(ordering: .acquiring) {
-            return "did not start within \(startDeadline.components.seconds) s (its plug-in hung while starting) and was killed"
-        }
-        // Killed for being late, unless it was already dying of something else (an abort
-        // whose exit outlasted the deadline): then that is what it died of.
-        if killed && news.killedLate.load(ordering: .acquiring) {
-            return "stopped answering (a run took over \(deadline.floor / 1_000_000) ms) and was killed"
-        }
-        return describe(status)
     }
 
     /// How a process ended, in words.
@@ -251,7 +205,10 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     public var prepared: PreparedKernel { PreparedKernel(kernel: kernel, owner: self) }
 
     /// The process's id (tests, `status`).
-    public var processID: pid_t { pid }
+    public var processID: pid_t { sandbox.pid }
+
+    /// The sandbox it runs in: its slots go down, and are started again, together.
+    public var sandboxName: String? { sandbox.name }
 
     public func takeMessages() -> [String] {
         news.said.withLock { state in
@@ -279,61 +236,43 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         return news.said.withLock { $0.fault.map { [("", $0)] } ?? [] }
     }
 
-    /// The process is asked to end, and whatever waiting that takes (a second for it to end
-    /// by itself, then a kill, then its threads) is done on a thread of its own: dropping a
-    /// slot — an engine swapped out under the host's lock — never waits for a plug-in stuck
-    /// in its cleanup.
+    /// The slot is let go: its sandbox's process frees its plug-in (and ends, when it was
+    /// the last of its slots), and whatever waiting that takes is done on a thread of its own:
+    /// dropping a slot — an engine swapped out under the host's lock — never waits for a
+    /// plug-in stuck in its cleanup.
     deinit {
         news.closing.store(true, ordering: .releasing)
         detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
-        let leftovers = Leftovers(news: news, pid: pid, threads: threads, shared: SharedBlock(pointer: shared), size: size,
-                                  memory: memory, proxy: proxy, history: history)
+        if member >= 0 { sandbox.drop(member) }
+        let leftovers = Leftovers(sandbox: sandbox, watch: watch, shared: SharedBlock(pointer: shared), size: size,
+                                  proxy: proxy, history: history)
         do { try NamedThread.detach(name: "slot-close") { leftovers.release() } } catch { leftovers.release() }
     }
 }
 
-/// What an isolated slot leaves to be let go once its process has ended.
+/// What an isolated slot leaves to be let go.
 private struct Leftovers: @unchecked Sendable {
-    let news: SlotNews
-    let pid: pid_t
-    let threads: [NamedThread]
+    let sandbox: SandboxProcess
+    let watch: NamedThread?
     let shared: SharedBlock
     let size: Int
-    let memory: Int32
     let proxy: UnsafeMutablePointer<DetentSlotProxy>
     let history: UnsafeMutablePointer<Float>
 
-    /// Waits a second for the process to end (killed when it does not: a plug-in stuck in its
-    /// cleanup), joins the watching threads, then frees the block and the proxy.
+    /// Joins the watching thread (woken by the QUIT just set), then frees the block and the
+    /// proxy; the sandbox goes with the last of its slots.
     func release() {
-        news.awaitReaped(shared)
-        if !news.said.withLock({ $0.reaped }) { Signals.send(Signals.kill, to: pid) }
-        for thread in threads { thread.join() }
+        watch?.join()
         detent_slot_unmap(shared.pointer, size)
-        close(memory)
         proxy.deallocate()
         history.deallocate()
     }
 }
 
-/// What the watching threads learn, and whether the slot is being let go.
+/// What the sandbox's threads learn of a slot, and whether it is being let go.
 final class SlotNews: Sendable {
     let said = Mutex<(messages: [String], fault: String?, startError: String?, reaped: Bool)>(([], nil, nil, false))
     let closing = Atomic<Bool>(false)
-    /// The process missed a deadline and was killed for it.
-    let killedLate = Atomic<Bool>(false)
-    /// The process took over the start deadline and was killed for it.
-    let killedStarting = Atomic<Bool>(false)
-    /// Signalled once the process's output has ended (all it said is read).
-    let heardAll = Semaphore()
-
-    /// Waits, a second at most, for the reaper to have reaped the process; woken as the state
-    /// word moves (the reaper sets DEAD just before).
-    func awaitReaped(_ block: SharedBlock) {
-        for _ in 0..<100 where !said.withLock({ $0.reaped }) {
-            detent_slot_wait_state(block.pointer, detent_slot_state(block.pointer), 10_000_000)
-        }
-    }
 }
 
 /// The shared block, handed to the threads that watch it.

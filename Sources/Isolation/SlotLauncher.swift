@@ -10,10 +10,16 @@ public struct SlotLauncher: Sendable {
     /// The words before `slot`: none for `detent`; for Python's binding, whose slots are
     /// served by the interpreter running `detent._slot`, `-m detent._slot`.
     public var arguments: [String]
+    /// Which slots share a process (``SandboxPlan``).
+    public var plan: SandboxPlan
+    /// The sandboxes running for this launcher's slots, shared by its copies: a slot added to
+    /// a running rig joins its sandbox.
+    package let sandboxes = SandboxRegistry()
 
-    public init(program: String, arguments: [String] = []) {
+    public init(program: String, arguments: [String] = [], plan: SandboxPlan = .alone) {
         self.program = program
         self.arguments = arguments
+        self.plan = plan
     }
 
     /// `detent` in the folder of this program (the command line itself, or the one built
@@ -32,13 +38,15 @@ public struct SlotLauncher: Sendable {
 
 extension Processor {
     /// This processor with every plug-in (a chain's slots, or itself) run in a process of its
-    /// own, each started by `launcher` at the engine's `prepare`: a crash, an abort or an
-    /// endless loop in one costs that slot alone, which then passes its input through until
-    /// it is restarted. The built-in runs here. Ids, table and identifier are unchanged.
+    /// own, or in its sandbox's as `launcher`'s plan says, each started at the engine's
+    /// `prepare`: a crash, an abort or an endless loop in one costs that slot (or its sandbox)
+    /// alone, which then passes its input through until it is restarted. The built-in runs
+    /// here. Ids, table and identifier are unchanged.
     public func isolated(_ launcher: SlotLauncher) -> Processor {
-        makingKernels { processor in
+        makingKernels { processor, place in
             { format, files, state in
-                try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher).prepared
+                try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher,
+                                       place: SlotPlace(name: place.name, position: place.position)).prepared
             }
         }
     }

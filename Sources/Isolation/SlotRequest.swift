@@ -2,23 +2,46 @@ import AudioEngine
 import Parameters
 import TextFormats
 
-/// What a slot's process is asked to run, as one line of JSON on its command line
-/// (`detent slot REQUEST`): the processor by identifier (found again there as `--plugin`
+/// What a sandbox's process is, as one line of JSON on its command line (`detent slot
+/// SANDBOX`): its name, and the real-time priority its serving thread runs at.
+public struct SandboxRequest: Sendable, Equatable {
+    /// What the host calls it (`together`, a group's slots, or the one slot's).
+    public var name: String
+    /// The real-time priority to serve at (the host's audio thread's); nil: none.
+    public var priority: Int?
+
+    public init(name: String, priority: Int?) {
+        self.name = name
+        self.priority = priority
+    }
+
+    public var json: String {
+        var members = [JSONMember("sandbox", .string(name))]
+        if let priority { members.append(JSONMember("priority", .number(priority))) }
+        return JSONValue.object(members).compactText
+    }
+
+    /// The sandbox `text` describes; nil when it does not.
+    public init?(json text: String) {
+        guard let value = try? JSONParser.parse(Array(text.utf8)), case .string(let name)? = value.member("sandbox") else { return nil }
+        self.init(name: name, priority: value.member("priority")?.doubleValue.map { Int($0) })
+    }
+}
+
+/// What a slot's sandbox is asked to run, as one line of JSON in the message that adds it
+/// (with its shared block): the processor by identifier (found again there as `--plugin`
 /// finds it), its file parameters and state, and the format its kernel is made for.
 public struct SlotRequest: Sendable, Equatable {
     public var identifier: String
     public var files: [String: String]
     public var state: SavedState?
     public var format: KernelFormat
-    /// The real-time priority to serve at (the host's audio thread's); nil: none.
-    public var priority: Int?
 
-    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat, priority: Int? = nil) {
+    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
         self.identifier = identifier
         self.files = files
         self.state = state
         self.format = format
-        self.priority = priority
     }
 
     public var json: String {
@@ -32,7 +55,6 @@ public struct SlotRequest: Sendable, Equatable {
             JSONMember("followsTransport", .bool(format.followsTransport)),
         ]
         if let bpm = format.beatsPerMinute { members.append(JSONMember("beatsPerMinute", .number(bpm))) }
-        if let priority { members.append(JSONMember("priority", .number(priority))) }
         if let values = format.startingValues {
             // Written as read back: the shortest text that gives the same Double.
             members.append(JSONMember("startingValues", .array(values.map { .number(String($0)) })))
@@ -57,7 +79,6 @@ public struct SlotRequest: Sendable, Equatable {
             for member in members { if case .string(let path) = member.value { files[member.key] = path } }
         }
         let state = value.member("state").flatMap { try? SavedState(json: $0) }
-        self.init(identifier: identifier, files: files, state: state, format: format,
-                  priority: value.member("priority")?.doubleValue.map { Int($0) })
+        self.init(identifier: identifier, files: files, state: state, format: format)
     }
 }

@@ -4,112 +4,220 @@ import CSlot
 import Glibc
 import Parameters
 import Platform
+import Synchronization
 
-/// The slot's side of an isolated slot (`detent slot REQUEST`, started by ``IsolatedSlot``):
-/// makes the processor's kernel here, says `ready` on its standard output, then runs the
-/// kernel on the shared block (descriptor 3) for every request until the host lets it go.
-/// A thread beside it copies the kernel's output values and latency into the block and its
-/// messages to standard output, every 20 ms.
-public enum SlotServer {
-    /// The descriptor the shared block arrives on.
-    public static let blockDescriptor: Int32 = 3
+/// A sandbox's side of isolated slots (`detent slot SANDBOX`, started by ``SandboxProcess``):
+/// one process serving one slot (`--isolate`) or several (`--isolate=together`, named groups).
+///
+/// The host adds a slot by a message on the control socket (descriptor 4) that carries the
+/// slot's request and its shared block; the main thread makes the plug-in, runs it once,
+/// opens the block and answers `ready ID …` (or `error ID …`, the plug-in's own reason).
+/// One serving thread runs every slot's kernel as the host asks, woken by the sandbox's bell
+/// (descriptor 3). Every 20 ms the main thread copies each slot's output values and latency
+/// into its block and its messages to the host. The host lets a slot go with `drop ID`, and the
+/// whole process by closing the socket.
+package enum SlotServer {
+    /// The descriptor of the sandbox's own words (``DetentSlotGroup``).
+    package static let groupDescriptor: Int32 = 3
+    /// The descriptor of the control socket.
+    package static let controlDescriptor: Int32 = 4
+    /// The most slots one sandbox serves at once.
+    package static let capacity = 64
 
-    /// Serves `processor` (found from `request` by the caller, files and state set) and
-    /// returns the exit status: 0 once let go, 1 when the kernel could not be made (said on
-    /// standard output as `error: …`, the line the host repeats).
-    public static func serve(_ processor: Processor, format: KernelFormat, priority: Int? = nil) -> Int32 {
+    /// Serves slots until the host lets the process go; `make` finds a request's processor
+    /// (files and state set). Returns the exit status: 0 once let go, 1 when the sandbox's
+    /// memory cannot be used.
+    package static func serve(priority: Int?, make: @escaping (SlotRequest) throws -> Processor) -> Int32 {
         _ = detent_die_with_parent(SIGKILL, getppid())
-        var head = DetentSlotShared()
-        let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
-                                      UInt32(processor.outputs.count))
-        guard let shared = detent_slot_map(blockDescriptor, size) else {
-            say("error: \(processor.name): cannot map the isolated slot's shared memory (\(Errno.last))")
-            return 1
-        }
-        guard shared.pointee.size == UInt64(size) else {
-            say("error: \(processor.name): the isolated slot's shared memory is not laid out for this processor")
-            return 1
-        }
-        let prepared: PreparedKernel
-        do {
-            guard let made = try processor.makeKernel(format) else {
-                say("error: \(processor.name) is not a plug-in: it runs in the host")
-                return 1
+        let groupSize = MemoryLayout<DetentSlotGroup>.size
+        guard let raw = detent_slot_map(groupDescriptor, groupSize) else { return 1 }
+        let group = UnsafeMutableRawPointer(raw).assumingMemoryBound(to: DetentSlotGroup.self)
+        let members = UnsafeMutablePointer<DetentSlotMember>.allocate(capacity: capacity)
+        UnsafeMutableRawPointer(members).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<DetentSlotMember>.stride)
+        let sandbox = Sandbox(group: group, members: members)
+        nonisolated(unsafe) let served = (group: group, members: members)
+        let serving = try? NamedThread(name: "slot-serve") {
+            // The host's audio thread waits for this one each period: it runs at that thread's
+            // real-time priority, when there is one and the system allows it.
+            if let priority, let problem = AudioThreadPriority.adopt(priority) {
+                try? PacketChannel.send("message * cannot run at real-time priority \(priority) (\(problem)); its slots may miss their deadline when the machine is busy", on: controlDescriptor)
             }
-            prepared = made
-        } catch {
-            say("error: \(error)")
-            return 1
+            detent_slot_group_serve(served.group, served.members, UInt32(capacity))
         }
-        let kernel = prepared.kernel
-        let reports = prepared.owner as? any KernelReports
-        // Its latency at the starting values, there before the host asks: a plug-in tells it
-        // from `run`, so the kernel runs once for no frames first.
-        let controls = (format.startingValues ?? processor.table.specs.map(\.defaultValue)).map(Float.init)
-        let silence = [Float](repeating: 0, count: max(1, format.maxFrames))
-        var scratch = [Float](repeating: 0, count: max(1, format.maxFrames) * format.channels)
-        controls.withUnsafeBufferPointer { values in
-            silence.withUnsafeBufferPointer { zero in
-                scratch.withUnsafeMutableBufferPointer { out in
-                    let ins = [UnsafePointer<Float>](repeating: zero.baseAddress!, count: format.channels)
-                    let outs = (0..<format.channels).map { out.baseAddress! + $0 * max(1, format.maxFrames) }
-                    kernel.run(kernel.context, values.baseAddress ?? zero.baseAddress!, ins, outs, format.channels, 0)
+        var poller = pollfd(fd: controlDescriptor, events: Int16(POLLIN), revents: 0)
+        var open = true
+        while open {
+            let ready = poll(&poller, 1, 20)
+            if ready > 0 {
+                do {
+                    if let (text, descriptor) = try PacketChannel.receive(on: controlDescriptor) {
+                        sandbox.handle(text, descriptor: descriptor, make: make)
+                    } else {
+                        open = false
+                    }
+                } catch {
+                    open = false
                 }
+            } else if ready < 0 && errno != EINTR {
+                open = false
             }
+            sandbox.reportAll()
         }
-        report(reports, processor, shared)
-        var abilities = ["ready"]
-        if kernel.beginEvents != nil && kernel.addEvent != nil { abilities.append("events") }
-        if kernel.transport != nil { abilities.append("transport") }
-        if kernel.drainMIDI != nil { abilities.append("drain") }
-        if kernel.side != nil { abilities.append("side") }
-        // Ready before it says so: the host's first request may follow at once.
-        let seen = detent_slot_open(shared)
-        say(abilities.joined(separator: " "))
-        let block = SharedBlock(pointer: shared)
-        nonisolated(unsafe) let owner = reports
-        let reporter = try? NamedThread(name: "slot-report") {
-            let shared = block.pointer, reports = owner
-            while detent_slot_state(shared) != UInt32(DETENT_SLOT_QUIT) {
-                report(reports, processor, shared)
-                detent_slot_wait_state(shared, detent_slot_state(shared), 20_000_000)
-            }
-        }
-        // The host's audio thread waits for this one each period: it runs at that thread's
-        // real-time priority, when there is one and the system allows it.
-        if let priority, let problem = AudioThreadPriority.adopt(priority) {
-            say("message: \(processor.name) cannot run at real-time priority \(priority) (\(problem)); it may miss its deadline when the machine is busy")
-        }
-        var served = DetentSlotKernel(context: kernel.context, run: kernel.run, reset: kernel.reset,
-                                      begin_events: kernel.beginEvents, add_event: kernel.addEvent, transport: kernel.transport,
-                                      drain: kernel.drainMIDI, side: kernel.side)
-        detent_slot_serve(shared, &served, seen)
-        reporter?.join()
-        withExtendedLifetime(prepared.owner) {}
+        detent_slot_group_quit(group)
+        serving?.join()
+        sandbox.closeAll()
         return 0
     }
 
-    /// The kernel's output values (by id, in the processor's order), its latency and its
-    /// messages, to the host.
-    private static func report(_ reports: (any KernelReports)?, _ processor: Processor, _ shared: UnsafeMutablePointer<DetentSlotShared>) {
-        guard let reports else { return }
-        let values = UnsafeMutableRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
-        let now = Dictionary(reports.outputValues.map { ($0.id, $0.value) }, uniquingKeysWith: { a, _ in a })
-        for (i, spec) in processor.outputs.enumerated() { values[i] = Float(now[spec.id] ?? .nan) }
-        shared.pointee.latency = UInt32(max(0, min(reports.latency, Int(UInt32.max))))
-        for message in reports.takeMessages() { say("message: " + message) }
-    }
+    /// The sandbox's slots, as its main thread keeps them.
+    private final class Sandbox {
+        let group: UnsafeMutablePointer<DetentSlotGroup>
+        let members: UnsafeMutablePointer<DetentSlotMember>
+        var slots: [Int: Served] = [:]
 
-    /// One line to the host.
-    private static func say(_ line: String) {
-        let bytes = Array((line.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n").utf8)
-        bytes.withUnsafeBytes { raw in
-            var at = 0
-            while at < raw.count {
-                let n = write(1, raw.baseAddress! + at, raw.count - at)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-                at += n
+        /// One slot served: what it runs and the block it runs on.
+        struct Served {
+            let processor: Processor
+            let prepared: PreparedKernel
+            let shared: UnsafeMutablePointer<DetentSlotShared>
+            let size: Int
+            let memory: Int32
+        }
+
+        init(group: UnsafeMutablePointer<DetentSlotGroup>, members: UnsafeMutablePointer<DetentSlotMember>) {
+            self.group = group
+            self.members = members
+        }
+
+        /// One message to the host; lost when the host has gone (the process ends then).
+        func say(_ line: String) {
+            try? PacketChannel.send(line.split(whereSeparator: \.isNewline).joined(separator: " "), on: controlDescriptor)
+        }
+
+        func handle(_ text: String, descriptor: Int32, make: (SlotRequest) throws -> Processor) {
+            let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard words.count >= 2, let id = Int(words[1]), (0..<capacity).contains(id) else {
+                if descriptor >= 0 { close(descriptor) }
+                return
             }
+            switch words[0] {
+            case "add" where descriptor >= 0 && words.count == 3:
+                add(id, request: String(words[2]), memory: descriptor, make: make)
+            case "drop":
+                if descriptor >= 0 { close(descriptor) }
+                drop(id)
+            default:
+                if descriptor >= 0 { close(descriptor) }
+            }
+        }
+
+        /// Makes slot `id`'s plug-in from `json` on the block in `memory`, runs it once for no
+        /// frames (its latency, there before the host asks), and serves it.
+        private func add(_ id: Int, request json: String, memory: Int32, make: (SlotRequest) throws -> Processor) {
+            guard slots[id] == nil, let request = SlotRequest(json: json) else {
+                close(memory)
+                say("error \(id) detent slot: the request is not one this detent reads")
+                return
+            }
+            group.pointee.making = UInt32(id + 1)
+            defer { group.pointee.making = 0 }
+            let processor: Processor
+            let prepared: PreparedKernel
+            do {
+                processor = try make(request)
+                guard let made = try processor.makeKernel(request.format) else {
+                    close(memory)
+                    say("error \(id) \(processor.name) is not a plug-in: it runs in the host")
+                    return
+                }
+                prepared = made
+            } catch {
+                close(memory)
+                say("error \(id) \(error)")
+                return
+            }
+            var head = DetentSlotShared()
+            let size = detent_slot_layout(&head, UInt32(request.format.channels), UInt32(request.format.maxFrames),
+                                          UInt32(processor.table.count), UInt32(processor.outputs.count))
+            guard let shared = detent_slot_map(memory, size), shared.pointee.size == UInt64(size) else {
+                close(memory)
+                say("error \(id) \(processor.name): the isolated slot's shared memory is not laid out for this processor")
+                return
+            }
+            let kernel = prepared.kernel
+            Self.runEmpty(kernel, processor: processor, format: request.format)
+            let served = Served(processor: processor, prepared: prepared, shared: shared, size: size, memory: memory)
+            slots[id] = served
+            report(served, id: id)
+            var abilities = ["ready", String(id)]
+            if kernel.beginEvents != nil && kernel.addEvent != nil { abilities.append("events") }
+            if kernel.transport != nil { abilities.append("transport") }
+            if kernel.drainMIDI != nil { abilities.append("drain") }
+            if kernel.side != nil { abilities.append("side") }
+            members[id].shared = shared
+            members[id].kernel = DetentSlotKernel(context: kernel.context, run: kernel.run, reset: kernel.reset,
+                                                  begin_events: kernel.beginEvents, add_event: kernel.addEvent,
+                                                  transport: kernel.transport, drain: kernel.drainMIDI, side: kernel.side)
+            // Ready before it says so: the host's first request may follow at once.
+            detent_slot_member_open(group, members + id)
+            say(abilities.joined(separator: " "))
+        }
+
+        /// Its latency at the starting values: a plug-in tells it from `run`, so the kernel
+        /// runs once for no frames first.
+        private static func runEmpty(_ kernel: ExternalKernel, processor: Processor, format: KernelFormat) {
+            let controls = (format.startingValues ?? processor.table.specs.map(\.defaultValue)).map(Float.init)
+            let frames = max(1, format.maxFrames)
+            let silence = [Float](repeating: 0, count: frames)
+            var scratch = [Float](repeating: 0, count: frames * format.channels)
+            controls.withUnsafeBufferPointer { values in
+                silence.withUnsafeBufferPointer { zero in
+                    scratch.withUnsafeMutableBufferPointer { out in
+                        let ins = [UnsafePointer<Float>](repeating: zero.baseAddress!, count: format.channels)
+                        let outs = (0..<format.channels).map { out.baseAddress! + $0 * frames }
+                        kernel.run(kernel.context, values.baseAddress ?? zero.baseAddress!, ins, outs, format.channels, 0)
+                    }
+                }
+            }
+        }
+
+        /// Lets slot `id` go: the serving thread stops touching it, then its plug-in is freed
+        /// here. A serving thread that does not let go within a second is stuck in another
+        /// slot's plug-in, which the host kills the process for.
+        private func drop(_ id: Int) {
+            guard let served = slots[id] else { return }
+            guard detent_slot_member_retire(group, members + id, 1_000_000_000) else { return }
+            slots[id] = nil
+            members[id] = DetentSlotMember()
+            free(served)
+            say("dropped \(id)")
+        }
+
+        private func free(_ served: Served) {
+            withExtendedLifetime(served.prepared.owner) {}
+            detent_slot_unmap(served.shared, served.size)
+            close(served.memory)
+        }
+
+        /// Every slot's output values, latency and messages, to the host.
+        func reportAll() {
+            for (id, served) in slots { report(served, id: id) }
+        }
+
+        private func report(_ served: Served, id: Int) {
+            guard let reports = served.prepared.owner as? any KernelReports else { return }
+            let shared = served.shared
+            let values = UnsafeMutableRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
+            let now = Dictionary(reports.outputValues.map { ($0.id, $0.value) }, uniquingKeysWith: { a, _ in a })
+            for (i, spec) in served.processor.outputs.enumerated() { values[i] = Float(now[spec.id] ?? .nan) }
+            shared.pointee.latency = UInt32(max(0, min(reports.latency, Int(UInt32.max))))
+            for message in reports.takeMessages() { say("message \(id) " + message) }
+        }
+
+        /// At the end: every slot let go (the serving thread has returned).
+        func closeAll() {
+            for (_, served) in slots.sorted(by: { $0.key < $1.key }) { free(served) }
+            slots = [:]
         }
     }
 }

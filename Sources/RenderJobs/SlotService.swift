@@ -1,31 +1,24 @@
 import Isolation
 import Platform
 
-/// Serves one isolated slot from its request (`SlotRequest`'s JSON): the plug-in the request
-/// names, with its files and state, over the shared memory on descriptor 3, until the host
-/// lets it go. The one body of `detent slot` and of Python's `detent._slot` (through
-/// `detent_serve_slot`), so that a slot is served alike whichever program the host started.
+/// Serves an isolated slot's sandbox: the plug-ins its host adds, each found from its request
+/// (`SlotRequest`) with its files and state, over shared memory, until the host lets it go.
+/// The one body of `detent slot` and of Python's `detent._slot` (through `detent_serve_slot`),
+/// so that a slot is served alike whichever program the host started.
 package enum SlotService {
-    /// The exit status the serving process ends with: the server's, 1 when the plug-in cannot
-    /// be made, 2 when the request is not one this build reads. A problem is one line on
-    /// standard output (which the host reads) starting `error:`.
+    /// The exit status the serving process ends with: the server's, 2 when the sandbox's
+    /// description is not one this build reads (said on standard error).
     package static func serve(request json: String) -> Int32 {
-        guard let request = SlotRequest(json: json) else {
-            print("error: detent slot: the request is not one this detent reads")
-            ThisProcess.flushOutput()
+        guard let sandbox = SandboxRequest(json: json) else {
+            Console.error("slot: the request is not one this detent reads")
             return 2
         }
-        do {
+        let status = SlotServer.serve(priority: sandbox.priority) { request in
             var processor = try ProcessorReference.processor(request.identifier)
             if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
-            processor = processor.settingState(request.state)
-            let status = SlotServer.serve(processor, format: request.format, priority: request.priority)
-            ThisProcess.flushOutput()
-            return status
-        } catch {
-            print("error: \(error)")
-            ThisProcess.flushOutput()
-            return 1
+            return processor.settingState(request.state)
         }
+        ThisProcess.flushOutput()
+        return status
     }
 }

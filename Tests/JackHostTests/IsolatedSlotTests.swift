@@ -144,21 +144,41 @@ extension JackTests {
     }
 }
 
-/// What a slot's process is asked, as it crosses on the command line.
+/// What a slot's sandbox is asked, as it crosses on the command line and the control socket.
 @Suite struct SlotRequestTests {
-    @Test("a request reads back as written: processor, files, state, format, priority")
+    @Test("a request reads back as written: processor, files, state, format")
     func roundTrip() throws {
         var format = KernelFormat(sampleRate: 44_100, maxFrames: 4_096, channels: 2, realtime: true, beatsPerMinute: 123.5,
                                   followsTransport: true)
         format.startingValues = [0.1, 20_000, -6, 1e-7]
         for request in [
             SlotRequest(identifier: "http://gareus.org/oss/lv2/convoLV2#Mono", files: ["impulse": "/tmp/a b.wav"],
-                        state: .folder(path: "/tmp/Hall.state", files: ["hall.wav"]), format: format, priority: 65),
+                        state: .folder(path: "/tmp/Hall.state", files: ["hall.wav"]), format: format),
             SlotRequest(identifier: "ladspa:1903", files: [:], state: .preset(uri: "urn:x"), format: format),
             SlotRequest(identifier: "urn:y", files: [:], state: nil, format: KernelFormat(sampleRate: 48_000, maxFrames: 256, channels: 1)),
         ] {
             #expect(SlotRequest(json: request.json) == request, "\(request.json)")
         }
         #expect(SlotRequest(json: "{}") == nil && SlotRequest(json: "not json") == nil)
+    }
+
+    @Test("a sandbox reads back as written: name and priority")
+    func sandboxRoundTrip() {
+        for sandbox in [SandboxRequest(name: "together", priority: 65), SandboxRequest(name: "drive+eq", priority: nil)] {
+            #expect(SandboxRequest(json: sandbox.json) == sandbox, "\(sandbox.json)")
+        }
+        #expect(SandboxRequest(json: "{}") == nil && SandboxRequest(json: "[1]") == nil)
+    }
+
+    @Test("sandbox plans: together, groups by slot name, and what is refused")
+    func plans() throws {
+        #expect(try SandboxPlan(parsing: "together") == .together)
+        let groups = try SandboxPlan(parsing: "Drive+eq, verb")
+        #expect(groups == .groups([["drive", "eq"], ["verb"]]))
+        #expect(groups.unknownSlots(among: ["drive", "EQ", "lp"]) == ["verb"])
+        #expect(SandboxPlan.together.unknownSlots(among: []) == [])
+        for bad in ["drive++eq", "drive,", "a+b,b"] {
+            #expect(throws: SlotError.self, "\(bad)") { try SandboxPlan(parsing: bad) }
+        }
     }
 }

@@ -63,6 +63,19 @@ int detent_pass_credentials(int fd);
 long detent_receive_from(int fd, void *buffer, unsigned long size, void *from, unsigned int *from_size,
                          unsigned int *uid);
 
+/// `socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC)`: two connected ends that keep each
+/// message whole and in order. Returns 0 with the ends in `ends`, or -1 with `errno` set.
+int detent_packet_pair(int ends[2]);
+
+/// `sendmsg` of one message of `size` bytes on a Unix socket, with descriptor `fd` passed
+/// along (SCM_RIGHTS) when it is not negative. Returns the bytes sent, or -1 with `errno`.
+long detent_send_with_descriptor(int socket, const void *bytes, unsigned long size, int fd);
+
+/// `recvmsg` of one message into `buffer` (at most `size` bytes), and the descriptor passed
+/// with it, close-on-exec, in `fd` (-1 when none came). Returns the message's size (0 once the
+/// other end closed), or -1 with `errno` set.
+long detent_receive_with_descriptor(int socket, void *buffer, unsigned long size, int *fd);
+
 /// `renameat2(first, second, RENAME_EXCHANGE)`: the two names swap what they name in one step,
 /// so neither is ever missing (a preset's state folder replaced by a new one). Returns 0, or
 /// -1 with `errno` set (ENOENT when either is missing; EINVAL where the file system cannot).

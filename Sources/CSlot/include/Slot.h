@@ -17,8 +17,13 @@
 // the proxy passes the input through too, without waiting for it; once the process says
 // READY the slot fades in from that over `fade_frames`.
 //
-// The slot's half (`detent_slot_serve`) waits on `request`, runs the real kernel on the
-// shared buffers and answers on `reply`. Nothing here allocates or locks.
+// The slot's half is a sandbox: one process serving one slot or several (`--isolate=together`,
+// named groups). Its serving thread (`detent_slot_group_serve`) sleeps on the group's `bell`,
+// which the host rings after every request to any of its slots; it runs the real kernel of
+// each slot asked on that slot's shared buffers and answers on the slot's `reply`. A request
+// that says another slot of the group `follows` in the same period keeps it awake a moment
+// for that one, so a group of slots costs one wake-up a period, not one per slot. Nothing
+// here allocates or locks.
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,6 +87,7 @@ typedef struct {
     float transport_beats_per_bar;
     float transport_bpm;
     uint32_t drain_frames;   // a DRAIN's cycle length
+    uint32_t follows;        // another slot of the sandbox is asked after this one, this period
     uint32_t pid;            // the slot's process
     uint64_t generation;     // bumped by each process that serves it
     uint64_t off_controls;   // float × controls
@@ -93,6 +99,16 @@ typedef struct {
     uint64_t off_midi_out;   // the same, for the MIDI the slot wrote
     uint64_t size;           // of the whole block
 } DetentSlotShared;
+
+/// The words a sandbox's process and the host share, in a block of their own beside the
+/// slots' blocks.
+typedef struct {
+    uint32_t bell;     // futex: bumped by the host after each request to any of the sandbox's slots
+    uint32_t sleeping; // the serving thread sleeps on `bell`: the host wakes it only then
+    uint32_t current;  // the slot being served (its member number plus one; 0: none), for a fault's culprit
+    uint32_t making;   // the slot whose plug-in is being made (the same numbering): a hang's culprit
+    uint32_t quit;     // the host lets the process go
+} DetentSlotGroup;
 
 /// FUTEX_WAKE and a bounded FUTEX_WAIT on a shared word: the only system calls the proxy
 /// makes on the audio thread (allowed by these names under RealtimeSanitizer).
@@ -108,6 +124,8 @@ uint32_t detent_slot_state(const DetentSlotShared *_Nonnull shared);
 void detent_slot_set_state(DetentSlotShared *_Nonnull shared, uint32_t state);
 /// Waits up to `timeout_ns` for the state word to move from `from` (not on an audio thread).
 void detent_slot_wait_state(DetentSlotShared *_Nonnull shared, uint32_t from, int64_t timeout_ns);
+/// A shared word, read atomically.
+uint32_t detent_slot_load(const uint32_t *_Nonnull word);
 /// Wakes whoever waits on the reply: a host whose slot is gone stops waiting at once.
 void detent_slot_wake_reply(DetentSlotShared *_Nonnull shared);
 
@@ -129,6 +147,9 @@ void detent_slot_unmap(DetentSlotShared *_Nonnull shared, size_t size);
 /// anything there, and an offset it chose would have the host copy to or from any address.
 typedef struct {
     DetentSlotShared *_Nonnull shared;
+    DetentSlotGroup *_Nonnull group; // the sandbox's words: the bell rung after each request
+    uint32_t follows;         // another slot of the sandbox runs after this one each period (host sets it)
+    uint32_t drains;          // a DRAIN follows each run of this slot's (an instrument's MIDI out)
     DetentSlotShared layout;  // the block's head as the host laid it out
     uint32_t sequence;        // the last request made
     uint32_t failed;          // the audio thread saw the slot fail: pass the input through
@@ -183,12 +204,35 @@ typedef struct {
     void (*_Nullable side)(void *_Nullable, const float *_Nonnull const *_Nonnull, intptr_t);
 } DetentSlotKernel;
 
-/// Marks the slot READY and returns the request count then: the host may ask from this
-/// moment, and ``detent_slot_serve`` answers every request after that count.
-uint32_t detent_slot_open(DetentSlotShared *_Nonnull shared);
+/// Where a sandbox's member is, for its serving thread.
+enum {
+    DETENT_SLOT_MEMBER_EMPTY = 0,
+    DETENT_SLOT_MEMBER_ACTIVE = 1,   // served
+    DETENT_SLOT_MEMBER_RETIRING = 2, // to be let go: the serving thread stops touching it
+    DETENT_SLOT_MEMBER_RETIRED = 3,  // it has: its kernel and block may be freed
+};
 
-/// Serves requests on `shared` with `kernel`, those after `seen` (``detent_slot_open``'s
-/// count), until the state says QUIT (the slot's process, on the thread that runs the plug-in).
-void detent_slot_serve(DetentSlotShared *_Nonnull shared, const DetentSlotKernel *_Nonnull kernel, uint32_t seen);
+/// One slot a sandbox's process serves: its block, its kernel, the last request answered.
+typedef struct {
+    DetentSlotShared *_Nullable shared;
+    DetentSlotKernel kernel;
+    uint32_t seen;
+    uint32_t phase; // DETENT_SLOT_MEMBER_*
+} DetentSlotMember;
+
+/// Marks the slot READY, and `member` (its block and kernel filled in) served from the
+/// request count then: the host may ask from this moment.
+void detent_slot_member_open(DetentSlotGroup *_Nonnull group, DetentSlotMember *_Nonnull member);
+
+/// Asks the serving thread to stop touching `member`, and waits at most `timeout_ns` until it
+/// has; true once it has (then its kernel and block may be freed).
+bool detent_slot_member_retire(DetentSlotGroup *_Nonnull group, DetentSlotMember *_Nonnull member, int64_t timeout_ns);
+
+/// Serves every active member of `members` (`capacity` of them) until the group's `quit` is
+/// set: the sandbox's process, on the thread that runs the plug-ins.
+void detent_slot_group_serve(DetentSlotGroup *_Nonnull group, DetentSlotMember *_Nonnull members, uint32_t capacity);
+
+/// Lets the serving thread go (it returns from ``detent_slot_group_serve``).
+void detent_slot_group_quit(DetentSlotGroup *_Nonnull group);
 
 #endif
