@@ -42,7 +42,7 @@ extension LiveHost {
     static func sandboxMates(of slot: String, _ st: borrowing State) -> [String] {
         let own = st.processor.chainParts.first?.name ?? ""
         let sandboxes = Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        guard let sandbox = sandboxes[slot] else { return [] }
+        guard let sandbox = sandboxes[slot], st.processor.chainParts.count > 1 else { return [] }
         return st.processor.chainParts.map(\.name).filter { $0 != slot && sandboxes[$0] == sandbox }
     }
 
@@ -79,6 +79,14 @@ extension LiveHost {
         for slot in started { log("detent: \(slot) sends absurd output (not finite, or beyond ±1e6); it passes its input through while it does") }
         for slot in ended { log("detent: \(slot) plays again") }
         if !started.isEmpty || !ended.isEmpty { changes.publish(.faults) }
+    }
+
+    /// Each isolated slot's sandbox, by slot name.
+    package var sandboxes: [String: String] {
+        state.withLock { st in
+            let own = st.processor.chainParts.first?.name ?? ""
+            return Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        }
     }
 
     /// The isolated slots that crashed or hung and pass their input through, by name, with

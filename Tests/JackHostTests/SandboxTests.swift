@@ -1,0 +1,91 @@
+import TestSupport
+import AudioEngine
+import Foundation
+import Isolation
+import Parameters
+import Testing
+
+extension JackTests {
+    /// Sandboxes (`--isolate=together`, named groups): several isolated slots served by one
+    /// process, woken once a period, that go down and come back together.
+    @Suite struct SandboxTests {
+        /// This process's children serving sandbox `name`.
+        static func sandboxProcesses(named name: String) -> Int {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.filter { pid in
+                guard Int(pid) != nil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return false }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 2, Int(fields[1]) == Int(getpid()) else { return false }
+                let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+                return String(decoding: line, as: UTF8.self).contains("{\"sandbox\":\"\(name)\"")
+            }.count
+        }
+
+        @Test func aTogetherSandboxPlaysAsInProcessFromOneProcess() throws {
+            let chain = try Processor.chain([
+                ("drive", LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")),
+                ("lp", .lowpassGain),
+                ("low", LivePluginTests.processor("http://plugin.org.uk/swh-plugins/buttlow_iir")),
+                ("comp", LivePluginTests.processor("http://lsp-plug.in/plugins/lv2/compressor_stereo")),
+            ])
+            var launcher = try IsolatedSlotTests.launcher()
+            launcher.plan = .together
+            let f = try LivePluginTests.expectLiveEqualsOffline(chain.isolated(launcher), reference: chain)
+            #expect(f.host.sandboxes == ["drive": "together", "low": "together", "comp": "together"])
+            #expect(Self.sandboxProcesses(named: "together") == 1)
+            #expect(f.host.status().outputs.map(\.id) == chain.outputs.map(\.id))
+        }
+
+        @Test func namedGroupsShareAProcessAndTheRestRunAlone() throws {
+            let overdrive = try LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")
+            let chain = try Processor.chain([("a", overdrive), ("b", overdrive), ("c", overdrive)])
+            var launcher = try IsolatedSlotTests.launcher()
+            launcher.plan = try SandboxPlan(parsing: "a+C")
+            let f = try LivePluginTests.expectLiveEqualsOffline(chain.isolated(launcher), reference: chain)
+            let sandboxes = f.host.sandboxes
+            #expect(sandboxes["a"] == "a+c" && sandboxes["c"] == "a+c")
+            #expect(sandboxes["b"] != nil && sandboxes["b"] != "a+c")
+            #expect(Self.sandboxProcesses(named: "a+c") == 1)
+        }
+    }
+}
+
+/// A fault in a named group on a private jackd, with `detent live` as a program: the group's
+/// slots go down together (the culprit named, the other said to have gone down with it), a
+/// slot outside the group and the built-in play on, and `restart` of either brings both back.
+@Suite(.serialized) struct SandboxFaultTests {
+    @Test func aFaultInAGroupTakesItsSlotsDownAndRestartBringsThemBack() throws {
+        let plugins = try FaultPlugin.built.get()
+        let server = try LiveServerKind.jackd2.start()
+        defer { server.stop() }
+        var environment = server.clientEnvironment
+        environment["LV2_PATH"] = plugins
+        let detent = try LiveProgram(server.liveArguments + [
+            "--headless", "--isolate=f1+f2", "--channels", "1", "--plugin", "lp=builtin", "--plugin", "f1=\(FaultPlugin.uri)",
+            "--plugin", "f2=\(FaultPlugin.uri)", "--plugin", "f3=\(FaultPlugin.uri)",
+        ], environment: environment)
+        try detent.waitForMessage("'detent' on JACK server '\(server.serverName)'")
+        _ = try detent.ask("set f1.fault 1")
+        try detent.waitForMessage("f1 failed 3 times within a minute", timeout: 20)
+        try detent.waitForMessage("f2 failed 3 times within a minute", timeout: 20)
+        let down = try detent.ask("status")
+        #expect(down.contains("slot f1 crashed (Segmentation fault), passing its input through"), "\(down)")
+        #expect(down.contains("slot f2 went down with f1, which crashed (Segmentation fault), in sandbox f1+f2"), "\(down)")
+        #expect(!down.contains("slot f3"), "\(down)")
+        _ = try detent.ask("set f1.fault 0")
+        #expect(try detent.ask("restart f2") == "restarted f2")
+        let up = try detent.ask("status")
+        #expect(!up.contains("slot f1") && !up.contains("slot f2"), "\(up)")
+        #expect(detent.finish() == 0)
+    }
+
+    @Test func aGroupNamingNoSlotOfTheRigIsRefused() throws {
+        let run = try DetentProcess.run(["live", "--headless", "--isolate=drive+nosuch", "--plugin", "drive=http://drobilla.net/plugins/mda/Overdrive",
+                                         "--plugin", "lp=builtin"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr == ["detent: --isolate: no slot 'nosuch' in the rig (slots: drive, lp)"])
+        let twice = try DetentProcess.run(["live", "--headless", "--isolate=drive,drive", "--plugin", "lp=builtin"])
+        #expect(twice.status == 64 && twice.stderr == ["detent: --isolate: slot 'drive' is in two groups"], "\(twice.stderr)")
+    }
+}
