@@ -6,29 +6,28 @@ extension Processor {
     public typealias KernelFactory = @Sendable (_ format: KernelFormat, _ files: [FileParameter], _ state: SavedState?) throws -> PreparedKernel
 
     /// This processor with the kernel of each of its external processors (a chain's slots, or
-    /// itself) made by `factory(processor, place)` instead, where that gives one — `place`
-    /// being the slot's name (nil for a processor alone) and its position in the chain; the
+    /// itself) made by `factory(processor, name)` instead, where that gives one — `name`
+    /// being the slot's (nil for a processor alone); the
     /// built-in, and processors `factory` declines, are unchanged. The table, ids, files and
     /// state are the same, and so is the identifier: presets and sessions do not see the
     /// difference.
-    public func makingKernels(_ factory: (Processor, (name: String?, position: Int)) -> KernelFactory?) -> Processor {
-        makingKernels(factory, place: (nil, Int.max))
+    public func makingKernels(_ factory: (Processor, String?) -> KernelFactory?) -> Processor {
+        makingKernels(factory, slot: nil)
     }
 
-    private func makingKernels(_ factory: (Processor, (name: String?, position: Int)) -> KernelFactory?,
-                               place: (name: String?, position: Int)) -> Processor {
+    private func makingKernels(_ factory: (Processor, String?) -> KernelFactory?,
+                               slot: String?) -> Processor {
         switch code {
         case .lowpassGain:
             return self
         case .chain(let slots):
             var copy = self
-            copy.code = .chain(slots.enumerated().map { position, slot in
-                Slot(name: slot.name, processor: slot.processor.makingKernels(factory, place: (slot.name, position)),
-                     bypass: slot.bypass, first: slot.first)
+            copy.code = .chain(slots.map { slot in
+                Slot(name: slot.name, processor: slot.processor.makingKernels(factory, slot: slot.name), bypass: slot.bypass, first: slot.first)
             })
             return copy
         case .external:
-            guard let make = factory(self, place) else { return self }
+            guard let make = factory(self, slot) else { return self }
             var copy = self
             copy.fileKernel = make
             let files = files, state = state

@@ -125,12 +125,15 @@ void detent_slot_wake_reply(DetentSlotShared *shared) { wake(&shared->reply); }
 // MARK: The host's half
 
 /// Tells the sandbox's serving thread that a request waits: the bell moves, and the thread is
-/// woken only when it sleeps (one that is awake for a slot that follows sees the bell move).
+/// woken only when it sleeps (one still busy with another slot sees the bell move when it
+/// looks again). True when it had to be woken.
 /// The request is stored before the bell moves, and the bell read before the thread sleeps,
 /// so no request is left unseen.
-static inline void ring(DetentSlotGroup *group) {
+static inline bool ring(DetentSlotGroup *group) {
     __atomic_add_fetch(&group->bell, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&group->sleeping, __ATOMIC_SEQ_CST)) wake(&group->bell);
+    if (!__atomic_load_n(&group->sleeping, __ATOMIC_SEQ_CST)) return false;
+    wake(&group->bell);
+    return true;
 }
 
 /// The audio thread's mark that the slot failed: its own flag, and LATE for a slot still
@@ -151,24 +154,26 @@ static void fail(DetentSlotProxy *proxy) {
 static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
     DetentSlotShared *shared = proxy->shared;
     shared->command = command;
-    shared->follows = __atomic_load_n(&proxy->follows, __ATOMIC_RELAXED) || (command == DETENT_SLOT_RUN && proxy->drains);
     uint32_t sequence = ++proxy->sequence;
     store(&shared->request, sequence);
-    ring(proxy->group);
-    // A slot that answers within a few microseconds (it was awake, on another core) is
-    // waited for by looking, not by sleeping: that saves the audio thread a sleep and a wake.
+    int64_t start = now_ns();
+    // A slot that answers within a few microseconds (its sandbox was awake, on another core)
+    // is waited for by looking, not by sleeping: that saves the audio thread a sleep and a wake.
+    (void)ring(proxy->group);
     for (int spin = 0; spin < DETENT_SLOT_SPIN; spin++) {
         if (load(&shared->reply) == sequence) return true;
         relax();
     }
-    int64_t start = now_ns();
     for (;;) {
         uint32_t reply = load(&shared->reply);
         if (reply == sequence) return true;
         if (load(&shared->state) != DETENT_SLOT_READY) return false;
         int64_t left = limit_ns - (now_ns() - start);
         if (left <= 0) return false;
-        wait_while(&shared->reply, reply, left);
+        // Said before looking again: the sandbox wakes the reply's sleepers only then.
+        __atomic_store_n(&shared->waiting, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&shared->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&shared->reply, reply, left);
+        __atomic_store_n(&shared->waiting, 0, __ATOMIC_RELAXED);
     }
 }
 
@@ -408,14 +413,8 @@ void detent_slot_group_quit(DetentSlotGroup *group) {
     wake(&group->bell);
 }
 
-/// How long the serving thread stays awake, looking, for a slot said to follow in the same
-/// period: longer than the host's own work between two slots, shorter than a wake-up costs.
-#ifndef DETENT_SLOT_FOLLOW_NS
-#define DETENT_SLOT_FOLLOW_NS 50000
-#endif
-
-/// Answers one request of `shared`'s; whether another slot of the group follows it.
-static bool answer(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
+/// Answers one request of `shared`'s.
+static void answer(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
     switch (shared->command) {
     case DETENT_SLOT_RUN:
         run(shared, kernel);
@@ -430,19 +429,17 @@ static bool answer(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
     default:
         break;
     }
-    return shared->follows != 0;
 }
 
 void detent_slot_group_serve(DetentSlotGroup *group, DetentSlotMember *members, uint32_t capacity) {
     // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
     (void)detent_denormals_off();
-    int64_t awake_until = 0;
     for (;;) {
         if (load(&group->quit)) return;
         // Read before looking: a request made after this moves the bell, and the sleep below
         // then returns at once.
         uint32_t bell = __atomic_load_n(&group->bell, __ATOMIC_SEQ_CST);
-        bool served = false, follows = false;
+        bool served = false;
         for (uint32_t m = 0; m < capacity; m++) {
             DetentSlotMember *member = &members[m];
             uint32_t phase = load(&member->phase);
@@ -458,21 +455,15 @@ void detent_slot_group_serve(DetentSlotGroup *group, DetentSlotMember *members, 
             member->seen = request;
             if (load(&shared->state) == DETENT_SLOT_QUIT) continue;
             store(&group->current, m + 1);
-            follows |= answer(shared, &member->kernel);
+            answer(shared, &member->kernel);
             store(&group->current, 0);
-            store(&shared->reply, request);
-            wake(&shared->reply);
+            __atomic_store_n(&shared->reply, request, __ATOMIC_SEQ_CST);
+            // The host looks for the answer while it expects it soon, and sleeps only after:
+            // woken only then (a wake nobody waits for is a system call for nothing).
+            if (__atomic_load_n(&shared->waiting, __ATOMIC_SEQ_CST)) wake(&shared->reply);
             served = true;
         }
-        if (served) {
-            awake_until = follows ? now_ns() + DETENT_SLOT_FOLLOW_NS : 0;
-            continue;
-        }
-        if (awake_until != 0 && now_ns() < awake_until) {
-            relax();
-            continue;
-        }
-        awake_until = 0;
+        if (served) continue;
         __atomic_store_n(&group->sleeping, 1, __ATOMIC_SEQ_CST);
         wait_while(&group->bell, bell, -1);
         __atomic_store_n(&group->sleeping, 0, __ATOMIC_SEQ_CST);

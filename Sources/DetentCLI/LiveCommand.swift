@@ -90,7 +90,7 @@ struct LiveCommand: ParsableCommand {
     @OptionGroup var starting: StartingValueOptions
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Run each plug-in in a process of its own: a crash, an abort or an endless loop costs that slot alone, which passes its input through and is restarted. --isolate=together runs them all in one process (one wake-up a period); --isolate=drive+eq,verb in the groups named, each other slot alone; a fault restarts its whole group (docs/live.md, \"Isolated slots\")."))
+        "Run each plug-in in a process of its own: a crash, an abort or an endless loop costs that slot alone, which passes its input through and is restarted. --isolate=together runs them all in one process; --isolate=drive+eq,verb in the groups named, each other slot alone; a fault restarts its whole group (docs/live.md, \"Isolated slots\")."))
     var isolate = false
 
     /// What `--isolate=MODE` says (``Detent/spellingOut(_:)`` makes it this option).

@@ -97,8 +97,8 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
                                 deadline: SlotLauncher.deadline(format), format: format)
         do {
             slot.member = try sandbox.add(request, memory: memory,
-                                          link: .init(slotName: slotName, label: processor.name, news: slot.news, shared: SharedBlock(pointer: shared), proxy: slot.proxy,
-                                                      position: place.position, deadline: SlotLauncher.deadline(format)))
+                                          link: .init(slotName: slotName, label: processor.name, news: slot.news, shared: SharedBlock(pointer: shared),
+                                                      deadline: SlotLauncher.deadline(format)))
         } catch {
             detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
             throw error
@@ -152,7 +152,6 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         proxy.pointee.history_capacity = UInt32(Self.historyFrames)
         proxy.pointee.fade_frames = UInt32((format.sampleRate * Self.fadeSeconds).rounded())
         let abilities = Abilities(processor)
-        proxy.pointee.drains = abilities.drain ? 1 : 0
         detent_slot_proxy_revive(proxy)
         kernel = ExternalKernel(context: UnsafeMutableRawPointer(proxy), run: detent_slot_proxy_run, reset: detent_slot_proxy_reset,
                                 beginEvents: abilities.events ? detent_slot_proxy_begin_events : nil,

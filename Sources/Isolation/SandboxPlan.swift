@@ -1,6 +1,5 @@
 /// Which isolated slots share a process, as Bitwig's sandbox modes: each alone (`--isolate`),
-/// all together (`--isolate=together`: one process runs them in chain order, one wake-up a
-/// period), or named groups (`--isolate=drive+eq,verb`: `drive` and `eq` share one, `verb`
+/// all together (`--isolate=together`: one process serves them all), or named groups (`--isolate=drive+eq,verb`: `drive` and `eq` share one, `verb`
 /// has one, every other slot one of its own). A fault in a sandbox takes all of its slots down,
 /// and they are started again together.
 public enum SandboxPlan: Sendable, Equatable {
@@ -55,14 +54,12 @@ public enum SandboxPlan: Sendable, Equatable {
     }
 }
 
-/// Where a slot sits in its rig: its name (nil for a slot added live, or a plug-in alone) and
-/// its place in the chain's order, which tells a sandbox which of its slots runs last.
+/// Where a slot sits in its rig: its name (nil for a slot added live, or a plug-in alone),
+/// which the plan's groups go by.
 public struct SlotPlace: Sendable, Equatable {
     public var name: String?
-    public var position: Int
 
-    public init(name: String? = nil, position: Int = Int.max) {
+    public init(name: String? = nil) {
         self.name = name
-        self.position = position
     }
 }

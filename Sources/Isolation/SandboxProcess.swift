@@ -28,9 +28,6 @@ final class SandboxProcess: @unchecked Sendable {
         let label: String
         let news: SlotNews
         let shared: SharedBlock
-        let proxy: UnsafeMutablePointer<DetentSlotProxy>
-        /// Where the slot runs in its chain: which slot of the sandbox runs last each period.
-        let position: Int
         let deadline: (floor: Int64, perFrame: Int64)
     }
 
@@ -170,12 +167,10 @@ final class SandboxCore: @unchecked Sendable {
         }
         defer { close(memory) }
         guard let id else { throw SlotError("sandbox '\(name)' serves \(SlotServer.capacity) slots already") }
-        reorder()
         do {
             try PacketChannel.send("add \(id) \(request.json)", on: control, passing: memory)
         } catch {
             links.withLock { _ = $0.removeValue(forKey: id) }
-            reorder()
             throw SlotError("cannot hand \(link.label) to its isolated process (\(error))")
         }
         return id
@@ -185,17 +180,7 @@ final class SandboxCore: @unchecked Sendable {
     func drop(_ id: Int) {
         guard links.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
         retiring.withLock { _ = $0.insert(id) }
-        reorder()
         try? PacketChannel.send("drop \(id)", on: control)
-    }
-
-    /// Says to each slot's proxy whether another slot of the sandbox runs after it in a period
-    /// (by their places in the chain): the last one's run lets the process sleep.
-    private func reorder() {
-        links.withLock { links in
-            let last = links.values.max { $0.position < $1.position }?.proxy
-            for link in links.values { link.proxy.pointee.follows = link.proxy == last ? 0 : 1 }
-        }
     }
 
     /// Kills the process for slot `id`, which hung starting (`starting`) or running: the

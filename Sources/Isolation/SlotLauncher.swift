@@ -43,10 +43,10 @@ extension Processor {
     /// alone, which then passes its input through until it is restarted. The built-in runs
     /// here. Ids, table and identifier are unchanged.
     public func isolated(_ launcher: SlotLauncher) -> Processor {
-        makingKernels { processor, place in
+        makingKernels { processor, slot in
             { format, files, state in
                 try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher,
-                                       place: SlotPlace(name: place.name, position: place.position)).prepared
+                                       place: SlotPlace(name: slot)).prepared
             }
         }
     }

@@ -7,8 +7,9 @@
 //
 // The host's half is an `ExternalKernel` like any other (the proxy: `detent_slot_proxy_*`).
 // Its `run` copies the control values and the input into the shared block, bumps
-// `request` and wakes the slot (FUTEX_WAKE), then waits on `reply` (FUTEX_WAIT) until the
-// slot has run or the deadline passes, and copies the output back. Those two futex calls are
+// `request` and rings its sandbox's bell (FUTEX_WAKE, when the sandbox sleeps), then looks for
+// the answer a moment and waits on `reply` (FUTEX_WAIT) until the slot has run or the deadline
+// passes, and copies the output back. Those two futex calls are
 // the only system calls the audio thread makes for an isolated slot. When the slot's process
 // has died, or misses the deadline, the proxy marks the slot failed and from then on passes
 // its input through, delayed by the slot's latency as a bypass does, until the host starts a
@@ -20,10 +21,9 @@
 // The slot's half is a sandbox: one process serving one slot or several (`--isolate=together`,
 // named groups). Its serving thread (`detent_slot_group_serve`) sleeps on the group's `bell`,
 // which the host rings after every request to any of its slots; it runs the real kernel of
-// each slot asked on that slot's shared buffers and answers on the slot's `reply`. A request
-// that says another slot of the group `follows` in the same period keeps it awake a moment
-// for that one, so a group of slots costs one wake-up a period, not one per slot. Nothing
-// here allocates or locks.
+// each slot asked on that slot's shared buffers and answers on the slot's `reply`, waking the
+// host only when it sleeps on it. A sandbox of several slots is still woken once per slot a
+// period (each slot's input is the one before it's output). Nothing here allocates or locks.
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,7 +87,7 @@ typedef struct {
     float transport_beats_per_bar;
     float transport_bpm;
     uint32_t drain_frames;   // a DRAIN's cycle length
-    uint32_t follows;        // another slot of the sandbox is asked after this one, this period
+    uint32_t waiting;        // the host sleeps on `reply` (the sandbox wakes it only then)
     uint32_t pid;            // the slot's process
     uint64_t generation;     // bumped by each process that serves it
     uint64_t off_controls;   // float × controls
@@ -148,8 +148,6 @@ void detent_slot_unmap(DetentSlotShared *_Nonnull shared, size_t size);
 typedef struct {
     DetentSlotShared *_Nonnull shared;
     DetentSlotGroup *_Nonnull group; // the sandbox's words: the bell rung after each request
-    uint32_t follows;         // another slot of the sandbox runs after this one each period (host sets it)
-    uint32_t drains;          // a DRAIN follows each run of this slot's (an instrument's MIDI out)
     DetentSlotShared layout;  // the block's head as the host laid it out
     uint32_t sequence;        // the last request made
     uint32_t failed;          // the audio thread saw the slot fail: pass the input through
