@@ -27,19 +27,33 @@ public func detent_chain_new(
     }
 }
 
-/// Runs each of the chain's plug-ins in a process of its own, started as `program` with
-/// `arguments` and then `slot REQUEST` (Python: its interpreter, `-m detent._slot`): a crash,
-/// an abort or a hang costs the call a `pluginCrashed` status instead of the caller's process.
+/// Runs each of the chain's plug-ins in a process of its own — or in the sandboxes `plan`
+/// names (`together`, or groups of slot names `a+b,c`; null: each alone) — started as
+/// `program` with `arguments` and then `slot SANDBOX` (Python: its interpreter, `-m
+/// detent._slot`): a crash, an abort or a hang costs the call a `pluginCrashed` status instead
+/// of the caller's process.
 @_cdecl("detent_chain_isolate")
 public func detent_chain_isolate(
     _ chain: UnsafeMutableRawPointer, _ program: UnsafePointer<CChar>, _ arguments: UnsafePointer<UnsafePointer<CChar>?>?,
-    _ count: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    _ count: Int32, _ plan: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let chain = embedded(chain)
     return answer(error) {
         var words: [String] = []
         for i in 0..<Int(max(0, count)) { if let word = arguments?[i] { words.append(String(cString: word)) } }
-        try chain.exclusive { chain.isolation = SlotLauncher(program: String(cString: program), arguments: words) }
+        var sandboxes = SandboxPlan.alone
+        if let plan {
+            do { sandboxes = try SandboxPlan(parsing: String(cString: plan)) } catch {
+                throw CallFailure(.badValue, "isolate" + error.description.dropFirst("--isolate".count))
+            }
+        }
+        try chain.exclusive {
+            let slots = chain.slotNames
+            if let unknown = sandboxes.unknownSlots(among: slots).first {
+                throw CallFailure(.badValue, "isolate: no slot '\(unknown)' in the chain (slots: \(slots.joined(separator: ", ")))")
+            }
+            chain.isolation = SlotLauncher(program: String(cString: program), arguments: words, plan: sandboxes)
+        }
     }
 }
 

@@ -31,10 +31,14 @@ final class EmbeddedChain: @unchecked Sendable {
     /// starting values. A built-in engine given new starting values restarts at its next block.
     private var running = false
     private var restarts = false
-    /// How its plug-ins' processes are started, when each runs in one of its own (`isolate=True`).
+    /// How its plug-ins' processes are started, when they run in processes of their own
+    /// (`isolate=True`, or sandboxes: `isolate="together"`).
     var isolation: SlotLauncher? {
         didSet { dropEngine() }
     }
+
+    /// Its slots' names (the processor's own, for a plug-in alone).
+    var slotNames: [String] { found.chainParts.map(\.name) }
     /// Whether any slot is a plug-in (the built-in alone, or chains of it, restart in place).
     private let hostsPlugins: Bool
     /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2

@@ -30,6 +30,45 @@ def test_an_isolated_chain_sounds_as_one_in_process():
     assert np.array_equal(y, z)
 
 
+def _sandboxes(name):
+    """This interpreter's children serving sandbox `name`."""
+    found = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                line = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and f'{{"sandbox":"{name}"'.encode() in line:
+            found += 1
+    return found
+
+
+def test_a_together_sandbox_sounds_as_in_process_from_one_process():
+    references = ["drive=" + OVERDRIVE, "builtin", "low=ladspa:1903", "again=" + OVERDRIVE]
+    x = noise(seed=7)
+    here, there = detent.Chain(references), detent.Chain(references, isolate="together")
+    for chain in (here, there):
+        chain["drive.drive"] = 0.4
+        chain["again.drive"] = 0.7
+    y = here.process(x)
+    z = there.process(x)
+    assert np.abs(y).max() > 0.01
+    assert np.array_equal(y, z)
+    assert _sandboxes("together") == 1
+
+
+def test_sandbox_groups_are_checked_against_the_chain():
+    with pytest.raises(detent.InvalidValue, match="isolate: no slot 'verb' in the chain"):
+        detent.Chain(["drive=" + OVERDRIVE, "builtin"], isolate="drive+verb")
+    with pytest.raises(detent.InvalidValue, match="isolate: slot 'drive' is in two groups"):
+        detent.Chain(["drive=" + OVERDRIVE, "builtin"], isolate="drive,drive")
+    with pytest.raises(detent.InvalidValue, match="isolate 3"):
+        detent.Chain(["builtin"], isolate=3)
+
+
 @pytest.fixture(scope="module")
 def fault_plugins(tmp_path_factory):
     """An LV2 bundle of the tests' plug-in that misbehaves on command (`fault`: 1 crashes,

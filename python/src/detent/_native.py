@@ -46,7 +46,7 @@ lib.detent_chain_process.argtypes = [
     _c.c_int32, _c.c_void_p, _c.c_void_p, _c.c_void_p,
     _c.POINTER(_c.c_int64), _error]
 lib.detent_chain_process.restype = _c.c_int32
-lib.detent_chain_isolate.argtypes = [_chain, _c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32, _error]
+lib.detent_chain_isolate.argtypes = [_chain, _c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32, _c.c_char_p, _error]
 lib.detent_chain_isolate.restype = _c.c_int32
 lib.detent_serve_slot.argtypes = [_c.c_char_p]
 lib.detent_serve_slot.restype = _c.c_int32

@@ -1,8 +1,8 @@
-"""Serves one isolated plug-in slot for a chain made with ``isolate=True``.
+"""Serves a sandbox of isolated plug-in slots for a chain made with ``isolate=...``.
 
-The chain starts this module as ``python -m detent._slot slot REQUEST`` with the slot's
-shared memory on descriptor 3; it serves until the chain lets it go, and exits with the
-server's status. Not for people.
+The chain starts this module as ``python -m detent._slot slot SANDBOX`` with the sandbox's
+shared words on descriptor 3 and its control socket on 4; it serves the slots the chain adds
+until the chain lets it go, and exits with the server's status. Not for people.
 """
 import os
 import sys
@@ -12,7 +12,7 @@ from ._native import lib
 
 def main(argv):
     if len(argv) != 3 or argv[1] != "slot":
-        print("error: detent._slot: expected `slot REQUEST`", flush=True)
+        print("detent: detent._slot: expected `slot SANDBOX`", file=sys.stderr, flush=True)
         return 2
     return lib.detent_serve_slot(argv[2].encode())
 

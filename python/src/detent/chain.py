@@ -114,7 +114,9 @@ class Chain:
     ``--set``; later ones glide with the engine's smoothing, as live.
 
     With ``isolate=True`` each plug-in runs in a process of its own: one that crashes, aborts
-    or hangs raises ``PluginCrashed``, and the next call starts afresh.
+    or hangs raises ``PluginCrashed``, and the next call starts afresh. ``isolate="together"``
+    runs them all in one process, and ``isolate="drive+eq,verb"`` in the groups of slots named
+    (each other slot alone): a fault then takes its whole sandbox down.
     """
 
     def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False, graph=None):
@@ -131,12 +133,23 @@ class Chain:
         handle = ctypes.c_void_p()
         _call(lib.detent_chain_new, array, len(references), rate, channels, ctypes.byref(handle))
         self._handle = handle
-        if isolate:
-            # Each plug-in runs in a process of its own: this interpreter serving it
-            # (``python -m detent._slot slot REQUEST``), so a crash raises PluginCrashed.
+        if isolate is not False and isolate is not None:
+            if isolate is True:
+                plan = None
+            elif isinstance(isolate, str):
+                plan = isolate.encode()
+            else:
+                self.close()
+                raise InvalidValue(f"isolate {isolate!r}: expected True, \"together\" or groups of slots (\"a+b,c\")")
+            # The plug-ins run in processes of their own: this interpreter serving them
+            # (``python -m detent._slot slot SANDBOX``), so a crash raises PluginCrashed.
             words = [b"-m", b"detent._slot"]
             argv = (ctypes.c_char_p * len(words))(*words)
-            _call(lib.detent_chain_isolate, handle, os.fsencode(sys.executable), argv, len(words))
+            try:
+                _call(lib.detent_chain_isolate, handle, os.fsencode(sys.executable), argv, len(words), plan)
+            except BaseException:
+                self.close()
+                raise
         self.sample_rate = rate
         self.channels = channels
 
