@@ -44,7 +44,7 @@ public func detent_chain_isolate(
         var sandboxes = SandboxPlan.alone
         if let plan {
             do { sandboxes = try SandboxPlan(parsing: String(cString: plan)) } catch {
-                throw CallFailure(.badValue, "isolate" + error.description.dropFirst("--isolate".count))
+                throw CallFailure(.badValue, "isolate" + String(describing: error).dropFirst("--isolate".count))
             }
         }
         try chain.exclusive {
