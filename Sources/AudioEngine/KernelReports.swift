@@ -91,9 +91,7 @@ extension Engine {
         runKernelForNoFrames()
         return reports.latency
     }
-}
 
-extension Engine {
     /// Each isolated slot's sandbox, by slot name (a processor on its own under `""`): the
     /// slots that go down, and are started again, together.
     public var sandboxes: [String: String] {

@@ -40,8 +40,7 @@ extension LiveHost {
 
     /// The other slots that share slot `slot`'s sandbox, in chain order.
     static func sandboxMates(of slot: String, _ st: borrowing State) -> [String] {
-        let own = st.processor.chainParts.first?.name ?? ""
-        let sandboxes = Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let sandboxes = Self.sandboxes(of: st)
         guard let sandbox = sandboxes[slot], st.processor.chainParts.count > 1 else { return [] }
         return st.processor.chainParts.map(\.name).filter { $0 != slot && sandboxes[$0] == sandbox }
     }
@@ -82,11 +81,12 @@ extension LiveHost {
     }
 
     /// Each isolated slot's sandbox, by slot name.
-    package var sandboxes: [String: String] {
-        state.withLock { st in
-            let own = st.processor.chainParts.first?.name ?? ""
-            return Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        }
+    package var sandboxes: [String: String] { state.withLock { Self.sandboxes(of: $0) } }
+
+    /// Each isolated slot's sandbox, by slot name (a processor on its own under its slot name).
+    static func sandboxes(of st: borrowing State) -> [String: String] {
+        let own = st.processor.chainParts.first?.name ?? ""
+        return Dictionary(st.engine.sandboxes.map { ($0.key.isEmpty ? own : $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The isolated slots that crashed or hung and pass their input through, by name, with

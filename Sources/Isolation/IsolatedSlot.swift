@@ -59,8 +59,9 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// How long a slot fades in, from passing its input through, once its process is ready.
     static let fadeSeconds = 0.01
 
-    /// Starts serving `processor` (with `files` and `state`) for `format` in sandbox `place`
-    /// names (a process of its own, or one its sandbox's other slots share). For a live host
+    /// Starts serving `processor` (with `files` and `state`) for `format` as slot `name` (nil
+    /// for a slot added live, or a plug-in alone), in the sandbox the launcher's plan gives it
+    /// (a process of its own, or one its sandbox's other slots share). For a live host
     /// (`format.realtime`) it returns at once: the slot passes its input through while its
     /// process makes the plug-in, then fades in; a process that fails or takes over
     /// ``startDeadline`` is a fault like any other (``faults``), and nothing on the control
@@ -69,7 +70,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// - Throws: ``SlotError`` with the one line the process gave (the plug-in's own error,
     ///   as in process), or why it could not start, ended first or took too long (offline).
     public static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
-                             launcher: SlotLauncher, place: SlotPlace = SlotPlace()) throws(SlotError) -> IsolatedSlot {
+                             launcher: SlotLauncher, slot name: String? = nil) throws(SlotError) -> IsolatedSlot {
         var head = DetentSlotShared()
         let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
                                       UInt32(processor.outputs.count))
@@ -83,10 +84,10 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
         let request = SlotRequest(identifier: processor.identifier,
                                   files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
                                   state: state, format: format)
-        let slotName = place.name ?? processor.name
+        let slotName = name ?? processor.name
         let sandbox: SandboxProcess
         do {
-            sandbox = try launcher.sandboxes.process(for: launcher.plan.sandbox(of: place.name), name: slotName, launcher: launcher,
+            sandbox = try launcher.sandboxes.process(for: launcher.plan.sandbox(of: name), name: slotName, launcher: launcher,
                                                      priority: format.realtime ? AudioThreadPriority.current : nil)
         } catch {
             detent_slot_unmap(shared, size)
@@ -270,7 +271,7 @@ private struct Leftovers: @unchecked Sendable {
 
 /// What the sandbox's threads learn of a slot, and whether it is being let go.
 final class SlotNews: Sendable {
-    let said = Mutex<(messages: [String], fault: String?, startError: String?, reaped: Bool)>(([], nil, nil, false))
+    let said = Mutex<(messages: [String], fault: String?)>(([], nil))
     let closing = Atomic<Bool>(false)
 }
 

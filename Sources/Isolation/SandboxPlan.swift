@@ -53,13 +53,3 @@ public enum SandboxPlan: Sendable, Equatable {
         return groups.joined().filter { !known.contains($0) }
     }
 }
-
-/// Where a slot sits in its rig: its name (nil for a slot added live, or a plug-in alone),
-/// which the plan's groups go by.
-public struct SlotPlace: Sendable, Equatable {
-    public var name: String?
-
-    public init(name: String? = nil) {
-        self.name = name
-    }
-}

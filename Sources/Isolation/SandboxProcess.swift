@@ -209,7 +209,6 @@ final class SandboxCore: @unchecked Sendable {
             switch words[0] {
             case "error":
                 link.news.said.withLock {
-                    $0.startError = said
                     $0.fault = said
                     $0.messages.append((said.hasPrefix(link.label) ? said : "\(link.label): \(said)") + "; it passes its input through until restarted")
                 }
@@ -235,14 +234,12 @@ final class SandboxCore: @unchecked Sendable {
             return current > 0 ? current - 1 : making > 0 ? making - 1 : nil
         }()
         for (id, link) in now.sorted(by: { $0.key < $1.key }) where !link.news.closing.load(ordering: .acquiring) {
+            // One whose plug-in could not be made has said why already.
             guard link.news.said.withLock({ $0.fault == nil }) else { continue }
-            // What it said before it ended, if it said why (its output closes with it).
-            let ownReason = reason(status, culprit: id == culprit, link: link)
-            let reason: String
-            if let culprit, culprit != id, let guilty = now[culprit] {
-                reason = "went down with \(guilty.slotName), which \(self.reason(status, culprit: true, link: guilty)), in sandbox \(name)"
+            let reason = if let culprit, culprit != id, let guilty = now[culprit] {
+                "went down with \(guilty.slotName), which \(self.reason(status, culprit: true, link: guilty)), in sandbox \(name)"
             } else {
-                reason = ownReason
+                self.reason(status, culprit: id == culprit, link: link)
             }
             link.news.said.withLock {
                 $0.fault = reason
@@ -252,7 +249,6 @@ final class SandboxCore: @unchecked Sendable {
         ended.store(true, ordering: .releasing)
         for link in now.values {
             detent_slot_set_state(link.shared.pointer, UInt32(DETENT_SLOT_DEAD))
-            link.news.said.withLock { $0.reaped = true }
         }
         reaped.signal()
     }

@@ -46,7 +46,7 @@ extension Processor {
         makingKernels { processor, slot in
             { format, files, state in
                 try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher,
-                                       place: SlotPlace(name: slot)).prepared
+                                       slot: slot).prepared
             }
         }
     }
