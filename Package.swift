@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Detent (MIT licence, see LICENSE): a real-time-safe audio parameter host for Linux (the only system it supports). The
-/// module split is the pure/I-O split: `AudioEngine` and `KnobKit` are pure and exhaustively tested;
-/// the rest are thin shells over C libraries and the terminal, through `Platform`.
+/// Detent (MIT licence, see LICENSE): a real-time-safe audio parameter host for Linux (the only system it supports).
+/// `Parameters`, `AudioEngine` and `KnobKit` are pure (no system calls) and tested exhaustively; every other module
+/// reaches the system through `Platform`. The library products are the modules meant for use from outside the
+/// package; the rest declare what they share `package`, not `public` (docs/architecture.md draws the graph).
 let package = Package(
     name: "Detent",
     products: [
@@ -17,9 +18,9 @@ let package = Package(
         .library(name: "OfflineRender", targets: ["OfflineRender"]),
         .library(name: "LV2", targets: ["LV2"]),
         .library(name: "Ladspa", targets: ["Ladspa"]),
+        .library(name: "PluginFormats", targets: ["PluginFormats"]),
         .library(name: "Control", targets: ["Control"]),
         .library(name: "TerminalPanel", targets: ["TerminalPanel"]),
-        .library(name: "Web", targets: ["Web"]),
         // The C interface the Python package loads (docs/python.md).
         .library(name: "DetentC", type: .dynamic, targets: ["DetentC"]),
     ],

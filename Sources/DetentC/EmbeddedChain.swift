@@ -124,7 +124,8 @@ final class EmbeddedChain: @unchecked Sendable {
         values[index] = clamped
         guard let engine, engineProcess == ThisProcess.id else { return }
         if running {
-            // The queue holds more than a caller sets between blocks; a full one keeps the newest.
+            // The queue holds more than a caller sets between blocks; should it be full, the
+            // change is not queued (the value read back is still the one set).
             _ = engine.controls.trySend(ParameterChange(index, clamped, frame: engine.framePosition))
         } else if hostsPlugins {
             // Made already (for its latency) but not started: made again at the values.

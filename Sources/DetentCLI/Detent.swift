@@ -5,12 +5,12 @@ import RenderJobs
 /// The `detent` command: a real-time-safe audio parameter host. The commands live in this
 /// library so that tests can reach them in process; the `detent` executable only calls
 /// ``main()``.
-public struct Detent: ParsableCommand {
+package struct Detent: ParsableCommand {
     static let version = DetentRelease.version
 
-    public init() {}
+    package init() {}
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "detent",
         abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2, LADSPA and DSSI plug-ins and chains of them, driven like knobs on a synth.",
         discussion: """
@@ -35,7 +35,7 @@ public struct Detent: ParsableCommand {
     ///
     /// A plain `render` line is read without ArgumentParser (``PlainRenderArguments``): a
     /// script calling Detent once per file pays for no reflection.
-    public static func main() {
+    package static func main() {
         do {
             if let options = PlainRenderArguments.options(from: Array(CommandLine.arguments.dropFirst())) {
                 return try RenderCommand.render(options)

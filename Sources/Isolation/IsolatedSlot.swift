@@ -13,7 +13,7 @@ import Synchronization
 /// What it cannot isolate: a plug-in that writes garbage samples still sends them on (the
 /// engine's guard makes non-finite and absurd ones silence), and one that is merely slow
 /// costs the period it takes, as in process, until it misses the deadline.
-public final class IsolatedSlot: KernelReports, @unchecked Sendable {
+package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     let processor: Processor
     /// The process that serves it (alone, or with the other slots of its sandbox).
     private let sandbox: SandboxProcess
@@ -47,14 +47,14 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
 
     /// How long a slot's process may take to make its plug-in (load its files, restore its
     /// state, run it once) before it is taken for hung, killed and reported.
-    public static let startDeadline = Duration.seconds(10)
+    package static let startDeadline = Duration.seconds(10)
 
     /// How long a live start may wait for a slot's process to be ready before it goes on
     /// without it (the slot passing its input through meanwhile): zero unless a caller that
     /// holds up no one says otherwise — a live host's first start waits a little, so that a
     /// plug-in that starts in good time plays from the first period, as in process; edits and
     /// restarts, made under the host's lock, never wait.
-    @TaskLocal public static var startWait: Duration = .zero
+    @TaskLocal package static var startWait: Duration = .zero
 
     /// How long a slot fades in, from passing its input through, once its process is ready.
     static let fadeSeconds = 0.01
@@ -69,7 +69,7 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     ///
     /// - Throws: ``SlotError`` with the one line the process gave (the plug-in's own error,
     ///   as in process), or why it could not start, ended first or took too long (offline).
-    public static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
+    package static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
                              launcher: SlotLauncher, slot name: String? = nil) throws(SlotError) -> IsolatedSlot {
         var head = DetentSlotShared()
         let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
@@ -202,34 +202,34 @@ public final class IsolatedSlot: KernelReports, @unchecked Sendable {
     }
 
     /// The kernel the engine runs, and this as its owner.
-    public var prepared: PreparedKernel { PreparedKernel(kernel: kernel, owner: self) }
+    package var prepared: PreparedKernel { PreparedKernel(kernel: kernel, owner: self) }
 
     /// The process's id (tests, `status`).
-    public var processID: pid_t { sandbox.pid }
+    package var processID: pid_t { sandbox.pid }
 
     /// The sandbox it runs in: its slots go down, and are started again, together.
-    public var sandboxName: String? { sandbox.name }
+    package var sandboxName: String? { sandbox.name }
 
-    public func takeMessages() -> [String] {
+    package func takeMessages() -> [String] {
         news.said.withLock { state in
             defer { state.messages = [] }
             return state.messages
         }
     }
 
-    public var outputValues: [OutputValue] {
+    package var outputValues: [OutputValue] {
         let values = UnsafeRawPointer(shared).advanced(by: valuesOffset).assumingMemoryBound(to: Float.self)
         return processor.outputs.enumerated().map { OutputValue(id: $1.id, value: Double(values[$0])) }
     }
 
     /// The latency the slot last reported, at most the history a pass-through delays from
     /// (the process's word, bounded before anything sizes a delay by it).
-    public var latency: Int { min(Int(shared.pointee.latency), Self.historyFrames) }
+    package var latency: Int { min(Int(shared.pointee.latency), Self.historyFrames) }
 
     /// Why the process ended, once it has. A slot the audio thread gave up on (LATE: it missed
     /// a deadline, or died before the reaper said so) is waited for, a second at most, while
     /// it is killed and reaped: the call that met the fault then says so, not the next one.
-    public var faults: [(slot: String, reason: String)] {
+    package var faults: [(slot: String, reason: String)] {
         if detent_slot_state(shared) == UInt32(DETENT_SLOT_LATE) {
             detent_slot_wait_state(shared, UInt32(DETENT_SLOT_LATE), 1_000_000_000)
         }
@@ -281,7 +281,7 @@ struct SharedBlock: @unchecked Sendable {
 }
 
 /// Why an isolated slot could not be made: one line.
-public struct SlotError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct SlotError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

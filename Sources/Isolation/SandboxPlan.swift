@@ -2,7 +2,7 @@
 /// all together (`--isolate=together`: one process serves them all), or named groups (`--isolate=drive+eq,verb`: `drive` and `eq` share one, `verb`
 /// has one, every other slot one of its own). A fault in a sandbox takes all of its slots down,
 /// and they are started again together.
-public enum SandboxPlan: Sendable, Equatable {
+package enum SandboxPlan: Sendable, Equatable {
     case alone
     case together
     /// Slot names, lowercased, group by group.
@@ -12,7 +12,7 @@ public enum SandboxPlan: Sendable, Equatable {
     /// between groups).
     ///
     /// - Throws: ``SlotError`` naming what is wrong: an empty name, or a slot in two groups.
-    public init(parsing text: String) throws(SlotError) {
+    package init(parsing text: String) throws(SlotError) {
         let trimmed = Self.trim(Substring(text))
         if trimmed == "together" { self = .together; return }
         if trimmed == "each" || trimmed.isEmpty { self = .alone; return }
@@ -47,7 +47,7 @@ public enum SandboxPlan: Sendable, Equatable {
     }
 
     /// The slots the plan names that `slots` (a rig's slot names) lacks.
-    public func unknownSlots(among slots: [String]) -> [String] {
+    package func unknownSlots(among slots: [String]) -> [String] {
         guard case .groups(let groups) = self else { return [] }
         let known = Set(slots.map { $0.lowercased() })
         return groups.joined().filter { !known.contains($0) }

@@ -4,19 +4,19 @@ import Platform
 
 /// How isolated slots are started: the program that serves one (`detent slot`, hidden), and
 /// how long a run may take before the slot counts as hung.
-public struct SlotLauncher: Sendable {
+package struct SlotLauncher: Sendable {
     /// The `detent` program whose `slot` command serves a slot.
-    public var program: String
+    package var program: String
     /// The words before `slot`: none for `detent`; for Python's binding, whose slots are
     /// served by the interpreter running `detent._slot`, `-m detent._slot`.
-    public var arguments: [String]
+    package var arguments: [String]
     /// Which slots share a process (``SandboxPlan``).
-    public var plan: SandboxPlan
+    package var plan: SandboxPlan
     /// The sandboxes running for this launcher's slots, shared by its copies: a slot added to
     /// a running rig joins its sandbox.
     package let sandboxes = SandboxRegistry()
 
-    public init(program: String, arguments: [String] = [], plan: SandboxPlan = .alone) {
+    package init(program: String, arguments: [String] = [], plan: SandboxPlan = .alone) {
         self.program = program
         self.arguments = arguments
         self.plan = plan
@@ -24,14 +24,14 @@ public struct SlotLauncher: Sendable {
 
     /// `detent` in the folder of this program (the command line itself, or the one built
     /// beside the tests), else the first on `PATH`; nil when there is none.
-    public static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map { SlotLauncher(program: $0) } }
+    package static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map { SlotLauncher(program: $0) } }
 
     /// The longest a run may take before its slot counts as hung: four times the run's own
     /// length, and at least 50 ms, so that a machine busy for a moment (a server without
     /// real-time scheduling, a page fault) does not cost a healthy plug-in its place, while a
     /// plug-in that spins or blocks for ever costs one stall under 100 ms at usual periods.
     /// The floor and the time per frame, in nanoseconds.
-    public static func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
+    package static func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
         (50_000_000, Int64((4e9 / format.sampleRate).rounded(.up)))
     }
 }
@@ -42,7 +42,7 @@ extension Processor {
     /// `prepare`: a crash, an abort or an endless loop in one costs that slot (or its sandbox)
     /// alone, which then passes its input through until it is restarted. The built-in runs
     /// here. Ids, table and identifier are unchanged.
-    public func isolated(_ launcher: SlotLauncher) -> Processor {
+    package func isolated(_ launcher: SlotLauncher) -> Processor {
         makingKernels { processor, slot in
             { format, files, state in
                 try IsolatedSlot.start(processor, files: files, state: state, format: format, launcher: launcher,

@@ -4,25 +4,25 @@ import TextFormats
 
 /// What a sandbox's process is, as one line of JSON on its command line (`detent slot
 /// SANDBOX`): its name, and the real-time priority its serving thread runs at.
-public struct SandboxRequest: Sendable, Equatable {
+package struct SandboxRequest: Sendable, Equatable {
     /// What the host calls it (`together`, a group's slots, or the one slot's).
-    public var name: String
+    package var name: String
     /// The real-time priority to serve at (the host's audio thread's); nil: none.
-    public var priority: Int?
+    package var priority: Int?
 
-    public init(name: String, priority: Int?) {
+    package init(name: String, priority: Int?) {
         self.name = name
         self.priority = priority
     }
 
-    public var json: String {
+    package var json: String {
         var members = [JSONMember("sandbox", .string(name))]
         if let priority { members.append(JSONMember("priority", .number(priority))) }
         return JSONValue.object(members).compactText
     }
 
     /// The sandbox `text` describes; nil when it does not.
-    public init?(json text: String) {
+    package init?(json text: String) {
         guard let value = try? JSONParser.parse(Array(text.utf8)), case .string(let name)? = value.member("sandbox") else { return nil }
         self.init(name: name, priority: value.member("priority")?.doubleValue.map { Int($0) })
     }
@@ -31,20 +31,20 @@ public struct SandboxRequest: Sendable, Equatable {
 /// What a slot's sandbox is asked to run, as one line of JSON in the message that adds it
 /// (with its shared block): the processor by identifier (found again there as `--plugin`
 /// finds it), its file parameters and state, and the format its kernel is made for.
-public struct SlotRequest: Sendable, Equatable {
-    public var identifier: String
-    public var files: [String: String]
-    public var state: SavedState?
-    public var format: KernelFormat
+package struct SlotRequest: Sendable, Equatable {
+    package var identifier: String
+    package var files: [String: String]
+    package var state: SavedState?
+    package var format: KernelFormat
 
-    public init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
+    package init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
         self.identifier = identifier
         self.files = files
         self.state = state
         self.format = format
     }
 
-    public var json: String {
+    package var json: String {
         var members = [
             JSONMember("identifier", .string(identifier)),
             JSONMember("files", .object(files.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })),
@@ -64,7 +64,7 @@ public struct SlotRequest: Sendable, Equatable {
     }
 
     /// The request `text` holds; nil when it is not one.
-    public init?(json text: String) {
+    package init?(json text: String) {
         guard let value = try? JSONParser.parse(Array(text.utf8)),
               case .string(let identifier)? = value.member("identifier"),
               let rate = value.member("sampleRate")?.doubleValue, let frames = value.member("maxFrames")?.doubleValue,

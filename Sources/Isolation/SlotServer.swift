@@ -44,11 +44,10 @@ package enum SlotServer {
             }
             detent_slot_group_serve(served.group, served.members, UInt32(capacity))
         }
-        var poller = pollfd(fd: controlDescriptor, events: Int16(POLLIN), revents: 0)
         var open = true
         while open {
-            let ready = poll(&poller, 1, 20)
-            if ready > 0 {
+            // A closed or broken socket reads as ready, and its read ends the loop.
+            if DescriptorIO.waitReadable([controlDescriptor], milliseconds: 20)[0] {
                 do {
                     if let (text, descriptor) = try PacketChannel.receive(on: controlDescriptor) {
                         sandbox.handle(text, descriptor: descriptor, make: make)
@@ -58,8 +57,6 @@ package enum SlotServer {
                 } catch {
                     open = false
                 }
-            } else if ready < 0 && errno != EINTR {
-                open = false
             }
             sandbox.reportAll()
         }

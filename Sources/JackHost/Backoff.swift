@@ -8,18 +8,18 @@
 /// backoff.delay(afterFailures: 3)   // 2 s
 /// backoff.delay(afterFailures: 9)   // 5 s
 /// ```
-public struct Backoff: Sendable, Equatable {
-    public var initial: Duration
-    public var maximum: Duration
+package struct Backoff: Sendable, Equatable {
+    package var initial: Duration
+    package var maximum: Duration
 
-    public init(initial: Duration = .milliseconds(250), maximum: Duration = .seconds(5)) {
+    package init(initial: Duration = .milliseconds(250), maximum: Duration = .seconds(5)) {
         precondition(initial > .zero && maximum >= initial, "invalid back-off")
         self.initial = initial
         self.maximum = maximum
     }
 
     /// The wait after `failures` consecutive failed attempts (0 before the first retry).
-    public func delay(afterFailures failures: Int) -> Duration {
+    package func delay(afterFailures failures: Int) -> Duration {
         var delay = initial
         var n = max(0, failures)
         while n > 0 && delay < maximum {

@@ -14,15 +14,15 @@
 /// clock.engineFrame(atJack: 4_100)      // 1_028
 /// clock.stamp(atJack: 4_100)            // 1_284: the same offset, one period later
 /// ```
-public struct FrameClock: Sendable, Equatable {
+package struct FrameClock: Sendable, Equatable {
     /// `jack_last_frame_time` at the start of the published cycle (wraps at 2³²).
-    public var jackFrame: UInt32
+    package var jackFrame: UInt32
     /// The engine's frame position at the start of that cycle.
-    public var engineFrame: Int64
+    package var engineFrame: Int64
     /// The cycle's length in frames.
-    public var period: UInt32
+    package var period: UInt32
 
-    public init(jackFrame: UInt32, engineFrame: Int64, period: UInt32) {
+    package init(jackFrame: UInt32, engineFrame: Int64, period: UInt32) {
         self.jackFrame = jackFrame
         self.engineFrame = engineFrame
         self.period = period
@@ -31,20 +31,20 @@ public struct FrameClock: Sendable, Equatable {
     /// The engine frame that corresponds to JACK frame `time`. JACK's 32-bit frame counter
     /// wraps (after about a day at 48 kHz); the difference is taken modulo 2³² and read as
     /// signed, which is right for any time within ±2³¹ frames of the published cycle.
-    public func engineFrame(atJack time: UInt32) -> Int64 {
+    package func engineFrame(atJack time: UInt32) -> Int64 {
         engineFrame + Int64(Int32(bitPattern: time &- jackFrame))
     }
 
     /// The JACK frame that corresponds to engine frame `frame` (the inverse of
     /// ``engineFrame(atJack:)``, modulo 2³²).
-    public func jackFrame(atEngine frame: Int64) -> UInt32 {
+    package func jackFrame(atEngine frame: Int64) -> UInt32 {
         jackFrame &+ UInt32(truncatingIfNeeded: frame - engineFrame)
     }
 
     /// The engine frame for a change sent at JACK time `time`: one period after it.
     /// `jack_frame_time` is an estimate; one that falls before the published cycle began
     /// is taken as that cycle's start, so a stamp never lands inside a block already taken.
-    public func stamp(atJack time: UInt32) -> Int64 {
+    package func stamp(atJack time: UInt32) -> Int64 {
         max(engineFrame(atJack: time), engineFrame) + Int64(period)
     }
 }

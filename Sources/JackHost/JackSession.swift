@@ -8,7 +8,7 @@ import Synchronization
 /// One client on one JACK server: opened, ports registered, callbacks set, active — until
 /// `close`. The host makes a new session for every (re)connection; the engine, and with it
 /// the parameter values, outlives them.
-public final class JackSession: @unchecked Sendable {
+package final class JackSession: @unchecked Sendable {
     let client: OpaquePointer
     let context: UnsafeMutablePointer<CallbackContext>
     /// Kept alive here: the process callback holds it unretained. Replaced by ``exchange(to:timeout:)``.
@@ -18,26 +18,26 @@ public final class JackSession: @unchecked Sendable {
     /// Posted by the callback when an offered engine has taken over.
     private let switched = Semaphore()
     /// The name JACK gave the client (the requested one, or with a suffix).
-    public let name: String
-    public let inputNames: [String]
-    public let outputNames: [String]
+    package let name: String
+    package let inputNames: [String]
+    package let outputNames: [String]
     /// `[midi_in]`, or none without MIDI.
-    public let midiNames: [String]
+    package let midiNames: [String]
     /// The extra input port sets the session has registered, in order: keyed slots' side
     /// chains and a graph's named inputs. A set stays (unconnected ports do no harm) when its
     /// slot leaves the chain, so that its connections are there should the slot come back.
-    public private(set) var sideSets: [SideSet] = []
+    package private(set) var sideSets: [SideSet] = []
     private let channels: Int
     private var isClosed = false
 
     /// The most sets of side-chain and named-input ports a live session registers (its
     /// callback's buffers are made for that many, before the audio runs).
-    public static var sideSetCapacity: Int { CallbackContext.sideSetCapacity }
+    package static var sideSetCapacity: Int { CallbackContext.sideSetCapacity }
 
     /// Why `processor` cannot be hosted with the side-chain and named-input port sets this
     /// session has (or, with `registered` empty, a new session): it needs more than
     /// ``sideSetCapacity`` in all. Nil when it fits.
-    public static func sideSetProblem(_ processor: Processor, registered: [SideSet] = []) -> String? {
+    package static func sideSetProblem(_ processor: Processor, registered: [SideSet] = []) -> String? {
         let keyed = processor.keyedSlots.map { SideSet.slot(processor.chainParts[$0].name) }
         let needed = Set(keyed + processor.namedInputs.map { SideSet.input($0) }).subtracting(registered)
         guard registered.count + needed.count > sideSetCapacity else { return nil }
@@ -46,14 +46,14 @@ public final class JackSession: @unchecked Sendable {
     }
 
     /// The most parameters a live chain holds (what MIDI mapping's tables are made for).
-    public static var parameterCapacity: Int { MIDIControlTable.rowCapacity }
-    public static let audioType = JACK_DEFAULT_AUDIO_TYPE
-    public static let midiType = JACK_DEFAULT_MIDI_TYPE
-    public static let midiInputName = "midi_in"
-    public static let midiOutputName = "midi_out"
+    package static var parameterCapacity: Int { MIDIControlTable.rowCapacity }
+    package static let audioType = JACK_DEFAULT_AUDIO_TYPE
+    package static let midiType = JACK_DEFAULT_MIDI_TYPE
+    package static let midiInputName = "midi_in"
+    package static let midiOutputName = "midi_out"
     /// The processor's own MIDI output (an arpeggiator's notes, a MIDI filter's messages),
     /// apart from `midi_out`, which is controller feedback.
-    public static let pluginMIDIOutputName = "plugin_midi_out"
+    package static let pluginMIDIOutputName = "plugin_midi_out"
 
     /// Opens a client and activates it. `engineFor` is called once the server's sample rate
     /// and buffer size are known, before activation, and returns a prepared engine.
@@ -187,7 +187,7 @@ public final class JackSession: @unchecked Sendable {
     /// The ports' names for people, in port order (inputs, outputs, MIDI in, MIDI out): what
     /// patchbays show instead of `in_1` when asked to, and sort by. Two channels are a
     /// stereo pair.
-    public static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) -> [String] {
+    package static func prettyNames(channels: Int, midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) -> [String] {
         let channel = { (c: Int) in channels == 2 ? (c == 1 ? "L" : "R") : "\(c)" }
         return (1...channels).map { "Input \(channel($0))" } + (1...channels).map { "Output \(channel($0))" }
             + (midiIn ? ["MIDI In"] : []) + (midiOut ? ["MIDI Out (controller feedback)"] : [])
@@ -198,7 +198,7 @@ public final class JackSession: @unchecked Sendable {
     /// taken over, at most `timeout`: true when it runs now, false when it was withdrawn (the
     /// callback did not come: the server is stalled or gone). The old engine is released once
     /// the callback has left it. A session whose server is gone replaces it at once.
-    public func exchange(to next: Engine, timeout: Duration) -> Bool {
+    package func exchange(to next: Engine, timeout: Duration) -> Bool {
         if isClosed || serverGone {
             engines.replace(with: next)
             engine = next
@@ -228,15 +228,15 @@ public final class JackSession: @unchecked Sendable {
 
     /// The extra input ports' short names: `SLOT-sc_1…SLOT-sc_N` for each keyed slot, and
     /// `NAME_1…NAME_N` for each named input of a graph.
-    public var sideNames: [String] { sideSets.flatMap { $0.portNames(channels: channels) } }
+    package var sideNames: [String] { sideSets.flatMap { $0.portNames(channels: channels) } }
 
     /// A set of extra input ports: a keyed slot's side chain, or a graph's named input.
-    public enum SideSet: Sendable, Hashable {
+    package enum SideSet: Sendable, Hashable {
         case slot(String)
         case input(String)
 
         /// The name `--connect-sidechain NAME=REGEX` gives it by.
-        public var name: String {
+        package var name: String {
             switch self {
             case .slot(let name), .input(let name): name
             }
@@ -289,10 +289,10 @@ public final class JackSession: @unchecked Sendable {
     }
 
     /// The processor's latency, in frames, as the ports report it.
-    public var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }
+    package var latency: Int { Int(context.pointee.latency.load(ordering: .relaxed)) }
 
     /// Reports a new processor latency on the ports (JACK recomputes the graph's latencies).
-    public func reportLatency(_ frames: Int) {
+    package func reportLatency(_ frames: Int) {
         let value = UInt32(clamping: frames)
         guard !isClosed, context.pointee.latency.exchange(value, ordering: .relaxed) != value else { return }
         jack_recompute_total_latencies(client)
@@ -302,7 +302,7 @@ public final class JackSession: @unchecked Sendable {
     /// free the client's port buffers while a process callback is still writing to them
     /// (Detent crashed in 11 of 30 rounds of three forced rate changes without it, in 3 of 48
     /// with it).
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         jack_deactivate(client)
@@ -319,7 +319,7 @@ public final class JackSession: @unchecked Sendable {
     /// in time, the client is left to it and the host carries on (reconnects, or stops) with
     /// a new client later. The callback context and the engine the callbacks reach stay alive
     /// until the close returns, if ever.
-    public func closeAfterServerLoss(timeout: Duration) -> Bool {
+    package func closeAfterServerLoss(timeout: Duration) -> Bool {
         guard !isClosed else { return true }
         isClosed = true
         let client = UncheckedSendable(client), context = UncheckedSendable(context), engine = engine, engines = engines
@@ -335,10 +335,10 @@ public final class JackSession: @unchecked Sendable {
 
     /// Closes of lost clients still inside libjack. While one is, opening a client would wait
     /// on the same lock (for ever, when the close is deadlocked): the host does not try.
-    public static let closing = Atomic<Int>(0)
+    package static let closing = Atomic<Int>(0)
 
     /// True while a lost client's close is still running.
-    public static var libraryBusy: Bool { closing.load(ordering: .acquiring) > 0 }
+    package static var libraryBusy: Bool { closing.load(ordering: .acquiring) > 0 }
 
     static func free(_ context: UnsafeMutablePointer<CallbackContext>) {
         context.deinitialize(count: 1)
@@ -358,7 +358,7 @@ public final class JackSession: @unchecked Sendable {
     /// trip with every libjack (PipeWire's answers port queries on a dead connection from its
     /// own cache), and costs nothing in the graph (the client has no ports). Run off the
     /// audio thread, and only when the process callback has gone quiet.
-    public static func serverAnswers(_ options: LiveHostOptions) -> Bool {
+    package static func serverAnswers(_ options: LiveHostOptions) -> Bool {
         withProbe(server: options.server) { $0 != nil }
     }
 
@@ -377,7 +377,7 @@ public final class JackSession: @unchecked Sendable {
     /// Whether the libjack loaded is jackd2's (its versions are 1.9.x; PipeWire's says
     /// "3.0.0.0 (using PipeWire 0.3.65)"). jackd2's always calls the shutdown callback.
     /// False also when no libjack loads (opening a client then says why).
-    public static var libraryIsJack2: Bool {
+    package static var libraryIsJack2: Bool {
         detent_jack_load() == nil && String(cString: jack_get_version_string()).hasPrefix("1.9.")
     }
 
@@ -385,7 +385,7 @@ public final class JackSession: @unchecked Sendable {
     /// Opens libjack, which Detent loads when it first needs JACK rather than at start-up
     /// (see DetentLibrary.h), and installs the quiet message handlers, once per process.
     /// - Throws: ``LiveHostError/libraryMissing(_:)`` without a loadable libjack.
-    public static func prepareLibrary() throws(LiveHostError) {
+    package static func prepareLibrary() throws(LiveHostError) {
         if let problem = detent_jack_load() { throw .libraryMissing(String(cString: problem)) }
         _ = silenceLibjack
     }
@@ -397,54 +397,54 @@ public final class JackSession: @unchecked Sendable {
 
     // MARK: State published by the callbacks
 
-    public var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
+    package var serverGone: Bool { context.pointee.serverGone.load(ordering: .acquiring) }
     /// Reads and clears "the server told a sample rate".
-    public func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
-    public var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
+    package func takeFormatChanged() -> Bool { context.pointee.formatChanged.exchange(false, ordering: .relaxed) }
+    package var xruns: Int { context.pointee.xruns.load(ordering: .relaxed) }
     /// Cycles made silent because the server took a port buffer back during them.
-    public var faultedCycles: Int { context.pointee.faultedCycles.load(ordering: .relaxed) }
+    package var faultedCycles: Int { context.pointee.faultedCycles.load(ordering: .relaxed) }
     /// Process cycles run on this connection.
-    public var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
+    package var cycles: UInt64 { context.pointee.cycles.load(ordering: .relaxed) }
     /// MIDI messages that moved a parameter on this connection.
-    public var midiMessages: Int { context.pointee.midi.messagesApplied }
+    package var midiMessages: Int { context.pointee.midi.messagesApplied }
     /// Control changes heard on the listened channel on this connection, and the last one's number.
-    public var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
+    package var midiHeard: (count: UInt64, controller: Int) { context.pointee.midi.lastHeard() }
     /// Pickup controllers that have not caught their knobs: where each is (normalised).
-    public var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
+    package var midiWaiting: [ParameterIndex: Double] { context.pointee.midi.waitingControllers() }
     /// After a live chain edit: knob positions from `values` in the new `table`.
-    public func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) { context.pointee.midi.retable(table, values: values) }
+    package func retable(_ table: ParameterTable, values: [ParameterIndex: Double]) { context.pointee.midi.retable(table, values: values) }
     /// Makes `controls` the MIDI mapping from the next message on.
-    public func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
+    package func updateMIDI(_ controls: MIDIControls) { context.pointee.midi.update(controls) }
     /// How many times a controller has set `id` on this connection, and the last value.
-    public func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
+    package func midiLastSet(_ id: ParameterIndex) -> (generation: UInt64, value: Double) { context.pointee.midi.lastSet(id) }
 
     /// Program changes taken on this connection, and the last one's number.
-    public var midiProgram: (count: UInt64, program: Int) { context.pointee.midi.lastProgram() }
+    package var midiProgram: (count: UInt64, program: Int) { context.pointee.midi.lastProgram() }
 
     /// Tells pickup and relative encoders where a knob now is (set by anyone but a controller).
-    public func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
+    package func knobMoved(_ id: ParameterIndex, to value: Double, in spec: ParameterSpec) {
         context.pointee.midi.knobMoved(id, to: value, in: spec)
     }
-    public var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
-    public var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
-    public var clock: FrameClock? { context.pointee.readClock() }
+    package var sampleRate: UInt32 { context.pointee.sampleRate.load(ordering: .relaxed) }
+    package var bufferSize: UInt32 { context.pointee.bufferSize.load(ordering: .relaxed) }
+    package var clock: FrameClock? { context.pointee.readClock() }
     /// JACK's estimate of the frame being processed now.
-    public var frameTime: UInt32 { jack_frame_time(client) }
+    package var frameTime: UInt32 { jack_frame_time(client) }
     /// The server's DSP load, in percent.
-    public var dspLoad: Double { Double(jack_cpu_load(client)) }
+    package var dspLoad: Double { Double(jack_cpu_load(client)) }
 
     /// Reads and clears the "graph changed" flag.
-    public func takeGraphChanged() -> Bool {
+    package func takeGraphChanged() -> Bool {
         context.pointee.graphChanged.exchange(false, ordering: .relaxed)
     }
 
     /// Whether a port of that full name exists on the server.
-    public func portExists(_ fullName: String) -> Bool { jack_port_by_name(client, fullName) != nil }
+    package func portExists(_ fullName: String) -> Bool { jack_port_by_name(client, fullName) != nil }
 
     // MARK: Connections
 
     /// Full names of the ports matching `pattern` (nil: all) with `flags`, without our own.
-    public func ports(matching pattern: String?, type: String = JackSession.audioType, flags: JackPortFlags...) -> [String] {
+    package func ports(matching pattern: String?, type: String = JackSession.audioType, flags: JackPortFlags...) -> [String] {
         let mask = flags.reduce(UInt(0)) { $0 | UInt($1.rawValue) }
         guard let list = jack_get_ports(client, pattern, type, mask) else { return [] }
         defer { jack_free(list) }
@@ -459,7 +459,7 @@ public final class JackSession: @unchecked Sendable {
 
     /// The connections the rules ask for: patterns first, else physical ports with
     /// `autoconnect`. Also returns a warning for a pattern that matched nothing.
-    public func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
+    package func plannedConnections(_ options: LiveHostOptions) -> (connections: [PortConnection], warnings: [String]) {
         let sides = planned(options, autoconnect: options.autoconnect)
         let warnings = sides.compactMap { side in
             side.rule.flatMap { side.connections.isEmpty ? "no JACK ports match \($0) yet; ports that appear later and match are connected" : nil }
@@ -469,7 +469,7 @@ public final class JackSession: @unchecked Sendable {
 
     /// What each connection pattern matches now (`--connect-inputs '^player:'`, …): the
     /// patterns are rules for the whole run, made again as ports come and go.
-    public func ruleConnections(_ options: LiveHostOptions) -> [(rule: String, connections: [PortConnection])] {
+    package func ruleConnections(_ options: LiveHostOptions) -> [(rule: String, connections: [PortConnection])] {
         planned(options, autoconnect: false).compactMap { side in side.rule.map { ($0, side.connections) } }
     }
 
@@ -504,7 +504,7 @@ public final class JackSession: @unchecked Sendable {
 
     /// Makes the connections; returns those that failed (the peer is missing, say).
     @discardableResult
-    public func connect(_ connections: [PortConnection]) -> [PortConnection] {
+    package func connect(_ connections: [PortConnection]) -> [PortConnection] {
         connections.filter { c in
             let ours = "\(name):\(c.port)"
             let code = c.isInput ? jack_connect(client, c.peer, ours) : jack_connect(client, ours, c.peer)
@@ -513,7 +513,7 @@ public final class JackSession: @unchecked Sendable {
     }
 
     /// The connections our ports have now.
-    public func currentConnections() -> Set<PortConnection> {
+    package func currentConnections() -> Set<PortConnection> {
         var result = Set<PortConnection>()
         for port in inputNames + outputNames + midiNames + sideNames {
             guard let p = jack_port_by_name(client, "\(name):\(port)"),
@@ -531,6 +531,6 @@ public final class JackSession: @unchecked Sendable {
 
 /// A value moved across threads whose accesses the caller orders itself.
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    public let value: Value
-    public init(_ value: Value) { self.value = value }
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

@@ -1,6 +1,6 @@
 /// Why the live host could not start. Each message is one line that names the problem and,
 /// where there is one, the fix.
-public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No JACK server answered (`server` is the name asked for, nil for the default).
     case noServer(server: String?)
     /// `--exact-name` was given and a client of that name exists.
@@ -19,7 +19,7 @@ public enum LiveHostError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libjack is still closing a client whose server died: a new client would wait for it.
     case libraryBusy
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noServer(let server?):
             "no JACK server named '\(server)' is running; start it with `jackd -n \(server) -d alsa` "

@@ -6,17 +6,17 @@ import Synchronization
 ///
 /// The process callback copies each message (its first three bytes and its length) into a
 /// lock-free ring; ``take()`` drains it on another thread.
-public final class MIDIMonitor: @unchecked Sendable {
+package final class MIDIMonitor: @unchecked Sendable {
     let client: OpaquePointer
     let state: UnsafeMutablePointer<MIDIMonitorState>
     /// The client's name on the server.
-    public let name: String
+    package let name: String
     private var closed = false
 
     /// Opens the client, and connects every MIDI source matching `connect` (a POSIX extended
     /// regular expression) to its `midi_in`.
     /// - Throws: no server, a taken name, a bad pattern.
-    public init(name: String = "detent-monitor", server: String?, connect: String?) throws(LiveHostError) {
+    package init(name: String = "detent-monitor", server: String?, connect: String?) throws(LiveHostError) {
         if let connect { try PortPattern.validate(connect, option: "--connect") }
         try JackSession.prepareLibrary()
         var status = JackStatus(0)
@@ -59,7 +59,7 @@ public final class MIDIMonitor: @unchecked Sendable {
     /// The messages received since the last call, with their JACK frame times and lengths
     /// (only the first three bytes are kept), in order;
     /// and how many were lost because the ring was full.
-    public func take() -> (messages: [(time: UInt32, bytes: [UInt8], size: Int)], lost: Int) {
+    package func take() -> (messages: [(time: UInt32, bytes: [UInt8], size: Int)], lost: Int) {
         var messages: [(time: UInt32, bytes: [UInt8], size: Int)] = []
         let head = state.pointee.head.load(ordering: .acquiring)
         var tail = state.pointee.tail.load(ordering: .relaxed)
@@ -73,7 +73,7 @@ public final class MIDIMonitor: @unchecked Sendable {
         return (messages, state.pointee.lost.exchange(0, ordering: .relaxed))
     }
 
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         jack_deactivate(client)

@@ -6,8 +6,8 @@ import Glibc
 /// JACK matches port names with POSIX extended regular expressions (`regcomp` with
 /// `REG_EXTENDED`); a pattern is compiled the same way up front so a typo fails at start-up
 /// with the reason, not silently as "no ports matched".
-public enum PortPattern {
-    public static func validate(_ pattern: String, option: String) throws(LiveHostError) {
+package enum PortPattern {
+    package static func validate(_ pattern: String, option: String) throws(LiveHostError) {
         var regex = regex_t()
         let code = regcomp(&regex, pattern, REG_EXTENDED | REG_NOSUB)
         defer { if code == 0 { regfree(&regex) } }
@@ -27,7 +27,7 @@ public enum PortPattern {
     /// PortPattern.pairs(ours: ["in_1", "in_2"], theirs: ["system:capture_1"])
     /// // [("in_1", "system:capture_1"), ("in_2", "system:capture_1")]
     /// ```
-    public static func pairs(ours: [String], theirs: [String]) -> [(ours: String, theirs: String)] {
+    package static func pairs(ours: [String], theirs: [String]) -> [(ours: String, theirs: String)] {
         guard !theirs.isEmpty else { return [] }
         return ours.indices.map { (ours[$0], theirs[$0 % theirs.count]) }
     }

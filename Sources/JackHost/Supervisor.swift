@@ -22,32 +22,32 @@
 /// supervisor.handle(.connectFailed(.noServer(server: nil)), at: t + .seconds(1))  // [] — next try 250 ms later
 /// supervisor.deadline                                        // t + 1.25 s
 /// ```
-public struct Supervisor: Sendable {
-    public struct Settings: Sendable, Equatable {
+package struct Supervisor: Sendable {
+    package struct Settings: Sendable, Equatable {
         /// The waits between attempts to reach a server that went away.
-        public var backoff: Backoff
+        package var backoff: Backoff
         /// False: a lost server ends the host (`--no-reconnect`).
-        public var reconnect: Bool
+        package var reconnect: Bool
         /// How long the graph must stay quiet before connections are remembered: a server
         /// that is shutting down first drops every connection, which must not be taken as
         /// the user's wish.
-        public var settleTime: Duration
+        package var settleTime: Duration
         /// How long the process callback may stay silent before the server is asked whether
         /// it is still there; doubled (up to `backoff.maximum`) while it keeps answering, so a
         /// graph that is stopped on purpose costs a round trip every few seconds at most.
-        public var stallTime: Duration
+        package var stallTime: Duration
         /// How long after an unanswered round trip the server is asked again, before it is
         /// taken for gone.
-        public var confirmTime: Duration
+        package var confirmTime: Duration
         /// How often the cycle count is looked at while connected.
-        public var checkInterval: Duration
+        package var checkInterval: Duration
         /// Whether a silent process callback is checked with round trips at all: not with
         /// jackd2's libjack, which always calls the shutdown callback, and which can crash when
         /// a short-lived client opens and closes beside clients whose server is going away
         /// (seen in the tests, where many clients share one process).
-        public var watchesCycles: Bool
+        package var watchesCycles: Bool
 
-        public init(backoff: Backoff = Backoff(), reconnect: Bool = true, settleTime: Duration = .milliseconds(500),
+        package init(backoff: Backoff = Backoff(), reconnect: Bool = true, settleTime: Duration = .milliseconds(500),
                     stallTime: Duration = .milliseconds(500), confirmTime: Duration = .milliseconds(250),
                     checkInterval: Duration = .milliseconds(200), watchesCycles: Bool = true) {
             self.backoff = backoff
@@ -61,7 +61,7 @@ public struct Supervisor: Sendable {
     }
 
     /// What happened.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A session is up: the first one, or a reconnection.
         case connected
         /// An attempt to open a session failed.
@@ -83,7 +83,7 @@ public struct Supervisor: Sendable {
     }
 
     /// What the host is to do, in order.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Close the current session: its server is gone (then the close may hang in the
         /// library and must be bounded), or its format is stale.
         case closeSession(serverLost: Bool)
@@ -101,7 +101,7 @@ public struct Supervisor: Sendable {
     }
 
     /// What is worth telling.
-    public enum Announcement: Sendable, Equatable {
+    package enum Announcement: Sendable, Equatable {
         case serverStopped(exiting: Bool)
         case sampleRateChanged
         case reconnected
@@ -111,7 +111,7 @@ public struct Supervisor: Sendable {
         case reconnectFailed(LiveHostError)
     }
 
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// Before the first session.
         case starting
         case connected
@@ -122,12 +122,12 @@ public struct Supervisor: Sendable {
         case stopped
     }
 
-    public let settings: Settings
-    public private(set) var phase = Phase.starting
+    package let settings: Settings
+    package private(set) var phase = Phase.starting
     /// Reconnections so far.
-    public private(set) var reconnects = 0
+    package private(set) var reconnects = 0
     /// When connections are to be remembered, once the graph has been quiet until then.
-    public private(set) var settleDeadline: ContinuousClock.Instant?
+    package private(set) var settleDeadline: ContinuousClock.Instant?
     private var lastFailure: LiveHostError?
     /// The host started before its server and has not yet connected.
     private var waitingFromStart = false
@@ -140,13 +140,13 @@ public struct Supervisor: Sendable {
     private var confirmAt: ContinuousClock.Instant?
     private var nextCheck: ContinuousClock.Instant?
 
-    public init(settings: Settings) {
+    package init(settings: Settings) {
         self.settings = settings
     }
 
     /// The next moment the host must call ``handle(_:at:)`` even if nothing happens (with
     /// ``Event/tick``, or the cycle count while connected); nil: only when something does.
-    public var deadline: ContinuousClock.Instant? {
+    package var deadline: ContinuousClock.Instant? {
         var due: [ContinuousClock.Instant] = []
         switch phase {
         case .connected:
@@ -162,7 +162,7 @@ public struct Supervisor: Sendable {
 
     /// Takes in one event seen at `now` and returns what to do about it.
     @discardableResult
-    public mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
+    package mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
         switch (phase, event) {
         case (.stopped, _):
             return []

@@ -24,32 +24,32 @@ import Glibc
 /// Everything is allocated here, before the audio thread sees it, and freed when this goes —
 /// after its owner has freed the plug-in's instances, which it does in its `deinit` (stored
 /// properties are released after the owner's `deinit` body).
-public final class KernelMemory: @unchecked Sendable {
+package final class KernelMemory: @unchecked Sendable {
     /// The kernel the audio thread runs, once its owner has set it.
-    public let kernel: UnsafeMutablePointer<DetentLV2Kernel>
+    package let kernel: UnsafeMutablePointer<DetentLV2Kernel>
     /// One record per instance: its handle, worker and rings.
-    public let records: UnsafeMutablePointer<DetentLV2Instance>
+    package let records: UnsafeMutablePointer<DetentLV2Instance>
     /// Per instance: its control ports' values, by port index.
-    public let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    package let portValues: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// How many instances run: the channel count for a mono plug-in on several channels, else 1.
-    public let instanceCount: Int
+    package let instanceCount: Int
     /// True when the channels connect to the audio ports directly (no folding).
-    public let direct: Bool
-    public let maxFrames: Int
+    package let direct: Bool
+    package let maxFrames: Int
     /// Zeros for inputs with nothing to read, and a place for outputs nobody reads.
-    public let silence: UnsafeMutablePointer<Float>
-    public let discard: UnsafeMutablePointer<Float>
+    package let silence: UnsafeMutablePointer<Float>
+    package let discard: UnsafeMutablePointer<Float>
     /// The folded inputs and outputs (one `maxFrames` stretch per port), when not direct.
-    public let mappedIn: UnsafeMutablePointer<Float>?
-    public let mappedOut: UnsafeMutablePointer<Float>?
+    package let mappedIn: UnsafeMutablePointer<Float>?
+    package let mappedOut: UnsafeMutablePointer<Float>?
     /// The side-chain inputs folded for a plug-in that runs once (one `maxFrames` stretch per
     /// port); nil for a mono plug-in run once per channel, whose instance `i` hears channel `i`.
-    public let sideBuffers: UnsafeMutablePointer<Float>?
+    package let sideBuffers: UnsafeMutablePointer<Float>?
     private let audioInputs: Int, audioOutputs: Int
     private var allocations: [UnsafeMutableRawPointer] = []
 
     /// `sideInputs`: the side-chain inputs of one instance (beside the main ones).
-    public init(audioInputs: Int, audioOutputs: Int, sideInputs: Int = 0, channels: Int, maxFrames: Int) {
+    package init(audioInputs: Int, audioOutputs: Int, sideInputs: Int = 0, channels: Int, maxFrames: Int) {
         self.audioInputs = audioInputs
         self.audioOutputs = audioOutputs
         self.maxFrames = maxFrames
@@ -76,7 +76,7 @@ public final class KernelMemory: @unchecked Sendable {
     }
 
     /// `n` zeroed values of `type` (at least one), cache-line aligned, freed with this.
-    public func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
+    package func buffer<T>(_ type: T.Type, _ n: Int) -> UnsafeMutablePointer<T> {
         Self.zeroed(type, n, into: &allocations)
     }
 
@@ -90,7 +90,7 @@ public final class KernelMemory: @unchecked Sendable {
 
     /// Instance `instance`'s control values: `count` floats, zeroed, that its control ports
     /// connect to (`values + port index`).
-    public func portValues(instance: Int, count: Int) -> UnsafeMutablePointer<Float> {
+    package func portValues(instance: Int, count: Int) -> UnsafeMutablePointer<Float> {
         let values = buffer(Float.self, count)
         portValues[instance] = values
         return values
@@ -101,7 +101,7 @@ public final class KernelMemory: @unchecked Sendable {
     /// whose buffers the kernel connects again at each run, and for a port that is not a main
     /// one. `position` is the port's place among the plug-in's main inputs, or outputs (nil
     /// for another port).
-    public func audio(input: Bool, position: Int?) -> UnsafeMutablePointer<Float> {
+    package func audio(input: Bool, position: Int?) -> UnsafeMutablePointer<Float> {
         if let mappedIn, let mappedOut, let position {
             return (input ? mappedIn : mappedOut) + position * maxFrames
         }
@@ -111,12 +111,12 @@ public final class KernelMemory: @unchecked Sendable {
     /// Where side-chain input `position` (its place among one instance's side inputs)
     /// connects before the first run: its folded buffer, or silence for a plug-in run once per
     /// channel (connected again at each run that has a side signal).
-    public func side(position: Int) -> UnsafeMutablePointer<Float> {
+    package func side(position: Int) -> UnsafeMutablePointer<Float> {
         sideBuffers.map { $0 + position * maxFrames } ?? silence
     }
 
     /// Gives `k` its side-chain inputs: the ports of one instance's, in order.
-    public func addSideInputs(_ k: inout DetentLV2Kernel, ports: [UInt32]) {
+    package func addSideInputs(_ k: inout DetentLV2Kernel, ports: [UInt32]) {
         guard !ports.isEmpty else { return }
         let indices = buffer(UInt32.self, ports.count)
         indices.update(from: ports, count: ports.count)
@@ -126,11 +126,11 @@ public final class KernelMemory: @unchecked Sendable {
     }
 
     /// One table row's port and the range the kernel holds its value to.
-    public struct ParameterPort {
-        public var port: UInt32
-        public var low: Float
-        public var high: Float
-        public init(port: UInt32, low: Float, high: Float) {
+    package struct ParameterPort {
+        package var port: UInt32
+        package var low: Float
+        package var high: Float
+        package init(port: UInt32, low: Float, high: Float) {
             self.port = port
             self.low = low
             self.high = high
@@ -140,7 +140,7 @@ public final class KernelMemory: @unchecked Sendable {
     /// The kernel with the fields every format shares filled in: the instances, the audio
     /// ports (by port index, in the order of the plug-in's main inputs and outputs), the
     /// channel rule's buffers, and the table's rows. The format adds its own and stores it.
-    public func kernel(descriptor: UnsafePointer<LV2_Descriptor>?, inputPorts: [UInt32], outputPorts: [UInt32],
+    package func kernel(descriptor: UnsafePointer<LV2_Descriptor>?, inputPorts: [UInt32], outputPorts: [UInt32],
                        parameters: [ParameterPort]) -> DetentLV2Kernel {
         precondition(inputPorts.count == audioInputs && outputPorts.count == audioOutputs, "one index per main audio port")
         let ins = buffer(UInt32.self, inputPorts.count), outs = buffer(UInt32.self, outputPorts.count)
@@ -175,21 +175,21 @@ public final class KernelMemory: @unchecked Sendable {
     }
 
     /// An atom sequence with room for `capacity` bytes of events, zeroed.
-    public func sequence(capacity: Int) -> UnsafeMutablePointer<LV2_Atom_Sequence> {
+    package func sequence(capacity: Int) -> UnsafeMutablePointer<LV2_Atom_Sequence> {
         buffer(UInt8.self, capacity + MemoryLayout<LV2_Atom_Sequence>.size)
             .withMemoryRebound(to: LV2_Atom_Sequence.self, capacity: 1) { $0 }
     }
 
     /// Makes `sequence` a valid empty sequence of `type`: what an input holds when nothing
     /// happens in a cycle.
-    public static func markEmpty(_ sequence: UnsafeMutablePointer<LV2_Atom_Sequence>, type: UInt32) {
+    package static func markEmpty(_ sequence: UnsafeMutablePointer<LV2_Atom_Sequence>, type: UInt32) {
         sequence.pointee.atom.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
         sequence.pointee.atom.type = type
     }
 
     /// Gives `k` a MIDI input: the per-instance sequences the cycle's messages are written
     /// into, and room for `capacity` messages of `bytes` bytes in all.
-    public func addMIDIInput(_ k: inout DetentLV2Kernel, sequences: UnsafeMutablePointer<UnsafeMutablePointer<LV2_Atom_Sequence>>,
+    package func addMIDIInput(_ k: inout DetentLV2Kernel, sequences: UnsafeMutablePointer<UnsafeMutablePointer<LV2_Atom_Sequence>>,
                              capacity: Int, bytes: Int) {
         k.midi_inputs = UnsafePointer(sequences)
         k.midi_events = buffer(DetentMIDIEvent.self, capacity)

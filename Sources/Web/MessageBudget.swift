@@ -1,19 +1,19 @@
 /// How many messages one socket may send: a flood is dropped, not queued, so it never
 /// delays another page or reaches the host as a backlog. Pure; time passed in.
-public struct MessageBudget: Sendable {
+package struct MessageBudget: Sendable {
     /// Messages allowed per second, beyond which the rest of the second's are dropped: far more
     /// than a hand on a knob sends (a drag sends one per pointer event, about 60 a second).
-    public static let perSecond = 240
+    package static let perSecond = 240
 
     private var windowStart: ContinuousClock.Instant?
     private var used = 0
     /// Messages dropped since the last report.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
 
-    public init() {}
+    package init() {}
 
     /// Whether a message arriving `now` is taken.
-    public mutating func take(now: ContinuousClock.Instant) -> Bool {
+    package mutating func take(now: ContinuousClock.Instant) -> Bool {
         if let start = windowStart, now - start < .seconds(1) {
             guard used < Self.perSecond else {
                 dropped += 1
@@ -28,7 +28,7 @@ public struct MessageBudget: Sendable {
     }
 
     /// The count of dropped messages, reset.
-    public mutating func takeDropped() -> Int {
+    package mutating func takeDropped() -> Int {
         defer { dropped = 0 }
         return dropped
     }

@@ -6,13 +6,13 @@ import Parameters
 /// current value, and `HOST_INFO` naming the OSC port that takes them. OSC apps (Open Stage
 /// Control, TouchOSC, Chataigne, ossia score) read it and then talk to `--osc`'s UDP port;
 /// nothing here sets a value. Pure.
-public enum OSCQueryNamespace {
+package enum OSCQueryNamespace {
     /// Where the parameters live in the OSC address space (`OSCRouter`'s scheme).
-    public static let parameterPath = "/detent/param"
+    package static let parameterPath = "/detent/param"
 
     /// `GET /?HOST_INFO`. `oscPort` is nil when Detent listens for no OSC (`--osc` not given):
     /// then the tree is there to read but nothing takes the messages.
-    public static func hostInfo(name: String, oscPort: Int?, oscAddress: String?) -> JSONValue {
+    package static func hostInfo(name: String, oscPort: Int?, oscAddress: String?) -> JSONValue {
         var members: [JSONMember] = [.init("NAME", .string(name))]
         if let oscPort {
             if let oscAddress { members.append(.init("OSC_IP", .string(oscAddress))) }
@@ -27,12 +27,12 @@ public enum OSCQueryNamespace {
 
     /// Where each chain slot's state is read (`/detent/slot/drive/state`: `on`, `bypassed`, or
     /// `down` for an isolated slot that crashed or hung).
-    public static let slotPath = "/detent/slot"
+    package static let slotPath = "/detent/slot"
 
     /// The node at `path` (`/`, `/detent`, `/detent/param`, `/detent/param/cutoff`,
     /// `/detent/slot/drive/state`), or nil when there is none (answered 404). `slots` are the
     /// chain's slots by name with their state, in order.
-    public static func node(at path: String, table: ParameterTable, targets: [ParameterIndex: Double],
+    package static func node(at path: String, table: ParameterTable, targets: [ParameterIndex: Double],
                             slots: [(name: String, state: String)] = []) -> JSONValue? {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         func parameter(_ index: ParameterIndex) -> JSONValue {
@@ -87,7 +87,7 @@ public enum OSCQueryNamespace {
     /// The OSC message setting `path` to `value` (`,f`), as an OSC client sends it and as
     /// `LISTEN` pushes it: the address and the type tags, each a NUL-terminated string padded
     /// to four bytes, then the float, big-endian.
-    public static func message(_ path: String, _ value: Float) -> [UInt8] {
+    package static func message(_ path: String, _ value: Float) -> [UInt8] {
         func padded(_ text: String) -> [UInt8] {
             var bytes = Array(text.utf8) + [0]
             while bytes.count % 4 != 0 { bytes.append(0) }
@@ -99,7 +99,7 @@ public enum OSCQueryNamespace {
 
     /// `GET PATH?ATTRIBUTE`: one attribute of a node (`{"VALUE":[800]}`), or nil when the node
     /// or the attribute is not there.
-    public static func attribute(_ name: String, of node: JSONValue) -> JSONValue? {
+    package static func attribute(_ name: String, of node: JSONValue) -> JSONValue? {
         node.member(name).map { .object([.init(name, $0)]) }
     }
 

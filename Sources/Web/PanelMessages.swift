@@ -24,9 +24,9 @@ import WebBridge
 /// `presets` (the names to offer, on connecting and after a save), `faults` (the isolated slots
 /// that crashed or hung, by name, with what happened: on connecting and when they change) and
 /// `error` (a request refused, in one line).
-public enum PanelMessages {
+package enum PanelMessages {
     /// A request from the page.
-    public enum Request: Equatable, Sendable {
+    package enum Request: Equatable, Sendable {
         case position(ParameterIndex, Double)
         case value(ParameterIndex, Double)
         case reset(ParameterIndex)
@@ -42,7 +42,7 @@ public enum PanelMessages {
     /// A message that is not JSON, or not one of the shapes above, is `malformed` (the socket
     /// closes); a well-formed one the panel cannot honour (a typo in a typed value, an id
     /// from before a chain edit) is only answered with an error.
-    public static func read(_ text: String, table: ParameterTable) -> Result<Request, Refusal> {
+    package static func read(_ text: String, table: ParameterTable) -> Result<Request, Refusal> {
         guard let json = try? JSONParser.parse(Array(text.utf8)), case .string(let type)? = json.member("type") else {
             return .failure(.malformed("not a panel message"))
         }
@@ -97,7 +97,7 @@ public enum PanelMessages {
     }
 
     /// Why a message was not followed.
-    public enum Refusal: Error, Equatable, Sendable {
+    package enum Refusal: Error, Equatable, Sendable {
         /// Not a panel message at all: the socket is closed.
         case malformed(String)
         /// A panel message that cannot be followed: answered with an `error` message.
@@ -106,7 +106,7 @@ public enum PanelMessages {
 
     /// `{"type":"layout",…}`: the title, and one section per chain slot (one untitled section
     /// for a single processor), each parameter with what the page draws it with.
-    public static func layout(_ snapshot: WebSnapshot, title: String) -> String {
+    package static func layout(_ snapshot: WebSnapshot, title: String) -> String {
         let layout = snapshot.layout
         let table = layout.table
         func parameter(_ index: ParameterIndex) -> JSONValue {
@@ -151,7 +151,7 @@ public enum PanelMessages {
     }
 
     /// `{"type":"values",…}`: each of `indices` with its value, knob position and text.
-    public static func values(_ indices: [ParameterIndex], _ snapshot: WebSnapshot) -> String {
+    package static func values(_ indices: [ParameterIndex], _ snapshot: WebSnapshot) -> String {
         JSONValue.object([
             .init("type", .string("values")), .init("generation", .number(snapshot.generation)),
             .init("values", .array(indices.map { index in
@@ -162,7 +162,7 @@ public enum PanelMessages {
 
     /// `{"type":"outputs","values":[{"id":…,"value":…}…]}`: a value that is not finite (a meter
     /// at silence) is `null`.
-    public static func outputs(_ values: [OutputValue]) -> String {
+    package static func outputs(_ values: [OutputValue]) -> String {
         JSONValue.object([
             .init("type", .string("outputs")),
             .init("values", .array(values.map { .object([.init("id", .string($0.id)), .init("value", .number($0.value, places: 4))]) })),
@@ -171,26 +171,26 @@ public enum PanelMessages {
 
     /// `{"type":"presets","names":[…]}`: the presets the page offers to load (on connecting,
     /// and after a page saved one).
-    public static func presets(_ names: [String]) -> String {
+    package static func presets(_ names: [String]) -> String {
         JSONValue.object([.init("type", .string("presets")), .init("names", .array(names.map { .string($0) }))]).compactText
     }
 
     /// `{"type":"learnt","id":…,"controller":…}`: a MIDI learn mapped that controller.
-    public static func learnt(_ learnt: LearntController) -> String {
+    package static func learnt(_ learnt: LearntController) -> String {
         JSONValue.object([.init("type", .string("learnt")), .init("id", .string(learnt.id)),
                           .init("controller", .number(learnt.controller))]).compactText
     }
 
     /// `{"type":"faults","faults":{"drive":"crashed (Segmentation fault)"}}`: the isolated slots
     /// down now (none: an empty object).
-    public static func faults(_ faults: [String: String]) -> String {
+    package static func faults(_ faults: [String: String]) -> String {
         JSONValue.object([.init("type", .string("faults")), .init("faults", .object(faults.sorted { $0.key < $1.key }.map {
             JSONMember($0.key, .string($0.value))
         }))]).compactText
     }
 
     /// `{"type":"error","message":…}`.
-    public static func error(_ message: String) -> String {
+    package static func error(_ message: String) -> String {
         JSONValue.object([.init("type", .string("error")), .init("message", .string(message))]).compactText
     }
 

@@ -15,25 +15,25 @@ import WebBridge
 /// commands, MIDI and OSC do; the feedback thread, woken by the host's change feed (at most
 /// 30 times a second), marks what changed on every open page, whose one writer sends the values current then.
 /// Nothing here runs on, waits for or allocates on the audio thread.
-public final class WebServer: Sendable {
+package final class WebServer: Sendable {
     /// The port it listens on (the one chosen when asked for 0).
-    public let port: Int
+    package let port: Int
     /// What to open in a browser: the address, and the token when one is required.
-    public let url: String
+    package let url: String
 
     /// The largest message a page may send, in bytes (a request is under 200).
-    public static let maximumMessage = 4096
+    package static let maximumMessage = 4096
     /// The largest frame read whole. A longer message than ``maximumMessage`` (up to this) is
     /// read to its end and answered with a close, 1009, message too large: a socket closed with
     /// unread data in it would end in a TCP reset, which a browser reports as a network error.
     static let maximumFrame = 1 << 20
     /// Pages open at once, at most: each costs a socket and a writer, and every change is sent
     /// to each; a page beyond is closed at once, saying why (policy violation, 1008).
-    public static let maximumPages = 64
+    package static let maximumPages = 64
     /// The page rate: the feedback thread looks at the host at most this often (30 a second).
     /// It sleeps on the host's change feed in between, and looks on a timer only while a
     /// page is open on a processor with outputs (meters move with the audio, not with changes).
-    public static let interval = Duration.milliseconds(33)
+    package static let interval = Duration.milliseconds(33)
 
     private let shared: Shared
     private let host: any WebPanelHost
@@ -59,7 +59,7 @@ public final class WebServer: Sendable {
 
     /// Starts listening; throws one line when the address cannot be had. `log` takes a line
     /// about a page that sent what is not the panel's.
-    public init(settings: WebSettings, host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
+    package init(settings: WebSettings, host: any WebPanelHost, title: String, oscPort: Int?, oscAddress: String?,
                 log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         if let problem = settings.problem { throw WebServerError(problem) }
         // What pages do wrong is logged at most once a second: a page cannot flood stderr.
@@ -189,7 +189,7 @@ public final class WebServer: Sendable {
     }
 
     /// Closes every page and stops listening.
-    public func stop() {
+    package func stop() {
         guard shared.running.exchange(false, ordering: .relaxed) else { return }
         host.interruptChangeWait()
         feedback.join()

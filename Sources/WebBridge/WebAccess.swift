@@ -8,17 +8,17 @@
 ///   `Authorization: Bearer …`, compared in constant time.
 /// - An `Origin`, which browsers send with every WebSocket and every cross-site request, must
 ///   be the page's own (`http://` + the `Host` header): another site's page cannot drive a rig.
-public struct WebAccess: Sendable, Equatable {
+package struct WebAccess: Sendable, Equatable {
     /// The secret every request must carry, or nil (loopback only).
-    public let token: String?
+    package let token: String?
 
-    public init(token: String?) { self.token = token }
+    package init(token: String?) { self.token = token }
 
     /// The longest request target accepted (path and query), in bytes.
-    public static let maximumTargetLength = 2048
+    package static let maximumTargetLength = 2048
 
     /// Why a request is refused, or nil when it may go on.
-    public func refusal(host: String?, origin: String?, query: [(String, String)], authorization: String?) -> String? {
+    package func refusal(host: String?, origin: String?, query: [(String, String)], authorization: String?) -> String? {
         if let token {
             let offered = query.first { $0.0 == "token" }?.1
                 ?? authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
@@ -35,7 +35,7 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
-    public static func isLoopbackName(_ host: String) -> Bool {
+    package static func isLoopbackName(_ host: String) -> Bool {
         let name: Substring
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return false }
@@ -54,7 +54,7 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// Whether an address only this machine can reach: 127.x.x.x or ::1.
-    public static func isLoopbackAddress(_ address: String) -> Bool {
+    package static func isLoopbackAddress(_ address: String) -> Bool {
         address == "::1" || isLoopbackName(address) && address.lowercased() != "localhost" && !address.contains(":")
     }
 
@@ -69,7 +69,7 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// A new token: 128 bits from the system's random source, as 32 hexadecimal digits.
-    public static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)
@@ -79,7 +79,7 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// A query string's items, percent-decoded (`a=1&b` gives `[("a","1"), ("b","")]`).
-    public static func queryItems(_ query: String) -> [(String, String)] {
+    package static func queryItems(_ query: String) -> [(String, String)] {
         query.split(separator: "&").map { item in
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (percentDecoded(pair[0]), pair.count > 1 ? percentDecoded(pair[1]) : "")

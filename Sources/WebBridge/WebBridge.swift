@@ -22,31 +22,31 @@ import Synchronization
 /// | `{"op":"ready","url":U}`, `{"op":"failed","message":M}`, `{"op":"log","line":L}` | none |
 ///
 /// `detent` first sends the settings, `{"port":…,"bind":…,"token":…,"title":…,"oscPort":…,"oscAddress":…}`.
-public enum WebBridge {
+package enum WebBridge {
     /// The program's name, looked for beside `detent` and then on `PATH`.
-    public static let program = "detent-web"
+    package static let program = "detent-web"
     /// The descriptor `detent-web` holds its end of the socket pair as.
-    public static let descriptor: Int32 = 3
+    package static let descriptor: Int32 = 3
     /// The descriptor `detent-web` holds the reading end of the change pipe as: `detent`
     /// writes a byte there when its change feed publishes (values, chain, mappings, a
     /// controller heard), and the browser panel's feedback sleeps on it.
-    public static let changesDescriptor: Int32 = 4
+    package static let changesDescriptor: Int32 = 4
 
     /// What `detent-web` is started with.
-    public struct Start: Sendable, Equatable {
-        public var settings: WebSettings
-        public var title: String
-        public var oscPort: Int?
-        public var oscAddress: String?
+    package struct Start: Sendable, Equatable {
+        package var settings: WebSettings
+        package var title: String
+        package var oscPort: Int?
+        package var oscAddress: String?
 
-        public init(settings: WebSettings, title: String, oscPort: Int?, oscAddress: String?) {
+        package init(settings: WebSettings, title: String, oscPort: Int?, oscAddress: String?) {
             self.settings = settings
             self.title = title
             self.oscPort = oscPort
             self.oscAddress = oscAddress
         }
 
-        public var line: String {
+        package var line: String {
             JSONValue.object([
                 .init("port", .number(settings.port)), .init("bind", .string(settings.bind)),
                 .init("token", settings.token.map { .string($0) } ?? .null), .init("title", .string(title)),
@@ -55,7 +55,7 @@ public enum WebBridge {
             ]).compactText
         }
 
-        public init?(line: [UInt8]) {
+        package init?(line: [UInt8]) {
             guard let json = try? JSONParser.parse(line), let port = json.member("port")?.intValue,
                   case .string(let bind)? = json.member("bind"), case .string(let title)? = json.member("title") else { return nil }
             self.init(settings: WebSettings(port: port, bind: bind, token: json.member("token")?.stringValue),
@@ -66,14 +66,14 @@ public enum WebBridge {
     // MARK: detent's side
 
     /// What `detent-web` told, besides a question.
-    public enum Notice: Equatable, Sendable {
+    package enum Notice: Equatable, Sendable {
         case ready(url: String)
         case failed(String)
         case log(String)
     }
 
     /// What to do with a line from `detent-web`.
-    public enum Handled: Equatable, Sendable {
+    package enum Handled: Equatable, Sendable {
         /// Send this answer back.
         case answer(String)
         case notice(Notice)
@@ -81,7 +81,7 @@ public enum WebBridge {
 
     /// Reads one line from `detent-web`: a notice, or a question answered from `host` (the
     /// answer line to send back). Nil for a line that is neither (nothing is sent).
-    public static func handle(_ line: [UInt8], host: any WebPanelHost) -> Handled? {
+    package static func handle(_ line: [UInt8], host: any WebPanelHost) -> Handled? {
         guard let json = try? JSONParser.parse(line), case .string(let op)? = json.member("op") else { return nil }
         switch op {
         case "ready": return json.member("url")?.stringValue.map { .notice(.ready(url: $0)) }
@@ -155,7 +155,7 @@ public enum WebBridge {
 
     /// The layout: each row as `detent params --json` writes it (with `glidesInAmplitude`),
     /// the sections and the outputs.
-    public static func encode(_ layout: WebLayout) -> JSONValue {
+    package static func encode(_ layout: WebLayout) -> JSONValue {
         .object([
             .init("table", .array(layout.table.specs.map { spec in
                 guard case .object(var members) = ParameterTableText.json(spec) else { return .null }
@@ -176,7 +176,7 @@ public enum WebBridge {
     }
 
     /// The layout ``encode(_:)`` wrote, or nil when `json` is not one.
-    public static func decodeLayout(_ json: JSONValue) -> WebLayout? {
+    package static func decodeLayout(_ json: JSONValue) -> WebLayout? {
         guard case .array(let rows)? = json.member("table"), case .array(let sections)? = json.member("sections"),
               case .array(let outputs)? = json.member("outputs") else { return nil }
         var specs: [ParameterSpec] = []
@@ -244,7 +244,7 @@ public enum WebBridge {
 /// The host as `detent-web` sees it: each verb a question to `detent` over the socket pair,
 /// one at a time whatever thread asks. The layout is sent again only when the chain's
 /// generation moves. When `detent` is gone the program ends: it serves nothing of its own.
-public final class WebBridgeClient: WebPanelHost {
+package final class WebBridgeClient: WebPanelHost {
     private struct State {
         let socket: LineSocket
         var layout: WebLayout?
@@ -262,7 +262,7 @@ public final class WebBridgeClient: WebPanelHost {
         interrupt = try? WakePipe()
     }
 
-    public func awaitChange(timeout: Duration?) -> Bool {
+    package func awaitChange(timeout: Duration?) -> Bool {
         let ready = DescriptorIO.waitReadable([changes.readEnd] + (interrupt.map { [$0.readEnd] } ?? []), timeout: timeout)
         if ready.count > 1, ready[1] { interrupt?.drain() }
         guard ready[0] else { return false }
@@ -271,14 +271,14 @@ public final class WebBridgeClient: WebPanelHost {
         return true
     }
 
-    public func interruptChangeWait() { interrupt?.signal() }
+    package func interruptChangeWait() { interrupt?.signal() }
 
     /// Sends a line that is not a question (``WebBridge/Notice``).
-    public func notify(_ members: [JSONMember]) {
+    package func notify(_ members: [JSONMember]) {
         _ = state.withLock { $0.socket.send(JSONValue.object(members).compactText) }
     }
 
-    public func log(_ line: String) { notify([.init("op", .string("log")), .init("line", .string(line))]) }
+    package func log(_ line: String) { notify([.init("op", .string("log")), .init("line", .string(line))]) }
 
     /// Sends `question` and waits for its answer; the program ends when `detent` has.
     private func ask(_ state: inout State, _ question: [JSONMember]) -> JSONValue {
@@ -299,7 +299,7 @@ public final class WebBridgeClient: WebPanelHost {
 
     private static func parentGone() -> Never { ThisProcess.exitNow(0) }
 
-    public func webSnapshot() -> WebSnapshot {
+    package func webSnapshot() -> WebSnapshot {
         state.withLock { state in
             let answer = ask(&state, [.init("op", .string("snapshot")), .init("have", .number(state.generation))])
             if let layout = answer.member("layout") {
@@ -321,20 +321,20 @@ public final class WebBridgeClient: WebPanelHost {
         }
     }
 
-    public func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
+    package func set(_ values: [ParameterIndex: Double], ifGeneration generation: Int) -> Bool {
         state.withLock { state in
             ask(&state, [.init("op", .string("set")), .init("generation", .number(generation)),
                          .init("values", .array(values.map { .array([.number($0.key.rawValue), .number($0.value)]) }))])
         }.member("ok") == .bool(true)
     }
 
-    public func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
+    package func reset(_ index: ParameterIndex, ifGeneration generation: Int) -> Bool {
         state.withLock { state in
             ask(&state, [.init("op", .string("reset")), .init("generation", .number(generation)), .init("row", .number(index.rawValue))])
         }.member("ok") == .bool(true)
     }
 
-    public func outputValues() -> [OutputValue] {
+    package func outputValues() -> [OutputValue] {
         let answer = state.withLock { ask(&$0, [.init("op", .string("outputs"))]) }
         guard case .array(let pairs)? = answer.member("outputs") else { return [] }
         return pairs.compactMap { pair in
@@ -343,35 +343,35 @@ public final class WebBridgeClient: WebPanelHost {
         }
     }
 
-    public func preset(_ name: String, save: Bool) -> String? {
+    package func preset(_ name: String, save: Bool) -> String? {
         state.withLock { ask(&$0, [.init("op", .string("preset")), .init("name", .string(name)), .init("save", .bool(save))]) }
             .member("problem")?.stringValue
     }
 
-    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+    package func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
         state.withLock {
             ask(&$0, [.init("op", .string("learn")), .init("generation", .number(generation)),
                       .init("row", index.map { .number($0.rawValue) } ?? .null)])
         }.member("problem")?.stringValue
     }
 
-    public func takeLearnt() -> LearntController? {
+    package func takeLearnt() -> LearntController? {
         let learnt = state.withLock { ask(&$0, [.init("op", .string("learnt"))]) }.member("learnt")
         guard let id = learnt?.member("id")?.stringValue, let controller = learnt?.member("controller")?.intValue else { return nil }
         return LearntController(id: id, controller: controller)
     }
 
-    public func presetNames() -> [String] {
+    package func presetNames() -> [String] {
         guard case .array(let names)? = state.withLock({ ask(&$0, [.init("op", .string("presets"))]) }).member("presets") else { return [] }
         return names.compactMap(\.stringValue)
     }
 
-    public func faults() -> [String: String] {
+    package func faults() -> [String: String] {
         guard case .object(let members)? = state.withLock({ ask(&$0, [.init("op", .string("faults"))]) }).member("faults") else { return [:] }
         return Dictionary(members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    public func restart(_ slot: String) -> String? {
+    package func restart(_ slot: String) -> String? {
         state.withLock { ask(&$0, [.init("op", .string("restart")), .init("slot", .string(slot))]) }.member("problem")?.stringValue
     }
 }

@@ -5,7 +5,7 @@ import Platform
 /// What the web panel needs of whatever holds the parameters — the live host, or the panel's
 /// no-audio stand-in: a snapshot to show, and the verbs every other source of changes uses.
 /// Nothing here reaches the audio thread but through the host's own queue.
-public protocol WebPanelHost: AnyObject, Sendable {
+package protocol WebPanelHost: AnyObject, Sendable {
     /// The processor (its table and chain slots), the chain's generation (bumped by every
     /// edit, so a request read against an older table is dropped), and every target.
     func webSnapshot() -> WebSnapshot
@@ -40,71 +40,71 @@ public protocol WebPanelHost: AnyObject, Sendable {
 }
 
 /// A controller MIDI learn mapped to a parameter.
-public struct LearntController: Equatable, Sendable {
-    public let id: String
-    public let controller: Int
+package struct LearntController: Equatable, Sendable {
+    package let id: String
+    package let controller: Int
 
-    public init(id: String, controller: Int) {
+    package init(id: String, controller: Int) {
         self.id = id
         self.controller = controller
     }
 }
 
 extension WebPanelHost {
-    public func outputValues() -> [OutputValue] { [] }
-    public func preset(_ name: String, save: Bool) -> String? { "presets cannot be loaded or saved here" }
-    public func presetNames() -> [String] { [] }
-    public func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
+    package func outputValues() -> [OutputValue] { [] }
+    package func preset(_ name: String, save: Bool) -> String? { "presets cannot be loaded or saved here" }
+    package func presetNames() -> [String] { [] }
+    package func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
         index == nil ? nil : "no MIDI input to learn from (detent live has one, unless --no-midi)"
     }
-    public func takeLearnt() -> LearntController? { nil }
+    package func takeLearnt() -> LearntController? { nil }
     /// A host with no change feed is looked at 30 times a second.
-    public func awaitChange(timeout: Duration?) -> Bool {
+    package func awaitChange(timeout: Duration?) -> Bool {
         ThisThread.sleep(for: min(timeout ?? .milliseconds(33), .milliseconds(33)))
         return true
     }
-    public func interruptChangeWait() {}
-    public func faults() -> [String: String] { [:] }
-    public func restart(_ slot: String) -> String? { "restarting is for isolated slots (detent live --isolate)" }
+    package func interruptChangeWait() {}
+    package func faults() -> [String: String] { [:] }
+    package func restart(_ slot: String) -> String? { "restarting is for isolated slots (detent live --isolate)" }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.
-public struct WebSnapshot: Sendable {
-    public let layout: WebLayout
-    public let generation: Int
-    public let targets: [ParameterIndex: Double]
+package struct WebSnapshot: Sendable {
+    package let layout: WebLayout
+    package let generation: Int
+    package let targets: [ParameterIndex: Double]
     /// What the page and OSCQuery call the host now (it follows the chain's edits), or nil
     /// for the title the server started with (a session's name).
-    public let title: String?
+    package let title: String?
 
-    public init(layout: WebLayout, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
+    package init(layout: WebLayout, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
         self.layout = layout
         self.generation = generation
         self.targets = targets
         self.title = title
     }
 
-    public init(processor: Processor, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
+    package init(processor: Processor, generation: Int, targets: [ParameterIndex: Double], title: String? = nil) {
         self.init(layout: WebLayout(processor: processor), generation: generation, targets: targets, title: title)
     }
 
     /// The target of `index`, or its default when the host has none.
-    public func value(_ index: ParameterIndex) -> Double {
+    package func value(_ index: ParameterIndex) -> Double {
         targets[index] ?? layout.table[index].defaultValue
     }
 }
 
 /// What the page draws of a processor: its table, its chain slots as sections, its outputs.
 /// Plain data, so `detent-web` gets it over the bridge without the processor itself.
-public struct WebLayout: Sendable, Equatable {
+package struct WebLayout: Sendable, Equatable {
     /// One chain slot: its name, its processor's name, its bypass row and its other rows.
-    public struct Section: Sendable, Equatable {
-        public let name: String
-        public let plugin: String
-        public let bypass: ParameterIndex
-        public let rows: [ParameterIndex]
+    package struct Section: Sendable, Equatable {
+        package let name: String
+        package let plugin: String
+        package let bypass: ParameterIndex
+        package let rows: [ParameterIndex]
 
-        public init(name: String, plugin: String, bypass: ParameterIndex, rows: [ParameterIndex]) {
+        package init(name: String, plugin: String, bypass: ParameterIndex, rows: [ParameterIndex]) {
             self.name = name
             self.plugin = plugin
             self.bypass = bypass
@@ -112,18 +112,18 @@ public struct WebLayout: Sendable, Equatable {
         }
     }
 
-    public let table: ParameterTable
+    package let table: ParameterTable
     /// One per chain slot; none for a single processor (one untitled section of every row).
-    public let sections: [Section]
-    public let outputs: [OutputSpec]
+    package let sections: [Section]
+    package let outputs: [OutputSpec]
 
-    public init(table: ParameterTable, sections: [Section], outputs: [OutputSpec]) {
+    package init(table: ParameterTable, sections: [Section], outputs: [OutputSpec]) {
         self.table = table
         self.sections = sections
         self.outputs = outputs
     }
 
-    public init(processor: Processor) {
+    package init(processor: Processor) {
         self.init(table: processor.table, sections: processor.slots.map { slot in
             // The plug-in's own on/off (`lv2:enabled`) is the slot's bypass already, which
             // drives it: one switch, in the heading, not two that disagree.

@@ -1,26 +1,26 @@
 /// How the web panel listens: `--http PORT`, `--http-bind ADDRESS`, `--http-token TOKEN`.
-public struct WebSettings: Sendable, Equatable {
+package struct WebSettings: Sendable, Equatable {
     /// The TCP port; 0 takes any free one (the start-up line says which).
-    public var port: Int
+    package var port: Int
     /// The address to listen on; 127.0.0.1 (this machine only) by default.
-    public var bind: String
+    package var bind: String
     /// The token every request must carry; made up at start when listening beyond loopback
     /// and none is given. On loopback there is none unless one is given.
-    public var token: String?
+    package var token: String?
 
-    public init(port: Int, bind: String = "127.0.0.1", token: String? = nil) {
+    package init(port: Int, bind: String = "127.0.0.1", token: String? = nil) {
         self.port = port
         self.bind = bind
         self.token = token
     }
 
     /// The token in force: the given one, a new one beyond loopback, or none.
-    public func resolvedToken() -> String? {
+    package func resolvedToken() -> String? {
         token ?? (WebAccess.isLoopbackAddress(bind) ? nil : WebAccess.newToken())
     }
 
     /// Why a setting cannot be used, in one line, or nil.
-    public var problem: String? {
+    package var problem: String? {
         if !(0...65_535).contains(port) { return "--http \(port): a TCP port is 1 … 65535 (0: any free one)" }
         if let token, token.isEmpty || token.count > 256 || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) {
             return "--http-token: 1 … 256 letters, digits, '-', '_', '.' or '~'"
@@ -30,7 +30,7 @@ public struct WebSettings: Sendable, Equatable {
 }
 
 /// Why the web panel cannot start, in one line.
-public struct WebServerError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct WebServerError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -94,9 +94,11 @@ struct InterruptTests {
         let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
                                       environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
                                       stderr: .pipe)
-        let fifo = open(folder.file("in.wav"), O_WRONLY)  // opened, and then nothing is written
+        // Opened, and then nothing is written. The open returns once the render has opened the
+        // fifo, which it does after watching for signals and saying it waits for its input:
+        // the signal below finds it waiting, with no pause to guess at.
+        let fifo = open(folder.file("in.wav"), O_WRONLY)
         defer { close(fifo) }
-        usleep(300_000)
         render.signal(SIGINT)
         let status = render.wait(seconds: 10)
         #expect(status?.exited == 130)

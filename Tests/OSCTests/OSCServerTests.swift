@@ -1,6 +1,7 @@
 import Foundation
 import Parameters
 import OSC
+import Platform
 import Synchronization
 import Testing
 import TestSupport
@@ -17,8 +18,9 @@ struct OSCServerTests {
         let logged = DispatchSemaphore(value: 0)
     }
 
+    /// A server that logs every refusal (no second between lines: each test waits for each).
     static func server(_ received: Received, answer: Bool = false, bind: String = "127.0.0.1") throws -> OSCServer {
-        try OSCServer(port: 0, bind: bind, table: LowpassGain.table, log: { line in
+        try RateLimitedLog.$interval.withValue(.zero) { try OSCServer(port: 0, bind: bind, table: LowpassGain.table, log: { line in
             received.lines.withLock { $0.append(line) }
             received.logged.signal()
         }) { request, peer, server in
@@ -27,7 +29,7 @@ struct OSCServerTests {
             if answer, case .subscribe = request { server.send([(.gain, -6)], to: peer) }
             if answer, case .status = request { server.send(OSCMessage("/detent/status", [.string("server test, xruns 0")]), to: peer) }
             received.arrived.signal()
-        }
+        } }
     }
 
     @Test("oscsend sets a value; a bad message is logged and changes nothing")
@@ -110,7 +112,6 @@ struct OSCServerTests {
             client.send(bytes)
             #expect(received.logged.wait(timeout: .now() + 10) == .success)
             #expect(received.lines.withLock { $0.last?.contains(reason) } == true, "\(received.lines.withLock { $0 })")
-            Thread.sleep(forTimeInterval: 1.05)  // one line a second
         }
         #expect(received.requests.withLock { $0 }.isEmpty, "nothing of a bad bundle is handled, not even its good messages")
     }
@@ -128,7 +129,6 @@ struct OSCServerTests {
             #expect(received.logged.wait(timeout: .now() + 10) == .success)
             let line = received.lines.withLock { $0.last } ?? ""
             #expect(line.contains("OSC from \(address):") && line.contains("only from this user on this machine") && line.hasSuffix("ignored"), "\(line)")
-            Thread.sleep(forTimeInterval: 1.05)  // one line a second
         }
         _ = try ChildProcess.run("/usr/bin/oscsend", [address, "\(server.port)", "/detent/preset/load", "s", "Dark"])
         #expect(received.arrived.wait(timeout: .now() + 10) == .success)
