@@ -134,7 +134,7 @@ let package = Package(
         // The engine for callers in other languages, through C functions (`detent_chain_new`,
         // `detent_chain_process`, …): Python's `detent` package loads it in process.
         .target(name: "DetentC", dependencies: [
-            "RenderJobs", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
+            "RenderJobs", "OfflineRender", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.

@@ -112,6 +112,16 @@ public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: Uns
     return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
 }
 
+/// MIDI messages given to `detent_chain_process` that could not be played, since the chain
+/// was made (more than 512 at one frame, or more than a plug-in's list holds), counted as a
+/// render counts them.
+@_cdecl("detent_chain_dropped_midi")
+public func detent_chain_dropped_midi(_ chain: UnsafeMutableRawPointer, _ count: UnsafeMutablePointer<Int64>,
+                                      _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { count.pointee = Int64(try chain.exclusive { chain.droppedMIDI }) }
+}
+
 /// The frames `detent_chain_process` writes for `frames` frames of input (with `final`).
 @_cdecl("detent_chain_output_frames")
 public func detent_chain_output_frames(_ chain: UnsafeMutableRawPointer, _ frames: Int64, _ final: Int32,

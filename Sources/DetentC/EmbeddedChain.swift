@@ -1,5 +1,6 @@
 import AudioEngine
 import Isolation
+import OfflineRender
 import Parameters
 import Platform
 import Presets
@@ -54,6 +55,11 @@ final class EmbeddedChain: @unchecked Sendable {
     private let silence: UnsafeMutablePointer<Float>
     private let inputs: UnsafeMutablePointer<UnsafePointer<Float>>
     private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The same, from the frame of a piece the engine's current call starts at.
+    private let spanInputs: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let spanOutputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The MIDI messages given, on the engine's timeline, as every render hands them over.
+    private let feed = EventFeed()
 
     /// The engine's largest block; the output does not depend on it.
     static let maxFrames = 16_384
@@ -79,6 +85,8 @@ final class EmbeddedChain: @unchecked Sendable {
         silence.initialize(repeating: 0, count: Self.grid)
         inputs = .allocate(capacity: channels)
         outputs = .allocate(capacity: channels)
+        spanInputs = .allocate(capacity: channels)
+        spanOutputs = .allocate(capacity: channels)
     }
 
     deinit {
@@ -90,6 +98,8 @@ final class EmbeddedChain: @unchecked Sendable {
         silence.deallocate()
         inputs.deallocate()
         outputs.deallocate()
+        spanInputs.deallocate()
+        spanOutputs.deallocate()
     }
 
     var table: ParameterTable { found.table }
@@ -173,6 +183,7 @@ final class EmbeddedChain: @unchecked Sendable {
             return
         }
         engine.reset()
+        feed.dropPendingNotes()
         restarts = false
         toDrop = latency
     }
@@ -196,9 +207,11 @@ final class EmbeddedChain: @unchecked Sendable {
             ChannelFold.fold(key.samples, .rows(key.channels, frames: frames), into: rows, .rows(channels, frames: frames), frames: frames)
             return rows
         }
+        // Per key, its rows for the current piece, and for the span of it the engine runs.
         let tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
+        let spanTables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
         defer {
-            tables.forEach { $0.deallocate() }
+            (tables + spanTables).forEach { $0.deallocate() }
             folded.forEach { $0.deallocate() }
         }
         if restarts {
@@ -206,8 +219,10 @@ final class EmbeddedChain: @unchecked Sendable {
             restarts = false
         }
         running = true
+        // The messages on the engine's timeline: this call's frames start where it stands.
+        let start = engine.framePosition
+        feed.add(notes: midi.map { (start + Int64($0.frame), $0.bytes) })
         var written = 0
-        var nextMIDI = 0
         // With `final`, the latency's silence follows the input in the same grid block, as a
         // render's reader fills its last block: the block that holds both is made here.
         let total = frames + (final ? latency : 0)
@@ -217,8 +232,8 @@ final class EmbeddedChain: @unchecked Sendable {
         while done < total {
             // Calls end on the grid a render's blocks end on, whatever the caller's parts:
             // a plug-in's runs are then the render's, for plug-ins whose sound depends on them.
-            let position = Int(engine.framePosition)
-            let n = min(total - done, Self.grid - position % Self.grid)
+            let position = engine.framePosition
+            let n = min(total - done, Self.grid - Int(position) % Self.grid)
             let dropping = toDrop > 0
             // The input's frames of this piece (all, some, or none: the latency's silence).
             let real = max(0, min(n, frames - done))
@@ -236,21 +251,8 @@ final class EmbeddedChain: @unchecked Sendable {
                     inputs[c] = UnsafePointer(row)
                 }
             }
-            if engine.acceptsMIDI, nextMIDI < midi.count {
-                engine.beginMIDI()
-                let end = done + n
-                while nextMIDI < midi.count, midi[nextMIDI].frame < end {
-                    let at = max(0, midi[nextMIDI].frame - done)
-                    midi[nextMIDI].bytes.withUnsafeBufferPointer { bytes in
-                        _ = engine.addMIDI(frame: at, bytes: bytes.baseAddress!, size: bytes.count)
-                    }
-                    nextMIDI += 1
-                }
-            }
-            // A whole-block plug-in's last run of the stream is padded (see `Engine.endStream`).
-            if final && done + n == total { engine.endStream() }
-            if input != nil, real > 0, !keys.isEmpty {
-                var sides = targets
+            let keyed = input != nil && real > 0 && !keys.isEmpty
+            if keyed {
                 for k in keys.indices {
                     for c in 0..<channels {
                         if real == n {
@@ -262,11 +264,28 @@ final class EmbeddedChain: @unchecked Sendable {
                             tables[k][c] = UnsafePointer(row)
                         }
                     }
-                    sides[k].channels = UnsafePointer(tables[k])
                 }
-                sides.withUnsafeBufferPointer { engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n, sides: $0) }
-            } else {
-                engine.process(input: UnsafePointer(inputs), output: UnsafePointer(outputs), frames: n)
+            }
+            // The one loop every render goes through: MIDI at its frames, a call cut where it
+            // would take more messages than a plug-in's list, the end of the stream said
+            // (a whole-block plug-in's last run is padded, see `Engine.endStream`).
+            feed.render(engine, position: position, frames: n, endsStream: final && done + n == total) { from, to in
+                for c in 0..<channels {
+                    spanInputs[c] = inputs[c] + from
+                    spanOutputs[c] = outputs[c] + from
+                }
+                guard keyed else {
+                    engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from)
+                    return
+                }
+                var sides = targets
+                for k in keys.indices {
+                    for c in 0..<channels { spanTables[k][c] = tables[k][c] + from }
+                    sides[k].channels = UnsafePointer(spanTables[k])
+                }
+                sides.withUnsafeBufferPointer {
+                    engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from, sides: $0)
+                }
             }
             if dropping {
                 // The latency's frames are processed with the rest of their block, as a
@@ -286,6 +305,10 @@ final class EmbeddedChain: @unchecked Sendable {
         try checkFaults(engine)
         return written
     }
+
+    /// MIDI messages given that could not be played (more than a call takes at one frame, or
+    /// more than a plug-in's list holds), since the chain was made: counted as a render counts them.
+    var droppedMIDI: Int { feed.droppedNotes }
 
     /// Throws when an isolated plug-in crashed, aborted or hung in the last call (its slot
     /// passed its input through from then on): the chain starts afresh at the next call, in
@@ -341,6 +364,7 @@ final class EmbeddedChain: @unchecked Sendable {
     private func dropEngine() {
         if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
         engine = nil
+        feed.dropPendingNotes()
         running = false
         restarts = false
     }

@@ -13,13 +13,17 @@ public struct MIDIRenderSummary: Sendable, Equatable {
     /// MIDI messages played, and automation events applied.
     public var midiEvents: Int
     public var automationEvents: Int
+    /// MIDI messages that could not be played (``EventFeed/droppedNotes``).
+    public var midiDropped = 0
     public var output: MIDIOutputSummary
     /// What the processor logged.
     public var processorMessages: [String]
     /// Wall-clock time of the render.
     public var seconds: Double
 
-    public var warnings: [String] { processorMessages + output.warnings }
+    public var warnings: [String] {
+        processorMessages + [EventFeed.droppedWarning(midiDropped, source: input ?? "--midi")].compactMap { $0 } + output.warnings
+    }
 
     public var jsonValue: JSONValue {
         .object([
@@ -29,6 +33,7 @@ public struct MIDIRenderSummary: Sendable, Equatable {
             JSONMember("frames", .number(frames)),
             JSONMember("duration", .number(Double(frames) / Double(sampleRate), places: 6)),
             JSONMember("midiEvents", .number(midiEvents)),
+            JSONMember("midiDropped", .number(midiDropped)),
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("midiOut", output.jsonValue),
             JSONMember("seconds", .number(seconds, places: 3)),

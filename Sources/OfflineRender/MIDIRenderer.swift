@@ -31,7 +31,7 @@ public enum MIDIRenderer {
         try MIDIFileWriter.checkOutput(output, overwrite: settings.overwrite)
         let input = settings.midiPath ?? output
         let changes = try settings.automation.changes(sampleRate: sampleRate, input: input)
-        var feed = EventFeed(changes: changes, notes: settings.midi?.frames(sampleRate: sampleRate) ?? [])
+        let feed = EventFeed(changes: changes, notes: settings.midi?.frames(sampleRate: sampleRate) ?? [])
         let engine = Engine(processor: settings.processor, initialValues: settings.startingValues,
                             queueCapacity: max(1_024, feed.mostChangesAtOneFrame + 1),
                             controlInterval: settings.controlInterval, kernelFrames: settings.kernelFrames)
@@ -65,12 +65,14 @@ public enum MIDIRenderer {
                                         beatsPerMinute: settings.beatsPerMinute ?? MIDIFileWriter.defaultBeatsPerMinute,
                                         endFrame: total)
         try MIDIFileWriter.write(file.bytes, to: output, overwrite: settings.overwrite)
-        return MIDIRenderSummary(
+        var summary = MIDIRenderSummary(
             input: settings.midiPath, plugin: settings.processor.identifier, sampleRate: sampleRate, frames: total,
-            midiEvents: feed.nextNote - feed.droppedNotes, automationEvents: feed.nextChange,
+            midiEvents: feed.notesPlayed, automationEvents: feed.nextChange,
             output: MIDIOutputSummary(path: output, messages: collected.messages.count - file.skipped,
                                       skipped: file.skipped, dropped: collected.dropped),
             processorMessages: engine.kernelReports?.takeMessages() ?? [],
             seconds: (ContinuousClock.now - started).seconds)
+        summary.midiDropped = feed.droppedNotes
+        return summary
     }
 }

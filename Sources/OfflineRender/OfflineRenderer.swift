@@ -181,7 +181,8 @@ public enum OfflineRenderer {
                 seconds: (ContinuousClock.now - started).seconds)
             summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
             summary.absurdSlots = zip(settings.processor.chainParts.map(\.name), telemetry.absurdFrames).filter { $0.1 > 0 }.map { AbsurdSlot(slot: $0.0, frames: $0.1) }
-            if settings.midi != nil { summary.midiEvents = stream.feed.nextNote - stream.feed.droppedNotes }
+            if settings.midi != nil { summary.midiEvents = stream.feed.notesPlayed }
+            summary.midiDropped = stream.feed.droppedNotes
             summary.latency = stream.latency
             if let midiOut { summary.midiOutput = .init(path: settings.midiOut!, messages: midiOut.messages,
                                                         skipped: midiOut.skipped, dropped: midiOut.dropped) }

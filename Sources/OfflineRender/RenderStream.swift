@@ -30,7 +30,7 @@ struct RenderStream: ~Copyable {
     /// Frames rendered so far (the engine's frame position).
     private(set) var position: Int64 = 0
     /// The automation's changes and the MIDI file's messages (`--midi`), each at its frame.
-    private(set) var feed: EventFeed
+    let feed: EventFeed
     /// What the processor wrote to its MIDI output (`--midi-out`), at its frames on the
     /// engine's timeline; collected only when asked for.
     private(set) var midiOutput = MIDIOutput()

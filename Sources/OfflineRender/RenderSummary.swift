@@ -34,6 +34,8 @@ public struct RenderSummary: Sendable, Equatable {
     public var eventsAfterEnd: Int
     /// MIDI messages played from `--midi` (nil without one).
     public var midiEvents: Int?
+    /// MIDI messages of `--midi` that could not be played (``EventFeed/droppedNotes``).
+    public var midiDropped = 0
     /// What went to `--midi-out` (nil without it).
     public var midiOutput: MIDIOutputSummary?
     /// What of the input's metadata the output kept (`title`, …, `bext`, `cue`, `instrument`),
@@ -95,6 +97,7 @@ public struct RenderSummary: Sendable, Equatable {
             lines.append("\(output): the input's \(metadataLost.joined(separator: ", ")) cannot go into this output; not copied")
         }
         lines += processorMessages
+        if let dropped = EventFeed.droppedWarning(midiDropped, source: input) { lines.append(dropped) }
         lines += midiOutput?.warnings ?? []
         lines += notes
         if eventsAfterEnd > 0 {
@@ -128,6 +131,7 @@ public struct RenderSummary: Sendable, Equatable {
             JSONMember("automationEvents", .number(automationEvents)),
             JSONMember("eventsAfterEnd", .number(eventsAfterEnd)),
             JSONMember("midiEvents", midiEvents.map { .number($0) } ?? .null),
+            JSONMember("midiDropped", .number(midiDropped)),
             JSONMember("metadata", .array(metadata.map { .string($0) })),
             JSONMember("metadataLost", .array(metadataLost.map { .string($0) })),
             JSONMember("dither", dither.map { .string($0.rawValue) } ?? .null),

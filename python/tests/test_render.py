@@ -70,3 +70,19 @@ def test_an_instrument_renders_from_midi_alone(tmp_path):
     run_detent("render", "--midi", str(song), "--plugin", PIANO, "--tail", "0.5", "--subtype", "float",
                "-o", str(tmp_path / "cli.wav"))
     assert (tmp_path / "py.wav").read_bytes() == (tmp_path / "cli.wav").read_bytes()
+
+
+def test_midi_beyond_what_a_call_takes_is_counted_alike_in_a_render_and_a_chain(tmp_path):
+    # 600 controller messages at the first frame: more than one engine call takes at a frame.
+    many = 600
+    events = b"".join(bytes([0, 0xB0, 7, i % 128]) for i in range(many))
+    track = events + bytes([0, 0xFF, 0x2F, 0])
+    song = tmp_path / "crowd.mid"
+    song.write_bytes(b"MThd" + (6).to_bytes(4, "big") + bytes([0, 0, 0, 1, 1, 0xE0]) + b"MTrk"
+                     + len(track).to_bytes(4, "big") + track)
+    results = detent.render(None, output=tmp_path / "crowd.wav", midi=song, plugins=[PIANO], tail=0.1, subtype="float")
+    dropped = results[0]["midiDropped"]
+    assert dropped > 0 and results[0]["midiEvents"] == many - dropped
+    chain = detent.Chain([PIANO], sample_rate=48_000, channels=2)
+    chain.process(frames=4_800, midi=[(0, bytes([0xB0, 7, i % 128])) for i in range(many)])
+    assert chain.midi_dropped == dropped

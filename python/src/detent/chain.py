@@ -206,6 +206,15 @@ class Chain:
         _call(lib.detent_chain_latency, self._live(), ctypes.byref(frames))
         return frames.value
 
+    @property
+    def midi_dropped(self):
+        """MIDI messages given to ``process`` that could not be played, since the chain was
+        made: more than 512 at one frame, or more than a plug-in's list holds (counted as
+        ``detent render`` counts them in its summary's ``midiDropped``)."""
+        count = ctypes.c_int64()
+        _call(lib.detent_chain_dropped_midi, self._live(), ctypes.byref(count))
+        return count.value
+
     def __setitem__(self, parameter, value):
         handle = self._live()
         _call(lib.detent_chain_set, handle, _parameter(parameter), _c_string("value", _text(value)))
