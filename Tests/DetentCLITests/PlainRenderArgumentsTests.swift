@@ -53,7 +53,7 @@ struct PlainRenderArgumentsTests {
     @Test("2,000 random lines of its options: taken only as ArgumentParser reads them")
     func randomLines() {
         var random = TestSupport.SplitMix64(seed: 38)
-        let names = PlainRenderArguments.options.keys.sorted() + ["--bogus", "--", "-x", "--help"]
+        let names = RenderOption.byFlag.keys.sorted() + ["--bogus", "--", "-x", "--help"]
         let values = ["a.wav", "-", "x=1", "-3", "--json", "12", "1.5", "", "=", "b c", "gain=-6dB", "nan", "+4", "0x10",
                       "18446744073709551615", "-1/4", "--set", "ü.wav"]
         var taken = 0

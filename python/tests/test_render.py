@@ -86,3 +86,18 @@ def test_midi_beyond_what_a_call_takes_is_counted_alike_in_a_render_and_a_chain(
     chain = detent.Chain([PIANO], sample_rate=48_000, channels=2)
     chain.process(frames=4_800, midi=[(0, bytes([0xB0, 7, i % 128])) for i in range(many)])
     assert chain.midi_dropped == dropped
+
+
+def test_render_takes_every_option_the_command_line_table_offers(tmp_path):
+    options = detent.render_options()
+    # The one table's keys: the encoder's and the metadata's too, which no list here names.
+    assert {"dither": "text", "quality": "number", "no_metadata": "flag", "block": "whole"}.items() <= options.items()
+    path = inputs(tmp_path, count=1)[0]
+    results = detent.render(path, output=tmp_path / "py.wav", subtype="pcm16", dither="tpdf", no_metadata=True)
+    run_detent("render", path, "-o", str(tmp_path / "cli.wav"), "--subtype", "pcm16", "--dither", "tpdf", "--no-metadata")
+    assert results[0]["dither"] == "tpdf"
+    assert (tmp_path / "py.wav").read_bytes() == (tmp_path / "cli.wav").read_bytes()
+    with pytest.raises(detent.InvalidValue, match="no_metadata"):
+        detent.render(path, output=tmp_path / "x.wav", no_metadata="yes")
+    with pytest.raises(detent.InvalidValue, match="use values="):
+        detent.render(path, output=tmp_path / "x.wav", sets=["cutoff=1k"])

@@ -18,9 +18,10 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
     ``plugins`` names the processors as ``Chain`` does, ``values`` maps ids to values
     (strings as ``--set`` reads them, numbers in the unit), ``preset`` starts from a preset;
     ``jobs`` files render at once (default: every core). Further options by their long
-    names: ``automation``, ``midi``, ``bpm``, ``tail``, ``format``, ``subtype``,
-    ``normalize``, ``block``, ``chain``; with no inputs, ``midi`` and ``output`` render an
-    instrument from the MIDI file alone (``rate``, ``channels``).
+    names, ``-`` written ``_`` (``automation``, ``midi``, ``bpm``, ``tail``, ``format``,
+    ``subtype``, ``dither``, ``quality``, ``normalize``, ``block``, ``chain``, …:
+    ``detent.render_options()`` lists them all); with no inputs, ``midi`` and ``output``
+    render an instrument from the MIDI file alone (``rate``, ``channels``).
 
     ``graph`` hosts a graph file (``--graph``); ``sidechain`` keys a slot with a file (a
     path for the one keyed slot, or a dict of slot name to path); ``graph_inputs`` feeds a
@@ -56,10 +57,13 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
         if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral):
             raise InvalidValue(f"jobs {jobs!r}: expected a whole number")
         request["jobs"] = int(jobs)
+    allowed = render_options()
     for key, value in options.items():
-        if key not in ("automation", "midi", "bpm", "tail", "format", "subtype", "normalize", "block", "chain", "rate",
-                       "channels"):
-            raise InvalidValue(f"render: unknown option {key!r}")
+        if key not in allowed or key in _SPELLED_OUT:
+            hint = f" (use {_SPELLED_OUT[key]}=)" if key in _SPELLED_OUT else ""
+            raise InvalidValue(f"render: unknown option {key!r}{hint}")
+        if allowed[key] == "flag" and not isinstance(value, bool):
+            raise InvalidValue(f"{key} {value!r}: expected True or False")
         request[key] = os.fspath(value) if isinstance(value, os.PathLike) else value
     _refuse_nul(request)
     error = ctypes.c_void_p()
@@ -68,6 +72,22 @@ def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=
     if status:
         raise_for(status, take_string(error.value))
     return [json.loads(line) for line in take_string(results.value).split("\n") if line]
+
+
+# The request keys that render()'s own arguments fill, by the argument that fills them.
+_SPELLED_OUT = {"inputs": "inputs", "sets": "values", "sidechains": "sidechain", "named_inputs": "graph_inputs"}
+_options = None
+
+
+def render_options():
+    """The options ``render`` takes by keyword, each with the kind of value it wants (``text``,
+    ``texts``, ``number``, ``whole`` or ``flag``): read from the library's one table of render
+    options, the one the command line and manifests read too."""
+    global _options
+    if _options is None:
+        text = take_string(lib.detent_render_options())
+        _options = dict(line.split(" ", 1) for line in text.split("\n") if line)
+    return dict(_options)
 
 
 def _refuse_nul(value, field="render"):
