@@ -101,7 +101,7 @@ let package = Package(
         // panels): the command language, the status, MIDI mappings, presets by name. No JACK.
         .target(name: "Control", dependencies: ["Parameters", "AudioEngine", "Platform", "TextFormats"]),
         .target(name: "JackHost", dependencies: ["CJack", "CRealtime", "Parameters", "AudioEngine", "Platform", "Control"]),
-        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "AudioEngine", "Presets", "Platform"]),
+        .target(name: "TerminalPanel", dependencies: ["KnobKit", "Parameters", "AudioEngine", "Presets", "Platform", "Control"]),
         // What the browser panel needs of a host, its settings and access rules, and the
         // lines that carry them between `detent` and `detent-web`: no network code, so
         // `detent` links this and never SwiftNIO (whose conformance records every command's
@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "JackHostTests", dependencies: [
             "JackHost", "Host", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "CSlot", "TestSupport"],
                     exclude: ["FaultPlugin"]),
-        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "Control", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.
         .testTarget(name: "ProcessorTests", dependencies: [
             "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),

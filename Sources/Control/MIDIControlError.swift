@@ -4,6 +4,8 @@ public enum MIDIControlError: Error, Equatable, Sendable, CustomStringConvertibl
     /// An `ID=CC` that names no parameter, no controller, or one already given.
     case invalidAssignment(String, reason: String)
     case invalidChannel(String)
+    /// A MIDI learn that cannot begin (``MIDILearn``), and why.
+    case learn(String)
 
     public var description: String {
         switch self {
@@ -12,6 +14,7 @@ public enum MIDIControlError: Error, Equatable, Sendable, CustomStringConvertibl
         case .invalidChannel(let text):
             "invalid --midi-channel '\(text)': expected \(MIDIControls.channelRange.lowerBound) … "
                 + "\(MIDIControls.channelRange.upperBound) or all"
+        case .learn(let reason): reason
         }
     }
 }

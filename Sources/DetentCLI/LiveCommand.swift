@@ -393,7 +393,7 @@ struct LiveCommand: ParsableCommand {
         let loaded = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
         let values = ParameterValues(table: host.table, host.targets())
         let processor = options.processor
-        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, presetStore: ProcessorReference.store(for:), saveWithState: { preset, processor, store, replacing throws(PresetError) in
+        let panel = Panel(values: values, defaults: defaults, preset: loaded.preset, host: LivePanelHost(host: host, interpreter: interpreter, presetStore: ProcessorReference.store(for:), saveWithState: { preset, processor, store, replacing throws(PresetError) in
                               try PresetStateFolder.save(running: processor, preset, store: store, replacing: replacing)
                           }, notices: { held.unshown() }),
                           store: store, title: processor.isBuiltIn ? "Detent" : processor.name,

@@ -12,6 +12,9 @@ import TerminalPanel
 /// refresh).
 package final class LivePanelHost: PanelHost {
     package let host: LiveHost
+    /// The one interpreter typed commands, OSC and the browser go through: the panel's chain
+    /// edits, files and restarts are its commands too, answered alike.
+    private let interpreter: CommandInterpreter
     /// The status read for the header, kept for the meters of the same refresh (the panel
     /// asks for both in turn, and peaks are taken when read).
     private var latest: HostStatus?
@@ -33,10 +36,11 @@ package final class LivePanelHost: PanelHost {
     ///   - saveWithState: saves a preset with the state of the processor's plug-ins, as the
     ///     typed `preset save` does (the command line's rule).
     /// - Parameter notices: the host's lines not yet shown (``PanelHost/takeNotices()``).
-    package init(host: LiveHost, presetStore: @escaping (Processor) -> PresetStore,
+    package init(host: LiveHost, interpreter: CommandInterpreter, presetStore: @escaping (Processor) -> PresetStore,
                 saveWithState: @escaping (Preset, Processor, PresetStore, Bool) throws(PresetError) -> String,
                 notices: @escaping @Sendable () -> [String] = { [] }) {
         self.host = host
+        self.interpreter = interpreter
         self.presetStore = presetStore
         self.saveWithState = saveWithState
         self.notices = notices
@@ -100,22 +104,13 @@ package final class LivePanelHost: PanelHost {
 
     package var chainGeneration: Int { host.chainGeneration }
 
-    /// `A`, `X`, `<`, `>`: the host edits the chain (with its fades); the panel gets the new one.
-    package func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
-        let request: ChainRequest
-        switch edit {
-        case .add(let reference, let position):
-            let (name, rest) = Processor.slotNameAndReference(reference)
-            request = .add(reference: rest, name: name, position: position)
-        case .remove(let name): request = .remove(name)
-        case .move(let name, let position): request = .move(name, to: position)
+    /// `A`, `X`, `<`, `>`, `f` and `R`, as the typed commands they are. A restart of "" (a
+    /// processor alone, which has no slot name in the panel) restarts its one slot.
+    package func perform(_ command: HostCommand) -> CommandAnswer {
+        if case .restart("") = command {
+            return interpreter.execute(.restart(host.processor.chainParts.first?.name ?? ""))
         }
-        do {
-            _ = try host.editChain(request)
-        } catch {
-            return .failure(PanelChainError(error.description))
-        }
-        return currentChain().map { .success($0) } ?? .failure(PanelChainError("the chain changed again"))
+        return interpreter.execute(command)
     }
 
     /// The chain hosted now, with its values, its preset store's Default and its name.
@@ -132,16 +127,6 @@ package final class LivePanelHost: PanelHost {
         host.processor.files.map { PanelFile(id: $0.id, label: $0.name, path: $0.path) }
     }
 
-    /// `f`: the host checks the file and makes the slot again with it (see `LiveHost.setFile`).
-    package func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
-        do { return .success(try host.setFile(id, path: path)) } catch { return .failure(PanelChainError(error.description)) }
-    }
-
-    package func restartSlot(_ name: String) -> Result<String, PanelChainError> {
-        let slot = name.isEmpty ? host.processor.chainParts.first?.name ?? "" : name
-        do { return .success(try host.restartSlot(slot)) } catch { return .failure(PanelChainError(error.description)) }
-    }
-
     /// Thirty refreshes a second: smooth meters, and well under the panel's frame limit.
     package var refreshInterval: Double? { 1.0 / 30 }
 
@@ -151,9 +136,8 @@ package final class LivePanelHost: PanelHost {
     }
 
     /// A preset loaded in the panel brings its plug-ins' state back, as the typed `preset load` does.
-    package func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> {
-        do { try host.restoreState(state) } catch { return .failure(PanelChainError(error.description)) }
-        return .success(())
+    package func restoreState(_ state: SavedState) throws(ChainEditError) {
+        try host.restoreState(state)
     }
 
     /// `s` keeps what the typed `preset save` keeps: the running plug-ins' states and files.

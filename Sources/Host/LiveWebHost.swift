@@ -12,9 +12,8 @@ import WebBridge
 package final class LiveWebHost: WebPanelHost {
     package let host: LiveHost
     package let interpreter: CommandInterpreter
-    /// A MIDI learn a page began: the parameter, the count of controller messages heard when
-    /// it began (the next one is the one to take), and the chain it was asked against.
-    private let learning = Mutex<(index: ParameterIndex, since: UInt64, generation: Int)?>(nil)
+    /// A MIDI learn a page began (the one rule every surface follows).
+    private let learning = Mutex<MIDILearn?>(nil)
 
     /// What the page is called for a processor, when it follows the chain's edits; nil keeps
     /// the title the panel started with (a session's name).
@@ -40,13 +39,10 @@ package final class LiveWebHost: WebPanelHost {
 
     package func faults() -> [String: String] { host.faults }
 
+    /// As the typed `restart SLOT`, through the one interpreter every surface's commands go through.
     package func restart(_ slot: String) -> String? {
-        do {
-            _ = try host.restartSlot(slot)
-            return nil
-        } catch {
-            return error.description
-        }
+        if case .error(let message) = interpreter.execute(.restart(slot)) { return message }
+        return nil
     }
 
     /// A preset by name only: a page, possibly on another machine, must not make Detent read
@@ -66,19 +62,29 @@ package final class LiveWebHost: WebPanelHost {
             learning.withLock { $0 = nil }
             return nil
         }
-        guard let heard = host.lastMIDIControl() else { return "no MIDI input to learn from (detent live has one, unless --no-midi)" }
-        guard host.chainGeneration == generation else { return "the chain changed as the request came; ignored" }
-        learning.withLock { $0 = (index, heard.count, generation) }
-        return nil
+        do throws(MIDIControlError) {
+            let learn = try MIDILearn(index, heard: host.lastMIDIControl(), generation: generation, current: host.chainGeneration)
+            learning.withLock { $0 = learn }
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Maps the controller heard since the learn began, if one has been (as the panel's `m`
     /// and OSC's learn do).
     package func takeLearnt() -> LearntController? {
         let learnt: (ParameterIndex, Int)? = learning.withLock { current in
-            guard let learn = current, let last = host.lastMIDIControl(), last.count != learn.since else { return nil }
-            current = nil
-            return host.chainGeneration == learn.generation ? (learn.index, last.controller) : nil
+            guard let learn = current else { return nil }
+            switch learn.outcome(last: host.lastMIDIControl(), current: host.chainGeneration) {
+            case .waiting: return nil
+            case .dropped:
+                current = nil
+                return nil
+            case .learnt(let controller):
+                current = nil
+                return (learn.parameter, controller)
+            }
         }
         guard let (index, controller) = learnt else { return nil }
         host.updateMIDIControls { $0.assign(index, to: controller) }

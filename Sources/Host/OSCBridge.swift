@@ -31,14 +31,11 @@ package final class OSCBridge: Sendable {
         let learning = Mutex<Learning?>(nil)
     }
 
-    /// `/detent/midi/learn ID`: the parameter, the host's count of control changes heard when
-    /// it was asked, and who asked (told the controller once one is heard).
+    /// `/detent/midi/learn ID`: the learn (the one rule every surface follows), and who asked
+    /// (told the controller once one is heard).
     struct Learning: Sendable {
-        let id: ParameterIndex
-        let since: UInt64
+        let learn: MIDILearn
         let peer: OSCPeer
-        /// The chain generation `id` is a row of.
-        let generation: Int
     }
 
     package init(port: Int, bind: String, host: LiveHost, interpreter: CommandInterpreter,
@@ -116,12 +113,13 @@ package final class OSCBridge: Sendable {
                 let now = host.table
                 server.send(OSCMessage(OSCRouter.prefix + "status", [.string(json ? answer.json(now) : answer.text(now))]), to: peer)
             case .midiLearn(let index?):
-                guard let heard = host.lastMIDIControl() else {
-                    server.refuse("OSC from \(peer.name): /detent/midi/learn: no MIDI input to learn from (detent live has one, unless --no-midi); ignored")
-                    return
+                do throws(MIDIControlError) {
+                    let learn = try MIDILearn(index, heard: host.lastMIDIControl(), generation: routing.generation,
+                                              current: host.chainGeneration)
+                    shared.learning.withLock { $0 = Learning(learn: learn, peer: peer) }
+                } catch {
+                    server.refuse("OSC from \(peer.name): /detent/midi/learn: \(error.description); ignored")
                 }
-                guard host.chainGeneration == routing.generation else { return }
-                shared.learning.withLock { $0 = Learning(id: index, since: heard.count, peer: peer, generation: routing.generation) }
             case .midiLearn(nil):
                 shared.learning.withLock { $0 = nil }
             }
@@ -149,7 +147,6 @@ package final class OSCBridge: Sendable {
                     // every value again, under its new address.
                     sending.retable(now.processor.table, generation: now.generation, files: now.processor.files.map(\.id))
                     throttle = FeedbackThrottle()
-                    shared.learning.withLock { if $0?.generation != now.generation { $0 = nil } }
                 }
                 seen = now
                 let due = throttle.due(now.targets, now: .now)
@@ -178,18 +175,24 @@ package final class OSCBridge: Sendable {
     }
 
     /// Maps the controller heard since a MIDI learn began, if one has been, and tells the peer
-    /// that asked: `/detent/midi/learn s ID i CC`.
+    /// that asked: `/detent/midi/learn s ID i CC`. A chain edit meanwhile drops the learn.
     private static func learnIfHeard(shared: Shared, host: LiveHost, server: OSCServer) {
         let learnt: (Learning, controller: Int)? = shared.learning.withLock { current in
-            guard let learning = current, let last = host.lastMIDIControl(), last.count != learning.since else { return nil }
-            current = nil
-            return (learning, last.controller)
+            guard let learning = current else { return nil }
+            switch learning.learn.outcome(last: host.lastMIDIControl(), current: host.chainGeneration) {
+            case .waiting: return nil
+            case .dropped:
+                current = nil
+                return nil
+            case .learnt(let controller):
+                current = nil
+                return (learning, controller)
+            }
         }
         guard let (learning, controller) = learnt else { return }
-        let now = host.chainSnapshot
-        guard now.generation == learning.generation else { return }
-        host.updateMIDIControls { $0.assign(learning.id, to: controller) }
-        server.send(OSCMessage(OSCRouter.prefix + "midi/learn", [.string(now.processor.table[learning.id].id), .int32(Int32(controller))]),
+        let table = host.chainSnapshot.processor.table
+        host.updateMIDIControls { $0.assign(learning.learn.parameter, to: controller) }
+        server.send(OSCMessage(OSCRouter.prefix + "midi/learn", [.string(table[learning.learn.parameter].id), .int32(Int32(controller))]),
                     to: learning.peer)
     }
 

@@ -1,3 +1,4 @@
+import Control
 import AudioEngine
 import Parameters
 import Testing
@@ -15,12 +16,13 @@ final class FakeFileHost: PanelHost {
     func targets() -> [ParameterIndex: Double] { values }
     var refreshInterval: Double? { 1.0 / 30 }
     func files() -> [PanelFile] { current }
-    func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
+    func perform(_ command: HostCommand) -> CommandAnswer {
+        guard case .setFile(let id, let path) = command else { return .error("not a file") }
         asked.append((id, path))
-        guard path.hasSuffix(".wav") else { return .failure(PanelChainError("set \(id): '\(path)' is not a file")) }
+        guard path.hasSuffix(".wav") else { return .error("set \(id): '\(path)' is not a file") }
         let absolute = path.hasPrefix("/") ? path : "/work/" + path
         if let i = current.firstIndex(where: { $0.id == id }) { current[i].path = absolute }
-        return .success(absolute)
+        return .file(id, absolute)
     }
 }
 

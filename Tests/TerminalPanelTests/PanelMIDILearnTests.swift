@@ -1,3 +1,4 @@
+import Control
 import AudioEngine
 import Testing
 import Parameters
@@ -40,12 +41,12 @@ struct PanelMIDILearnTests {
         let (panel, _) = makePanel(host: host)
         panel.press(.tab, at: 0)  // Resonance
         panel.press(.character("m"), at: 0.1)
-        #expect(panel.mode == .midiLearn(heard: 12))
+        #expect(panel.mode == .midiLearn(try! MIDILearn(.resonance, heard: (12, 0), generation: 0, current: 0)))
         #expect(Self.statusLine(panel, at: 0.1).hasPrefix("MIDI learn: turn a controller for Resonance (now CC 71; Esc cancels)"))
         // Nothing heard yet: still waiting, whatever the keys say.
         panel.advance(to: 0.2)
         panel.press(.up, at: 0.25)
-        #expect(panel.mode == .midiLearn(heard: 12))
+        #expect(panel.mode == .midiLearn(try! MIDILearn(.resonance, heard: (12, 0), generation: 0, current: 0)))
         #expect(panel.value(.resonance) == LowpassGain.table[.resonance].defaultValue)
         host.turn(21)
         panel.advance(to: 0.3)

@@ -1,3 +1,5 @@
+import Control
+import AudioEngine
 import Parameters
 import KnobKit
 import Presets
@@ -28,9 +30,10 @@ extension Panel {
 
     /// `R`: the focused knob's slot started afresh (an isolated slot that crashed or hung).
     func restartSlot() {
-        switch host.restartSlot(focusedSlot.name ?? "") {
-        case .success(let slot): message = Message(text: "restarted \(slot)", isError: false)
-        case .failure(let error): message = Message(text: error.message, isError: true)
+        switch host.perform(.restart(focusedSlot.name ?? "")) {
+        case .restarted(let slot): message = Message(text: "restarted \(slot)", isError: false)
+        case .error(let problem): message = Message(text: problem, isError: true)
+        default: break
         }
     }
 
@@ -47,14 +50,22 @@ extension Panel {
         editChain(.move(name, to: to))
     }
 
-    /// Asks the host for the edit; the knobs follow the chain it makes.
-    func editChain(_ edit: PanelChainEdit) {
-        switch host.editChain(edit) {
-        case .success(let chain):
-            retable(to: chain)
+    /// Adds a plug-in by reference (URI, name, `builtin`, `NAME=…`) at `position` (1 is first).
+    func addSlot(_ reference: String, at position: Int) {
+        let (name, rest) = Processor.slotNameAndReference(reference)
+        editChain(.add(reference: rest, name: name, position: position))
+    }
+
+    /// Asks the host for the edit, as a typed `chain` command; the knobs follow the chain it makes.
+    func editChain(_ request: ChainRequest) {
+        switch host.perform(.chain(request)) {
+        case .chain:
+            if let chain = host.currentChain() { retable(to: chain) }
             message = Message(text: "chain: " + sections.map(\.name).joined(separator: " → "), isError: false)
-        case .failure(let error):
-            message = Message(text: error.message, isError: true)
+        case .error(let problem):
+            message = Message(text: problem, isError: true)
+        default:
+            break
         }
         messageTimedFromNextFrame = true
     }

@@ -1,3 +1,4 @@
+import Control
 import Parameters
 import Platform
 import Presets
@@ -62,13 +63,15 @@ extension Panel {
             return
         }
         if path.hasPrefix("~/"), let home = Environment.value("HOME") { path = home + path.dropFirst() }
-        switch host.setFile(id, path: path) {
-        case .success(let loaded):
+        switch host.perform(.setFile(id, path)) {
+        case .file(_, let loaded):
             lastFiles = host.files()
             let name = PanelFile(id: id, label: id, path: loaded).shownName
             message = Message(text: "\(id): loaded \(PresetName.printable(name))", isError: false)
-        case .failure(let error):
-            message = Message(text: error.message, isError: true)
+        case .error(let problem):
+            message = Message(text: problem, isError: true)
+        default:
+            break
         }
         needsDraw = true
     }

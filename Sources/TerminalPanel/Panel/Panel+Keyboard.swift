@@ -60,7 +60,7 @@ extension Panel {
             case .cancelled: mode = .normal
             case .submitted(let reference):
                 mode = .normal
-                if !reference.allSatisfy(\.isWhitespace) { editChain(.add(reference: reference.trimmedWhitespace, position: position)) }
+                if !reference.allSatisfy(\.isWhitespace) { addSlot(reference.trimmedWhitespace, at: position) }
             }
         case .fileEntry(let field, let file, _):
             fileKey(key, modifiers, field: field, file: file)

@@ -1,17 +1,18 @@
+import Control
 import Parameters
 import AudioEngine
 
 /// MIDI learn: `m` on a knob, then turn a hardware controller, and that controller turns the
-/// knob from then on. The host counts every control change it hears on its channel, mapped or
-/// not; learning notes the count and takes the first controller heard after it.
+/// knob from then on, by the rule every surface follows (``MIDILearn``).
 extension Panel {
     /// `m`: starts learning for the focused knob, or says why it cannot.
     func startMIDILearn() {
-        guard let heard = host.lastMIDIControl() else {
-            message = Message(text: "no MIDI input to learn from (detent live has one, unless --no-midi)", isError: true)
-            return
+        do throws(MIDIControlError) {
+            mode = .midiLearn(try MIDILearn(ids[focus], heard: host.lastMIDIControl(), generation: host.chainGeneration,
+                                            current: host.chainGeneration))
+        } catch {
+            message = Message(text: error.description, isError: true)
         }
-        mode = .midiLearn(heard: heard.count)
     }
 
     /// The status line while learning.
@@ -30,13 +31,23 @@ extension Panel {
 
     /// On a host refresh: maps the controller heard since learning began, if any.
     func learnMIDIIfHeard() {
-        guard case .midiLearn(let since) = mode, let last = host.lastMIDIControl(), last.count != since else { return }
-        let id = ids[focus]
+        guard case .midiLearn(let learn) = mode else { return }
+        let controller: Int
+        switch learn.outcome(last: host.lastMIDIControl(), current: host.chainGeneration) {
+        case .waiting: return
+        case .dropped:
+            mode = .normal
+            message = Message(text: "MIDI learn cancelled: the chain changed", isError: true)
+            needsDraw = true
+            return
+        case .learnt(let heard): controller = heard
+        }
+        let id = learn.parameter
         let before = host.midiControllers() ?? [:]
-        host.assignMIDIController(last.controller, to: id)
+        host.assignMIDIController(controller, to: id)
         mode = .normal
-        var text = "\(knobs[focus].scale.name) answers to CC \(last.controller)"
-        if let other = before.first(where: { $0.value == last.controller && $0.key != id })?.key as ParameterIndex? {
+        var text = "\(knob(id).scale.name) answers to CC \(controller)"
+        if let other = before.first(where: { $0.value == controller && $0.key != id })?.key as ParameterIndex? {
             text += "; \(knob(other).scale.name) no longer does"
         }
         message = Message(text: text, isError: false)

@@ -1,3 +1,4 @@
+import Control
 import Parameters
 import AudioEngine
 import KnobKit
@@ -42,6 +43,12 @@ extension Panel {
 
     /// Loads a preset: the knobs glide to its values (one undoable step), and it becomes the
     /// preset being edited.
+    /// Restores a preset's plug-in state through the host; why it could not, in one line.
+    private func restoring(_ state: SavedState) -> String? {
+        do throws(ChainEditError) { try host.restoreState(state) } catch { return error.description }
+        return nil
+    }
+
     public func load(_ loaded: LoadedPreset, at time: Double) {
         now = time
         endCapture(at: time)
@@ -51,8 +58,8 @@ extension Panel {
         presetName = loaded.preset.name
         presetOrigin = loaded.origin
         // A preset that keeps the plug-ins' state (an impulse response) brings it back too.
-        if let state = loaded.state, case .failure(let error) = host.restoreState(state) {
-            message = Message(text: error.message, isError: true)
+        if let state = loaded.state, let problem = restoring(state) {
+            message = Message(text: problem, isError: true)
         } else if let warning = loaded.warnings.first {
             let more = loaded.warnings.count > 1 ? " (and \(loaded.warnings.count - 1) more)" : ""
             message = Message(text: "warning: \(warning)\(more)", isError: true)

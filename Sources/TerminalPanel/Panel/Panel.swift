@@ -1,3 +1,4 @@
+import Control
 import Parameters
 import AudioEngine
 import KnobKit
@@ -31,7 +32,7 @@ public final class Panel {
         case confirmReplace(String)
         /// Waiting for a MIDI controller to move, to map it to the focused knob; `heard` is
         /// the host's count of control changes when learning began.
-        case midiLearn(heard: UInt64)
+        case midiLearn(MIDILearn)
         /// Searching the knobs by id or name (`/`), from knob `origin`.
         case search(TextField, origin: Int)
         /// Typing the plug-in to add to the chain at `position` (`A`).

@@ -1,3 +1,4 @@
+import Control
 import Parameters
 import AudioEngine
 import Presets
@@ -57,9 +58,11 @@ public protocol PanelHost: ParameterHost {
     /// parameter: the panel says so, and which way to move it.
     func midiPickups() -> [ParameterIndex: Double]
 
-    /// Adds, removes or moves a slot of the chain hosted (``PanelChainEdit``); the chain after
-    /// it, or why not, in one line.
-    func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError>
+    /// Runs a command as typed commands, OSC and the browser run theirs (the panel's `A`, `X`,
+    /// `<` and `>` chain edits, `f`'s file, `R`'s restart), answered the same way: the one
+    /// command language and answer every surface shares. A host without audio refuses what
+    /// it cannot do, in one line.
+    func perform(_ command: HostCommand) -> CommandAnswer
 
     /// A number that changes with every chain edit, whoever made it: the panel rebuilds its
     /// knobs (``currentChain()``) when it moves.
@@ -72,36 +75,13 @@ public protocol PanelHost: ParameterHost {
     /// without any, or a host that cannot load files.
     func files() -> [PanelFile]
 
-    /// Points file parameter `id` at `path` (checked, then loaded off the audio thread); the
-    /// absolute path loaded, or why not in one line.
-    func setFile(_ id: String, path: String) -> Result<String, PanelChainError>
-
-    /// Starts an isolated slot's process afresh (`R`; the slot's name, or empty for a
-    /// processor on its own); the slot restarted, or why not in one line.
-    func restartSlot(_ name: String) -> Result<String, PanelChainError>
-
     /// Saves `preset` into `store` (`s` in the panel), with what the host's processor keeps
     /// beyond its values (a live plug-in's state and files); returns the preset file's path.
     func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String
 
     /// Restores a loaded preset's saved state into the host's plug-ins (a live one's kernels
     /// made again with it).
-    func restoreState(_ state: SavedState) -> Result<Void, PanelChainError>
-}
-
-/// A chain edit asked from the panel: `A` adds after the focused knob's slot, `X` removes it,
-/// `<` and `>` move it.
-public enum PanelChainEdit: Sendable, Equatable {
-    /// A plug-in by reference (URI, name, `builtin`, `NAME=…`), at `position` (1 is first).
-    case add(reference: String, position: Int)
-    case remove(String)
-    case move(String, to: Int)
-}
-
-/// Why a chain edit from the panel did not happen.
-public struct PanelChainError: Error, Sendable, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+    func restoreState(_ state: SavedState) throws(ChainEditError)
 }
 
 /// What the panel needs to show a chain: its values and reset targets, its preset store, its
@@ -132,20 +112,20 @@ extension PanelHost {
     public func assignMIDIController(_ number: Int, to id: ParameterIndex) {}
     public func lastMIDIControl() -> (count: UInt64, controller: Int)? { nil }
     public func midiPickups() -> [ParameterIndex: Double] { [:] }
-    public func editChain(_ edit: PanelChainEdit) -> Result<PanelChain, PanelChainError> {
-        .failure(PanelChainError("the chain can be edited in detent live only"))
-    }
-    public func restartSlot(_ name: String) -> Result<String, PanelChainError> {
-        .failure(PanelChainError("restarting is for isolated slots (detent live --isolate)"))
+    /// Without audio: nothing but values, and those the panel sets itself.
+    public func perform(_ command: HostCommand) -> CommandAnswer {
+        switch command {
+        case .chain: .error("the chain can be edited in detent live only")
+        case .setFile: .error("files are loaded in detent live only")
+        case .restart: .error("restarting is for isolated slots (detent live --isolate)")
+        default: .error("this panel runs no audio")
+        }
     }
     public var chainGeneration: Int { 0 }
     public func currentChain() -> PanelChain? { nil }
     public func files() -> [PanelFile] { [] }
-    public func setFile(_ id: String, path: String) -> Result<String, PanelChainError> {
-        .failure(PanelChainError("files are loaded in detent live only"))
-    }
     /// Without audio there is no plug-in to restore a state into.
-    public func restoreState(_ state: SavedState) -> Result<Void, PanelChainError> { .success(()) }
+    public func restoreState(_ state: SavedState) throws(ChainEditError) {}
     /// Without audio there is no plug-in state: the values alone.
     public func savePreset(_ preset: Preset, in store: PresetStore, replacing: Bool) throws(PresetError) -> String {
         try store.save(preset, replacing: replacing)
