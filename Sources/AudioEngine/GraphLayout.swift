@@ -33,7 +33,12 @@ struct GraphLayout: BitwiseCopyable {
     /// True when a source of the output is one of the graph's inputs: the output is then
     /// gathered apart first, since it may be the very memory the input is read from.
     var outputReadsInput: Bool
-    /// Every slot's output (`channels × maxFrames` each), and the lanes pointing into it,
+    /// The buffers slots write (`channels × maxFrames` each), and which one each slot writes:
+    /// a buffer is handed to a later slot once every slot that reads it has run, so a graph
+    /// holds as many as it has signals alive at once (its widest cut), not one per slot.
+    var buffers: UnsafeMutablePointer<Int>
+    let bufferCount: Int
+    /// Every slot's output (in its buffer), and the lanes pointing into it,
     /// `lanes` per slot (for writing, and the same for reading): the channels padded to whole
     /// groups of four, as the built-in kernel reads them, the padding writing to the engine's
     /// sink and reading silence. The buffers are laid out as the caller's are (``bind(stride:)``):
@@ -104,8 +109,12 @@ struct GraphLayout: BitwiseCopyable {
         edgeCount = list.count
         edges = .allocate(capacity: max(1, list.count))
         edges.initialize(from: list, count: list.count)
-        outputs = .allocate(capacity: max(1, slots * channels * maxFrames))
-        outputs.initialize(repeating: 0, count: max(1, slots * channels * maxFrames))
+        let (assignment, count) = Self.buffers(routing)
+        bufferCount = count
+        buffers = .allocate(capacity: max(1, slots))
+        buffers.initialize(from: assignment, count: assignment.count)
+        outputs = .allocate(capacity: max(1, count * channels * maxFrames))
+        outputs.initialize(repeating: 0, count: max(1, count * channels * maxFrames))
         outLanes = .allocate(capacity: max(1, slots * lanes))
         outLanes.initialize(repeating: sink, count: max(1, slots * lanes))
         readLanes = .allocate(capacity: max(1, slots * lanes))
@@ -128,6 +137,38 @@ struct GraphLayout: BitwiseCopyable {
         bind(stride: 1)
     }
 
+    /// Which buffer each slot of `routing` writes, and how many there are. Slots run in order;
+    /// a slot's buffer is free again once the last slot reading it (through its main or side
+    /// inputs) has run, and never while the output still reads it. A slot never writes the
+    /// buffer a source it reads is in (it is still alive then): a line of slots takes two
+    /// buffers in turn, parallel branches one each.
+    static func buffers(_ routing: GraphRouting) -> (assignment: [Int], count: Int) {
+        let slots = routing.main.count
+        // The last slot that reads each slot's output (Int.max: the output reads it).
+        var lastReader = Array(0..<slots)
+        for reader in 0..<slots {
+            for source in routing.main[reader] + routing.side[reader] {
+                if case .slot(let s) = source { lastReader[s] = max(lastReader[s], reader) }
+            }
+        }
+        for source in routing.output { if case .slot(let s) = source { lastReader[s] = .max } }
+        var assignment = [Int](repeating: 0, count: slots)
+        var free: [Int] = []
+        var count = 0
+        for s in 0..<slots {
+            // Handed back: buffers whose every reader ran before this slot.
+            for t in 0..<s where lastReader[t] == s - 1 { free.append(assignment[t]) }
+            free.sort(by: >)
+            if let reused = free.popLast() {
+                assignment[s] = reused
+            } else {
+                assignment[s] = count
+                count += 1
+            }
+        }
+        return (assignment, count)
+    }
+
     /// Channel `c` of a `channels × maxFrames` buffer laid out for `stride`.
     @_noLocks @inline(__always)
     func lane(_ base: UnsafeMutablePointer<Float>, _ c: Int, stride: Int) -> UnsafeMutablePointer<Float> {
@@ -143,7 +184,7 @@ struct GraphLayout: BitwiseCopyable {
             sumLanes[c] = UnsafePointer(sumWriteLanes[c])
             sideWriteLanes[c] = lane(sideSum, c, stride: stride)
             for s in 0..<slots {
-                outLanes[s &* lanes &+ c] = lane(outputs + s &* channels &* maxFrames, c, stride: stride)
+                outLanes[s &* lanes &+ c] = lane(outputs + buffers[s] &* channels &* maxFrames, c, stride: stride)
                 readLanes[s &* lanes &+ c] = UnsafePointer(outLanes[s &* lanes &+ c])
             }
         }
@@ -163,7 +204,7 @@ struct GraphLayout: BitwiseCopyable {
                   UnsafeMutableRawPointer(outLanes), UnsafeMutableRawPointer(readLanes), UnsafeMutableRawPointer(sum),
                   UnsafeMutableRawPointer(sumLanes), UnsafeMutableRawPointer(sumWriteLanes),
                   UnsafeMutableRawPointer(sideSum), UnsafeMutableRawPointer(sideWriteLanes),
-                  UnsafeMutableRawPointer(namedLanes)] {
+                  UnsafeMutableRawPointer(namedLanes), UnsafeMutableRawPointer(buffers)] {
             p.deallocate()
         }
         namedStrides.deallocate()
@@ -212,17 +253,11 @@ extension RenderState {
                 sideStrides[s] = step
                 for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideWriteLanes[c]) }
             }
+            // Into its own buffer, as a chain's slot runs (the output is metered after the sum).
             let lanes = Lanes(input: input, output: g.outLanes + s &* g.lanes, stride: step, channels: channels)
-            // A slot out of the graph (a live edit waiting to take over) passes its input on;
-            // one fading in or out is crossfaded with it, as a chain's slot is.
-            if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
-                passInput(lanes, from: start, to: end)
-                continue
+            if renderPlaced(s, lanes, from: start, to: end, blockStart: blockStart, passesInput: true, meters: nil).nonFinite {
+                nonFinite = true
             }
-            let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
-            if entering { keepInput(lanes, from: start, to: end) }
-            if renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: nil).nonFinite { nonFinite = true }
-            if entering { mixPresence(s, lanes, from: start, to: end) }
         }
         if g.outputReadsInput {
             // Gathered apart, then written: the output may be the input's own memory.

@@ -317,31 +317,50 @@ struct RenderState {
         }
         var nonFinite = false
         for s in 0..<slotCount {
+            // Every slot after the first works in place on the output.
             let lanes = Lanes(input: s == 0 ? laneIn : chainIn, output: laneOut, stride: stride, channels: channels)
             let last = s == slotCount - 1
-            // A slot out of the chain passes its input on. While an edit waits to take over, a
-            // slot faded out still runs (unheard), so one that moves carries on from the
-            // input it had the frame before.
-            if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
-                if s == 0 { passInput(lanes, from: start, to: end) }
-                if last && !dipping { meterOutput(from: start, to: end) }
-                continue
-            }
-            let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
-            if entering { keepInput(lanes, from: start, to: end) }
             // The last slot meters what it writes, as a single processor does, unless a mix
             // or a fade changes it afterwards (then a pass over the output meters it).
-            let ran = renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart,
-                                    meters: last && !entering && !dipping ? meters : nil)
+            let ran = renderPlaced(s, lanes, from: start, to: end, blockStart: blockStart, passesInput: s == 0,
+                                   meters: last && !dipping ? meters : nil)
             if ran.nonFinite { nonFinite = true }
-            if entering { mixPresence(s, lanes, from: start, to: end) }
-            if last && !dipping && (ran.blended || entering) { meterOutput(from: start, to: end) }
+            if last && !dipping && ran.remeter { meterOutput(from: start, to: end) }
         }
         if dipping {
             dipOutput(from: start, to: end)
             meterOutput(from: start, to: end)
         }
         return nonFinite
+    }
+
+    /// What running one slot did: whether its input held non-finite samples, and whether its
+    /// output must be metered apart (a blend or a fade changed it after its kernel metered it,
+    /// or it was out and passed its input on).
+    struct SlotRun {
+        var nonFinite = false
+        var remeter = false
+    }
+
+    /// Slot `s` over `start..<end`, as every slot runs, in a chain or a graph. A slot out (a
+    /// live edit waiting to take over) passes its input on — copied when `passesInput`, where
+    /// input and output are not already the same signal. While an edit waits to take over, a
+    /// slot faded out still runs (unheard), so one that moves carries on from the input it had
+    /// the frame before. One fading in or out is crossfaded with its undelayed input; the
+    /// others run with their bypass and mix. `meters` meters the kernel's output when nothing
+    /// changes it afterwards.
+    @_noLocks
+    mutating func renderPlaced(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int, blockStart: Int64, passesInput: Bool,
+                               meters: Meters?) -> SlotRun {
+        if slots[s].presence == 0 && slots[s].presenceTarget == 0 && !leaving {
+            if passesInput { passInput(lanes, from: start, to: end) }
+            return SlotRun(nonFinite: false, remeter: true)
+        }
+        let entering = slots[s].presence != fadeFrames || slots[s].presenceTarget != fadeFrames
+        if entering { keepInput(lanes, from: start, to: end) }
+        let ran = renderWithDry(s, lanes, from: start, to: end, blockStart: blockStart, meters: entering ? nil : meters)
+        if entering { mixPresence(s, lanes, from: start, to: end) }
+        return SlotRun(nonFinite: ran.nonFinite, remeter: ran.blended || entering)
     }
 
     /// The chain's output over `start..<end` faded toward ``outputTarget``, frame by frame,

@@ -1,4 +1,4 @@
-import AudioEngine
+@testable import AudioEngine
 import TestSupport
 import Testing
 
@@ -57,5 +57,35 @@ struct GraphRoutingTests {
         let long = String(repeating: "x", count: 100_000)
         let message = GraphError.unknownDestination(long).description
         #expect(message == "a connection goes to '\(String(repeating: "x", count: 59))…', which is no slot (nor output)")
+    }
+}
+
+/// A graph's slot buffers: handed on once their readers have run, so a graph holds its widest
+/// cut, not a buffer per slot.
+@Suite("Graph buffers")
+struct GraphBufferTests {
+    func routing(_ wires: [(String, String)], slots: [String]) throws -> GraphRouting {
+        try Processor.routing(slots: slots, connections: wires, sideInputs: slots.map { _ in 0 }).routing
+    }
+
+    @Test("a line of eight slots takes two buffers in turn")
+    func line() throws {
+        let names = (1...8).map { "s\($0)" }
+        let wires = [("input", "s1")] + (1..<8).map { ("s\($0)", "s\($0 + 1)") } + [("s8", "output")]
+        let (assignment, count) = GraphLayout.buffers(try routing(wires, slots: names))
+        #expect(count == 2)
+        #expect(assignment == [0, 1, 0, 1, 0, 1, 0, 1])
+    }
+
+    @Test("a diamond holds the three signals alive at its widest; branches the output reads stay")
+    func diamond() throws {
+        let wires = [("input", "a"), ("a", "b"), ("a", "c"), ("b", "d"), ("c", "d"), ("d", "output")]
+        let (assignment, count) = GraphLayout.buffers(try routing(wires, slots: ["a", "b", "c", "d"]))
+        #expect(count == 3)
+        #expect(Set(assignment[0...2]).count == 3, "a is read by c, so b and c each need their own")
+        #expect(assignment[3] == assignment[0], "d takes a's buffer once b and c have read it")
+        // Four parallel branches summed at the output: each alive to the end.
+        let wide = (1...4).flatMap { [("input", "p\($0)"), ("p\($0)", "output")] }
+        #expect(GraphLayout.buffers(try routing(wide, slots: (1...4).map { "p\($0)" })).count == 4)
     }
 }
