@@ -97,12 +97,7 @@ extension Processor {
         // Each part with its old slot index (nil for a new one).
         var parts: [(name: String, processor: Processor, from: Int?)] = before.enumerated().map { ($1.name, $1.processor, $0) }
         var moved: Int?
-        func slot(_ name: String) throws(ChainError) -> Int {
-            guard let i = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
-                throw .unknownSlot(name, parts.map(\.name))
-            }
-            return i
-        }
+        func slot(_ name: String) throws(ChainError) -> Int { try Self.slotIndex(name, among: parts.map(\.name)) }
         func place(_ position: Int, count: Int) throws(ChainError) -> Int {
             guard (1...count).contains(position) else { throw .badPosition(position, count) }
             return position - 1
@@ -132,6 +127,13 @@ extension Processor {
             return from == moved ? .moved(from) : .kept(from)
         }
         return EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: parts.map(\.from)))
+    }
+
+    /// The index of the slot `name` (any case) among `names`, a chain's or a graph's.
+    /// - Throws: ``ChainError/unknownSlot(_:_:)`` naming the slots there are.
+    static func slotIndex(_ name: String, among names: [String]) throws(ChainError) -> Int {
+        guard let i = names.firstIndex(where: { $0.lowercased() == name.lowercased() }) else { throw .unknownSlot(name, names) }
+        return i
     }
 
     /// Old row → new row when slot `s` of `processor` is this one's slot `from[s]` (nil: new).

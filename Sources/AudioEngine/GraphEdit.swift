@@ -31,12 +31,7 @@ extension Processor {
             let known = names + routing.inputs + [GraphRouting.outputName]
             return end.spelled(known.first { $0.lowercased() == end.node.lowercased() } ?? end.node)
         }
-        func slot(_ name: String) throws(ChainError) -> Int {
-            guard let i = parts.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
-                throw .unknownSlot(name, names)
-            }
-            return i
-        }
+        func slot(_ name: String) throws(ChainError) -> Int { try Self.slotIndex(name, among: names) }
         switch edit {
         case .add:
             throw .graphEdit("a graph's slot goes on a connection: chain add [NAME=]PLUGIN at FROM>TO")
