@@ -46,4 +46,21 @@ public struct MIDILearn: Sendable, Hashable {
         guard let last, last.count != since else { return .waiting }
         return .learnt(controller: last.controller)
     }
+
+    /// The learn kept in `pending` (by a surface, with whatever it keeps beside it) once it
+    /// has ended: the pending value and the controller heard, clearing it; nil while it waits,
+    /// or when a chain edit dropped it (cleared too).
+    public static func finish<Pending>(_ pending: inout Pending?, learn: (Pending) -> MIDILearn,
+                                       last: (count: UInt64, controller: Int)?, current: Int) -> (Pending, controller: Int)? {
+        guard let waiting = pending else { return nil }
+        switch learn(waiting).outcome(last: last, current: current) {
+        case .waiting: return nil
+        case .dropped:
+            pending = nil
+            return nil
+        case .learnt(let controller):
+            pending = nil
+            return (waiting, controller)
+        }
+    }
 }

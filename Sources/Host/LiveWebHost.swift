@@ -74,19 +74,11 @@ package final class LiveWebHost: WebPanelHost {
     /// Maps the controller heard since the learn began, if one has been (as the panel's `m`
     /// and OSC's learn do).
     package func takeLearnt() -> LearntController? {
-        let learnt: (ParameterIndex, Int)? = learning.withLock { current in
-            guard let learn = current else { return nil }
-            switch learn.outcome(last: host.lastMIDIControl(), current: host.chainGeneration) {
-            case .waiting: return nil
-            case .dropped:
-                current = nil
-                return nil
-            case .learnt(let controller):
-                current = nil
-                return (learn.parameter, controller)
-            }
+        let learnt = learning.withLock { current in
+            MIDILearn.finish(&current, learn: { $0 }, last: host.lastMIDIControl(), current: host.chainGeneration)
         }
-        guard let (index, controller) = learnt else { return nil }
+        guard let (learn, controller) = learnt else { return nil }
+        let index = learn.parameter
         host.updateMIDIControls { $0.assign(index, to: controller) }
         return LearntController(id: host.table[index].id, controller: controller)
     }

@@ -177,17 +177,8 @@ package final class OSCBridge: Sendable {
     /// Maps the controller heard since a MIDI learn began, if one has been, and tells the peer
     /// that asked: `/detent/midi/learn s ID i CC`. A chain edit meanwhile drops the learn.
     private static func learnIfHeard(shared: Shared, host: LiveHost, server: OSCServer) {
-        let learnt: (Learning, controller: Int)? = shared.learning.withLock { current in
-            guard let learning = current else { return nil }
-            switch learning.learn.outcome(last: host.lastMIDIControl(), current: host.chainGeneration) {
-            case .waiting: return nil
-            case .dropped:
-                current = nil
-                return nil
-            case .learnt(let controller):
-                current = nil
-                return (learning, controller)
-            }
+        let learnt = shared.learning.withLock { current in
+            MIDILearn.finish(&current, learn: \.learn, last: host.lastMIDIControl(), current: host.chainGeneration)
         }
         guard let (learning, controller) = learnt else { return }
         let table = host.chainSnapshot.processor.table
