@@ -123,18 +123,23 @@ let package = Package(
             "Control", "AudioEngine", "Isolation", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
             "WebBridge", "CPlatform"]),
 
-        // What a render is asked and how it is carried out, whoever asks: the options as a
-        // plain value, processors found by reference, starting values, the batch plan with
-        // manifests, variants and shards, worker processes that contain a crashing plug-in, and
-        // the report. The command line fills these options; so can other callers.
+        // What a rig is made of, for whoever builds one (a render, a live host, the panels,
+        // Python): processors found by reference in every format, a graph file, starting values,
+        // and presets with the plug-in state kept beside them.
+        .target(name: "Rig", dependencies: [
+            "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats"]),
+
+        // What a render is asked and how it is carried out, whoever asks: the options (one
+        // table every reader reads), the batch plan with manifests, variants and shards, worker
+        // processes that contain a crashing plug-in, and the report.
         .target(name: "RenderJobs", dependencies: [
-            "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats",
+            "Rig", "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats",
             "Isolation"]),
 
         // The engine for callers in other languages, through C functions (`detent_chain_new`,
         // `detent_chain_process`, …): Python's `detent` package loads it in process.
         .target(name: "DetentC", dependencies: [
-            "RenderJobs", "OfflineRender", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
+            "RenderJobs", "Rig", "OfflineRender", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.
@@ -142,7 +147,7 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs", "Isolation",
+                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs", "Rig", "Isolation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -184,7 +189,7 @@ let package = Package(
         .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
-            "DetentCLI", "RenderJobs", "Parameters", "AudioEngine", "OfflineRender", "TestSupport",
+            "DetentCLI", "RenderJobs", "Rig", "Parameters", "AudioEngine", "OfflineRender", "TextFormats", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     exclude: ["ReferenceHost", "AuditPlugins"]),
     ]

@@ -4,6 +4,7 @@ import PluginFormats
 import Platform
 import Presets
 import RenderJobs
+import Rig
 
 /// What a call of the C interface answers besides its value: a status a caller turns into its
 /// own kind of error, and the one line that says what went wrong — the line the command line

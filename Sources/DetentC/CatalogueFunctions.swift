@@ -1,6 +1,7 @@
 import PluginFormats
 import RenderJobs
 import TextFormats
+import Rig
 
 /// The rows `detent plugins --json` prints, one JSON object per line.
 @_cdecl("detent_plugins")

@@ -6,6 +6,7 @@ import Platform
 import Presets
 import RenderJobs
 import Synchronization
+import Rig
 
 /// A processor — the built-in, a plug-in, a chain of them — hosted for a caller in another
 /// language (Python's `detent.Chain`), with the command line's semantics: values set before

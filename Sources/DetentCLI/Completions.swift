@@ -2,6 +2,7 @@ import RenderJobs
 import ArgumentParser
 import AudioEngine
 import Presets
+import Rig
 
 /// What the shells complete for the values only Detent knows: installed plug-ins, the
 /// presets of the processor the command line names so far, and its parameter ids.

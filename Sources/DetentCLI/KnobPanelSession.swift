@@ -2,6 +2,7 @@ import RenderJobs
 import ArgumentParser
 import Platform
 import TerminalPanel
+import Rig
 
 /// Opening the knob panel on this process's terminal and ending the command the way the panel
 /// ended: shared by `detent panel` and `detent live`.

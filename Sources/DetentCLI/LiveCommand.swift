@@ -15,6 +15,7 @@ import Presets
 import OSC
 import Synchronization
 import WebBridge
+import Rig
 
 /// `detent live`: the engine as a JACK client, driven by commands read from standard input.
 struct LiveCommand: ParsableCommand {

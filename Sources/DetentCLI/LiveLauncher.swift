@@ -6,6 +6,7 @@ import JackHost
 import Platform
 import Presets
 import Parameters
+import Rig
 
 /// `detent live`'s command line as a session manager's sessions start from it: the same
 /// processor, options, interpreter, browser panel and stop signals as a session the user starts.

@@ -5,6 +5,7 @@ import Dispatch
 import JackHost
 import Platform
 import Synchronization
+import Rig
 
 /// `detent midi`: help with MIDI controllers.
 struct MIDICommand: ParsableCommand {

@@ -5,6 +5,7 @@ import Control
 import Parameters
 import Platform
 import Presets
+import Rig
 
 /// A MIDI mapping file (`--midi-map FILE`, `midi save [FILE]`): the JSON document of
 /// ``MIDIControls`` (the same one a preset's `midi` field and a saved session hold), written

@@ -6,6 +6,7 @@ import AudioEngine
 import Presets
 import TerminalPanel
 import WebBridge
+import Rig
 
 /// `detent panel`: the knob panel with no audio, for shaping and saving presets.
 ///

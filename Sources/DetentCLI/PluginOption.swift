@@ -3,6 +3,7 @@ import AudioEngine
 import Presets
 import PluginFormats
 import RenderJobs
+import Rig
 
 /// `--plugin URI|NAME|LABEL|ladspa:ID|FILE.so:LABEL|builtin` (repeatable) and `--chain FILE`: the processor a command hosts —
 /// the built-in lowpass + gain when neither is given, one processor, or several in series as

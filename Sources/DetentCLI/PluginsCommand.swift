@@ -4,6 +4,7 @@ import Parameters
 import Ladspa
 import PluginFormats
 import LV2
+import Rig
 
 /// `detent plugins`: the installed LV2, LADSPA and DSSI plug-ins, and whether Detent can host each.
 struct PluginsCommand: ParsableCommand {

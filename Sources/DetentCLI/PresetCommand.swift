@@ -4,6 +4,7 @@ import Parameters
 import AudioEngine
 import Platform
 import Presets
+import Rig
 
 /// `detent preset …`: lists, shows, saves, deletes, imports and exports presets.
 ///

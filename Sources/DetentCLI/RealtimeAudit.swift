@@ -3,6 +3,7 @@ import ArgumentParser
 import AudioEngine
 import Platform
 import LV2
+import Rig
 
 /// `detent plugins --check URI|NAME`: runs a plug-in's `run()` (LV2, LADSPA or DSSI) under clang's
 /// RealtimeSanitizer and says whether it allocated, locked or made a blocking call.

@@ -5,6 +5,7 @@ import AudioEngine
 import Parameters
 import Platform
 import LV2
+import Rig
 
 /// The real-time audit's child side: the plug-in hosted as `detent live` hosts it (its worker
 /// on a thread of its own), its `run()` driven block after block with moving controls, each

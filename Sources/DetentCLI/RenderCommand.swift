@@ -1,6 +1,7 @@
 import ArgumentParser
 import OfflineRender
 import RenderJobs
+import Rig
 
 /// `detent render`: runs audio files through the engine offline, as they would sound live.
 ///

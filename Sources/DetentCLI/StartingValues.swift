@@ -3,6 +3,7 @@ import AudioEngine
 import Parameters
 import Presets
 import RenderJobs
+import Rig
 
 /// `--preset` and `--set`, as `detent render` and `detent live` take them (``StartingChoice``).
 struct StartingValueOptions: ParsableArguments {

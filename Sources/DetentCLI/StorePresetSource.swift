@@ -6,6 +6,7 @@ import Parameters
 import AudioEngine
 import Presets
 import Synchronization
+import Rig
 
 /// The live host's presets (`preset load`, `preset save`, `reset` targets): the preset store,
 /// the same one `detent preset` and `--preset` use. A live chain edit makes it the store of

@@ -5,6 +5,7 @@ import Host
 import Platform
 import OSC
 import WebBridge
+import Rig
 
 /// `--http PORT`, `--http-bind ADDRESS` and `--http-token TOKEN`: the browser panel, for
 /// `detent live` and `detent panel` alike (docs/web.md).

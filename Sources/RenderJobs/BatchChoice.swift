@@ -1,3 +1,5 @@
+import Rig
+
 /// A render's settings for batches at scale: a job manifest, randomised variants, a shard of
 /// the job list, resuming (`--manifest`, `--vary`, `--variants`, `--seed`, `--shard`,
 /// `--skip-existing`, `--write-manifest`). See docs/batches.md.

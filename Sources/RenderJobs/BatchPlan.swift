@@ -3,6 +3,7 @@ import Parameters
 import Platform
 import Presets
 import TextFormats
+import Rig
 
 /// One job of a batch as planned: where it comes from, what it renders, and whether it
 /// renders, is skipped or has already failed.

@@ -1,4 +1,5 @@
 import OfflineRender
+import Rig
 
 /// How a render's samples are encoded beyond the format: the dither of 16-bit (and smaller)
 /// outputs and the settings of encoders that have them (`--dither`, `--no-dither`,

@@ -2,6 +2,7 @@ import OfflineRender
 import AudioEngine
 import Platform
 import Parameters
+import Rig
 
 /// `--set ID=PATH` for a file parameter (an LV2 plug-in's impulse response, sample): the
 /// path is checked here, before anything is rendered or written, and handed to the processor,

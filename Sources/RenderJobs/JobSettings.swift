@@ -3,6 +3,7 @@ import OfflineRender
 import AudioEngine
 import Parameters
 import Presets
+import Rig
 
 /// Turns a job's options into its ``RenderSettings``, reading each processor, preset, automation
 /// and MIDI file once however many jobs share it: a manifest of 10,000 lines through one chain

@@ -2,6 +2,7 @@ import TextFormats
 import AudioEngine
 import OfflineRender
 import Parameters
+import Rig
 
 /// The fields of a manifest line: `input`, `output`, `values`, and every option of `detent
 /// render` that concerns one file, by its long name (`plugin`, `chain`, `graph`, `sidechain`,

@@ -1,5 +1,6 @@
 import Glibc
 import Parameters
+import Rig
 
 /// `--vary ID=LOW..HIGH` or `--vary ID=A,B,C`: a parameter that each variant of a file draws
 /// anew, so one command renders many randomised versions of its inputs (data augmentation,

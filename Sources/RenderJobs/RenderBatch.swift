@@ -1,6 +1,7 @@
 import OfflineRender
 import Platform
 import Synchronization
+import Rig
 
 /// How one job of a batch ended.
 package enum RenderOutcome: Sendable {

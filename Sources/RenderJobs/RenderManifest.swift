@@ -2,6 +2,7 @@ import TextFormats
 import OfflineRender
 import Parameters
 import Platform
+import Rig
 
 /// A job manifest (`--manifest FILE`, or `-` for stdin), read as a stream: JSON Lines, one
 /// object per line, each one file to render (see ``ManifestFields``).

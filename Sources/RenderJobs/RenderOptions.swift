@@ -4,6 +4,7 @@ import OfflineRender
 import Parameters
 import Platform
 import Presets
+import Rig
 
 /// Everything `detent render` is asked, as a plain value: the command line fills it (through
 /// its options), a manifest line changes it per job (``ManifestFields``), and it is checked,

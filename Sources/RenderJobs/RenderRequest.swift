@@ -1,4 +1,5 @@
 import TextFormats
+import Rig
 
 extension RenderOptions {
     /// A render's options from the JSON object a caller in another language sends (Python's

@@ -1,5 +1,6 @@
 import OfflineRender
 import Platform
+import Rig
 
 extension RenderOptions {
     /// Renders what these options ask, reporting each file as it ends, and returns the exit

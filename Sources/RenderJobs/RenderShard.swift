@@ -1,4 +1,5 @@
 import Parameters
+import Rig
 
 /// `--shard K/N`: the K-th of N parts of a batch's job list, so that N processes — a Slurm job
 /// array, GNU parallel, a Kubernetes indexed job — render every job exactly once between them.

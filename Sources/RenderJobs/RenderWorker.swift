@@ -1,5 +1,6 @@
 import OfflineRender
 import Platform
+import Rig
 
 /// The worker process of a render that hosts plug-ins (``RenderWorkerLaunch``): a copy of
 /// the batch's process that holds its plan, or `detent render … --render-worker` started

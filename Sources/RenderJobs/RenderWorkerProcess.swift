@@ -1,5 +1,6 @@
 import OfflineRender
 import Platform
+import Rig
 
 /// One batch thread's worker process, when the batch hosts plug-ins: the jobs render in it
 /// (``RenderWorker``), so that a plug-in that crashes — in `run()`, or in its cleanup after

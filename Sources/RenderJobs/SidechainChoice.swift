@@ -1,6 +1,7 @@
 import AudioEngine
 import OfflineRender
 import Platform
+import Rig
 
 /// `--sidechain [SLOT=]FILE`: which slot's side-chain inputs hear which file.
 package enum SidechainChoice {

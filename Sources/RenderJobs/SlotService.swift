@@ -1,5 +1,6 @@
 import Isolation
 import Platform
+import Rig
 
 /// Serves an isolated slot's sandbox: the plug-ins its host adds, each found from its request
 /// (`SlotRequest`) with its files and state, over shared memory, until the host lets it go.

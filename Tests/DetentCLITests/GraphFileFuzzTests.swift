@@ -2,6 +2,7 @@ import Foundation
 import RenderJobs
 import TestSupport
 import Testing
+import Rig
 
 /// Graph files as a careless user or an attacker writes them, read in process as `detent
 /// params --graph` reads them: each is a graph or one line saying what is wrong with it,

@@ -4,6 +4,7 @@ import Foundation
 import RenderJobs
 import Testing
 import TextFormats
+import Rig
 
 /// The four readers of a render's options — ArgumentParser's (`RenderCommand`), the plain
 /// line's (`PlainRenderArguments`), a manifest line's (`ManifestFields`) and a Python

@@ -3,6 +3,7 @@ import AudioEngine
 import Parameters
 import RenderJobs
 import Testing
+import Rig
 
 /// A live chain's presets: `preset load SLOT:NAME` (typed, OSC, the browser panel) sets that
 /// slot's rows alone, as docs/chains.md promises, where it used to set every other slot back

@@ -1,7 +1,4 @@
-import OfflineRender
 import Platform
-import LV2
-import Presets
 
 /// Why a command, or one job of a batch, failed: the one line that says so and its exit
 /// status (sysexits.h: 64 usage, 65 bad data, 69 unavailable, 70 internal, 74 I/O).
