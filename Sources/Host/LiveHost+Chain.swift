@@ -111,7 +111,7 @@ extension LiveHost {
                 session.retable(table, values: targets)
                 if let midi { session.updateMIDI(midi) }
                 // Settings controllers made before the edit are in the targets already.
-                st.midiSeen = Dictionary(uniqueKeysWithValues: table.indices.map { ($0, session.midiLastSet($0).generation) })
+                st.midiCounts.seen = Dictionary(uniqueKeysWithValues: table.indices.map { ($0, session.midiLastSet($0).generation) })
             }
             return edited.processor
         }

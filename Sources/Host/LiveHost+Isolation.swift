@@ -29,9 +29,9 @@ extension LiveHost {
         try restart(slots)
         state.withLock { st in
             for slot in slots {
-                st.crashes[slot] = nil
-                st.heldFaulted.remove(slot)
-                st.slotEvents.append(.restarted(slot))
+                st.slotFaults.crashes[slot] = nil
+                st.slotFaults.held.remove(slot)
+                st.slotFaults.events.append(.restarted(slot))
             }
         }
         changes.publish(.faults)
@@ -62,17 +62,17 @@ extension LiveHost {
             let now = Self.absurdOutput(of: st)
             var started: [String] = [], ended: [String] = []
             for (slot, frames) in now.sorted(by: { $0.key < $1.key }) {
-                let growing = frames > (st.absurdSeen[slot] ?? 0)
-                if growing && !st.absurdTold.contains(slot) {
-                    st.absurdTold.insert(slot)
-                    st.slotEvents.append(.fault(slot, "sends absurd output (not finite, or beyond ±1e6)"))
+                let growing = frames > (st.slotFaults.absurdSeen[slot] ?? 0)
+                if growing && !st.slotFaults.absurdTold.contains(slot) {
+                    st.slotFaults.absurdTold.insert(slot)
+                    st.slotFaults.events.append(.fault(slot, "sends absurd output (not finite, or beyond ±1e6)"))
                     started.append(slot)
-                } else if !growing && st.absurdTold.contains(slot) {
-                    st.absurdTold.remove(slot)
+                } else if !growing && st.slotFaults.absurdTold.contains(slot) {
+                    st.slotFaults.absurdTold.remove(slot)
                     ended.append(slot)
                 }
             }
-            st.absurdSeen = now
+            st.slotFaults.absurdSeen = now
             return (started, ended)
         }
         for slot in started { log("detent: \(slot) sends absurd output (not finite, or beyond ±1e6); it passes its input through while it does") }
@@ -96,7 +96,7 @@ extension LiveHost {
     /// What happened to isolated slots after event `serial` (0: from the first kept), and the
     /// serial to ask after next.
     package func slotEvents(after serial: Int) -> (events: [SlotEvent], next: Int) {
-        state.withLock { $0.slotEvents.after(serial) }
+        state.withLock { $0.slotFaults.events.after(serial) }
     }
 
     /// The slot `name` names (any case), when it runs a plug-in.
@@ -132,13 +132,13 @@ extension LiveHost {
         let now = ContinuousClock.now
         let due = state.withLock { st -> [(slot: String, restart: Bool)] in
             Self.faults(of: st).sorted { $0.key < $1.key }.compactMap { slot, reason in
-                guard !st.heldFaulted.contains(slot) else { return nil }
-                st.slotEvents.append(.fault(slot, reason))
-                var times = (st.crashes[slot] ?? []).filter { now - $0 < Self.crashWindow }
+                guard !st.slotFaults.held.contains(slot) else { return nil }
+                st.slotFaults.events.append(.fault(slot, reason))
+                var times = (st.slotFaults.crashes[slot] ?? []).filter { now - $0 < Self.crashWindow }
                 times.append(now)
-                st.crashes[slot] = times
+                st.slotFaults.crashes[slot] = times
                 if times.count >= Self.crashLimit {
-                    st.heldFaulted.insert(slot)
+                    st.slotFaults.held.insert(slot)
                     return (slot, false)
                 }
                 return (slot, true)
@@ -153,7 +153,7 @@ extension LiveHost {
         guard !again.isEmpty else { return }
         do {
             try restart(again)
-            state.withLock { st in for slot in again { st.slotEvents.append(.restarted(slot)) } }
+            state.withLock { st in for slot in again { st.slotFaults.events.append(.restarted(slot)) } }
             for slot in again { log("detent: \(slot) restarted") }
         } catch {
             log("detent: \(error.description)")
