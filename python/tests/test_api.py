@@ -2,6 +2,7 @@
 import json
 import multiprocessing
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -97,17 +98,31 @@ def test_an_instrument_plays_its_notes():
     assert np.array_equal(np.concatenate(parts, axis=1), y)
 
 
+def _count_until(done, since):
+    """Counts in a Python loop until ``done`` is set: how many times a second the main thread
+    got round it, from ``since`` (a time taken before the work began, so that a wait in
+    ``Thread.start`` while the work holds the GIL counts as time the loop did not run)."""
+    counted = 0
+    while not done.is_set():
+        counted += 1
+    return counted / (time.perf_counter() - since)
+
+
 def test_the_gil_is_let_go_while_audio_is_processed():
     chain = detent.Chain([OVERDRIVE, "builtin"])
     x = noise(frames=48_000 * 60, seed=12)
     done = threading.Event()
     worker = threading.Thread(target=lambda: (chain.process(x), done.set()))
-    counted = 0
+    started = time.perf_counter()
     worker.start()
-    while not done.is_set():
-        counted += 1
+    busy = _count_until(done, started)
     worker.join()
-    assert counted > 1_000, "the main thread ran while the chain processed"
+    # The same loop for as long with nothing else running: the rate it reaches alone. A call
+    # that held the GIL would leave the loop only its switch interval's share (a few per cent).
+    alone = threading.Event()
+    threading.Timer(time.perf_counter() - started, alone.set).start()
+    free = _count_until(alone, time.perf_counter())
+    assert busy > 0.3 * free, f"the main thread counted {busy:.0f}/s while the chain processed, {free:.0f}/s alone"
 
 
 def test_a_chain_used_from_two_threads_at_once_refuses_the_second():
