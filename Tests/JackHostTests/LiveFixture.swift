@@ -60,21 +60,37 @@ final class LiveFixture: @unchecked Sendable {
         self.options = options
         // A loaded machine's server, just started, has been seen to refuse a third client
         // once (JackServerFailed) after taking two, as TestClient retries: so does this, for
-        // at most 10 s, 50 ms apart.
+        // at most 10 s, 50 ms apart — that refusal alone, which is the server's. Any other
+        // failure of the start is Detent's, and fails the test at once. Each retry is told.
         var attempt = LiveHost(options: options, log: log.append)
         let deadline = Date(timeIntervalSinceNow: 10)
+        var refusals = 0
         while true {
-            do {
+            do throws(LiveHostError) {
                 try attempt.start()
                 break
             } catch {
                 attempt.stop()
-                guard Date() < deadline else { throw error }
+                guard Self.isServersRefusal(error), Date() < deadline else { throw error }
+                refusals += 1
                 usleep(50_000)
                 attempt = LiveHost(options: options, log: log.append)
             }
         }
+        if refusals > 0 {
+            FileHandle.standardError.write(Data("LiveFixture: the JACK server refused Detent's client \(refusals) time\(refusals == 1 ? "" : "s") before taking it\n".utf8))
+        }
         host = attempt
+    }
+
+    /// The one start failure that is the server's, not Detent's: the server refused the
+    /// client (JackServerFailed, which the host reports as no server; or JackServerError).
+    static func isServersRefusal(_ error: LiveHostError) -> Bool {
+        switch error {
+        case .noServer: true
+        case .openFailed(_, let status): status & 0x20 != 0
+        default: false
+        }
     }
 
     deinit {
