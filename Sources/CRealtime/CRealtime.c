@@ -1,1 +1,4 @@
 /* Header-only module: see include/CRealtime.h. */
+#include "CRealtime.h"
+
+unsigned long detent_realtime_regions_entered = 0;

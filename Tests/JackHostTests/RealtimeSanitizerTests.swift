@@ -37,7 +37,12 @@ extension JackTests {
             let f = try LiveFixture(input: [Signal.noise(frames: 48_000 * (seconds + 2), seed: 3),
                                             Signal.noise(frames: 48_000 * (seconds + 2), seed: 4)], midi: midi)
             _ = try f.play()
+            // Every cycle of the callback is a real-time region: without that mark the
+            // sanitizer would watch nothing, and this run would pass whatever the callback did.
+            let regions = detent_realtime_regions(), played = f.player.playedFrames
             try waitUntil("the MIDI second has played") { f.player.playedFrames >= 48_000 + f.server.period }
+            let cycles = (f.player.playedFrames - played) / f.server.period
+            #expect(detent_realtime_regions() - regions >= UInt(max(0, cycles - 2)), "the process callback marks each cycle real-time")
             #expect(f.host.status().midiMessages == midi.count)
             var last: [ParameterIndex: Double] = [:]
             let cutoff = LowpassGain.table[.cutoff], resonance = LowpassGain.table[.resonance], gain = LowpassGain.table[.gain]

@@ -55,8 +55,19 @@ void __rtsan_realtime_enter(void) __attribute__((weak));
 void __rtsan_realtime_exit(void) __attribute__((weak));
 void __rtsan_ensure_initialized(void) __attribute__((weak));
 
+/// Real-time regions entered so far in this process: what a test reads to know that the
+/// audio callback still marks itself real-time, without which every sanitizer run would check
+/// nothing. A relaxed atomic add: no lock, no system call.
+extern unsigned long detent_realtime_regions_entered;
+
 static inline void detent_rtsan_enter(void) {
+    __atomic_add_fetch(&detent_realtime_regions_entered, 1, __ATOMIC_RELAXED);
     if (__rtsan_realtime_enter) __rtsan_realtime_enter();
+}
+
+/// How many real-time regions have been entered (``detent_realtime_regions_entered``).
+static inline unsigned long detent_realtime_regions(void) {
+    return __atomic_load_n(&detent_realtime_regions_entered, __ATOMIC_RELAXED);
 }
 static inline void detent_rtsan_exit(void) {
     if (__rtsan_realtime_exit) __rtsan_realtime_exit();
