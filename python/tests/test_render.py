@@ -26,6 +26,7 @@ def test_render_writes_what_the_command_line_writes(tmp_path):
                          "--json", "--jobs", "2").stdout
     expected = [json.loads(line) for line in printed.splitlines()]
     assert [r["input"] for r in results] == paths
+    assert len(results) == len(expected) == len(paths)
     for mine, theirs in zip(results, expected):
         assert set(mine) == set(theirs)
         assert mine["frames"] == theirs["frames"]

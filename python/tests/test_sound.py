@@ -92,9 +92,12 @@ def test_a_change_while_running_glides_as_a_live_one(tmp_path):
     second = chain.process(x[:, 24_000:])
     y = np.concatenate([first, second], axis=1)
     assert np.array_equal(y, expected)
-    # It glides: the first frames after the change are neither the old level nor the new one.
-    step = np.abs(y[:, 24_000:24_100]).max() / np.abs(x[:, 24_000:24_100]).max()
-    assert 0.1 < step <= 1.5
+    # It glides: midway through the 30 ms glide the level is neither the old one (no change)
+    # nor the new one (a jump) — about 0.12 between 0.41 and 0.011 (gain and cutoff both glide).
+    def level(a, b):
+        return np.sqrt(np.mean(y[:, a:b] ** 2) / np.mean(x[:, a:b] ** 2))
+    old, new, midway = level(22_000, 24_000), level(30_000, 32_000), level(24_600, 24_800)
+    assert new * 3 < midway < old * 0.5, (old, midway, new)
 
 
 def test_numbers_are_in_the_parameters_unit(tmp_path):
