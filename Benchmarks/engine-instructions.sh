@@ -65,7 +65,7 @@ instructions() {  # instructions BINARY OPTION… → the count
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
         "$1" render "$work/in.wav" -o "$work/out.wav" "${@:2}" --jobs 1 --io-threads 1 --quiet --force > /dev/null 2>&1
     callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" |
-        awk '/3DSP6EngineC7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
+        awk '/AudioEngine6EngineC7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
 }
 fixed=(--set cutoff=1000 --set resonance=0.9 --set gain=-6)
 gliding=(--automation "$work/glide.txt")
