@@ -272,6 +272,7 @@ final class EmbeddedChain: @unchecked Sendable {
             spanTables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
         }
 
+        /// Frees the rows and tables, once the call is done with them.
         func deallocate() {
             (tables + spanTables).forEach { $0.deallocate() }
             folded.forEach { $0.deallocate() }

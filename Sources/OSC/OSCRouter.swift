@@ -58,11 +58,13 @@ package enum OSCRouter {
         let arguments: [OSCArgument]
         let table: ParameterTable
 
+        /// The parameter `id` names, or the refusal that says there is none.
         func parameter(_ id: String) -> Result<ParameterIndex, OSCRejection> {
             guard let index = table.find(id) else { return .failure(.init("\(path): no parameter '\(id)'")) }
             return .success(index)
         }
 
+        /// The message's one argument as a finite number, or the refusal that says why not.
         func number() -> Result<Double, OSCRejection> {
             guard arguments.count == 1, let value = arguments[0].number else {
                 return .failure(.init("\(path): expects one number"))
@@ -71,6 +73,7 @@ package enum OSCRouter {
             return .success(value)
         }
 
+        /// `request`, for a message that brings no arguments.
         func none(_ request: OSCRequest) -> Result<OSCRequest, OSCRejection> {
             arguments.isEmpty ? .success(request) : .failure(.init("\(path): expects no arguments"))
         }
