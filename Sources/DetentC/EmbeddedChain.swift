@@ -202,19 +202,8 @@ final class EmbeddedChain: @unchecked Sendable {
                  keys: [(name: String, samples: UnsafePointer<Float>, channels: Int)] = []) throws -> Int {
         let engine = try preparedEngine()
         let targets = try keys.map { key throws -> Engine.SideInput in try target(key.name) }
-        // Each key folded to the chain's channels, whole (this is not the audio thread).
-        let folded = keys.map { key -> UnsafeMutablePointer<Float> in
-            let rows = UnsafeMutablePointer<Float>.allocate(capacity: channels * max(1, frames))
-            ChannelFold.fold(key.samples, .rows(key.channels, frames: frames), into: rows, .rows(channels, frames: frames), frames: frames)
-            return rows
-        }
-        // Per key, its rows for the current piece, and for the span of it the engine runs.
-        let tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
-        let spanTables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
-        defer {
-            (tables + spanTables).forEach { $0.deallocate() }
-            folded.forEach { $0.deallocate() }
-        }
+        let keyRows = KeyRows(keys, channels: channels, frames: frames)
+        defer { keyRows.deallocate() }
         if restarts {
             engine.reset()
             restarts = false
@@ -238,65 +227,20 @@ final class EmbeddedChain: @unchecked Sendable {
             let dropping = toDrop > 0
             // The input's frames of this piece (all, some, or none: the latency's silence).
             let real = max(0, min(n, frames - done))
-            let whole = real == n && input != nil
             for c in 0..<channels {
                 outputs[c] = dropping ? scratch + c * Self.grid : output + c * outputStride + written
-                if whole {
-                    inputs[c] = UnsafePointer(input! + c * inputStride + done)
-                } else if real == 0 || input == nil {
-                    inputs[c] = UnsafePointer(silence)
-                } else {
-                    let row = piece + c * Self.grid
-                    row.update(from: input! + c * inputStride + done, count: real)
-                    (row + real).update(repeating: 0, count: n - real)
-                    inputs[c] = UnsafePointer(row)
-                }
             }
+            pointInputs(input, stride: inputStride, at: done, frames: n, real: real, piece: piece)
             let keyed = input != nil && real > 0 && !keys.isEmpty
-            if keyed {
-                for k in keys.indices {
-                    for c in 0..<channels {
-                        if real == n {
-                            tables[k][c] = UnsafePointer(folded[k] + c * frames + done)
-                        } else {
-                            let row = piece + ((1 + k) * channels + c) * Self.grid
-                            row.update(from: folded[k] + c * frames + done, count: real)
-                            (row + real).update(repeating: 0, count: n - real)
-                            tables[k][c] = UnsafePointer(row)
-                        }
-                    }
-                }
-            }
+            if keyed { keyRows.point(at: done, frames: n, real: real, piece: piece + channels * Self.grid) }
             // The one loop every render goes through: MIDI at its frames, a call cut where it
             // would take more messages than a plug-in's list, the end of the stream said
             // (a whole-block plug-in's last run is padded, see `Engine.endStream`).
             feed.render(engine, position: position, frames: n, endsStream: final && done + n == total) { from, to in
-                for c in 0..<channels {
-                    spanInputs[c] = inputs[c] + from
-                    spanOutputs[c] = outputs[c] + from
-                }
-                guard keyed else {
-                    engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from)
-                    return
-                }
-                var sides = targets
-                for k in keys.indices {
-                    for c in 0..<channels { spanTables[k][c] = tables[k][c] + from }
-                    sides[k].channels = UnsafePointer(spanTables[k])
-                }
-                sides.withUnsafeBufferPointer {
-                    engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from, sides: $0)
-                }
+                run(engine, from: from, to: to, sides: keyed ? targets : nil, keyRows: keyRows)
             }
             if dropping {
-                // The latency's frames are processed with the rest of their block, as a
-                // render processes them, and not kept.
-                let dropped = min(toDrop, n)
-                for c in 0..<channels {
-                    (output + c * outputStride + written).update(from: scratch + c * Self.grid + dropped, count: n - dropped)
-                }
-                toDrop -= dropped
-                written += n - dropped
+                written += keepAfterLatency(frames: n, into: output, stride: outputStride, at: written)
             } else {
                 written += n
             }
@@ -305,6 +249,107 @@ final class EmbeddedChain: @unchecked Sendable {
         if final { reset() }
         try checkFaults(engine)
         return written
+    }
+
+    /// A call's keys as the engine reads them: each folded to the chain's channels, whole
+    /// (this is not the audio thread), and per key a table of its rows for the current piece
+    /// and one for the span of it the engine runs. Freed at the end of the call.
+    private struct KeyRows {
+        let channels: Int
+        let frames: Int
+        let folded: [UnsafeMutablePointer<Float>]
+        let tables: [UnsafeMutablePointer<UnsafePointer<Float>>]
+        let spanTables: [UnsafeMutablePointer<UnsafePointer<Float>>]
+
+        init(_ keys: [(name: String, samples: UnsafePointer<Float>, channels: Int)], channels: Int, frames: Int) {
+            self.channels = channels
+            self.frames = frames
+            folded = keys.map { key -> UnsafeMutablePointer<Float> in
+                let rows = UnsafeMutablePointer<Float>.allocate(capacity: channels * max(1, frames))
+                ChannelFold.fold(key.samples, .rows(key.channels, frames: frames), into: rows, .rows(channels, frames: frames), frames: frames)
+                return rows
+            }
+            tables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
+            spanTables = keys.map { _ in UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: channels) }
+        }
+
+        /// Frees the rows and tables, once the call is done with them.
+        func deallocate() {
+            (tables + spanTables).forEach { $0.deallocate() }
+            folded.forEach { $0.deallocate() }
+        }
+
+        /// Points each key's table at a piece of `n` frames from frame `done`, of which `real`
+        /// are the call's: its folded rows, or, for a piece cut short, a copy of them padded
+        /// with silence in `pieces` (one row of the grid per key and channel).
+        func point(at done: Int, frames n: Int, real: Int, piece pieces: UnsafeMutablePointer<Float>) {
+            for k in tables.indices {
+                for c in 0..<channels {
+                    if real == n {
+                        tables[k][c] = UnsafePointer(folded[k] + c * frames + done)
+                    } else {
+                        let row = pieces + (k * channels + c) * EmbeddedChain.grid
+                        row.update(from: folded[k] + c * frames + done, count: real)
+                        (row + real).update(repeating: 0, count: n - real)
+                        tables[k][c] = UnsafePointer(row)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Points `inputs` at a piece of `n` frames from frame `done` of `input`, of which `real`
+    /// are the input's: the input itself when the piece is whole, silence when it has none
+    /// of it, else a copy padded with silence in `piece` (one row of the grid per channel).
+    private func pointInputs(_ input: UnsafePointer<Float>?, stride: Int, at done: Int, frames n: Int, real: Int,
+                             piece: UnsafeMutablePointer<Float>) {
+        let whole = real == n && input != nil
+        for c in 0..<channels {
+            if whole {
+                inputs[c] = UnsafePointer(input! + c * stride + done)
+            } else if real == 0 || input == nil {
+                inputs[c] = UnsafePointer(silence)
+            } else {
+                let row = piece + c * Self.grid
+                row.update(from: input! + c * stride + done, count: real)
+                (row + real).update(repeating: 0, count: n - real)
+                inputs[c] = UnsafePointer(row)
+            }
+        }
+    }
+
+    /// Runs the engine on frames `from ..< to` of the piece `inputs` and `outputs` point at,
+    /// with the keys' rows of the same frames as `sides` (nil: no keys in this piece).
+    private func run(_ engine: Engine, from: Int, to: Int, sides targets: [Engine.SideInput]?, keyRows: KeyRows) {
+        for c in 0..<channels {
+            spanInputs[c] = inputs[c] + from
+            spanOutputs[c] = outputs[c] + from
+        }
+        guard var sides = targets else {
+            engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from)
+            return
+        }
+        for k in sides.indices {
+            for c in 0..<channels { keyRows.spanTables[k][c] = keyRows.tables[k][c] + from }
+            sides[k].channels = UnsafePointer(keyRows.spanTables[k])
+        }
+        sides.withUnsafeBufferPointer {
+            engine.process(input: UnsafePointer(spanInputs), output: UnsafePointer(spanOutputs), frames: to - from, sides: $0)
+        }
+    }
+
+    /// The latency's frames are processed with the rest of their block, as a render
+    /// processes them, and not kept: of a piece of `n` frames rendered into the scratch rows,
+    /// what follows them is copied to `output` at frame `written`.
+    ///
+    /// - Returns: the frames kept.
+    private func keepAfterLatency(frames n: Int, into output: UnsafeMutablePointer<Float>, stride: Int, at written: Int) -> Int {
+        let dropped = min(toDrop, n)
+        for c in 0..<channels {
+            (output + c * stride + written).update(from: scratch + c * Self.grid + dropped, count: n - dropped)
+        }
+        toDrop -= dropped
+        return n - dropped
     }
 
     /// MIDI messages given that could not be played (more than a call takes at one frame, or

@@ -274,21 +274,7 @@ struct LiveCommand: ParsableCommand {
         var (processor, store, starting) = try startingProcessor()
         processor = try isolating(processor)
         let presets = StorePresetSource(store: store, processor: processor)
-        var options: LiveHostOptions
-        do {
-            // A preset saved in a live session keeps the MIDI mapping too.
-            let preset = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
-            options = try hostOptions(processor: processor, presetMIDI: preset.preset.midi)
-        } catch {
-            throw CommandFailure(error.message, exitCode: 64)
-        }
-        do {
-            options.initialValues = try starting.values(store: store, plugin: plugin, processor: processor)
-        } catch let error as any ExitStatusError {
-            throw error
-        } catch {
-            throw CommandFailure("\(error)", exitCode: 64)
-        }
+        var options = try startingOptions(processor: processor, store: store, starting: starting)
 
         // On a terminal (and without --headless) the knob panel opens over the engine; the
         // host's messages (server lost, reconnected) are held while it owns the screen and
@@ -311,7 +297,52 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw CommandFailure(error.description, exitCode: 1)
         }
+        announce(host, processor: processor, options: options, quiet: quiet)
 
+        let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
+        allowChainEdits(host, presets: presets)
+        let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
+        for line in bridge?.announcement(bind: oscBind) ?? [] { LineWriter.standardError.line(line) }
+        defer { bridge?.stop() }
+        let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
+        defer { web?.stop() }
+        answerCommands(from: reader, interpreter: interpreter, host: host)
+        host.stop()
+        if let code = host.exitStatus {
+            if LiveHost.libraryStuck {
+                ThisProcess.flushOutput()
+                ThisProcess.exitNow(code)
+            }
+            throw ExitCode(code)
+        }
+    }
+
+    /// The host's options for the command line's processor, starting from its values: the
+    /// starting preset's (whose MIDI mapping, saved in a live session, is kept too) with the
+    /// `--set`s over them. A problem exits with status 64.
+    private func startingOptions(processor: Processor, store: PresetStore,
+                                 starting: StartingValueOptions) throws -> LiveHostOptions {
+        var options: LiveHostOptions
+        do {
+            // A preset saved in a live session keeps the MIDI mapping too.
+            let preset = starting.preset.flatMap { try? store.resolve($0) } ?? store.defaultPreset()
+            options = try hostOptions(processor: processor, presetMIDI: preset.preset.midi)
+        } catch {
+            throw CommandFailure(error.message, exitCode: 64)
+        }
+        do {
+            options.initialValues = try starting.values(store: store, plugin: plugin, processor: processor)
+        } catch let error as any ExitStatusError {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)", exitCode: 64)
+        }
+        return options
+    }
+
+    /// Says on standard error where the host runs (or which server it waits for), what it
+    /// hosts, its MIDI mapping and how to stop it.
+    private func announce(_ host: LiveHost, processor: Processor, options: LiveHostOptions, quiet: Bool) {
         let status = host.status()
         let place = status.client == nil
             ? "detent: waiting for JACK server '\(status.server)' (\(channels) channel\(channels == 1 ? "" : "s")); "
@@ -321,14 +352,11 @@ struct LiveCommand: ParsableCommand {
             + (processor.isBuiltIn ? "" : "hosting \(processor.name); ")
             + (options.midi.map { "MIDI: \($0.summary); " } ?? "")
             + (quiet ? "reading no commands; SIGTERM, SIGINT or SIGHUP stops it" : "type 'help' for commands"))
+    }
 
-        let interpreter = commandInterpreter(host: host, presets: presets, log: LineWriter.standardError.line)
-        allowChainEdits(host, presets: presets)
-        let bridge = try startOSC(host: host, interpreter: interpreter, log: { Console.warning($0) })
-        for line in bridge?.announcement(bind: oscBind) ?? [] { LineWriter.standardError.line(line) }
-        defer { bridge?.stop() }
-        let web = try startWeb(host: host, interpreter: interpreter, oscPort: bridge?.port, log: { Console.warning($0) })
-        defer { web?.stop() }
+    /// Answers the typed commands, one line each (as JSON with `--json`), until the input ends,
+    /// the reader is interrupted, or a command ends the session.
+    private func answerCommands(from reader: LineReader, interpreter: CommandInterpreter, host: LiveHost) {
         while let line = reader.readLine() {
             let answer: CommandAnswer? = switch line {
             case .text(let text): interpreter.respond(to: text)
@@ -338,14 +366,6 @@ struct LiveCommand: ParsableCommand {
             print(json ? answer.json(host.table) : answer.text(host.table))
             ThisProcess.flushOutput()
             if answer.endsSession { break }
-        }
-        host.stop()
-        if let code = host.exitStatus {
-            if LiveHost.libraryStuck {
-                ThisProcess.flushOutput()
-                ThisProcess.exitNow(code)
-            }
-            throw ExitCode(code)
         }
     }
 

@@ -126,44 +126,9 @@ package final class ManagedSession: @unchecked Sendable {
     /// Opens the session in `path` (a second open switches): the old client closes, the new
     /// one starts from the saved state, or from the command line in a new session.
     private func open(_ path: String, displayName: String, clientID: String) throws(NSMClient.Failure) -> String {
-        let (oldHost, oldBridge, oldWeb) = current.withLock { c in
-            defer { c.host = nil; c.bridge = nil; c.web = nil; c.saved = nil }
-            return (c.host, c.bridge, c.web)
-        }
-        oldWeb?.stop()
-        oldBridge?.stop()
-        oldHost?.stop()
-
-        let file: SessionFile?
-        do {
-            file = try SessionFile.read(in: path) { identifier throws(SessionFileError) in
-                do {
-                    let processor = try launcher.processor(identifier, state: nil).processor
-                    return PresetScope(processor: processor.identifier, table: processor.table)
-                } catch {
-                    throw SessionFileError("the saved processor: \(error)")
-                }
-            }
-        } catch {
-            throw NSMClient.Failure(code: NSMClient.Failure.badProject, "\(error)")
-        }
-        let processor: Processor, store: PresetStore
-        var options: LiveHostOptions
-        do {
-            // The plug-ins' states saved beside the session file, named relative to its folder.
-            (processor, store) = try launcher.processor(file?.preset.processor, state: file?.preset.state?.resolved(against: path))
-            options = try launcher.hostOptions(processor: processor, store: store, startingFromCommandLine: file == nil)
-            if let file {
-                options.initialValues = file.preset.values.dictionary
-                if let midi = file.preset.midi, options.midi != nil {
-                    options.midi = try MIDIControls(json: midi, table: processor.table)
-                }
-            }
-        } catch {
-            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, "\(error)")
-        }
-        options.name = clientID
-        options.exactName = false
+        closeCurrent()
+        let file = try readSession(in: path)
+        let (processor, store, options) = try hostOptions(from: file, in: path, clientID: clientID)
 
         let host = LiveHost(options: options, log: log, onTerminate: { [self] _ in requestStop() })
         do {
@@ -173,21 +138,7 @@ package final class ManagedSession: @unchecked Sendable {
         }
         // Program changes load presets through it, with or without OSC.
         let interpreter = launcher.interpreter(host: host, store: store, processor: processor, log: log)
-        var osc = file?.osc ?? launcher.osc
-        var bridge: OSCBridge?
-        if let wanted = osc {
-            do {
-                let opened = try OSCBridge(port: wanted.0, bind: wanted.1, host: host, interpreter: interpreter,
-                                           log: { [log] in log("detent: warning: " + $0) })
-                bridge = opened
-                // The port actually bound (`--osc 0` asks for any free one) is said, and kept
-                // in the session, so the next open listens where controllers were pointed.
-                osc = (opened.port, wanted.1)
-                for line in opened.announcement(bind: wanted.1) { log(line) }
-            } catch {
-                log("detent: OSC: \(error)")
-            }
-        }
+        let (bridge, osc) = startOSC(file?.osc ?? launcher.osc, host: host, interpreter: interpreter)
         // The browser panel, for the session's client; one that cannot start is said, and the
         // session goes on without it.
         var web: WebPanelProcess?
@@ -211,6 +162,84 @@ package final class ManagedSession: @unchecked Sendable {
         let name = host.clientName ?? clientID
         log("detent: session '\(displayName)' open as JACK client '\(name)'" + (file == nil ? " (new)" : ""))
         return file == nil ? "Opened a new session as \(name)" : "Opened as \(name)"
+    }
+
+    /// Closes the session that is open, if any: its browser panel, OSC and client stop, and
+    /// nothing of it is kept.
+    private func closeCurrent() {
+        let (oldHost, oldBridge, oldWeb) = current.withLock { c in
+            defer { c.host = nil; c.bridge = nil; c.web = nil; c.saved = nil }
+            return (c.host, c.bridge, c.web)
+        }
+        oldWeb?.stop()
+        oldBridge?.stop()
+        oldHost?.stop()
+    }
+
+    /// The session file in `path`, nil for a new session; its processor is found to read its
+    /// values by.
+    private func readSession(in path: String) throws(NSMClient.Failure) -> SessionFile? {
+        do {
+            return try SessionFile.read(in: path) { identifier throws(SessionFileError) in
+                do {
+                    let processor = try launcher.processor(identifier, state: nil).processor
+                    return PresetScope(processor: processor.identifier, table: processor.table)
+                } catch {
+                    throw SessionFileError("the saved processor: \(error)")
+                }
+            }
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.badProject, "\(error)")
+        }
+    }
+
+    /// The processor, its presets and the host's options for a session: from the session
+    /// file (its processor, plug-in states, values and MIDI mapping), or from the command line
+    /// for a new one; the client is named `clientID`, as the session manager asks.
+    private func hostOptions(from file: SessionFile?, in path: String,
+                             clientID: String) throws(NSMClient.Failure) -> (Processor, PresetStore, LiveHostOptions) {
+        let processor: Processor, store: PresetStore
+        var options: LiveHostOptions
+        do {
+            // The plug-ins' states saved beside the session file, named relative to its folder.
+            (processor, store) = try launcher.processor(file?.preset.processor, state: file?.preset.state?.resolved(against: path))
+            options = try launcher.hostOptions(processor: processor, store: store, startingFromCommandLine: file == nil)
+            if let file {
+                options.initialValues = file.preset.values.dictionary
+                if let midi = file.preset.midi, options.midi != nil {
+                    options.midi = try MIDIControls(json: midi, table: processor.table)
+                }
+            }
+        } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.launchFailed, "\(error)")
+        }
+        options.name = clientID
+        options.exactName = false
+        return (processor, store, options)
+    }
+
+    /// Starts OSC where the session wants it (`wanted`; none: no OSC). One that cannot start
+    /// is said, and the session goes on without it.
+    ///
+    /// - Returns: the bridge, and where it listens: the port actually bound (`--osc 0` asks
+    ///   for any free one), said and kept in the session, so the next open listens where
+    ///   controllers were pointed.
+    private func startOSC(_ wanted: (port: Int, bind: String)?, host: LiveHost,
+                          interpreter: CommandInterpreter) -> (OSCBridge?, (port: Int, bind: String)?) {
+        var osc = wanted
+        var bridge: OSCBridge?
+        if let wanted = osc {
+            do {
+                let opened = try OSCBridge(port: wanted.0, bind: wanted.1, host: host, interpreter: interpreter,
+                                           log: { [log] in log("detent: warning: " + $0) })
+                bridge = opened
+                osc = (opened.port, wanted.1)
+                for line in opened.announcement(bind: wanted.1) { log(line) }
+            } catch {
+                log("detent: OSC: \(error)")
+            }
+        }
+        return (bridge, osc)
     }
 
     /// Saves the running session's state in its folder.

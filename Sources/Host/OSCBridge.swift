@@ -45,59 +45,44 @@ package final class OSCBridge: Sendable {
         let edits = try SerialWorker(name: "osc-chain")
         self.edits = edits
         let routing = OSCServer.Routing(table: processor.table, generation: generation, files: processor.files.map(\.id))
+        let requests = RequestHandler(host: host, interpreter: interpreter, edits: edits, shared: shared)
         let server = try OSCServer(port: port, bind: bind, unixSocket: true, routing: routing, log: log) { request, peer, server, routing in
-            let table = routing.table
-            // An index is a row of the table the request was read with: if the chain has been
-            // edited since, the host drops it rather than turn the row that now means another
-            // parameter (the next request is read with the new table).
-            func set(_ index: ParameterIndex, _ value: Double) {
-                if !host.set([index: value], ifGeneration: routing.generation) {
-                    server.refuse("OSC from \(peer.name): \(OSCRouter.address(of: index, in: table)): the chain changed as it came; ignored")
-                }
-            }
+            requests.handle(request, from: peer, server: server, routing: routing)
+        }
+        self.server = server
+        // Subscribed before the baseline is read: nothing published after it is missed.
+        let changes = host.changes.subscribe()
+        self.changes = changes
+        feedback = try Self.startFeedback(host: host, server: server, shared: shared, changes: changes)
+    }
+
+    /// What the server's thread does with each request: the typed commands' operations,
+    /// answers to the peer that asked, and a refusal logged in one line.
+    private struct RequestHandler: Sendable {
+        let host: LiveHost
+        let interpreter: CommandInterpreter
+        let edits: SerialWorker
+        let shared: Shared
+
+        /// Does what `request` from `peer` asks; `routing` is what it was read with.
+        func handle(_ request: OSCRequest, from peer: OSCPeer, server: OSCServer, routing: OSCServer.Routing) {
             switch request {
             case .set(let index, let value):
-                set(index, value)
+                set(index, value, from: peer, server: server, routing: routing)
             case .setPosition(let index, let position):
-                let spec = table[index]
-                set(index, spec.clamp(spec.taper.value(atNormalized: position, in: spec.range)))
+                let spec = routing.table[index]
+                set(index, spec.clamp(spec.taper.value(atNormalized: position, in: spec.range)), from: peer, server: server,
+                    routing: routing)
             case .presetLoad(let name):
-                if case .error(let message) = interpreter.execute(.presetLoad(name)) {
-                    // Rate-limited, and the name shortened: a peer cannot flood standard error.
-                    let shown = TerminalText.printable(name, limit: 60)
-                    server.refuse("OSC from \(peer.name): /detent/preset/load '\(shown)': "
-                                  + TerminalText.printable(message.replacing(name, with: shown), limit: 200))
-                }
+                loadPreset(name, from: peer, server: server)
             case .setFile(let id, let file):
-                // As typed: a readable regular file within the size limits, loaded off the
-                // audio thread; a refusal is logged in one line.
-                // (On the edits' thread: reading a file, remaking a plug-in, may take a while.)
-                let queued = edits.offer {
-                    if case .error(let message) = interpreter.execute(.setFile(id, file)) {
-                        server.refuse("OSC from \(peer.name): /detent/param/\(id): " + TerminalText.printable(message, limit: 200))
-                    }
-                }
-                if !queued { server.refuse("OSC from \(peer.name): /detent/param/\(id): \(edits.limit) edits wait already; ignored") }
+                setFile(id, file, from: peer, server: server)
             case .reset:
                 _ = interpreter.execute(.reset(nil))
             case .restartSlot(let slot):
-                // Answered either way, as the typed command is: the slot restarted, or why not.
-                let answer = interpreter.execute(.restart(slot))
-                if case .error(let message) = answer {
-                    server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
-                }
-                server.send(OSCMessage(OSCRouter.prefix + "slot/restart", [.string(answer.text(host.table))]), to: peer)
+                restart(slot, from: peer, server: server)
             case .chain(let edit):
-                // Looking plug-ins up and loading them may take a while: done on a thread of
-                // its own, so OSC's reader keeps answering (status, knobs) meanwhile.
-                let queued = edits.offer {
-                    let answer = interpreter.respond(to: "chain " + edit) ?? .error("no answer")
-                    if case .error(let message) = answer {
-                        server.refuse("OSC from \(peer.name): /detent/chain: " + TerminalText.printable(message, limit: 200))
-                    }
-                    server.send(OSCMessage(OSCRouter.prefix + "chain", [.string(answer.text(host.table))]), to: peer)
-                }
-                if !queued { server.refuse("OSC from \(peer.name): /detent/chain: \(edits.limit) edits wait already; ignored") }
+                editChain(edit, from: peer, server: server)
             case .get(let index):
                 let now = host.chainSnapshot
                 guard now.generation == routing.generation, let value = now.targets[index] else { return }
@@ -113,30 +98,94 @@ package final class OSCBridge: Sendable {
                 let now = host.table
                 server.send(OSCMessage(OSCRouter.prefix + "status", [.string(json ? answer.json(now) : answer.text(now))]), to: peer)
             case .midiLearn(let index?):
-                do throws(MIDIControlError) {
-                    let learn = try MIDILearn(index, heard: host.lastMIDIControl(), generation: routing.generation,
-                                              current: host.chainGeneration)
-                    shared.learning.withLock { $0 = Learning(learn: learn, peer: peer) }
-                } catch {
-                    server.refuse("OSC from \(peer.name): /detent/midi/learn: \(error.description); ignored")
-                }
+                startLearn(index, from: peer, server: server, routing: routing)
             case .midiLearn(nil):
                 shared.learning.withLock { $0 = nil }
             }
         }
-        self.server = server
-        let sending = server
-        // Subscribed before the baseline is read: nothing published after it is missed.
-        let changes = host.changes.subscribe()
-        self.changes = changes
-        // The baseline is taken here, before the thread exists: a chain edit made before the
-        // thread first ran must still be seen as an edit, and its values sent again.
+
+        /// Sets a parameter. An index is a row of the table the request was read with: if the
+        /// chain has been edited since, the host drops it rather than turn the row that now
+        /// means another parameter (the next request is read with the new table).
+        private func set(_ index: ParameterIndex, _ value: Double, from peer: OSCPeer, server: OSCServer,
+                         routing: OSCServer.Routing) {
+            if !host.set([index: value], ifGeneration: routing.generation) {
+                server.refuse("OSC from \(peer.name): \(OSCRouter.address(of: index, in: routing.table)): the chain changed as it came; ignored")
+            }
+        }
+
+        /// `/detent/preset/load`: loads the preset as typed; a refusal is rate-limited, and the
+        /// name shortened, so that a peer cannot flood standard error.
+        private func loadPreset(_ name: String, from peer: OSCPeer, server: OSCServer) {
+            if case .error(let message) = interpreter.execute(.presetLoad(name)) {
+                let shown = TerminalText.printable(name, limit: 60)
+                server.refuse("OSC from \(peer.name): /detent/preset/load '\(shown)': "
+                              + TerminalText.printable(message.replacing(name, with: shown), limit: 200))
+            }
+        }
+
+        /// `/detent/param/<id> s PATH`: as typed, a readable regular file within the size limits,
+        /// loaded off the audio thread; a refusal is logged in one line. Queued on the edits'
+        /// thread: reading a file, remaking a plug-in, may take a while.
+        private func setFile(_ id: String, _ file: String, from peer: OSCPeer, server: OSCServer) {
+            let queued = edits.offer {
+                if case .error(let message) = interpreter.execute(.setFile(id, file)) {
+                    server.refuse("OSC from \(peer.name): /detent/param/\(id): " + TerminalText.printable(message, limit: 200))
+                }
+            }
+            if !queued { server.refuse("OSC from \(peer.name): /detent/param/\(id): \(edits.limit) edits wait already; ignored") }
+        }
+
+        /// `/detent/slot/restart`: answered either way, as the typed command is — the slot
+        /// restarted, or why not.
+        private func restart(_ slot: String, from peer: OSCPeer, server: OSCServer) {
+            let answer = interpreter.execute(.restart(slot))
+            if case .error(let message) = answer {
+                server.refuse("OSC from \(peer.name): /detent/slot/restart: " + TerminalText.printable(message, limit: 200))
+            }
+            server.send(OSCMessage(OSCRouter.prefix + "slot/restart", [.string(answer.text(host.table))]), to: peer)
+        }
+
+        /// `/detent/chain`: looking plug-ins up and loading them may take a while, so the edit
+        /// is done on a thread of its own and OSC's reader keeps answering (status, knobs)
+        /// meanwhile; the typed command's answer goes back to the peer.
+        private func editChain(_ edit: String, from peer: OSCPeer, server: OSCServer) {
+            let queued = edits.offer {
+                let answer = interpreter.respond(to: "chain " + edit) ?? .error("no answer")
+                if case .error(let message) = answer {
+                    server.refuse("OSC from \(peer.name): /detent/chain: " + TerminalText.printable(message, limit: 200))
+                }
+                server.send(OSCMessage(OSCRouter.prefix + "chain", [.string(answer.text(host.table))]), to: peer)
+            }
+            if !queued { server.refuse("OSC from \(peer.name): /detent/chain: \(edits.limit) edits wait already; ignored") }
+        }
+
+        /// `/detent/midi/learn ID`: the learn waits for a controller (the feedback thread
+        /// maps it), replacing any other; a refusal is logged in one line.
+        private func startLearn(_ index: ParameterIndex, from peer: OSCPeer, server: OSCServer, routing: OSCServer.Routing) {
+            do throws(MIDIControlError) {
+                let learn = try MIDILearn(index, heard: host.lastMIDIControl(), generation: routing.generation,
+                                          current: host.chainGeneration)
+                shared.learning.withLock { $0 = Learning(learn: learn, peer: peer) }
+            } catch {
+                server.refuse("OSC from \(peer.name): /detent/midi/learn: \(error.description); ignored")
+            }
+        }
+    }
+
+    /// Starts the feedback thread, which sends subscribers every change and every slot event,
+    /// and completes MIDI learns, sleeping on the host's change feed in between.
+    ///
+    /// The baseline is taken here, before the thread exists: a chain edit made before the
+    /// thread first ran must still be seen as an edit, and its values sent again.
+    private static func startFeedback(host: LiveHost, server: OSCServer, shared: Shared,
+                                      changes: ChangeFeed<HostChanges>.Subscription) throws -> NamedThread {
         var baseline = FeedbackThrottle()
         let initial = host.chainSnapshot
         _ = baseline.due(initial.targets, now: .now)  // what subscribers get when they subscribe
         let sentAtStart = baseline
         let eventsAtStart = host.slotEvents(after: .max).next
-        feedback = try NamedThread(name: "osc-feedback") {
+        return try NamedThread(name: "osc-feedback") {
             var throttle = sentAtStart
             var seen = initial
             var slotEventsSeen = eventsAtStart
@@ -145,33 +194,39 @@ package final class OSCBridge: Sendable {
                 if now.generation != seen.generation {
                     // A chain edit: addresses are the new table's from now on; subscribers get
                     // every value again, under its new address.
-                    sending.retable(now.processor.table, generation: now.generation, files: now.processor.files.map(\.id))
+                    server.retable(now.processor.table, generation: now.generation, files: now.processor.files.map(\.id))
                     throttle = FeedbackThrottle()
                 }
                 seen = now
                 let due = throttle.due(now.targets, now: .now)
                 if !due.isEmpty {
-                    for peer in shared.subscribers.withLock({ Array($0) }) { sending.send(due, in: now.processor.table, to: peer) }
+                    for peer in shared.subscribers.withLock({ Array($0) }) { server.send(due, in: now.processor.table, to: peer) }
                 }
-                Self.learnIfHeard(shared: shared, host: host, server: sending)
-                // A slot's fault and restart, each told to every subscriber as it comes.
-                let (events, next) = host.slotEvents(after: slotEventsSeen)
-                slotEventsSeen = next
-                if !events.isEmpty {
-                    let peers = shared.subscribers.withLock { Array($0) }
-                    for event in events {
-                        let message = switch event {
-                        case .fault(let slot, let reason): OSCMessage(OSCRouter.prefix + "slot/fault", [.string(slot), .string(reason)])
-                        case .restarted(let slot): OSCMessage(OSCRouter.prefix + "slot/restarted", [.string(slot)])
-                        }
-                        for peer in peers { sending.send(message, to: peer) }
-                    }
-                }
+                Self.learnIfHeard(shared: shared, host: host, server: server)
+                slotEventsSeen = Self.sendSlotEvents(after: slotEventsSeen, shared: shared, host: host, server: server)
                 // Until something changes, or a value held back for the rate is due.
                 let held = throttle.nextDue(now.targets, now: .now)
                 _ = changes.next(timeout: held.map { max($0 - .now, .milliseconds(1)) })
             }
         }
+    }
+
+    /// Tells every subscriber each slot's fault and restart since `seen`, as they come.
+    ///
+    /// - Returns: where the next call takes up.
+    private static func sendSlotEvents(after seen: Int, shared: Shared, host: LiveHost, server: OSCServer) -> Int {
+        let (events, next) = host.slotEvents(after: seen)
+        if !events.isEmpty {
+            let peers = shared.subscribers.withLock { Array($0) }
+            for event in events {
+                let message = switch event {
+                case .fault(let slot, let reason): OSCMessage(OSCRouter.prefix + "slot/fault", [.string(slot), .string(reason)])
+                case .restarted(let slot): OSCMessage(OSCRouter.prefix + "slot/restarted", [.string(slot)])
+                }
+                for peer in peers { server.send(message, to: peer) }
+            }
+        }
+        return next
     }
 
     /// Maps the controller heard since a MIDI learn began, if one has been, and tells the peer

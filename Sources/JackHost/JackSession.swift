@@ -63,6 +63,52 @@ package final class JackSession: @unchecked Sendable {
          engineFor: (_ sampleRate: UInt32, _ bufferSize: UInt32) throws(LiveHostError) -> Engine) throws(LiveHostError) {
         if let problem = Self.sideSetProblem(processor) { throw .processorFailed(problem) }
         try Self.prepareLibrary()
+        let client = try Self.openClient(options)
+        self.client = client
+        name = String(cString: jack_get_client_name(client))
+        channels = options.channels
+
+        inputNames = (1...options.channels).map { "in_\($0)" }
+        outputNames = (1...options.channels).map { "out_\($0)" }
+        midiNames = midi == nil ? [] : [Self.midiInputName]
+        let ports = try Self.registerPorts(client: client, name: name, inputs: inputNames, outputs: outputNames,
+                                           midiIn: !midiNames.isEmpty, midiOut: midi?.feedback == true,
+                                           pluginMIDIOut: processor.makesMIDI)
+
+        // The priority this client's process thread runs at (none without real-time
+        // scheduling): what an isolated slot's process serves it at.
+        let priority = jack_client_real_time_priority(client)
+        AudioThreadPriority.current = priority > 0 ? Int(priority) : nil
+
+        let rate = jack_get_sample_rate(client)
+        let bufferSize = jack_get_buffer_size(client)
+        do { engine = try engineFor(rate, bufferSize) } catch {
+            jack_client_close(client)
+            throw error
+        }
+        engines = EngineExchange(engine)
+        context = .allocate(capacity: 1)
+        context.initialize(to: CallbackContext(
+            exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.poster, client: client,
+            channels: options.channels, inputPorts: ports.inputs, outputPorts: ports.outputs,
+            midiPort: ports.midi, midiOutPort: ports.midiOut, pluginMIDIPort: ports.pluginMIDI, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
+            values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
+        // Keyed slots get their side-chain ports before the client is active.
+        bindSides(engine)
+        // Nothing processes yet: the kernel may run for no frames to report its latency.
+        context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
+
+        setCallbacks()
+        guard jack_activate(client) == 0 else {
+            close()
+            throw .activationFailed(name)
+        }
+    }
+
+    /// Opens the client on the server `options` names, without starting one.
+    ///
+    /// - Throws: the name taken, no server, or the status JACK gave.
+    private static func openClient(_ options: LiveHostOptions) throws(LiveHostError) -> OpaquePointer {
         var status = JackStatus(0)
         var flags = JackNoStartServer.rawValue
         if options.exactName { flags |= JackUseExactName.rawValue }
@@ -91,81 +137,67 @@ package final class JackSession: @unchecked Sendable {
             }
             throw .openFailed(name: options.name, status: status.rawValue)
         }
-        self.client = client
-        name = String(cString: jack_get_client_name(client))
-        channels = options.channels
+        return client
+    }
 
+    /// The ports a session registers on its client: the audio inputs and outputs, in channel
+    /// order, and the MIDI ports it was asked for.
+    private struct Ports {
         var inputs: [OpaquePointer] = []
         var outputs: [OpaquePointer] = []
-        inputNames = (1...options.channels).map { "in_\($0)" }
-        outputNames = (1...options.channels).map { "out_\($0)" }
-        for (names, flag) in [(inputNames, JackPortIsInput), (outputNames, JackPortIsOutput)] {
+        var midi: OpaquePointer?
+        var midiOut: OpaquePointer?
+        var pluginMIDI: OpaquePointer?
+    }
+
+    /// Registers the session's ports on `client` (named `name`) and gives each its pretty
+    /// name: the audio ports, then `midi_in`, `midi_out` and `plugin_midi_out` as asked.
+    ///
+    /// - Throws: the port that could not be registered; the client is closed then.
+    private static func registerPorts(client: OpaquePointer, name: String, inputs: [String], outputs: [String],
+                                      midiIn: Bool, midiOut: Bool, pluginMIDIOut: Bool) throws(LiveHostError) -> Ports {
+        var ports = Ports()
+        for (names, flag) in [(inputs, JackPortIsInput), (outputs, JackPortIsOutput)] {
             for port in names {
-                guard let p = jack_port_register(client, port, Self.audioType, UInt(flag.rawValue), 0) else {
-                    jack_client_close(client)
-                    throw .portRegistration("\(name):\(port)")
-                }
-                if flag == JackPortIsInput { inputs.append(p) } else { outputs.append(p) }
+                let p = try register(port, type: Self.audioType, flag: flag, client: client, name: name)
+                if flag == JackPortIsInput { ports.inputs.append(p) } else { ports.outputs.append(p) }
             }
+        }
+        if midiIn {
+            ports.midi = try register(Self.midiInputName, type: Self.midiType, flag: JackPortIsInput, client: client, name: name)
+        }
+        if midiOut {
+            ports.midiOut = try register(Self.midiOutputName, type: Self.midiType, flag: JackPortIsOutput, client: client, name: name)
+        }
+        if pluginMIDIOut {
+            ports.pluginMIDI = try register(Self.pluginMIDIOutputName, type: Self.midiType, flag: JackPortIsOutput,
+                                            client: client, name: name)
         }
 
-        midiNames = midi == nil ? [] : [Self.midiInputName]
-        var midiPort: OpaquePointer?
-        if !midiNames.isEmpty {
-            midiPort = jack_port_register(client, Self.midiInputName, Self.midiType, UInt(JackPortIsInput.rawValue), 0)
-            guard midiPort != nil else {
-                jack_client_close(client)
-                throw .portRegistration("\(name):\(Self.midiInputName)")
-            }
-        }
-        var midiOutPort: OpaquePointer?
-        if midi?.feedback == true {
-            midiOutPort = jack_port_register(client, Self.midiOutputName, Self.midiType, UInt(JackPortIsOutput.rawValue), 0)
-            guard midiOutPort != nil else {
-                jack_client_close(client)
-                throw .portRegistration("\(name):\(Self.midiOutputName)")
-            }
-        }
-
-        var pluginMIDIPort: OpaquePointer?
-        if processor.makesMIDI {
-            pluginMIDIPort = jack_port_register(client, Self.pluginMIDIOutputName, Self.midiType, UInt(JackPortIsOutput.rawValue), 0)
-            guard pluginMIDIPort != nil else {
-                jack_client_close(client)
-                throw .portRegistration("\(name):\(Self.pluginMIDIOutputName)")
-            }
-        }
-
-        let described = inputs + outputs + [midiPort, midiOutPort, pluginMIDIPort].compactMap { $0 }
-        for (order, (port, pretty)) in zip(described, Self.prettyNames(channels: options.channels, midiIn: midiPort != nil,
-                                                                      midiOut: midiOutPort != nil,
-                                                                      pluginMIDIOut: pluginMIDIPort != nil)).enumerated() {
+        let described = ports.inputs + ports.outputs + [ports.midi, ports.midiOut, ports.pluginMIDI].compactMap { $0 }
+        for (order, (port, pretty)) in zip(described, Self.prettyNames(channels: inputs.count, midiIn: ports.midi != nil,
+                                                                      midiOut: ports.midiOut != nil,
+                                                                      pluginMIDIOut: ports.pluginMIDI != nil)).enumerated() {
             _ = detent_jack_describe_port(client, port, pretty, Int32(order))
         }
+        return ports
+    }
 
-        // The priority this client's process thread runs at (none without real-time
-        // scheduling): what an isolated slot's process serves it at.
-        let priority = jack_client_real_time_priority(client)
-        AudioThreadPriority.current = priority > 0 ? Int(priority) : nil
-
-        let rate = jack_get_sample_rate(client)
-        let bufferSize = jack_get_buffer_size(client)
-        do { engine = try engineFor(rate, bufferSize) } catch {
+    /// Registers one port of `type` on `client` (named `name`).
+    ///
+    /// - Throws: ``LiveHostError/portRegistration(_:)`` naming it; the client is closed then.
+    private static func register(_ port: String, type: String, flag: JackPortFlags, client: OpaquePointer,
+                                 name: String) throws(LiveHostError) -> OpaquePointer {
+        guard let p = jack_port_register(client, port, type, UInt(flag.rawValue), 0) else {
             jack_client_close(client)
-            throw error
+            throw .portRegistration("\(name):\(port)")
         }
-        engines = EngineExchange(engine)
-        context = .allocate(capacity: 1)
-        context.initialize(to: CallbackContext(
-            exchange: Unmanaged.passUnretained(engines).toOpaque(), switched: switched.poster, client: client,
-            channels: options.channels, inputPorts: inputs, outputPorts: outputs,
-            midiPort: midiPort, midiOutPort: midiOutPort, pluginMIDIPort: pluginMIDIPort, midi: midi ?? MIDIControls(table: processor.table, channel: nil, controllers: [:]),
-            values: values, wake: wake, sampleRate: rate, bufferSize: bufferSize))
-        // Keyed slots get their side-chain ports before the client is active.
-        bindSides(engine)
-        // Nothing processes yet: the kernel may run for no frames to report its latency.
-        context.pointee.latency.store(UInt32(clamping: engine.latencyAtCurrentValues()), ordering: .relaxed)
+        return p
+    }
 
+    /// Sets the client's callbacks, each given the callback context: process, xruns, buffer
+    /// size and sample rate changes, connections, registrations, latency and shutdown.
+    private func setCallbacks() {
         let arg = UnsafeMutableRawPointer(context)
         jack_set_process_callback(client, jackProcess, arg)
         jack_set_xrun_callback(client, jackXrun, arg)
@@ -176,10 +208,6 @@ package final class JackSession: @unchecked Sendable {
         jack_set_latency_callback(client, jackLatency, arg)
         jack_on_info_shutdown(client, jackShutdown, arg)
         jack_on_shutdown(client, jackServerGone, arg)
-        guard jack_activate(client) == 0 else {
-            close()
-            throw .activationFailed(name)
-        }
     }
 
     deinit { close() }

@@ -79,18 +79,7 @@ struct MIDIMappingSet: ~Copyable {
 
     init(_ controls: MIDIControls) {
         let table = controls.table
-        // Slots sorted by kind and number, so each controller's slots are contiguous.
-        func order(_ m: MIDIMapping) -> (Int, Int) {
-            switch m.source {
-            case .controller(let n): (0, n)
-            case .nrpn(let n): (1, n)
-            case .rpn(let n): (2, n)
-            }
-        }
-        let mappings = controls.mappings.enumerated().sorted { a, b in
-            let x = order(a.element), y = order(b.element)
-            return x != y ? x < y : a.offset < b.offset
-        }.map(\.element)
+        let mappings = Self.inCallbackOrder(controls.mappings)
         count = mappings.count
         slots = .allocate(capacity: max(1, count))
         firstByController = .allocate(capacity: 128)
@@ -115,32 +104,39 @@ struct MIDIMappingSet: ~Copyable {
         channel = Int32((controls.channel ?? 0) - 1)
         programCount = Int32(controls.programPresets.count)
         feedback = controls.feedback
+        hasParameterNumbers = Self.fill(slots, from: mappings, table: table, values: values, firstByController: firstByController,
+                                        countByController: countByController, fineMSB: fineMSB)
+    }
 
+    /// The mappings sorted by kind and number, so each controller's slots are contiguous
+    /// (mappings on the same source keep their order).
+    private static func inCallbackOrder(_ mappings: [MIDIMapping]) -> [MIDIMapping] {
+        func order(_ m: MIDIMapping) -> (Int, Int) {
+            switch m.source {
+            case .controller(let n): (0, n)
+            case .nrpn(let n): (1, n)
+            case .rpn(let n): (2, n)
+            }
+        }
+        return mappings.enumerated().sorted { a, b in
+            let x = order(a.element), y = order(b.element)
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Writes one slot per mapping, in order, with its enumeration's values, and indexes the
+    /// controllers' slots (and the 14-bit pairs' MSBs).
+    ///
+    /// - Returns: whether any mapping listens to an NRPN or RPN.
+    private static func fill(_ slots: UnsafeMutablePointer<Slot>, from mappings: [MIDIMapping], table: ParameterTable,
+                             values: UnsafeMutablePointer<Double>, firstByController: UnsafeMutablePointer<Int32>,
+                             countByController: UnsafeMutablePointer<Int32>, fineMSB: UnsafeMutablePointer<Bool>) -> Bool {
         var enumAt = 0
         var parameterNumbers = false
         for (i, m) in mappings.enumerated() {
             let spec = table[m.parameter]
             let travel = m.travel(in: spec)
-            var step = Slot.Step.continuous
-            var enumStart = 0, enumCount = 0
-            var relativeStep = (travel.upperBound - travel.lowerBound) / 127
-            switch spec.kind {
-            case .continuous: break
-            case .toggle:
-                step = .toggle
-                relativeStep = 1
-            case .integer:
-                step = .integer
-                let span = spec.range.upperBound.rounded(.down) - spec.range.lowerBound.rounded(.up)
-                relativeStep = span > 0 ? 1 / span : 1
-            case .enumeration(let points):
-                step = .enumeration
-                enumStart = enumAt
-                enumCount = points.count
-                for (k, point) in points.enumerated() { values[enumAt + k] = point.value }
-                enumAt += points.count
-                relativeStep = 1 / Double(points.count)
-            }
+            let stepping = Self.stepping(of: spec, travel: travel, values: values, enumAt: &enumAt)
             let kind: UInt8
             switch m.source {
             case .controller(let n):
@@ -160,12 +156,40 @@ struct MIDIMappingSet: ~Copyable {
                 encoding: UInt8(MIDIMapping.Encoding.allCases.firstIndex(of: m.encoding)!),
                 pickup: m.takeover == .pickup && m.encoding == .absolute, invert: m.invert,
                 travelLow: travel.lowerBound, travelHigh: travel.upperBound, taper: spec.taper,
-                low: spec.range.lowerBound, high: spec.range.upperBound, step: step,
+                low: spec.range.lowerBound, high: spec.range.upperBound, step: stepping.step,
                 integerLow: spec.range.lowerBound.rounded(.up), integerHigh: spec.range.upperBound.rounded(.down),
-                enumStart: Int32(enumStart), enumCount: Int32(enumCount), relativeStep: relativeStep,
+                enumStart: Int32(stepping.enumStart), enumCount: Int32(stepping.enumCount), relativeStep: stepping.relativeStep,
                 caught: false, lastPosition: .nan, setPosition: .nan, sentValue: -1, sentFrame: .min / 2, heldValue: -1))
         }
-        hasParameterNumbers = parameterNumbers
+        return parameterNumbers
+    }
+
+    /// How a mapping's positions become the parameter's values: its kind of step, where its
+    /// enumeration's values are (written at `enumAt` of `values`, which moves past them), and
+    /// how far one relative step moves it.
+    private static func stepping(of spec: ParameterSpec, travel: ClosedRange<Double>, values: UnsafeMutablePointer<Double>,
+                                 enumAt: inout Int) -> (step: Slot.Step, enumStart: Int, enumCount: Int, relativeStep: Double) {
+        var step = Slot.Step.continuous
+        var enumStart = 0, enumCount = 0
+        var relativeStep = (travel.upperBound - travel.lowerBound) / 127
+        switch spec.kind {
+        case .continuous: break
+        case .toggle:
+            step = .toggle
+            relativeStep = 1
+        case .integer:
+            step = .integer
+            let span = spec.range.upperBound.rounded(.down) - spec.range.lowerBound.rounded(.up)
+            relativeStep = span > 0 ? 1 / span : 1
+        case .enumeration(let points):
+            step = .enumeration
+            enumStart = enumAt
+            enumCount = points.count
+            for (k, point) in points.enumerated() { values[enumAt + k] = point.value }
+            enumAt += points.count
+            relativeStep = 1 / Double(points.count)
+        }
+        return (step, enumStart, enumCount, relativeStep)
     }
 
     deinit {

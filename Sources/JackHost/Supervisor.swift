@@ -168,22 +168,7 @@ package struct Supervisor: Sendable {
             return []
 
         case (.starting, .connected), (.connecting, .connected):
-            let reconnected = phase != .starting
-            phase = .connected
-            settleDeadline = nil
-            heartbeat = (nil, now)
-            answeredProbes = 0
-            probing = false
-            confirmAt = nil
-            nextCheck = now + settings.checkInterval
-            guard reconnected else { return [] }
-            lastFailure = nil
-            if waitingFromStart {
-                waitingFromStart = false
-                return [.announce(.connected)]
-            }
-            reconnects += 1
-            return [.announce(.reconnected)]
+            return connected(at: now)
 
         case (.starting, .connectFailed(let error)):
             // A service started before its server waits for it as for one that went away.
@@ -217,22 +202,7 @@ package struct Supervisor: Sendable {
             return []
 
         case (.connected, .cycles(let count)):
-            // Only a server that may die without a word needs its cycles watched.
-            nextCheck = settings.watchesCycles ? now + settings.checkInterval : nil
-            var actions = settleIfDue(at: now)
-            guard settings.watchesCycles, count > 0 else { return actions }
-            if let beat = heartbeat, beat.count == count {
-                let due = confirmAt.map { now >= $0 } ?? (now - beat.since >= stallWait)
-                if !probing && due {
-                    probing = true
-                    actions.append(.probeServer)
-                }
-            } else {
-                heartbeat = (count, now)
-                answeredProbes = 0
-                confirmAt = nil
-            }
-            return actions
+            return counted(count, at: now)
 
         case (.connected, .probed(alive: true)):
             probing = false
@@ -251,6 +221,48 @@ package struct Supervisor: Sendable {
         default:
             return []
         }
+    }
+
+    /// The session is up (first, or again): the watch starts afresh. A reconnection is
+    /// announced — as the first connection when the service started before its server.
+    private mutating func connected(at now: ContinuousClock.Instant) -> [Action] {
+        let reconnected = phase != .starting
+        phase = .connected
+        settleDeadline = nil
+        heartbeat = (nil, now)
+        answeredProbes = 0
+        probing = false
+        confirmAt = nil
+        nextCheck = now + settings.checkInterval
+        guard reconnected else { return [] }
+        lastFailure = nil
+        if waitingFromStart {
+            waitingFromStart = false
+            return [.announce(.connected)]
+        }
+        reconnects += 1
+        return [.announce(.reconnected)]
+    }
+
+    /// The process callback's cycle count, read at `now`: a count that moved is a heartbeat;
+    /// one that stood still for the stall wait (or past a confirmation's time) has the server
+    /// probed. Only a server that may die without a word needs its cycles watched.
+    private mutating func counted(_ count: UInt64, at now: ContinuousClock.Instant) -> [Action] {
+        nextCheck = settings.watchesCycles ? now + settings.checkInterval : nil
+        var actions = settleIfDue(at: now)
+        guard settings.watchesCycles, count > 0 else { return actions }
+        if let beat = heartbeat, beat.count == count {
+            let due = confirmAt.map { now >= $0 } ?? (now - beat.since >= stallWait)
+            if !probing && due {
+                probing = true
+                actions.append(.probeServer)
+            }
+        } else {
+            heartbeat = (count, now)
+            answeredProbes = 0
+            confirmAt = nil
+        }
+        return actions
     }
 
     /// How long the callback may be silent before the next round trip: `stallTime`, then

@@ -71,40 +71,18 @@ final class PluginInstances: @unchecked Sendable {
 
     init(plugin: PluginDescription, parameterPorts: [PortDescription], defaults: [Double], ranges: [ClosedRange<Double>],
          format: KernelFormat, files: [FileParameter] = [], state: SavedState? = nil) throws(PluginError) {
-        let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
         self.parameterPorts = parameterPorts
-        let ins = plugin.audioInputs, outs = plugin.audioOutputs
-        let sides = plugin.sideChainInputs
-        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, sideInputs: sides.count,
-                                  channels: channels, maxFrames: maxFrames)
+        let memory = KernelMemory(audioInputs: plugin.audioInputs.count, audioOutputs: plugin.audioOutputs.count,
+                                  sideInputs: plugin.sideChainInputs.count, channels: format.channels, maxFrames: format.maxFrames)
         self.memory = memory
-        let count = memory.instanceCount, records = memory.records
         atomCapacity = max(8192, plugin.ports.map(\.minimumSize).max() ?? 0)
         log = .allocate(capacity: 1)
         log.initialize(to: DetentLV2Log())
         let urids = URIDMap.shared
         detent_lv2_log_prepare(log, 64, memory.buffer(CChar.self, 64 * Int(DETENT_LV2_LOG_MESSAGE)), memory.buffer(UInt32.self, 64),
                                memory.buffer(UInt32.self, 64), urids.map(LV2URI.log + "Trace"))
-
-        let silence = memory.silence, discard = memory.discard
-        let atomSequence = urids.map(LV2URI.atom + "Sequence")
-        let portCount = plugin.ports.count
-        let atomOutputs = plugin.ports.filter { $0.kind == .atom && !$0.isInput }
-        let atomOutputBuffers = memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count * atomOutputs.count)
-        let midiPort = plugin.midiInput
-        let midiInputs = midiPort == nil ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
-        // Message parameters go where the patch input's sequence is written anyway (the MIDI
-        // input's, the position's), else into a sequence of their own.
-        let properties = plugin.numericProperties
-        let readable = plugin.numericReadableProperties
-        let patchPort = properties.isEmpty && readable.isEmpty ? nil : plugin.patchInput
-        // The transport's position, for a plug-in that reads it, when there is a tempo to tell
-        // now or a transport to follow later.
-        let timePort = format.beatsPerMinute == nil && !format.followsTransport ? nil : plugin.timeInput
-        let positionInputs = timePort == nil || timePort == midiPort ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
-        let patchShares: UInt32 = patchPort == nil ? 0 : patchPort == midiPort ? 1 : patchPort == timePort && positionInputs != nil ? 2 : 0
-        let patchInputs = patchPort == nil || patchShares != 0 ? nil : memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count)
+        let ports = Ports(plugin: plugin, format: format, memory: memory, capacity: atomCapacity, urids: urids)
 
         // Some plug-ins switch the thread's floating-point mode (flush-to-zero) while they are
         // made or activated; the caller's mode is given back.
@@ -114,116 +92,117 @@ final class PluginInstances: @unchecked Sendable {
             // Made and activated under the plug-in lifecycle lock too (see PluginKernel.h).
             detent_plugin_lifecycle_lock()
             defer { detent_plugin_lifecycle_unlock() }
-            guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
-                throw PluginError.unknown(plugin.uri, closest: [])
+            let lilvPlugin = try Self.loadablePlugin(plugin, in: world)
+            for i in 0..<memory.instanceCount {
+                try addInstance(i, of: lilvPlugin, world: world, ports: ports, format: format, defaults: defaults,
+                                files: files, state: state, urids: urids)
             }
-            // Checked first, so that a broken installation is told in Detent's one line
-            // rather than in lilv's own messages.
+        }
+        kernel.pointee = makeKernel(ports: ports, ranges: ranges, format: format, urids: urids)
+        if format.realtime, (0..<memory.instanceCount).contains(where: { records[$0].worker != nil }) {
+            do {
+                worker = try PluginWorker(instances: records, count: memory.instanceCount, name: plugin.name)
+            } catch {
+                throw PluginError.instantiationFailed(name: plugin.name)
+            }
+        }
+    }
+
+    /// The plug-in's lilv entry in `world`, once its shared library is known to load.
+    ///
+    /// The library is checked first, so that a broken installation is told in Detent's one
+    /// line rather than in lilv's own messages.
+    private static func loadablePlugin(_ plugin: PluginDescription, in world: OpaquePointer) throws(PluginError) -> OpaquePointer {
+        guard let lilvPlugin = PluginCatalog.lilvPlugin(plugin.uri, in: world) else {
+            throw PluginError.unknown(plugin.uri, closest: [])
+        }
+        if let problem = Self.libraryProblem(lilvPlugin) {
+            throw PluginError.libraryFailed(name: plugin.name, reason: problem)
+        }
+        return lilvPlugin
+    }
+
+    /// Makes instance `i` and readies it for its first block, the way jalv starts one: its
+    /// worker record and features (the URID map, options, log, worker), the instance itself
+    /// and the plug-in's default state, every port connected, the table's defaults written,
+    /// activation, and then the saved state and chosen files it starts from. Runs under the
+    /// world's lock and the plug-in lifecycle lock.
+    private func addInstance(_ i: Int, of lilvPlugin: OpaquePointer, world: OpaquePointer, ports: Ports, format: KernelFormat,
+                             defaults: [Double], files: [FileParameter], state: SavedState?, urids: URIDMap) throws(PluginError) {
+        let record = records + i
+        prepareWorker(record, realtime: format.realtime)
+        let hostFeatures = HostFeatures(sampleRate: format.sampleRate, maxFrames: format.maxFrames,
+                                        sequenceSize: atomCapacity, worker: record, log: log)
+        features.append(hostFeatures)
+        guard let instance = lilv_plugin_instantiate(lilvPlugin, format.sampleRate, hostFeatures.array) else {
             if let problem = Self.libraryProblem(lilvPlugin) {
                 throw PluginError.libraryFailed(name: plugin.name, reason: problem)
             }
-            for i in 0..<count {
-                let record = records + i
-                record.pointee.response_capacity = 16_384
-                record.pointee.responses = memory.buffer(UInt8.self, 16_384)
-                record.pointee.delivering = memory.buffer(UInt8.self, 16_384)
-                if format.realtime {
-                    record.pointee.threaded = 1
-                    record.pointee.requests = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
-                                                             capacity: UInt32(Self.workerRing), head: 0, tail: 0)
-                    record.pointee.answers = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
-                                                            capacity: UInt32(Self.workerRing), head: 0, tail: 0)
-                }
-                let hostFeatures = HostFeatures(sampleRate: sampleRate, maxFrames: maxFrames,
-                                                sequenceSize: atomCapacity, worker: record, log: log)
-                features.append(hostFeatures)
-                guard let instance = lilv_plugin_instantiate(lilvPlugin, sampleRate, hostFeatures.array) else {
-                    if let problem = Self.libraryProblem(lilvPlugin) {
-                        throw PluginError.libraryFailed(name: plugin.name, reason: problem)
-                    }
-                    throw PluginError.instantiationFailed(name: plugin.name)
-                }
-                instances.append(instance)
-                record.pointee.handle = lilv_instance_get_handle(instance)
-                record.pointee.worker = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
-                    .assumingMemoryBound(to: LV2_Worker_Interface.self)
-                if plugin.hasDefaultState {
-                    let uri = lilv_new_uri(world, plugin.uri)
-                    if let state = lilv_state_new_from_world(world, urids.mapFeature, uri) {
-                        lilv_state_restore(state, instance, nil, nil, 0, hostFeatures.array)
-                        lilv_state_free(state)
-                    }
-                    lilv_node_free(uri)
-                }
-
-                // Every port is connected before activation; audio of a direct connection
-                // is connected again at each run.
-                let values = memory.portValues(instance: i, count: portCount)
-                var atomIndex = 0
-                var patchSequence: UnsafeMutablePointer<LV2_Atom_Sequence>?
-                for port in plugin.ports {
-                    let at: UnsafeMutableRawPointer?
-                    switch port.kind {
-                    case .control:
-                        values[Int(port.index)] = Float(port.defaultValue ?? port.minimum ?? 0)
-                        at = UnsafeMutableRawPointer(values + Int(port.index))
-                    case .audio:
-                        if port.isSideChain, port.isInput, let position = sides.firstIndex(where: { $0.index == port.index }) {
-                            at = UnsafeMutableRawPointer(memory.side(position: position))
-                        } else if port.isSideChain {
-                            at = UnsafeMutableRawPointer(port.isInput ? silence : discard)
-                        } else {
-                            let position = (port.isInput ? ins : outs).firstIndex { $0.index == port.index }
-                            at = UnsafeMutableRawPointer(memory.audio(input: port.isInput, position: position))
-                        }
-                    case .cv:
-                        at = UnsafeMutableRawPointer(port.isInput ? silence : memory.buffer(Float.self, maxFrames))
-                    case .atom:
-                        let sequence = memory.sequence(capacity: atomCapacity)
-                        if port.isInput, port == plugin.patchInput { patchSequence = sequence }
-                        if port.isInput, port == midiPort, let midiInputs {
-                            // Filled before each run with the cycle's messages.
-                            KernelMemory.markEmpty(sequence, type: atomSequence)
-                            midiInputs[i] = sequence
-                        } else if port.isInput, port == timePort, let positionInputs {
-                            // Filled before each run: the position when one is due.
-                            KernelMemory.markEmpty(sequence, type: atomSequence)
-                            positionInputs[i] = sequence
-                        } else if port.isInput {
-                            // A valid empty sequence: nothing happens at any frame (the patch
-                            // input's holds the message parameters due before each run).
-                            KernelMemory.markEmpty(sequence, type: atomSequence)
-                            if port == patchPort, let patchInputs { patchInputs[i] = sequence }
-                        } else {
-                            atomOutputBuffers[i * atomOutputs.count + atomIndex] = sequence
-                            atomIndex += 1
-                        }
-                        at = UnsafeMutableRawPointer(sequence)
-                    case .event, .unknown:
-                        at = nil
-                    }
-                    lilv_instance_connect_port(instance, port.index, at)
-                }
-                for (row, port) in parameterPorts.enumerated() {
-                    values[Int(port.index)] = Float(defaults[row])
-                }
-                lilv_instance_activate(instance)
-                let ownOutputs = (0..<atomIndex).map { atomOutputBuffers[i * atomOutputs.count + $0] }
-                // The saved state first, then the files chosen over it.
-                if let state, let problem = Self.restore(state, into: instance, world: world, features: hostFeatures.array,
-                                                         record: record, outputs: ownOutputs, capacity: atomCapacity, urids: urids),
-                   i == 0 {
-                    notes.append("\(plugin.name): \(problem); it keeps its defaults")
-                }
-                if let patchSequence {
-                    let atomOutputs = ownOutputs
-                    Self.load(files, into: instance, record: record, input: patchSequence, outputs: atomOutputs,
-                              capacity: atomCapacity, sequenceType: atomSequence, urids: urids,
-                              settleFrames: plugin.runsWholeBlocks ? 0 : UInt32(maxFrames))
-                }
-            }
+            throw PluginError.instantiationFailed(name: plugin.name)
+        }
+        instances.append(instance)
+        record.pointee.handle = lilv_instance_get_handle(instance)
+        record.pointee.worker = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
+            .assumingMemoryBound(to: LV2_Worker_Interface.self)
+        if plugin.hasDefaultState {
+            Self.restoreDefaultState(of: plugin, into: instance, world: world, features: hostFeatures.array, urids: urids)
         }
 
+        // Every port is connected before activation; audio of a direct connection
+        // is connected again at each run.
+        let values = memory.portValues(instance: i, count: plugin.ports.count)
+        let atoms = ports.connect(instance, number: i, values: values)
+        for (row, port) in parameterPorts.enumerated() {
+            values[Int(port.index)] = Float(defaults[row])
+        }
+        lilv_instance_activate(instance)
+        // The saved state first, then the files chosen over it.
+        if let state, let problem = Self.restore(state, into: instance, world: world, features: hostFeatures.array,
+                                                 record: record, outputs: atoms.outputs, capacity: atomCapacity, urids: urids),
+           i == 0 {
+            notes.append("\(plugin.name): \(problem); it keeps its defaults")
+        }
+        if let patchSequence = atoms.patchSequence {
+            Self.load(files, into: instance, record: record, input: patchSequence, outputs: atoms.outputs,
+                      capacity: atomCapacity, sequenceType: ports.sequenceType, urids: urids,
+                      settleFrames: plugin.runsWholeBlocks ? 0 : UInt32(format.maxFrames))
+        }
+    }
+
+    /// Gives an instance's record what its worker needs before the instance is made: room for
+    /// the answers it delivers, and for a live engine the rings its worker thread reads
+    /// requests from and writes answers to.
+    private func prepareWorker(_ record: UnsafeMutablePointer<DetentLV2Instance>, realtime: Bool) {
+        record.pointee.response_capacity = 16_384
+        record.pointee.responses = memory.buffer(UInt8.self, 16_384)
+        record.pointee.delivering = memory.buffer(UInt8.self, 16_384)
+        if realtime {
+            record.pointee.threaded = 1
+            record.pointee.requests = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
+                                                     capacity: UInt32(Self.workerRing), head: 0, tail: 0)
+            record.pointee.answers = DetentByteRing(data: memory.buffer(UInt8.self, Self.workerRing),
+                                                    capacity: UInt32(Self.workerRing), head: 0, tail: 0)
+        }
+    }
+
+    /// Restores the state the plug-in declares as its default (`state:state` in its own
+    /// description) into a new instance, before its ports are connected, as jalv does.
+    private static func restoreDefaultState(of plugin: PluginDescription, into instance: UnsafeMutablePointer<LilvInstance>,
+                                            world: OpaquePointer, features: UnsafePointer<UnsafePointer<LV2_Feature>?>,
+                                            urids: URIDMap) {
+        let uri = lilv_new_uri(world, plugin.uri)
+        if let state = lilv_state_new_from_world(world, urids.mapFeature, uri) {
+            lilv_state_restore(state, instance, nil, nil, 0, features)
+            lilv_state_free(state)
+        }
+        lilv_node_free(uri)
+    }
+
+    /// The kernel the audio thread runs: the fields every format shares (instances, audio
+    /// ports, the table's rows and their ranges), then the LV2 ones the ports bring — atom
+    /// outputs, MIDI in and out, message parameters, the transport's position.
+    private func makeKernel(ports: Ports, ranges: [ClosedRange<Double>], format: KernelFormat, urids: URIDMap) -> DetentLV2Kernel {
+        let sampleRate = format.sampleRate
         let parameters = parameterPorts.enumerated().map { row, port in
             let range = ranges[row]
             return KernelMemory.ParameterPort(
@@ -231,89 +210,20 @@ final class PluginInstances: @unchecked Sendable {
                 low: Float(port.isSampleRate ? (port.minimum ?? 0) * sampleRate : range.lowerBound),
                 high: Float(port.isSampleRate ? (port.maximum ?? 0.5) * sampleRate : range.upperBound))
         }
-        let atomPorts = memory.buffer(UInt32.self, atomOutputs.count)
-        for (j, port) in atomOutputs.enumerated() { atomPorts[j] = port.index }
-
+        let atomPorts = ports.outputPortIndices()
         var k = memory.kernel(descriptor: instances.first.flatMap { lilv_instance_get_descriptor($0) },
-                              inputPorts: ins.map(\.index), outputPorts: outs.map(\.index), parameters: parameters)
-        memory.addSideInputs(&k, ports: sides.map(\.index))
-        k.atom_output_count = UInt32(atomOutputs.count)
-        k.atom_output_ports = UnsafePointer(atomPorts)
-        k.atom_outputs = UnsafePointer(atomOutputBuffers)
-        k.atom_capacity = UInt32(atomCapacity)
-        k.atom_chunk = urids.map(LV2URI.atom + "Chunk")
-        k.atom_sequence_type = atomSequence
-        k.midi_event_type = urids.map(LV2URI.midiEvent)
-        if let output = plugin.midiOutput, let a = atomOutputs.firstIndex(of: output) {
-            k.midi_output = UnsafePointer(atomOutputBuffers[a])
-            k.midi_out_events = memory.buffer(DetentMIDIOutEvent.self, Self.midiOutCapacity)
-            k.midi_out_capacity = UInt32(Self.midiOutCapacity)
-            k.midi_out_bytes = memory.buffer(UInt8.self, Self.midiOutBytes)
-            k.midi_out_bytes_capacity = UInt32(Self.midiOutBytes)
+                              inputPorts: plugin.audioInputs.map(\.index), outputPorts: plugin.audioOutputs.map(\.index),
+                              parameters: parameters)
+        memory.addSideInputs(&k, ports: plugin.sideChainInputs.map(\.index))
+        ports.addOutputs(&k, portIndices: atomPorts, urids: urids)
+        if let midiInputs = ports.midiInputs {
+            memory.addMIDIInput(&k, sequences: midiInputs, capacity: Self.midiCapacity, bytes: Self.midiBytes)
         }
-        if let midiInputs { memory.addMIDIInput(&k, sequences: midiInputs, capacity: Self.midiCapacity, bytes: Self.midiBytes) }
-        if !properties.isEmpty {
-            let keys = memory.buffer(UInt32.self, properties.count), types = memory.buffer(UInt32.self, properties.count)
-            for (j, property) in properties.enumerated() {
-                keys[j] = urids.map(property.uri)
-                types[j] = urids.map(property.range ?? LV2URI.atom + "Float")
-            }
-            let sent = memory.buffer(Float.self, properties.count)
-            sent.update(repeating: .nan, count: properties.count)
-            k.property_count = UInt32(properties.count)
-            k.property_first = UInt32(parameterPorts.count)
-            k.property_keys = UnsafePointer(keys)
-            k.property_types = UnsafePointer(types)
-            k.property_sent = sent
-            k.property_due = memory.buffer(UInt8.self, properties.count)
-            k.property_values = memory.buffer(Float.self, properties.count)
-        }
-        if !readable.isEmpty {
-            let keys = memory.buffer(UInt32.self, readable.count), values = memory.buffer(Float.self, readable.count)
-            for (j, property) in readable.enumerated() { keys[j] = urids.map(property.uri) }
-            values.update(repeating: .nan, count: readable.count)
-            k.readable_count = UInt32(readable.count)
-            k.readable_keys = UnsafePointer(keys)
-            k.readable_values = values
-            k.readable_get_pending = true
-        }
-        if patchPort != nil {
-            // The patch messages both kinds of property travel in, and the atoms they hold.
-            k.patch_inputs = patchInputs.map { UnsafePointer($0) }
-            k.patch_shares = patchShares
-            k.urid_object = urids.map(LV2URI.atom + "Object")
-            k.urid_patch_set = urids.map(LV2URI.patch + "Set")
-            k.urid_patch_get = urids.map(LV2URI.patch + "Get")
-            k.urid_patch_put = urids.map(LV2URI.patch + "Put")
-            k.urid_patch_body = urids.map(LV2URI.patch + "body")
-            k.urid_patch_property = urids.map(LV2URI.patch + "property")
-            k.urid_patch_value = urids.map(LV2URI.patch + "value")
-            k.urid_urid = urids.map(LV2URI.atom + "URID")
-            k.urid_float = urids.map(LV2URI.atom + "Float")
-            k.urid_double = urids.map(LV2URI.atom + "Double")
-            k.urid_int = urids.map(LV2URI.atom + "Int")
-            k.urid_long = urids.map(LV2URI.atom + "Long")
-            k.urid_bool = urids.map(LV2URI.atom + "Bool")
-        }
-        if let timePort {
-            // Without a starting tempo the object waits, unsent, for the transport's first word.
-            let bytes = Self.position(beatsPerMinute: format.beatsPerMinute ?? 120, urids: urids)
-            let atom = memory.buffer(UInt8.self, bytes.count)
-            atom.initialize(from: bytes, count: bytes.count)
-            k.position = UnsafeRawPointer(atom).assumingMemoryBound(to: LV2_Atom.self)
-            k.position_pending = format.beatsPerMinute != nil
-            k.position_known = format.beatsPerMinute != nil
-            k.position_shares_midi = timePort == midiPort
-            k.position_inputs = positionInputs.map { UnsafePointer($0) } ?? (timePort == midiPort ? k.midi_inputs : nil)
-        }
-        kernel.pointee = k
-        if format.realtime, (0..<count).contains(where: { records[$0].worker != nil }) {
-            do {
-                worker = try PluginWorker(instances: records, count: count, name: plugin.name)
-            } catch {
-                throw PluginError.instantiationFailed(name: plugin.name)
-            }
-        }
+        ports.addProperties(&k, first: parameterPorts.count, urids: urids)
+        ports.addReadable(&k, urids: urids)
+        ports.addPatch(&k, urids: urids)
+        ports.addPosition(&k, beatsPerMinute: format.beatsPerMinute, urids: urids)
+        return k
     }
 
     deinit {

@@ -35,26 +35,19 @@ final class LadspaInstances: @unchecked Sendable {
     ///   - defaults, ranges: the table's, row by row.
     init(plugin: LadspaPlugin, parameterPorts: [LadspaPort?], defaults: [Double], ranges: [ClosedRange<Double>],
          format: KernelFormat) throws(PluginError) {
-        let sampleRate = format.sampleRate, maxFrames = format.maxFrames, channels = format.channels
         self.plugin = plugin
-        let ins = plugin.audioInputs, outs = plugin.audioOutputs
-        let memory = KernelMemory(audioInputs: ins.count, audioOutputs: outs.count, channels: channels, maxFrames: maxFrames)
+        let memory = KernelMemory(audioInputs: plugin.audioInputs.count, audioOutputs: plugin.audioOutputs.count,
+                                  channels: format.channels, maxFrames: format.maxFrames)
         let count = memory.instanceCount, records = memory.records
-        let portCount = plugin.ports.count
-        // The program's value lives one past the ports; the MIDI sequence's index is the one
-        // after (see `DetentLadspaInstance.midi_port`).
-        let programSlot = portCount, midiPort = UInt32(portCount + 1)
 
         guard let found = Self.descriptor(plugin) else {
             throw PluginError.libraryFailed(name: plugin.name, reason: "its descriptor is no longer there")
         }
         descriptor = found.ladspa
-        let dssi = found.dssi
         self.memory = memory
         bridges = .allocate(capacity: count)
         bridges.initialize(repeating: DetentLadspaInstance(), count: count)
-        let synth = plugin.isSynth
-        let midiInputs = synth ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count) : nil
+        let midiInputs = plugin.isSynth ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, count) : nil
         let programs = plugin.programs
         let banks = memory.buffer(UInt.self, programs.count), numbers = memory.buffer(UInt.self, programs.count)
         for (i, program) in programs.enumerated() { banks[i] = program.bank; numbers[i] = program.program }
@@ -67,57 +60,85 @@ final class LadspaInstances: @unchecked Sendable {
         detent_plugin_lifecycle_lock()
         defer { detent_plugin_lifecycle_unlock() }
         for i in 0..<count {
-            guard let handle = descriptor.pointee.instantiate(descriptor, UInt(sampleRate.rounded())) else {
-                throw PluginError.instantiationFailed(name: plugin.name)
-            }
-            handles.append(handle)
-            let bridge = bridges + i
-            bridge.pointee.descriptor = descriptor
-            bridge.pointee.dssi = dssi
-            bridge.pointee.handle = handle
-            bridge.pointee.midi_port = midiPort
-            bridge.pointee.program_selected = -1
-            records[i].handle = UnsafeMutableRawPointer(bridge)
-            let values = memory.portValues(instance: i, count: portCount + 1)
-            for port in plugin.ports {
-                let at: UnsafeMutablePointer<Float>
-                if !port.isAudio {
-                    values[Int(port.index)] = Float(port.isInput ? port.hints.startingValue(sampleRate: sampleRate) : 0)
-                    at = values + Int(port.index)
-                } else {
-                    at = memory.audio(input: port.isInput, position: (port.isInput ? ins : outs).firstIndex { $0.index == port.index })
-                }
-                descriptor.pointee.connect_port(handle, UInt(port.index), at)
-            }
-            for (row, port) in parameterPorts.enumerated() {
-                values[port.map { Int($0.index) } ?? programSlot] = Float(defaults[row])
-            }
-            if !programs.isEmpty {
-                bridge.pointee.program_value = UnsafePointer(values + programSlot)
-                bridge.pointee.program_banks = UnsafePointer(banks)
-                bridge.pointee.program_numbers = UnsafePointer(numbers)
-                bridge.pointee.program_count = UInt32(programs.count)
-            }
-            if let midiInputs {
-                let sequence = memory.sequence(capacity: Self.atomCapacity)
-                KernelMemory.markEmpty(sequence, type: 0)
-                midiInputs[i] = sequence
-                bridge.pointee.midi = UnsafePointer(sequence)
-                bridge.pointee.events = memory.buffer(snd_seq_event_t.self, Self.midiCapacity)
-                bridge.pointee.event_capacity = UInt32(Self.midiCapacity)
-            }
+            try addInstance(i, dssi: found.dssi, parameterPorts: parameterPorts, defaults: defaults, sampleRate: format.sampleRate,
+                            programBanks: banks, programNumbers: numbers, midiInputs: midiInputs)
         }
         for i in 0..<count { detent_ladspa_bridge().pointee.activate?(records[i].handle) }
         active = true
+        kernel.pointee = makeKernel(parameterPorts: parameterPorts, ranges: ranges, sampleRate: format.sampleRate,
+                                    midiInputs: midiInputs)
+    }
 
+    /// The slot of the control values that holds the program's (one past the ports); the
+    /// MIDI sequence's index is the one after (see `DetentLadspaInstance.midi_port`).
+    private var programSlot: Int { plugin.ports.count }
+
+    /// Makes instance `i` and readies it for activation: its bridge record (the descriptors,
+    /// the handle, the programs and the MIDI input it reads), every port connected, and the
+    /// table's defaults written.
+    private func addInstance(_ i: Int, dssi: UnsafePointer<DSSI_Descriptor>?, parameterPorts: [LadspaPort?], defaults: [Double],
+                             sampleRate: Double, programBanks: UnsafeMutablePointer<UInt>, programNumbers: UnsafeMutablePointer<UInt>,
+                             midiInputs: UnsafeMutablePointer<UnsafeMutablePointer<LV2_Atom_Sequence>>?) throws(PluginError) {
+        guard let handle = descriptor.pointee.instantiate(descriptor, UInt(sampleRate.rounded())) else {
+            throw PluginError.instantiationFailed(name: plugin.name)
+        }
+        handles.append(handle)
+        let bridge = bridges + i
+        bridge.pointee.descriptor = descriptor
+        bridge.pointee.dssi = dssi
+        bridge.pointee.handle = handle
+        bridge.pointee.midi_port = UInt32(programSlot + 1)
+        bridge.pointee.program_selected = -1
+        records[i].handle = UnsafeMutableRawPointer(bridge)
+        let values = memory.portValues(instance: i, count: programSlot + 1)
+        connectPorts(handle, values: values, sampleRate: sampleRate)
+        for (row, port) in parameterPorts.enumerated() {
+            values[port.map { Int($0.index) } ?? programSlot] = Float(defaults[row])
+        }
+        if !plugin.programs.isEmpty {
+            bridge.pointee.program_value = UnsafePointer(values + programSlot)
+            bridge.pointee.program_banks = UnsafePointer(programBanks)
+            bridge.pointee.program_numbers = UnsafePointer(programNumbers)
+            bridge.pointee.program_count = UInt32(plugin.programs.count)
+        }
+        if let midiInputs {
+            let sequence = memory.sequence(capacity: Self.atomCapacity)
+            KernelMemory.markEmpty(sequence, type: 0)
+            midiInputs[i] = sequence
+            bridge.pointee.midi = UnsafePointer(sequence)
+            bridge.pointee.events = memory.buffer(snd_seq_event_t.self, Self.midiCapacity)
+            bridge.pointee.event_capacity = UInt32(Self.midiCapacity)
+        }
+    }
+
+    /// Connects every port of an instance, as LADSPA asks before activation: controls to
+    /// `values` (inputs at their starting values), audio to the kernel's buffers.
+    private func connectPorts(_ handle: LADSPA_Handle, values: UnsafeMutablePointer<Float>, sampleRate: Double) {
+        let ins = plugin.audioInputs, outs = plugin.audioOutputs
+        for port in plugin.ports {
+            let at: UnsafeMutablePointer<Float>
+            if !port.isAudio {
+                values[Int(port.index)] = Float(port.isInput ? port.hints.startingValue(sampleRate: sampleRate) : 0)
+                at = values + Int(port.index)
+            } else {
+                at = memory.audio(input: port.isInput, position: (port.isInput ? ins : outs).firstIndex { $0.index == port.index })
+            }
+            descriptor.pointee.connect_port(handle, UInt(port.index), at)
+        }
+    }
+
+    /// The kernel the audio thread runs, through the LADSPA bridge: the table's rows (the
+    /// program's too) with their ranges, and the MIDI input of a synth.
+    private func makeKernel(parameterPorts: [LadspaPort?], ranges: [ClosedRange<Double>], sampleRate: Double,
+                            midiInputs: UnsafeMutablePointer<UnsafeMutablePointer<LV2_Atom_Sequence>>?) -> DetentLV2Kernel {
         let parameters = parameterPorts.enumerated().map { row, port in
             // A sample-rate port is held to its fractions of the actual rate; others to the table's range.
             let range = port.map { $0.hints.isSampleRate ? $0.hints.range(sampleRate: sampleRate) : ranges[row] } ?? ranges[row]
             return KernelMemory.ParameterPort(port: port?.index ?? UInt32(programSlot),
                                               low: Float(range.lowerBound), high: Float(range.upperBound))
         }
-        var k = memory.kernel(descriptor: detent_ladspa_bridge(), inputPorts: ins.map(\.index), outputPorts: outs.map(\.index),
-                              parameters: parameters)
+        var k = memory.kernel(descriptor: detent_ladspa_bridge(), inputPorts: plugin.audioInputs.map(\.index),
+                              outputPorts: plugin.audioOutputs.map(\.index), parameters: parameters)
         if let midiInputs {
             // The bridge reads every event of the sequence as MIDI: the type numbers only
             // need to be the loop's own.
@@ -126,7 +147,7 @@ final class LadspaInstances: @unchecked Sendable {
             k.atom_sequence_type = 2
             k.atom_capacity = UInt32(Self.atomCapacity)
         }
-        kernel.pointee = k
+        return k
     }
 
     deinit {

@@ -46,10 +46,25 @@ package enum OSCRouter {
     {
         guard path.hasPrefix(prefix) else { return .failure(.init("unknown address \(path)")) }
         let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let message = Message(path: path, arguments: arguments, table: table)
+        if let request = message.parameterRequest(parts, files: files, fromThisUser: fromThisUser()) { return request }
+        return message.command(parts, fromThisUser: fromThisUser())
+    }
+
+    /// One message being routed: its address, arguments and the table its ids are found in,
+    /// and the checks every kind of request shares, each refusal naming the address.
+    private struct Message {
+        let path: String
+        let arguments: [OSCArgument]
+        let table: ParameterTable
+
+        /// The parameter `id` names, or the refusal that says there is none.
         func parameter(_ id: String) -> Result<ParameterIndex, OSCRejection> {
             guard let index = table.find(id) else { return .failure(.init("\(path): no parameter '\(id)'")) }
             return .success(index)
         }
+
+        /// The message's one argument as a finite number, or the refusal that says why not.
         func number() -> Result<Double, OSCRejection> {
             guard arguments.count == 1, let value = arguments[0].number else {
                 return .failure(.init("\(path): expects one number"))
@@ -57,78 +72,92 @@ package enum OSCRouter {
             guard value.isFinite else { return .failure(.init("\(path): the value is not finite")) }
             return .success(value)
         }
+
+        /// `request`, for a message that brings no arguments.
         func none(_ request: OSCRequest) -> Result<OSCRequest, OSCRejection> {
             arguments.isEmpty ? .success(request) : .failure(.init("\(path): expects no arguments"))
         }
-        if parts.count == 2, parts[0] == "param", let id = files.first(where: { $0.lowercased() == parts[1].lowercased() }) {
-            // A file parameter takes a path: it opens a file, so only this user may send one.
-            guard arguments.count == 1, case .string(let file) = arguments[0], !file.isEmpty else {
-                return .failure(.init("\(path): expects one string, a file's path"))
+
+        /// The request of an address about one parameter (`param/<id>`, `param/<id>/norm`,
+        /// `get/<id>`), or nil for any other address.
+        func parameterRequest(_ parts: [String], files: [String],
+                              fromThisUser: @autoclosure () -> Bool) -> Result<OSCRequest, OSCRejection>? {
+            if parts.count == 2, parts[0] == "param", let id = files.first(where: { $0.lowercased() == parts[1].lowercased() }) {
+                // A file parameter takes a path: it opens a file, so only this user may send one.
+                guard arguments.count == 1, case .string(let file) = arguments[0], !file.isEmpty else {
+                    return .failure(.init("\(path): expects one string, a file's path"))
+                }
+                guard fromThisUser() else {
+                    return .failure(.init("\(path): a file's path is taken only from this user on this machine"))
+                }
+                return .success(.setFile(id, file))
             }
-            guard fromThisUser() else {
-                return .failure(.init("\(path): a file's path is taken only from this user on this machine"))
-            }
-            return .success(.setFile(id, file))
-        }
-        if parts.count == 2, parts[0] == "param" {
-            return parameter(parts[1]).flatMap { index in
-                number().flatMap { value in
-                    let spec = table[index]
-                    guard spec.range.contains(value) else {
-                        return .failure(.init("\(path): \(value) is outside \(spec.format(spec.range.lowerBound, ascii: true)) … \(spec.format(spec.range.upperBound, ascii: true))"))
+            if parts.count == 2, parts[0] == "param" {
+                return parameter(parts[1]).flatMap { index in
+                    number().flatMap { value in
+                        let spec = table[index]
+                        guard spec.range.contains(value) else {
+                            return .failure(.init("\(path): \(value) is outside \(spec.format(spec.range.lowerBound, ascii: true)) … \(spec.format(spec.range.upperBound, ascii: true))"))
+                        }
+                        return .success(.set(index, value))
                     }
-                    return .success(.set(index, value))
                 }
             }
-        }
-        if parts.count == 3, parts[0] == "param", parts[2] == "norm" {
-            return parameter(parts[1]).flatMap { index in
-                number().flatMap { position in
-                    guard (0...1).contains(position) else { return .failure(.init("\(path): a position is 0 … 1")) }
-                    return .success(.setPosition(index, position))
+            if parts.count == 3, parts[0] == "param", parts[2] == "norm" {
+                return parameter(parts[1]).flatMap { index in
+                    number().flatMap { position in
+                        guard (0...1).contains(position) else { return .failure(.init("\(path): a position is 0 … 1")) }
+                        return .success(.setPosition(index, position))
+                    }
                 }
             }
+            if parts.count == 2, parts[0] == "get" {
+                return parameter(parts[1]).flatMap { index in none(.get(index)) }
+            }
+            return nil
         }
-        if parts.count == 2, parts[0] == "get" {
-            return parameter(parts[1]).flatMap { index in none(.get(index)) }
-        }
-        switch parts {
-        case ["preset", "load"]:
-            guard arguments.count == 1, case .string(let name) = arguments[0] else {
-                return .failure(.init("\(path): expects one string, the preset's name"))
+
+        /// The request of every other address: presets, reset, subscriptions, status, MIDI
+        /// learn, slot restarts and chain edits.
+        func command(_ parts: [String], fromThisUser: @autoclosure () -> Bool) -> Result<OSCRequest, OSCRejection> {
+            switch parts {
+            case ["preset", "load"]:
+                guard arguments.count == 1, case .string(let name) = arguments[0] else {
+                    return .failure(.init("\(path): expects one string, the preset's name"))
+                }
+                guard !isPresetPath(name) || fromThisUser() else {
+                    return .failure(.init("\(path): a preset file's path is taken only from this user on this machine; send a preset's name"))
+                }
+                return .success(.presetLoad(name))
+            case ["reset"]: return none(.reset)
+            case ["subscribe"]: return none(.subscribe)
+            case ["unsubscribe"]: return none(.unsubscribe)
+            case ["status"]:
+                if arguments.isEmpty { return .success(.status(json: false)) }
+                guard arguments == [.string("json")] else { return .failure(.init("\(path): expects no arguments, or the string json")) }
+                return .success(.status(json: true))
+            case ["midi", "learn"]:
+                if arguments.isEmpty { return .success(.midiLearn(nil)) }
+                guard arguments.count == 1, case .string(let id) = arguments[0] else {
+                    return .failure(.init("\(path): expects one string, the parameter's id (or none, to stop learning)"))
+                }
+                return parameter(id).map { .midiLearn($0) }
+            case ["slot", "restart"]:
+                guard arguments.count == 1, case .string(let slot) = arguments[0] else {
+                    return .failure(.init("\(path): expects one string, the slot's name"))
+                }
+                return .success(.restartSlot(slot))
+            case ["chain"]:
+                // An edit loads plug-in code, and the chain's plug-ins name files: only the user
+                // Detent runs as may ask for either.
+                guard arguments.isEmpty || arguments.count == 1, arguments.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+                    return .failure(.init("\(path): expects one string, a chain edit (add, remove, move, connect, disconnect), or none"))
+                }
+                guard fromThisUser() else { return .failure(.init("\(path): taken only from this user on this machine (over UDP from a socket kept open, or at the osc.unix:// socket)")) }
+                guard case .string(let edit) = arguments.first else { return .success(.chain("")) }
+                return .success(.chain(edit))
+            default: return .failure(.init("unknown address \(path)"))
             }
-            guard !isPresetPath(name) || fromThisUser() else {
-                return .failure(.init("\(path): a preset file's path is taken only from this user on this machine; send a preset's name"))
-            }
-            return .success(.presetLoad(name))
-        case ["reset"]: return none(.reset)
-        case ["subscribe"]: return none(.subscribe)
-        case ["unsubscribe"]: return none(.unsubscribe)
-        case ["status"]:
-            if arguments.isEmpty { return .success(.status(json: false)) }
-            guard arguments == [.string("json")] else { return .failure(.init("\(path): expects no arguments, or the string json")) }
-            return .success(.status(json: true))
-        case ["midi", "learn"]:
-            if arguments.isEmpty { return .success(.midiLearn(nil)) }
-            guard arguments.count == 1, case .string(let id) = arguments[0] else {
-                return .failure(.init("\(path): expects one string, the parameter's id (or none, to stop learning)"))
-            }
-            return parameter(id).map { .midiLearn($0) }
-        case ["slot", "restart"]:
-            guard arguments.count == 1, case .string(let slot) = arguments[0] else {
-                return .failure(.init("\(path): expects one string, the slot's name"))
-            }
-            return .success(.restartSlot(slot))
-        case ["chain"]:
-            // An edit loads plug-in code, and the chain's plug-ins name files: only the user
-            // Detent runs as may ask for either.
-            guard arguments.isEmpty || arguments.count == 1, arguments.allSatisfy({ if case .string = $0 { true } else { false } }) else {
-                return .failure(.init("\(path): expects one string, a chain edit (add, remove, move, connect, disconnect), or none"))
-            }
-            guard fromThisUser() else { return .failure(.init("\(path): taken only from this user on this machine (over UDP from a socket kept open, or at the osc.unix:// socket)")) }
-            guard case .string(let edit) = arguments.first else { return .success(.chain("")) }
-            return .success(.chain(edit))
-        default: return .failure(.init("unknown address \(path)"))
         }
     }
 

@@ -84,130 +84,187 @@ public enum OfflineRenderer {
         var opening = true
         defer { if opening { UnfinishedFiles.opening.subtract(1, ordering: .releasing) } }
         var reader = try openReader()
-        var settings = settings
-        if settings.container == nil, PathString.isPipe(output),
-           !(reader.format.container.map(Container.streaming.contains) ?? true) {
-            // A pipe (`-o -`) with no container named: one that streams and holds every
-            // encoding WAV does.
-            settings.container = .au
-        }
-        let format: AudioFormat
-        let plan: SizeLimit.Plan
-        do {
-            let chosen = try AudioFormat.output(
-                for: reader.format, container: settings.container, subtype: settings.subtype,
-                channels: reader.channels, sampleRate: reader.sampleRate)
-            plan = try SizeLimit.plan(chosen, frames: settings.mostFrames(input: reader.frames, sampleRate: reader.sampleRate),
-                                      channels: reader.channels)
-            format = plan.format
-        } catch {
-            throw .formatNotWritable(path: output, reason: error.reason)
-        }
-        if PathString.isPipe(output), let container = format.container, !Container.streaming.contains(container) {
-            throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
-                + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
-        }
-        let encoder: [EncoderSettings.Command]
-        do {
-            encoder = try settings.encoder.commands(for: format, sampleRate: reader.sampleRate, channels: reader.channels)
-        } catch {
-            throw .encoderSetting(path: output, reason: error.reason)
-        }
-        let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
-        try checkOutput(output, reader: reader, settings: settings)
-        if let midiOut = settings.midiOut { try MIDIFileWriter.checkOutput(midiOut, overwrite: settings.overwrite) }
-        if settings.measures != .none || settings.normalize != nil, let problem = LoudnessMeter.libraryProblem {
-            throw .loudnessUnavailable(path: input, reason: problem)
-        }
+        let plan = try OutputPlan(input: input, output: output, reader: reader, settings: settings)
+        let settings = plan.settings
 
         let pending = try PendingOutput(path: output)
         UnfinishedFiles.opening.subtract(1, ordering: .releasing)
         opening = false
         do throws(AudioFileError) {
-            var normalizeGain: Double?
-            var gain: Float = 1
-            var firstPass: Int64 = 0
-            var silent = false
+            var normalization = Normalization()
             if let target = settings.normalize {
-                // The first pass: the same engine, automation and tail, measured and not written.
-                var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: changes, settings: settings)
-                try measuring.run(progress: { p in progress(p.halved(before: 0)) }, isCancelled: { isCancelled() })
-                if reader.framesRead == 0 && !reader.isSilence { throw AudioFileError.empty(path: input) }
-                firstPass = measuring.position
-                // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
-                let solved = measuring.meter.gain(toReach: target)
-                let db = solved ?? 0
-                normalizeGain = db
-                silent = solved == nil
-                gain = Float(pow(10, db / 20))
+                normalization = try measure(toReach: target, input: input, output: output, reader: reader, plan: plan,
+                                            progress: progress, isCancelled: isCancelled)
                 reader = try openReader()
             }
             let writer = try SoundFileWriter(
-                descriptor: pending.descriptor, path: output, format: format,
+                descriptor: pending.descriptor, path: output, format: plan.format,
                 sampleRate: reader.sampleRate, channels: reader.channels, channelMap: reader.channelMap,
-                autoDowngrade: plan.autoDowngrade, frameLimit: plan.frameLimit,
-                metadata: settings.keepsMetadata ? reader.metadata : nil, encoder: encoder)
+                autoDowngrade: plan.size.autoDowngrade, frameLimit: plan.size.frameLimit,
+                metadata: settings.keepsMetadata ? reader.metadata : nil, encoder: plan.encoder)
             var stream = try RenderStream(
-                reader: reader, writer: writer, output: output, changes: changes, settings: settings, gain: gain)
+                reader: reader, writer: writer, output: output, changes: plan.changes, settings: settings,
+                gain: normalization.gain)
+            let firstPass = normalization.firstPass
             try stream.run(progress: { p in progress(settings.normalize == nil ? p : p.halved(before: firstPass)) },
                            isCancelled: { isCancelled() })
             if reader.framesRead == 0 && !reader.isSilence { throw AudioFileError.empty(path: input) }
             try writer.finish()
             if isCancelled() { throw AudioFileError.cancelled(input: input, output: output) }
-            // The processor's MIDI output, on the output's timeline (its latency dropped as the
-            // audio's is), written whole before either file takes its name; it takes its own
-            // here, the audio file's is given by the caller once the processor is released.
-            var midiPending: PendingOutput?
-            var midiOut: (messages: Int, skipped: Int, dropped: Int)?
-            if let path = settings.midiOut {
-                let messages = stream.midiOutput.messages.map { MIDIOutput.Message(frame: $0.frame - Int64(stream.latency), bytes: $0.bytes) }
-                let file = MIDIFileWriter.bytes(messages, sampleRate: reader.sampleRate,
-                                                beatsPerMinute: settings.beatsPerMinute ?? MIDIFileWriter.defaultBeatsPerMinute,
-                                                endFrame: stream.written)
-                midiPending = try MIDIFileWriter.pending(file.bytes, at: path, overwrite: settings.overwrite)
-                midiOut = (messages.count - file.skipped, file.skipped, stream.midiOutput.dropped)
-            }
-            try midiPending?.commit(overwrite: settings.overwrite)
-            let telemetry = stream.engine.telemetry.snapshot()
-            // RF64 chosen for a WAV output that stayed small was written as WAV.
-            let written = plan.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
-                ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
-            var summary = RenderSummary(
-                input: input, output: output, format: written, sampleRate: reader.sampleRate,
-                // The gain is constant and rounding monotonic: the written peak is the engine's times it.
-                channels: reader.channels, frames: stream.written, peak: (telemetry.peaks.max() ?? 0) * gain,
-                clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
-                automationEvents: stream.feed.nextChange, eventsAfterEnd: changes.count - stream.feed.nextChange,
-                seconds: (ContinuousClock.now - started).seconds)
-            summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
-            summary.absurdSlots = zip(settings.processor.chainParts.map(\.name), telemetry.absurdFrames).filter { $0.1 > 0 }.map { AbsurdSlot(slot: $0.0, frames: $0.1) }
-            if settings.midi != nil { summary.midiEvents = stream.feed.notesPlayed }
-            summary.midiDropped = stream.feed.droppedNotes
-            summary.latency = stream.latency
-            if let midiOut { summary.midiOutput = .init(path: settings.midiOut!, messages: midiOut.messages,
-                                                        skipped: midiOut.skipped, dropped: midiOut.dropped) }
-            summary.metadata = writer.keptMetadata
-            summary.metadataLost = writer.lostMetadata
-            summary.dither = stream.dither
-            summary.encoder = settings.encoder
-            if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
-                summary.notes.append("\(output): \(note)")
-            }
-            summary.loudness = stream.meter.integrated
-            summary.truePeak = stream.meter.truePeak
-            summary.normalizeTarget = settings.normalize
-            summary.normalizeGain = normalizeGain
-            summary.normalizedSilence = silent
-            if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
-            if let reports = stream.engine.kernelReports {
-                summary.processorMessages = reports.takeMessages()
-                summary.processorOutputs = reports.outputValues
-            }
-            return (summary, pending)
+            let midiOut = try writeMIDIOutput(of: stream, sampleRate: reader.sampleRate, settings: settings)
+            return (Self.summary(of: stream, input: input, output: output, reader: reader, writer: writer, plan: plan,
+                                 normalization: normalization, midiOut: midiOut, started: started), pending)
         } catch {
             pending.discard()
             throw error
         }
+    }
+
+    /// What a render writes, settled and checked before its output is opened: the settings
+    /// (with a container chosen for a pipe), the output's format and size plan, the encoder's
+    /// commands and the automation's changes. Every refusal a render can give before it starts
+    /// is made here, so that none leaves a file behind.
+    private struct OutputPlan {
+        let settings: RenderSettings
+        let format: AudioFormat
+        let size: SizeLimit.Plan
+        let encoder: [EncoderSettings.Command]
+        let changes: [ParameterChange]
+
+        init(input: String, output: String, reader: SoundFileReader, settings: RenderSettings) throws(AudioFileError) {
+            var settings = settings
+            if settings.container == nil, PathString.isPipe(output),
+               !(reader.format.container.map(Container.streaming.contains) ?? true) {
+                // A pipe (`-o -`) with no container named: one that streams and holds every
+                // encoding WAV does.
+                settings.container = .au
+            }
+            let format: AudioFormat
+            let plan: SizeLimit.Plan
+            do {
+                let chosen = try AudioFormat.output(
+                    for: reader.format, container: settings.container, subtype: settings.subtype,
+                    channels: reader.channels, sampleRate: reader.sampleRate)
+                plan = try SizeLimit.plan(chosen, frames: settings.mostFrames(input: reader.frames, sampleRate: reader.sampleRate),
+                                          channels: reader.channels)
+                format = plan.format
+            } catch {
+                throw .formatNotWritable(path: output, reason: error.reason)
+            }
+            if PathString.isPipe(output), let container = format.container, !Container.streaming.contains(container) {
+                throw .formatNotWritable(path: output, reason: "\(container.rawValue) cannot be written to a pipe "
+                    + "(its header is completed at the end); use --format " + Container.streaming.map(\.rawValue).joined(separator: ", "))
+            }
+            let encoder: [EncoderSettings.Command]
+            do {
+                encoder = try settings.encoder.commands(for: format, sampleRate: reader.sampleRate, channels: reader.channels)
+            } catch {
+                throw .encoderSetting(path: output, reason: error.reason)
+            }
+            let changes = try settings.automation.changes(sampleRate: reader.sampleRate, input: input)
+            try checkOutput(output, reader: reader, settings: settings)
+            if let midiOut = settings.midiOut { try MIDIFileWriter.checkOutput(midiOut, overwrite: settings.overwrite) }
+            if settings.measures != .none || settings.normalize != nil, let problem = LoudnessMeter.libraryProblem {
+                throw .loudnessUnavailable(path: input, reason: problem)
+            }
+            self.settings = settings
+            self.format = format
+            self.size = plan
+            self.encoder = encoder
+            self.changes = changes
+        }
+    }
+
+    /// What `--normalize`'s first pass found: the gain in dB that reaches the target (nil
+    /// without `--normalize`) and as a factor, the frames the pass ran (for the progress of
+    /// both passes), and whether the output was silent.
+    private struct Normalization {
+        var normalizeGain: Double?
+        var gain: Float = 1
+        var firstPass: Int64 = 0
+        var silent = false
+    }
+
+    /// `--normalize`'s first pass: the same engine, automation and tail, measured and not
+    /// written, and the gain that brings it to `target`. The caller opens the input again for
+    /// the second pass.
+    private static func measure(
+        toReach target: Double, input: String, output: String, reader: SoundFileReader, plan: OutputPlan,
+        progress: (RenderProgress) -> Void, isCancelled: () -> Bool
+    ) throws(AudioFileError) -> Normalization {
+        var measuring = try RenderStream(reader: reader, writer: nil, output: output, changes: plan.changes, settings: plan.settings)
+        try measuring.run(progress: { p in progress(p.halved(before: 0)) }, isCancelled: { isCancelled() })
+        if reader.framesRead == 0 && !reader.isSilence { throw AudioFileError.empty(path: input) }
+        // Silence (nothing above the −70 LUFS gate) has no loudness to move: no gain.
+        let solved = measuring.meter.gain(toReach: target)
+        let db = solved ?? 0
+        return Normalization(normalizeGain: db, gain: Float(pow(10, db / 20)), firstPass: measuring.position, silent: solved == nil)
+    }
+
+    /// Writes the processor's MIDI output (`--midi-out`) on the output's timeline (its latency
+    /// dropped as the audio's is), whole, before either file takes its name: it takes its own
+    /// here; the audio file's is given by the caller once the processor is released.
+    ///
+    /// - Returns: what was written, for the summary; nil without `--midi-out`.
+    private static func writeMIDIOutput(of stream: borrowing RenderStream, sampleRate: Int,
+                                        settings: RenderSettings) throws(AudioFileError) -> MIDIOutputSummary? {
+        var midiPending: PendingOutput?
+        var midiOut: MIDIOutputSummary?
+        if let path = settings.midiOut {
+            let messages = stream.midiOutput.messages.map { MIDIOutput.Message(frame: $0.frame - Int64(stream.latency), bytes: $0.bytes) }
+            let file = MIDIFileWriter.bytes(messages, sampleRate: sampleRate,
+                                            beatsPerMinute: settings.beatsPerMinute ?? MIDIFileWriter.defaultBeatsPerMinute,
+                                            endFrame: stream.written)
+            midiPending = try MIDIFileWriter.pending(file.bytes, at: path, overwrite: settings.overwrite)
+            midiOut = .init(path: path, messages: messages.count - file.skipped, skipped: file.skipped,
+                            dropped: stream.midiOutput.dropped)
+        }
+        try midiPending?.commit(overwrite: settings.overwrite)
+        return midiOut
+    }
+
+    /// The summary of a finished render: what was written and how, what the engine and the
+    /// processor reported, the loudness and the normalization.
+    private static func summary(
+        of stream: borrowing RenderStream, input: String, output: String, reader: SoundFileReader, writer: SoundFileWriter,
+        plan: OutputPlan, normalization: Normalization, midiOut: MIDIOutputSummary?, started: ContinuousClock.Instant
+    ) -> RenderSummary {
+        let settings = plan.settings, format = plan.format
+        let telemetry = stream.engine.telemetry.snapshot()
+        // RF64 chosen for a WAV output that stayed small was written as WAV.
+        let written = plan.size.autoDowngrade && stream.written * Int64(SizeLimit.bytesPerSample(format) * reader.channels) <= SizeLimit.bytes
+            ? AudioFormat(code: Int32(SF_FORMAT_WAV) | format.subtypeCode) : format
+        var summary = RenderSummary(
+            input: input, output: output, format: written, sampleRate: reader.sampleRate,
+            // The gain is constant and rounding monotonic: the written peak is the engine's times it.
+            channels: reader.channels, frames: stream.written, peak: (telemetry.peaks.max() ?? 0) * normalization.gain,
+            clipped: stream.clipped, nonFiniteBlocks: telemetry.nonFiniteBlocks,
+            automationEvents: stream.feed.nextChange, eventsAfterEnd: plan.changes.count - stream.feed.nextChange,
+            seconds: (ContinuousClock.now - started).seconds)
+        summary.sanitizedOutputSamples = telemetry.sanitizedOutputSamples
+        summary.absurdSlots = zip(settings.processor.chainParts.map(\.name), telemetry.absurdFrames).filter { $0.1 > 0 }.map { AbsurdSlot(slot: $0.0, frames: $0.1) }
+        if settings.midi != nil { summary.midiEvents = stream.feed.notesPlayed }
+        summary.midiDropped = stream.feed.droppedNotes
+        summary.latency = stream.latency
+        if let midiOut { summary.midiOutput = midiOut }
+        summary.metadata = writer.keptMetadata
+        summary.metadataLost = writer.lostMetadata
+        summary.dither = stream.dither
+        summary.encoder = settings.encoder
+        if settings.dither == .shaped, let note = shapingNote(format: format, got: stream.dither, sampleRate: reader.sampleRate) {
+            summary.notes.append("\(output): \(note)")
+        }
+        summary.loudness = stream.meter.integrated
+        summary.truePeak = stream.meter.truePeak
+        summary.normalizeTarget = settings.normalize
+        summary.normalizeGain = normalization.normalizeGain
+        summary.normalizedSilence = normalization.silent
+        if !settings.processor.isBuiltIn { summary.plugin = settings.processor.identifier }
+        if let reports = stream.engine.kernelReports {
+            summary.processorMessages = reports.takeMessages()
+            summary.processorOutputs = reports.outputValues
+        }
+        return summary
     }
 
     /// Why `--dither shaped` did not apply to an output that got `got` (nil: not integer PCM),

@@ -103,22 +103,8 @@ struct RenderStream: ~Copyable {
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
     /// block and the first error is thrown.
     mutating func run(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
-        let readStage = readStage, writeStage = writeStage, ring = ring
-        var workers: [NamedThread] = []
-        let bodies: [(name: String, body: @Sendable () -> Void)] = switch ioThreads {
-        case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
-        case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
-        }
         let stopped = Semaphore(0)
-        for (name, body) in bodies {
-            do {
-                workers.append(try NamedThread(name: name) { body(); stopped.signal() })
-            } catch {
-                ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + error.description))
-                workers.forEach { $0.join() }
-                throw ring.failure!
-            }
-        }
+        let workers = try startIOThreads(signalling: stopped)
         var slot = 0
         while true {
             // Waiting in steps, so that a stop asked for while a stream stalls is acted on.
@@ -133,46 +119,92 @@ struct RenderStream: ~Copyable {
             }
             var ended = false
             if n > 0 {
-                if let keys {
-                    do { try keys.read(frames: n) } catch {
-                        ring.fail(error)
-                        break
-                    }
-                }
-                // Blocks are whole until the stream's last (the reader fills them, padding included).
-                feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n, keys: keys,
-                            endsStream: n < ring.blockFrames)
-                if collectsMIDI, let reports = engine.kernelReports {
-                    let part = reports.takeMIDIOutput()
-                    midiOutput.messages += part.messages
-                    midiOutput.dropped += part.dropped
-                }
-                let start = position
-                position += Int64(n)
-                // The processor's latency: its first frames are not written.
-                ring.skipped[slot] = Int(max(0, min(Int64(latency) - start, Int64(n))))
-                if tail == .auto { ended = endOfTail(slot: slot, start: start, frames: n) }
-                let kept = ring.frames[slot] - ring.skipped[slot]
-                if kept > 0 { finish(slot: slot, from: ring.skipped[slot], frames: kept) }
-                written += Int64(kept)
+                guard let endsOutput = render(slot: slot, frames: n) else { break }
+                ended = endsOutput
             }
             ring.processed.signal()
             if n == 0 { break }
             if ended {
-                // The next slot (more silence, or the reader's end) becomes the end for the
-                // writer; then the reader is told to stop padding.
-                slot = (slot + 1) % ring.slots
-                ring.filled.wait()
-                if !ring.isStopped {
-                    ring.frames[slot] = 0
-                    ring.processed.signal()
-                }
-                ring.requestEnd()
+                endOutput(after: slot)
                 break
             }
             progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
             slot = (slot + 1) % ring.slots
         }
+        try join(workers, stopped: stopped, isCancelled: isCancelled)
+    }
+
+    /// Starts the reader's and the writer's threads (one for both with shared I/O), each
+    /// signalling `stopped` when its stage ends. When one cannot start, the ring is failed,
+    /// the threads already started are joined and the failure is thrown.
+    private func startIOThreads(signalling stopped: Semaphore) throws(AudioFileError) -> [NamedThread] {
+        let readStage = readStage, writeStage = writeStage, ring = ring
+        var workers: [NamedThread] = []
+        let bodies: [(name: String, body: @Sendable () -> Void)] = switch ioThreads {
+        case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
+        case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
+        }
+        for (name, body) in bodies {
+            do {
+                workers.append(try NamedThread(name: name) { body(); stopped.signal() })
+            } catch {
+                ring.fail(.writeFailed(path: output, reason: "cannot start a thread: " + error.description))
+                workers.forEach { $0.join() }
+                throw ring.failure!
+            }
+        }
+        return workers
+    }
+
+    /// Runs one filled slot of `n` frames through the engine: the side-chain keys' frames
+    /// read, the block rendered with its events, the processor's MIDI output collected, the
+    /// latency's frames skipped, `--tail auto` checked, and the frames to be written finished.
+    ///
+    /// - Returns: true when this slot ends the output (`--tail auto`), false when more
+    ///   follow, nil when the keys could not be read (the ring holds the failure).
+    private mutating func render(slot: Int, frames n: Int) -> Bool? {
+        if let keys {
+            do { try keys.read(frames: n) } catch {
+                ring.fail(error)
+                return nil
+            }
+        }
+        // Blocks are whole until the stream's last (the reader fills them, padding included).
+        feed.render(engine, block: ring.block(slot), channels: ring.channels, position: position, frames: n, keys: keys,
+                    endsStream: n < ring.blockFrames)
+        if collectsMIDI, let reports = engine.kernelReports {
+            let part = reports.takeMIDIOutput()
+            midiOutput.messages += part.messages
+            midiOutput.dropped += part.dropped
+        }
+        let start = position
+        position += Int64(n)
+        // The processor's latency: its first frames are not written.
+        ring.skipped[slot] = Int(max(0, min(Int64(latency) - start, Int64(n))))
+        var ended = false
+        if tail == .auto { ended = endOfTail(slot: slot, start: start, frames: n) }
+        let kept = ring.frames[slot] - ring.skipped[slot]
+        if kept > 0 { finish(slot: slot, from: ring.skipped[slot], frames: kept) }
+        written += Int64(kept)
+        return ended
+    }
+
+    /// Ends the output after `slot`, which `--tail auto` found to be its last: the next slot
+    /// (more silence, or the reader's end) becomes the end for the writer; then the reader is
+    /// told to stop padding.
+    private func endOutput(after slot: Int) {
+        let slot = (slot + 1) % ring.slots
+        ring.filled.wait()
+        if !ring.isStopped {
+            ring.frames[slot] = 0
+            ring.processed.signal()
+        }
+        ring.requestEnd()
+    }
+
+    /// Waits for the I/O threads once the engine's loop is over, and throws what stopped the
+    /// stream: a stop the user asked for, else the first failure of any stage.
+    private func join(_ workers: [NamedThread], stopped: Semaphore, isCancelled: () -> Bool) throws(AudioFileError) {
         if isCancelled() {
             // A thread blocked on a stalled stream never returns: it is left to end with the
             // process (it holds its own references to the stages and the ring).

@@ -27,6 +27,40 @@ package final class JobSettings {
     ///   `ValidationError`); see ``CommandFailure``.
     package func settings(for options: RenderOptions) throws -> RenderSettings {
         let key = options.plugin.key
+        let (processor, store) = try self.processor(for: options)
+        var settings = RenderSettings()
+        settings.processor = processor
+        try addMIDI(to: &settings, options: options, processor: processor)
+        // (From MIDI alone there is no input file for the output not to depend on.)
+        if processor.isSource, !options.rendersMIDIAlone, warnedSources.insert(key + "\u{0}" + String(options.midi != nil)).inserted {
+            Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
+                + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
+        }
+        settings.sidechains = try SidechainChoice.resolve(options.sidechains, processor: processor)
+            + SidechainChoice.resolveInputs(options.namedInputs, processor: processor, warn: warnedSources.insert(key + "\u{0}inputs").inserted)
+        settings.subtype = try options.encoding
+        try addStart(to: &settings, options: options, processor: processor, store: store)
+        settings.dither = try options.encoder.ditherMode
+        settings.encoder = options.encoder.settings
+        settings.keepsMetadata = !options.noMetadata
+        settings.overwrite = options.force
+        settings.blockFrames = options.blockFrames
+        if let controlInterval = options.controlInterval { settings.controlInterval = controlInterval }
+        if let kernelFrames = options.kernelFrames { settings.kernelFrames = kernelFrames }
+        settings.beatsPerMinute = options.bpm
+        settings.tail = try options.tailSetting
+        settings.normalize = try options.normalizeTarget
+        settings.measures = try options.measureSetting
+        if let automation = options.automation {
+            settings.automation = try self.automation(automation, key: key, table: processor.table)
+        }
+        return settings
+    }
+
+    /// The processor `options` name and its presets, found once per processor: a failure is
+    /// kept too, and thrown again for every job that names it.
+    private func processor(for options: RenderOptions) throws -> (processor: Processor, store: PresetStore) {
+        let key = options.plugin.key
         let found: Result<(processor: Processor, store: PresetStore), CommandFailure>
         if let known = processors[key] {
             found = known
@@ -34,9 +68,13 @@ package final class JobSettings {
             do { found = .success(try options.plugin.resolved()) } catch { found = .failure(CommandFailure(error)) }
             processors[key] = found
         }
-        let (processor, store) = try found.get()
-        var settings = RenderSettings()
-        settings.processor = processor
+        return try found.get()
+    }
+
+    /// The job's MIDI: refuses a processor with only MIDI in and out where audio is asked of
+    /// it, a `--midi-out` for one with no MIDI output, and a `--midi` for one that takes none;
+    /// the MIDI file is read once per path.
+    private func addMIDI(to settings: inout RenderSettings, options: RenderOptions, processor: Processor) throws {
         if processor.isMIDIOnly && options.rendersMIDIAlone {
             throw UsageError("\(processor.name) has only MIDI in and out: it makes no audio for -o \(options.output ?? "")"
                 + " (render its MIDI with --midi-out alone)")
@@ -59,17 +97,16 @@ package final class JobSettings {
                 midiFiles[midi] = settings.midi
             }
         }
-        // (From MIDI alone there is no input file for the output not to depend on.)
-        if processor.isSource, !options.rendersMIDIAlone, warnedSources.insert(key + "\u{0}" + String(options.midi != nil)).inserted {
-            Console.warning("\(processor.name) has no audio input: its output does not depend on the input file"
-                + (processor.acceptsMIDI && options.midi == nil ? ", and it plays no notes without --midi FILE" : ""))
-        }
-        settings.sidechains = try SidechainChoice.resolve(options.sidechains, processor: processor)
-            + SidechainChoice.resolveInputs(options.namedInputs, processor: processor, warn: warnedSources.insert(key + "\u{0}inputs").inserted)
-        settings.subtype = try options.encoding
+    }
+
+    /// What the job's processor starts from: the preset's values and saved state, read once
+    /// per processor and preset, then the job's `--set`s over them — files chosen (checked now,
+    /// loaded at prepare) and values.
+    private func addStart(to settings: inout RenderSettings, options: RenderOptions, processor: Processor,
+                          store: PresetStore) throws {
         // The preset's values once per processor and preset; each job's `--set`s over them
         // (what `StartingValueOptions.values` gives with the sets, without reading the preset again).
-        let presetKey = key + "\u{0}" + (options.starting.preset ?? "\u{0}")
+        let presetKey = options.plugin.key + "\u{0}" + (options.starting.preset ?? "\u{0}")
         let preset: [ParameterIndex: Double]
         if let known = presetValues[presetKey] {
             preset = known
@@ -93,26 +130,14 @@ package final class JobSettings {
         }
         if let state { settings.processor = settings.processor.settingState(state) }
         settings.startingValues = preset.merging(try assignments(sets, table: store.scope.table)) { $1 }
-        settings.dither = try options.encoder.ditherMode
-        settings.encoder = options.encoder.settings
-        settings.keepsMetadata = !options.noMetadata
-        settings.overwrite = options.force
-        settings.blockFrames = options.blockFrames
-        if let controlInterval = options.controlInterval { settings.controlInterval = controlInterval }
-        if let kernelFrames = options.kernelFrames { settings.kernelFrames = kernelFrames }
-        settings.beatsPerMinute = options.bpm
-        settings.tail = try options.tailSetting
-        settings.normalize = try options.normalizeTarget
-        settings.measures = try options.measureSetting
-        if let automation = options.automation {
-            let automationKey = key + "\u{0}" + automation
-            if let loaded = automations[automationKey] {
-                settings.automation = loaded
-            } else {
-                settings.automation = try Automation.load(path: automation, table: processor.table)
-                automations[automationKey] = settings.automation
-            }
-        }
-        return settings
+    }
+
+    /// The automation file at `path`, read once per processor (`key`) and path.
+    private func automation(_ path: String, key: String, table: ParameterTable) throws -> Automation {
+        let automationKey = key + "\u{0}" + path
+        if let loaded = automations[automationKey] { return loaded }
+        let automation = try Automation.load(path: path, table: table)
+        automations[automationKey] = automation
+        return automation
     }
 }

@@ -70,6 +70,29 @@ package final class WebServer: Sendable {
         self.shared = shared
         self.host = host
 
+        let router = Self.pageRouter(access: access, host: host, title: title, oscPort: oscPort, oscAddress: oscAddress)
+        let sockets = Self.socketRouter(access: access, host: host, title: title, shared: shared, log: log)
+        let bind = settings.bind, requested = settings.port
+        let (port, task) = try Self.start(router: router, sockets: sockets, bind: bind, requested: requested, shared: shared)
+        self.port = port
+        self.task = task
+        // Listening on every address: the machine's name is what a phone on the network opens.
+        let wildcard = bind == "0.0.0.0" || bind == "::"
+        let shownHost = wildcard ? (Environment.hostName ?? bind) : bind.contains(":") ? "[\(bind)]" : bind
+        url = "http://\(shownHost):\(port)/" + (token.map { "?token=" + $0 } ?? "")
+
+        do {
+            feedback = try NamedThread(name: "web-feedback") { Self.feedbackLoop(host: host, shared: shared) }
+        } catch {
+            task.cancel()
+            throw WebServerError("--http: cannot start the feedback thread (\(error))")
+        }
+    }
+
+    /// The HTTP routes, behind the access check: the page, and the OSCQuery tree (its
+    /// `HOST_INFO` too) at `/` for a client that does not ask for HTML.
+    private static func pageRouter(access: WebAccess, host: any WebPanelHost, title: String, oscPort: Int?,
+                                   oscAddress: String?) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.add(middleware: AccessCheck(access: access))
         let page = PanelPage.html
@@ -90,8 +113,13 @@ package final class WebServer: Sendable {
         router.get("/detent/**") { request, _ in
             Self.oscQuery(request.uri.path, query: WebAccess.queryItems(request.uri.query ?? ""), host: host)
         }
-        // WebSockets: the page's at /ws, an OSCQuery client's at / (where it read the tree).
-        // Only upgrade requests reach this router; the same access rules hold.
+        return router
+    }
+
+    /// The WebSockets: the page's at /ws, an OSCQuery client's at / (where it read the tree).
+    /// Only upgrade requests reach this router; the same access rules hold.
+    private static func socketRouter(access: WebAccess, host: any WebPanelHost, title: String, shared: Shared,
+                                     log: @escaping @Sendable (String) -> Void) -> Router<BasicWebSocketRequestContext> {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.add(middleware: AccessCheck(access: access))
         sockets.ws("/ws", onUpgrade: { inbound, outbound, _ in
@@ -100,10 +128,18 @@ package final class WebServer: Sendable {
         sockets.ws("/", onUpgrade: { inbound, outbound, _ in
             try await Self.listen(inbound: inbound, outbound: outbound, host: host, shared: shared, log: log)
         })
+        return sockets
+    }
 
+    /// Runs the application on a task of its own and waits (up to 30 s) until it listens.
+    ///
+    /// - Returns: the port it listens on, and the task, which ends when the server stops
+    ///   (signalling `shared.finished`).
+    /// - Throws: one line when it cannot listen, or did not start in time.
+    private static func start(router: Router<BasicWebSocketRequestContext>, sockets: Router<BasicWebSocketRequestContext>,
+                              bind: String, requested: Int, shared: Shared) throws(WebServerError) -> (Int, Task<Void, Never>) {
         let running = Mutex<Result<Int, WebServerError>?>(nil)
         let started = Semaphore(0)
-        let bind = settings.bind, requested = settings.port
         let app = Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(
@@ -115,7 +151,7 @@ package final class WebServer: Sendable {
                 started.signal()
             },
             logger: Logger(label: "detent.web", factory: { _ in SwiftLogNoOpLogHandler() }))
-        task = Task.detached {
+        let task = Task.detached {
             do {
                 try await app.run()
             } catch {
@@ -129,7 +165,7 @@ package final class WebServer: Sendable {
         _ = started.wait(timeout: .seconds(30))
         switch running.withLock({ $0 }) {
         case .success(let port)?:
-            self.port = port
+            return (port, task)
         case .failure(let error)?:
             shared.finished.signal()
             throw error
@@ -137,54 +173,61 @@ package final class WebServer: Sendable {
             task.cancel()
             throw WebServerError("--http: the server on \(bind):\(requested) did not start within 30 s")
         }
-        // Listening on every address: the machine's name is what a phone on the network opens.
-        let wildcard = bind == "0.0.0.0" || bind == "::"
-        let shownHost = wildcard ? (Environment.hostName ?? bind) : bind.contains(":") ? "[\(bind)]" : bind
-        url = "http://\(shownHost):\(port)/" + (token.map { "?token=" + $0 } ?? "")
+    }
 
-        do {
-            feedback = try NamedThread(name: "web-feedback") {
-                var seen = host.webSnapshot()
-                var outputs: [OutputValue] = []
-                var faults: [String: String] = [:]
-                var lastLook = ContinuousClock.now
-                while shared.running.load(ordering: .relaxed) {
-                    let watched = shared.sockets.withLock { !$0.pages.isEmpty } && !seen.layout.outputs.isEmpty
-                    _ = host.awaitChange(timeout: watched ? Self.interval : nil)
-                    guard shared.running.load(ordering: .relaxed) else { break }
-                    // A rate, not a poll: changes closer together than the interval wait for it.
-                    let since = ContinuousClock.now - lastLook
-                    if since < Self.interval { ThisThread.sleep(for: Self.interval - since) }
-                    lastLook = .now
-                    let now = host.webSnapshot()
-                    let (pages, listeners) = shared.sockets.withLock { (Array($0.pages.values), Array($0.listeners.values)) }
-                    if now.generation != seen.generation {
-                        pages.forEach { $0.markLayout() }
-                        listeners.forEach { $0.markPathsChanged() }
-                    } else {
-                        let changed = now.targets.filter { seen.targets[$0.key] != $0.value }.map(\.key)
-                        if !changed.isEmpty {
-                            pages.forEach { $0.markChanged(changed) }
-                            let ids = changed.map { now.layout.table[$0].id }
-                            listeners.forEach { $0.markChanged(ids) }
-                        }
-                    }
-                    seen = now
-                    if shared.learning.load(ordering: .relaxed), let learnt = host.takeLearnt() {
-                        shared.learning.store(false, ordering: .relaxed)
-                        pages.forEach { $0.markLearnt(learnt) }
-                    }
-                    let latest = host.outputValues()
-                    if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
-                    outputs = latest
-                    let down = host.faults()
-                    if down != faults { pages.forEach { $0.markFaults(down) } }
-                    faults = down
+    /// The feedback thread's loop: woken by the host's change feed (or, while a page is open
+    /// on a processor with outputs, by the page rate's timer), at most once an ``interval``,
+    /// it marks on every open page and OSCQuery listener what changed, until `stop`.
+    private static func feedbackLoop(host: any WebPanelHost, shared: Shared) {
+        var told = Told(seen: host.webSnapshot())
+        var lastLook = ContinuousClock.now
+        while shared.running.load(ordering: .relaxed) {
+            let watched = shared.sockets.withLock { !$0.pages.isEmpty } && !told.seen.layout.outputs.isEmpty
+            _ = host.awaitChange(timeout: watched ? Self.interval : nil)
+            guard shared.running.load(ordering: .relaxed) else { break }
+            // A rate, not a poll: changes closer together than the interval wait for it.
+            let since = ContinuousClock.now - lastLook
+            if since < Self.interval { ThisThread.sleep(for: Self.interval - since) }
+            lastLook = .now
+            told.markChanges(host: host, shared: shared)
+        }
+    }
+
+    /// What the feedback thread last saw of the host, so that each look marks only what
+    /// changed since.
+    private struct Told {
+        var seen: WebSnapshot
+        var outputs: [OutputValue] = []
+        var faults: [String: String] = [:]
+
+        /// Looks at the host and marks what changed on the open pages and listeners: a new
+        /// layout after a chain edit, else the values that moved; a finished MIDI learn; the
+        /// outputs; the slots that are down.
+        mutating func markChanges(host: any WebPanelHost, shared: Shared) {
+            let now = host.webSnapshot()
+            let (pages, listeners) = shared.sockets.withLock { (Array($0.pages.values), Array($0.listeners.values)) }
+            if now.generation != seen.generation {
+                pages.forEach { $0.markLayout() }
+                listeners.forEach { $0.markPathsChanged() }
+            } else {
+                let changed = now.targets.filter { seen.targets[$0.key] != $0.value }.map(\.key)
+                if !changed.isEmpty {
+                    pages.forEach { $0.markChanged(changed) }
+                    let ids = changed.map { now.layout.table[$0].id }
+                    listeners.forEach { $0.markChanged(ids) }
                 }
             }
-        } catch {
-            task.cancel()
-            throw WebServerError("--http: cannot start the feedback thread (\(error))")
+            seen = now
+            if shared.learning.load(ordering: .relaxed), let learnt = host.takeLearnt() {
+                shared.learning.store(false, ordering: .relaxed)
+                pages.forEach { $0.markLearnt(learnt) }
+            }
+            let latest = host.outputValues()
+            if latest != outputs { pages.forEach { $0.markOutputs(latest) } }
+            outputs = latest
+            let down = host.faults()
+            if down != faults { pages.forEach { $0.markFaults(down) } }
+            faults = down
         }
     }
 
@@ -225,70 +268,9 @@ package final class WebServer: Sendable {
                 }
             }
         }
-        var budget = MessageBudget()
-        var malformed: String?
-        var tooLarge = false
+        let ending: (tooLarge: Bool, malformed: String?)
         do {
-            reading: for try await message in inbound.messages(maxSize: maximumFrame) {
-                guard budget.take(now: .now) else {
-                    if budget.dropped == 1 { connection.report("more than \(MessageBudget.perSecond) messages a second: the rest are dropped") }
-                    continue
-                }
-                guard case .text(let text) = message else {
-                    malformed = "binary messages are not the panel's"
-                    break reading
-                }
-                guard text.utf8.count <= maximumMessage else {
-                    tooLarge = true
-                    break reading
-                }
-                guard let shown = connection.shown else { continue }
-                let table = shown.layout.table
-                switch PanelMessages.read(text, table: table) {
-                case .success(let request):
-                    let done = switch request {
-                    case .position(let index, let position):
-                        host.set([index: table[index].value(atNormalized: position)], ifGeneration: shown.generation)
-                    case .value(let index, let value):
-                        host.set([index: value], ifGeneration: shown.generation)
-                    case .reset(let index):
-                        host.reset(index, ifGeneration: shown.generation)
-                    case .learn(let index):
-                        { () -> Bool in
-                            if let problem = host.learn(index, ifGeneration: shown.generation) {
-                                connection.report(problem)
-                            } else {
-                                shared.learning.store(index != nil, ordering: .relaxed)
-                                host.interruptChangeWait()
-                            }
-                            return true
-                        }()
-                    case .restart(let slot):
-                        { () -> Bool in
-                            if let problem = host.restart(slot) { connection.report(problem) }
-                            return true
-                        }()
-                    case .presetLoad(let name), .presetSave(let name):
-                        // Loading and saving are answered with what went wrong, if anything.
-                        { () -> Bool in
-                            if let problem = host.preset(name, save: request == .presetSave(name)) {
-                                connection.report(problem)
-                            } else if request == .presetSave(name) {
-                                // Every page may offer the new one.
-                                let names = host.presetNames()
-                                shared.sockets.withLock { $0.pages.values.forEach { $0.markPresets(names) } }
-                            }
-                            return true
-                        }()
-                    }
-                    if !done { connection.report("the chain changed as the request came; ignored") }
-                case .failure(.refused(let reason)):
-                    connection.report(reason)
-                case .failure(.malformed(let reason)):
-                    malformed = reason
-                    break reading
-                }
-            }
+            ending = try await read(inbound, for: connection, host: host, shared: shared)
         } catch {
             connection.finish()
             await writer.value
@@ -296,12 +278,84 @@ package final class WebServer: Sendable {
         }
         connection.finish()
         await writer.value
-        if tooLarge {
+        if ending.tooLarge {
             log("web panel: a message longer than \(maximumMessage) bytes; that page's connection is closed")
             try? await outbound.close(.messageTooLarge, reason: "messages are at most \(maximumMessage) bytes")
-        } else if let malformed {
+        } else if let malformed = ending.malformed {
             log("web panel: \(malformed); that page's connection is closed")
             try? await outbound.close(.unacceptableData, reason: malformed)
+        }
+    }
+
+    /// Reads a page's messages until it closes or sends what is not the panel's, doing each
+    /// request through the host; more than ``MessageBudget/perSecond`` a second are dropped.
+    ///
+    /// - Returns: why reading stopped early: a message over ``maximumMessage`` bytes, or the
+    ///   reason a message is not the panel's (neither when the page closed).
+    private static func read(_ inbound: WebSocketInboundStream, for connection: PanelConnection, host: any WebPanelHost,
+                             shared: Shared) async throws -> (tooLarge: Bool, malformed: String?) {
+        var budget = MessageBudget()
+        for try await message in inbound.messages(maxSize: maximumFrame) {
+            guard budget.take(now: .now) else {
+                if budget.dropped == 1 { connection.report("more than \(MessageBudget.perSecond) messages a second: the rest are dropped") }
+                continue
+            }
+            guard case .text(let text) = message else {
+                return (false, "binary messages are not the panel's")
+            }
+            guard text.utf8.count <= maximumMessage else {
+                return (true, nil)
+            }
+            guard let shown = connection.shown else { continue }
+            switch PanelMessages.read(text, table: shown.layout.table) {
+            case .success(let request):
+                if !perform(request, shown: shown, for: connection, host: host, shared: shared) {
+                    connection.report("the chain changed as the request came; ignored")
+                }
+            case .failure(.refused(let reason)):
+                connection.report(reason)
+            case .failure(.malformed(let reason)):
+                return (false, reason)
+            }
+        }
+        return (false, nil)
+    }
+
+    /// Does a page's request through the host, for the layout the page was shown; a problem
+    /// is reported to the page.
+    ///
+    /// - Returns: false when the chain changed since that layout and the request was dropped.
+    private static func perform(_ request: PanelMessages.Request, shown: WebSnapshot, for connection: PanelConnection,
+                                host: any WebPanelHost, shared: Shared) -> Bool {
+        let table = shown.layout.table
+        switch request {
+        case .position(let index, let position):
+            return host.set([index: table[index].value(atNormalized: position)], ifGeneration: shown.generation)
+        case .value(let index, let value):
+            return host.set([index: value], ifGeneration: shown.generation)
+        case .reset(let index):
+            return host.reset(index, ifGeneration: shown.generation)
+        case .learn(let index):
+            if let problem = host.learn(index, ifGeneration: shown.generation) {
+                connection.report(problem)
+            } else {
+                shared.learning.store(index != nil, ordering: .relaxed)
+                host.interruptChangeWait()
+            }
+            return true
+        case .restart(let slot):
+            if let problem = host.restart(slot) { connection.report(problem) }
+            return true
+        case .presetLoad(let name), .presetSave(let name):
+            // Loading and saving are answered with what went wrong, if anything.
+            if let problem = host.preset(name, save: request == .presetSave(name)) {
+                connection.report(problem)
+            } else if request == .presetSave(name) {
+                // Every page may offer the new one.
+                let names = host.presetNames()
+                shared.sockets.withLock { $0.pages.values.forEach { $0.markPresets(names) } }
+            }
+            return true
         }
     }
 

@@ -6,22 +6,7 @@ import Presets
 /// Keys: the bindings of the panel, routed by mode.
 extension Panel {
     func handleKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) {
-        // These work everywhere, whatever has the keyboard.
-        if case .character(let c) = key, modifiers.contains(.ctrl) {
-            switch c {
-            case "c":
-                quit(at: time)
-                return
-            case "z":
-                suspendRequested = true
-                return
-            case "l":
-                repaintRequested = true
-                return
-            default:
-                break
-            }
-        }
+        if everywhereKey(key, modifiers, at: time) { return }
         switch mode {
         case .normal:
             normalKey(key, modifiers, at: time)
@@ -29,63 +14,111 @@ extension Panel {
             if key == .escape || key == .enter || key == .character("?") || key == .character("q") { mode = .normal }
         case .browser(var browser):
             browserKey(key, &browser, at: time)
-        case .valueEntry(var field):
-            guard let outcome = field.handle(key, modifiers) else { return }
-            switch outcome {
-            case .editing: mode = .valueEntry(field)
-            case .cancelled: mode = .normal
-            case .submitted(let text):
-                mode = .normal
-                enterValue(text, at: time)
-            }
-        case .saveName(var field):
-            guard let outcome = field.handle(key, modifiers) else { return }
-            switch outcome {
-            case .editing: mode = .saveName(field)
-            case .cancelled:
-                mode = .normal
-                message = Message(text: "not saved", isError: false)
-            case .submitted(let name):
-                mode = .normal
-                save(as: name, replacing: false)
-            }
+        case .valueEntry(let field):
+            valueEntryKey(key, modifiers, field: field, at: time)
+        case .saveName(let field):
+            saveNameKey(key, modifiers, field: field)
         case .midiLearn:
             midiLearnKey(key)
         case .search(let field, let origin):
             searchKey(key, modifiers, field: field, origin: origin)
-        case .chainAdd(var field, let position):
-            guard let outcome = field.handle(key, modifiers) else { return }
-            switch outcome {
-            case .editing: mode = .chainAdd(field, position: position)
-            case .cancelled: mode = .normal
-            case .submitted(let reference):
-                mode = .normal
-                if !reference.allSatisfy(\.isWhitespace) { addSlot(reference.trimmedWhitespace, at: position) }
-            }
+        case .chainAdd(let field, let position):
+            chainAddKey(key, modifiers, field: field, position: position)
         case .fileEntry(let field, let file, _):
             fileKey(key, modifiers, field: field, file: file)
         case .confirmRemove(let name):
-            switch key {
-            case .character("y"), .character("Y"):
-                mode = .normal
-                editChain(.remove(name))
-            case .character("n"), .character("N"), .escape, .enter:
-                mode = .normal
-                message = Message(text: "\(name) stays", isError: false)
-            default:
-                break
-            }
+            confirmRemoveKey(key, name: name)
         case .confirmReplace(let name):
-            switch key {
-            case .character("y"), .character("Y"):
-                mode = .normal
-                save(as: name, replacing: true)
-            case .character("n"), .character("N"), .escape, .enter:
-                mode = .normal
-                message = Message(text: "not saved", isError: false)
-            default:
-                break
-            }
+            confirmReplaceKey(key, name: name)
+        }
+    }
+
+    /// The keys that work everywhere, whatever has the keyboard: Ctrl-C quits, Ctrl-Z
+    /// suspends, Ctrl-L repaints. Returns true when `key` was one of them.
+    private func everywhereKey(_ key: Key, _ modifiers: KeyModifiers, at time: Double) -> Bool {
+        guard case .character(let c) = key, modifiers.contains(.ctrl) else { return false }
+        switch c {
+        case "c":
+            quit(at: time)
+            return true
+        case "z":
+            suspendRequested = true
+            return true
+        case "l":
+            repaintRequested = true
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A key while a value is typed (`=`): the value is set when entered.
+    private func valueEntryKey(_ key: Key, _ modifiers: KeyModifiers, field: TextField, at time: Double) {
+        var field = field
+        guard let outcome = field.handle(key, modifiers) else { return }
+        switch outcome {
+        case .editing: mode = .valueEntry(field)
+        case .cancelled: mode = .normal
+        case .submitted(let text):
+            mode = .normal
+            enterValue(text, at: time)
+        }
+    }
+
+    /// A key while a preset's name is typed (`s`): the preset is saved when entered.
+    private func saveNameKey(_ key: Key, _ modifiers: KeyModifiers, field: TextField) {
+        var field = field
+        guard let outcome = field.handle(key, modifiers) else { return }
+        switch outcome {
+        case .editing: mode = .saveName(field)
+        case .cancelled:
+            mode = .normal
+            message = Message(text: "not saved", isError: false)
+        case .submitted(let name):
+            mode = .normal
+            save(as: name, replacing: false)
+        }
+    }
+
+    /// A key while a plug-in to add to the chain is typed (`A`): it is added at `position`
+    /// when entered (nothing, for a blank line).
+    private func chainAddKey(_ key: Key, _ modifiers: KeyModifiers, field: TextField, position: Int) {
+        var field = field
+        guard let outcome = field.handle(key, modifiers) else { return }
+        switch outcome {
+        case .editing: mode = .chainAdd(field, position: position)
+        case .cancelled: mode = .normal
+        case .submitted(let reference):
+            mode = .normal
+            if !reference.allSatisfy(\.isWhitespace) { addSlot(reference.trimmedWhitespace, at: position) }
+        }
+    }
+
+    /// A key while the panel asks whether to remove slot `name` from the chain (`X`).
+    private func confirmRemoveKey(_ key: Key, name: String) {
+        switch key {
+        case .character("y"), .character("Y"):
+            mode = .normal
+            editChain(.remove(name))
+        case .character("n"), .character("N"), .escape, .enter:
+            mode = .normal
+            message = Message(text: "\(name) stays", isError: false)
+        default:
+            break
+        }
+    }
+
+    /// A key while the panel asks whether to replace the preset `name` it is saving over.
+    private func confirmReplaceKey(_ key: Key, name: String) {
+        switch key {
+        case .character("y"), .character("Y"):
+            mode = .normal
+            save(as: name, replacing: true)
+        case .character("n"), .character("N"), .escape, .enter:
+            mode = .normal
+            message = Message(text: "not saved", isError: false)
+        default:
+            break
         }
     }
 

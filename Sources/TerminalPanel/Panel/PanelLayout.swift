@@ -131,115 +131,176 @@ public struct PanelLayout: Sendable, Hashable {
         self.width = width
         self.height = height
         self.knobCount = knobCount
-        statusRow = height - 1
-        let top = Self.top
-        let outputColumns = max((width - 2) / Self.outputWidth, 1)
-        let outputRows = (outputCount + outputColumns - 1) / outputColumns
-        // Rows the outputs and meters take, each with a blank row before it.
-        let extraRows = (outputRows > 0 ? outputRows + 1 : 0) + (meterCount > 0 ? meterCount + 1 : 0)
-        // Knob rows end one blank row above the status line.
-        let available = statusRow - 1 - top
-        func grid(_ size: KnobPainter.ArtSize) -> (columns: Int, rows: Int) {
-            Self.grid(size, width: width, available: available, availableWithExtras: available - extraRows, knobCount: knobCount)
-        }
-        let standard = grid(.standard)
-        let compactName = min(nameWidth, Self.compactNameWidths.upperBound)
-        let cutName = min(nameWidth, Self.compactNameWidths.lowerBound)
-        func compactFits(_ name: Int) -> Bool { width >= 3 + name + 1 + Self.minimumBar + 1 + Self.valueWidth + 1 }
-        let compactNameFit = compactFits(compactName) ? compactName : (compactFits(cutName) ? cutName : nil)
-        let compactAll = compactNameFit != nil && height >= knobCount + 2
-        // A compact list that scrolls starts under the pager's row; the outputs and meters keep
-        // their rows when at least three lines are left.
-        var scrollLines = statusRow - top
-        if extraRows > 0, scrollLines - extraRows - 1 >= Self.minimumCompactLines { scrollLines -= extraRows + 1 }
-        let compactScrolls = compactNameFit != nil && scrollLines >= Self.minimumCompactLines
-        let fullPage = standard.columns * standard.rows
-
-        var style: Style
-        if fullPage >= knobCount {
-            style = .full
-        } else if compactAll {
-            style = .compact
-        } else if fullPage >= 2, !compactScrolls || fullPage * Self.pageRatio >= scrollLines {
-            style = .full
-        } else if compactScrolls {
-            style = .compact
-        } else {
-            style = .tooSmall
-        }
+        let room = Room(width: width, height: height, knobCount: knobCount, nameWidth: nameWidth, meterCount: meterCount,
+                        outputCount: outputCount)
+        statusRow = room.statusRow
+        let style = room.style
         self.style = style
-        self.nameWidth = compactNameFit ?? nameWidth
+        self.nameWidth = room.compactNameFit ?? nameWidth
 
+        let knobs: Knobs
         switch style {
         case .full:
-            // Larger knobs while every knob still fits in one row: rows of large knobs would
-            // take the room of the curve and the meters.
-            var size = KnobPainter.ArtSize.standard
-            if standard.columns >= knobCount {
-                var rows = Self.largestArt(height: height)
-                while rows > KnobPainter.artRows, grid(KnobPainter.ArtSize(rows: rows)).columns < knobCount {
-                    rows -= 1
-                }
-                size = KnobPainter.ArtSize(rows: rows)
-            }
-            artSize = size
-            let (columns, rows) = grid(size)
-            let page = max(columns * rows, 1)
-            let start = (min(max(focus, 0), max(knobCount - 1, 0)) / page) * page
-            perPage = page
-            first = start
-            let slotWidth = size.columns + 2, knobRows = size.rows + 2
-            let left = (width - columns * slotWidth) / 2
-            slots = (start..<min(start + page, knobCount)).map { k in
-                let place = k - start
-                let x = left + (place % columns) * slotWidth, y = top + (place / columns) * knobRows
-                let art = Frame(x: x + 1, y: y, width: size.columns, height: size.rows)
-                return KnobSlot(
-                    frame: Frame(x: x, y: y, width: slotWidth, height: knobRows),
-                    art: art, nameRow: y + size.rows, valueRow: y + size.rows + 1,
-                    nameColumn: x + slotWidth / 2, valueColumn: x + slotWidth / 2,
-                    center: KnobPoint(x: Double(art.x) + size.center.x, y: Double(art.y) + size.center.y))
-            }
-            var next = top + rows * knobRows + 1
-            (outputs, meters, plot) = Self.extras(
-                from: &next, width: width, statusRow: statusRow, outputRows: outputRows, meterCount: meterCount, plot: wantsPlot)
+            knobs = Self.fullKnobs(in: room, focus: focus)
         case .compact:
-            artSize = .standard
-            let name = self.nameWidth
-            let all = height >= knobCount + 2
-            // Every line fits: from row 2 when there is room for a gap, else from row 1.
-            let lineTop = all && height < knobCount + 4 ? 1 : top
-            let lines = all ? statusRow - lineTop : scrollLines
-            let page = min(lines, knobCount)
-            let focused = min(max(focus, 0), max(knobCount - 1, 0))
-            var start = min(max(preferredFirst, 0), max(knobCount - page, 0))
-            if focused < start { start = focused }
-            if focused >= start + page { start = focused - page + 1 }
-            perPage = page
-            first = start
-            let barX = 3 + name
-            let barWidth = width - barX - 1 - Self.valueWidth - 1
-            slots = (start..<start + page).map { k in
-                let y = lineTop + k - start
-                return KnobSlot(
-                    frame: Frame(x: 0, y: y, width: width, height: 1),
-                    art: Frame(x: barX, y: y, width: barWidth, height: 1),
-                    nameRow: y, valueRow: y, nameColumn: 2, valueColumn: barX + barWidth + 1,
-                    center: KnobPoint(x: Double(barX) + Double(barWidth) / 2, y: Double(y) + 0.5))
-            }
-            var next = lineTop + page + 1
-            (outputs, meters, plot) = Self.extras(
-                from: &next, width: width, statusRow: statusRow, outputRows: outputRows, meterCount: meterCount, plot: wantsPlot)
+            knobs = Self.compactKnobs(in: room, nameWidth: self.nameWidth, focus: focus, first: preferredFirst)
         case .tooSmall:
-            artSize = .standard
-            first = 0
-            perPage = 0
-            slots = []
+            knobs = Knobs(artSize: .standard, first: 0, perPage: 0, slots: [], below: nil)
+        }
+        artSize = knobs.artSize
+        first = knobs.first
+        perPage = knobs.perPage
+        slots = knobs.slots
+        if var next = knobs.below {
+            (outputs, meters, plot) = Self.extras(
+                from: &next, width: width, statusRow: statusRow, outputRows: room.outputRows, meterCount: meterCount, plot: wantsPlot)
+        } else {
             outputs = nil
             meters = nil
             plot = nil
         }
         pager = style != .tooSmall && perPage < knobCount ? Frame(x: 0, y: 1, width: width, height: 1) : nil
+    }
+
+    /// What a window has room for: the measures the style is chosen by, and that the full
+    /// and compact layouts start from.
+    private struct Room {
+        let width: Int, height: Int, knobCount: Int
+        let statusRow: Int
+        /// Rows the outputs take (without their blank row).
+        let outputRows: Int
+        /// Rows the outputs and meters take, each with a blank row before it.
+        let extraRows: Int
+        /// Rows the knobs may take: from under the pager's row to one blank row above the
+        /// status line.
+        let available: Int
+        /// The compact layout's name column: the longest name, cut when the width asks; nil
+        /// when even the cut one does not fit.
+        let compactNameFit: Int?
+        /// The compact layout shows every knob.
+        let compactAll: Bool
+        /// Lines a compact list that scrolls shows.
+        let scrollLines: Int
+        let compactScrolls: Bool
+        /// The full layout's grid at the standard size.
+        let standard: (columns: Int, rows: Int)
+
+        init(width: Int, height: Int, knobCount: Int, nameWidth: Int, meterCount: Int, outputCount: Int) {
+            self.width = width
+            self.height = height
+            self.knobCount = knobCount
+            statusRow = height - 1
+            let top = PanelLayout.top
+            let outputColumns = max((width - 2) / PanelLayout.outputWidth, 1)
+            outputRows = (outputCount + outputColumns - 1) / outputColumns
+            extraRows = (outputRows > 0 ? outputRows + 1 : 0) + (meterCount > 0 ? meterCount + 1 : 0)
+            available = statusRow - 1 - top
+            standard = PanelLayout.grid(.standard, width: width, available: available, availableWithExtras: available - extraRows,
+                                        knobCount: knobCount)
+            let compactName = min(nameWidth, PanelLayout.compactNameWidths.upperBound)
+            let cutName = min(nameWidth, PanelLayout.compactNameWidths.lowerBound)
+            func compactFits(_ name: Int) -> Bool {
+                width >= 3 + name + 1 + PanelLayout.minimumBar + 1 + PanelLayout.valueWidth + 1
+            }
+            let compactNameFit = compactFits(compactName) ? compactName : (compactFits(cutName) ? cutName : nil)
+            self.compactNameFit = compactNameFit
+            compactAll = compactNameFit != nil && height >= knobCount + 2
+            // A compact list that scrolls starts under the pager's row; the outputs and meters keep
+            // their rows when at least three lines are left.
+            var scrollLines = statusRow - top
+            if extraRows > 0, scrollLines - extraRows - 1 >= PanelLayout.minimumCompactLines { scrollLines -= extraRows + 1 }
+            self.scrollLines = scrollLines
+            compactScrolls = compactNameFit != nil && scrollLines >= PanelLayout.minimumCompactLines
+        }
+
+        /// The full layout's grid at knob size `size`.
+        func grid(_ size: KnobPainter.ArtSize) -> (columns: Int, rows: Int) {
+            PanelLayout.grid(size, width: width, available: available, availableWithExtras: available - extraRows, knobCount: knobCount)
+        }
+
+        /// The style that shows the most: see ``PanelLayout``.
+        var style: Style {
+            let fullPage = standard.columns * standard.rows
+            if fullPage >= knobCount {
+                return .full
+            } else if compactAll {
+                return .compact
+            } else if fullPage >= 2, !compactScrolls || fullPage * PanelLayout.pageRatio >= scrollLines {
+                return .full
+            } else if compactScrolls {
+                return .compact
+            } else {
+                return .tooSmall
+            }
+        }
+    }
+
+    /// The knobs' part of a layout: their size, the window of them shown and their places, and
+    /// the row below them where the outputs, meters and plot start (nil: none are shown).
+    private struct Knobs {
+        var artSize: KnobPainter.ArtSize
+        var first: Int
+        var perPage: Int
+        var slots: [KnobSlot]
+        var below: Int?
+    }
+
+    /// The full layout's knobs: the page of the grid that holds knob `focus`, the knobs
+    /// larger while every knob still fits in one row (rows of large knobs would take the room
+    /// of the curve and the meters).
+    private static func fullKnobs(in room: Room, focus: Int) -> Knobs {
+        let knobCount = room.knobCount
+        var size = KnobPainter.ArtSize.standard
+        if room.standard.columns >= knobCount {
+            var rows = Self.largestArt(height: room.height)
+            while rows > KnobPainter.artRows, room.grid(KnobPainter.ArtSize(rows: rows)).columns < knobCount {
+                rows -= 1
+            }
+            size = KnobPainter.ArtSize(rows: rows)
+        }
+        let (columns, rows) = room.grid(size)
+        let page = max(columns * rows, 1)
+        let start = (min(max(focus, 0), max(knobCount - 1, 0)) / page) * page
+        let slotWidth = size.columns + 2, knobRows = size.rows + 2
+        let left = (room.width - columns * slotWidth) / 2
+        let slots = (start..<min(start + page, knobCount)).map { k in
+            let place = k - start
+            let x = left + (place % columns) * slotWidth, y = top + (place / columns) * knobRows
+            let art = Frame(x: x + 1, y: y, width: size.columns, height: size.rows)
+            return KnobSlot(
+                frame: Frame(x: x, y: y, width: slotWidth, height: knobRows),
+                art: art, nameRow: y + size.rows, valueRow: y + size.rows + 1,
+                nameColumn: x + slotWidth / 2, valueColumn: x + slotWidth / 2,
+                center: KnobPoint(x: Double(art.x) + size.center.x, y: Double(art.y) + size.center.y))
+        }
+        return Knobs(artSize: size, first: start, perPage: page, slots: slots, below: top + rows * knobRows + 1)
+    }
+
+    /// The compact layout's knobs: one line each, names `nameWidth` columns wide; every
+    /// knob when they all fit, else a run of lines that shows knob `focus`, starting from
+    /// `preferredFirst` when that does.
+    private static func compactKnobs(in room: Room, nameWidth name: Int, focus: Int, first preferredFirst: Int) -> Knobs {
+        let knobCount = room.knobCount, height = room.height, width = room.width
+        let all = height >= knobCount + 2
+        // Every line fits: from row 2 when there is room for a gap, else from row 1.
+        let lineTop = all && height < knobCount + 4 ? 1 : top
+        let lines = all ? room.statusRow - lineTop : room.scrollLines
+        let page = min(lines, knobCount)
+        let focused = min(max(focus, 0), max(knobCount - 1, 0))
+        var start = min(max(preferredFirst, 0), max(knobCount - page, 0))
+        if focused < start { start = focused }
+        if focused >= start + page { start = focused - page + 1 }
+        let barX = 3 + name
+        let barWidth = width - barX - 1 - Self.valueWidth - 1
+        let slots = (start..<start + page).map { k in
+            let y = lineTop + k - start
+            return KnobSlot(
+                frame: Frame(x: 0, y: y, width: width, height: 1),
+                art: Frame(x: barX, y: y, width: barWidth, height: 1),
+                nameRow: y, valueRow: y, nameColumn: 2, valueColumn: barX + barWidth + 1,
+                center: KnobPoint(x: Double(barX) + Double(barWidth) / 2, y: Double(y) + 0.5))
+        }
+        return Knobs(artSize: .standard, first: start, perPage: page, slots: slots, below: lineTop + page + 1)
     }
 
     /// Outputs, meters and then the plot, from row `next`, each only if it fits above the
