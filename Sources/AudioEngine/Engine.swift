@@ -133,65 +133,18 @@ public final class Engine: @unchecked Sendable {
         try prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels, realtime: realtime, inheriting: nil)
     }
 
+    /// What a hand-over passes to the engine it prepares: the engine taken over, where each new
+    /// slot comes from, and the graph's connections that arrive, stay or go unfaded.
+    typealias Inheritance = (engine: Engine, origins: [SlotOrigin], arriving: Set<String>, staying: Set<String>, unfaded: Set<Int>)
+
     /// ``prepare(sampleRate:maxFrames:channels:realtime:)``, taking the kernels of the slots
     /// `inheriting` names (`origins[i]`: where slot `i` comes from) from the engine given
     /// instead of making them: a running kernel is shared, not reset or run here.
-    func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool,
-                 inheriting: (engine: Engine, origins: [SlotOrigin], arriving: Set<String>, staying: Set<String>, unfaded: Set<Int>)?) throws {
+    func prepare(sampleRate: Double, maxFrames: Int, channels: Int, realtime: Bool, inheriting: Inheritance?) throws {
         precondition(sampleRate > 0 && maxFrames > 0 && channels > 0, "invalid engine format")
         let format = KernelFormat(sampleRate: sampleRate, maxFrames: min(maxFrames, kernelFrames), channels: channels,
                                   realtime: realtime, beatsPerMinute: beatsPerMinute, followsTransport: realtime)
-        var slots: [ChainSlot] = []
-        var builtIns: [LowpassGainKernel] = []
-        var owners: [AnyObject?] = []
-        var madeAll = false
-        defer { if !madeAll { for kernel in builtIns { kernel.deallocate() } } }
-        let oldOwners = inheriting?.engine.slotOwners ?? []
-        // How the last slot added takes its runs: whole, and with its stream's end padded.
-        func blocks(of processor: Processor) {
-            slots[slots.count - 1].whole = processor.runsWholeBlocks
-            slots[slots.count - 1].padsEnd = processor.runsWholeBlocks || processor.padsLastRun
-        }
-        // Each part's kernel, at its rows: the processor alone, or every slot of a chain.
-        func add(_ processor: Processor, base: Int, bypass: Int) throws {
-            if let (old, origins, _, _, _) = inheriting, processor.slots.isEmpty, slots.count < origins.count,
-               let from = origins[slots.count].source {
-                precondition(old.render.slots[from].count == processor.table.count, "an inherited slot keeps its processor")
-                switch old.render.slots[from].kernel {
-                case .external(let kernel):
-                    slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
-                                           enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
-                    blocks(of: processor)
-                    owners.append(oldOwners[from])
-                    return
-                case .lowpassGain:
-                    break  // a kernel of its own, whose filter state is copied at the take-over
-                }
-            }
-            switch processor.code {
-            case .lowpassGain:
-                builtIns.append(LowpassGainKernel(base: base, channels: channels, maxFrames: maxFrames, sampleRate: sampleRate))
-                slots.append(ChainSlot(kernel: .lowpassGain(index: builtIns.count - 1), base: base,
-                                       count: processor.table.count, bypass: bypass))
-                owners.append(nil)
-            case .external(let make):
-                // The values the processor starts from, there when it is activated: a plug-in
-                // may size itself by a control then (swh's delays by their maximum delay).
-                var own = format
-                own.startingValues = processor.table.indices.map { id in
-                    processor.table[id].value(fromEngine: render.smoothers[base + id.rawValue].target)
-                }
-                let prepared = try make(own)
-                slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
-                                       bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
-                blocks(of: processor)
-                owners.append(prepared.owner)
-            case .chain(let parts):
-                for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
-            }
-        }
-        try add(processor, base: 0, bypass: -1)
-        madeAll = true
+        let made = try makeSlots(format: format, maxFrames: maxFrames, inheriting: inheriting)
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         if channels != self.channels || telemetry.channels != channels {
@@ -202,32 +155,98 @@ public final class Engine: @unchecked Sendable {
         self.realtime = realtime
         render.deallocateBuffers()
         let slotNames = processor.slots.map(\.name)
-        kernelOwner = slotNames.isEmpty ? owners[0] : ChainReports(names: slotNames, owners: owners, routing: processor.routing)
-        render.allocate(channels: channels, maxFrames: maxFrames, slots: slots, builtIns: builtIns,
+        kernelOwner = slotNames.isEmpty ? made.owners[0] : ChainReports(names: slotNames, owners: made.owners, routing: processor.routing)
+        render.allocate(channels: channels, maxFrames: maxFrames, slots: made.slots, builtIns: made.builtIns,
                         fadeFrames: Int((Self.bypassFadeTime * sampleRate).rounded()))
         render.sampleRate = sampleRate
         render.kernelFrames = min(maxFrames, kernelFrames)
         render.defaultRamp = Int((max(0, smoothingTime) * sampleRate).rounded())
-        let inherited = (0..<slots.count).map { inheriting?.origins[$0].source != nil }
+        let inherited = (0..<made.slots.count).map { inheriting?.origins[$0].source != nil }
         resetState(inherited: inherited)
-        prepareBypassDelays(owners: owners, inherited: inheriting.map { ($0.engine, $0.origins) })
-        if let routing = processor.routing {
-            render.graph = GraphLayout(routing, latencies: (0..<render.slotCount).map { render.slots[$0].latency },
-                                       channels: channels, maxFrames: maxFrames, fadeFrames: render.fadeFrames,
-                                       silence: UnsafePointer(render.silence),
-                                       sink: render.sink)
-            let count = routing.inputs.count - 1
-            render.namedSources.deallocate()
-            render.namedSources = .allocate(capacity: max(1, count))
-            render.namedSources.initialize(repeating: -1, count: max(1, count))
-            render.namedSourceCount = count
-        }
+        prepareBypassDelays(owners: made.owners, inherited: inheriting.map { ($0.engine, $0.origins) })
+        if let routing = processor.routing { layOut(routing, channels: channels, maxFrames: maxFrames) }
         applySideBindings()
         if let (old, origins, arriving, staying, unfaded) = inheriting {
             handover = Handover(from: old, origins: origins, into: self, arriving: arriving, staying: staying, unfaded: unfaded)
             for (s, origin) in origins.enumerated() where origin.fadesIn { render.slots[s].presence = 0 }
             if origins.contains(where: \.moves) { render.outputPresence = 0 }
         }
+    }
+
+    /// The slots of a prepare: each one's kernel and rows, the built-ins among them, and the
+    /// object that owns each kernel's memory (nil for a built-in).
+    private struct MadeSlots {
+        var slots: [ChainSlot] = []
+        var builtIns: [LowpassGainKernel] = []
+        var owners: [AnyObject?] = []
+    }
+
+    /// Each part's kernel, at its rows: the processor alone, or every slot of a chain, made
+    /// for `format` — or, for a slot `inheriting` says carries on, the running kernel taken
+    /// over. On a failure, the built-ins made so far are freed.
+    private func makeSlots(format: KernelFormat, maxFrames: Int, inheriting: Inheritance?) throws -> MadeSlots {
+        var made = MadeSlots()
+        var madeAll = false
+        defer { if !madeAll { for kernel in made.builtIns { kernel.deallocate() } } }
+        let oldOwners = inheriting?.engine.slotOwners ?? []
+        // How the last slot added takes its runs: whole, and with its stream's end padded.
+        func blocks(of processor: Processor) {
+            made.slots[made.slots.count - 1].whole = processor.runsWholeBlocks
+            made.slots[made.slots.count - 1].padsEnd = processor.runsWholeBlocks || processor.padsLastRun
+        }
+        func add(_ processor: Processor, base: Int, bypass: Int) throws {
+            if let (old, origins, _, _, _) = inheriting, processor.slots.isEmpty, made.slots.count < origins.count,
+               let from = origins[made.slots.count].source {
+                precondition(old.render.slots[from].count == processor.table.count, "an inherited slot keeps its processor")
+                switch old.render.slots[from].kernel {
+                case .external(let kernel):
+                    made.slots.append(ChainSlot(kernel: .external(kernel), base: base, count: processor.table.count, bypass: bypass,
+                                                enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
+                    blocks(of: processor)
+                    made.owners.append(oldOwners[from])
+                    return
+                case .lowpassGain:
+                    break  // a kernel of its own, whose filter state is copied at the take-over
+                }
+            }
+            switch processor.code {
+            case .lowpassGain:
+                made.builtIns.append(LowpassGainKernel(base: base, channels: format.channels, maxFrames: maxFrames,
+                                                       sampleRate: format.sampleRate))
+                made.slots.append(ChainSlot(kernel: .lowpassGain(index: made.builtIns.count - 1), base: base,
+                                            count: processor.table.count, bypass: bypass))
+                made.owners.append(nil)
+            case .external(let make):
+                // The values the processor starts from, there when it is activated: a plug-in
+                // may size itself by a control then (swh's delays by their maximum delay).
+                var own = format
+                own.startingValues = processor.table.indices.map { id in
+                    processor.table[id].value(fromEngine: render.smoothers[base + id.rawValue].target)
+                }
+                let prepared = try make(own)
+                made.slots.append(ChainSlot(kernel: .external(prepared.kernel), base: base, count: processor.table.count,
+                                            bypass: bypass, enabled: bypass >= 0 ? processor.enabledRow.map { base + $0.rawValue } ?? -1 : -1))
+                blocks(of: processor)
+                made.owners.append(prepared.owner)
+            case .chain(let parts):
+                for part in parts { try add(part.processor, base: part.first.rawValue, bypass: part.bypass.rawValue) }
+            }
+        }
+        try add(processor, base: 0, bypass: -1)
+        madeAll = true
+        return made
+    }
+
+    /// A graph's wiring laid out for the audio thread, with its named inputs unbound.
+    private func layOut(_ routing: GraphRouting, channels: Int, maxFrames: Int) {
+        render.graph = GraphLayout(routing, latencies: (0..<render.slotCount).map { render.slots[$0].latency },
+                                   channels: channels, maxFrames: maxFrames, fadeFrames: render.fadeFrames,
+                                   silence: UnsafePointer(render.silence), sink: render.sink)
+        let count = routing.inputs.count - 1
+        render.namedSources.deallocate()
+        render.namedSources = .allocate(capacity: max(1, count))
+        render.namedSources.initialize(repeating: -1, count: max(1, count))
+        render.namedSourceCount = count
     }
 
     /// The owner of each slot's kernel (nil for a built-in).

@@ -600,7 +600,9 @@ struct RenderState {
     /// Renders `start..<end` through an external kernel: the input is copied (sanitised) to
     /// the scratch buffers; while a control glides the kernel runs in stretches cut at the
     /// engine's external grid, each with that moment's smoothed values; the output is
-    /// metered (alone), made finite and copied to the output lanes.
+    /// metered (alone), made finite and copied to the output lanes. One loop, long by design:
+    /// the audio thread's hottest path after the built-in's, whose steps share the span's
+    /// pointers and counters in registers.
     @_noLocks
     private mutating func renderExternal(_ external: ExternalKernel, slot s: Int, _ lanes: Lanes,
                                          from start: Int, to end: Int, blockStart: Int64, meters: Meters?) -> Bool {

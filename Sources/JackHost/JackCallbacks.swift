@@ -23,6 +23,11 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     return 0
 }
 
+/// One period of the audio thread: the port buffers read (a faulted one silenced), MIDI
+/// mapped to changes, the engine run, MIDI feedback and the plug-ins' MIDI written, the
+/// supervisor posted when the cycle brought something. One function, longer than the others
+/// by design: every step shares the cycle's buffers and counters in locals, and each call out
+/// of it is one more place the compiler must prove lock- and allocation-free.
 @_noLocks
 func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes: jack_nframes_t) {
     let cycles = context.pointee.cycles.load(ordering: .relaxed)
