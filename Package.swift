@@ -48,8 +48,9 @@ let package = Package(
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
         // plug-in's run, worker responses out. Plain C over memory the Swift side prepares.
         .target(name: "CPluginKernel", dependencies: ["CRealtime"]),
-        // The C kernel as both formats build it: the channel rule, every buffer, the shared fields.
-        .target(name: "PluginKernel", dependencies: ["CPluginKernel"]),
+        // The memory of the C kernel every plug-in format fills: its buffers, the channel rule
+        // and the fields the formats share, laid out one way.
+        .target(name: "KernelMemory", dependencies: ["CPluginKernel"]),
         // LADSPA and DSSI plug-ins through the same run loop: a bridge descriptor that calls the
         // LADSPA functions (or DSSI's run_synth, with MIDI as ALSA sequencer events), and dlopen.
         // Headers only from ladspa-sdk, dssi-dev and libasound2-dev: nothing more is linked.
@@ -84,10 +85,10 @@ let package = Package(
         // one reference and listed together; each format module provides a `PluginFormat`.
         .target(name: "PluginFormats", dependencies: ["Parameters", "AudioEngine", "Presets", "Platform", "TextFormats"]),
         // LV2 plug-ins through lilv: discovery, a plug-in as a processor, the host features.
-        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
+        .target(name: "LV2", dependencies: ["CLilv", "CPluginKernel", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
-        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "PluginKernel", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats"]),
+        .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats"]),
         // Plug-ins in processes of their own: a slot's process started and watched, its proxy
         // kernel for the engine, and the serving side the `detent slot` command runs.
         .target(name: "Isolation", dependencies: ["CSlot", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
@@ -119,7 +120,7 @@ let package = Package(
         // The live control plane: the host's state and the stamping of changes (`LiveHost`),
         // its change feed, and the surfaces' adapters over it — OSC, the browser panel's bridge,
         // the terminal panel's host, the session manager's session.
-        .target(name: "Host", dependencies: [
+        .target(name: "Live", dependencies: [
             "Control", "AudioEngine", "Isolation", "JackHost", "Parameters", "Platform", "Presets", "OSC", "TerminalPanel", "TextFormats",
             "WebBridge", "CPlatform"]),
 
@@ -147,7 +148,7 @@ let package = Package(
             name: "DetentCLI",
             dependencies: [
                 "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "JackHost", "TerminalPanel", "Platform", "LV2", "Ladspa",
-                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Host", "RenderJobs", "Rig", "Isolation",
+                "PluginFormats", "OSC", "WebBridge", "TextFormats", "CPlatform", "CRealtime", "Live", "RenderJobs", "Rig", "Isolation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "detent", dependencies: ["DetentCLI"]),
@@ -175,7 +176,7 @@ let package = Package(
         .testTarget(name: "OfflineRenderTests", dependencies: ["OfflineRender", "CSndfile", "AudioEngine", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "AudioEngine", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Host", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "CSlot", "TestSupport"],
+            "JackHost", "Live", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "CSlot", "TestSupport"],
                     exclude: ["FaultPlugin"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "Control", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.

@@ -1,5 +1,5 @@
 import RenderJobs
-import Host
+import Live
 import Isolation
 import TextFormats
 import OfflineRender

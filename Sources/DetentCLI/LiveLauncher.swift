@@ -1,7 +1,7 @@
 import RenderJobs
 import Control
 import AudioEngine
-import Host
+import Live
 import JackHost
 import Platform
 import Presets

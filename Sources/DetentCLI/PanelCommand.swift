@@ -1,6 +1,6 @@
 import RenderJobs
 import ArgumentParser
-import Host
+import Live
 import Parameters
 import AudioEngine
 import Presets

@@ -1,7 +1,7 @@
 import RenderJobs
 import Control
 import ArgumentParser
-import Host
+import Live
 import Platform
 import OSC
 import WebBridge

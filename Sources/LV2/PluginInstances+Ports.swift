@@ -1,7 +1,7 @@
 import CLilv
 import AudioEngine
 import CPluginKernel
-import PluginKernel
+import KernelMemory
 
 extension PluginInstances {
     /// The plug-in's ports as its instances connect them, and the buffers behind its atom

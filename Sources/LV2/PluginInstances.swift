@@ -5,7 +5,7 @@ import AudioEngine
 import Glibc
 import Parameters
 import Platform
-import PluginKernel
+import KernelMemory
 
 /// The running instances of one plug-in for one engine `prepare`: lilv instances, their host
 /// features, port memory and buffers, and the ``DetentLV2Kernel`` that the audio thread runs.

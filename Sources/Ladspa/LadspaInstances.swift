@@ -4,7 +4,7 @@ import CRealtime
 import AudioEngine
 import Glibc
 import PluginFormats
-import PluginKernel
+import KernelMemory
 
 /// The running instances of one LADSPA or DSSI plug-in for one engine `prepare`, and the
 /// kernel the audio thread runs: CPluginKernel's, the one LV2 plug-ins run through, reaching

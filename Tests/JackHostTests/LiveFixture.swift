@@ -1,7 +1,7 @@
 import Control
 import AudioEngine
 import Foundation
-import Host
+import Live
 import JackHost
 import Testing
 import Parameters

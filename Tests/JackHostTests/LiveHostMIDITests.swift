@@ -1,4 +1,4 @@
-import Host
+import Live
 import TestSupport
 import CJack
 import Control

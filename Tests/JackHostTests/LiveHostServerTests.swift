@@ -1,7 +1,7 @@
 import CJack
 import AudioEngine
 import Foundation
-import Host
+import Live
 import JackHost
 import Synchronization
 import Testing
