@@ -112,6 +112,16 @@ public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: Uns
     return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
 }
 
+/// What the last `detent_chain_process` call repaired, as a JSON object (a string the caller
+/// frees with `detent_free`): `nonFiniteBlocks`, `sanitizedOutputSamples`, `absurdOutput`
+/// (frames by slot), `midiDropped` and `latency`.
+@_cdecl("detent_chain_report")
+public func detent_chain_report(_ chain: UnsafeMutableRawPointer, _ report: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { report.pointee = handed(try chain.exclusive { chain.lastReport.json }) }
+}
+
 /// MIDI messages given to `detent_chain_process` that could not be played, since the chain
 /// was made (more than 512 at one frame, or more than a plug-in's list holds), counted as a
 /// render counts them.

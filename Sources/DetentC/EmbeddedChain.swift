@@ -6,6 +6,7 @@ import Platform
 import Presets
 import RenderJobs
 import Synchronization
+import TextFormats
 import Rig
 
 /// A processor — the built-in, a plug-in, a chain of them — hosted for a caller in another
@@ -209,6 +210,7 @@ final class EmbeddedChain: @unchecked Sendable {
             restarts = false
         }
         running = true
+        let counted = (telemetry: engine.telemetry.snapshot(), dropped: feed.droppedNotes)
         // The messages on the engine's timeline: this call's frames start where it stands.
         let start = engine.framePosition
         feed.add(notes: midi.map { (start + Int64($0.frame), $0.bytes) })
@@ -246,10 +248,54 @@ final class EmbeddedChain: @unchecked Sendable {
             }
             done += n
         }
+        lastReport = CallReport(since: counted, now: (engine.telemetry.snapshot(), feed.droppedNotes), slots: slotNames,
+                                latency: latency)
         if final { reset() }
         try checkFaults(engine)
         return written
     }
+
+    /// What one `process` call repaired, that a caller could not otherwise learn (a render
+    /// says the same in its summary): input blocks that held NaN or infinity (made silence),
+    /// output samples made silence (denormals, or a slot's absurd output), the frames each
+    /// slot passed its input through for absurd output, the MIDI messages that could not be
+    /// played; and the latency compensated.
+    struct CallReport {
+        var nonFiniteBlocks: Int64 = 0
+        var sanitizedOutputSamples: Int64 = 0
+        var absurdFrames: [(slot: String, frames: Int64)] = []
+        var midiDropped = 0
+        var latency = 0
+
+        init() {}
+
+        init(since: (telemetry: TelemetrySnapshot, dropped: Int), now: (telemetry: TelemetrySnapshot, dropped: Int),
+             slots: [String], latency: Int) {
+            nonFiniteBlocks = now.telemetry.nonFiniteBlocks - since.telemetry.nonFiniteBlocks
+            sanitizedOutputSamples = now.telemetry.sanitizedOutputSamples - since.telemetry.sanitizedOutputSamples
+            absurdFrames = slots.indices.compactMap { s in
+                let frames = (now.telemetry.absurdFrames.indices.contains(s) ? now.telemetry.absurdFrames[s] : 0)
+                    - (since.telemetry.absurdFrames.indices.contains(s) ? since.telemetry.absurdFrames[s] : 0)
+                return frames > 0 ? (slots[s], frames) : nil
+            }
+            midiDropped = now.dropped - since.dropped
+            self.latency = latency
+        }
+
+        /// As JSON, with the names a render's summary gives the same counts.
+        var json: String {
+            JSONValue.object([
+                JSONMember("nonFiniteBlocks", .number(nonFiniteBlocks)),
+                JSONMember("sanitizedOutputSamples", .number(sanitizedOutputSamples)),
+                JSONMember("absurdOutput", .object(absurdFrames.map { JSONMember($0.slot, .number($0.frames)) })),
+                JSONMember("midiDropped", .number(midiDropped)),
+                JSONMember("latency", .number(latency)),
+            ]).compactText
+        }
+    }
+
+    /// The report of the last `process` call (all zero before the first).
+    private(set) var lastReport = CallReport()
 
     /// A call's keys as the engine reads them: each folded to the chain's channels, whole
     /// (this is not the audio thread), and per key a table of its rows for the current piece

@@ -3,6 +3,7 @@ import json
 import multiprocessing
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -166,3 +167,24 @@ def test_a_pool_of_two_renders(method):
         assert np.array_equal(mine, theirs)
         if method == "fork":
             assert np.array_equal(mine, inherited), "a chain made before the fork works in the child"
+
+
+def test_a_repair_is_reported_per_call_and_warned_once():
+    chain = detent.Chain([OVERDRIVE, "builtin"])
+    x = noise(frames=8_192, seed=21)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chain.process(x)  # nothing to repair: no warning
+    assert chain.last_report == {"nonFiniteBlocks": 0, "sanitizedOutputSamples": 0, "absurdOutput": {},
+                                 "midiDropped": 0, "latency": chain.latency}
+    x[1, 100] = np.nan
+    with pytest.warns(detent.RepairWarning, match="NaN or infinite input"):
+        y = chain.process(x)
+    assert np.isfinite(y).all()
+    assert chain.last_report["nonFiniteBlocks"] >= 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chain.process(x)  # said once per chain
+    assert chain.last_report["nonFiniteBlocks"] >= 1, "each call counts its own"
+    chain.process(noise(frames=8_192, seed=22))
+    assert chain.last_report["nonFiniteBlocks"] == 0

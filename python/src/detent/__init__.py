@@ -11,9 +11,9 @@ docs/python.md has the whole API.
 from .chain import Chain
 from .catalogue import plugins, version
 from .render import render, render_options
-from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFound, UnknownParameter
+from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFound, RepairWarning, UnknownParameter
 
 __version__ = version()
 
 __all__ = ["Chain", "plugins", "render", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
-           "PluginCrashed", "__version__"]
+           "PluginCrashed", "RepairWarning", "__version__"]

@@ -5,11 +5,12 @@ import json
 import numbers
 import os
 import sys
+import warnings
 
 import numpy as np
 
 from ._native import lib, take_string
-from .errors import Error, InvalidValue, raise_for
+from .errors import Error, InvalidValue, RepairWarning, raise_for
 
 
 def _call(function, *arguments):
@@ -207,6 +208,17 @@ class Chain:
         return frames.value
 
     @property
+    def last_report(self):
+        """What the last ``process`` call repaired, counted as ``detent render``'s summary
+        counts it: ``nonFiniteBlocks`` (input blocks that held NaN or infinity, made silence),
+        ``sanitizedOutputSamples`` (output samples made silence), ``absurdOutput`` (by slot,
+        the frames it passed its input through for output that was not finite or beyond
+        ±1e6), ``midiDropped`` and ``latency``."""
+        report = ctypes.c_void_p()
+        _call(lib.detent_chain_report, self._live(), ctypes.byref(report))
+        return json.loads(take_string(report.value))
+
+    @property
     def midi_dropped(self):
         """MIDI messages given to ``process`` that could not be played, since the chain was
         made: more than 512 at one frame, or more than a plug-in's list holds (counted as
@@ -299,7 +311,27 @@ class Chain:
         del keep, keep_keys
         if written.value != out.shape[1]:
             raise Error(f"the chain wrote {written.value} frames where {out.shape[1]} were expected")
+        if not getattr(self, "_warned", False):
+            repaired = _repairs(self.last_report)
+            if repaired:
+                self._warned = True
+                warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
+                              RepairWarning, stacklevel=2)
         return out
+
+
+def _repairs(report):
+    """What a call's report says was repaired, in words; empty when nothing was."""
+    said = []
+    if report["nonFiniteBlocks"]:
+        said.append("NaN or infinite input samples were made silence")
+    for slot, frames in report["absurdOutput"].items():
+        said.append(f"slot {slot} put out NaN, infinity or samples beyond ±1e6 for {frames} frames and passed its input through")
+    if report["sanitizedOutputSamples"] and not report["absurdOutput"]:
+        said.append(f"{report['sanitizedOutputSamples']} denormal output samples were made silence")
+    if report["midiDropped"]:
+        said.append(f"{report['midiDropped']} MIDI messages could not be played")
+    return "; ".join(said)
 
 
 def _keys(sidechain, frames):

@@ -28,6 +28,12 @@ class PluginCrashed(Error):
     """A plug-in hosted in a process of its own (``isolate=True``) crashed."""
 
 
+class RepairWarning(UserWarning):
+    """A call repaired what it was given or what a plug-in made (NaN input made silence, a
+    plug-in's absurd output passed over, MIDI that could not be played): said once per chain;
+    ``chain.last_report`` counts each call's."""
+
+
 _BY_STATUS = {1: Error, 2: InvalidValue, 3: UnknownParameter, 4: ChainBusy, 5: PluginNotFound, 6: PluginCrashed}
 
 
