@@ -13,6 +13,11 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools before 70.1
+    from wheel.bdist_wheel import bdist_wheel
+
 
 def source_tree():
     tree = os.environ.get("DETENT_SOURCE") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,6 +45,19 @@ class BuildWithSwift(build_py):
         shutil.copy2(os.path.join(folder, "libDetentC.so"), os.path.join(target, "libDetentC.so"))
 
 
+class AnyPythonWheel(bdist_wheel):
+    """A wheel for any Python 3 on this platform: the library is loaded through ctypes, so
+    nothing in it is tied to one Python version or its ABI (`py3-none-PLATFORM`)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):
+        _, _, platform = super().get_tag()
+        return "py3", "none", platform
+
+
 class BinaryDistribution(Distribution):
     """A wheel for this platform only: it holds a compiled library."""
 
@@ -47,4 +65,4 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(cmdclass={"build_py": BuildWithSwift}, distclass=BinaryDistribution)
+setup(cmdclass={"build_py": BuildWithSwift, "bdist_wheel": AnyPythonWheel}, distclass=BinaryDistribution)
