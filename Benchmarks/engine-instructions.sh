@@ -57,7 +57,8 @@ cat > "$work/glide.txt" <<'AUTOMATION'
 0  gain       0 dB    ramp 10s
 AUTOMATION
 
-# The engine's process function, inclusive of what it calls. Several functions match (the
+# The engine's process function, inclusive of what it calls (mangled as the module's name with
+# "Engine" taken from it: `11AudioEngine0B0C7process`). Several functions match (the
 # public entry points and the private loop they call, when not inlined); the largest
 # inclusive count is the outermost one, which holds the others.
 instructions() {  # instructions BINARY OPTION… → the count
@@ -65,7 +66,7 @@ instructions() {  # instructions BINARY OPTION… → the count
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
         "$1" render "$work/in.wav" -o "$work/out.wav" "${@:2}" --jobs 1 --io-threads 1 --quiet --force > /dev/null 2>&1
     callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" |
-        awk '/AudioEngine6EngineC7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
+        awk '/11AudioEngine0B0C7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
 }
 fixed=(--set cutoff=1000 --set resonance=0.9 --set gain=-6)
 gliding=(--automation "$work/glide.txt")
