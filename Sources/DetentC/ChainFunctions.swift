@@ -112,6 +112,23 @@ public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: Uns
     return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
 }
 
+/// The chain's values, files and plug-in state as JSON (a string the caller frees with
+/// `detent_free`), for `detent_chain_restore` on another chain made from the same plug-ins.
+@_cdecl("detent_chain_snapshot")
+public func detent_chain_snapshot(_ chain: UnsafeMutableRawPointer, _ snapshot: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                                  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { snapshot.pointee = handed(try chain.exclusive { chain.snapshot() }) }
+}
+
+/// Takes a `detent_chain_snapshot`'s values, files and state as this chain's starting ones.
+@_cdecl("detent_chain_restore")
+public func detent_chain_restore(_ chain: UnsafeMutableRawPointer, _ snapshot: UnsafePointer<CChar>,
+                                 _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { try chain.restore(String(cString: snapshot)) } }
+}
+
 /// What the last `detent_chain_process` call repaired, as a JSON object (a string the caller
 /// frees with `detent_free`): `nonFiniteBlocks`, `sanitizedOutputSamples`, `absurdOutput`
 /// (frames by slot), `midiDropped` and `latency`.

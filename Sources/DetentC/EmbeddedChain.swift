@@ -164,6 +164,49 @@ final class EmbeddedChain: @unchecked Sendable {
         }
     }
 
+    /// What makes this chain what it is beyond what it was made from, as JSON: every value by
+    /// id (the starting value, or the target it glides to), the files its file parameters
+    /// hold, and the plug-in state a preset gave it — what a copy is made again from (Python's
+    /// `copy`, `pickle`, a chain sent to a worker process).
+    func snapshot() -> String {
+        var members = [JSONMember("values", .object(values.keys.sorted().map { JSONMember(table[$0].id, .number(values[$0]!)) }))]
+        members.append(JSONMember("files", .object(files.keys.sorted().map { JSONMember($0, .string(files[$0]!)) })))
+        members.append(JSONMember("state", state?.json ?? .null))
+        return JSONValue.object(members).compactText
+    }
+
+    /// Takes a ``snapshot()``'s values, files and state, as starting values (the chain starts
+    /// afresh with them).
+    ///
+    /// - Throws: ``CallFailure`` for JSON that is no snapshot, an unknown id, a file that
+    ///   cannot be read.
+    func restore(_ text: String) throws {
+        guard case .object(let members) = try? JSONParser.parse(Array(text.utf8)) else {
+            throw CallFailure(.badValue, "a chain's snapshot: not a JSON object")
+        }
+        for member in members {
+            switch (member.key, member.value) {
+            case ("values", .object(let entries)):
+                for entry in entries {
+                    guard let value = entry.value.doubleValue else { throw CallFailure(.badValue, "\(entry.key): not a number") }
+                    set(try table.index(of: entry.key), value)
+                }
+            case ("files", .object(let entries)):
+                for entry in entries {
+                    guard case .string(let path) = entry.value else { throw CallFailure(.badValue, "\(entry.key): not a path") }
+                    try set(entry.key, path)
+                }
+            case ("state", .null):
+                break
+            case ("state", let json):
+                do { state = try SavedState(json: json) } catch { throw CallFailure(.badValue, "a chain's snapshot: \(error)") }
+                dropEngine()
+            default:
+                throw CallFailure(.badValue, "a chain's snapshot: unexpected '\(member.key)'")
+            }
+        }
+    }
+
     /// Saves the values as the user preset `name`, with the plug-ins' states and the files
     /// they hold (a state folder beside it), as a live `preset save` does.
     func savePreset(_ name: String, replacing: Bool) throws -> String {

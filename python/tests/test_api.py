@@ -188,3 +188,17 @@ def test_a_repair_is_reported_per_call_and_warned_once():
     assert chain.last_report["nonFiniteBlocks"] >= 1, "each call counts its own"
     chain.process(noise(frames=8_192, seed=22))
     assert chain.last_report["nonFiniteBlocks"] == 0
+
+
+def _process_in_worker(chain, x):
+    return chain.process(x)
+
+
+def test_a_chain_made_here_runs_in_a_spawned_worker():
+    chain = detent.Chain([OVERDRIVE, "builtin"])
+    chain["builtin.cutoff"] = "1.5k"
+    chain["overdrive.drive"] = 0.4
+    x = noise(frames=20_000, seed=31)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        there = pool.apply(_process_in_worker, (chain, x))
+    assert np.array_equal(there, chain.process(x))

@@ -153,6 +153,9 @@ class Chain:
                 raise
         self.sample_rate = rate
         self.channels = channels
+        # What the chain was made from, for a copy made again elsewhere (``__reduce__``).
+        self._made = (_recipe(plugins), None if graph is None else os.fsdecode(_c_string("graph", graph)),
+                      isolate if isolate is not None else False)
 
     def close(self):
         """Frees the chain now rather than when it is collected; any later use raises
@@ -169,14 +172,23 @@ class Chain:
             raise Error("chain is closed")
         return handle
 
+    def __reduce__(self):
+        """A chain travels as what it was made from and what makes it what it is now — every
+        value, its files and a preset's plug-in state — and is made again from them: a copy
+        (``copy.copy``, ``copy.deepcopy``), a pickle, a chain sent to a Dask, Ray or
+        ``multiprocessing`` worker is an independent chain with its own plug-in instances,
+        starting afresh at those values."""
+        snapshot = ctypes.c_void_p()
+        _call(lib.detent_chain_snapshot, self._live(), ctypes.byref(snapshot))
+        plugins, graph, isolate = self._made
+        return _remade, (plugins, graph, isolate, self.sample_rate, self.channels, take_string(snapshot.value))
+
     def __copy__(self):
-        raise Error("a chain cannot be copied: it owns its plug-ins' instances; make another detent.Chain")
+        function, arguments = self.__reduce__()
+        return function(*arguments)
 
     def __deepcopy__(self, memo):
-        self.__copy__()
-
-    def __reduce__(self):
-        raise Error("a chain cannot be pickled or copied: make another detent.Chain in the other process")
+        return self.__copy__()
 
     def __del__(self):
         try:
@@ -318,6 +330,23 @@ class Chain:
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
         return out
+
+
+def _recipe(plugins):
+    """The plug-in references a chain was made from, as text a pickle carries (None: none given)."""
+    if plugins is None:
+        return None
+    if isinstance(plugins, (str, os.PathLike)):
+        plugins = [plugins]
+    return [os.fsdecode(p) for p in plugins]
+
+
+def _remade(plugins, graph, isolate, sample_rate, channels, snapshot):
+    """A chain made again from what ``Chain.__reduce__`` gave: the same plug-ins, then its
+    values, files and state."""
+    chain = Chain(plugins, sample_rate=sample_rate, channels=channels, isolate=isolate, graph=graph)
+    _call(lib.detent_chain_restore, chain._live(), _c_string("snapshot", snapshot))
+    return chain
 
 
 def _repairs(report):
