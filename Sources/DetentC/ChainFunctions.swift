@@ -112,6 +112,15 @@ public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: Uns
     return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
 }
 
+/// Automation for the next `detent_chain_process` call: `text` holds an automation file's
+/// lines, as `render --automation` reads them, times counted from that call's start.
+@_cdecl("detent_chain_automate")
+public func detent_chain_automate(_ chain: UnsafeMutableRawPointer, _ text: UnsafePointer<CChar>,
+                                  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { try chain.automate(String(cString: text)) } }
+}
+
 /// The chain's values, files and plug-in state as JSON (a string the caller frees with
 /// `detent_free`), for `detent_chain_restore` on another chain made from the same plug-ins.
 @_cdecl("detent_chain_snapshot")

@@ -228,7 +228,7 @@ final class EmbeddedChain: @unchecked Sendable {
             return
         }
         engine.reset()
-        feed.dropPendingNotes()
+        feed.dropPending()
         restarts = false
         toDrop = latency
     }
@@ -257,6 +257,12 @@ final class EmbeddedChain: @unchecked Sendable {
         // The messages on the engine's timeline: this call's frames start where it stands.
         let start = engine.framePosition
         feed.add(notes: midi.map { (start + Int64($0.frame), $0.bytes) })
+        feed.add(changes: automation.map { change in
+            var placed = change
+            placed.frame += start
+            return placed
+        })
+        automation = []
         var written = 0
         // With `final`, the latency's silence follows the input in the same grid block, as a
         // render's reader fills its last block: the block that holds both is made here.
@@ -441,6 +447,35 @@ final class EmbeddedChain: @unchecked Sendable {
         return n - dropped
     }
 
+    /// Automation for the next `process` call, its frames counted from that call's start.
+    private var automation: [ParameterChange] = []
+
+    /// Takes `text`, an automation file's lines (`TIME ID VALUE [ramp DURATION]`, read as
+    /// `render --automation` reads them), for the next `process` call: each change at its
+    /// frame from that call's start, gliding as the file says — so that a whole signal with
+    /// it equals `detent render --automation` of the same file. A change past that call's end
+    /// waits for the calls after it.
+    ///
+    /// - Throws: ``CallFailure`` naming the line that cannot be read, or when more changes
+    ///   fall on one frame than the engine's queue holds.
+    func automate(_ text: String) throws {
+        let read: [ParameterChange]
+        do {
+            read = try AutomationParser.parse(text, path: "automation", table: table)
+                .changes(sampleRate: Int(sampleRate.rounded()), input: "the signal")
+        } catch {
+            throw CallFailure(.badValue, error.description)
+        }
+        let most = EventFeed(changes: automation + read).mostChangesAtOneFrame
+        guard most < Self.queueCapacity else {
+            throw CallFailure(.badValue, "automation: \(most) changes at one frame; at most \(Self.queueCapacity - 1)")
+        }
+        automation += read
+    }
+
+    /// The engine's queue: it holds more than any one frame's automation (``automate(_:)``).
+    static let queueCapacity = 1_024
+
     /// MIDI messages given that could not be played (more than a call takes at one frame, or
     /// more than a plug-in's list holds), since the chain was made: counted as a render counts them.
     var droppedMIDI: Int { feed.droppedNotes }
@@ -481,7 +516,8 @@ final class EmbeddedChain: @unchecked Sendable {
         dropEngine()
         var chosen = found.settingState(state)
         do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
-        let engine = Engine(processor: isolation.map { chosen.isolated($0) } ?? chosen, initialValues: values)
+        let engine = Engine(processor: isolation.map { chosen.isolated($0) } ?? chosen, initialValues: values,
+                            queueCapacity: Self.queueCapacity)
         do {
             try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
         } catch {
@@ -499,7 +535,7 @@ final class EmbeddedChain: @unchecked Sendable {
     private func dropEngine() {
         if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
         engine = nil
-        feed.dropPendingNotes()
+        feed.dropPending()
         running = false
         restarts = false
     }

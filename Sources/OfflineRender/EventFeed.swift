@@ -11,9 +11,13 @@ import Parameters
 /// (``render(_:position:frames:endsStream:process:)``), which calls the engine on its own
 /// buffers (an interleaved block in place, or tables of channel rows, with side chains).
 package final class EventFeed {
-    /// The changes in frame order, and the first not yet queued.
-    package let changes: [ParameterChange]
-    package private(set) var nextChange = 0
+    /// The changes in frame order, and the first not yet queued (those queued are let go
+    /// when more are added; ``changesTaken`` counts them all).
+    package private(set) var changes: [ParameterChange]
+    private var nextChangeInList = 0
+    private var changesGone = 0
+    /// Changes queued so far.
+    package var nextChange: Int { changesGone + nextChangeInList }
     /// The MIDI messages at their frames, in order (those handed over are let go when more
     /// are added), and how many could not be given (more than ``notesPerCall`` at one frame).
     package private(set) var notes: [(frame: Int64, bytes: [UInt8])]
@@ -53,11 +57,25 @@ package final class EventFeed {
         notes += more
     }
 
-    /// Forgets the messages not yet handed over (a signal that starts afresh).
-    package func dropPendingNotes() {
+    /// Adds changes on the same timeline (a caller's automation for its next part): merged
+    /// with those still pending by frame, the ones given before first at a frame.
+    package func add(changes more: [ParameterChange]) {
+        guard !more.isEmpty else { return }
+        let pending = changes[nextChangeInList...]
+        changesGone += nextChangeInList
+        nextChangeInList = 0
+        changes = (Array(pending) + more).enumerated()
+            .sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+    }
+
+    /// Forgets the messages and changes not yet handed over (a signal that starts afresh).
+    package func dropPending() {
         notesGone += nextNote
         notes.removeAll()
         nextNote = 0
+        changesGone += nextChangeInList
+        changes.removeAll()
+        nextChangeInList = 0
     }
 
     /// The most changes at one frame: the engine's queue must hold that many plus one, so
@@ -82,14 +100,14 @@ package final class EventFeed {
     package func render(_ engine: Engine, position: Int64, frames n: Int, endsStream: Bool = false,
                         process: (_ from: Int, _ to: Int) -> Void) {
         var done = 0
-        while nextChange < changes.count, changes[nextChange].frame < position + Int64(n) {
-            if engine.controls.trySend(changes[nextChange]) {
-                nextChange += 1
+        while nextChangeInList < changes.count, changes[nextChangeInList].frame < position + Int64(n) {
+            if engine.controls.trySend(changes[nextChangeInList]) {
+                nextChangeInList += 1
                 continue
             }
             // Everything queued is at or before this change's frame; the queue holds more than
             // the changes of any one frame, so after processing up to it there is room.
-            let upTo = Int(changes[nextChange].frame - position)
+            let upTo = Int(changes[nextChangeInList].frame - position)
             precondition(upTo > done, "parameter queue smaller than the changes of one frame")
             span(engine, position: position, from: done, to: upTo, process: process)
             done = upTo

@@ -184,3 +184,49 @@ def test_a_saved_preset_keeps_a_slots_impulse_response(tmp_path):
     expected = render(tmp_path, x, plugins, (), ("--preset", "Room"))
     assert np.abs(expected).max() > 0
     assert np.array_equal(y, expected)
+
+
+def _automation_lines(automation):
+    """The lines Python makes of curves, for the command line's file."""
+    from detent.chain import _automation
+    return _automation(automation, None)
+
+
+@pytest.mark.parametrize("curves", ["breakpoints", "per-frame"])
+def test_automation_from_python_is_render_automation_sample_for_sample(tmp_path, curves):
+    x = noise(frames=48_000, seed=41)
+    if curves == "breakpoints":
+        automation = {"cutoff": ([0.0, 0.25, 0.75], [200.0, 8000.0, 500.0]), "gain": ([0.1, 0.6], [-12.0, 0.0])}
+    else:
+        sweep = np.geomspace(100, 10_000, 48_000)
+        automation = {"cutoff": sweep, "resonance": np.linspace(0.7, 4.0, 48_000)}
+    path = tmp_path / "curves.txt"
+    path.write_text(_automation_lines(automation) + "\n")
+    expected = render(tmp_path, x, (), (), ("--automation", str(path)))
+    y = detent.Chain().process(x, automation=automation)
+    assert np.array_equal(y, expected)
+    # The curve is heard: not what the chain gives at rest.
+    assert not np.array_equal(y, detent.Chain().process(x))
+
+
+def test_automation_beyond_a_call_carries_into_the_next_one(tmp_path):
+    x = noise(frames=48_000, seed=42)
+    automation = {"cutoff": ([0.0, 0.8], [300.0, 9000.0])}
+    whole = detent.Chain().process(x, automation=automation)
+    chain = detent.Chain()
+    first = chain.process(x[:, :20_000], reset=False, automation=automation)
+    second = chain.process(x[:, 20_000:])
+    assert np.array_equal(np.concatenate([first, second], axis=1), whole)
+
+
+@pytest.mark.parametrize("automation, words", [
+    ({"cutoff": np.zeros(10)}, "10 values for 64 frames"),
+    ({"cutoff": ([0.0, 0.5], [1.0])}, "as many of each"),
+    ({"cutoff": ([0.5, 0.1], [1.0, 2.0])}, "in order"),
+    ({"nosuch": ([0.0], [1.0])}, "nosuch"),
+    ({"cutoff": "loud"}, "expected a 1-D array"),
+    ([("cutoff", 1)], "expected a dict"),
+])
+def test_bad_automation_is_refused_in_one_line(automation, words):
+    with pytest.raises(detent.InvalidValue, match=words):
+        detent.Chain().process(np.zeros((2, 64), np.float32), automation=automation)

@@ -267,7 +267,7 @@ class Chain:
         _call(lib.detent_chain_save_preset, handle, _c_string("preset name", name), 1 if replace else 0, ctypes.byref(path))
         return take_string(path.value)
 
-    def process(self, x=None, *, frames=None, midi=None, reset=True, sidechain=None):
+    def process(self, x=None, *, frames=None, midi=None, reset=True, sidechain=None, automation=None):
         """Processes ``x`` (float32, ``(channels, frames)``; mono may be 1-D) and returns the output.
 
         With ``reset=True`` (the default) ``x`` is a whole signal: the output is as long,
@@ -282,8 +282,18 @@ class Chain:
         ``sidechain`` keys a compressor or feeds a graph's named inputs: a float32 array as
         long as ``x`` (1-D or ``(channels, frames)``, folded to the chain's channels) for the
         one keyed slot, or a dict of slot or input name to array (``{"comp": voice}``).
+
+        ``automation`` moves parameters sample-accurately within the call: a dict of id to a
+        curve, either one value per frame (a 1-D array as long as the call) or breakpoints
+        ``(times, values)``, times in seconds from the call's start — the first a jump, each
+        later one reached by a glide from the one before, as the parameter glides. It is
+        what ``detent render --automation`` does with the same events, sample for sample.
         """
         handle = self._live()
+        if automation is not None:
+            length = frames if x is None else (x.shape[-1] if isinstance(x, np.ndarray) else None)
+            text = _automation(automation, length)
+            _call(lib.detent_chain_automate, handle, _c_string("automation", text))
         if x is None:
             if frames is None:
                 raise InvalidValue("process: give the input x, or frames=N for an instrument")
@@ -330,6 +340,40 @@ class Chain:
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
         return out
+
+
+def _automation(automation, frames):
+    """Curves as the automation file's lines ``render --automation`` reads: one value per
+    frame (a jump at each), or breakpoints ``(times, values)`` in seconds (a jump to the
+    first, then a glide to each from the one before)."""
+    if not isinstance(automation, dict):
+        raise InvalidValue("automation: expected a dict of parameter id to curve")
+    lines = []
+    for parameter, curve in automation.items():
+        name = os.fsdecode(_parameter(parameter))
+        if isinstance(curve, np.ndarray) and curve.ndim == 1:
+            if frames is not None and len(curve) != frames:
+                raise InvalidValue(f"automation {name!r}: {len(curve)} values for {frames} frames (one per frame, or (times, values))")
+            values = curve.astype(np.float64)
+            if not np.isfinite(values).all():
+                raise InvalidValue(f"automation {name!r}: not every value is a finite number")
+            lines += [f"{i}smp {name} {v!r} ramp 0smp" for i, v in enumerate(values.tolist())]
+        elif isinstance(curve, tuple) and len(curve) == 2:
+            try:
+                times, values = (np.asarray(part, dtype=np.float64).reshape(-1) for part in curve)
+            except (TypeError, ValueError):
+                raise InvalidValue(f"automation {name!r}: (times, values) must be numbers") from None
+            if len(times) != len(values) or len(times) == 0:
+                raise InvalidValue(f"automation {name!r}: {len(times)} times and {len(values)} values; give as many of each, at least one")
+            if not (np.isfinite(times).all() and np.isfinite(values).all()) or times[0] < 0 or (np.diff(times) < 0).any():
+                raise InvalidValue(f"automation {name!r}: times must be finite, from 0, in order; values finite")
+            times, values = times.tolist(), values.tolist()  # Python floats: their repr is the number
+            lines.append(f"{times[0]!r}s {name} {values[0]!r} ramp 0smp")
+            for k in range(1, len(times)):
+                lines.append(f"{times[k - 1]!r}s {name} {values[k]!r} ramp {times[k] - times[k - 1]!r}s")
+        else:
+            raise InvalidValue(f"automation {name!r}: expected a 1-D array of one value per frame, or (times, values) in seconds")
+    return "\n".join(lines)
 
 
 def _recipe(plugins):
