@@ -8,7 +8,8 @@
 #   gliding   an automation file gliding cutoff 150 Hz → 12 kHz, resonance 0.7 → 4 and
 #             gain −12 dB → 0 dB over the whole file
 #
-# both with --jobs 1 --io-threads 1, built in release mode from the working tree and from
+# and through two built-ins, in series (chain) and in parallel, summed (graph), all
+# with --jobs 1 --io-threads 1, built in release mode from the working tree and from
 # BASE_REV (checked out in a temporary `git worktree` under /tmp, removed at the end).
 # Instruction counts are the same on every run whatever else the machine is doing, so one run
 # of each is the figure. The project's rule: a refactor of the engine stays within 3 % of
@@ -68,19 +69,31 @@ instructions() {  # instructions BINARY OPTION… → the count
     callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" |
         awk '/11AudioEngine0B0C7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
 }
+cat > "$work/parallel.json" <<'JSON'
+{"slots": {"lo": {"plugin": "builtin", "values": {"cutoff": 300, "gain": -6}},
+           "hi": {"plugin": "builtin", "values": {"cutoff": 5000, "gain": -6}}},
+ "connections": [["input", "lo"], ["input", "hi"], ["lo", "output"], ["hi", "output"]]}
+JSON
 fixed=(--set cutoff=1000 --set resonance=0.9 --set gain=-6)
 gliding=(--automation "$work/glide.txt")
+# The same two built-ins in series (a chain) and in parallel, summed (a graph).
+chain=(--plugin lo=builtin --plugin hi=builtin --set lo.cutoff=300 --set lo.gain=-6 --set hi.cutoff=5000 --set hi.gain=-6)
+graph=(--graph "$work/parallel.json")
+cases=(fixed gliding chain graph)
 
-echo "counting instructions (four renders under valgrind)…" >&2
-current_fixed=$(instructions "$work/current" "${fixed[@]}")
-base_fixed=$(instructions "$work/base" "${fixed[@]}")
-current_gliding=$(instructions "$work/current" "${gliding[@]}")
-base_gliding=$(instructions "$work/base" "${gliding[@]}")
+echo "counting instructions (eight renders under valgrind)…" >&2
+for case in "${cases[@]}"; do
+    declare -n options=$case
+    declare "current_$case=$(instructions "$work/current" "${options[@]}")"
+    declare "base_$case=$(instructions "$work/base" "${options[@]}")"
+    unset -n options
+done
 
 echo
-echo "Instructions of Engine.process (callgrind, inclusive), 10 s of float stereo noise, built-in lowpass + gain:"
+echo "Instructions of Engine.process (callgrind, inclusive), 10 s of float stereo noise: the built-in lowpass + gain"
+echo "(fixed, gliding), two built-ins in series (chain) and in parallel, summed (graph):"
 printf '  %-8s %15s %15s   %s\n' "" "this tree" "$base_rev ($(git rev-parse --short "$base_commit"))" "ratio"
-for case in fixed gliding; do
+for case in "${cases[@]}"; do
     c="current_$case" b="base_$case"
     awk -v k="$case" -v c="${!c}" -v b="${!b}" 'BEGIN {
         if (c == 0 || b == 0) { printf "  %-8s no count: the process function was not found\n", k; exit }
