@@ -98,6 +98,16 @@ public func detent_chain_parameters(_ chain: UnsafeMutableRawPointer) -> UnsafeM
     return handed(lines.joined(separator: "\n"))
 }
 
+/// The chain's slots, in order, as a JSON array of `{"name", "plugin", "identifier"}` (a
+/// processor alone is the one slot it would be in a chain).
+@_cdecl("detent_chain_slots")
+public func detent_chain_slots(_ chain: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CChar>? {
+    handed(JSONValue.array(embedded(chain).slots.map { slot in
+        .object([JSONMember("name", .string(slot.name)), JSONMember("plugin", .string(slot.processor.name)),
+                 JSONMember("identifier", .string(slot.processor.identifier))])
+    }).compactText)
+}
+
 /// The chain's identifier (what presets and sessions store) and its processor's name.
 @_cdecl("detent_chain_identifier")
 public func detent_chain_identifier(_ chain: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CChar>? {

@@ -42,6 +42,8 @@ final class EmbeddedChain: @unchecked Sendable {
 
     /// Its slots' names (the processor's own, for a plug-in alone).
     var slotNames: [String] { found.chainParts.map(\.name) }
+    /// Its slots, with their processors, in order.
+    var slots: [(name: String, processor: Processor)] { found.chainParts }
     /// Whether any slot is a plug-in (the built-in alone, or chains of it, restart in place).
     private let hostsPlugins: Bool
     /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2

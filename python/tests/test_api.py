@@ -19,7 +19,10 @@ def test_version_is_the_programs():
 def test_parameters_are_the_rows_params_prints():
     chain = detent.Chain(["builtin", OVERDRIVE], sample_rate=48_000)
     printed = run_detent("params", "--json", "--plugin", "builtin", "--plugin", OVERDRIVE).stdout
-    assert chain.parameters == [json.loads(line) for line in printed.splitlines()]
+    rows = chain.parameters
+    # The rows params prints, each with its value now beside them (the defaults, here).
+    assert [{k: v for k, v in row.items() if k != "value"} for row in rows] == [json.loads(line) for line in printed.splitlines()]
+    assert all(row["value"] == pytest.approx(row["default"]) for row in rows if "value" in row)
     assert {"builtin.cutoff", "builtin.bypass", "overdrive.drive"} <= {row["id"] for row in chain.parameters}
 
 
@@ -55,10 +58,10 @@ def test_a_bad_value_says_so(parameter, value, kind, words):
 
 
 @pytest.mark.parametrize("x, words", [
-    (np.zeros((2, 100), dtype=np.float64), "float64"),
     (np.zeros((2, 100), dtype=np.int16), "int16"),
-    (np.zeros((3, 100), dtype=np.float32), "3 channels"),
-    (np.zeros((100, 2), dtype=np.float32), "100 channels"),
+    (np.zeros((3, 100), dtype=np.float32), r"shape \(3, 100\)"),
+    (np.zeros((100, 3), dtype=np.float32), r"shape \(100, 3\)"),
+    (np.zeros(100, dtype=np.float32), r"shape \(100,\); the chain was made for 2 channels"),
     (np.zeros((1, 2, 100), dtype=np.float32), "3 dimensions"),
     ([0.0, 0.1], "list"),
 ])
@@ -202,3 +205,24 @@ def test_a_chain_made_here_runs_in_a_spawned_worker():
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         there = pool.apply(_process_in_worker, (chain, x))
     assert np.array_equal(there, chain.process(x))
+
+
+def test_float64_and_frames_first_are_taken_and_given_back_as_given():
+    x = noise(frames=10_000, seed=51)
+    chain = detent.Chain([OVERDRIVE, "builtin"])
+    expected = chain.process(x)
+    assert np.array_equal(chain.process(x.astype(np.float64)), expected)
+    frames_first = chain.process(np.ascontiguousarray(x.T))
+    assert frames_first.shape == (10_000, 2) and np.array_equal(frames_first, expected.T)
+    assert np.array_equal(chain.process(x.T.astype(np.float64)), expected.T)
+
+
+def test_a_chain_says_its_slots_values_and_what_it_holds():
+    chain = detent.Chain(["builtin", "drive=" + OVERDRIVE])
+    chain["builtin.cutoff"] = "1.2k"
+    assert chain.slots == ["builtin", "drive"] and len(chain) == 2
+    assert "builtin.cutoff" in chain and "drive" in chain and "DRIVE" in chain
+    assert "nosuch" not in chain and 5 not in chain
+    rows = {row["id"]: row for row in chain.parameters}
+    assert rows["builtin.cutoff"]["value"] == pytest.approx(1_200)
+    assert rows["drive.drive"]["value"] == pytest.approx(rows["drive.drive"]["default"])

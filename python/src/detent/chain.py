@@ -208,9 +208,34 @@ class Chain:
 
     @property
     def parameters(self):
-        """The rows `detent params --json` prints, as dicts."""
+        """The rows `detent params --json` prints, as dicts, each with its ``value`` now (the
+        starting value, or the target it glides to)."""
         text = take_string(lib.detent_chain_parameters(self._live()))
-        return [json.loads(line) for line in text.split("\n") if line]
+        rows = [json.loads(line) for line in text.split("\n") if line]
+        for row in rows:
+            if "id" in row and row.get("kind") != "file":
+                try:
+                    row["value"] = self[row["id"]]
+                except Error:
+                    pass
+        return rows
+
+    def __contains__(self, name):
+        """True for a parameter id (``"builtin.cutoff"``) or a slot's name the chain has."""
+        if not isinstance(name, str):
+            return False
+        if any(row.get("id") == name for row in self.parameters):
+            return True
+        return name.lower() in (slot.lower() for slot in self.slots)
+
+    @property
+    def slots(self):
+        """The slots' names, in order (a processor alone is the one slot it would be in a chain)."""
+        return [slot["name"] for slot in json.loads(take_string(lib.detent_chain_slots(self._live())))]
+
+    def __len__(self):
+        """How many slots the chain has."""
+        return len(self.slots)
 
     @property
     def latency(self):
@@ -290,10 +315,7 @@ class Chain:
         what ``detent render --automation`` does with the same events, sample for sample.
         """
         handle = self._live()
-        if automation is not None:
-            length = frames if x is None else (x.shape[-1] if isinstance(x, np.ndarray) else None)
-            text = _automation(automation, length)
-            _call(lib.detent_chain_automate, handle, _c_string("automation", text))
+        transposed = False
         if x is None:
             if frames is None:
                 raise InvalidValue("process: give the input x, or frames=N for an instrument")
@@ -302,16 +324,24 @@ class Chain:
             stride = 0
         else:
             if not isinstance(x, np.ndarray):
-                raise InvalidValue(f"input is {type(x).__name__}: expected a numpy array of float32")
-            if x.dtype != np.float32:
-                raise InvalidValue(f"input is {x.dtype}: expected float32 (x.astype(numpy.float32))")
+                raise InvalidValue(f"input is {type(x).__name__}: expected a numpy array of float32 or float64")
+            if x.dtype not in (np.float32, np.float64):
+                raise InvalidValue(f"input is {x.dtype}: expected float32 or float64 (x.astype(numpy.float32))")
+            given = x.shape
             if x.ndim == 1:
                 x = x.reshape(1, -1)
             if x.ndim != 2:
-                raise InvalidValue(f"input has {x.ndim} dimensions: expected (channels, frames)")
+                raise InvalidValue(f"input has {x.ndim} dimensions (shape {given}): expected (channels, frames)")
+            if x.shape[0] != self.channels and x.shape[1] == self.channels:
+                # (frames, channels), as soundfile reads and pedalboard takes it too: the
+                # output comes back the same way round.
+                x = x.T
+                transposed = True
             if x.shape[0] != self.channels:
-                raise InvalidValue(f"input has {x.shape[0]} channels (shape {x.shape}); the chain was made for "
-                                   f"{self.channels}: the shape is (channels, frames)")
+                raise InvalidValue(f"input has shape {given}; the chain was made for {self.channels} channel"
+                                   f"{'' if self.channels == 1 else 's'}: give (channels, frames) or (frames, channels)")
+            if x.dtype != np.float32:
+                x = x.astype(np.float32)
             if frames is not None and frames != x.shape[1]:
                 raise InvalidValue(f"frames {frames!r}: x holds {x.shape[1]}")
             if not x.flags.c_contiguous:
@@ -319,6 +349,8 @@ class Chain:
             count = x.shape[1]
             source = x.ctypes.data
             stride = count
+        if automation is not None:
+            _call(lib.detent_chain_automate, handle, _c_string("automation", _automation(automation, count)))
         events, keep = _midi(midi)
         keys, keep_keys = _keys(sidechain, count if x is not None else None)
         final = 1 if reset else 0
@@ -339,7 +371,7 @@ class Chain:
                 self._warned = True
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
-        return out
+        return out.T if transposed else out
 
 
 def _automation(automation, frames):
