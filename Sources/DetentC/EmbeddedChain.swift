@@ -522,6 +522,10 @@ final class EmbeddedChain: @unchecked Sendable {
                             queueCapacity: Self.queueCapacity)
         do {
             try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
+        } catch let error as SlotError where error.fault {
+            // An isolated plug-in that crashed, aborted or hung while its process made it is
+            // the same fault as one in a run: the caller catches one kind of error for both.
+            throw CallFailure(.pluginCrashed, "\(found.name): \(error)")
         } catch {
             throw CallFailure(.failed, "\(found.name): \(error)")
         }

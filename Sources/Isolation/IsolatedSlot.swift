@@ -105,7 +105,10 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             throw error
         }
         slot.startWatching()
-        if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) { throw SlotError(failure) }
+        if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) {
+            // A process that ended or is being killed faulted; one still serving said no.
+            throw SlotError(failure, fault: !sandbox.usable)
+        }
         if format.realtime, startWait > .zero { _ = slot.awaitStart(upTo: startWait) }
         // Ready before the engine first runs it (no audio thread has the proxy yet): it plays
         // from the first frame, as in process, with no fade from its input.
@@ -283,5 +286,11 @@ struct SharedBlock: @unchecked Sendable {
 /// Why an isolated slot could not be made: one line.
 package struct SlotError: Error, Sendable, CustomStringConvertible {
     package let description: String
-    package init(_ description: String) { self.description = description }
+    /// True when the slot's process crashed, aborted or hung (and was killed) making the
+    /// plug-in, rather than reporting that the plug-in could not be made.
+    package let fault: Bool
+    package init(_ description: String, fault: Bool = false) {
+        self.description = description
+        self.fault = fault
+    }
 }

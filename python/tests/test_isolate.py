@@ -119,3 +119,31 @@ def test_a_crashing_plugin_raises_and_the_interpreter_lives_on(fault_plugins):
     assert lines[2].startswith("crashed True f: crashed (") and "Abort" in lines[2]
     # The next call starts afresh, in new processes.
     assert lines[3].startswith("after ") and float(lines[3].split()[1]) > 0.2
+
+
+FIRST_CALL = textwrap.dedent("""\
+    import sys, time, numpy as np, detent
+    x = np.full((1, 4800), 0.25, dtype=np.float32)
+    chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True)
+    chain["f.fault"] = int(sys.argv[1])
+    started = time.monotonic()
+    try:
+        chain.process(x)
+        print("no error")
+    except detent.PluginCrashed as error:
+        print("crashed", round(time.monotonic() - started), error)
+    """)
+
+
+@pytest.mark.parametrize("fault, words, most", [
+    (1, "f: crashed (Segmentation fault)", 5),
+    (3, "f: stopped answering", 5),
+    (5, "hung while starting", 15),
+], ids=["crash", "hang-in-a-run", "hang-while-starting"])
+def test_a_fault_at_the_first_call_raises_plugin_crashed_in_bounded_time(fault_plugins, fault, words, most):
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL, str(fault)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.strip()
+    assert said.startswith("crashed ") and words in said, said
+    assert int(said.split()[1]) <= most, said
