@@ -9,7 +9,8 @@
 #             gain −12 dB → 0 dB over the whole file
 #
 # and through two built-ins, in series (chain) and in parallel, summed (graph), all
-# with --jobs 1 --io-threads 1, built in release mode from the working tree and from
+# with --jobs 1 --io-threads 1 --in-process (a chain would otherwise render in a worker
+# process, which valgrind does not follow), built in release mode from the working tree and from
 # BASE_REV (checked out in a temporary `git worktree` under /tmp, removed at the end).
 # Instruction counts are the same on every run whatever else the machine is doing, so one run
 # of each is the figure. The project's rule: a refactor of the engine stays within 3 % of
@@ -65,7 +66,7 @@ AUTOMATION
 instructions() {  # instructions BINARY OPTION… → the count
     rm -f "$work/callgrind.out"
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-        "$1" render "$work/in.wav" -o "$work/out.wav" "${@:2}" --jobs 1 --io-threads 1 --quiet --force > /dev/null 2>&1
+        "$1" render "$work/in.wav" -o "$work/out.wav" "${@:2}" --jobs 1 --io-threads 1 --in-process --quiet --force > /dev/null 2>&1
     callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" |
         awk '/11AudioEngine0B0C7process/ { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 } END { print m + 0 }'
 }
