@@ -41,7 +41,8 @@ public func detent_chain_isolate(
     return answer(error) {
         var words: [String] = []
         for i in 0..<Int(max(0, count)) { if let word = arguments?[i] { words.append(String(cString: word)) } }
-        var sandboxes = SandboxPlan.alone
+        // Each plug-in alone, its process kept from one whole signal to the next.
+        var sandboxes = SandboxPlan.kept
         if let plan {
             do { sandboxes = try SandboxPlan(parsing: String(cString: plan)) } catch {
                 throw CallFailure(.badValue, "isolate" + String(describing: error).dropFirst("--isolate".count))

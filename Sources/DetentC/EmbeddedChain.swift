@@ -30,6 +30,8 @@ final class EmbeddedChain: @unchecked Sendable {
     private var files: [String: String] = [:]
     private var state: SavedState?
     private var engine: Engine?
+    /// The isolated engine let go last, until the next is made (``dropEngine()``).
+    private var retired: Engine?
     /// Whether the engine has processed a block of the current signal: values set before are
     /// starting values. A built-in engine given new starting values restarts at its next block.
     private var running = false
@@ -97,7 +99,9 @@ final class EmbeddedChain: @unchecked Sendable {
         // An engine made before a fork belongs to the parent: its plug-ins' threads are not
         // in this process, and releasing it here would wait for them forever.
         if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
+        if let retired, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(retired) }
         engine = nil
+        retired = nil
         scratch.deallocate()
         silence.deallocate()
         inputs.deallocate()
@@ -530,6 +534,10 @@ final class EmbeddedChain: @unchecked Sendable {
             throw CallFailure(.failed, "\(found.name): \(error)")
         }
         processor = chosen
+        // The retired engine goes now that its processes serve this one (kept forever when a
+        // parent process made it, as `dropEngine` keeps such an engine).
+        if let retired, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(retired) }
+        retired = nil
         latency = engine.latencyAtCurrentValues()
         toDrop = latency
         self.engine = engine
@@ -538,8 +546,15 @@ final class EmbeddedChain: @unchecked Sendable {
     }
 
     /// Lets the engine go (kept forever when a parent process made it); the next block makes one.
+    /// An isolated chain's is kept until then: its slots' processes, still running, serve the
+    /// next engine's slots (each plug-in made anew there), so a whole signal does not pay for
+    /// starting processes.
     private func dropEngine() {
-        if let engine, engineProcess != ThisProcess.id { _ = Unmanaged.passRetained(engine) }
+        if let engine, engineProcess != ThisProcess.id {
+            _ = Unmanaged.passRetained(engine)
+        } else if isolation != nil {
+            retired = engine ?? retired
+        }
         engine = nil
         feed.dropPending()
         running = false

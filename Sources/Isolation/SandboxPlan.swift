@@ -4,6 +4,10 @@
 /// and they are started again together.
 package enum SandboxPlan: Sendable, Equatable {
     case alone
+    /// Each alone, as ``alone``, but a slot made again while its process still runs (its
+    /// engine not yet let go) is served by that process: the plug-in made anew, no process
+    /// started. Python's chains start afresh at every whole signal, and this keeps that cheap.
+    case kept
     case together
     /// Slot names, lowercased, group by group.
     case groups([[String]])
@@ -39,6 +43,7 @@ package enum SandboxPlan: Sendable, Equatable {
     func sandbox(of name: String?) -> String? {
         switch self {
         case .alone: return nil
+        case .kept: return "kept " + (name?.lowercased() ?? "")
         case .together: return "together"
         case .groups(let groups):
             guard let name = name?.lowercased(), let group = groups.first(where: { $0.contains(name) }) else { return nil }

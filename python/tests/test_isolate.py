@@ -147,3 +147,21 @@ def test_a_fault_at_the_first_call_raises_plugin_crashed_in_bounded_time(fault_p
     said = done.stdout.strip()
     assert said.startswith("crashed ") and words in said, said
     assert int(said.split()[1]) <= most, said
+
+
+def test_an_isolated_chain_keeps_its_processes_from_one_signal_to_the_next():
+    x = noise(frames=24_000, seed=61)
+    references = [OVERDRIVE, "ladspa:1903"]
+
+    def children():
+        return set(subprocess.run(["pgrep", "-P", str(os.getpid())], capture_output=True, text=True).stdout.split())
+
+    before = children()  # other tests' slot processes, if any still run
+    chain = detent.Chain(references, isolate=True)
+    alone = detent.Chain(references)
+    seen = []
+    for _ in range(5):
+        # Each whole signal starts afresh (new plug-in instances), in the same processes.
+        assert np.array_equal(chain.process(x), alone.process(x))
+        seen.append(sorted(children() - before))
+    assert len(seen[0]) == 2 and all(pids == seen[0] for pids in seen), seen
