@@ -3,6 +3,7 @@ import Isolation
 import Parameters
 import PluginFormats
 import RenderJobs
+import Rig
 import TextFormats
 
 // The C interface to a chain. Every function that can fail returns a ``CallStatus`` and, on
@@ -121,6 +122,38 @@ public func detent_chain_latency(_ chain: UnsafeMutableRawPointer, _ frames: Uns
                                  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     let chain = embedded(chain)
     return answer(error) { frames.pointee = Int64(try chain.exclusive { try chain.latencyFrames() }) }
+}
+
+/// Adds the plug-in `reference` (`NAME=REFERENCE` names its slot) at `position` (1 is
+/// first; 0 or less: last).
+@_cdecl("detent_chain_add")
+public func detent_chain_add(_ chain: UnsafeMutableRawPointer, _ reference: UnsafePointer<CChar>, _ position: Int64,
+                             _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        let (name, rest) = Processor.slotNameAndReference(String(cString: reference))
+        let processor = try ProcessorReference.processor(rest)
+        try chain.exclusive { try chain.edit(.add(name: name, processor: processor, position: position > 0 ? Int(position) : nil)) }
+    }
+}
+
+/// Removes the slot `name`.
+@_cdecl("detent_chain_remove")
+public func detent_chain_remove(_ chain: UnsafeMutableRawPointer, _ name: UnsafePointer<CChar>,
+                                _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) { try chain.exclusive { try chain.edit(.remove(String(cString: name))) } }
+}
+
+/// Moves the slot `name` to `position` (1 is first).
+@_cdecl("detent_chain_move")
+public func detent_chain_move(_ chain: UnsafeMutableRawPointer, _ name: UnsafePointer<CChar>, _ position: Int64,
+                              _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        guard let place = Int(exactly: position) else { throw CallFailure(.badValue, "position \(position): out of range") }
+        try chain.exclusive { try chain.edit(.move(String(cString: name), to: place)) }
+    }
 }
 
 /// Automation for the next `detent_chain_process` call: `text` holds an automation file's

@@ -19,9 +19,9 @@ import Rig
 /// the start and rendered out at the end.
 final class EmbeddedChain: @unchecked Sendable {
     /// The processor as found, and as it runs (with files and a preset's state chosen).
-    private let found: Processor
+    private var found: Processor
     private var processor: Processor
-    let store: PresetStore
+    private(set) var store: PresetStore
     let sampleRate: Double
     let channels: Int
     /// Every parameter's value: the starting value before the first block, the target after.
@@ -47,7 +47,7 @@ final class EmbeddedChain: @unchecked Sendable {
     /// Its slots, with their processors, in order.
     var slots: [(name: String, processor: Processor)] { found.chainParts }
     /// Whether any slot is a plug-in (the built-in alone, or chains of it, restart in place).
-    private let hostsPlugins: Bool
+    private var hostsPlugins: Bool
     /// The process that made `engine`: a child made by `fork` has none of its threads (an LV2
     /// worker's) and makes its own.
     private var engineProcess: Int32 = 0
@@ -181,6 +181,14 @@ final class EmbeddedChain: @unchecked Sendable {
         return JSONValue.object(members).compactText
     }
 
+    /// `id` of a chain of one slot (`builtin.cutoff`) as this processor alone names it
+    /// (`cutoff`), when this is the processor alone that such a chain is made again as.
+    private func alone(_ id: String) -> String {
+        guard found.slots.isEmpty else { return id }
+        let prefix = (slotNames.first ?? "") + "."
+        return id.lowercased().hasPrefix(prefix.lowercased()) ? String(id.dropFirst(prefix.count)) : id
+    }
+
     /// Takes a ``snapshot()``'s values, files and state, as starting values (the chain starts
     /// afresh with them).
     ///
@@ -195,17 +203,19 @@ final class EmbeddedChain: @unchecked Sendable {
             case ("values", .object(let entries)):
                 for entry in entries {
                     guard let value = entry.value.doubleValue else { throw CallFailure(.badValue, "\(entry.key): not a number") }
-                    set(try table.index(of: entry.key), value)
+                    set(try table.index(of: alone(entry.key)), value)
                 }
             case ("files", .object(let entries)):
                 for entry in entries {
                     guard case .string(let path) = entry.value else { throw CallFailure(.badValue, "\(entry.key): not a path") }
-                    try set(entry.key, path)
+                    try set(alone(entry.key), path)
                 }
             case ("state", .null):
                 break
             case ("state", let json):
                 do { state = try SavedState(json: json) } catch { throw CallFailure(.badValue, "a chain's snapshot: \(error)") }
+                // A chain of one slot, made again as the processor alone: its slot's state.
+                if found.slots.isEmpty, case .slots(let states) = state, states.count == 1 { state = states.first?.value }
                 dropEngine()
             default:
                 throw CallFailure(.badValue, "a chain's snapshot: unexpected '\(member.key)'")
@@ -451,6 +461,40 @@ final class EmbeddedChain: @unchecked Sendable {
         }
         toDrop -= dropped
         return n - dropped
+    }
+
+    /// Edits the chain between calls (Python's `append`, `insert`, `del`, `move`): a plug-in
+    /// added as a slot, a slot removed or moved, as a live `chain add|remove|move` edits a
+    /// running chain. The slots that stay keep their values, files and preset state; a new
+    /// one starts at its defaults; the chain starts afresh at the next call, as after
+    /// ``reset()`` (an isolated one in the processes it has).
+    ///
+    /// - Throws: ``CallFailure``: a plug-in that is not found, an unknown slot, a bad place or
+    ///   name, the last slot removed, a graph (edited by its connections, not from here).
+    func edit(_ edit: ChainEdit) throws {
+        guard found.routing == nil else {
+            throw CallFailure(.badValue, "a graph is edited by its connections (its file), not slot by slot")
+        }
+        let edited: EditedChain
+        do { edited = try found.applying(edit) } catch { throw CallFailure(.badValue, error.description) }
+        let wasAlone = found.slots.isEmpty
+        let firstName = edited.processor.chainParts.first?.name ?? ""
+        var carried = edited.carry(values)
+        for id in edited.processor.table.indices where carried[id] == nil {
+            carried[id] = edited.processor.table[id].defaultValue
+        }
+        // A processor alone that becomes a chain's first slot: its ids gain the slot's name.
+        let newFiles = Set(edited.processor.files.map(\.id))
+        files = Dictionary(files.compactMap { id, path -> (String, String)? in
+            let now = wasAlone ? firstName + "." + id : id
+            return newFiles.contains(now) ? (now, path) : nil
+        }, uniquingKeysWith: { a, _ in a })
+        if wasAlone, let alone = state { state = .slots([firstName: alone]) }
+        found = edited.processor
+        store = ProcessorReference.store(for: found)
+        hostsPlugins = found.chainParts.contains { !$0.processor.isBuiltIn }
+        values = carried
+        dropEngine()
     }
 
     /// Automation for the next `process` call, its frames counted from that call's start.

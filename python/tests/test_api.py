@@ -1,6 +1,7 @@
 """The rest of the API: what it lists, what it refuses and how, threads and processes."""
 import json
 import multiprocessing
+import pickle
 import threading
 import time
 import warnings
@@ -226,3 +227,32 @@ def test_a_chain_says_its_slots_values_and_what_it_holds():
     rows = {row["id"]: row for row in chain.parameters}
     assert rows["builtin.cutoff"]["value"] == pytest.approx(1_200)
     assert rows["drive.drive"]["value"] == pytest.approx(rows["drive.drive"]["default"])
+
+
+def test_a_chain_changes_shape_between_calls_and_keeps_its_values():
+    x = noise(frames=10_000, seed=71)
+    chain = detent.Chain()                      # the built-in alone
+    chain["cutoff"] = "2k"
+    chain.append("drive=" + OVERDRIVE)
+    assert chain.slots == ["builtin", "drive"]
+    assert chain["builtin.cutoff"] == pytest.approx(2_000), "the built-in's value carried, under its slot's name"
+    chain["drive.drive"] = 0.7
+    chain.insert(0, "pre=builtin")
+    chain.move("drive", 0)
+    assert chain.slots == ["drive", "pre", "builtin"]
+    fresh = detent.Chain(["drive=" + OVERDRIVE, "pre=builtin", "builtin"])
+    fresh["builtin.cutoff"] = "2k"
+    fresh["drive.drive"] = 0.7
+    assert np.array_equal(chain.process(x), fresh.process(x))
+    del chain[1]
+    chain.remove("drive")
+    assert chain.slots == ["builtin"] and chain["builtin.cutoff"] == pytest.approx(2_000)
+    copied = pickle.loads(pickle.dumps(chain))
+    assert copied.slots == ["builtin"] and np.array_equal(copied.process(x), chain.process(x))
+    with pytest.raises(detent.InvalidValue, match="only slot"):
+        chain.remove("builtin")
+    with pytest.raises(detent.InvalidValue, match="nosuch"):
+        chain.remove("nosuch")
+    with pytest.raises(detent.PluginNotFound):
+        chain.append("no-such-plugin")
+    assert chain.slots == ["builtin"], "a refused edit changes nothing"

@@ -153,9 +153,11 @@ class Chain:
                 raise
         self.sample_rate = rate
         self.channels = channels
-        # What the chain was made from, for a copy made again elsewhere (``__reduce__``).
-        self._made = (_recipe(plugins), None if graph is None else os.fsdecode(_c_string("graph", graph)),
-                      isolate if isolate is not None else False)
+        # What the chain was made from, for a copy made again elsewhere (``__reduce__``): each
+        # slot's name with its reference, kept through edits; or the graph file.
+        self._graph = None if graph is None else os.fsdecode(_c_string("graph", graph))
+        self._isolate = isolate if isolate is not None else False
+        self._parts = None if graph is not None else list(zip(self.slots, _bare(_recipe(plugins) or ["builtin"], self.slots)))
 
     def close(self):
         """Frees the chain now rather than when it is collected; any later use raises
@@ -180,8 +182,11 @@ class Chain:
         starting afresh at those values."""
         snapshot = ctypes.c_void_p()
         _call(lib.detent_chain_snapshot, self._live(), ctypes.byref(snapshot))
-        plugins, graph, isolate = self._made
-        return _remade, (plugins, graph, isolate, self.sample_rate, self.channels, take_string(snapshot.value))
+        chained = self._parts is not None and len(self._parts) == 1 and self._edited
+        plugins = None if self._parts is None else (
+            [self._parts[0][1]] if len(self._parts) == 1 and not self._edited else [f"{n}={r}" for n, r in self._parts])
+        return _remade, (plugins, self._graph, self._isolate, self.sample_rate, self.channels, take_string(snapshot.value),
+                         chained)
 
     def __copy__(self):
         function, arguments = self.__reduce__()
@@ -236,6 +241,48 @@ class Chain:
     def __len__(self):
         """How many slots the chain has."""
         return len(self.slots)
+
+    _edited = False
+
+    def append(self, plugin):
+        """Adds a plug-in (a reference as ``Chain`` takes one; ``NAME=REFERENCE`` names its
+        slot) at the end. The slots there keep their values, files and state; the new one
+        starts at its defaults; the next call starts afresh, as after ``reset``."""
+        self.insert(len(self), plugin)
+
+    def insert(self, index, plugin):
+        """Adds a plug-in before the slot at ``index`` (``len(chain)``: at the end)."""
+        index = _whole("index", index, -_INT32, _INT32)
+        index = max(0, min(len(self), index + len(self) if index < 0 else index))
+        reference = _c_string("plug-in", plugin)
+        _call(lib.detent_chain_add, self._live(), reference, index + 1)
+        self._rebase(lambda parts, names: parts[:index] + [(names[index], _bare([os.fsdecode(reference)], [names[index]])[0])] + parts[index:])
+
+    def remove(self, slot):
+        """Removes the slot named ``slot``."""
+        _call(lib.detent_chain_remove, self._live(), _c_string("slot", slot))
+        self._rebase(lambda parts, names: [part for part in parts if part[0] in names])
+
+    def __delitem__(self, slot):
+        """``del chain[i]`` or ``del chain["name"]``: removes that slot."""
+        if isinstance(slot, str):
+            self.remove(slot)
+        else:
+            names = self.slots
+            i = _whole("index", slot, -len(names), len(names) - 1)
+            self.remove(names[i])
+
+    def move(self, slot, index):
+        """Moves the slot named ``slot`` to ``index`` (0 is first)."""
+        index = _whole("index", index, 0, _INT32 - 1)
+        _call(lib.detent_chain_move, self._live(), _c_string("slot", slot), index + 1)
+        self._rebase(lambda parts, names: sorted(parts, key=lambda part: names.index(part[0])))
+
+    def _rebase(self, edit):
+        """Follows an edit in the parts a copy is made from (each slot's name and reference)."""
+        self._edited = True
+        if self._parts is not None:
+            self._parts = edit(self._parts, self.slots)
 
     @property
     def latency(self):
@@ -408,6 +455,15 @@ def _automation(automation, frames):
     return "\n".join(lines)
 
 
+def _bare(references, names):
+    """Each reference without the ``NAME=`` it may start with (the slot's name, kept apart)."""
+    bare = []
+    for reference, name in zip(references, names):
+        given, sep, rest = reference.partition("=")
+        bare.append(rest if sep and given.lower() == name.lower() else reference)
+    return bare
+
+
 def _recipe(plugins):
     """The plug-in references a chain was made from, as text a pickle carries (None: none given)."""
     if plugins is None:
@@ -417,10 +473,14 @@ def _recipe(plugins):
     return [os.fsdecode(p) for p in plugins]
 
 
-def _remade(plugins, graph, isolate, sample_rate, channels, snapshot):
+def _remade(plugins, graph, isolate, sample_rate, channels, snapshot, chained=False):
     """A chain made again from what ``Chain.__reduce__`` gave: the same plug-ins, then its
-    values, files and state."""
-    chain = Chain(plugins, sample_rate=sample_rate, channels=channels, isolate=isolate, graph=graph)
+    values, files and state. ``chained``: a chain of one slot (left so by edits), which one
+    reference alone would make a processor alone: made as two slots, the second then removed."""
+    chain = Chain(plugins + (["detent-copy-spare=builtin"] if chained else []), sample_rate=sample_rate,
+                  channels=channels, isolate=isolate, graph=graph)
+    if chained:
+        chain.remove("detent-copy-spare")
     _call(lib.detent_chain_restore, chain._live(), _c_string("snapshot", snapshot))
     return chain
 
