@@ -256,3 +256,25 @@ def test_a_chain_changes_shape_between_calls_and_keeps_its_values():
     with pytest.raises(detent.PluginNotFound):
         chain.append("no-such-plugin")
     assert chain.slots == ["builtin"], "a refused edit changes nothing"
+
+
+def test_plugins_are_objects_with_their_parameters_as_attributes():
+    x = noise(frames=8_000, seed=81)
+    chain = detent.Chain(["builtin", "drive=" + OVERDRIVE])
+    chain[0].cutoff = "1.2k"
+    chain[1].drive = 0.6
+    assert chain["builtin.cutoff"] == pytest.approx(1_200) and chain[-1].drive == pytest.approx(0.6)
+    assert [plugin.name for plugin in chain] == ["builtin", "drive"]
+    assert "drive=0.6" in repr(chain[1]) and "drive=" + OVERDRIVE in repr(chain)
+    with pytest.raises(AttributeError, match="no parameter 'loudness'"):
+        chain[0].loudness = 3
+    with pytest.raises(detent.Error, match="process the chain"):
+        chain[0](x, 48_000)
+    assert np.array_equal(chain(x, 48_000), chain.process(x))
+    with pytest.raises(detent.InvalidValue, match="44100"):
+        chain(x, 44_100)
+    plugin = detent.load_plugin(OVERDRIVE)
+    plugin.drive = 0.6
+    alone = detent.Chain([OVERDRIVE])
+    alone["drive"] = 0.6
+    assert plugin.drive == pytest.approx(0.6) and np.array_equal(plugin(x, 48_000), alone.process(x))

@@ -8,12 +8,19 @@ DSSI plug-in, alone or in chains, over numpy arrays, with the command line's sem
 
 docs/python.md has the whole API.
 """
-from .chain import Chain
+from .chain import Chain, Plugin
 from .catalogue import plugins, version
 from .render import render, render_options
 from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFound, RepairWarning, UnknownParameter
 
 __version__ = version()
 
-__all__ = ["Chain", "plugins", "render", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
+
+def load_plugin(reference, sample_rate=48000, channels=2, **options):
+    """One plug-in of any format Detent hosts (or the built-in), alone, as pedalboard loads
+    one: its parameters as attributes (``plugin.drive = 0.6``), called on audio
+    (``plugin(x, 48000)``); ``plugin.chain`` is the chain of it alone, to add others to."""
+    return Chain([reference], sample_rate=sample_rate, channels=channels, **options)[0]
+
+__all__ = ["Chain", "Plugin", "load_plugin", "plugins", "render", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
            "PluginCrashed", "RepairWarning", "__version__"]

@@ -204,7 +204,9 @@ class Chain:
     def __repr__(self):
         if not getattr(self, "_handle", None):
             return "<detent.Chain, closed>"
-        return f"detent.Chain({self.identifier!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
+        parts = self._parts or []
+        plugins = [f"{n}={r}" for n, r in parts] if parts else self.slots
+        return f"detent.Chain({plugins!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
 
     @property
     def identifier(self):
@@ -241,6 +243,10 @@ class Chain:
     def __len__(self):
         """How many slots the chain has."""
         return len(self.slots)
+
+    def _is_alone(self):
+        """True for a processor alone (its ids have no slot's name before them)."""
+        return not any(row.get("id", "").startswith(self.slots[0] + ".") for row in self.parameters)
 
     _edited = False
 
@@ -316,10 +322,27 @@ class Chain:
         _call(lib.detent_chain_set, handle, _parameter(parameter), _c_string("value", _text(value)))
 
     def __getitem__(self, parameter):
+        """``chain["builtin.cutoff"]``: a parameter's value; ``chain[0]``: the first slot, as a
+        ``Plugin`` whose parameters are its attributes."""
+        if isinstance(parameter, numbers.Integral) and not isinstance(parameter, bool):
+            names = self.slots
+            i = _whole("index", parameter, -len(names), len(names) - 1)
+            return Plugin(self, names[i])
         handle = self._live()
         value = ctypes.c_double()
         _call(lib.detent_chain_get, handle, _parameter(parameter), ctypes.byref(value))
         return value.value
+
+    def __iter__(self):
+        """The slots, as ``Plugin`` views, in order."""
+        return iter([Plugin(self, name) for name in self.slots])
+
+    def __call__(self, x=None, sample_rate=None, **options):
+        """``chain(x, sample_rate)``, as pedalboard's boards are called: ``process``, after
+        checking that ``sample_rate`` (if given) is the chain's."""
+        if sample_rate is not None and sample_rate != self.sample_rate:
+            raise InvalidValue(f"sample_rate {sample_rate!r}: this chain was made for {self.sample_rate:g} Hz")
+        return self.process(x, **options)
 
     def reset(self):
         """Starts afresh: state cleared, the values kept as starting values."""
@@ -453,6 +476,69 @@ def _automation(automation, frames):
         else:
             raise InvalidValue(f"automation {name!r}: expected a 1-D array of one value per frame, or (times, values) in seconds")
     return "\n".join(lines)
+
+
+class Plugin:
+    """One slot of a chain (``chain[0]``, ``for plugin in chain``): its parameters as
+    attributes, by id with ``-`` written ``_`` (``plugin.cutoff = "1.2k"``, ``plugin.cutoff`` →
+    1200.0), and in ``plugin.parameters`` with range, unit, default and value. A view: it sets
+    and reads the chain's values, and follows the slot by name."""
+
+    def __init__(self, chain, name):
+        object.__setattr__(self, "_chain", chain)
+        object.__setattr__(self, "name", name)
+
+    def _prefix(self):
+        chain = self._chain
+        return "" if len(chain.slots) == 1 and chain._is_alone() else self.name + "."
+
+    def _id(self, attribute):
+        for row in self.parameters:
+            local = row["id"][len(self._prefix()):]
+            if attribute in (local, local.replace("-", "_")):
+                return row["id"]
+        raise AttributeError(f"{self.name} has no parameter {attribute!r}")
+
+    @property
+    def parameters(self):
+        """This slot's rows of ``chain.parameters``."""
+        prefix = self._prefix()
+        return [row for row in self._chain.parameters if row["id"].startswith(prefix)]
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return self._chain[self._id(attribute)]
+
+    def __setattr__(self, attribute, value):
+        self._chain[self._id(attribute)] = value
+
+    def process(self, x=None, **options):
+        """Processes ``x`` through this plug-in (one loaded alone: ``detent.load_plugin``);
+        a slot of a larger chain is processed with its chain."""
+        if len(self._chain.slots) != 1:
+            raise Error(f"{self.name} is a slot of a chain of {len(self._chain.slots)}: process the chain")
+        return self._chain.process(x, **options)
+
+    def __call__(self, x=None, sample_rate=None, **options):
+        """``plugin(x, sample_rate)``, as pedalboard's plug-ins are called."""
+        if len(self._chain.slots) != 1:
+            raise Error(f"{self.name} is a slot of a chain of {len(self._chain.slots)}: process the chain")
+        return self._chain(x, sample_rate, **options)
+
+    @property
+    def chain(self):
+        """The chain this plug-in is a slot of."""
+        return self._chain
+
+    def __dir__(self):
+        prefix = self._prefix()
+        return sorted({row["id"][len(prefix):].replace("-", "_") for row in self.parameters} | {"name", "parameters"})
+
+    def __repr__(self):
+        prefix = self._prefix()
+        values = ", ".join(f"{row['id'][len(prefix):]}={row['value']:g}" for row in self.parameters if "value" in row)
+        return f"<detent.Plugin {self.name}: {values}>"
 
 
 def _bare(references, names):
