@@ -16,7 +16,7 @@ from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFoun
 __version__ = version()
 
 
-def load_plugin(reference, sample_rate=48000, channels=2, **options):
+def load_plugin(reference: str, sample_rate: float = 48000, channels: int = 2, **options) -> Plugin:
     """One plug-in of any format Detent hosts (or the built-in), alone, as pedalboard loads
     one: its parameters as attributes (``plugin.drive = 0.6``), called on audio
     (``plugin(x, 48000)``); ``plugin.chain`` is the chain of it alone, to add others to."""

@@ -6,12 +6,12 @@ from ._native import lib, take_string
 from .errors import raise_for
 
 
-def version():
+def version() -> str:
     """Detent's version, as `detent --version` prints it."""
     return take_string(lib.detent_version())
 
 
-def plugins():
+def plugins() -> "list[dict]":
     """Every installed plug-in, as the rows `detent plugins --json` prints (a list of dicts)."""
     error = ctypes.c_void_p()
     rows = ctypes.c_void_p()

@@ -6,6 +6,7 @@ import numbers
 import os
 import sys
 import warnings
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -120,7 +121,9 @@ class Chain:
     (each other slot alone): a fault then takes its whole sandbox down.
     """
 
-    def __init__(self, plugins=None, sample_rate=48000, channels=2, isolate=False, graph=None):
+    def __init__(self, plugins: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None" = None,
+                 sample_rate: float = 48000, channels: int = 2, isolate: "bool | str" = False,
+                 graph: "str | os.PathLike[str] | None" = None) -> None:
         self._handle = None
         references = _references(plugins, graph)
         channels = _whole("channels", channels, -_INT32, _INT32)
@@ -159,7 +162,7 @@ class Chain:
         self._isolate = isolate if isolate is not None else False
         self._parts = None if graph is not None else list(zip(self.slots, _bare(_recipe(plugins) or ["builtin"], self.slots)))
 
-    def close(self):
+    def close(self) -> None:
         """Frees the chain now rather than when it is collected; any later use raises
         ``detent.Error("chain is closed")``. Closing twice does nothing."""
         handle, self._handle = getattr(self, "_handle", None), None
@@ -209,12 +212,12 @@ class Chain:
         return f"detent.Chain({plugins!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
 
     @property
-    def identifier(self):
+    def identifier(self) -> str:
         """What presets and sessions store to name this processor."""
         return take_string(lib.detent_chain_identifier(self._live()))
 
     @property
-    def parameters(self):
+    def parameters(self) -> "list[dict[str, Any]]":
         """The rows `detent params --json` prints, as dicts, each with its ``value`` now (the
         starting value, or the target it glides to)."""
         text = take_string(lib.detent_chain_parameters(self._live()))
@@ -227,7 +230,7 @@ class Chain:
                     pass
         return rows
 
-    def __contains__(self, name):
+    def __contains__(self, name: object) -> bool:
         """True for a parameter id (``"builtin.cutoff"``) or a slot's name the chain has."""
         if not isinstance(name, str):
             return False
@@ -236,11 +239,11 @@ class Chain:
         return name.lower() in (slot.lower() for slot in self.slots)
 
     @property
-    def slots(self):
+    def slots(self) -> "list[str]":
         """The slots' names, in order (a processor alone is the one slot it would be in a chain)."""
         return [slot["name"] for slot in json.loads(take_string(lib.detent_chain_slots(self._live())))]
 
-    def __len__(self):
+    def __len__(self) -> int:
         """How many slots the chain has."""
         return len(self.slots)
 
@@ -250,13 +253,13 @@ class Chain:
 
     _edited = False
 
-    def append(self, plugin):
+    def append(self, plugin: "str | os.PathLike[str]") -> None:
         """Adds a plug-in (a reference as ``Chain`` takes one; ``NAME=REFERENCE`` names its
         slot) at the end. The slots there keep their values, files and state; the new one
         starts at its defaults; the next call starts afresh, as after ``reset``."""
         self.insert(len(self), plugin)
 
-    def insert(self, index, plugin):
+    def insert(self, index: int, plugin: "str | os.PathLike[str]") -> None:
         """Adds a plug-in before the slot at ``index`` (``len(chain)``: at the end)."""
         index = _whole("index", index, -_INT32, _INT32)
         index = max(0, min(len(self), index + len(self) if index < 0 else index))
@@ -264,7 +267,7 @@ class Chain:
         _call(lib.detent_chain_add, self._live(), reference, index + 1)
         self._rebase(lambda parts, names: parts[:index] + [(names[index], _bare([os.fsdecode(reference)], [names[index]])[0])] + parts[index:])
 
-    def remove(self, slot):
+    def remove(self, slot: str) -> None:
         """Removes the slot named ``slot``."""
         _call(lib.detent_chain_remove, self._live(), _c_string("slot", slot))
         self._rebase(lambda parts, names: [part for part in parts if part[0] in names])
@@ -278,7 +281,7 @@ class Chain:
             i = _whole("index", slot, -len(names), len(names) - 1)
             self.remove(names[i])
 
-    def move(self, slot, index):
+    def move(self, slot: str, index: int) -> None:
         """Moves the slot named ``slot`` to ``index`` (0 is first)."""
         index = _whole("index", index, 0, _INT32 - 1)
         _call(lib.detent_chain_move, self._live(), _c_string("slot", slot), index + 1)
@@ -291,14 +294,14 @@ class Chain:
             self._parts = edit(self._parts, self.slots)
 
     @property
-    def latency(self):
+    def latency(self) -> int:
         """Frames of latency, which ``process`` compensates for a whole signal."""
         frames = ctypes.c_int64()
         _call(lib.detent_chain_latency, self._live(), ctypes.byref(frames))
         return frames.value
 
     @property
-    def last_report(self):
+    def last_report(self) -> "dict[str, Any]":
         """What the last ``process`` call repaired, counted as ``detent render``'s summary
         counts it: ``nonFiniteBlocks`` (input blocks that held NaN or infinity, made silence),
         ``sanitizedOutputSamples`` (output samples made silence), ``absurdOutput`` (by slot,
@@ -309,7 +312,7 @@ class Chain:
         return json.loads(take_string(report.value))
 
     @property
-    def midi_dropped(self):
+    def midi_dropped(self) -> int:
         """MIDI messages given to ``process`` that could not be played, since the chain was
         made: more than 512 at one frame, or more than a plug-in's list holds (counted as
         ``detent render`` counts them in its summary's ``midiDropped``)."""
@@ -317,11 +320,11 @@ class Chain:
         _call(lib.detent_chain_dropped_midi, self._live(), ctypes.byref(count))
         return count.value
 
-    def __setitem__(self, parameter, value):
+    def __setitem__(self, parameter: str, value: "float | str | os.PathLike[str]") -> None:
         handle = self._live()
         _call(lib.detent_chain_set, handle, _parameter(parameter), _c_string("value", _text(value)))
 
-    def __getitem__(self, parameter):
+    def __getitem__(self, parameter: "str | int") -> "float | Plugin":
         """``chain["builtin.cutoff"]``: a parameter's value; ``chain[0]``: the first slot, as a
         ``Plugin`` whose parameters are its attributes."""
         if isinstance(parameter, numbers.Integral) and not isinstance(parameter, bool):
@@ -337,23 +340,23 @@ class Chain:
         """The slots, as ``Plugin`` views, in order."""
         return iter([Plugin(self, name) for name in self.slots])
 
-    def __call__(self, x=None, sample_rate=None, **options):
+    def __call__(self, x: "np.ndarray | None" = None, sample_rate: "float | None" = None, **options: Any) -> np.ndarray:
         """``chain(x, sample_rate)``, as pedalboard's boards are called: ``process``, after
         checking that ``sample_rate`` (if given) is the chain's."""
         if sample_rate is not None and sample_rate != self.sample_rate:
             raise InvalidValue(f"sample_rate {sample_rate!r}: this chain was made for {self.sample_rate:g} Hz")
         return self.process(x, **options)
 
-    def reset(self):
+    def reset(self) -> None:
         """Starts afresh: state cleared, the values kept as starting values."""
         _call(lib.detent_chain_reset, self._live())
 
-    def load_preset(self, preset):
+    def load_preset(self, preset: "str | os.PathLike[str]") -> None:
         """Loads a preset by name or file, as ``--preset``: starting values, or glides once running."""
         handle = self._live()
         _call(lib.detent_chain_load_preset, handle, _c_string("preset", preset))
 
-    def save_preset(self, name, replace=False):
+    def save_preset(self, name: str, replace: bool = False) -> str:
         """Saves the values as the user preset ``name``; returns the file written."""
         handle = self._live()
         if not isinstance(name, str):
@@ -362,7 +365,10 @@ class Chain:
         _call(lib.detent_chain_save_preset, handle, _c_string("preset name", name), 1 if replace else 0, ctypes.byref(path))
         return take_string(path.value)
 
-    def process(self, x=None, *, frames=None, midi=None, reset=True, sidechain=None, automation=None):
+    def process(self, x: "np.ndarray | None" = None, *, frames: "int | None" = None,
+                midi: "Sequence[tuple[int, bytes]] | None" = None, reset: bool = True,
+                sidechain: "np.ndarray | dict[str, np.ndarray] | None" = None,
+                automation: "dict[str, Any] | None" = None) -> np.ndarray:
         """Processes ``x`` (float32, ``(channels, frames)``; mono may be 1-D) and returns the output.
 
         With ``reset=True`` (the default) ``x`` is a whole signal: the output is as long,
@@ -484,7 +490,7 @@ class Plugin:
     1200.0), and in ``plugin.parameters`` with range, unit, default and value. A view: it sets
     and reads the chain's values, and follows the slot by name."""
 
-    def __init__(self, chain, name):
+    def __init__(self, chain: Chain, name: str) -> None:
         object.__setattr__(self, "_chain", chain)
         object.__setattr__(self, "name", name)
 
@@ -513,21 +519,21 @@ class Plugin:
     def __setattr__(self, attribute, value):
         self._chain[self._id(attribute)] = value
 
-    def process(self, x=None, **options):
+    def process(self, x: "np.ndarray | None" = None, **options: Any) -> np.ndarray:
         """Processes ``x`` through this plug-in (one loaded alone: ``detent.load_plugin``);
         a slot of a larger chain is processed with its chain."""
         if len(self._chain.slots) != 1:
             raise Error(f"{self.name} is a slot of a chain of {len(self._chain.slots)}: process the chain")
         return self._chain.process(x, **options)
 
-    def __call__(self, x=None, sample_rate=None, **options):
+    def __call__(self, x: "np.ndarray | None" = None, sample_rate: "float | None" = None, **options: Any) -> np.ndarray:
         """``plugin(x, sample_rate)``, as pedalboard's plug-ins are called."""
         if len(self._chain.slots) != 1:
             raise Error(f"{self.name} is a slot of a chain of {len(self._chain.slots)}: process the chain")
         return self._chain(x, sample_rate, **options)
 
     @property
-    def chain(self):
+    def chain(self) -> Chain:
         """The chain this plug-in is a slot of."""
         return self._chain
 

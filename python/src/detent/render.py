@@ -3,14 +3,19 @@ import ctypes
 import json
 import numbers
 import os
+from typing import Any, Sequence
 
 from ._native import lib, take_string
 from .chain import _text
 from .errors import InvalidValue, raise_for
 
 
-def render(inputs, out_dir=None, output=None, plugins=None, values=None, preset=None, jobs=None, force=False,
-           graph=None, sidechain=None, graph_inputs=None, **options):
+def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None",
+           out_dir: "str | os.PathLike[str] | None" = None, output: "str | os.PathLike[str] | None" = None,
+           plugins: "str | Sequence[str] | None" = None, values: "dict[str, Any] | None" = None,
+           preset: "str | os.PathLike[str] | None" = None, jobs: "int | None" = None, force: bool = False,
+           graph: "str | os.PathLike[str] | None" = None, sidechain: "str | os.PathLike[str] | dict[str, Any] | None" = None,
+           graph_inputs: "dict[str, Any] | None" = None, **options: Any) -> "list[dict[str, Any]]":
     """Renders audio files through a processor or chain, as ``detent render --json`` does.
 
     ``inputs`` is a path or a list of them; outputs go to ``out_dir`` (named like their
@@ -79,7 +84,7 @@ _SPELLED_OUT = {"inputs": "inputs", "sets": "values", "sidechains": "sidechain",
 _options = None
 
 
-def render_options():
+def render_options() -> "dict[str, str]":
     """The options ``render`` takes by keyword, each with the kind of value it wants (``text``,
     ``texts``, ``number``, ``whole`` or ``flag``): read from the library's one table of render
     options, the one the command line and manifests read too."""
