@@ -57,7 +57,7 @@ struct WriteFailureTests {
     /// it vanishes with it), which needs root; what is left in it is listed on stdout.
     static let canMount = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
 
-    @Test("a full disk: No space left on device, no file left on it", .enabled(if: canMount, "needs root to mount a small tmpfs"),
+    @Test("a full disk: No space left on device, no file left on it", .enabled(if: InCI.required(canMount), "needs root to mount a small tmpfs"),
           arguments: ["mp3", "ogg", "wav", "flac"])
     func fullDisk(format: String) throws {
         let folder = try Self.scene()

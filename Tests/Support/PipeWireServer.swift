@@ -46,7 +46,7 @@ public final class PipeWireServer: @unchecked Sendable {
     /// PipeWire, they always run: a daemon that cannot start fails them, with its reason,
     /// rather than their vanishing from a green run.
     public static var canStart: Bool {
-        if ProcessInfo.processInfo.environment["DETENT_CI"] == "1" { return true }
+        if InCI.isCI { return true }
         if let startFailure { FileHandle.standardError.write(Data("PipeWire tests skipped: \(startFailure)\n".utf8)) }
         return startFailure == nil
     }

@@ -6,7 +6,7 @@ import TestSupport
 /// three-slot chain: what a person does with a mouse reaches the host, and what the host does
 /// reaches the page. With DETENT_SCREENSHOTS=FOLDER it saves the page at phone and desktop
 /// width there (docs/web-phone.png and docs/web-desktop.png are made so).
-@Suite("The web panel in a browser", .serialized, .enabled(if: HeadlessBrowser.isInstalled, "needs Debian's chromium"))
+@Suite("The web panel in a browser", .serialized, .enabled(if: InCI.required(HeadlessBrowser.isInstalled), "needs Debian's chromium"))
 struct BrowserTests {
     /// The knob position of a cutoff value (20 Hz … 20 kHz, logarithmic).
     static func position(_ hertz: Double) -> Double { log(hertz / 20) / log(1000) }
