@@ -103,7 +103,7 @@ extension RenderOption {
         flag("force", python: "force", get: { $0.force }, set: { $0.force = $1 }),
         flag("quiet", get: { $0.quiet }, set: { $0.quiet = $1 }),
         flag("json", get: { $0.json }, set: { $0.json = $1 }),
-        text("manifest", get: { $0.batch.manifest }, set: { $0.batch.manifest = $1 }),
+        text("manifest", python: "manifest", get: { $0.batch.manifest }, set: { $0.batch.manifest = $1 }),
         text("write-manifest", get: { $0.batch.writeManifest }, set: { $0.batch.writeManifest = $1 }),
         texts("vary", get: { $0.batch.variations }, set: { $0.batch.variations = $1 }, add: { $0.batch.variations.append($1) }),
         whole("variants", get: { $0.batch.variants }, set: { $0.batch.variants = $1 }),

@@ -40,7 +40,7 @@ extension RenderOptions {
                 inputs = files
             }
         }
-        if inputs.isEmpty && midi == nil { throw UsageError("render: no input files") }
+        if inputs.isEmpty && midi == nil && batch.manifest == nil { throw UsageError("render: no input files") }
     }
 }
 

@@ -103,3 +103,27 @@ def test_render_takes_every_option_the_command_line_table_offers(tmp_path):
         detent.render(path, output=tmp_path / "x.wav", no_metadata="yes")
     with pytest.raises(detent.InvalidValue, match="use values="):
         detent.render(path, output=tmp_path / "x.wav", sets=["cutoff=1k"])
+
+
+def test_render_many_renders_each_job_with_its_own_settings_and_a_bad_one_fails_alone(tmp_path):
+    paths = inputs(tmp_path, count=3)
+    jobs = [
+        {"input": paths[0], "output": tmp_path / "a.wav", "values": {"cutoff": 800}},
+        {"input": str(tmp_path / "missing.wav"), "output": tmp_path / "m.wav"},
+        {"input": paths[1], "output": tmp_path / "b.wav", "values": {"cutoff": "loud"}},
+        {"input": paths[2], "output": tmp_path / "c.wav", "automation": {"gain": ([0.0, 0.2], [-20.0, 0.0])}},
+    ]
+    results = detent.render_many(iter(jobs), workers=2, subtype="float")
+    assert [("error" in r) for r in results] == [False, True, True, False]
+    assert "cutoff" in results[2]["error"]
+    # Each as the command line renders it alone.
+    run_detent("render", paths[0], "-o", str(tmp_path / "a-cli.wav"), "--set", "cutoff=800", "--subtype", "float")
+    assert (tmp_path / "a.wav").read_bytes() == (tmp_path / "a-cli.wav").read_bytes()
+    curve = tmp_path / "curve.txt"
+    from detent.chain import _automation
+    curve.write_text(_automation({"gain": ([0.0, 0.2], [-20.0, 0.0])}, None) + "\n")
+    run_detent("render", paths[2], "-o", str(tmp_path / "c-cli.wav"), "--automation", str(curve), "--subtype", "float")
+    assert (tmp_path / "c.wav").read_bytes() == (tmp_path / "c-cli.wav").read_bytes()
+    assert detent.render_many([]) == []
+    with pytest.raises(detent.InvalidValue, match="'input'"):
+        detent.render_many([{"output": "x.wav"}])

@@ -10,7 +10,7 @@ docs/python.md has the whole API.
 """
 from .chain import Chain, Plugin
 from .catalogue import plugins, version
-from .render import render, render_options
+from .render import render, render_many, render_options
 from .errors import ChainBusy, Error, InvalidValue, PluginCrashed, PluginNotFound, RepairWarning, UnknownParameter
 
 __version__ = version()
@@ -22,5 +22,5 @@ def load_plugin(reference: str, sample_rate: float = 48000, channels: int = 2, *
     (``plugin(x, 48000)``); ``plugin.chain`` is the chain of it alone, to add others to."""
     return Chain([reference], sample_rate=sample_rate, channels=channels, **options)[0]
 
-__all__ = ["Chain", "Plugin", "load_plugin", "plugins", "render", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
+__all__ = ["Chain", "Plugin", "load_plugin", "plugins", "render", "render_many", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
            "PluginCrashed", "RepairWarning", "__version__"]

@@ -15,7 +15,8 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
            plugins: "str | Sequence[str] | None" = None, values: "dict[str, Any] | None" = None,
            preset: "str | os.PathLike[str] | None" = None, jobs: "int | None" = None, force: bool = False,
            graph: "str | os.PathLike[str] | None" = None, sidechain: "str | os.PathLike[str] | dict[str, Any] | None" = None,
-           graph_inputs: "dict[str, Any] | None" = None, **options: Any) -> "list[dict[str, Any]]":
+           graph_inputs: "dict[str, Any] | None" = None, _manifest: "str | None" = None,
+           **options: Any) -> "list[dict[str, Any]]":
     """Renders audio files through a processor or chain, as ``detent render --json`` does.
 
     ``inputs`` is a path or a list of them; outputs go to ``out_dir`` (named like their
@@ -63,6 +64,8 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
             raise InvalidValue(f"jobs {jobs!r}: expected a whole number")
         request["jobs"] = int(jobs)
     allowed = render_options()
+    if _manifest is not None:  # render_many's jobs
+        request["manifest"] = _manifest
     for key, value in options.items():
         if key not in allowed or key in _SPELLED_OUT:
             hint = f" (use {_SPELLED_OUT[key]}=)" if key in _SPELLED_OUT else ""
@@ -80,7 +83,64 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
 
 
 # The request keys that render()'s own arguments fill, by the argument that fills them.
-_SPELLED_OUT = {"inputs": "inputs", "sets": "values", "sidechains": "sidechain", "named_inputs": "graph_inputs"}
+_SPELLED_OUT = {"inputs": "inputs", "sets": "values", "sidechains": "sidechain", "named_inputs": "graph_inputs",
+                "manifest": "render_many"}
+
+# A job's fields that name files: made absolute, as the jobs' manifest is written elsewhere.
+_JOB_PATHS = ("input", "output", "automation", "midi", "chain", "graph")
+
+
+def render_many(jobs, workers=None, **options):
+    """Renders many files, each with its own settings, on every core (``workers`` files at
+    once; default: every core), as ``detent render --manifest`` does: the jobs are streamed
+    into a manifest and rendered by the same machinery, a bad job failing alone.
+
+    Each job is a dict: ``input`` (a file), and any of ``output`` (default: beside the input,
+    or in ``out_dir``), ``values`` (a dict of id to value, over those of ``options``),
+    ``automation`` (a file, or curves as ``Chain.process`` takes them: ``{id: (times,
+    values)}``), ``preset``, ``plugins``, and the other options ``render`` takes, by name.
+    ``options`` hold for every job (``plugins``, ``values``, ``out_dir``, ``tail`` …).
+
+    Returns one dict per job, in order: what ``--json`` prints, with ``error`` and
+    ``exitCode`` for a job that failed.
+    """
+    import json as _json
+    import tempfile
+    from .chain import _automation
+
+    with tempfile.TemporaryDirectory(prefix="detent-jobs-") as folder:
+        manifest = os.path.join(folder, "jobs.jsonl")
+        count = 0
+        with open(manifest, "w", encoding="utf-8") as lines:
+            for job in jobs:
+                if not isinstance(job, dict) or "input" not in job:
+                    raise InvalidValue(f"job {count + 1}: expected a dict with an 'input'")
+                line = {}
+                for key, value in job.items():
+                    name = {"plugins": "plugin", "sidechain": "sidechain", "values": "values"}.get(key, key.replace("_", "-"))
+                    if key == "automation" and isinstance(value, dict):
+                        path = os.path.join(folder, f"automation-{count + 1}.txt")
+                        with open(path, "w", encoding="utf-8") as text:
+                            text.write(_automation(value, None) + "\n")
+                        value = path
+                    elif key == "values":
+                        if not isinstance(value, dict):
+                            raise InvalidValue(f"job {count + 1}: values: expected a dict of id to value")
+                        value = {k: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else _text(v))
+                                 for k, v in value.items()}
+                    elif isinstance(value, os.PathLike):
+                        value = os.fspath(value)
+                    if key in _JOB_PATHS and isinstance(value, str) and value != "-":
+                        value = os.path.abspath(value)
+                    line[name] = value
+                _refuse_nul(line)
+                lines.write(_json.dumps(line) + "\n")
+                count += 1
+        if count == 0:
+            return []
+        if workers is not None:
+            options["jobs"] = workers
+        return render([], _manifest=manifest, **options)
 _options = None
 
 
