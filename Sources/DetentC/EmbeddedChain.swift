@@ -142,9 +142,10 @@ final class EmbeddedChain: @unchecked Sendable {
         values[index] = clamped
         guard let engine, engineProcess == ThisProcess.id else { return }
         if running {
-            // The queue holds more than a caller sets between blocks; should it be full, the
-            // change is not queued (the value read back is still the one set).
-            _ = engine.controls.trySend(ParameterChange(index, clamped, frame: engine.framePosition))
+            // Glides from the next call's first frame, handed over with that call's automation
+            // by the one loop; the latest value per parameter, so a caller setting one a
+            // thousand times between calls fills nothing.
+            settled[index] = clamped
         } else if hostsPlugins {
             // Made already (for its latency) but not started: made again at the values.
             dropEngine()
@@ -245,6 +246,9 @@ final class EmbeddedChain: @unchecked Sendable {
         }
         engine.reset()
         feed.dropPending()
+        // Values set while the last signal ran start the next one, as values set now would.
+        for (index, value) in settled { engine.jump(index, to: value) }
+        settled = [:]
         restarts = false
         toDrop = latency
     }
@@ -273,6 +277,10 @@ final class EmbeddedChain: @unchecked Sendable {
         // The messages on the engine's timeline: this call's frames start where it stands.
         let start = engine.framePosition
         feed.add(notes: midi.map { (start + Int64($0.frame), $0.bytes) })
+        // Values set since the last call first, then the automation: at one frame, the later
+        // wins, as a render's file order does.
+        feed.add(changes: settled.keys.sorted().map { ParameterChange($0, settled[$0]!, frame: start) })
+        settled = [:]
         feed.add(changes: automation.map { change in
             var placed = change
             placed.frame += start
@@ -499,6 +507,8 @@ final class EmbeddedChain: @unchecked Sendable {
 
     /// Automation for the next `process` call, its frames counted from that call's start.
     private var automation: [ParameterChange] = []
+    /// Values set while running, for the next call's first frame: at most one per parameter.
+    private var settled: [ParameterIndex: Double] = [:]
 
     /// Takes `text`, an automation file's lines (`TIME ID VALUE [ramp DURATION]`, read as
     /// `render --automation` reads them), for the next `process` call: each change at its
@@ -516,9 +526,12 @@ final class EmbeddedChain: @unchecked Sendable {
         } catch {
             throw CallFailure(.badValue, error.description)
         }
+        // The queue takes every change at one frame, and the values set meanwhile (one per
+        // parameter) with them.
         let most = EventFeed(changes: automation + read).mostChangesAtOneFrame
-        guard most < Self.queueCapacity else {
-            throw CallFailure(.badValue, "automation: \(most) changes at one frame; at most \(Self.queueCapacity - 1)")
+        let room = Self.queueCapacity - 1 - table.count
+        guard most <= room else {
+            throw CallFailure(.badValue, "automation: \(most) changes at one frame; at most \(room)")
         }
         automation += read
     }
@@ -601,6 +614,7 @@ final class EmbeddedChain: @unchecked Sendable {
         }
         engine = nil
         feed.dropPending()
+        settled = [:]  // the next engine starts at `values`, which hold them
         running = false
         restarts = false
     }

@@ -230,3 +230,18 @@ def test_automation_beyond_a_call_carries_into_the_next_one(tmp_path):
 def test_bad_automation_is_refused_in_one_line(automation, words):
     with pytest.raises(detent.InvalidValue, match=words):
         detent.Chain().process(np.zeros((2, 64), np.float32), automation=automation)
+
+
+def test_values_set_many_times_between_calls_and_dense_automation_fit_together():
+    # A thousand sets of one parameter between calls, then 900 changes at the call's first
+    # frame: the one loop takes them all (they once overflowed the queue and aborted).
+    x = noise(frames=4_800, seed=43)
+    chain = detent.Chain()
+    chain.process(x, reset=False)
+    for i in range(2_000):
+        chain["cutoff"] = 100 + i
+    y = chain.process(x, reset=False, automation={"gain": ([0.0] * 900, [-6.0] * 900)})
+    assert np.isfinite(y).all()
+    assert chain["cutoff"] == pytest.approx(2_099)
+    with pytest.raises(detent.InvalidValue, match="changes at one frame"):
+        chain.process(x, automation={"gain": ([0.0] * 1_100, [-6.0] * 1_100)})
