@@ -220,8 +220,7 @@ class Chain:
     def parameters(self) -> "list[dict[str, Any]]":
         """The rows `detent params --json` prints, as dicts, each with its ``value`` now (the
         starting value, or the target it glides to)."""
-        text = take_string(lib.detent_chain_parameters(self._live()))
-        rows = [json.loads(line) for line in text.split("\n") if line]
+        rows = self._rows()
         for row in rows:
             if "id" in row and row.get("kind") != "file":
                 try:
@@ -230,11 +229,16 @@ class Chain:
                     pass
         return rows
 
+    def _rows(self):
+        """The rows `detent params --json` prints, without values: one call to the library."""
+        text = take_string(lib.detent_chain_parameters(self._live()))
+        return [json.loads(line) for line in text.split("\n") if line]
+
     def __contains__(self, name: object) -> bool:
         """True for a parameter id (``"builtin.cutoff"``) or a slot's name the chain has."""
         if not isinstance(name, str):
             return False
-        if any(row.get("id") == name for row in self.parameters):
+        if any(row.get("id") == name for row in self._rows()):
             return True
         return name.lower() in (slot.lower() for slot in self.slots)
 
@@ -246,10 +250,6 @@ class Chain:
     def __len__(self) -> int:
         """How many slots the chain has."""
         return len(self.slots)
-
-    def _is_alone(self):
-        """True for a processor alone (its ids have no slot's name before them)."""
-        return not any(row.get("id", "").startswith(self.slots[0] + ".") for row in self.parameters)
 
     _edited = False
 
@@ -494,22 +494,28 @@ class Plugin:
         object.__setattr__(self, "_chain", chain)
         object.__setattr__(self, "name", name)
 
-    def _prefix(self):
-        chain = self._chain
-        return "" if len(chain.slots) == 1 and chain._is_alone() else self.name + "."
+    def _prefix(self, rows):
+        """What this slot's ids start with: its name and a dot, or nothing for a processor
+        alone (whose ids have no slot's name before them)."""
+        prefix = self.name + "."
+        return prefix if any(row.get("id", "").startswith(prefix) for row in rows) else ""
 
     def _id(self, attribute):
-        for row in self.parameters:
-            local = row["id"][len(self._prefix()):]
-            if attribute in (local, local.replace("-", "_")):
-                return row["id"]
+        rows = self._chain._rows()
+        prefix = self._prefix(rows)
+        for row in rows:
+            if row["id"].startswith(prefix):
+                local = row["id"][len(prefix):]
+                if attribute in (local, local.replace("-", "_")):
+                    return row["id"]
         raise AttributeError(f"{self.name} has no parameter {attribute!r}")
 
     @property
     def parameters(self):
         """This slot's rows of ``chain.parameters``."""
-        prefix = self._prefix()
-        return [row for row in self._chain.parameters if row["id"].startswith(prefix)]
+        rows = self._chain.parameters
+        prefix = self._prefix(rows)
+        return [row for row in rows if row["id"].startswith(prefix)]
 
     def __getattr__(self, attribute):
         if attribute.startswith("_"):
@@ -538,12 +544,14 @@ class Plugin:
         return self._chain
 
     def __dir__(self):
-        prefix = self._prefix()
-        return sorted({row["id"][len(prefix):].replace("-", "_") for row in self.parameters} | {"name", "parameters"})
+        rows = self.parameters
+        prefix = self._prefix(rows)
+        return sorted({row["id"][len(prefix):].replace("-", "_") for row in rows} | {"name", "parameters"})
 
     def __repr__(self):
-        prefix = self._prefix()
-        values = ", ".join(f"{row['id'][len(prefix):]}={row['value']:g}" for row in self.parameters if "value" in row)
+        rows = self.parameters
+        prefix = self._prefix(rows)
+        values = ", ".join(f"{row['id'][len(prefix):]}={row['value']:g}" for row in rows if "value" in row)
         return f"<detent.Plugin {self.name}: {values}>"
 
 
