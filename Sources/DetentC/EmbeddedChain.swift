@@ -176,18 +176,16 @@ final class EmbeddedChain: @unchecked Sendable {
     /// hold, and the plug-in state a preset gave it — what a copy is made again from (Python's
     /// `copy`, `pickle`, a chain sent to a worker process).
     func snapshot() -> String {
-        var members = [JSONMember("values", .object(values.keys.sorted().map { JSONMember(table[$0].id, .number(values[$0]!)) }))]
+        // Its shape first (a graph's is its file's, which the caller keeps): each slot's name
+        // and plug-in, and whether it is a processor alone rather than a chain of one slot.
+        let shape: JSONValue = found.routing != nil ? .null : .array(found.chainParts.map { part in
+            .object([JSONMember("name", .string(part.name)), JSONMember("identifier", .string(part.processor.identifier))])
+        })
+        var members = [JSONMember("slots", shape), JSONMember("alone", .bool(found.slots.isEmpty))]
+        members.append(JSONMember("values", .object(values.keys.sorted().map { JSONMember(table[$0].id, .number(values[$0]!)) })))
         members.append(JSONMember("files", .object(files.keys.sorted().map { JSONMember($0, .string(files[$0]!)) })))
         members.append(JSONMember("state", state?.json ?? .null))
         return JSONValue.object(members).compactText
-    }
-
-    /// `id` of a chain of one slot (`builtin.cutoff`) as this processor alone names it
-    /// (`cutoff`), when this is the processor alone that such a chain is made again as.
-    private func alone(_ id: String) -> String {
-        guard found.slots.isEmpty else { return id }
-        let prefix = (slotNames.first ?? "") + "."
-        return id.lowercased().hasPrefix(prefix.lowercased()) ? String(id.dropFirst(prefix.count)) : id
     }
 
     /// Takes a ``snapshot()``'s values, files and state, as starting values (the chain starts
@@ -199,25 +197,29 @@ final class EmbeddedChain: @unchecked Sendable {
         guard case .object(let members) = try? JSONParser.parse(Array(text.utf8)) else {
             throw CallFailure(.badValue, "a chain's snapshot: not a JSON object")
         }
+        if let shape = members.first(where: { $0.key == "slots" })?.value, case .array(let slots) = shape {
+            let alone = members.first { $0.key == "alone" }?.value == .bool(true)
+            try take(shape: slots, alone: alone)
+        }
         for member in members {
             switch (member.key, member.value) {
             case ("values", .object(let entries)):
                 for entry in entries {
                     guard let value = entry.value.doubleValue else { throw CallFailure(.badValue, "\(entry.key): not a number") }
-                    set(try table.index(of: alone(entry.key)), value)
+                    set(try table.index(of: entry.key), value)
                 }
             case ("files", .object(let entries)):
                 for entry in entries {
                     guard case .string(let path) = entry.value else { throw CallFailure(.badValue, "\(entry.key): not a path") }
-                    try set(alone(entry.key), path)
+                    try set(entry.key, path)
                 }
             case ("state", .null):
                 break
             case ("state", let json):
                 do { state = try SavedState(json: json) } catch { throw CallFailure(.badValue, "a chain's snapshot: \(error)") }
-                // A chain of one slot, made again as the processor alone: its slot's state.
-                if found.slots.isEmpty, case .slots(let states) = state, states.count == 1 { state = states.first?.value }
                 dropEngine()
+            case ("slots", _), ("alone", _):
+                break  // taken first
             default:
                 throw CallFailure(.badValue, "a chain's snapshot: unexpected '\(member.key)'")
             }
@@ -471,6 +473,35 @@ final class EmbeddedChain: @unchecked Sendable {
         return n - dropped
     }
 
+    /// Takes the shape a ``snapshot()`` gave (its slots by name and plug-in; `alone`: a
+    /// processor alone), when this chain has another: the chain that was edited after it was
+    /// made is made again as it was left, a chain of one slot included.
+    private func take(shape slots: [JSONValue], alone: Bool) throws {
+        var parts: [(name: String, processor: Processor)] = []
+        for slot in slots {
+            guard case .object(let fields) = slot,
+                  case .string(let name)? = fields.first(where: { $0.key == "name" })?.value,
+                  case .string(let identifier)? = fields.first(where: { $0.key == "identifier" })?.value else {
+                throw CallFailure(.badValue, "a chain's snapshot: a slot without its name and plug-in")
+            }
+            parts.append((name, try ProcessorReference.processor(identifier)))
+        }
+        guard found.routing == nil, !parts.isEmpty else { return }
+        let shaped = alone && parts.count == 1 ? parts[0].processor : try Processor.chain(parts)
+        guard shaped.identifier != found.identifier || shaped.slots.isEmpty != found.slots.isEmpty else { return }
+        reshape(to: shaped, values: shaped.table.complete([:]))
+    }
+
+    /// This chain as `processor` from now on, at `values`: its preset store and whether it
+    /// hosts plug-ins follow; the next call starts afresh.
+    private func reshape(to processor: Processor, values: [ParameterIndex: Double]) {
+        found = processor
+        store = ProcessorReference.store(for: found)
+        hostsPlugins = found.chainParts.contains { !$0.processor.isBuiltIn }
+        self.values = values
+        dropEngine()
+    }
+
     /// Edits the chain between calls (Python's `append`, `insert`, `del`, `move`): a plug-in
     /// added as a slot, a slot removed or moved, as a live `chain add|remove|move` edits a
     /// running chain. The slots that stay keep their values, files and preset state; a new
@@ -498,11 +529,7 @@ final class EmbeddedChain: @unchecked Sendable {
             return newFiles.contains(now) ? (now, path) : nil
         }, uniquingKeysWith: { a, _ in a })
         if wasAlone, let alone = state { state = .slots([firstName: alone]) }
-        found = edited.processor
-        store = ProcessorReference.store(for: found)
-        hostsPlugins = found.chainParts.contains { !$0.processor.isBuiltIn }
-        values = carried
-        dropEngine()
+        reshape(to: edited.processor, values: carried)
     }
 
     /// Automation for the next `process` call, its frames counted from that call's start.

@@ -130,8 +130,6 @@ extension RenderOption {
     /// The option Python sends by `key`.
     package static func python(_ key: String) -> RenderOption? { all.first { $0.python == key } }
 
-    /// The keys Python's `detent.render` may send, with `inputs` (the files).
-    package static var pythonKeys: [String] { ["inputs"] + all.compactMap(\.python) }
 
     // The makers, one per kind.
 

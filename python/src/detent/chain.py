@@ -156,11 +156,9 @@ class Chain:
                 raise
         self.sample_rate = rate
         self.channels = channels
-        # What the chain was made from, for a copy made again elsewhere (``__reduce__``): each
-        # slot's name with its reference, kept through edits; or the graph file.
+        # What a copy is made again from beside the chain's snapshot (``__reduce__``).
         self._graph = None if graph is None else os.fsdecode(_c_string("graph", graph))
         self._isolate = isolate if isolate is not None else False
-        self._parts = None if graph is not None else list(zip(self.slots, _bare(_recipe(plugins) or ["builtin"], self.slots)))
 
     def close(self) -> None:
         """Frees the chain now rather than when it is collected; any later use raises
@@ -185,11 +183,7 @@ class Chain:
         starting afresh at those values."""
         snapshot = ctypes.c_void_p()
         _call(lib.detent_chain_snapshot, self._live(), ctypes.byref(snapshot))
-        chained = self._parts is not None and len(self._parts) == 1 and self._edited
-        plugins = None if self._parts is None else (
-            [self._parts[0][1]] if len(self._parts) == 1 and not self._edited else [f"{n}={r}" for n, r in self._parts])
-        return _remade, (plugins, self._graph, self._isolate, self.sample_rate, self.channels, take_string(snapshot.value),
-                         chained)
+        return _remade, (self._graph, self._isolate, self.sample_rate, self.channels, take_string(snapshot.value))
 
     def __copy__(self):
         function, arguments = self.__reduce__()
@@ -207,8 +201,7 @@ class Chain:
     def __repr__(self):
         if not getattr(self, "_handle", None):
             return "<detent.Chain, closed>"
-        parts = self._parts or []
-        plugins = [f"{n}={r}" for n, r in parts] if parts else self.slots
+        plugins = [f"{slot['name']}={slot['identifier']}" for slot in self._slot_rows()]
         return f"detent.Chain({plugins!r}, sample_rate={self.sample_rate:g}, channels={self.channels})"
 
     @property
@@ -245,13 +238,15 @@ class Chain:
     @property
     def slots(self) -> "list[str]":
         """The slots' names, in order (a processor alone is the one slot it would be in a chain)."""
-        return [slot["name"] for slot in json.loads(take_string(lib.detent_chain_slots(self._live())))]
+        return [slot["name"] for slot in self._slot_rows()]
+
+    def _slot_rows(self):
+        """Each slot's name, plug-in and identifier."""
+        return json.loads(take_string(lib.detent_chain_slots(self._live())))
 
     def __len__(self) -> int:
         """How many slots the chain has."""
         return len(self.slots)
-
-    _edited = False
 
     def append(self, plugin: "str | os.PathLike[str]") -> None:
         """Adds a plug-in (a reference as ``Chain`` takes one; ``NAME=REFERENCE`` names its
@@ -263,14 +258,11 @@ class Chain:
         """Adds a plug-in before the slot at ``index`` (``len(chain)``: at the end)."""
         index = _whole("index", index, -_INT32, _INT32)
         index = max(0, min(len(self), index + len(self) if index < 0 else index))
-        reference = _c_string("plug-in", plugin)
-        _call(lib.detent_chain_add, self._live(), reference, index + 1)
-        self._rebase(lambda parts, names: parts[:index] + [(names[index], _bare([os.fsdecode(reference)], [names[index]])[0])] + parts[index:])
+        _call(lib.detent_chain_add, self._live(), _c_string("plug-in", plugin), index + 1)
 
     def remove(self, slot: str) -> None:
         """Removes the slot named ``slot``."""
         _call(lib.detent_chain_remove, self._live(), _c_string("slot", slot))
-        self._rebase(lambda parts, names: [part for part in parts if part[0] in names])
 
     def __delitem__(self, slot):
         """``del chain[i]`` or ``del chain["name"]``: removes that slot."""
@@ -285,13 +277,6 @@ class Chain:
         """Moves the slot named ``slot`` to ``index`` (0 is first)."""
         index = _whole("index", index, 0, _INT32 - 1)
         _call(lib.detent_chain_move, self._live(), _c_string("slot", slot), index + 1)
-        self._rebase(lambda parts, names: sorted(parts, key=lambda part: names.index(part[0])))
-
-    def _rebase(self, edit):
-        """Follows an edit in the parts a copy is made from (each slot's name and reference)."""
-        self._edited = True
-        if self._parts is not None:
-            self._parts = edit(self._parts, self.slots)
 
     @property
     def latency(self) -> int:
@@ -555,32 +540,15 @@ class Plugin:
         return f"<detent.Plugin {self.name}: {values}>"
 
 
-def _bare(references, names):
-    """Each reference without the ``NAME=`` it may start with (the slot's name, kept apart)."""
-    bare = []
-    for reference, name in zip(references, names):
-        given, sep, rest = reference.partition("=")
-        bare.append(rest if sep and given.lower() == name.lower() else reference)
-    return bare
-
-
-def _recipe(plugins):
-    """The plug-in references a chain was made from, as text a pickle carries (None: none given)."""
-    if plugins is None:
-        return None
-    if isinstance(plugins, (str, os.PathLike)):
-        plugins = [plugins]
-    return [os.fsdecode(p) for p in plugins]
-
-
-def _remade(plugins, graph, isolate, sample_rate, channels, snapshot, chained=False):
-    """A chain made again from what ``Chain.__reduce__`` gave: the same plug-ins, then its
-    values, files and state. ``chained``: a chain of one slot (left so by edits), which one
-    reference alone would make a processor alone: made as two slots, the second then removed."""
-    chain = Chain(plugins + (["detent-copy-spare=builtin"] if chained else []), sample_rate=sample_rate,
-                  channels=channels, isolate=isolate, graph=graph)
-    if chained:
-        chain.remove("detent-copy-spare")
+def _remade(graph, isolate, sample_rate, channels, snapshot):
+    """A chain made again from what ``Chain.__reduce__`` gave: its plug-ins (or its graph),
+    then the snapshot's shape (a chain edited since it was made, a chain of one slot),
+    values, files and state."""
+    shape = json.loads(snapshot)
+    slots = shape.get("slots") or []
+    plugins = None if graph is not None else (
+        [slots[0]["identifier"]] if shape.get("alone") else [f"{slot['name']}={slot['identifier']}" for slot in slots])
+    chain = Chain(plugins, sample_rate=sample_rate, channels=channels, isolate=isolate, graph=graph)
     _call(lib.detent_chain_restore, chain._live(), _c_string("snapshot", snapshot))
     return chain
 
