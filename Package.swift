@@ -89,6 +89,19 @@ let package = Package(
         // LADSPA and DSSI plug-ins through dlopen over LADSPA_PATH and DSSI_PATH: discovery, the
         // range hints as a table, a plug-in as a processor run by CPluginKernel's loop.
         .target(name: "Ladspa", dependencies: ["CLadspa", "CPluginKernel", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats"]),
+        // Formats whose plug-ins are binaries that must be opened to be read (VST2, VST3, CLAP):
+        // the scan in child processes and its index, references, the table, the kernel's memory,
+        // written once; each format module brings its folders, its reading and its bridge.
+        .target(name: "BinaryPlugins", dependencies: ["CPluginKernel", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
+        // The three binary formats, each a C bridge built against the interface headers of
+        // Debian's dpf-source (CLAP: MIT; travesty's VST3 interfaces: ISC; a VST2 header: BSD)
+        // and a module that reads and instantiates its plug-ins.
+        .target(name: "CVst2", dependencies: ["CPluginKernel", "CRealtime"], cSettings: [.unsafeFlags(["-I/usr/share/dpf/distrho/src"])]),
+        .target(name: "VST2", dependencies: ["CVst2", "BinaryPlugins", "CPluginKernel", "CRealtime", "AudioEngine", "Parameters", "Platform", "PluginFormats", "Presets"]),
+        .target(name: "CVst3", dependencies: ["CPluginKernel", "CRealtime"], cSettings: [.unsafeFlags(["-I/usr/share/dpf/distrho/src"])]),
+        .target(name: "VST3", dependencies: ["CVst3", "BinaryPlugins", "CPluginKernel", "CRealtime", "AudioEngine", "Parameters", "Platform", "PluginFormats", "Presets"]),
+        .target(name: "CClap", dependencies: ["CPluginKernel", "CRealtime"], cSettings: [.unsafeFlags(["-I/usr/share/dpf/distrho/src"])]),
+        .target(name: "CLAP", dependencies: ["CClap", "BinaryPlugins", "CPluginKernel", "CRealtime", "AudioEngine", "Parameters", "Platform", "PluginFormats", "Presets"]),
         // Plug-ins in processes of their own: a slot's process started and watched, its proxy
         // kernel for the engine, and the serving side the `detent slot` command runs.
         .target(name: "Isolation", dependencies: ["CSlot", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
@@ -128,7 +141,8 @@ let package = Package(
         // Python): processors found by reference in every format, a graph file, starting values,
         // and presets with the plug-in state kept beside them.
         .target(name: "Rig", dependencies: [
-            "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats"]),
+            "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "BinaryPlugins", "VST2",
+            "VST3", "CLAP"]),
 
         // What a render is asked and how it is carried out, whoever asks: the options (one
         // table every reader reads), the batch plan with manifests, variants and shards, worker
@@ -140,7 +154,8 @@ let package = Package(
         // The engine for callers in other languages, through C functions (`detent_chain_new`,
         // `detent_chain_process`, …): Python's `detent` package loads it in process.
         .target(name: "DetentC", dependencies: [
-            "RenderJobs", "Rig", "OfflineRender", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation"]),
+            "RenderJobs", "Rig", "OfflineRender", "AudioEngine", "Parameters", "Presets", "PluginFormats", "Platform", "TextFormats", "Isolation",
+            "BinaryPlugins"]),
 
         // The command line as a library (every command, its options and errors), and the
         // executable that runs it.

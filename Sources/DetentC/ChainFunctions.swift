@@ -1,4 +1,5 @@
 import AudioEngine
+import BinaryPlugins
 import Isolation
 import Parameters
 import PluginFormats
@@ -64,6 +65,21 @@ public func detent_chain_isolate(
 @_cdecl("detent_serve_slot")
 public func detent_serve_slot(_ request: UnsafePointer<CChar>) -> Int32 {
     SlotService.serve(request: String(cString: request))
+}
+
+/// Reads VST2, VST3 or CLAP binaries for a listing (the body of `detent scan FORMAT PATH…`),
+/// for a process started by ``detent_use_scanner``'s program; returns the exit status.
+@_cdecl("detent_serve_scan")
+public func detent_serve_scan(_ format: UnsafePointer<CChar>, _ paths: UnsafePointer<UnsafePointer<CChar>>, _ count: Int32) -> Int32 {
+    InstalledPlugins.serveScan(format: String(cString: format), paths: (0..<Int(max(0, count))).map { String(cString: paths[$0]) })
+}
+
+/// The program that reads plug-in binaries in a child process for a listing: `program` with
+/// `arguments` and then `scan FORMAT PATH…` (Python: its interpreter, `-m detent._slot`).
+@_cdecl("detent_use_scanner")
+public func detent_use_scanner(_ program: UnsafePointer<CChar>, _ arguments: UnsafePointer<UnsafePointer<CChar>>?, _ count: Int32) {
+    let words = (0..<Int(max(0, count))).compactMap { i in arguments.map { String(cString: $0[i]) } }
+    ScanHelper.use(ScanHelper(program: String(cString: program), arguments: words))
 }
 
 @_cdecl("detent_chain_free")

@@ -22,7 +22,7 @@ package struct Detent: ParsableCommand {
             """,
         version: version,
         subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self,
-                      SlotCommand.self]
+                      SlotCommand.self, ScanCommand.self]
     )
 
     /// Parses the command line and runs the command. Help, `--version` and completion scripts

@@ -20,12 +20,7 @@ enum LadspaTable {
         var specs: [ParameterSpec] = []
         var taken = Set<String>()
         var ports: [LadspaPort?] = []
-        func unique(_ base: String) -> String {
-            var id = base, n = 2
-            while taken.contains(id.lowercased()) { id = "\(base)_\(n)"; n += 1 }
-            taken.insert(id.lowercased())
-            return id
-        }
+        func unique(_ base: String) -> String { ParameterNaming.unique(base, in: &taken) }
         if !plugin.programs.isEmpty { taken.insert(programID) }
         for port in plugin.controlInputs {
             specs.append(spec(port, id: unique(id(fromName: port.name, index: port.index))))
@@ -70,45 +65,11 @@ enum LadspaTable {
                              taper: .linear, defaultValue: 0, smoothing: .linear, kind: .enumeration(points))
     }
 
-    /// An id from a port's name: the name without a trailing unit in brackets, in lower case,
-    /// every run of other characters than ASCII letters and digits one `_`; `port_N` when
-    /// nothing is left.
-    static func id(fromName name: String, index: UInt32) -> String {
-        var text = name.trimmedWhitespace
-        if let open = text.lastIndex(where: { $0 == "(" || $0 == "[" }), open != text.startIndex,
-           text.hasSuffix(")") || text.hasSuffix("]") {
-            text = String(text[..<open])
-        }
-        var id = "", gap = false
-        for scalar in text.lowercased().unicodeScalars {
-            if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
-                if gap && !id.isEmpty { id += "_" }
-                id.unicodeScalars.append(scalar)
-                gap = false
-            } else {
-                gap = true
-            }
-        }
-        return id.isEmpty ? "port_\(index)" : id
-    }
+    /// An id from a port's name (``ParameterNaming/id(fromName:index:)``).
+    static func id(fromName name: String, index: UInt32) -> String { ParameterNaming.id(fromName: name, index: index) }
 
     /// The unit a port's name gives in brackets at its end (`Delay (ms)`, `Gain [dB]`).
-    static func unit(inName name: String) -> ParameterUnit {
-        let text = name.trimmedWhitespace
-        guard let open = text.lastIndex(where: { $0 == "(" || $0 == "[" }), text.hasSuffix(")") || text.hasSuffix("]") else {
-            return .none
-        }
-        let inside = String(text[text.index(after: open)...].dropLast()).trimmedWhitespace.lowercased()
-        switch inside {
-        case "hz": return .hertz
-        case "db", "dbfs": return .decibels
-        case "ms": return .milliseconds
-        case "s", "sec", "seconds": return .seconds
-        case "%": return .percent
-        case "semitones", "semitone", "st": return .semitones
-        default: return .none
-        }
-    }
+    static func unit(inName name: String) -> ParameterUnit { ParameterNaming.unit(inName: name) }
 }
 
 extension LadspaTable {
@@ -117,10 +78,7 @@ extension LadspaTable {
     static func outputIDs(_ plugin: LadspaPlugin) -> [(id: String, port: LadspaPort)] {
         var taken = Set<String>()
         return plugin.controlOutputs.map { port in
-            let base = id(fromName: port.name, index: port.index)
-            var id = base, n = 2
-            while !taken.insert(id.lowercased()).inserted { id = "\(base)_\(n)"; n += 1 }
-            return (id, port)
+            (ParameterNaming.unique(id(fromName: port.name, index: port.index), in: &taken), port)
         }
     }
 }

@@ -1,6 +1,7 @@
 """The C interface of libDetentC.so, through ctypes (which lets go of the GIL in every call)."""
 import ctypes
 import os
+import sys
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _path = os.environ.get("DETENT_LIBRARY") or os.path.join(_here, "libDetentC.so")
@@ -70,6 +71,14 @@ lib.detent_chain_isolate.argtypes = [_chain, _c.c_char_p, _c.POINTER(_c.c_char_p
 lib.detent_chain_isolate.restype = _c.c_int32
 lib.detent_serve_slot.argtypes = [_c.c_char_p]
 lib.detent_serve_slot.restype = _c.c_int32
+lib.detent_serve_scan.argtypes = [_c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32]
+lib.detent_serve_scan.restype = _c.c_int32
+lib.detent_use_scanner.argtypes = [_c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32]
+lib.detent_use_scanner.restype = None
+# VST2, VST3 and CLAP binaries are read in a child process, this interpreter running
+# ``detent._slot scan``, so one that crashes or hangs while loading costs that child alone.
+_scanner_words = (_c.c_char_p * 2)(b"-m", b"detent._slot")
+lib.detent_use_scanner(os.fsencode(sys.executable), _scanner_words, 2)
 
 
 def take_string(pointer):

@@ -1,0 +1,121 @@
+import AudioEngine
+import CPluginKernel
+import CRealtime
+import KernelMemory
+import PluginFormats
+
+/// The running instances of one binary plug-in (VST2, VST3, CLAP) for one engine `prepare`,
+/// and the kernel the audio thread runs: CPluginKernel's, the one LV2, LADSPA and DSSI
+/// plug-ins run through, reaching the plug-in through its format's bridge. So the channel rule,
+/// the control writes and the MIDI split at frames are the same for every format; a format
+/// brings its instances (``BinaryBackend/instantiate(_:layout:sampleRate:maxFrames:)``) and
+/// its bridge, and this connects them (``BinaryPortLayout``).
+///
+/// Life cycle: every instance made and its ports connected, then the bridge's `activate`
+/// (the plug-in's own activation); `deactivate` and `activate` again on the engine's reset;
+/// `deactivate` and the instance's release when the engine lets the instances go.
+final class BinaryInstances: @unchecked Sendable {
+    let plugin: BinaryPlugin
+    private let memory: KernelMemory
+    private let bridge: UnsafePointer<LV2_Descriptor>
+    private var instances: [any BinaryInstance] = []
+    private var active = false
+    var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
+
+    /// MIDI messages one cycle can hold, their bytes, and the bytes of one run's sequence.
+    static let midiCapacity = 1024, midiBytes = 65_536, atomCapacity = 16_384
+
+    /// - Parameters:
+    ///   - rows: each table row's place in the plug-in's parameters; `defaults` and `ranges`
+    ///     are the table's, row by row.
+    init(plugin: BinaryPlugin, backend: any BinaryBackend, rows: [Int], defaults: [Double], ranges: [ClosedRange<Double>],
+         format: KernelFormat) throws(PluginError) {
+        self.plugin = plugin
+        bridge = backend.bridge
+        let layout = BinaryPortLayout(plugin)
+        memory = KernelMemory(audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs, sideInputs: plugin.sideInputs,
+                              channels: format.channels, maxFrames: format.maxFrames)
+        let midiInputs = plugin.midiInput ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, memory.instanceCount) : nil
+
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
+        detent_plugin_lifecycle_lock()
+        defer { detent_plugin_lifecycle_unlock() }
+        for i in 0..<memory.instanceCount {
+            let instance = try backend.instantiate(plugin, layout: layout, sampleRate: format.sampleRate, maxFrames: format.maxFrames)
+            instances.append(instance)
+            memory.records[i].handle = instance.handle
+            let values = memory.portValues(instance: i, count: layout.count)
+            for (k, parameter) in plugin.parameters.enumerated() { values[Int(layout.parameter(k))] = Float(parameter.defaultValue) }
+            for (row, k) in rows.enumerated() { values[Int(layout.parameter(k))] = Float(defaults[row]) }
+            connect(instance.handle, layout: layout, values: values)
+            if let midiInputs {
+                let sequence = memory.sequence(capacity: Self.atomCapacity)
+                KernelMemory.markEmpty(sequence, type: 0)
+                midiInputs[i] = sequence
+                bridge.pointee.connect_port(instance.handle, layout.midi, UnsafeMutableRawPointer(sequence))
+            }
+        }
+        for instance in instances { bridge.pointee.activate?(instance.handle) }
+        active = true
+        let parameters = rows.enumerated().map { row, k in
+            KernelMemory.ParameterPort(port: layout.parameter(k), low: Float(ranges[row].lowerBound), high: Float(ranges[row].upperBound))
+        }
+        var k = memory.kernel(descriptor: bridge, inputPorts: (0..<layout.inputs).map(layout.input),
+                              outputPorts: (0..<layout.outputs).map(layout.output), parameters: parameters)
+        memory.addSideInputs(&k, ports: (0..<layout.sides).map(layout.side))
+        if let midiInputs {
+            // The bridge reads every event of the sequence as MIDI: the type numbers only need
+            // to be the loop's own.
+            memory.addMIDIInput(&k, sequences: midiInputs, capacity: Self.midiCapacity, bytes: Self.midiBytes)
+            k.midi_event_type = 1
+            k.atom_sequence_type = 2
+            k.atom_capacity = UInt32(Self.atomCapacity)
+        }
+        memory.kernel.pointee = k
+    }
+
+    /// Connects every port of an instance before activation: parameters to `values`, audio to
+    /// the kernel's buffers (connected again at each run when direct).
+    private func connect(_ handle: UnsafeMutableRawPointer, layout: BinaryPortLayout, values: UnsafeMutablePointer<Float>) {
+        for k in 0..<layout.parameters {
+            bridge.pointee.connect_port(handle, layout.parameter(k), UnsafeMutableRawPointer(values + Int(layout.parameter(k))))
+        }
+        for c in 0..<layout.inputs { bridge.pointee.connect_port(handle, layout.input(c), memory.audio(input: true, position: c)) }
+        for c in 0..<layout.outputs { bridge.pointee.connect_port(handle, layout.output(c), memory.audio(input: false, position: c)) }
+        for c in 0..<layout.sides { bridge.pointee.connect_port(handle, layout.side(c), memory.side(position: c)) }
+    }
+
+    deinit {
+        let mode = detent_denormals_off()
+        defer { detent_denormals_restore(mode) }
+        detent_plugin_lifecycle_lock()
+        defer { detent_plugin_lifecycle_unlock() }
+        if active { for instance in instances { bridge.pointee.deactivate?(instance.handle) } }
+        instances.removeAll()
+    }
+
+    /// What the engine runs.
+    var prepared: PreparedKernel {
+        let midi = kernel.pointee.midi_inputs != nil
+        return PreparedKernel(
+            kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
+                                   beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil,
+                                   side: plugin.sideInputs > 0 ? detent_lv2_side : nil),
+            owner: self)
+    }
+}
+
+extension BinaryInstances: KernelReports {
+    func takeMessages() -> [String] { [] }
+
+    /// The read-only parameters' values in the first instance, as its bridge wrote them.
+    var outputValues: [OutputValue] {
+        let layout = BinaryPortLayout(plugin)
+        return BinaryTable.outputIDs(plugin).map { id, k in
+            OutputValue(id: id, value: Double(memory.portValues[0][Int(layout.parameter(k))]))
+        }
+    }
+
+    var latency: Int { instances.first?.latency ?? 0 }
+}

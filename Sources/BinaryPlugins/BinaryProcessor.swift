@@ -1,0 +1,27 @@
+import AudioEngine
+import Parameters
+import PluginFormats
+
+extension Processor {
+    /// The processor that hosts a binary plug-in (VST2, VST3, CLAP): its writable parameters
+    /// are the table, its instances are made at each engine `prepare` by its format's backend.
+    ///
+    /// - Throws: ``PluginError/notHostable(name:reason:)`` for a plug-in Detent cannot run, or
+    ///   a table error.
+    package static func binary(_ plugin: BinaryPlugin, backend: any BinaryBackend) throws(PluginError) -> Processor {
+        if let reason = plugin.unhostableReason { throw .notHostable(name: plugin.name, reason: reason) }
+        let (table, rows) = try BinaryTable.make(plugin)
+        let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
+        let outputs = BinaryTable.outputIDs(plugin).map { id, k in
+            let p = plugin.parameters[k]
+            return OutputSpec(id: id, name: p.name, unit: p.unit, range: BinaryTable.range(p))
+        }
+        var processor = Processor(identifier: plugin.identifier, name: plugin.name, table: table, acceptsMIDI: plugin.midiInput,
+                                  isSource: plugin.audioInputs == 0, outputs: outputs) { format in
+            try BinaryInstances(plugin: plugin, backend: backend, rows: rows, defaults: format.startingValues ?? defaults,
+                                ranges: ranges, format: format).prepared
+        }
+        processor.sideInputs = plugin.sideInputs
+        return processor
+    }
+}
