@@ -68,6 +68,9 @@ package struct BinaryPortLayout: Sendable, Equatable {
     package var parameterBase: UInt32 { UInt32(inputs + outputs + sides) }
     package func parameter(_ k: Int) -> UInt32 { parameterBase + UInt32(k) }
     package var midi: UInt32 { parameterBase + UInt32(parameters) }
+    /// MIDI messages one run can bring: a bridge that converts them has room for this many.
+    package static let midiCapacity = 1024
+
     /// Ports in all (the size of each instance's value memory).
     package var count: Int { Int(midi) + 1 }
 }

@@ -23,7 +23,7 @@ final class BinaryInstances: @unchecked Sendable {
     var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
 
     /// MIDI messages one cycle can hold, their bytes, and the bytes of one run's sequence.
-    static let midiCapacity = 1024, midiBytes = 65_536, atomCapacity = 16_384
+    static let midiCapacity = BinaryPortLayout.midiCapacity, midiBytes = 65_536, atomCapacity = 16_384
 
     /// - Parameters:
     ///   - rows: each table row's place in the plug-in's parameters; `defaults` and `ranges`

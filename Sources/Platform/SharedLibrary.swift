@@ -17,6 +17,7 @@ package struct SharedLibrary: @unchecked Sendable {
     /// dependency or symbol, the wrong architecture).
     package struct LoadFailure: Error, Sendable, Equatable {
         package let reason: String
+        package init(reason: String) { self.reason = reason }
     }
 
     /// Loads the library at `path` (a path: no search of the loader's folders).
