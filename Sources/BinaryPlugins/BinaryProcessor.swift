@@ -22,6 +22,9 @@ extension Processor {
                                 ranges: ranges, format: format).prepared
         }
         processor.sideInputs = plugin.sideInputs
+        // Told the longest run as their block size, some (a convolver that works in blocks of
+        // it) need every run that long: the last one is padded, as for LV2.
+        processor.padsLastRun = true
         return processor
     }
 }

@@ -1,5 +1,104 @@
-#include "Vst2Bridge.h"
+#include "Vst2Instance.h"
 
-static const LV2_Descriptor bridge = {.URI = "urn:detent:vst2-bridge"};
+#include <string.h>
+#include <lv2/atom/util.h>
+
+/// Ports in `BinaryPortLayout`'s order: main inputs, outputs, (no side chain in VST2), one per
+/// parameter, then the MIDI sequence.
+static void bridge_connect(LV2_Handle handle, uint32_t port, void *data) {
+    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    uint32_t ins = (uint32_t)instance->inputs, outs = (uint32_t)instance->outputs, parameters = (uint32_t)instance->parameters;
+    if (port < ins) {
+        instance->input_buffers[port] = (float *)data;
+    } else if (port < ins + outs) {
+        instance->output_buffers[port - ins] = (float *)data;
+    } else if (port < ins + outs + parameters) {
+        instance->parameter_values[port - ins - outs] = (const float *)data;
+    } else if (port == ins + outs + parameters) {
+        instance->midi = (const LV2_Atom_Sequence *)data;
+    }
+}
+
+static void bridge_activate(LV2_Handle handle) {
+    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    instance->position = 0;
+    detent_vst2_update_time(instance);
+    detent_vst2_dispatch(instance, vst2_mains_changed, 0, 1, NULL, 0);
+    detent_vst2_dispatch(instance, vst2_start_process, 0, 0, NULL, 0);
+}
+
+static void bridge_deactivate(LV2_Handle handle) {
+    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    detent_vst2_dispatch(instance, vst2_stop_process, 0, 0, NULL, 0);
+    detent_vst2_dispatch(instance, vst2_mains_changed, 0, 0, NULL, 0);
+}
+
+/// The MIDI messages of the run loop's sequence as the instance's VST2 events (at most
+/// four bytes each: longer system-exclusive messages are left out). Returns the count.
+static int32_t convert_midi(DetentVst2Instance *instance) {
+    int32_t count = 0;
+    LV2_ATOM_SEQUENCE_FOREACH(instance->midi, ev) {
+        uint32_t size = ev->body.size;
+        if (size == 0 || size > 4) continue;
+        if (count >= DETENT_VST2_EVENT_CAPACITY) {
+            instance->events_dropped++;
+            continue;
+        }
+        Vst2MidiEvent *event = &instance->midi_events[count++];
+        memset(event->data, 0, sizeof event->data);
+        memcpy(event->data, (const uint8_t *)(ev + 1), size);
+        event->delta_frames = ev->time.frames > 0 ? (int32_t)ev->time.frames : 0;
+        event->flags = 0;
+        event->note_length = 0;
+        event->note_offset = 0;
+        event->detune = 0;
+        event->note_off_velocity = 0;
+    }
+    instance->events->count = count;
+    return count;
+}
+
+static void bridge_run(LV2_Handle handle, uint32_t frames) {
+    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    vst_effect *effect = instance->effect;
+    atomic_store_explicit(&instance->running, 1, memory_order_relaxed);
+    for (int32_t k = 0; k < instance->parameters; k++) {
+        const float *port = instance->parameter_values[k];
+        if (!port) continue;
+        float value = *port;
+        if (value != instance->sent[k] && value == value) {
+            effect->set_parameter(effect, (uint32_t)k, value);
+            instance->sent[k] = value;
+        }
+    }
+    detent_vst2_update_time(instance);
+    // A run of no frames still calls the plug-in: DPF's plug-ins update their latency (and
+    // output parameters) then, which is how the host learns it before the first block.
+    if (frames > 0 && instance->midi && convert_midi(instance) > 0) {
+        detent_vst2_dispatch(instance, vst2_process_events, 0, 0, instance->events, 0);
+    }
+    if (!instance->accumulates) {
+        effect->process_float(effect, (const float *const *)instance->input_buffers, instance->output_buffers, (int32_t)frames);
+    } else if (effect->process) {
+        // The accumulating `process` adds its output into the buffers.
+        for (int32_t c = 0; c < instance->outputs; c++) {
+            if (instance->output_buffers[c]) memset(instance->output_buffers[c], 0, frames * sizeof(float));
+        }
+        effect->process(effect, (const float *const *)instance->input_buffers, instance->output_buffers, (int32_t)frames);
+    }
+    instance->position += frames;
+    atomic_store_explicit(&instance->running, 0, memory_order_relaxed);
+}
+
+static const LV2_Descriptor bridge = {
+    .URI = "urn:detent:vst2-bridge",
+    .instantiate = NULL,
+    .connect_port = bridge_connect,
+    .activate = bridge_activate,
+    .run = bridge_run,
+    .deactivate = bridge_deactivate,
+    .cleanup = NULL,
+    .extension_data = NULL,
+};
 
 const LV2_Descriptor *detent_vst2_bridge(void) { return &bridge; }

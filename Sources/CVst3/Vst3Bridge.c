@@ -1,5 +1,265 @@
-#include "Vst3Bridge.h"
+// The bridge descriptor through which CPluginKernel's loop runs a VST3 plug-in: ports
+// connected to the buses' channel pointers and the parameters' values, activation as VST3
+// orders it (active, then processing), and each run one `process` call — the parameters whose
+// values changed sent as changes at the run's first frame, the MIDI input's notes as events,
+// the read-only parameters' changes written back to their values. A run allocates nothing:
+// everything it fills was allocated by `detent_vst3_instance_ports`.
 
-static const LV2_Descriptor bridge = {.URI = "urn:detent:vst3-bridge"};
+#include "Vst3Instance.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Events one run can carry (the rest of a crowded cycle is dropped).
+#define VST3_EVENT_CAPACITY 1024
+/// Queues the plug-in may fill with output changes beyond one per parameter.
+#define VST3_SPARE_QUEUES 16
+
+/// Lays the channel pointers of every bus of one direction out in `channels`, each pointing
+/// at `fill`, and says where the bus `wanted` starts.
+static void lay_out(DetentVst3Instance *instance, int32_t direction, int32_t count, struct v3_audio_bus_buffers *buses,
+                    float **channels, float *fill, int32_t wanted, int32_t *first, int32_t side, int32_t *side_first) {
+    int32_t at = 0;
+    for (int32_t b = 0; b < count; b++) {
+        struct v3_bus_info info;
+        int32_t n = VST3_TABLE(instance->component, Vst3ComponentTable)
+                            ->component.get_bus_info(instance->component, V3_AUDIO, direction, b, &info) == V3_OK
+            ? info.channel_count : 0;
+        if (n < 0) n = 0;
+        buses[b].num_channels = n;
+        buses[b].channel_silence_bitset = 0;
+        buses[b].channel_buffers_32 = channels + at;
+        for (int32_t c = 0; c < n; c++) channels[at + c] = fill;
+        if (b == wanted) *first = at;
+        if (b == side && side_first) *side_first = at;
+        at += n;
+    }
+}
+
+static int32_t channel_total(DetentVst3Instance *instance, int32_t direction, int32_t count) {
+    int32_t total = 0;
+    for (int32_t b = 0; b < count; b++) {
+        struct v3_bus_info info;
+        if (VST3_TABLE(instance->component, Vst3ComponentTable)
+                ->component.get_bus_info(instance->component, V3_AUDIO, direction, b, &info) == V3_OK
+            && info.channel_count > 0) {
+            total += info.channel_count;
+        }
+    }
+    return total;
+}
+
+bool detent_vst3_instance_ports(DetentVst3Instance *instance, int32_t inputs, int32_t outputs, int32_t sides, int32_t count,
+                                const uint32_t *identifiers, const double *minimums, const double *maximums,
+                                const bool *read_only, char *reason, size_t size) {
+    if (instance->ported) {
+        snprintf(reason, size, "was given its ports twice");
+        return false;
+    }
+    if (inputs != instance->main_input_channels || outputs != instance->main_output_channels || sides != instance->side_channels) {
+        snprintf(reason, size, "changed its buses since it was scanned (%d/%d/%d channels, now %d/%d/%d)", (int)inputs, (int)outputs,
+                 (int)sides, (int)instance->main_input_channels, (int)instance->main_output_channels, (int)instance->side_channels);
+        return false;
+    }
+    if (count < 0 || (count > 0 && (!identifiers || !minimums || !maximums || !read_only))) {
+        snprintf(reason, size, "was not given its parameters");
+        return false;
+    }
+    instance->ported = true;
+    instance->inputs = inputs;
+    instance->outputs = outputs;
+    instance->sides = sides;
+    instance->parameter_count = count;
+    instance->midi_port = (uint32_t)(inputs + outputs + sides + count);
+
+    int32_t in_total = channel_total(instance, V3_INPUT, instance->input_bus_count);
+    int32_t out_total = channel_total(instance, V3_OUTPUT, instance->output_bus_count);
+    size_t frames = (size_t)instance->max_frames;
+    size_t slots = (size_t)(count > 0 ? count : 1);
+    instance->input_buses = calloc((size_t)(instance->input_bus_count > 0 ? instance->input_bus_count : 1), sizeof *instance->input_buses);
+    instance->output_buses = calloc((size_t)(instance->output_bus_count > 0 ? instance->output_bus_count : 1),
+                                    sizeof *instance->output_buses);
+    instance->input_channels = calloc((size_t)(in_total > 0 ? in_total : 1), sizeof(float *));
+    instance->output_channels = calloc((size_t)(out_total > 0 ? out_total : 1), sizeof(float *));
+    instance->silence = calloc(frames, sizeof(float));
+    instance->scratch = calloc(frames, sizeof(float));
+    instance->parameter_ids = calloc(slots, sizeof(v3_param_id));
+    instance->minimums = calloc(slots, sizeof(double));
+    instance->maximums = calloc(slots, sizeof(double));
+    instance->read_only = calloc(slots, sizeof(bool));
+    instance->values = calloc(slots, sizeof(float *));
+    instance->sent = calloc(slots, sizeof(float));
+    instance->edits = calloc(slots, sizeof(uint64_t));
+    bool ok = instance->input_buses && instance->output_buses && instance->input_channels && instance->output_channels
+        && instance->silence && instance->scratch && instance->parameter_ids && instance->minimums && instance->maximums
+        && instance->read_only && instance->values && instance->sent && instance->edits
+        && vst3_changes_init(&instance->input_changes, count + 1)
+        && vst3_changes_init(&instance->output_changes, count + VST3_SPARE_QUEUES)
+        && vst3_events_init(&instance->events, instance->event_input ? VST3_EVENT_CAPACITY : 0)
+        && vst3_events_init(&instance->output_events, instance->event_output ? VST3_EVENT_CAPACITY : 0);
+    if (!ok) {
+        snprintf(reason, size, "ran out of memory");
+        return false;
+    }
+
+    lay_out(instance, V3_INPUT, instance->input_bus_count, instance->input_buses, instance->input_channels, instance->silence,
+            instance->main_input, &instance->main_input_first, instance->side_input, &instance->side_first);
+    lay_out(instance, V3_OUTPUT, instance->output_bus_count, instance->output_buses, instance->output_channels, instance->scratch,
+            instance->main_output, &instance->main_output_first, -1, NULL);
+
+    double nan = NAN;
+    uint64_t nan_bits;
+    memcpy(&nan_bits, &nan, sizeof nan_bits);
+    for (int32_t k = 0; k < count; k++) {
+        instance->parameter_ids[k] = identifiers[k];
+        instance->minimums[k] = minimums[k];
+        instance->maximums[k] = maximums[k];
+        instance->read_only[k] = read_only[k];
+        instance->sent[k] = NAN;
+        atomic_init(&instance->edits[k], nan_bits);
+    }
+
+    struct v3_process_data *data = &instance->data;
+    data->process_mode = V3_REALTIME;
+    data->symbolic_sample_size = V3_SAMPLE_32;
+    data->num_input_buses = instance->input_bus_count;
+    data->num_output_buses = instance->output_bus_count;
+    data->inputs = instance->input_buses;
+    data->outputs = instance->output_buses;
+    data->input_params = (struct v3_param_changes **)&instance->input_changes;
+    data->output_params = (struct v3_param_changes **)&instance->output_changes;
+    data->input_events = instance->event_input ? (struct v3_event_list **)&instance->events : NULL;
+    data->output_events = instance->event_output ? (struct v3_event_list **)&instance->output_events : NULL;
+    data->ctx = &instance->context;
+    return true;
+}
+
+// MARK: the descriptor
+
+static void bridge_connect(LV2_Handle handle, uint32_t port, void *data) {
+    DetentVst3Instance *instance = (DetentVst3Instance *)handle;
+    if (!instance->ported) return;
+    int32_t p = (int32_t)port;
+    if (p < instance->inputs) {
+        instance->input_channels[instance->main_input_first + p] = data ? (float *)data : instance->silence;
+        return;
+    }
+    p -= instance->inputs;
+    if (p < instance->outputs) {
+        instance->output_channels[instance->main_output_first + p] = data ? (float *)data : instance->scratch;
+        return;
+    }
+    p -= instance->outputs;
+    if (p < instance->sides) {
+        instance->input_channels[instance->side_first + p] = data ? (float *)data : instance->silence;
+        return;
+    }
+    p -= instance->sides;
+    if (p < instance->parameter_count) {
+        instance->values[p] = (float *)data;
+        return;
+    }
+    if (port == instance->midi_port) instance->midi = (const LV2_Atom_Sequence *)data;
+}
+
+/// Activates the component, then starts processing; every parameter is sent again at the
+/// next run and the timeline starts from zero.
+static void bridge_activate(LV2_Handle handle) {
+    DetentVst3Instance *instance = (DetentVst3Instance *)handle;
+    if (!instance->active) {
+        VST3_TABLE(instance->component, Vst3ComponentTable)->component.set_active(instance->component, 1);
+        instance->active = true;
+    }
+    if (!instance->processing) {
+        VST3_TABLE(instance->processor, Vst3ProcessorTable)->processor.set_processing(instance->processor, 1);
+        instance->processing = true;
+    }
+    for (int32_t k = 0; k < instance->parameter_count; k++) instance->sent[k] = NAN;
+    memset(&instance->context, 0, sizeof instance->context);
+    instance->context.state = V3_PROCESS_CTX_TEMPO_VALID | V3_PROCESS_CTX_TIME_SIG_VALID | V3_PROCESS_CTX_CONT_TIME_VALID
+        | V3_PROCESS_CTX_PROJECT_TIME_VALID;
+    instance->context.sample_rate = instance->sample_rate;
+    // The host passes no tempo to the format's instances: 120 beats per minute in 4/4.
+    instance->context.bpm = 120.0;
+    instance->context.time_sig_numerator = 4;
+    instance->context.time_sig_denom = 4;
+}
+
+static void bridge_deactivate(LV2_Handle handle) {
+    DetentVst3Instance *instance = (DetentVst3Instance *)handle;
+    if (instance->processing) {
+        VST3_TABLE(instance->processor, Vst3ProcessorTable)->processor.set_processing(instance->processor, 0);
+        instance->processing = false;
+    }
+    if (instance->active) {
+        VST3_TABLE(instance->component, Vst3ComponentTable)->component.set_active(instance->component, 0);
+        instance->active = false;
+    }
+}
+
+/// Adds a change for every writable parameter whose value differs from the one sent last.
+static void send_parameters(DetentVst3Instance *instance) {
+    vst3_changes_clear(&instance->input_changes);
+    for (int32_t k = 0; k < instance->parameter_count; k++) {
+        const float *port = instance->values[k];
+        if (instance->read_only[k] || !port) continue;
+        float value = *port;
+        if (value == instance->sent[k] || value != value) continue;
+        double low = instance->minimums[k], high = instance->maximums[k];
+        double normalized = high != low ? ((double)value - low) / (high - low) : 0.0;
+        normalized = normalized < 0 ? 0 : normalized > 1 ? 1 : normalized;
+        if (vst3_changes_add(&instance->input_changes, instance->parameter_ids[k], 0, normalized)) instance->sent[k] = value;
+    }
+}
+
+/// Writes the last value of each read-only parameter the plug-in changed into its port value.
+static void receive_parameters(DetentVst3Instance *instance) {
+    Vst3Changes *changes = &instance->output_changes;
+    for (int32_t q = 0; q < changes->count; q++) {
+        const Vst3Queue *queue = &changes->queues[q];
+        if (queue->count <= 0) continue;
+        for (int32_t k = 0; k < instance->parameter_count; k++) {
+            if (instance->parameter_ids[k] != queue->identifier) continue;
+            if (instance->read_only[k] && instance->values[k]) {
+                double low = instance->minimums[k], high = instance->maximums[k];
+                *instance->values[k] = (float)(low + queue->values[queue->count - 1] * (high - low));
+            }
+            break;
+        }
+    }
+}
+
+static void bridge_run(LV2_Handle handle, uint32_t frames) {
+    DetentVst3Instance *instance = (DetentVst3Instance *)handle;
+    // A run of no frames (the loop's way of asking for a latency, which VST3 reports
+    // otherwise) is not passed on: some plug-ins return from such a `process` before reading
+    // its parameter changes, which would then count as sent.
+    if (!instance->ported || frames == 0) return;
+    send_parameters(instance);
+    if (instance->event_input) vst3_events_from_midi(&instance->events, instance->midi);
+    vst3_changes_clear(&instance->output_changes);
+    instance->output_events.count = 0;
+    instance->data.nframes = (int32_t)frames;
+    VST3_TABLE(instance->processor, Vst3ProcessorTable)->processor.process(instance->processor, &instance->data);
+    receive_parameters(instance);
+    struct v3_process_context *context = &instance->context;
+    context->project_time_in_samples += frames;
+    context->continuous_time_in_samples += frames;
+    context->project_time_quarters = (double)context->project_time_in_samples / instance->sample_rate * context->bpm / 60.0;
+    context->bar_position_quarters = floor(context->project_time_quarters / 4.0) * 4.0;
+}
+
+static const LV2_Descriptor bridge = {
+    .URI = "urn:detent:vst3-bridge",
+    .instantiate = NULL,
+    .connect_port = bridge_connect,
+    .activate = bridge_activate,
+    .run = bridge_run,
+    .deactivate = bridge_deactivate,
+    .cleanup = NULL,
+    .extension_data = NULL,
+};
 
 const LV2_Descriptor *detent_vst3_bridge(void) { return &bridge; }

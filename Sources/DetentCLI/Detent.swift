@@ -12,7 +12,7 @@ package struct Detent: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "detent",
-        abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2, LADSPA and DSSI plug-ins and chains of them, driven like knobs on a synth.",
+        abstract: "A real-time-safe audio parameter host: its own lowpass and gain, LV2, LADSPA, DSSI, CLAP, VST3 and VST2 plug-ins and chains of them, driven like knobs on a synth.",
         discussion: """
             Detent runs one engine — the built-in resonant lowpass and gain, an installed LV2, \
             LADSPA or DSSI plug-in, or several in series (--plugin repeated) — with every \

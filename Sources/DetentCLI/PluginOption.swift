@@ -10,7 +10,7 @@ import Rig
 /// a chain whose parameters are `SLOT.ID` (``PluginChoice``).
 struct PluginOption: ParsableArguments {
     @Option(name: .customLong("plugin"), help: ArgumentHelp(
-        "Host an installed LV2, LADSPA or DSSI plug-in, by URI, name, label, ladspa:ID or FILE.so:LABEL (see `detent plugins`), or `builtin` for the lowpass + gain. "
+        "Host an installed LV2, LADSPA, DSSI, CLAP, VST3 or VST2 plug-in, by URI, name, FORMAT:NAME (clap:ZamComp), label, ladspa:ID, FILE.so:LABEL or a binary's path (see `detent plugins`), or `builtin` for the lowpass + gain. "
         + "Repeat it for a chain, run in the order given; NAME=URI names a slot (its parameters are NAME.ID).",
         valueName: "[name=]uri|name"), completion: Completions.plugins)
     var plugins: [String] = []

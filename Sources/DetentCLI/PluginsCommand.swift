@@ -6,11 +6,11 @@ import PluginFormats
 import LV2
 import Rig
 
-/// `detent plugins`: the installed LV2, LADSPA and DSSI plug-ins, and whether Detent can host each.
+/// `detent plugins`: the installed plug-ins of every format, and whether Detent can host each.
 struct PluginsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
-        abstract: "List the installed LV2, LADSPA and DSSI plug-ins: name, format, class, audio ports, parameters, whether Detent can host each, and its identifier.",
+        abstract: "List the installed LV2, LADSPA, DSSI, CLAP, VST3 and VST2 plug-ins: name, format, class, audio ports, parameters, whether Detent can host each, and its identifier.",
         discussion: """
             --check URI|NAME runs one plug-in's run() (LV2, LADSPA or DSSI) under clang's RealtimeSanitizer for a few \
             seconds of audio with its controls moving, and prints one line per kind of \
@@ -22,6 +22,9 @@ struct PluginsCommand: ParsableCommand {
 
     @Argument(help: "Only plug-ins whose name, identifier, class, format or label contains this text (any case).")
     var text: String?
+
+    @Option(help: ArgumentHelp("Only plug-ins of this format: lv2, ladspa, dssi, clap, vst3 or vst2.", valueName: "format"))
+    var format: String?
 
     @Flag(help: "Print one JSON object per plug-in, one per line (with --check: the audit's result).")
     var json = false
@@ -51,6 +54,10 @@ struct PluginsCommand: ParsableCommand {
                 throw ValidationError("invalid --seconds '\(RealtimeAuditReport.format(seconds))': expected 0.1 … 60")
             }
         }
+        if let format, !InstalledPlugins.catalogue.formats.contains(where: { $0.name.lowercased() == format.lowercased() }) {
+            throw ValidationError("invalid --format '\(format)': expected one of "
+                + InstalledPlugins.catalogue.formats.map { $0.name.lowercased() }.joined(separator: ", "))
+        }
         if check != nil, text != nil {
             throw ValidationError("--check audits one plug-in; give it alone, not with the filter '\(text!)'")
         }
@@ -64,7 +71,9 @@ struct PluginsCommand: ParsableCommand {
         if let check {
             return try RealtimeAudit.check(check, seconds: seconds ?? Self.defaultSeconds, json: json)
         }
-        let (entries, problems) = InstalledPlugins.catalogue.installed()
+        // With --format, only that format is read.
+        let formats = InstalledPlugins.catalogue.formats.filter { format == nil || $0.name.lowercased() == format!.lowercased() }
+        let (entries, problems) = PluginCatalogue(formats: formats).installed()
         if let problem = problems.first { throw problem }
         var plugins = entries
         if let text {

@@ -3,7 +3,7 @@ import Glibc
 
 /// The C kernel every plug-in format runs through (`DetentLV2Kernel`, whose loop writes the
 /// control ports, connects the buffers and calls `run`), and the memory it points into, built
-/// one way for LV2, LADSPA and DSSI alike (and the next format): a format brings its ports and
+/// one way for LV2, LADSPA, DSSI, CLAP, VST3 and VST2 alike: a format brings its ports and
 /// its instances; this decides how the file's channels meet them, owns every buffer, and fills
 /// the kernel's shared fields.
 ///

@@ -41,7 +41,19 @@ public struct PluginCatalogue: Sendable {
         let wanted = reference.lowercased()
         let whole = entries.filter { $0.identifier == reference || $0.name.lowercased() == wanted }
         if whole.count == 1 { return whole[0] }
-        if whole.count > 1 { throw .ambiguous(reference, candidates: whole.map(\.candidateText)) }
+        if whole.count > 1 {
+            // One plug-in built in several formats (ZamComp as LV2, LADSPA, VST2, VST3 and
+            // CLAP): the first format's is chosen, and the entry says how to pick another.
+            let order = formats.map(\.name)
+            let byFormat = whole.sorted { (order.firstIndex(of: $0.format) ?? order.count) < (order.firstIndex(of: $1.format) ?? order.count) }
+            guard Set(whole.map(\.format)).count == whole.count else {
+                throw .ambiguous(reference, candidates: whole.map(\.candidateText))
+            }
+            var chosen = byFormat[0]
+            chosen.choiceNote = "'\(chosen.name)' is installed as \(byFormat.map(\.format).joined(separator: ", ")); "
+                + "the \(chosen.format) build is used (another: \(byFormat.dropFirst().map(\.identifier).joined(separator: ", ")))"
+            return chosen
+        }
         for format in formats.map(\.name) {
             let own = entries.filter { $0.format == format }
             let aliased = own.filter { $0.aliases.contains { $0.lowercased() == wanted } }

@@ -35,6 +35,10 @@ public struct PluginEntry: Sendable {
     public let aliases: [String]
     public let searchTexts: [String]
 
+    /// Set when a name chose this entry among builds of one plug-in in several formats: what
+    /// was chosen and the identifiers that pick the others, for the host to say once.
+    public var choiceNote: String?
+
     private let makeProcessor: @Sendable () throws(PluginError) -> Processor
     private let makePresets: @Sendable () -> [FactoryPreset]
 

@@ -1,4 +1,4 @@
-/// One plug-in format (LV2, LADSPA, DSSI) as the catalogue sees it: every module that hosts a
+/// One plug-in format (LV2, LADSPA, DSSI, CLAP, VST3, VST2) as the catalogue sees it: every module that hosts a
 /// format provides one, and a new format is a new module with a new conformance, not a change
 /// to the catalogue or the command line.
 public protocol PluginFormat: Sendable {

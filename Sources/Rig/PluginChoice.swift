@@ -4,6 +4,7 @@ import Parameters
 import Platform
 import Presets
 import PluginFormats
+import Synchronization
 
 /// The processor a command or a Python chain hosts, as `--plugin` (repeatable) and `--chain`
 /// name it: the built-in lowpass + gain when neither is given, one processor, or several in
@@ -98,6 +99,7 @@ package enum ProcessorReference {
         }
         if isBuiltIn(identifier) { return (.lowpassGain, .standard()) }
         let entry = try InstalledPlugins.catalogue.find(identifier)
+        announce(entry)
         let processor = try entry.processor()
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
         return (processor, .standard(scope: scope, factoryPresets: entry.factoryPresets()))
@@ -117,7 +119,18 @@ package enum ProcessorReference {
     /// any format (see ``PluginCatalogue``).
     package static func processor(_ reference: String) throws(PluginError) -> Processor {
         if isBuiltIn(reference) { return .lowpassGain }
-        return try InstalledPlugins.catalogue.find(reference).processor()
+        let entry = try InstalledPlugins.catalogue.find(reference)
+        announce(entry)
+        return try entry.processor()
+    }
+
+    private static let announced = Mutex<Set<String>>([])
+
+    /// Says on standard error, once per process, which build a name chose where one plug-in
+    /// is installed in several formats.
+    static func announce(_ entry: PluginEntry) {
+        guard let note = entry.choiceNote, announced.withLock({ $0.insert(note).inserted }) else { return }
+        Console.warning(note)
     }
 
     /// True for `builtin` and the built-in's identifier.

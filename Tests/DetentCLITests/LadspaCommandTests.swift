@@ -74,9 +74,19 @@ struct LadspaCommandTests {
         #expect(outcome.stdout.contains(id), "\(outcome.stdout.prefix(300))")
     }
 
-    @Test("bad references: one line, exit 64; a name two formats share lists both", arguments: [
-        ("GLAME Butterworth Lowpass", "ladspa:1903:buttlow_iir"),
-        ("GLAME Butterworth Lowpass", "http://plugin.org.uk/swh-plugins/buttlow_iir"),
+    @Test("a name two formats share chooses the LV2 build and says once which identifier picks the other")
+    func sharedName() throws {
+        let folder = TemporaryFolder()
+        folder.write("in.wav", WAV.float([Signal.noise(frames: 4_800, seed: 1)]))
+        let outcome = try Detent.run(["render", "in.wav", "-o", "out.wav", "--plugin", "GLAME Butterworth Lowpass"], in: folder.path)
+        let lines = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("detent: warning:") }
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(lines.count == 1 && lines[0].contains("the LV2 build is used") && lines[0].contains("ladspa:1903:buttlow_iir"),
+                "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("out.wav")))
+    }
+
+    @Test("bad references: one line, exit 64; a label two libraries share lists both", arguments: [
         ("ladspa:lpf", "cmt.so:lpf"),
         ("ladspa:4242424", "no installed plug-in"),
         ("nothing.so:lpf", "no installed plug-in"),

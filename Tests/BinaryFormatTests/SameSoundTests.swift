@@ -1,0 +1,68 @@
+import AudioEngine
+import PluginFormats
+import Rig
+import Testing
+import TestSupport
+
+/// One plug-in, every format, one sound: zam-plugins ships each of its 17 plug-ins as LV2,
+/// VST2, VST3 and CLAP, built from one source, so at the same values each binary format must
+/// give the LV2 build's samples.
+@Suite("One plug-in sounds the same in every format")
+struct SameSoundTests {
+    static let zam = ["ZamAutoSat", "ZaMaximX2", "ZamComp", "ZamCompX2", "ZamDelay", "ZamDynamicEQ", "ZamEQ2", "ZamGate", "ZamGateX2",
+                      "ZamGEQ31", "ZamGrains", "ZamHeadX2", "ZamPhono", "ZamTube", "ZaMultiComp", "ZaMultiCompX2", "ZamVerb"]
+
+    /// Builds that differ from their LV2 build, and why; the test fails should one stop
+    /// differing (or another start).
+    static let knownDifferences: [String: String] = [
+        // DPF's CLAP wrapper makes a plug-in at the rate of the process's last activation (44.1
+        // kHz before any), and ZamHeadX2 loads its head responses when made, before the host
+        // can tell the rate, and keeps them: its CLAP build convolves with 44.1 kHz responses.
+        "CLAP ZamHeadX2": "responses loaded at 44.1 kHz",
+        // DPF's VST3 wrapper maps the normalized default of its elevation back to 1.34e-6, not
+        // 0, and the head responses it picks differ; at the range's ends the builds agree.
+        "VST3 ZamHeadX2": "elevation 1.34e-6 at its default",
+        // Differs at its defaults, which it lists as LV2 does; not yet examined (a default
+        // that does not survive the normalized round trip, as ZamHeadX2's, is suspected).
+        "VST3 ZamGrains": "not yet examined",
+        "VST2 ZamGrains": "not yet examined",
+    ]
+
+    /// VST2 has no side-chain bus: DPF's VST2 builds of the plug-ins with a side chain declare
+    /// its channels as more main inputs (and do not answer the pin-properties query that could
+    /// tell them apart). Fed the LV2 build's channel count (mono), the fold gives the side
+    /// inputs a copy that these plug-ins ignore with their side chain off.
+    static let knownBusDifferences: Set<String> = ["VST2 ZamComp", "VST2 ZamCompX2", "VST2 ZamGate", "VST2 ZamGateX2", "VST2 ZamDynamicEQ"]
+
+    /// Each format's build of `name`.
+    static func builds(_ name: String) -> [String: PluginEntry] {
+        let entries = InstalledPlugins.catalogue.installed().entries.filter { $0.name == name }
+        return Dictionary(entries.map { ($0.format, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    static func render(_ entry: PluginEntry, channels: Int) throws -> [[Float]] {
+        let input = (0..<channels).map { Signal.noise(frames: 48_000, seed: UInt64($0 + 7), amplitude: 0.3) }
+        return EngineRun.reference(input, processor: try entry.processor(), blockSize: 256)
+    }
+
+    @Test("each Zam plug-in as CLAP, VST3 or VST2 gives its LV2 build's samples", arguments: ["CLAP", "VST3", "VST2"])
+    func sameAsLV2(format: String) throws {
+        var same: [String] = [], different: [String: String] = [:], missing: [String] = []
+        for name in Self.zam {
+            let builds = Self.builds(name)
+            guard let lv2 = builds["LV2"], let other = builds[format] else { missing.append(name); continue }
+            let sameBuses = other.audioInputs == lv2.audioInputs && other.audioOutputs == lv2.audioOutputs
+            #expect(sameBuses != Self.knownBusDifferences.contains("\(format) \(name)"),
+                    "\(format) \(name): \(other.audioInputs) in, \(other.audioOutputs) out; LV2 \(lv2.audioInputs) in, \(lv2.audioOutputs) out")
+            #expect(other.parameters == lv2.parameters, "\(format) \(name) has \(other.parameters) parameters, LV2 \(lv2.parameters)")
+            let channels = max(1, lv2.audioInputs)
+            let reference = try Self.render(lv2, channels: channels), output = try Self.render(other, channels: channels)
+            let difference = zip(reference, output).map { a, b in zip(a, b).map { abs($0 - $1) }.max() ?? 0 }.max() ?? 0
+            if difference <= 1e-6 { same.append(name) } else { different["\(format) \(name)"] = "\(difference)" }
+        }
+        #expect(missing.isEmpty, "not installed as LV2 and \(format): \(missing)")
+        #expect(Set(different.keys) == Set(Self.knownDifferences.keys.filter { $0.hasPrefix(format + " ") }),
+                "differences: \(different)")
+        #expect(same.count + different.count == Self.zam.count)
+    }
+}
