@@ -42,6 +42,17 @@ package protocol BinaryInstance: AnyObject {
     var handle: UnsafeMutableRawPointer { get }
     /// The latency the plug-in reports now, in frames (off the audio thread).
     var latency: Int { get }
+    /// The plug-in's own state as bytes its format defines (off the audio thread, while it is
+    /// not running), or nil when it keeps none.
+    func saveState() -> [UInt8]?
+    /// Gives the plug-in a state ``saveState()`` made, before it is activated; why it refused,
+    /// or nil.
+    func restoreState(_ bytes: [UInt8]) -> String?
+}
+
+extension BinaryInstance {
+    package func saveState() -> [UInt8]? { nil }
+    package func restoreState(_ bytes: [UInt8]) -> String? { "it keeps no state" }
 }
 
 /// The port numbers through which the kernel loop meets a binary plug-in's bridge (which has

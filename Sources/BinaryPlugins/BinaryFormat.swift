@@ -76,6 +76,12 @@ package struct BinaryFormat: PluginFormat {
         throw .unknown(reference, closest: NameDistance.closest(to: wanted, in: all.map(\.name)).map { backend.prefix + $0 })
     }
 
+    /// The plug-in whose identifier is `identifier`, or nil.
+    package func plugin(identifier: String) -> BinaryPlugin? {
+        guard identifier.lowercased().hasPrefix(backend.prefix) else { return nil }
+        return plugins().first { $0.identifier == identifier }
+    }
+
     package func entry(identifier: String) -> PluginEntry? {
         guard identifier.lowercased().hasPrefix(backend.prefix) else { return nil }
         return plugins().first { $0.identifier == identifier }.map(entry)

@@ -2,6 +2,8 @@ import AudioEngine
 import CPluginKernel
 import CRealtime
 import KernelMemory
+import Parameters
+import Platform
 import PluginFormats
 
 /// The running instances of one binary plug-in (VST2, VST3, CLAP) for one engine `prepare`,
@@ -20,6 +22,8 @@ final class BinaryInstances: @unchecked Sendable {
     private let bridge: UnsafePointer<LV2_Descriptor>
     private var instances: [any BinaryInstance] = []
     private var active = false
+    /// Said once, off the audio thread: a saved state the plug-in refused.
+    private var messages: [String] = []
     var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
 
     /// MIDI messages one cycle can hold, their bytes, and the bytes of one run's sequence.
@@ -29,7 +33,7 @@ final class BinaryInstances: @unchecked Sendable {
     ///   - rows: each table row's place in the plug-in's parameters; `defaults` and `ranges`
     ///     are the table's, row by row.
     init(plugin: BinaryPlugin, backend: any BinaryBackend, rows: [Int], defaults: [Double], ranges: [ClosedRange<Double>],
-         format: KernelFormat) throws(PluginError) {
+         format: KernelFormat, state: SavedState? = nil) throws(PluginError) {
         self.plugin = plugin
         bridge = backend.bridge
         let layout = BinaryPortLayout(plugin)
@@ -56,6 +60,7 @@ final class BinaryInstances: @unchecked Sendable {
                 bridge.pointee.connect_port(instance.handle, layout.midi, UnsafeMutableRawPointer(sequence))
             }
         }
+        if let state, let problem = Self.restore(state, into: instances, name: plugin.name) { messages.append(problem) }
         for instance in instances { bridge.pointee.activate?(instance.handle) }
         active = true
         let parameters = rows.enumerated().map { row, k in
@@ -86,6 +91,57 @@ final class BinaryInstances: @unchecked Sendable {
         for c in 0..<layout.sides { bridge.pointee.connect_port(handle, layout.side(c), memory.side(position: c)) }
     }
 
+    /// The file of a state folder that holds the plug-in's own bytes.
+    static let stateFile = "state.bin"
+
+    /// Gives every instance the state saved in `state`'s folder, before activation; what went
+    /// wrong, or nil.
+    private static func restore(_ state: SavedState, into instances: [any BinaryInstance], name: String) -> String? {
+        guard case .folder(let path, _) = state else { return nil }
+        let file = path + "/" + stateFile
+        let bytes: [UInt8]
+        do { bytes = try BoundedFileReader.read(path: file, limit: 256 << 20) } catch {
+            return "\(name): cannot read the saved state '\(file)': \(error)"
+        }
+        for instance in instances {
+            if let problem = instance.restoreState(bytes) { return "\(name): its saved state was refused: \(problem)" }
+        }
+        return nil
+    }
+
+    /// Saves the first instance's state into `directory` (made if needed) as ``stateFile``.
+    /// - Throws: ``PluginError/stateNotSaved(name:reason:)``.
+    func saveState(to directory: String) throws(PluginError) {
+        guard let bytes = instances.first?.saveState() else {
+            throw .stateNotSaved(name: plugin.name, reason: "it gave no state")
+        }
+        do {
+            try FolderEntries.make(directory, mode: 0o755)
+        } catch {
+            throw .stateNotSaved(name: plugin.name, reason: "cannot make '\(directory)': \(error)")
+        }
+        let file = directory + "/" + Self.stateFile
+        if let problem = Self.write(bytes, to: file) {
+            throw .stateNotSaved(name: plugin.name, reason: "cannot write '\(file)': \(problem)")
+        }
+    }
+
+    /// Writes `bytes` under a temporary name beside `file` and renames it into place; why it
+    /// failed, or nil.
+    private static func write(_ bytes: [UInt8], to file: String) -> String? {
+        let temporary: String, fd: Int32
+        do { (temporary, fd) = try TemporaryFile.create(prefix: file + ".") } catch { return "\(error)" }
+        do {
+            try DescriptorIO.writeAll(fd, bytes)
+            try DescriptorIO.close(fd)
+            try FileNaming.name(temporary, as: file, replacing: true)
+            return nil
+        } catch {
+            PathString.remove(temporary)
+            return "\(error)"
+        }
+    }
+
     deinit {
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
@@ -107,7 +163,10 @@ final class BinaryInstances: @unchecked Sendable {
 }
 
 extension BinaryInstances: KernelReports {
-    func takeMessages() -> [String] { [] }
+    func takeMessages() -> [String] {
+        defer { messages.removeAll() }
+        return messages
+    }
 
     /// The read-only parameters' values in the first instance, as its bridge wrote them.
     var outputValues: [OutputValue] {

@@ -29,6 +29,9 @@ package struct BinaryPlugin: Sendable, Hashable {
     package var isInstrument: Bool
     /// The plug-in's parameters in the order it gives them.
     package var parameters: [BinaryParameter]
+    /// It keeps a state of its own beyond its parameters (VST2 chunks, VST3 component state,
+    /// CLAP `state`), which presets and sessions keep beside their values.
+    package var keepsState: Bool = false
     /// Its latency at its defaults, as the scan saw it (the instance reports its own).
     package var latency: Int
     /// Why it cannot be hosted (it crashed or hung while loading, has no audio), or nil.
@@ -128,6 +131,7 @@ extension BinaryPlugin {
             JSONMember("sideInputs", .number(sideInputs)), JSONMember("midiInput", .bool(midiInput)),
             JSONMember("midiOutput", .bool(midiOutput)), JSONMember("isInstrument", .bool(isInstrument)),
             JSONMember("latency", .number(latency)), JSONMember("problem", .string(problem)),
+            JSONMember("keepsState", .bool(keepsState)),
             JSONMember("parameters", .array(parameters.map(\.json))),
         ])
     }
@@ -152,6 +156,7 @@ extension BinaryPlugin {
                   audioOutputs: count("audioOutputs"), sideInputs: count("sideInputs"), midiInput: flag("midiInput"),
                   midiOutput: flag("midiOutput"), isInstrument: flag("isInstrument"), parameters: parameters,
                   latency: count("latency"), problem: problem)
+        keepsState = flag("keepsState")
     }
 }
 

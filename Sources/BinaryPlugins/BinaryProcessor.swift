@@ -17,14 +17,34 @@ extension Processor {
             return OutputSpec(id: id, name: p.name, unit: p.unit, range: BinaryTable.range(p))
         }
         var processor = Processor(identifier: plugin.identifier, name: plugin.name, table: table, acceptsMIDI: plugin.midiInput,
-                                  isSource: plugin.audioInputs == 0, outputs: outputs) { format in
+                                  isSource: plugin.audioInputs == 0, outputs: outputs, files: [],
+                                  keepsState: plugin.keepsState) { format, _, state in
             try BinaryInstances(plugin: plugin, backend: backend, rows: rows, defaults: format.startingValues ?? defaults,
-                                ranges: ranges, format: format).prepared
+                                ranges: ranges, format: format, state: state).prepared
         }
         processor.sideInputs = plugin.sideInputs
         // Told the longest run as their block size, some (a convolver that works in blocks of
         // it) need every run that long: the last one is padded, as for LV2.
         processor.padsLastRun = true
         return processor
+    }
+}
+
+/// Saving a binary plug-in's own state for a preset: the plug-in is made as a render would make
+/// it (its saved state restored), asked for its state, and the bytes written into a folder
+/// (`state.bin`), which the preset names.
+package enum BinaryStates {
+    /// Saves the state of `processor`'s plug-in into `directory`, which a preset names
+    /// `relative`.
+    /// - Throws: a ``PluginError`` for a plug-in that cannot be made or whose state cannot be
+    ///   written.
+    package static func save(_ processor: Processor, plugin: BinaryPlugin, backend: any BinaryBackend, to directory: String,
+                             as relative: String) throws(PluginError) -> SavedState {
+        let (table, rows) = try BinaryTable.make(plugin)
+        let instances = try BinaryInstances(
+            plugin: plugin, backend: backend, rows: rows, defaults: table.specs.map(\.defaultValue), ranges: table.specs.map(\.range),
+            format: KernelFormat(sampleRate: 48_000, maxFrames: 4096, channels: max(1, plugin.audioInputs)), state: processor.state)
+        try instances.saveState(to: directory)
+        return .folder(path: relative, files: [])
     }
 }

@@ -60,7 +60,7 @@ package enum StateFolder {
             throw failure("cannot make '\(partial)': \(error.errno)")
         }
         do {
-            return (try PluginStates.save(processor, to: partial, as: name), claim)
+            return (try ProcessorStates.save(processor, to: partial, as: name), claim)
         } catch {
             FolderEntries.remove(folder: partial)
             try? DescriptorIO.close(claim)
