@@ -13,6 +13,7 @@
 #include <clap/ext/latency.h>
 #include <clap/ext/note-ports.h>
 #include <clap/ext/params.h>
+#include <clap/ext/state.h>
 #include <clap/ext/thread-check.h>
 
 /// One event of a run's input list: the largest kind the bridge sends.
@@ -30,6 +31,7 @@ struct DetentClapInstance {
     const clap_plugin_latency_t *latency;
     const clap_plugin_audio_ports_t *audio_ports;
     const clap_plugin_note_ports_t *note_ports;
+    const clap_plugin_state_t *state;
     double sample_rate;
     uint32_t max_frames;
     bool active;
@@ -200,6 +202,7 @@ DetentClapInstance *detent_clap_create(const void *entry, const char *id, double
     instance->latency = plugin->get_extension(plugin, CLAP_EXT_LATENCY);
     instance->audio_ports = plugin->get_extension(plugin, CLAP_EXT_AUDIO_PORTS);
     instance->note_ports = plugin->get_extension(plugin, CLAP_EXT_NOTE_PORTS);
+    instance->state = plugin->get_extension(plugin, CLAP_EXT_STATE);
     read_ports(instance);
     instance->parameter_count = instance->params ? instance->params->count(plugin) : 0;
     return instance;
@@ -247,6 +250,70 @@ int detent_clap_probe_latency(DetentClapInstance *instance) {
     instance->plugin->deactivate(instance->plugin);
     instance->active = false;
     return frames;
+}
+
+int detent_clap_has_state(const DetentClapInstance *instance) {
+    return instance->state && instance->state->save && instance->state->load;
+}
+
+/// A state being written: a buffer that grows (off the audio thread), or failed.
+typedef struct StateBuffer {
+    uint8_t *bytes;
+    size_t size, capacity;
+    bool failed;
+} StateBuffer;
+
+static int64_t state_write(const clap_ostream_t *stream, const void *data, uint64_t size) {
+    StateBuffer *buffer = stream->ctx;
+    if (buffer->failed) return -1;
+    if (buffer->size + size > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+        while (capacity < buffer->size + size) capacity *= 2;
+        uint8_t *grown = realloc(buffer->bytes, capacity);
+        if (!grown) { buffer->failed = true; return -1; }
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->size, data, size);
+    buffer->size += size;
+    return (int64_t)size;
+}
+
+int detent_clap_save_state(DetentClapInstance *instance, uint8_t **bytes, size_t *size) {
+    *bytes = NULL;
+    *size = 0;
+    if (!detent_clap_has_state(instance)) return 0;
+    StateBuffer buffer = {0};
+    clap_ostream_t stream = {.ctx = &buffer, .write = state_write};
+    if (!instance->state->save(instance->plugin, &stream) || buffer.failed) {
+        free(buffer.bytes);
+        return 0;
+    }
+    *bytes = buffer.bytes ? buffer.bytes : malloc(1);
+    *size = buffer.size;
+    return *bytes != NULL;
+}
+
+/// A state being read: the bytes and how far the plug-in has read.
+typedef struct StateReader {
+    const uint8_t *bytes;
+    size_t size, at;
+} StateReader;
+
+static int64_t state_read(const clap_istream_t *stream, void *data, uint64_t size) {
+    StateReader *reader = stream->ctx;
+    size_t left = reader->size - reader->at;
+    size_t n = size < left ? (size_t)size : left;
+    memcpy(data, reader->bytes + reader->at, n);
+    reader->at += n;
+    return (int64_t)n;
+}
+
+int detent_clap_load_state(DetentClapInstance *instance, const uint8_t *bytes, size_t size) {
+    if (!detent_clap_has_state(instance)) return 0;
+    StateReader reader = {bytes, size, 0};
+    clap_istream_t stream = {.ctx = &reader, .read = state_read};
+    return instance->state->load(instance->plugin, &stream) ? 1 : 0;
 }
 
 // The input and output event lists of a run.

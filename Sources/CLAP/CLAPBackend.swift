@@ -1,4 +1,5 @@
 import AudioEngine
+import Glibc
 import BinaryPlugins
 import CClap
 import CPluginKernel
@@ -86,6 +87,7 @@ package struct CLAPBackend: BinaryBackend {
         plugin.sideInputs = Int(shape.sides)
         plugin.midiInput = shape.midi_input != 0
         plugin.midiOutput = shape.midi_output != 0
+        plugin.keepsState = detent_clap_has_state(instance) != 0
         for index in 0..<shape.parameters {
             var p = DetentClapParameter()
             guard detent_clap_parameter(instance, index, &p) != 0 else {
@@ -166,5 +168,19 @@ final class CLAPInstance: BinaryInstance {
     init(_ instance: OpaquePointer) { self.instance = instance }
     var handle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(instance) }
     var latency: Int { Int(detent_clap_latency(instance)) }
+
+    func saveState() -> [UInt8]? {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard detent_clap_save_state(instance, &bytes, &size) != 0, let bytes else { return nil }
+        defer { free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+
+    func restoreState(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            detent_clap_load_state(instance, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count) != 0
+        } ? nil : "its state extension refused the bytes"
+    }
     deinit { detent_clap_destroy(instance) }
 }

@@ -73,9 +73,10 @@ struct PluginsCommand: ParsableCommand {
         }
         // With --format, only that format is read.
         let formats = InstalledPlugins.catalogue.formats.filter { format == nil || $0.name.lowercased() == format!.lowercased() }
-        let (entries, problems) = PluginCatalogue(formats: formats).installed()
-        if let problem = problems.first { throw problem }
-        var plugins = entries
+        // A format that cannot be read (no lilv) fails the listing before any other is read.
+        var found: [PluginEntry] = []
+        for format in formats { found += try format.installed() }
+        var plugins = PluginCatalogue.inListingOrder(found)
         if let text {
             let wanted = text.lowercased()
             plugins = plugins.filter { entry in

@@ -24,8 +24,12 @@ public struct PluginCatalogue: Sendable {
         for format in formats {
             do { entries += try format.installed() } catch { problems.append(error) }
         }
-        entries.sort { ($0.name.lowercased(), $0.format, $0.identifier) < ($1.name.lowercased(), $1.format, $1.identifier) }
-        return (entries, problems)
+        return (Self.inListingOrder(entries), problems)
+    }
+
+    /// Entries in the listing's order: by name (any case), then format, then identifier.
+    public static func inListingOrder(_ entries: [PluginEntry]) -> [PluginEntry] {
+        entries.sorted { ($0.name.lowercased(), $0.format, $0.identifier) < ($1.name.lowercased(), $1.format, $1.identifier) }
     }
 
     /// The plug-in `reference` means.

@@ -85,6 +85,16 @@ uint32_t detent_clap_latency(const DetentClapInstance *_Nonnull instance);
 /// before the bridge's first `connect_port`. `midi_capacity`: MIDI messages one run takes.
 int detent_clap_prepare(DetentClapInstance *_Nonnull instance, uint32_t midi_capacity);
 
+/// True when the plug-in keeps a state of its own (`clap.state`).
+int detent_clap_has_state(const DetentClapInstance *_Nonnull instance);
+
+/// The plug-in's state (`clap.state`'s `save`) in a buffer the caller frees with `free`;
+/// 0 (and nothing to free) when it gave none.
+int detent_clap_save_state(DetentClapInstance *_Nonnull instance, uint8_t *_Nullable *_Nonnull bytes, size_t *_Nonnull size);
+
+/// Gives the plug-in a state it saved (`load`); 0 when it refused.
+int detent_clap_load_state(DetentClapInstance *_Nonnull instance, const uint8_t *_Nonnull bytes, size_t size);
+
 /// The bridge descriptor (static; its handles are `DetentClapInstance`s).
 const LV2_Descriptor *_Nonnull detent_clap_bridge(void);
 
