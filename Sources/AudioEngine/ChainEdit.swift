@@ -59,7 +59,7 @@ extension Processor {
     /// nothing usable.
     public func defaultSlotName(position: Int) -> String {
         if self == .lowpassGain { return "builtin" }
-        let tail = identifier.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+        let tail = slotNameBase ?? identifier.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
         var name = ""
         for scalar in tail.lowercased().unicodeScalars {
             let allowed = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")

@@ -67,6 +67,9 @@ public struct Processor: Sendable, Equatable {
     /// inputs): the key a compressor or gate listens to. The engine feeds them the signal a
     /// host binds to the slot (``Engine/SideInput``), else silence.
     public var sideInputs = 0
+    /// What a chain names this processor's slot after by default, where the identifier's tail
+    /// says nothing to a person (a VST3 class id, a VST2 number): its name. Nil: the tail.
+    public var slotNameBase: String?
 
     /// True when the processor's audio code must run in whole blocks (an LV2 plug-in asking
     /// for coarse or fixed block lengths: convoLV2 is silent for a run of any other length

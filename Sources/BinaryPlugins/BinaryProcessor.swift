@@ -23,6 +23,7 @@ extension Processor {
                                 ranges: ranges, format: format, state: state).prepared
         }
         processor.sideInputs = plugin.sideInputs
+        processor.slotNameBase = plugin.name
         // Told the longest run as their block size, some (a convolver that works in blocks of
         // it) need every run that long: the last one is padded, as for LV2.
         processor.padsLastRun = true

@@ -4,23 +4,50 @@
 #include <lv2/atom/util.h>
 
 /// Ports in `BinaryPortLayout`'s order: main inputs, outputs, (no side chain in VST2), one per
-/// parameter, then the MIDI sequence.
+/// parameter, the program row's when used, then the MIDI sequence.
 static void bridge_connect(LV2_Handle handle, uint32_t port, void *data) {
     DetentVst2Instance *instance = (DetentVst2Instance *)handle;
     uint32_t ins = (uint32_t)instance->inputs, outs = (uint32_t)instance->outputs, parameters = (uint32_t)instance->parameters;
+    uint32_t programs = instance->uses_program_port ? 1 : 0;
     if (port < ins) {
         instance->input_buffers[port] = (float *)data;
     } else if (port < ins + outs) {
         instance->output_buffers[port - ins] = (float *)data;
     } else if (port < ins + outs + parameters) {
         instance->parameter_values[port - ins - outs] = (const float *)data;
-    } else if (port == ins + outs + parameters) {
+    } else if (programs && port == ins + outs + parameters) {
+        instance->program_value = (const float *)data;
+    } else if (port == ins + outs + parameters + programs) {
         instance->midi = (const LV2_Atom_Sequence *)data;
     }
 }
 
+/// Selects the program the program row names when it is not the plug-in's current one (a
+/// restored chunk's own program is kept while the row agrees with it).
+static void select_program(DetentVst2Instance *instance) {
+    int32_t count = instance->effect->num_programs;
+    if (!instance->program_value || count < 2) return;
+    float value = *instance->program_value;
+    if (value != value) return;
+    int32_t index = (int32_t)(value + 0.5f);
+    if (index < 0) index = 0;
+    if (index >= count) index = count - 1;
+    if (index != detent_vst2_current_program(instance)) detent_vst2_select_program(instance, index);
+}
+
+/// Takes the plug-in's own parameter values as the ones sent: a restored chunk or a selected
+/// program set them, and a run sends a row's value only where it differs from what the
+/// plug-in holds.
+static void read_parameters(DetentVst2Instance *instance) {
+    vst_effect *effect = instance->effect;
+    if (!effect->get_parameter) return;
+    for (int32_t k = 0; k < instance->parameters; k++) instance->sent[k] = effect->get_parameter(effect, (uint32_t)k);
+}
+
 static void bridge_activate(LV2_Handle handle) {
     DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    select_program(instance);
+    read_parameters(instance);
     instance->position = 0;
     detent_vst2_update_time(instance);
     detent_vst2_dispatch(instance, vst2_mains_changed, 0, 1, NULL, 0);

@@ -56,6 +56,7 @@ static void free_record(DetentVst2Instance *instance) {
     free(instance->sent);
     free(instance->events);
     free(instance->midi_events);
+    free(instance->chunk);
     free(instance);
 }
 
@@ -131,6 +132,8 @@ void detent_vst2_info(DetentVst2Instance *instance, DetentVst2Info *info) {
     info->outputs = instance->outputs;
     info->parameters = instance->parameters;
     info->latency = effect->delay;
+    info->programs = effect->num_programs > 0 ? effect->num_programs : 0;
+    info->keeps_chunks = (effect->flags & vst2_flag_program_chunks) != 0;
     info->is_synth = (effect->flags & vst2_flag_is_synth) != 0 || info->category == vst2_category_synth;
     info->accumulates_only = instance->accumulates && effect->process != NULL;
     info->double_only = !(effect->flags & vst2_flag_can_replace) && (effect->flags & vst2_flag_can_double_replace);
@@ -195,6 +198,57 @@ int32_t detent_vst2_shell_next(DetentVst2Instance *instance, char *name, uint32_
     scratch[sizeof scratch - 1] = 0;
     copy_out(scratch, name, size);
     return id;
+}
+
+void detent_vst2_program_name(DetentVst2Instance *instance, int32_t index, char *text, uint32_t size) {
+    char scratch[1024] = {0};
+    // -1: no category (the call's value is a category index for plug-ins that have them).
+    int answered = detent_vst2_dispatch(instance, vst2_program_name_indexed, index, -1, scratch, 0) != 0;
+    scratch[sizeof scratch - 1] = 0;
+    if (!answered || !scratch[0]) {
+        memset(scratch, 0, sizeof scratch);
+        detent_vst2_select_program(instance, index);
+        detent_vst2_dispatch(instance, vst2_program_name, 0, 0, scratch, 0);
+        scratch[sizeof scratch - 1] = 0;
+    }
+    copy_out(scratch, text, size);
+}
+
+int32_t detent_vst2_current_program(DetentVst2Instance *instance) {
+    return (int32_t)detent_vst2_dispatch(instance, vst2_get_program, 0, 0, NULL, 0);
+}
+
+void detent_vst2_select_program(DetentVst2Instance *instance, int32_t index) {
+    detent_vst2_dispatch(instance, vst2_set_program, 0, index, NULL, 0);
+}
+
+float detent_vst2_parameter_value(DetentVst2Instance *instance, int32_t index) {
+    vst_effect *effect = instance->effect;
+    if (index < 0 || index >= instance->parameters || !effect->get_parameter) return 0;
+    return effect->get_parameter(effect, (uint32_t)index);
+}
+
+void detent_vst2_use_program_port(DetentVst2Instance *instance) { instance->uses_program_port = 1; }
+
+int64_t detent_vst2_chunk(DetentVst2Instance *instance, const void **data) {
+    void *bytes = NULL;
+    intptr_t size = detent_vst2_dispatch(instance, vst2_get_chunk, 0, 0, &bytes, 0);
+    if (size <= 0 || !bytes) {
+        *data = NULL;
+        return 0;
+    }
+    *data = bytes;
+    return (int64_t)size;
+}
+
+int32_t detent_vst2_set_chunk(DetentVst2Instance *instance, const void *data, int64_t size) {
+    void *copy = malloc(size > 0 ? (size_t)size : 1);
+    if (!copy) return 0;
+    if (size > 0) memcpy(copy, data, (size_t)size);
+    detent_vst2_dispatch(instance, vst2_set_chunk, 0, (intptr_t)size, copy, 0);
+    free(instance->chunk);
+    instance->chunk = copy;
+    return 1;
 }
 
 int32_t detent_vst2_latency(DetentVst2Instance *instance) { return instance->effect->delay; }

@@ -31,6 +31,11 @@ struct DetentVst2Instance {
     const float **parameter_values;
     float *sent;
     const LV2_Atom_Sequence *midi;
+    /// The program row's port (an index), connected when `uses_program_port` is set.
+    int uses_program_port;
+    const float *program_value;
+    /// The last chunk given to the plug-in, kept until the next one or close.
+    void *chunk;
 
     /// One run's events: the list and the records it points to.
     Vst2Events *events;

@@ -24,12 +24,18 @@ typedef struct vst_speaker_properties vst_speaker_properties;
 enum {
     vst2_open = 0,
     vst2_close = 1,
+    vst2_set_program = 2,
+    vst2_get_program = 3,
+    vst2_program_name = 5,
     vst2_parameter_label = 6,
     vst2_parameter_name = 8,
     vst2_set_sample_rate = 10,
     vst2_set_block_size = 11,
     vst2_mains_changed = 12,
+    vst2_get_chunk = 23,
+    vst2_set_chunk = 24,
     vst2_process_events = 25,
+    vst2_program_name_indexed = 29,
     vst2_category = 35,
     vst2_effect_name = 45,
     vst2_vendor_string = 47,
@@ -73,6 +79,7 @@ enum {
 /// The AEffect's flags Detent reads.
 enum {
     vst2_flag_can_replace = 1 << 4,
+    vst2_flag_program_chunks = 1 << 5,
     vst2_flag_is_synth = 1 << 8,
     vst2_flag_can_double_replace = 1 << 12,
 };

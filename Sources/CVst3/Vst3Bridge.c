@@ -121,6 +121,8 @@ bool detent_vst3_instance_ports(DetentVst3Instance *instance, int32_t inputs, in
         atomic_init(&instance->edits[k], nan_bits);
     }
 
+    vst3_prime_values(instance);
+
     struct v3_process_data *data = &instance->data;
     data->process_mode = V3_REALTIME;
     data->symbolic_sample_size = V3_SAMPLE_32;
@@ -164,8 +166,31 @@ static void bridge_connect(LV2_Handle handle, uint32_t port, void *data) {
     if (port == instance->midi_port) instance->midi = (const LV2_Atom_Sequence *)data;
 }
 
-/// Activates the component, then starts processing; every parameter is sent again at the
-/// next run and the timeline starts from zero.
+void vst3_prime_values(DetentVst3Instance *instance) {
+    void *controller = instance->controller;
+    for (int32_t k = 0; k < instance->parameter_count; k++) {
+        instance->sent[k] = NAN;
+        if (instance->read_only[k] || !controller) continue;
+        v3_param_id id = instance->parameter_ids[k];
+        double normalized = VST3_TABLE(controller, Vst3ControllerTable)->controller.get_parameter_normalised(controller, id);
+        if (!(normalized >= 0 && normalized <= 1)) continue;
+        // The port's terms: the plain value as the scan read defaults (so a value the host
+        // left at its default matches it to the bit), or the linear one for a row in 0…1.
+        double low = instance->minimums[k], high = instance->maximums[k];
+        double linear = low + normalized * (high - low);
+        double plain = VST3_TABLE(controller, Vst3ControllerTable)->controller.normalised_parameter_to_plain(controller, id,
+                                                                                                           normalized);
+        double tolerance = 1e-6 * fmax(fabs(high - low), fmax(fabs(low), fabs(high)));
+        instance->sent[k] = (float)(isfinite(plain) && fabs(plain - linear) <= tolerance ? plain : linear);
+    }
+    instance->primed = true;
+}
+
+/// Activates the component, then starts processing, and starts the timeline from zero. The
+/// first activation keeps the values `vst3_prime_values` took, so a parameter whose value
+/// the plug-in holds already is not sent (it keeps its own value exactly, which the round
+/// trip through a normalized value may not: DPF maps ZamHeadX2's default elevation of 0 back
+/// to 1.34e-6); every later one sends every parameter again at the next run.
 static void bridge_activate(LV2_Handle handle) {
     DetentVst3Instance *instance = (DetentVst3Instance *)handle;
     if (!instance->active) {
@@ -176,7 +201,10 @@ static void bridge_activate(LV2_Handle handle) {
         VST3_TABLE(instance->processor, Vst3ProcessorTable)->processor.set_processing(instance->processor, 1);
         instance->processing = true;
     }
-    for (int32_t k = 0; k < instance->parameter_count; k++) instance->sent[k] = NAN;
+    if (!instance->primed) {
+        for (int32_t k = 0; k < instance->parameter_count; k++) instance->sent[k] = NAN;
+    }
+    instance->primed = false;
     memset(&instance->context, 0, sizeof instance->context);
     instance->context.state = V3_PROCESS_CTX_TEMPO_VALID | V3_PROCESS_CTX_TIME_SIG_VALID | V3_PROCESS_CTX_CONT_TIME_VALID
         | V3_PROCESS_CTX_PROJECT_TIME_VALID;

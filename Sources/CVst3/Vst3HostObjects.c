@@ -447,3 +447,21 @@ void *vst3_memory_stream_new(void) {
     atomic_init(&stream->references, 1);
     return stream;
 }
+
+void *vst3_memory_stream_with(const uint8_t *bytes, size_t size) {
+    MemoryStream *stream = vst3_memory_stream_new();
+    if (!stream) return NULL;
+    int32_t done = 0;
+    if (size > INT32_MAX || stream_write(stream, (void *)bytes, (int32_t)size, &done) != V3_OK || (size_t)done != size) {
+        stream_unref(stream);
+        return NULL;
+    }
+    stream->position = 0;
+    return stream;
+}
+
+const uint8_t *vst3_memory_stream_bytes(void *stream, size_t *size) {
+    MemoryStream *memory = stream;
+    *size = (size_t)memory->size;
+    return memory->bytes;
+}

@@ -104,9 +104,13 @@ struct DetentVst3Instance {
     double *minimums;
     double *maximums;
     bool *read_only;
-    /// Each parameter's port value (connected), and the value last sent (NaN: none since activation).
+    /// Each parameter's port value (connected), and the value last sent (NaN: none since
+    /// activation) or, until the first activation after `primed`, the value the plug-in holds.
     float **values;
     float *sent;
+    /// `sent` holds the plug-in's own values (`vst3_prime_values`): the next activation keeps
+    /// them, so the first run sends only the values that differ.
+    bool primed;
     uint32_t midi_port;
     const LV2_Atom_Sequence *midi;
 
@@ -137,5 +141,12 @@ void vst3_events_free(Vst3Events *events);
 void vst3_events_from_midi(Vst3Events *events, const LV2_Atom_Sequence *midi);
 
 void vst3_handler_init(Vst3Handler *handler, DetentVst3Instance *instance);
+
+/// Takes each writable parameter's value as the controller holds it now, in its port's
+/// terms, for the values last sent (Vst3Bridge.c). Off the audio thread, before activation.
+void vst3_prime_values(DetentVst3Instance *instance);
+/// The component's state now, in a new memory stream read from its start (release it), or
+/// NULL when it gives none; `result` is the component's answer.
+void *vst3_component_state(DetentVst3Instance *instance, v3_result *result);
 
 #endif

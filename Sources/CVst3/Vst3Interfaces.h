@@ -143,5 +143,11 @@ void vst3_utf16(const char *text, int16_t *out, size_t length);
 struct v3_funknown **vst3_host_application(void);
 /// A new growable stream in memory (reference count 1), or NULL.
 void *vst3_memory_stream_new(void);
+/// A new stream in memory holding a copy of `bytes`, read from its start; NULL when memory
+/// runs out or it is too long for a stream (2 GiB).
+void *vst3_memory_stream_with(const uint8_t *bytes, size_t size);
+/// Everything written into a stream `vst3_memory_stream_new` made (valid until it is
+/// written again or released), and its length.
+const uint8_t *vst3_memory_stream_bytes(void *stream, size_t *size);
 
 #endif

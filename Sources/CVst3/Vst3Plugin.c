@@ -118,17 +118,43 @@ static void activate_buses(DetentVst3Instance *instance) {
     if (instance->event_input) COMPONENT(instance)->component.activate_bus(c, V3_EVENT, V3_INPUT, 0, 1);
 }
 
-/// Gives the controller the component's state, as a host does after creating both (not an
-/// empty one: some controllers take that for a broken state).
-static void share_state(DetentVst3Instance *instance) {
-    void *stream = vst3_memory_stream_new();
+/// True when the controller lists a parameter the host writes (not read-only, hidden or the
+/// program change, as the scan leaves those out).
+static bool has_writable_parameters(DetentVst3Instance *instance) {
+    if (!instance->controller) return false;
+    int32_t count = CONTROLLER(instance)->controller.get_parameter_count(instance->controller);
+    for (int32_t index = 0; index < count; index++) {
+        struct v3_param_info info;
+        memset(&info, 0, sizeof info);
+        if (CONTROLLER(instance)->controller.get_parameter_info(instance->controller, index, &info) != V3_OK) continue;
+        if (!(info.flags & (V3_PARAM_READ_ONLY | V3_PARAM_IS_HIDDEN | V3_PARAM_PROGRAM_CHANGE))) return true;
+    }
+    return false;
+}
+
+/// Gives the component its own state back, then gives a separate controller that state, as
+/// a host does after creating both (not an empty one: some controllers take that for a broken
+/// state).
+///
+/// The component's own state is given back because a processor may take the values it was
+/// made with to be its parameters' defaults and drop a change to a value it believes it
+/// holds, while the plug-in inside started from other values (DPF's wrapper does so, and
+/// ZamGrains starts at a 1000 ms loop, not its 160 ms default): the state carries the values
+/// the plug-in really holds, and once restored the processor believes those, so the host's
+/// first values all land. A plug-in without writable parameters has nothing to align, and
+/// its controller (which serves this host only its parameters) nothing to learn: both are
+/// spared (DPF's wrapper cannot read back the one-byte state such a plug-in writes).
+static void settle_state(DetentVst3Instance *instance) {
+    if (!has_writable_parameters(instance)) return;
+    v3_result result;
+    void *stream = vst3_component_state(instance, &result);
     if (!stream) return;
-    struct v3_bstream **s = stream;
-    int64_t written = 0;
-    if (COMPONENT(instance)->component.get_state(instance->component, s) == V3_OK
-        && VST3_TABLE(stream, Vst3StreamTable)->stream.tell(stream, &written) == V3_OK && written > 0) {
+    size_t size = 0;
+    vst3_memory_stream_bytes(stream, &size);
+    if (size > 0) COMPONENT(instance)->component.set_state(instance->component, (struct v3_bstream **)stream);
+    if (size > 0 && instance->separate_controller) {
         VST3_TABLE(stream, Vst3StreamTable)->stream.seek(stream, 0, V3_SEEK_SET, NULL);
-        CONTROLLER(instance)->controller.set_component_state(instance->controller, s);
+        CONTROLLER(instance)->controller.set_component_state(instance->controller, (struct v3_bstream **)stream);
     }
     vst3_release(stream);
 }
@@ -208,10 +234,8 @@ DetentVst3Instance *detent_vst3_instance_new(const DetentVst3Module *module, con
     instance->component_initialized = true;
 
     make_controller(instance, factory);
-    if (instance->separate_controller) {
-        connect_points(instance);
-        share_state(instance);
-    }
+    if (instance->separate_controller) connect_points(instance);
+    settle_state(instance);
     if (instance->controller) {
         CONTROLLER(instance)->controller.set_component_handler(instance->controller,
                                                               (struct v3_component_handler **)&instance->handler);
@@ -337,6 +361,7 @@ bool detent_vst3_parameter(const DetentVst3Instance *instance, int32_t index, De
     double (*plain)(void *, v3_param_id, double) = CONTROLLER(instance)->controller.normalised_parameter_to_plain;
     double low = plain(instance->controller, info.param_id, 0), high = plain(instance->controller, info.param_id, 1);
     if (isfinite(low) && isfinite(high) && low != high && is_linear(instance, info.param_id, out->steps, low, high)) {
+        out->is_plain = true;
         out->minimum = low;
         out->maximum = high;
         out->default_value = plain(instance->controller, info.param_id, normalized);

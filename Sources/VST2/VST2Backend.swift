@@ -3,6 +3,7 @@ import CVst2
 import CPluginKernel
 import Platform
 import PluginFormats
+import Presets
 
 /// VST2 as a binary format: `.so` libraries with a `VSTPluginMain` (or `main`) entry point,
 /// in `VST_PATH`, `LXVST_PATH`, the usual folders and Debian's multiarch ones
@@ -39,4 +40,7 @@ package struct VST2Backend: BinaryBackend {
                              maxFrames: Int) throws(PluginError) -> any BinaryInstance {
         try VST2Instance(plugin, sampleRate: sampleRate, maxFrames: maxFrames)
     }
+
+    /// The plug-in's programs (``VST2Programs``).
+    package func factoryPresets(_ plugin: BinaryPlugin) -> [FactoryPreset] { VST2Programs.factory(for: plugin) }
 }

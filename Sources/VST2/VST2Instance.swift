@@ -5,7 +5,9 @@ import PluginFormats
 
 /// One open VST2 plug-in, as its processor's instances hold it: the C record the bridge runs,
 /// opened (entry point, `effOpen`, sample rate, block size) on the thread that makes it, and
-/// closed (`effClose`) as it is released, after the bridge's `deactivate`.
+/// closed (`effClose`) as it is released, after the bridge's `deactivate`. Its state, for a
+/// plug-in with chunks, is its bank chunk; a program row (``VST2Programs``) takes the port
+/// after its parameters.
 final class VST2Instance: BinaryInstance {
     let record: OpaquePointer
 
@@ -29,12 +31,40 @@ final class VST2Instance: BinaryInstance {
         }
         var info = DetentVst2Info()
         detent_vst2_info(record, &info)
+        let programRow = VST2Programs.hasRow(plugin)
         guard Int(info.inputs) == plugin.audioInputs, Int(info.outputs) == plugin.audioOutputs,
-              Int(info.parameters) == plugin.parameters.count else {
+              Int(info.parameters) == plugin.parameters.count - (programRow ? 1 : 0) else {
             detent_vst2_close(record)
             throw .notHostable(name: plugin.name, reason: "no longer has the channels and parameters its scan found")
         }
+        if programRow { detent_vst2_use_program_port(record) }
+        keepsChunks = info.keeps_chunks != 0
         self.record = record
+    }
+
+    /// Its state is a chunk (``BinaryPlugin/keepsState``, from the same flag).
+    let keepsChunks: Bool
+
+    /// The bank chunk (`effGetChunk` with index 0): the whole state — every program and which
+    /// is selected — where a program chunk would hold only the selected one. Copied at once:
+    /// the memory stays the plug-in's and changes at its next call. Nil for a plug-in without
+    /// chunks, whose state is its parameter values (a preset's values already).
+    func saveState() -> [UInt8]? {
+        guard keepsChunks else { return nil }
+        var data: UnsafeRawPointer?
+        let size = detent_vst2_chunk(record, &data)
+        guard size > 0, let data else { return nil }
+        return [UInt8](UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    /// Gives the plug-in a bank chunk (`effSetChunk` with index 0) before it is activated. Its
+    /// answer says nothing reliable (many return 0 on success), so only an empty state, a
+    /// plug-in without chunks or a lack of memory is a refusal.
+    func restoreState(_ bytes: [UInt8]) -> String? {
+        guard keepsChunks else { return "it keeps no chunk" }
+        guard !bytes.isEmpty else { return "the saved chunk is empty" }
+        let given = bytes.withUnsafeBytes { detent_vst2_set_chunk(record, $0.baseAddress!, Int64($0.count)) }
+        return given != 0 ? nil : "no memory for its chunk"
     }
 
     var handle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(record) }

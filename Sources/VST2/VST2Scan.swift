@@ -6,7 +6,8 @@ import Platform
 /// Reads the plug-ins of one VST2 library (in the scanning child): each is opened through the
 /// library's entry point, asked what it is, and closed. A shell library (category
 /// `kPlugCategShell`, Waves-style) lists sub-plug-ins, each read as a plug-in of its own by
-/// opening the entry point again with its id.
+/// opening the entry point again with its id. A plug-in with chunks keeps state; one with
+/// programs gets a program row (``VST2Programs``).
 enum VST2Scan {
     /// The sample rate and block size plug-ins are opened with for reading.
     static let sampleRate = 48_000.0, maxFrames: Int32 = 512
@@ -74,7 +75,8 @@ enum VST2Scan {
         let name = [text(DETENT_VST2_EFFECT_NAME), member?.name ?? "", text(DETENT_VST2_PRODUCT), stem].first { !$0.isEmpty } ?? stem
         let isInstrument = info.is_synth != 0
         let version = info.vendor_version != 0 ? info.vendor_version : info.version
-        let parameters = (0..<max(0, info.parameters)).map { k in parameter(record, index: k) }
+        var parameters = (0..<max(0, info.parameters)).map { k in parameter(record, index: k) }
+        if let programs = VST2Programs.row(record, count: info.programs) { parameters.append(programs) }
         var problem: String?
         if info.double_only != 0 {
             problem = "runs only in double precision"
@@ -82,12 +84,14 @@ enum VST2Scan {
             problem = "has no process function"
         }
         let id = member?.id ?? info.unique_id
-        return BinaryPlugin(
+        var plugin = BinaryPlugin(
             format: backend.name, path: path, identifier: backend.prefix + decimal(id), innerID: member.map { decimal($0.id) } ?? "",
             name: name, maker: text(DETENT_VST2_VENDOR), category: isInstrument ? "Instrument" : category(info.category),
             version: versionText(version), audioInputs: Int(info.inputs), audioOutputs: Int(info.outputs),
             sideInputs: 0, midiInput: info.receives_midi != 0 || isInstrument, midiOutput: info.sends_midi != 0,
             isInstrument: isInstrument, parameters: parameters, latency: max(0, Int(info.latency)), problem: problem)
+        plugin.keepsState = info.keeps_chunks != 0
+        return plugin
     }
 
     static let replacingFlag: Int32 = 1 << 4
@@ -101,14 +105,14 @@ enum VST2Scan {
     }
 
     /// A parameter's row: values 0…1 (the plug-in maps them onto its own), its value right
-    /// after opening as the default.
+    /// after opening as the default. No unit: the plug-in's label (`ms`, `dB`) is its own
+    /// value's, not the 0…1 row's, which would print as `0.50 ms`.
     static func parameter(_ record: OpaquePointer, index: Int32) -> BinaryParameter {
         var info = DetentVst2ParameterInfo()
         detent_vst2_parameter(record, index, &info)
         let name = withUnsafeBytes(of: &info.name) { cleaned($0) }
-        let unit = withUnsafeBytes(of: &info.unit) { cleaned($0) }
         let value = info.value.isFinite ? min(max(Double(info.value), 0), 1) : 0
-        return BinaryParameter(id: UInt32(index), name: name.isEmpty ? "Parameter \(index + 1)" : name, unit: unit,
+        return BinaryParameter(id: UInt32(index), name: name.isEmpty ? "Parameter \(index + 1)" : name, unit: "",
                                minimum: 0, maximum: 1, defaultValue: value, steps: Int(max(0, info.steps)))
     }
 

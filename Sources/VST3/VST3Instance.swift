@@ -44,5 +44,26 @@ final class VST3Instance: BinaryInstance {
 
     var latency: Int { Int(detent_vst3_latency(record)) }
 
+    /// The component's and the controller's states in one block (the layout Vst3State.c
+    /// describes); nil when the component gives none.
+    func saveState() -> [UInt8]? {
+        var size = 0
+        var saved: UnsafeMutablePointer<UInt8>?
+        _ = failure { saved = detent_vst3_state_save(record, &size, $0, $1) }
+        guard let saved else { return nil }
+        defer { detent_vst3_state_free(saved) }
+        return Array(UnsafeBufferPointer(start: saved, count: size))
+    }
+
+    /// Gives the component, then the controller, a block ``saveState()`` made, before
+    /// activation; why the bytes were refused, or nil.
+    func restoreState(_ bytes: [UInt8]) -> String? {
+        var restored = false
+        let reason = bytes.withUnsafeBufferPointer { buffer in
+            failure { restored = detent_vst3_state_restore(record, buffer.baseAddress, buffer.count, $0, $1) }
+        }
+        return restored ? nil : reason
+    }
+
     deinit { detent_vst3_instance_free(record) }
 }

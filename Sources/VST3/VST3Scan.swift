@@ -54,6 +54,9 @@ enum VST3Scan {
         plugin.midiOutput = buses.midi_output
         plugin.parameters = (0..<detent_vst3_parameter_count(instance)).compactMap { parameter(instance, index: $0) }
         plugin.latency = Int(detent_vst3_latency(instance))
+        // Every VST3 component has a state, and it is the only faithful carrier of what the
+        // plug-in keeps beyond the parameters it lists.
+        plugin.keepsState = true
         return plugin
     }
 
@@ -72,7 +75,9 @@ enum VST3Scan {
                 if found, !name.isEmpty { labels.append(BinaryLabel(value: p.minimum + normalized * (p.maximum - p.minimum), text: name)) }
             }
         }
-        return BinaryParameter(id: p.identifier, name: trimmed(text(p.name)), unit: trimmed(text(p.unit)), minimum: p.minimum, maximum: p.maximum,
+        // A unit names plain values: a row kept in 0…1 has none.
+        let unit = p.is_plain ? trimmed(text(p.unit)) : ""
+        return BinaryParameter(id: p.identifier, name: trimmed(text(p.name)), unit: unit, minimum: p.minimum, maximum: p.maximum,
                                defaultValue: p.default_value, steps: Int(p.steps), isOutput: p.is_read_only, isBypass: p.is_bypass,
                                labels: labels)
     }

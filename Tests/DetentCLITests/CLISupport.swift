@@ -24,15 +24,21 @@ enum Detent {
         return Outcome(status: outcome.status.exited, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 
-    /// This process's environment with user presets and cached files looked up inside
-    /// `folder`, so a test never reads or writes the real `~/.config/detent` or
+    /// This process's environment with user presets looked up inside `folder` and cached
+    /// files in ``sharedCache``, so a test never reads or writes the real `~/.config/detent` or
     /// `~/.cache/detent`.
     static func environment(in folder: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = folder + "/.config"
-        environment["XDG_CACHE_HOME"] = folder + "/.cache"
+        environment["XDG_CACHE_HOME"] = sharedCache
         return environment
     }
+
+    /// The cache folder every command the tests run shares (`.build/test-cache`, which
+    /// Scripts/test fills before the tests start): the VST2, VST3 and CLAP binaries are read in
+    /// child processes once per run and indexed, not once per command. Tests of the indexes
+    /// themselves give a folder of their own.
+    static let sharedCache = packageRoot + "/.build/test-cache"
 }
 
 /// Reads a rendered file back, interleaved, with its format.

@@ -7,7 +7,15 @@
 // loop's MIDI sequence into VST2 events, keeps the transport the plug-in reads, and calls the
 // plug-in's `processReplacing` (or its accumulating `process` on zeroed outputs, for the old
 // plug-ins without it). The port numbers are BinaryPlugins' `BinaryPortLayout`: the main
-// inputs, the outputs, one port per parameter, then the MIDI sequence.
+// inputs, the outputs, one port per parameter, then — for a plug-in with programs whose
+// program row is used (`detent_vst2_use_program_port`) — the program's index, then the MIDI
+// sequence.
+//
+// The program is selected (`effSetProgram`) only as the plug-in is activated, never in a run:
+// VST2 promises nothing about what a plug-in does when it changes programs (some load files),
+// so it is kept off the audio thread. A program's parameters are the row values a program's
+// preset carries, which runs send as usual; a change of the program row itself while running
+// takes effect at the next activation (an engine reset).
 //
 // Everything else — the host callback, opening and closing, what a scan reads — is here too,
 // so that the Swift side never sees the VST2 interface itself.
@@ -47,6 +55,10 @@ typedef struct DetentVst2Info {
     int32_t parameters;
     int32_t latency;
     int32_t is_synth;
+    /// Its programs (`numPrograms`; 0 or 1: none to choose from).
+    int32_t programs;
+    /// Its state is a chunk (`effFlagsProgramChunks`): `effGetChunk`/`effSetChunk` keep it.
+    int32_t keeps_chunks;
     /// It runs only through the accumulating `process` (no `processReplacing`).
     int32_t accumulates_only;
     /// It runs only in double precision.
@@ -81,6 +93,34 @@ void detent_vst2_parameter(DetentVst2Instance *_Nonnull instance, int32_t index,
 
 /// A shell's next sub-plug-in: its id (0 when there are no more) and its name.
 int32_t detent_vst2_shell_next(DetentVst2Instance *_Nonnull instance, char *_Nonnull name, uint32_t size);
+
+/// The name of program `index` (`effGetProgramNameIndexed`; for a plug-in that does not
+/// answer, by selecting it and reading `effGetProgramName`, which leaves it selected). Empty
+/// when it has none.
+void detent_vst2_program_name(DetentVst2Instance *_Nonnull instance, int32_t index, char *_Nonnull text, uint32_t size);
+
+/// The program selected now (`effGetProgram`).
+int32_t detent_vst2_current_program(DetentVst2Instance *_Nonnull instance);
+
+/// Selects program `index` (`effSetProgram`), off the audio thread, while not running.
+void detent_vst2_select_program(DetentVst2Instance *_Nonnull instance, int32_t index);
+
+/// The plug-in's value of parameter `index` now (0…1).
+float detent_vst2_parameter_value(DetentVst2Instance *_Nonnull instance, int32_t index);
+
+/// Makes the port after the parameters the program row's (before ports are connected): its
+/// value, a program index, is selected as the plug-in is activated.
+void detent_vst2_use_program_port(DetentVst2Instance *_Nonnull instance);
+
+/// The plug-in's bank chunk (`effGetChunk`, index 0): its bytes, which stay the plug-in's and
+/// are valid only until it is next called, so the caller copies them at once. Returns the
+/// size (0: it gave none) and sets `data`.
+int64_t detent_vst2_chunk(DetentVst2Instance *_Nonnull instance, const void *_Nullable *_Nonnull data);
+
+/// Gives the plug-in a bank chunk (`effSetChunk`, index 0). The bytes are copied into the
+/// record first and kept until the next chunk or close, for plug-ins that read them after the
+/// call returns. Returns 0 when memory ran out.
+int32_t detent_vst2_set_chunk(DetentVst2Instance *_Nonnull instance, const void *_Nonnull data, int64_t size);
 
 /// The latency the plug-in reports now (its `initialDelay`), in frames.
 int32_t detent_vst2_latency(DetentVst2Instance *_Nonnull instance);

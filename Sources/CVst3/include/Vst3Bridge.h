@@ -61,6 +61,8 @@ typedef struct DetentVst3Parameter {
     double maximum;
     double default_value;
     double default_normalized;
+    /// True when `minimum`, `maximum` and `default_value` are plain values (false: 0…1).
+    bool is_plain;
     bool is_read_only;
     bool is_bypass;
     bool is_list;
@@ -117,6 +119,20 @@ bool detent_vst3_instance_ports(DetentVst3Instance *_Nonnull instance, int32_t i
 /// order) last normalized value, NaN when it never changed.
 uint32_t detent_vst3_edit_count(const DetentVst3Instance *_Nonnull instance);
 double detent_vst3_edited_value(const DetentVst3Instance *_Nonnull instance, int32_t index);
+
+/// The instance's state in this host's layout (see Vst3State.c): the component's state and
+/// the controller's, in one block of `*size` bytes allocated with `malloc` (free it with
+/// `detent_vst3_state_free`). NULL with `reason` filled when the component gives none.
+/// Off the audio thread, while the instance is not running.
+uint8_t *_Nullable detent_vst3_state_save(DetentVst3Instance *_Nonnull instance, size_t *_Nonnull size, char *_Nonnull reason,
+                                          size_t reason_size);
+void detent_vst3_state_free(uint8_t *_Nullable bytes);
+/// Gives the instance a state `detent_vst3_state_save` made: the component's, then the
+/// controller told of it, then the controller's own. Before activation, on the thread that
+/// made the instance. False with `reason` filled when the bytes are not such a state or the
+/// plug-in refuses them.
+bool detent_vst3_state_restore(DetentVst3Instance *_Nonnull instance, const uint8_t *_Nullable bytes, size_t size,
+                               char *_Nonnull reason, size_t reason_size);
 
 /// The bridge descriptor the kernel loop calls (its handles are `DetentVst3Instance`s).
 const LV2_Descriptor *_Nonnull detent_vst3_bridge(void);
