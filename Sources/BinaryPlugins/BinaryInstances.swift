@@ -91,8 +91,7 @@ final class BinaryInstances: @unchecked Sendable {
         for c in 0..<layout.sides { bridge.pointee.connect_port(handle, layout.side(c), memory.side(position: c)) }
     }
 
-    /// The file of a state folder that holds the plug-in's own bytes.
-    static let stateFile = "state.bin"
+    static var stateFile: String { BinaryStates.stateFile }
 
     /// Gives every instance the state saved in `state`'s folder, before activation; what went
     /// wrong, or nil.

@@ -35,6 +35,9 @@ extension Processor {
 /// it (its saved state restored), asked for its state, and the bytes written into a folder
 /// (`state.bin`), which the preset names.
 package enum BinaryStates {
+    /// The file of a state folder that holds a binary plug-in's own bytes.
+    package static let stateFile = "state.bin"
+
     /// Saves the state of `processor`'s plug-in into `directory`, which a preset names
     /// `relative`.
     /// - Throws: a ``PluginError`` for a plug-in that cannot be made or whose state cannot be

@@ -1,3 +1,4 @@
+import BinaryPlugins
 import AudioEngine
 import Parameters
 import Platform
@@ -50,12 +51,14 @@ package enum PresetStates {
         }
     }
 
-    /// Why `state` cannot be restored — its folder's `state.ttl` or a file it copied gone or
-    /// unreadable (a chain's: any slot's) — or nil. A plug-in's own preset is the plug-in's to check.
+    /// Why `state` cannot be restored — its folder's state (an LV2 plug-in's `state.ttl`, a
+    /// VST2, VST3 or CLAP plug-in's `state.bin`) or a file it copied gone or unreadable (a
+    /// chain's: any slot's) — or nil. A plug-in's own preset is the plug-in's to check.
     package static func problem(_ state: SavedState) -> String? {
         switch state {
         case .folder(let path, let files):
-            for name in ["state.ttl"] + files {
+            let own = PathString.exists(path + "/" + BinaryStates.stateFile) ? BinaryStates.stateFile : "state.ttl"
+            for name in [own] + files {
                 let file = path + "/" + name
                 if let reason = PathString.readProblem(file) { return "cannot read '\(file)' of its saved state: \(reason)" }
             }
