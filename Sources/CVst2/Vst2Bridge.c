@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include "Vst2Instance.h"
 
 #include <string.h>
@@ -44,6 +45,31 @@ static void read_parameters(DetentVst2Instance *instance) {
     for (int32_t k = 0; k < instance->parameters; k++) instance->sent[k] = effect->get_parameter(effect, (uint32_t)k);
 }
 
+/// Some plug-ins (DPF's) set their latency (`initialDelay`) only when they process, and
+/// some (IEM's RoomEncoder) crash when asked to process no frames; VST2 never defines a run of
+/// none. So after activation one frame of silence is run into buffers of its own, and the
+/// plug-in is deactivated and activated again to forget it: its latency is then known before
+/// the first block. Off the audio thread, like every activation.
+static void probe_latency(DetentVst2Instance *instance) {
+    int32_t ins = instance->inputs, outs = instance->outputs;
+    float *scratch = calloc((size_t)(ins + outs) + 1, sizeof(float));
+    float **inputs = calloc((size_t)ins + 1, sizeof(float *)), **outputs = calloc((size_t)outs + 1, sizeof(float *));
+    if (scratch && inputs && outputs) {
+        for (int32_t c = 0; c < ins; c++) inputs[c] = scratch + c;
+        for (int32_t c = 0; c < outs; c++) outputs[c] = scratch + ins + c;
+        vst_effect *effect = instance->effect;
+        if (!instance->accumulates) effect->process_float(effect, (const float *const *)inputs, outputs, 1);
+        else if (effect->process) effect->process(effect, (const float *const *)inputs, outputs, 1);
+        detent_vst2_dispatch(instance, vst2_stop_process, 0, 0, NULL, 0);
+        detent_vst2_dispatch(instance, vst2_mains_changed, 0, 0, NULL, 0);
+        detent_vst2_dispatch(instance, vst2_mains_changed, 0, 1, NULL, 0);
+        detent_vst2_dispatch(instance, vst2_start_process, 0, 0, NULL, 0);
+    }
+    free(scratch);
+    free(inputs);
+    free(outputs);
+}
+
 static void bridge_activate(LV2_Handle handle) {
     DetentVst2Instance *instance = (DetentVst2Instance *)handle;
     select_program(instance);
@@ -52,6 +78,7 @@ static void bridge_activate(LV2_Handle handle) {
     detent_vst2_update_time(instance);
     detent_vst2_dispatch(instance, vst2_mains_changed, 0, 1, NULL, 0);
     detent_vst2_dispatch(instance, vst2_start_process, 0, 0, NULL, 0);
+    probe_latency(instance);
 }
 
 static void bridge_deactivate(LV2_Handle handle) {
@@ -98,10 +125,14 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
             instance->sent[k] = value;
         }
     }
+    // A run of no frames (the engine asking for latency) never reaches the plug-in: see
+    // `probe_latency`.
+    if (frames == 0) {
+        atomic_store_explicit(&instance->running, 0, memory_order_relaxed);
+        return;
+    }
     detent_vst2_update_time(instance);
-    // A run of no frames still calls the plug-in: DPF's plug-ins update their latency (and
-    // output parameters) then, which is how the host learns it before the first block.
-    if (frames > 0 && instance->midi && convert_midi(instance) > 0) {
+    if (instance->midi && convert_midi(instance) > 0) {
         detent_vst2_dispatch(instance, vst2_process_events, 0, 0, instance->events, 0);
     }
     if (!instance->accumulates) {

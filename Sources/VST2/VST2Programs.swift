@@ -74,15 +74,19 @@ enum VST2Programs {
     /// Each program's values of the plug-in's own parameters (selected in turn in an instance
     /// made for this), or nil when it cannot be opened.
     static func programValues(_ plugin: BinaryPlugin, programs: [Int32]) -> [[Float]]? {
+        // The instance is made and released (closed) inside, while the lock is held.
+        func read() -> [[Float]]? {
+            guard let instance = try? VST2Instance(plugin, sampleRate: VST2Scan.sampleRate, maxFrames: Int(VST2Scan.maxFrames)) else {
+                return nil
+            }
+            let count = Int32(plugin.parameters.count - 1)
+            return programs.map { index in
+                detent_vst2_select_program(instance.record, index)
+                return (0..<count).map { detent_vst2_parameter_value(instance.record, $0) }
+            }
+        }
         detent_plugin_lifecycle_lock()
         defer { detent_plugin_lifecycle_unlock() }
-        guard let instance = try? VST2Instance(plugin, sampleRate: VST2Scan.sampleRate, maxFrames: Int(VST2Scan.maxFrames)) else {
-            return nil
-        }
-        let count = Int32(plugin.parameters.count - 1)
-        return programs.map { index in
-            detent_vst2_select_program(instance.record, index)
-            return (0..<count).map { detent_vst2_parameter_value(instance.record, $0) }
-        }
+        return read()
     }
 }

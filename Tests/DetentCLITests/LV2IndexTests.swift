@@ -79,7 +79,11 @@ struct LV2IndexTests {
         #expect(writing.status == 0 && FileManager.default.fileExists(atPath: folder.file("cache/detent/lv2-index")))
         let reading = try Detent.run(["plugins", "--json"], in: folder.path, extra: cached)
         folder.write("home", text: "")
-        let uncached = try Detent.run(["plugins", "--json"], in: folder.path, extra: ["XDG_CACHE_HOME": "", "HOME": folder.file("home")])
+        // HOME is a file, so there is no cache folder; amsynth's LV2 bundle (a dynamic manifest,
+        // loaded as the world is read) wants a data folder of its own, given apart.
+        try FileManager.default.createDirectory(atPath: folder.file("data"), withIntermediateDirectories: true)
+        let uncached = try Detent.run(["plugins", "--json"], in: folder.path,
+                                      extra: ["XDG_CACHE_HOME": "", "HOME": folder.file("home"), "XDG_DATA_HOME": folder.file("data")])
         #expect(writing.stdout.split(separator: "\n").count > 300)
         #expect(reading.stdout == writing.stdout)
         #expect(uncached.stdout == writing.stdout && uncached.stderr == "", "\(uncached.stderr)")
