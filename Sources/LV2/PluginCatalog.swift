@@ -1,3 +1,4 @@
+import Platform
 import CLilv
 
 /// The installed LV2 plug-ins, read once per process.

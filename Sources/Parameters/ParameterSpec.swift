@@ -216,7 +216,12 @@ public struct ParameterSpec: Sendable, Hashable {
     public var silenceFloor: Double { minimumIsSilence ? range.lowerBound : -.infinity }
 
     private func nearestPoint(to value: Double, in points: [ScalePoint]) -> ScalePoint {
-        points.min(by: { abs($0.value - value) < abs($1.value - value) })!
+        // Points that are their own indices (a plug-in's programs, thousands of them) are found
+        // at once; any others by a search of them all.
+        if value >= 0, value < Double(points.count), value == value.rounded(), points[Int(value)].value == value {
+            return points[Int(value)]
+        }
+        return points.min(by: { abs($0.value - value) < abs($1.value - value) })!
     }
 }
 

@@ -102,7 +102,7 @@ package enum ProcessorReference {
         announce(entry)
         let processor = try entry.processor()
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
-        return (processor, .standard(scope: scope, factoryPresets: entry.factoryPresets()))
+        return (processor, .standard(scope: scope, lazyFactoryPresets: { entry.factoryPresets() }))
     }
 
     /// The preset store of a processor already found: the standard one for the built-in, a
@@ -111,8 +111,8 @@ package enum ProcessorReference {
         if processor == .lowpassGain { return .standard() }
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
         guard processor.slots.isEmpty else { return .standard(scope: scope, factoryPresets: []) }
-        let factory = InstalledPlugins.catalogue.entry(identifier: processor.identifier)?.factoryPresets() ?? []
-        return .standard(scope: scope, factoryPresets: factory)
+        let entry = InstalledPlugins.catalogue.entry(identifier: processor.identifier)
+        return .standard(scope: scope, lazyFactoryPresets: { entry?.factoryPresets() ?? [] })
     }
 
     /// One processor by reference: `builtin` (or its identifier), or an installed plug-in of

@@ -3,6 +3,7 @@ import CPluginKernel
 import CVst2
 import Parameters
 import PluginFormats
+import Platform
 import Presets
 
 /// A VST2 plug-in's own programs. The scan reads their names into one more parameter after the
@@ -57,17 +58,20 @@ enum VST2Programs {
               let programRow = rows.firstIndex(of: plugin.parameters.count - 1) else { return [] }
         let points: [ScalePoint]
         if case .enumeration(let list) = table[ParameterIndex(programRow)].kind { points = list } else { return [] }
-        guard let values = programValues(plugin, programs: points.map { Int32($0.value) }) else { return [] }
-        return zip(points, values).map { point, parameters in
-            var assigned: [ParameterIndex: Double] = [ParameterIndex(programRow): point.value]
-            for (row, k) in rows.enumerated() where k < parameters.count {
-                assigned[ParameterIndex(row)] = Double(parameters[k])
-            }
-            let text = PresetCodec.encode(Preset(
-                name: point.label, comment: "\(plugin.name)'s program \(Int(point.value) + 1)",
-                values: ParameterValues(table: table, assigned), processor: plugin.identifier))
+        // Read from the plug-in, all at once, when the first program's values are asked for.
+        let values = Lazy { programValues(plugin, programs: points.map { Int32($0.value) }) ?? [] }
+        return points.enumerated().map { i, point in
             let file = String(point.label.map { $0 == "/" ? "-" : $0 })
-            return FactoryPreset(fileName: file + ".vst2", jsonText: text, source: "\(plugin.name) program '\(point.label)'")
+            return FactoryPreset(fileName: file + ".vst2", source: "\(plugin.name) program '\(point.label)'") {
+                let parameters = i < values.value.count ? values.value[i] : []
+                var assigned: [ParameterIndex: Double] = [ParameterIndex(programRow): point.value]
+                for (row, k) in rows.enumerated() where k < parameters.count {
+                    assigned[ParameterIndex(row)] = Double(parameters[k])
+                }
+                return PresetCodec.encode(Preset(
+                    name: point.label, comment: "\(plugin.name)'s program \(Int(point.value) + 1)",
+                    values: ParameterValues(table: table, assigned), processor: plugin.identifier))
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Parameters
+import Platform
 
 /// A factory preset as shipped: the text of one `Presets/*.json` file of the package.
 ///
@@ -10,16 +11,32 @@ public struct FactoryPreset: Sendable, Hashable {
     /// The file's name in `Presets/` (`Dark.json`).
     public let fileName: String
     /// The file's exact text.
-    public let jsonText: String
+    public var jsonText: String { text.value }
+    private let text: Lazy<String>
 
     /// How errors and warnings name this preset (`factory preset Dark.json`, or a
     /// plug-in's own preset).
     public let source: String
 
     public init(fileName: String, jsonText: String, source: String? = nil) {
+        self.init(fileName: fileName, source: source) { jsonText }
+    }
+
+    /// A preset whose text is made when first read: a plug-in's programs, of which there may be
+    /// thousands, each read from the plug-in, while a render asks only for their names.
+    package init(fileName: String, source: String?, lazyText: @escaping @Sendable () -> String) {
         self.fileName = fileName
-        self.jsonText = jsonText
+        self.text = Lazy(lazyText)
         self.source = source ?? "factory preset \(fileName)"
+    }
+
+    public static func == (a: FactoryPreset, b: FactoryPreset) -> Bool {
+        a.fileName == b.fileName && a.source == b.source && a.jsonText == b.jsonText
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileName)
+        hasher.combine(source)
     }
 
     /// The factory presets of this build, sorted by file name.

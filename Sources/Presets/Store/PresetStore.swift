@@ -20,12 +20,15 @@ import Platform
 public struct PresetStore: Sendable {
     /// The folder of user presets (created on the first save).
     public let userDirectory: String
-    public let factoryPresets: [FactoryPreset]
+    /// The read-only presets, read when first asked for (a plug-in's own programs are read
+    /// from the plug-in, which a render that names no preset never needs).
+    public var factoryPresets: [FactoryPreset] { factory.value.presets }
     /// The processor whose presets this store reads and writes.
     public let scope: PresetScope
     let writer: AtomicFileWriter
     /// The factory presets read once: they cannot change while the program runs.
-    private let factoryEntries: [Entry]
+    private var factoryEntries: [Entry] { factory.value.entries }
+    private let factory: Lazy<(presets: [FactoryPreset], entries: [Entry])>
 
     /// - Parameters:
     ///   - userDirectory: the folder of user presets; tests pass a temporary folder.
@@ -37,26 +40,40 @@ public struct PresetStore: Sendable {
     /// A store whose saves go through `calls` (replaced in tests to inject failures).
     package init(userDirectory: String, factoryPresets: [FactoryPreset]? = nil, scope: PresetScope = .builtIn,
                  calls: any FileSystemCalls) {
+        self.init(userDirectory: userDirectory, lazyFactoryPresets: { factoryPresets }, scope: scope, calls: calls)
+    }
+
+    /// A store whose factory presets are made by `lazyFactoryPresets` when first asked for
+    /// (nil: the ones compiled in for the built-in, else none).
+    package init(userDirectory: String, lazyFactoryPresets: @escaping @Sendable () -> [FactoryPreset]?, scope: PresetScope,
+                 calls: any FileSystemCalls = SystemFileCalls()) {
         self.userDirectory = userDirectory
-        // The factory presets are written for the built-in engine.
-        let factoryPresets = factoryPresets ?? (scope == .builtIn ? FactoryPreset.all : [])
-        self.factoryPresets = factoryPresets
         self.scope = scope
         self.writer = AtomicFileWriter(calls: calls)
-        factoryEntries = factoryPresets.map { factory in
-            Self.entry(fileName: factory.fileName, path: factory.source, origin: .factory(fileName: factory.fileName)) { () throws(PresetError) in
-                try factory.decode(scope: scope)
+        factory = Lazy {
+            // The factory presets are written for the built-in engine.
+            let presets = lazyFactoryPresets() ?? (scope == .builtIn ? FactoryPreset.all : [])
+            let entries = presets.map { factory in
+                Self.entry(fileName: factory.fileName, path: factory.source, origin: .factory(fileName: factory.fileName)) { () throws(PresetError) in
+                    try factory.decode(scope: scope)
+                }
             }
+            return (presets, entries)
         }
     }
 
     /// The store in the standard place for this process's environment.
     public static func standard(scope: PresetScope = .builtIn, factoryPresets: [FactoryPreset]? = nil) -> PresetStore {
+        standard(scope: scope, lazyFactoryPresets: { factoryPresets })
+    }
+
+    /// The same, with factory presets made when first asked for.
+    package static func standard(scope: PresetScope, lazyFactoryPresets: @escaping @Sendable () -> [FactoryPreset]?) -> PresetStore {
         var environment: [String: String] = [:]
         for key in ["XDG_CONFIG_HOME", "HOME"] {
             if let value = Environment.value(key) { environment[key] = value }
         }
-        return PresetStore(userDirectory: userDirectory(environment: environment), factoryPresets: factoryPresets, scope: scope)
+        return PresetStore(userDirectory: userDirectory(environment: environment), lazyFactoryPresets: lazyFactoryPresets, scope: scope)
     }
 
     /// `$XDG_CONFIG_HOME/detent/presets`, or `~/.config/detent/presets` when `XDG_CONFIG_HOME`

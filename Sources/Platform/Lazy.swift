@@ -1,13 +1,13 @@
 import Synchronization
 
 /// A value computed once, on first use, from any thread.
-final class Lazy<Value: Sendable>: @unchecked Sendable {
+package final class Lazy<Value: Sendable>: @unchecked Sendable {
     private let make: @Sendable () -> Value
     private let state = Mutex<Value?>(nil)
 
-    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+    package init(_ make: @escaping @Sendable () -> Value) { self.make = make }
 
-    var value: Value {
+    package var value: Value {
         state.withLock { stored in
             if let stored { return stored }
             let made = make()
