@@ -48,11 +48,14 @@ package protocol BinaryInstance: AnyObject {
     /// Gives the plug-in a state ``saveState()`` made, before it is activated; why it refused,
     /// or nil.
     func restoreState(_ bytes: [UInt8]) -> String?
+    /// The tempo its transport rolls at (`--bpm`), before it is activated; 120 when never told.
+    func setTempo(_ beatsPerMinute: Double)
 }
 
 extension BinaryInstance {
     package func saveState() -> [UInt8]? { nil }
     package func restoreState(_ bytes: [UInt8]) -> String? { "it keeps no state" }
+    package func setTempo(_ beatsPerMinute: Double) {}
 }
 
 /// The port numbers through which the kernel loop meets a binary plug-in's bridge (which has

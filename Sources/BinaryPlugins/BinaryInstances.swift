@@ -48,6 +48,7 @@ final class BinaryInstances: @unchecked Sendable {
         for i in 0..<memory.instanceCount {
             let instance = try backend.instantiate(plugin, layout: layout, sampleRate: format.sampleRate, maxFrames: format.maxFrames)
             instances.append(instance)
+            if let tempo = format.beatsPerMinute, tempo.isFinite, tempo > 0 { instance.setTempo(tempo) }
             memory.records[i].handle = instance.handle
             let values = memory.portValues(instance: i, count: layout.count)
             for (k, parameter) in plugin.parameters.enumerated() { values[Int(layout.parameter(k))] = Float(parameter.defaultValue) }

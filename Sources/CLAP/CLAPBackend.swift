@@ -169,6 +169,8 @@ final class CLAPInstance: BinaryInstance {
     var handle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(instance) }
     var latency: Int { Int(detent_clap_latency(instance)) }
 
+    func setTempo(_ beatsPerMinute: Double) { detent_clap_set_tempo(instance, beatsPerMinute) }
+
     func saveState() -> [UInt8]? {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -102,10 +102,12 @@ void detent_vst2_update_time(DetentVst2Instance *instance) {
     double rate = instance->sample_rate > 0 ? instance->sample_rate : 48000;
     time->sample_position = instance->position;
     time->sample_rate = rate;
-    time->tempo = 120;
+    time->tempo = instance->tempo > 0 ? instance->tempo : 120;
     time->ppq_position = instance->position / rate * (time->tempo / 60.0);
     time->bar_start = floor(time->ppq_position / 4.0) * 4.0;
     time->signature_numerator = 4;
     time->signature_denominator = 4;
     time->flags = vst2_time_playing | vst2_time_ppq_valid | vst2_time_tempo_valid | vst2_time_bars_valid | vst2_time_signature_valid;
 }
+
+void detent_vst2_set_tempo(DetentVst2Instance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }

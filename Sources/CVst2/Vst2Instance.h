@@ -18,6 +18,8 @@ struct DetentVst2Instance {
     /// The sub-plug-in id a shell is asked for while this one loads (`audioMasterCurrentId`).
     int32_t shell_id;
     double sample_rate;
+    /// The transport's tempo (0: never told, 120).
+    double tempo;
     int32_t max_frames;
     /// The plug-in's counts when it was opened (the bridge's port layout).
     int32_t inputs, outputs, parameters;

@@ -209,8 +209,8 @@ static void bridge_activate(LV2_Handle handle) {
     instance->context.state = V3_PROCESS_CTX_TEMPO_VALID | V3_PROCESS_CTX_TIME_SIG_VALID | V3_PROCESS_CTX_CONT_TIME_VALID
         | V3_PROCESS_CTX_PROJECT_TIME_VALID;
     instance->context.sample_rate = instance->sample_rate;
-    // The host passes no tempo to the format's instances: 120 beats per minute in 4/4.
-    instance->context.bpm = 120.0;
+    // The tempo the engine was given (`--bpm`), else 120 beats per minute; in 4/4.
+    instance->context.bpm = instance->tempo > 0 ? instance->tempo : 120.0;
     instance->context.time_sig_numerator = 4;
     instance->context.time_sig_denom = 4;
 }
@@ -291,3 +291,5 @@ static const LV2_Descriptor bridge = {
 };
 
 const LV2_Descriptor *detent_vst3_bridge(void) { return &bridge; }
+
+void detent_vst3_set_tempo(DetentVst3Instance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }

@@ -65,6 +65,8 @@ struct DetentVst3Instance {
     bool active;
     bool processing;
     double sample_rate;
+    /// The transport's tempo (0: never told, 120).
+    double tempo;
     int32_t max_frames;
 
     /// Every audio bus of each direction, and which of them are the main input, main output

@@ -71,5 +71,7 @@ final class VST2Instance: BinaryInstance {
 
     var latency: Int { max(0, Int(detent_vst2_latency(record))) }
 
+    func setTempo(_ beatsPerMinute: Double) { detent_vst2_set_tempo(record, beatsPerMinute) }
+
     deinit { detent_vst2_close(record) }
 }

@@ -44,6 +44,8 @@ final class VST3Instance: BinaryInstance {
 
     var latency: Int { Int(detent_vst3_latency(record)) }
 
+    func setTempo(_ beatsPerMinute: Double) { detent_vst3_set_tempo(record, beatsPerMinute) }
+
     /// The component's and the controller's states in one block (the layout Vst3State.c
     /// describes); nil when the component gives none.
     func saveState() -> [UInt8]? {

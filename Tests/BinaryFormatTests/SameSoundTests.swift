@@ -1,4 +1,5 @@
 import AudioEngine
+import Foundation
 import PluginFormats
 import Rig
 import Testing
@@ -62,5 +63,29 @@ struct SameSoundTests {
         #expect(Set(different.keys) == Set(Self.knownDifferences.keys.filter { $0.hasPrefix(format + " ") }),
                 "differences: \(different)")
         #expect(same.count + different.count == Self.zam.count)
+    }
+}
+
+/// `--bpm` reaches every format's transport: ZamDelay synced to the tempo repeats a click at
+/// the same frames in every build, and elsewhere at another tempo.
+@Suite("The tempo reaches every format")
+struct TempoTests {
+    @Test("ZamDelay synced to 90 BPM gives its LV2 build's samples as CLAP, VST3 and VST2, and others at 120")
+    func syncedDelay() throws {
+        let folder = TemporaryFolder()
+        var click = [Float](repeating: 0, count: 192_000)
+        for i in 0..<480 { click[i] = Float(sin(Double(i) * 2 * Double.pi * 1000 / 48_000) * 0.9) }
+        folder.write("click.wav", WAV.float([click]))
+        func render(_ plugin: String, sync: String, bpm: String, to name: String) throws -> [UInt8] {
+            let outcome = try CatalogueTests.detent(["render", folder.file("click.wav"), "-o", folder.file(name), "--quiet", "--subtype", "float",
+                                                     "--bpm", bpm, "--set", sync, "--plugin", plugin])
+            #expect(outcome.status.exited == 0, "\(plugin): \(outcome.stderrText)")
+            return Array(try Data(contentsOf: URL(fileURLWithPath: folder.file(name))))
+        }
+        let lv2 = try render("urn:zamaudio:ZamDelay", sync: "sync=on", bpm: "90", to: "lv2.wav")
+        #expect(try render("urn:zamaudio:ZamDelay", sync: "sync=on", bpm: "120", to: "lv2-120.wav") != lv2, "the tempo moves the echo")
+        for (format, sync) in [("clap", "sync_bpm=on"), ("vst3", "sync_bpm=on"), ("vst2", "sync_bpm=1")] {
+            #expect(try render("\(format):ZamDelay", sync: sync, bpm: "90", to: "\(format).wav") == lv2, "\(format)")
+        }
     }
 }

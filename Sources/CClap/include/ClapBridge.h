@@ -95,6 +95,9 @@ int detent_clap_save_state(DetentClapInstance *_Nonnull instance, uint8_t *_Null
 /// Gives the plug-in a state it saved (`load`); 0 when it refused.
 int detent_clap_load_state(DetentClapInstance *_Nonnull instance, const uint8_t *_Nonnull bytes, size_t size);
 
+/// The tempo the transport tells (before activation; 120 when never set).
+void detent_clap_set_tempo(DetentClapInstance *_Nonnull instance, double beats_per_minute);
+
 /// The bridge descriptor (static; its handles are `DetentClapInstance`s).
 const LV2_Descriptor *_Nonnull detent_clap_bridge(void);
 

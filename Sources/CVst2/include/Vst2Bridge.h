@@ -42,6 +42,9 @@ DetentVst2Instance *_Nullable detent_vst2_open(void *_Nonnull entry, int32_t she
 /// Closes the plug-in (`effClose`) and frees the record.
 void detent_vst2_close(DetentVst2Instance *_Nonnull instance);
 
+/// The tempo `audioMasterGetTime` tells (before activation; 120 when never set).
+void detent_vst2_set_tempo(DetentVst2Instance *_Nonnull instance, double beats_per_minute);
+
 /// What an open plug-in says of itself.
 typedef struct DetentVst2Info {
     int32_t unique_id;

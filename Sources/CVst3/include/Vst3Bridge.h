@@ -92,6 +92,9 @@ DetentVst3Instance *_Nullable detent_vst3_instance_new(const DetentVst3Module *_
 /// and frees it.
 void detent_vst3_instance_free(DetentVst3Instance *_Nullable instance);
 
+/// The tempo the process context tells (before activation; 120 when never set).
+void detent_vst3_set_tempo(DetentVst3Instance *_Nonnull instance, double beats_per_minute);
+
 DetentVst3Buses detent_vst3_instance_buses(const DetentVst3Instance *_Nonnull instance);
 int32_t detent_vst3_parameter_count(const DetentVst3Instance *_Nonnull instance);
 /// Parameter `index` of the controller; false when it does not describe it.
