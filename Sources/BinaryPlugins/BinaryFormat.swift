@@ -15,10 +15,10 @@ package struct BinaryFormat: PluginFormat {
 
     package var name: String { backend.name }
 
-    private static let listed = Mutex<[String: [BinaryPlugin]]>([:])
+    private static let listed = Mutex<[String: [ListedPlugin]]>([:])
 
     /// Every plug-in of the format, read once per process (from the index where it holds).
-    package func plugins() -> [BinaryPlugin] {
+    package func plugins() -> [ListedPlugin] {
         if let known = Self.listed.withLock({ $0[name] }) { return known }
         let found = read(BinaryFolders.binaries(backend))
         Self.listed.withLock { $0[name] = found }
@@ -27,7 +27,7 @@ package struct BinaryFormat: PluginFormat {
 
     /// The plug-ins of `paths`: from the index while a binary is unchanged, else scanned (and
     /// the index rewritten).
-    private func read(_ paths: [String]) -> [BinaryPlugin] {
+    private func read(_ paths: [String]) -> [ListedPlugin] {
         let file = BinaryIndex.file(name)
         let known = file.flatMap(BinaryIndex.load) ?? [:]
         var stamps: [String: String] = [:], stale: [String] = []
@@ -37,7 +37,7 @@ package struct BinaryFormat: PluginFormat {
             if known[path]?.stamp != stamp || stamp.isEmpty { stale.append(path) }
         }
         let scanned = BinaryScan.scan(backend, paths: stale)
-        let plugins = paths.map { scanned[$0] ?? known[$0]?.plugins ?? [] }
+        let plugins = paths.map { path in scanned[path].map { $0.map(ListedPlugin.init) } ?? known[path]?.plugins ?? [] }
         if let file, !stale.isEmpty || known.count != paths.count {
             BinaryIndex.save(zip(paths, plugins).map { ($0, stamps[$0] ?? "", $1) }.filter { !$0.1.isEmpty }, to: file)
         }
@@ -54,24 +54,28 @@ package struct BinaryFormat: PluginFormat {
     package func exact(_ reference: String) throws(PluginError) -> PluginEntry? {
         if reference.contains("/"), backend.isBinary(name: PathString.name(of: reference)) {
             let path = PathString.canonical(reference)
-            let inside = plugins().filter { $0.path == path || PathString.canonical($0.path) == path }
-            let found = inside.isEmpty ? read([path]) : inside
+            let inside = plugins().filter { $0.summary.path == path || PathString.canonical($0.summary.path) == path }
+            let found = (inside.isEmpty ? read([path]) : inside).map(\.summary)
             if found.count > 1 { throw .ambiguous(reference, candidates: found.map { "\($0.name) (\($0.identifier))" }) }
-            return found.first.map(entry)
+            return (inside.isEmpty ? read([path]) : inside).first.map(entry)
         }
         guard reference.lowercased().hasPrefix(backend.prefix) else { return nil }
         let rest = String(reference.dropFirst(backend.prefix.count))
-        let all = plugins()
-        if let one = all.first(where: { $0.identifier.lowercased() == reference.lowercased() }) { return entry(one) }
+        let listed = plugins()
+        let all = listed.map(\.summary)
+        func entryOf(_ summary: BinaryPlugin) -> PluginEntry {
+            entry(listed.first { $0.summary.identifier == summary.identifier && $0.summary.path == summary.path }!)
+        }
+        if let one = all.first(where: { $0.identifier.lowercased() == reference.lowercased() }) { return entryOf(one) }
         let wanted = rest.lowercased()
         for matches in [all.filter { $0.innerID.lowercased() == wanted && !$0.innerID.isEmpty },
                         all.filter { $0.name.lowercased() == wanted },
                         all.filter { PathString.split(PathString.name(of: $0.path)).stem.lowercased() == wanted }] {
-            if matches.count == 1 { return entry(matches[0]) }
+            if matches.count == 1 { return entryOf(matches[0]) }
             if matches.count > 1 { throw .ambiguous(reference, candidates: matches.map { "\($0.name) (\($0.identifier))" }) }
         }
         let near = all.filter { $0.name.lowercased().contains(wanted) }
-        if near.count == 1 { return entry(near[0]) }
+        if near.count == 1 { return entryOf(near[0]) }
         if near.count > 1 { throw .ambiguous(reference, candidates: near.map { "\($0.name) (\($0.identifier))" }) }
         throw .unknown(reference, closest: NameDistance.closest(to: wanted, in: all.map(\.name)).map { backend.prefix + $0 })
     }
@@ -79,25 +83,25 @@ package struct BinaryFormat: PluginFormat {
     /// The plug-in whose identifier is `identifier`, or nil.
     package func plugin(identifier: String) -> BinaryPlugin? {
         guard identifier.lowercased().hasPrefix(backend.prefix) else { return nil }
-        return plugins().first { $0.identifier == identifier }
+        return plugins().first { $0.summary.identifier == identifier }?.plugin
     }
 
     package func entry(identifier: String) -> PluginEntry? {
         guard identifier.lowercased().hasPrefix(backend.prefix) else { return nil }
-        return plugins().first { $0.identifier == identifier }.map(entry)
+        return plugins().first { $0.summary.identifier == identifier }.map(entry)
     }
 
-    func entry(_ plugin: BinaryPlugin) -> PluginEntry {
-        let backend = self.backend
+    func entry(_ listed: ListedPlugin) -> PluginEntry {
+        let backend = self.backend, plugin = listed.summary
         let file = PathString.name(of: plugin.path)
         return PluginEntry(
             format: plugin.format, identifier: plugin.identifier, name: plugin.name,
             className: plugin.isInstrument ? "Instrument" : plugin.category.isEmpty ? "Plugin" : plugin.category,
-            audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs, parameters: plugin.inputParameters.count,
-            outputs: BinaryTable.outputIDs(plugin).map(\.id), takesMIDI: plugin.midiInput,
+            audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs, parameters: listed.parameterCount,
+            outputs: listed.outputIDs, takesMIDI: plugin.midiInput,
             unhostableReason: plugin.unhostableReason, aliases: [], searchTexts: [plugin.maker, file],
-            processor: { () throws(PluginError) -> Processor in try Processor.binary(plugin, backend: backend) },
-            factoryPresets: { backend.factoryPresets(plugin) })
+            processor: { () throws(PluginError) -> Processor in try Processor.binary(listed.plugin, backend: backend) },
+            factoryPresets: { backend.factoryPresets(listed.plugin) })
     }
 }
 

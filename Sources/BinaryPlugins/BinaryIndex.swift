@@ -9,23 +9,25 @@ import TextFormats
 /// file is rewritten whole under a temporary name and renamed into place
 /// (``CacheFile/write(_:to:)``); missing or unreadable, every binary is scanned again.
 enum BinaryIndex {
-    static let header = "detent-binary-index 2"
+    static let header = "detent-binary-index 3"
 
     static func file(_ format: String) -> String? { CacheFile.path("\(format.lowercased())-index") }
 
     /// Per binary: its stamp and plug-ins. Layout: the header, then for each binary a line
-    /// `L<TAB>path<TAB>stamp` followed by one line `P<TAB>json` per plug-in.
-    static func load(_ file: String) -> [String: (stamp: String, plugins: [BinaryPlugin])]? {
+    /// `L<TAB>path<TAB>stamp` followed by one line `P<TAB>summary<TAB>parameters` per plug-in
+    /// (``ListedPlugin``: compact JSON holds no tab), the parameters kept as text until needed.
+    static func load(_ file: String) -> [String: (stamp: String, plugins: [ListedPlugin])]? {
         guard let lines = CacheFile.lines(file, header: header) else { return nil }
-        var entries: [String: (stamp: String, plugins: [BinaryPlugin])] = [:]
+        var entries: [String: (stamp: String, plugins: [ListedPlugin])] = [:]
         var current: String?
         for line in lines {
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
             if fields.count == 3, fields[0] == "L" {
-                current = fields[1]
-                entries[fields[1]] = (fields[2], [])
-            } else if fields.count == 2, fields[0] == "P", let path = current,
-                      let value = try? JSONParser.parse(Array(fields[1].utf8)), let plugin = BinaryPlugin(json: value) {
+                current = String(fields[1])
+                entries[String(fields[1])] = (String(fields[2]), [])
+            } else if fields.count == 3, fields[0] == "P", let path = current,
+                      let summary = try? JSONParser.parse(Array(fields[1].utf8)),
+                      let plugin = ListedPlugin(summary: summary, parametersJSON: String(fields[2])) {
                 entries[path]?.plugins.append(plugin)
             } else {
                 return nil
@@ -34,11 +36,11 @@ enum BinaryIndex {
         return entries
     }
 
-    static func save(_ binaries: [(path: String, stamp: String, plugins: [BinaryPlugin])], to file: String) {
+    static func save(_ binaries: [(path: String, stamp: String, plugins: [ListedPlugin])], to file: String) {
         var text = header + "\n"
         for binary in binaries where CacheFile.fits(binary.path) {
             text += "L\t\(binary.path)\t\(binary.stamp)\n"
-            for plugin in binary.plugins { text += "P\t\(plugin.json.compactText)\n" }
+            for plugin in binary.plugins { text += "P\t\(plugin.summaryJSON.compactText)\t\(plugin.parametersJSON)\n" }
         }
         CacheFile.write(text, to: file)
     }
