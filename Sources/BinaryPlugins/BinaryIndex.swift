@@ -21,7 +21,7 @@ enum BinaryIndex {
         var entries: [String: (stamp: String, plugins: [ListedPlugin])] = [:]
         var current: String?
         for line in lines {
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            let fields = line.utf8.split(separator: UInt8(ascii: "\t"), maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
             if fields.count == 3, fields[0] == "L" {
                 current = String(fields[1])
                 entries[String(fields[1])] = (String(fields[2]), [])

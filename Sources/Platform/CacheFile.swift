@@ -15,7 +15,10 @@ package enum CacheFile {
     /// such file, it is larger than `limit` bytes, or it is of another layout.
     package static func lines(_ path: String, header: String, limit: Int = 64 << 20) -> [Substring]? {
         guard let bytes = try? BoundedFileReader.read(path: path, limit: limit) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        // Split on the bytes: a split by characters would weigh every character of a large
+        // index (the VST2 one holds megabytes of parameters) for grapheme clusters.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Substring($0) }
         guard lines.first == Substring(header) else { return nil }
         return Array(lines.dropFirst())
     }
