@@ -16,7 +16,9 @@ def test_a_chain_of_every_binary_format_sounds_as_its_lv2_builds():
     assert mixed.slots == ["zamcomp", "zameq2", "zamtube"]
     reference = detent.Chain(LV2, channels=1).process(x)
     y = mixed.process(x)
-    assert np.array_equal(y, reference)
+    # Within 1e-6, not equal: a VST2 plug-in processes one frame of silence when activated (to
+    # learn its latency), and ZamTube's activation keeps a trace of it (6e-8 here).
+    assert np.abs(y - reference).max() <= 1e-6
     assert np.abs(y).max() > 0.01
 
 
