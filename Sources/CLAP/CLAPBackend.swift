@@ -26,7 +26,7 @@ package struct CLAPBackend: BinaryBackend {
 
     /// The library's `clap_entry`, initialised once for the process.
     static func entry(_ path: String) -> Result<UnsafeRawPointer, SharedLibrary.LoadFailure> {
-        BinaryLibraries.open(path) { library in
+        LoadedLibraries.open(path) { library in
             guard let entry = library.symbol("clap_entry") else { return "it has no clap_entry" }
             return detent_clap_open(entry, path) == 0 ? "its entry refused to start (or speaks an unknown CLAP version)" : nil
         }.map { UnsafeRawPointer($0.symbol("clap_entry")!) }

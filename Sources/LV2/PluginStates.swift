@@ -5,22 +5,15 @@ import Parameters
 /// (its saved state restored, its files loaded), asked for its state, and the state written
 /// into a folder with copies of the files it refers to (see ``PluginInstances/saveState(to:)``).
 public enum PluginStates {
-    /// Saves the state of `processor`'s plug-in — with the files and state it is set to —
-    /// into `directory`, which a preset names `relative`; a chain's (or graph's) slots that
-    /// keep a state each into a folder of the slot's name inside it.
+    /// Saves the state of `processor`'s LV2 plug-in — with the files and state it is set to —
+    /// into `directory`, which a preset names `relative`. (A chain's slots, and other
+    /// formats' plug-ins, are Rig's `ProcessorStates`'.)
     ///
     /// - Returns: the state as the preset records it: the folder `relative` and the files
-    ///   copied into it, or a chain's slots' states.
+    ///   copied into it.
     /// - Throws: a ``PluginError`` for a plug-in that cannot be found or made, or whose state
     ///   cannot be written.
     public static func save(_ processor: Processor, to directory: String, as relative: String) throws(PluginError) -> SavedState {
-        if !processor.slots.isEmpty {
-            var states: [String: SavedState] = [:]
-            for slot in processor.slots where slot.processor.keepsState {
-                states[slot.name] = try save(slot.processor, to: directory + "/" + slot.name, as: relative + "/" + slot.name)
-            }
-            return .slots(states)
-        }
         guard let plugin = PluginCatalog.plugin(uri: processor.identifier) else {
             throw .unknown(processor.identifier, closest: [])
         }

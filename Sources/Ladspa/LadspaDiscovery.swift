@@ -44,7 +44,7 @@ enum LadspaDiscovery {
                           properties: 0, ports: [], problem: reason)]
         }
         let library: SharedLibrary
-        switch LadspaLibraries.open(path) {
+        switch LoadedLibraries.open(path) {
         case .failure(let failure): return broken("cannot be loaded: \(failure.reason)")
         case .success(let opened): library = opened
         }

@@ -3,6 +3,7 @@ import CPluginKernel
 import CRealtime
 import AudioEngine
 import Glibc
+import Platform
 import PluginFormats
 import KernelMemory
 
@@ -164,7 +165,7 @@ final class LadspaInstances: @unchecked Sendable {
 
     /// The plug-in's descriptors, from its library (opened already by the discovery).
     static func descriptor(_ plugin: LadspaPlugin) -> (ladspa: UnsafePointer<LADSPA_Descriptor>, dssi: UnsafePointer<DSSI_Descriptor>?)? {
-        guard plugin.index >= 0, case .success(let library) = LadspaLibraries.open(plugin.path) else { return nil }
+        guard plugin.index >= 0, case .success(let library) = LoadedLibraries.open(plugin.path) else { return nil }
         switch plugin.flavor {
         case .ladspa:
             return library.ladspaEntry.flatMap { $0(UInt(plugin.index)) }.map { ($0, nil) }

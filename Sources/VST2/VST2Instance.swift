@@ -18,7 +18,7 @@ final class VST2Instance: BinaryInstance {
     ///   plug-in refuses to open or no longer has the channels and parameters the scan saw.
     init(_ plugin: BinaryPlugin, sampleRate: Double, maxFrames: Int) throws(PluginError) {
         let library: SharedLibrary
-        switch VST2Libraries.open(plugin.path) {
+        switch LoadedLibraries.open(plugin.path) {
         case .success(let opened): library = opened
         case .failure(let failure): throw .libraryFailed(name: plugin.name, reason: failure.reason)
         }

@@ -17,7 +17,7 @@ enum VST2Scan {
     /// it cannot be loaded or refuses to open.
     static func plugins(in path: String, backend: VST2Backend) -> [BinaryPlugin] {
         let library: SharedLibrary
-        switch VST2Libraries.open(path) {
+        switch LoadedLibraries.open(path) {
         case .success(let opened): library = opened
         case .failure(let failure): return [failed(path, backend: backend, "cannot be loaded: \(failure.reason)")]
         }

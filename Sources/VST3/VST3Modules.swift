@@ -32,7 +32,7 @@ enum VST3Modules {
             return .failure(SharedLibrary.LoadFailure(reason: "\(file) is missing (no build for this machine)"))
         }
         let library: SharedLibrary
-        let opened = BinaryLibraries.open(file) { library in
+        let opened = LoadedLibraries.open(file) { library in
             let reason = failure { _ = detent_vst3_module_enter(library.handle, $0, $1) }
             return reason.isEmpty ? nil : reason
         }
