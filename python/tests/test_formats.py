@@ -36,3 +36,41 @@ def test_a_parameter_of_a_binary_plugin_is_set_by_its_name():
     clap["threshold"] = -30
     lv2["thr"] = -30
     assert np.array_equal(clap.process(x), lv2.process(x))
+
+
+# The reference VST3 host (pedalboard, from PyPI for the tests alone): the Zam VST3 plug-ins
+# it runs as their LV2 builds do give Detent's samples. Three it runs otherwise, and Detent's
+# output equals the LV2 builds' for these too: ZamGrains starts at a loop time of 1000 ms while
+# declaring 160, and DPF's VST3 wrapper drops a value it believes is set already, so pedalboard
+# leaves it at 1000 (Detent gives the plug-in its own state back first); ZamDelay and
+# ZamDynamicEQ are not yet examined. ZamVerb, pedalboard does not finish loading here (left out:
+# it would hang the test); Detent runs it.
+PEDALBOARD_EQUAL = ["ZamAutoSat", "ZaMaximX2", "ZamComp", "ZamCompX2", "ZamEQ2", "ZamGate", "ZamGateX2",
+                    "ZamGEQ31", "ZamHeadX2", "ZamPhono", "ZamTube", "ZaMultiComp", "ZaMultiCompX2"]
+PEDALBOARD_OTHERWISE = ["ZamDelay", "ZamDynamicEQ", "ZamGrains"]
+STEREO = {"ZaMaximX2", "ZamCompX2", "ZamGateX2", "ZamHeadX2", "ZaMultiCompX2", "ZamVerb"}
+
+
+def test_vst3_plugins_give_the_reference_hosts_samples():
+    import pedalboard
+
+    for name in PEDALBOARD_EQUAL + PEDALBOARD_OTHERWISE:
+        channels = 2 if name in STEREO else 1
+        x = noise(channels, 48000)
+        theirs = pedalboard.load_plugin(f"/usr/lib/vst3/{name}.vst3")(x, 48000, buffer_size=256)
+        ours = detent.Chain([f"vst3:{name}"], channels=channels).process(x)
+        lv2 = detent.Chain([f"urn:zamaudio:{name}"], channels=channels).process(x)
+        difference = np.abs(theirs - ours).max()
+        if name in PEDALBOARD_EQUAL:
+            assert difference <= 1e-6, name
+        else:
+            assert difference > 1e-3, name
+        if name != "ZamHeadX2":
+            assert np.abs(ours - lv2).max() <= 1e-6, name
+
+
+def test_zamverb_as_vst3_runs():
+    x = noise(2, 48000)
+    ours = detent.Chain(["vst3:ZamVerb"], channels=2).process(x)
+    lv2 = detent.Chain(["urn:zamaudio:ZamVerb"], channels=2).process(x)
+    assert np.abs(ours - lv2).max() <= 1e-6
