@@ -92,6 +92,23 @@ struct MIDIRenderTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.wav")))
     }
 
+    @Test("a VST2 instrument renders a note from MIDI alone: silent before the note, sounding after it", arguments: [
+        "vst2:amsynth", "vst2:ZynAddSubFX",
+    ])
+    func binaryInstrumentFromMIDIAlone(plugin: String) throws {
+        let folder = TemporaryFolder()
+        // Note on at 0.5 s, off at 1 s; a 0.5 s tail.
+        try Data(Self.midiFile([(480, [0x90, 60, 100]), (480, [0x80, 60, 0])]))
+            .write(to: URL(fileURLWithPath: folder.file("note.mid")))
+        let outcome = try Detent.run(["render", "--plugin", plugin, "--midi", "note.mid", "--tail", "0.5", "-o", "out.wav",
+                                      "--subtype", "float", "--json"], in: folder.path)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"frames\":72000") && outcome.stdout.contains("\"midiEvents\":2"), "\(outcome.stdout)")
+        let channel = try decode(folder.file("out.wav")).samples
+        let before = channel.prefix(2 * 23_000).map(abs).max() ?? 0, after = channel.dropFirst(2 * 25_000).map(abs).max() ?? 0
+        #expect(before < 1e-4 && after > 0.01, "before the note \(before), after \(after)")
+    }
+
     @Test("a bad MIDI file or one for a processor that takes no MIDI is one line, and nothing is written", arguments: [
         ("garbage", ["--plugin", synth], Int32(65), "not a Standard MIDI File"),
         ("truncated", ["--plugin", synth], 65, "truncated"),
