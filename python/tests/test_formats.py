@@ -74,3 +74,24 @@ def test_zamverb_as_vst3_runs():
     ours = detent.Chain(["vst3:ZamVerb"], channels=2).process(x)
     lv2 = detent.Chain(["urn:zamaudio:ZamVerb"], channels=2).process(x)
     assert np.abs(ours - lv2).max() <= 1e-6
+
+
+def test_binary_plugin_state_goes_with_its_preset(tmp_path, monkeypatch):
+    """A preset of a VST3 and a VST2 plug-in that keep a state of their own (the VST3 component's
+    and controller's; LSP's VST2 chunk) keeps it beside the preset, and a chain that loads
+    the preset sounds as the one that saved it."""
+    import os
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    for plugin, parameter, value, channels in [("vst3:ZamComp", "threshold", -30, 1),
+                                               ("vst2:Compressor Mono", "input_gain", 0.75, 1)]:
+        x = noise(channels, 24000)
+        saved = detent.Chain([plugin], channels=channels)
+        saved[parameter] = value
+        name = "kept-" + plugin.split(":")[1].replace(" ", "-")
+        path = saved.save_preset(name)
+        assert os.path.isfile(os.path.join(os.path.dirname(path), name + ".state", "state.bin")), plugin
+        loaded = detent.Chain([plugin], channels=channels)
+        loaded.load_preset(name)
+        assert np.array_equal(loaded.process(x), saved.process(x)), plugin
+        assert not np.array_equal(detent.Chain([plugin], channels=channels).process(x), saved.process(x)), plugin
