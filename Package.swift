@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(name: "OfflineRenderTests", dependencies: ["OfflineRender", "CSndfile", "AudioEngine", "Parameters", "Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Parameters", "AudioEngine", "Platform", "TextFormats", "TestSupport"]),
         .testTarget(name: "JackHostTests", dependencies: [
-            "JackHost", "Live", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "CSlot", "TestSupport"],
+            "JackHost", "Live", "Control", "CJack", "CRealtime", "AudioEngine", "Parameters", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats", "Isolation", "CSlot", "Rig", "TestSupport"],
                     exclude: ["FaultPlugin"]),
         .testTarget(name: "TerminalPanelTests", dependencies: ["TerminalPanel", "Control", "AudioEngine", "KnobKit", "Parameters", "Presets", "TestSupport"], exclude: ["Golden"]),
         // A test-only processor of another shape than the built-in, through every front end.

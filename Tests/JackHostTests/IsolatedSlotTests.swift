@@ -1,3 +1,4 @@
+import Rig
 import TestSupport
 import AudioEngine
 import Foundation
@@ -19,6 +20,13 @@ extension JackTests {
         ])
         func anIsolatedPlugInPlaysAsInProcess(uri: String) throws {
             let plugin = try LivePluginTests.processor(uri)
+            let f = try LivePluginTests.expectLiveEqualsOffline(plugin.isolated(try Self.launcher()), reference: plugin)
+            #expect(f.host.status().outputs.map(\.id) == plugin.outputs.map(\.id))
+        }
+
+        @Test(arguments: ["vst3:ZamComp", "clap:ZamEQ2", "vst2:ZamTube"])
+        func anIsolatedBinaryPlugInPlaysAsInProcess(reference: String) throws {
+            let plugin = try InstalledPlugins.catalogue.find(reference).processor()
             let f = try LivePluginTests.expectLiveEqualsOffline(plugin.isolated(try Self.launcher()), reference: plugin)
             #expect(f.host.status().outputs.map(\.id) == plugin.outputs.map(\.id))
         }
