@@ -194,6 +194,39 @@ extension JackTests {
             #expect(restarted.child.wait(seconds: 10)?.exited == 0)
         }
 
+        /// A session of a VST3 and a VST2 slot that keep a state of their own (the VST3
+        /// component's and controller's, LSP's chunk) keeps each beside the session file, and
+        /// reopened it plays with both, their values as saved.
+        @Test func binaryPlugInStatesGoWithTheSession() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--channels", "1", "--plugin", "comp=vst3:ZamComp",
+                                                              "--plugin", "lsp=vst2:Compressor Mono", "--set", "comp.threshold=-30"])
+            _ = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nBIN")
+            try waitUntil("the client is on the server") { Self.clients(server).contains("detent.nBIN") }
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(saved.contains(#""folder": "detent.state/comp""#) && saved.contains(#""folder": "detent.state/lsp""#), "\(saved)")
+            for slot in ["comp", "lsp"] {
+                #expect(FileManager.default.fileExists(atPath: folder.file("A/detent.state/\(slot)/state.bin")), "\(slot)'s state is kept")
+            }
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+
+            let nsm2 = try FakeSessionManager()
+            let restarted = try Self.launch(nsm2, server: server)
+            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nBIN")
+            try waitUntil("the client is back") { Self.clients(server).contains("detent.nBIN") }
+            #expect(restarted.child.signal(SIGTERM))
+            let outcome = restarted.finish()
+            #expect(outcome.status == 0)
+            let said = outcome.stderr.joined(separator: "\n")
+            #expect(!said.contains("refused") && !said.contains("cannot read"), "\(said)")
+        }
+
         /// Under the manager there is no terminal: a convolver's impulse response is set over
         /// OSC (`/detent/param/conv.impulse s PATH`, from this user), saved with the session
         /// and copied beside it.
