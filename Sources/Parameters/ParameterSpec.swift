@@ -32,6 +32,9 @@ public struct ParameterSpec: Sendable, Hashable {
     /// sounds even that way) rather than in decibels (a plug-in's control, which gets the
     /// value in its own unit).
     public let glidesInAmplitude: Bool
+    /// An enumeration's points are in rising order of value: a value's nearest is found by
+    /// halving (a plug-in's programs: thousands of points), not by a search of them all.
+    private let pointsRise: Bool
 
     /// Control change numbers that can turn a knob: 120…127 are channel mode messages (all
     /// notes off and the like), not controls.
@@ -58,6 +61,11 @@ public struct ParameterSpec: Sendable, Hashable {
         self.midiController = midiController
         self.kind = kind
         self.glidesInAmplitude = glidesInAmplitude && unit == .decibels
+        if case .enumeration(let points) = kind {
+            pointsRise = zip(points, points.dropFirst()).allSatisfy { $0.value < $1.value }
+        } else {
+            pointsRise = false
+        }
     }
 
     /// The same row under another id (a chain names a slot's rows `SLOT.ID`), answering to
@@ -216,12 +224,17 @@ public struct ParameterSpec: Sendable, Hashable {
     public var silenceFloor: Double { minimumIsSilence ? range.lowerBound : -.infinity }
 
     private func nearestPoint(to value: Double, in points: [ScalePoint]) -> ScalePoint {
-        // Points that are their own indices (a plug-in's programs, thousands of them) are found
-        // at once; any others by a search of them all.
-        if value >= 0, value < Double(points.count), value == value.rounded(), points[Int(value)].value == value {
-            return points[Int(value)]
+        guard pointsRise, !value.isNaN else { return points.min(by: { abs($0.value - value) < abs($1.value - value) })! }
+        // The first point not below the value, or the one before it, whichever is nearer (the
+        // earlier on a tie, as the search of them all chooses).
+        var low = 0, high = points.count
+        while low < high {
+            let middle = (low + high) / 2
+            if points[middle].value < value { low = middle + 1 } else { high = middle }
         }
-        return points.min(by: { abs($0.value - value) < abs($1.value - value) })!
+        if low == points.count { return points[low - 1] }
+        if low == 0 { return points[0] }
+        return abs(points[low - 1].value - value) <= abs(points[low].value - value) ? points[low - 1] : points[low]
     }
 }
 
