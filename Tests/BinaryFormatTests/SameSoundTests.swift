@@ -8,7 +8,11 @@ import TestSupport
 /// One plug-in, every format, one sound: zam-plugins ships each of its 17 plug-ins as LV2,
 /// VST2, VST3 and CLAP, built from one source, so at the same values each binary format must
 /// give the LV2 build's samples.
-@Suite("One plug-in sounds the same in every format")
+// One format at a time: a test run once aborted ("double free or corruption") while the three
+// formats' ZamVerb and ZamHeadX2 builds, whose convolvers run FFTW, rendered side by side in
+// this process. Not yet understood (every instance is made, activated and freed under the
+// plug-in lifecycle lock); the formats' renders do not overlap until it is.
+@Suite("One plug-in sounds the same in every format", .serialized)
 struct SameSoundTests {
     static let zam = ["ZamAutoSat", "ZaMaximX2", "ZamComp", "ZamCompX2", "ZamDelay", "ZamDynamicEQ", "ZamEQ2", "ZamGate", "ZamGateX2",
                       "ZamGEQ31", "ZamGrains", "ZamHeadX2", "ZamPhono", "ZamTube", "ZaMultiComp", "ZaMultiCompX2", "ZamVerb"]
