@@ -5,6 +5,7 @@ import KernelMemory
 import Parameters
 import Platform
 import PluginFormats
+import Presets
 
 /// The running instances of one binary plug-in (VST2, VST3, CLAP) for one engine `prepare`,
 /// and the kernel the audio thread runs: CPluginKernel's, the one LV2, LADSPA and DSSI
@@ -121,24 +122,10 @@ final class BinaryInstances: @unchecked Sendable {
             throw .stateNotSaved(name: plugin.name, reason: "cannot make '\(directory)': \(error)")
         }
         let file = directory + "/" + Self.stateFile
-        if let problem = Self.write(bytes, to: file) {
-            throw .stateNotSaved(name: plugin.name, reason: "cannot write '\(file)': \(problem)")
-        }
-    }
-
-    /// Writes `bytes` under a temporary name beside `file` and renames it into place; why it
-    /// failed, or nil.
-    private static func write(_ bytes: [UInt8], to file: String) -> String? {
-        let temporary: String, fd: Int32
-        do { (temporary, fd) = try TemporaryFile.create(prefix: file + ".") } catch { return "\(error)" }
         do {
-            try DescriptorIO.writeAll(fd, bytes)
-            try DescriptorIO.close(fd)
-            try FileNaming.name(temporary, as: file, replacing: true)
-            return nil
+            try AtomicFileWriter().write(bytes, to: file, replacing: true)
         } catch {
-            PathString.remove(temporary)
-            return "\(error)"
+            throw .stateNotSaved(name: plugin.name, reason: error.description)
         }
     }
 
