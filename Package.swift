@@ -184,7 +184,7 @@ let package = Package(
         // tests, and a private JACK server (started as programs: no JACK module here).
         .target(name: "TestSupport", dependencies: ["Parameters", "AudioEngine"], path: "Tests/Support"),
         .testTarget(name: "ParametersTests", dependencies: ["Parameters", "TextFormats", "TestSupport"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "Parameters", "CRealtime", "TestSupport"]),
         .testTarget(name: "KnobKitTests", dependencies: ["KnobKit", "AudioEngine", "Parameters", "TestSupport"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioEngine", "Parameters", "Platform", "TextFormats", "TestSupport"]),

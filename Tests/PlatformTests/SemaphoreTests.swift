@@ -74,17 +74,28 @@ struct SemaphoreTests {
         #expect(none.tv_sec == 100 && none.tv_nsec == 900_000_000)
     }
 
-    /// Setting the wall clock in a test would disturb the whole machine, so this checks the
-    /// mechanism: the deadline is read from and waited on against `CLOCK_MONOTONIC`, whose
-    /// steps no `settimeofday` can cause (`sem_timedwait` would wait on `CLOCK_REALTIME`).
-    @Test("timed waits read and wait on the monotonic clock, never the wall clock")
-    func monotonicClock() throws {
-        let shim = try String(contentsOfFile: packageRoot + "/Sources/CPlatform/CPlatform.c", encoding: .utf8)
-        #expect(shim.contains("sem_clockwait(semaphore, CLOCK_MONOTONIC, deadline)"))
-        let swift = try String(contentsOfFile: packageRoot + "/Sources/Platform/Semaphore.swift", encoding: .utf8)
-        #expect(swift.contains("MonotonicClock.nowSpec()"))
-        #expect(!swift.contains("sem_timedwait(") && !swift.contains("CLOCK_REALTIME") && !swift.contains("clock_gettime("))
-        let clock = try String(contentsOfFile: packageRoot + "/Sources/Platform/MonotonicClock.swift", encoding: .utf8)
-        #expect(clock.contains("clock_gettime(CLOCK_MONOTONIC, &ts)") && !clock.contains("CLOCK_REALTIME"))
+    /// Setting the wall clock would disturb the whole machine, so the wall clock is made to
+    /// read an hour off in a child alone: `timesOut` runs again in a child of this test binary
+    /// with a library preloaded that shifts every wall-clock reading (`Fixtures/shifted-wall-clock.c`).
+    /// A deadline taken from the wall clock then waits an hour too long (+3600, killed at 20 s)
+    /// or returns at once (−3600, before its timeout); one on the monotonic clock is unmoved.
+    @Test("timed waits keep their length while the wall clock reads an hour ahead or behind")
+    func wallClockSteps() throws {
+        let folder = TemporaryFolder()
+        let shim = folder.file("shifted-wall-clock.so")
+        let compiled = try ChildProcess.run("/usr/bin/cc", ["-O2", "-shared", "-fPIC", "-o", shim,
+                                                            packageRoot + "/Tests/PlatformTests/Fixtures/shifted-wall-clock.c", "-ldl"])
+        try #require(compiled.status.exited == 0, "cc: \(compiled.stderrText)")
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        for shift in ["3600", "-3600"] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_PRELOAD"] = shim
+            environment["DETENT_WALL_SHIFT"] = shift
+            let outcome = try ChildProcess.run("/usr/bin/timeout", ["-s", "KILL", "20", binary, "--testing-library", "swift-testing",
+                                                                    "--filter", "SemaphoreTests/timesOut"], environment: environment)
+            #expect(outcome.status.signal == nil && outcome.status.exited != 137, "with the wall clock \(shift) s off, a wait of at most 0.35 s had not ended after 20 s")
+            #expect(outcome.status.exited == 0, "with the wall clock \(shift) s off: \(outcome.stderrText.suffix(600))")
+            #expect((outcome.stdoutText + outcome.stderrText).contains("1 test"), "the child ran the timed waits: \(outcome.stderrText.suffix(300))")
+        }
     }
 }
