@@ -22,6 +22,31 @@ public func detent_render(_ request: UnsafePointer<CChar>, _ results: UnsafeMuta
     }
 }
 
+/// `detent_render`, each file's JSON object handed to `line` as soon as it and every file
+/// before it are done (the order of the inputs), with `context` — on a thread of the render's,
+/// one call at a time — instead of all of them at the end: what a caller shows progress by.
+/// The text is the callee's only during the call.
+@_cdecl("detent_render_streaming")
+public func detent_render_streaming(_ request: UnsafePointer<CChar>,
+                                    _ line: @escaping @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?) -> Void,
+                                    _ context: UnsafeMutableRawPointer?,
+                                    _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let receiver = LineReceiver(call: line, context: context)
+    return answer(error) {
+        let options = try RenderOptions(request: String(cString: request))
+        _ = try options.plugin.resolved()
+        _ = try options.run(arguments: nil, ownsProcess: false, lines: { text in receiver.send(text) })
+    }
+}
+
+/// A caller's function for each line, and the pointer it gets back with each.
+private struct LineReceiver: @unchecked Sendable {
+    let call: @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?) -> Void
+    let context: UnsafeMutableRawPointer?
+
+    func send(_ text: String) { text.withCString { call($0, context) } }
+}
+
 /// The keys `detent_render` takes, one per line, each with the kind of its value
 /// (`out_dir text`, `jobs whole`, `plugins texts`, `force flag`): what Python's
 /// `detent.render` allows, from the one table of render options.

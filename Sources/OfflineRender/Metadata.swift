@@ -40,6 +40,21 @@ public struct Metadata: Sendable {
     /// None at all: what a render from MIDI alone has to copy.
     init() {}
 
+    /// The names of the text tags (`title`, `artist`, …), in the order files keep them.
+    package static var tagNames: [String] { stringKinds.map(\.name) }
+
+    /// The text tags, by those names: what a caller reads of a file's metadata as text.
+    package var tags: [(name: String, value: String)] { strings.map { ($0.name, $0.value) } }
+
+    /// Text tags to write, by name (``tagNames``; empty values left out); nil when a name is
+    /// not one of them.
+    package init?(tags: [(name: String, value: String)]) {
+        for kind in Self.stringKinds {
+            for tag in tags where tag.name == kind.name && !tag.value.isEmpty { strings.append((kind.code, kind.name, tag.value)) }
+        }
+        if tags.contains(where: { tag in !Self.stringKinds.contains { $0.name == tag.name } }) { return nil }
+    }
+
     init(reading file: OpaquePointer) {
         for kind in Self.stringKinds {
             if let text = sf_get_string(file, kind.code), let value = String(validatingCString: text), !value.isEmpty {

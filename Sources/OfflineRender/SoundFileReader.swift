@@ -1,4 +1,5 @@
 import CSndfile
+import Glibc
 import Synchronization
 import Platform
 
@@ -48,6 +49,8 @@ public final class SoundFileReader {
     private let libraryFrames: Int64
     /// The input's descriptor, libsndfile's while `file` is open.
     private let descriptor: Int32
+    /// Whether ``seek(to:)`` can go anywhere in the file: a file (not a stream) of known length.
+    public let isSeekable: Bool
 
     /// Sample rates Detent accepts; anything outside is a damaged header, not audio.
     public static let sampleRates = 1_000...1_536_000
@@ -130,6 +133,7 @@ public final class SoundFileReader {
         frames = unknown ? nil : info.frames
         libraryFrames = info.frames
         descriptor = fd
+        isSeekable = stream == nil && info.seekable != 0 && !unknown
         beyondPlaceholder = stream == nil && info.seekable == 0 && Self.declaresUnknownLength(log: log)
             ? Self.rawFormat(of: format, channels: Int(info.channels), sampleRate: Int(info.samplerate)) : nil
         var map = [Int32](repeating: 0, count: max(1, channels))
@@ -179,6 +183,54 @@ public final class SoundFileReader {
         beyondPlaceholder = nil
         libraryFrames = 0
         descriptor = -1
+        isSeekable = false
+    }
+
+    /// Goes to frame `frame` (0 … ``frames``), where the next ``read(into:frames:)`` starts:
+    /// the samples read from there are those a read from the start gives there.
+    ///
+    /// libsndfile lands on the frame itself in every encoding but two: in Vorbis its seek can
+    /// land hundreds of frames off (after some pages, by a whole packet), and in MP3 the
+    /// decoder starts without the frames before it, so the first thousand or so samples
+    /// differ. Those are decoded up to the frame instead: from where the reader is when the
+    /// frame is ahead, from the start when it is behind.
+    ///
+    /// - Throws: ``AudioFileError/unreadable(path:reason:)`` for a stream, which is read once,
+    ///   in order, or a frame outside the file; ``AudioFileError/corrupt(path:afterFrames:reason:)``
+    ///   when the decoder cannot get there.
+    public func seek(to frame: Int64) throws(AudioFileError) {
+        guard let file, isSeekable, let frames else {
+            throw .unreadable(path: path, reason: "a stream is read once, in order: it cannot seek")
+        }
+        guard (0...frames).contains(frame) else {
+            throw .unreadable(path: path, reason: "cannot seek to frame \(frame): the file holds frames 0 … \(frames)")
+        }
+        let decodes = [SF_FORMAT_VORBIS, SF_FORMAT_MPEG_LAYER_I, SF_FORMAT_MPEG_LAYER_II, SF_FORMAT_MPEG_LAYER_III]
+            .contains(Int(format.subtypeCode))
+        let target = decodes && frame >= framesRead ? framesRead : decodes ? 0 : frame
+        if target != framesRead {
+            let at = sf_seek(file, target, SEEK_SET)
+            guard at == target else {
+                throw .corrupt(path: path, afterFrames: framesRead, reason: "cannot seek to frame \(frame): "
+                    + Self.clean(String(cString: sf_strerror(file))))
+            }
+            framesRead = at
+        }
+        try skip(frame - framesRead)
+    }
+
+    /// Reads `count` frames and lets them go.
+    private func skip(_ count: Int64) throws(AudioFileError) {
+        guard count > 0 else { return }
+        let chunk = 4096
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
+        defer { buffer.deallocate() }
+        var left = count
+        while left > 0 {
+            let n = try read(into: buffer, frames: Int(min(left, Int64(chunk))))
+            if n == 0 { break }
+            left -= Int64(n)
+        }
     }
 
     /// Reads up to `frames` frames of interleaved samples into `buffer` (which holds at least

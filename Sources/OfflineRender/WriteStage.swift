@@ -1,33 +1,21 @@
-/// The writer thread: converts processed slots to the output's encoding (``Quantizer`` for
-/// integer PCM, clipping for other non-float encodings) and writes them. Without a writer it
-/// only hands the slots back: the measuring pass of `--normalize`.
+/// The writer thread: converts processed slots to the output's encoding (``SampleEncoder``:
+/// ``Quantizer`` for integer PCM, clipping for other non-float encodings) and writes them.
+/// Without a writer it only hands the slots back: the measuring pass of `--normalize`.
 final class WriteStage: @unchecked Sendable {
-    private let writer: SoundFileWriter?
+    private let encoder: SampleEncoder?
     private let ring: BlockRing
-    private let integers: UnsafeMutablePointer<Int32>
-    private var quantizer: Quantizer?
-    private let clipsFloats: Bool
-    private var floatClips: Int64 = 0
 
     /// Samples clipped so far (read after the thread is joined).
-    var clipped: Int64 { (quantizer?.clipped ?? 0) + floatClips }
+    var clipped: Int64 { encoder?.clipped ?? 0 }
 
     /// The dither the output gets (none above 16 bits; plain TPDF where shaping does not fit
     /// the rate); nil for outputs that are not integer PCM.
-    var dither: Dither? { quantizer?.mode }
+    var dither: Dither? { encoder?.dither }
 
     init(writer: SoundFileWriter?, ring: BlockRing, dither: Dither, sampleRate: Int) {
-        self.writer = writer
         self.ring = ring
-        let bits = writer?.format.pcmBits
-        quantizer = bits.map {  // it dithers at 16 bits or fewer
-            Quantizer(bits: $0, dither: dither, channels: ring.channels, sampleRate: sampleRate)
-        }
-        clipsFloats = writer.map { bits == nil && !$0.format.isFloatingPoint } ?? false
-        integers = .allocate(capacity: bits == nil ? 1 : ring.blockFrames * ring.channels)
+        encoder = writer.map { SampleEncoder(writer: $0, dither: dither, sampleRate: sampleRate, capacity: ring.blockFrames) }
     }
-
-    deinit { integers.deallocate() }
 
     /// Writes slots as they are processed, until the end of the file or a stop.
     func run() {
@@ -55,14 +43,6 @@ final class WriteStage: @unchecked Sendable {
     }
 
     private func write(slot: Int, from start: Int, frames n: Int) throws(AudioFileError) {
-        guard let writer else { return }
-        let block = ring.block(slot) + start * ring.channels, count = n * ring.channels
-        if quantizer != nil {
-            quantizer!.quantize(block, count: count, into: integers)
-            try writer.write(UnsafePointer(integers), frames: n)
-            return
-        }
-        if clipsFloats { floatClips += Quantizer.clipToUnit(block, count: count) }
-        try writer.write(UnsafePointer(block), frames: n)
+        try encoder?.write(ring.block(slot) + start * ring.channels, frames: n)
     }
 }

@@ -1,5 +1,9 @@
 """detent.render: files rendered in process, as `detent render --json` renders them."""
+import io
 import json
+import sys
+import threading
+import types
 
 import pytest
 
@@ -127,3 +131,92 @@ def test_render_many_renders_each_job_with_its_own_settings_and_a_bad_one_fails_
     assert detent.render_many([]) == []
     with pytest.raises(detent.InvalidValue, match="'input'"):
         detent.render_many([{"output": "x.wav"}])
+
+
+def progress_jobs(folder, count=4):
+    """``count`` jobs and a bad one (a missing input) in the middle."""
+    paths = inputs(folder, count)
+    jobs = [{"input": path, "output": folder / f"out{i}.wav"} for i, path in enumerate(paths)]
+    jobs.insert(2, {"input": str(folder / "missing.wav"), "output": folder / "m.wav"})
+    return jobs
+
+
+def test_a_progress_function_sees_each_job_once_as_it_is_done_bad_ones_included(tmp_path):
+    jobs = progress_jobs(tmp_path)
+    seen, threads = [], []
+
+    def tell(result):
+        seen.append(result)
+        threads.append(threading.current_thread())
+
+    results = detent.render_many(jobs, workers=2, progress=tell)
+    assert len(seen) == len(results) == len(jobs) == 5
+    # Told from the render's threads while this one waits in the library, the GIL let go.
+    assert threading.main_thread() not in threads
+    assert seen == results  # the same dicts, in the jobs' order
+    assert [("error" in r) for r in seen] == [False, False, True, False, False]
+    assert "missing.wav" in seen[2]["error"]
+    # What a render without progress returns, file for file.
+    again = detent.render_many([{**job, "output": tmp_path / f"again{i}.wav"} for i, job in enumerate(jobs)], workers=2)
+    assert [set(r) for r in again] == [set(r) for r in results]
+    assert [r.get("frames") for r in again] == [r.get("frames") for r in results]
+    one = []
+    assert detent.render(jobs[0]["input"], output=tmp_path / "single.wav", progress=one.append) == one
+    assert len(one) == 1 and one[0]["frames"] == 20_000
+
+
+def test_a_progress_function_that_raises_raises_after_every_file_rendered(tmp_path):
+    jobs = progress_jobs(tmp_path, 3)
+    calls = []
+
+    def fail(result):
+        calls.append(result)
+        raise KeyError("stop telling")
+
+    with pytest.raises(KeyError, match="stop telling"):
+        detent.render_many(jobs, progress=fail)
+    assert len(calls) == 1  # told once, then left alone
+    assert all((tmp_path / f"out{i}.wav").exists() for i in range(3))
+    with pytest.raises(detent.InvalidValue, match="progress 'yes'"):
+        detent.render_many(jobs, progress="yes")
+
+
+def test_progress_true_without_tqdm_counts_on_a_terminal_and_says_nothing_elsewhere(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    jobs = progress_jobs(tmp_path, 2)
+    results = detent.render_many(jobs, progress=True)
+    assert [("error" in r) for r in results] == [False, False, True]
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    detent.render_many(jobs, progress=True, force=True)
+    assert terminal.getvalue() == ("\rdetent render: 1/3 files\rdetent render: 2/3 files"
+                                   "\rdetent render: 3/3 files, 1 failed\n")
+
+
+def test_progress_true_with_tqdm_updates_one_bar(tmp_path, monkeypatch):
+    bars = []
+
+    class Bar:
+        def __init__(self, total=None, **options):
+            self.total, self.updates, self.closed = total, 0, False
+            bars.append(self)
+
+        def update(self, n=1):
+            self.updates += n
+
+        def close(self):
+            self.closed = True
+
+    fake = types.ModuleType("tqdm")
+    fake.tqdm = Bar
+    monkeypatch.setitem(sys.modules, "tqdm", fake)
+    jobs = progress_jobs(tmp_path, 3)
+    results = detent.render_many(jobs, workers=2, progress=True)
+    assert len(bars) == 1
+    assert (bars[0].total, bars[0].updates, bars[0].closed) == (len(jobs), len(results), True) == (4, 4, True)

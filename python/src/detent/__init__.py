@@ -5,9 +5,12 @@ DSSI plug-in, alone or in chains, over numpy arrays, with the command line's sem
     chain = detent.Chain(["builtin", "http://drobilla.net/plugins/mda/Overdrive"], sample_rate=48000)
     chain["builtin.cutoff"] = "2k"
     y = chain.process(x)            # x: float32, (channels, frames)
+    with detent.io.AudioFile("take.flac") as f:     # files read and written as `render` does
+        x = f.read()
 
 docs/python.md has the whole API.
 """
+from . import io
 from .chain import Chain, Plugin
 from .catalogue import plugins, version
 from .render import render, render_many, render_options
@@ -22,5 +25,5 @@ def load_plugin(reference: str, sample_rate: float = 48000, channels: int = 2, *
     (``plugin(x, 48000)``); ``plugin.chain`` is the chain of it alone, to add others to."""
     return Chain([reference], sample_rate=sample_rate, channels=channels, **options)[0]
 
-__all__ = ["Chain", "Plugin", "load_plugin", "plugins", "render", "render_many", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
+__all__ = ["Chain", "Plugin", "load_plugin", "io", "plugins", "render", "render_many", "render_options", "Error", "InvalidValue", "UnknownParameter", "ChainBusy", "PluginNotFound",
            "PluginCrashed", "RepairWarning", "__version__"]

@@ -92,3 +92,27 @@ def take_string(pointer):
 
 lib.detent_render.argtypes = [_c.c_char_p, _c.POINTER(_c.c_void_p), _error]
 lib.detent_render.restype = _c.c_int32
+
+# Each file's result of a render, handed over as it is done: (line, context), on a thread of
+# the render's (ctypes takes the GIL for the call).
+RENDER_LINE = _c.CFUNCTYPE(None, _c.c_char_p, _c.c_void_p)
+lib.detent_render_streaming.argtypes = [_c.c_char_p, RENDER_LINE, _c.c_void_p, _error]
+lib.detent_render_streaming.restype = _c.c_int32
+
+_file = _c.c_void_p
+lib.detent_file_open_read.argtypes = [_c.c_char_p, _c.POINTER(_c.c_void_p), _error]
+lib.detent_file_open_read.restype = _c.c_int32
+lib.detent_file_open_write.argtypes = [_c.c_char_p, _c.c_char_p, _c.POINTER(_c.c_void_p), _error]
+lib.detent_file_open_write.restype = _c.c_int32
+lib.detent_file_info.argtypes = [_file, _c.POINTER(_c.c_void_p), _error]
+lib.detent_file_info.restype = _c.c_int32
+lib.detent_file_read.argtypes = [_file, _c.c_void_p, _c.c_int64, _c.c_int64, _c.POINTER(_c.c_int64), _error]
+lib.detent_file_read.restype = _c.c_int32
+lib.detent_file_seek.argtypes = [_file, _c.c_int64, _error]
+lib.detent_file_seek.restype = _c.c_int32
+lib.detent_file_write.argtypes = [_file, _c.c_void_p, _c.c_int64, _c.c_int64, _error]
+lib.detent_file_write.restype = _c.c_int32
+lib.detent_file_close.argtypes = [_file, _error]
+lib.detent_file_close.restype = _c.c_int32
+lib.detent_file_free.argtypes = [_file]
+lib.detent_file_free.restype = None

@@ -384,29 +384,10 @@ class Chain:
             source = None
             stride = 0
         else:
-            if not isinstance(x, np.ndarray):
-                raise InvalidValue(f"input is {type(x).__name__}: expected a numpy array of float32 or float64")
-            if x.dtype not in (np.float32, np.float64):
-                raise InvalidValue(f"input is {x.dtype}: expected float32 or float64 (x.astype(numpy.float32))")
-            given = x.shape
-            if x.ndim == 1:
-                x = x.reshape(1, -1)
-            if x.ndim != 2:
-                raise InvalidValue(f"input has {x.ndim} dimensions (shape {given}): expected (channels, frames)")
-            if x.shape[0] != self.channels and x.shape[1] == self.channels:
-                # (frames, channels), as soundfile reads and pedalboard takes it too: the
-                # output comes back the same way round.
-                x = x.T
-                transposed = True
-            if x.shape[0] != self.channels:
-                raise InvalidValue(f"input has shape {given}; the chain was made for {self.channels} channel"
-                                   f"{'' if self.channels == 1 else 's'}: give (channels, frames) or (frames, channels)")
-            if x.dtype != np.float32:
-                x = x.astype(np.float32)
+            # (frames, channels) comes back the same way round.
+            x, transposed = _planar(x, self.channels, "the chain was made for")
             if frames is not None and frames != x.shape[1]:
                 raise InvalidValue(f"frames {frames!r}: x holds {x.shape[1]}")
-            if not x.flags.c_contiguous:
-                x = np.ascontiguousarray(x)
             count = x.shape[1]
             source = x.ctypes.data
             stride = count
@@ -433,6 +414,35 @@ class Chain:
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
         return out.T if transposed else out
+
+
+def _planar(x, channels, made_for):
+    """``x`` as the library takes samples — float32, ``(channels, frames)``, C-contiguous —
+    and whether it was given ``(frames, channels)``, as soundfile reads and pedalboard takes
+    it (told by which side is ``channels`` long; ``(channels, frames)`` when both are). Mono
+    may be 1-D; float64 is converted. ``made_for`` ends the refusal of another channel count
+    (``"the chain was made for"`` 2 channels)."""
+    if not isinstance(x, np.ndarray):
+        raise InvalidValue(f"input is {type(x).__name__}: expected a numpy array of float32 or float64")
+    if x.dtype not in (np.float32, np.float64):
+        raise InvalidValue(f"input is {x.dtype}: expected float32 or float64 (x.astype(numpy.float32))")
+    given = x.shape
+    if x.ndim == 1:
+        x = x.reshape(1, -1)
+    if x.ndim != 2:
+        raise InvalidValue(f"input has {x.ndim} dimensions (shape {given}): expected (channels, frames)")
+    transposed = False
+    if x.shape[0] != channels and x.shape[1] == channels:
+        x = x.T
+        transposed = True
+    if x.shape[0] != channels:
+        raise InvalidValue(f"input has shape {given}; {made_for} {channels} channel"
+                           f"{'' if channels == 1 else 's'}: give (channels, frames) or (frames, channels)")
+    if x.dtype != np.float32:
+        x = x.astype(np.float32)
+    if not x.flags.c_contiguous:
+        x = np.ascontiguousarray(x)
+    return x, transposed
 
 
 def _automation(automation, frames):

@@ -3,9 +3,10 @@ import ctypes
 import json
 import numbers
 import os
-from typing import Any, Sequence
+import sys
+from typing import Any, Callable, Sequence, Union
 
-from ._native import lib, take_string
+from ._native import RENDER_LINE, lib, take_string
 from .chain import _text
 from .errors import InvalidValue, raise_for
 
@@ -15,7 +16,8 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
            plugins: "str | Sequence[str] | None" = None, values: "dict[str, Any] | None" = None,
            preset: "str | os.PathLike[str] | None" = None, jobs: "int | None" = None, force: bool = False,
            graph: "str | os.PathLike[str] | None" = None, sidechain: "str | os.PathLike[str] | dict[str, Any] | None" = None,
-           graph_inputs: "dict[str, Any] | None" = None, _manifest: "str | None" = None,
+           graph_inputs: "dict[str, Any] | None" = None, progress: "Progress" = False,
+           _manifest: "str | None" = None, _total: "int | None" = None,
            **options: Any) -> "list[dict[str, Any]]":
     """Renders audio files through a processor or chain, as ``detent render --json`` does.
 
@@ -32,6 +34,10 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
     ``graph`` hosts a graph file (``--graph``); ``sidechain`` keys a slot with a file (a
     path for the one keyed slot, or a dict of slot name to path); ``graph_inputs`` feeds a
     graph's named inputs (a dict of name to path), as ``--sidechain`` and ``--input`` do.
+
+    ``progress`` shows the files as they are done: ``True`` for a tqdm bar (when tqdm can be
+    imported; otherwise a count on stderr, rewritten in place, when stderr is a terminal), or
+    a function called with each file's dict as soon as it and every file before it are done.
 
     Returns one dict per file, in the order of ``inputs``: what ``--json`` prints, with
     ``error`` and ``exitCode`` for a file that failed (the others still render). A problem
@@ -74,12 +80,96 @@ def render(inputs: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | 
             raise InvalidValue(f"{key} {value!r}: expected True or False")
         request[key] = os.fspath(value) if isinstance(value, os.PathLike) else value
     _refuse_nul(request)
+    report = _reporter(progress, _total if _total is not None else len(request["inputs"]) or 1)
+    if report is not None:
+        return _render_streaming(request, *report)
     error = ctypes.c_void_p()
     results = ctypes.c_void_p()
     status = lib.detent_render(json.dumps(request).encode(), ctypes.byref(results), ctypes.byref(error))
     if status:
         raise_for(status, take_string(error.value))
     return [json.loads(line) for line in take_string(results.value).split("\n") if line]
+
+
+# What ``progress=`` takes: False (nothing), True (a bar or a count), or a function of each
+# file's result.
+Progress = Union[bool, None, Callable[["dict[str, Any]"], Any]]
+
+
+def _render_streaming(request, tell, finish):
+    """Renders as ``detent_render`` does, each file's result handed to ``tell`` as it is done
+    (on a thread of the render's: ctypes takes the GIL for each call, and lets it go for the
+    render itself), and ``finish`` called at the end. An exception ``tell`` raises stops the
+    telling and is raised once the render is over (the files still render)."""
+    results = []
+    raised = []
+
+    def receive(line, _context):
+        try:
+            result = json.loads(line.decode("utf-8", "replace"))
+            results.append(result)
+            if not raised:
+                tell(result)
+        except BaseException as problem:  # raised after the render, not lost inside ctypes
+            raised.append(problem)
+
+    callback = RENDER_LINE(receive)
+    error = ctypes.c_void_p()
+    try:
+        status = lib.detent_render_streaming(json.dumps(request).encode(), callback, None, ctypes.byref(error))
+    finally:
+        finish()
+    if status:
+        raise_for(status, take_string(error.value))
+    if raised:
+        raise raised[0]
+    return results
+
+
+def _reporter(progress, total):
+    """What ``progress=`` asks for, as the function each file's result goes to and the one
+    that ends the report; None for no progress."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        try:
+            import tqdm
+        except ImportError:
+            counter = _Counter(total)
+            return counter, counter.close
+        bar = tqdm.tqdm(total=total, unit="file", desc="detent render")
+        return (lambda result: bar.update(1)), bar.close
+    if callable(progress):
+        return progress, lambda: None
+    raise InvalidValue(f"progress {progress!r}: expected True, False or a function of each file's result")
+
+
+class _Counter:
+    """``progress=True`` without tqdm: ``detent render: 3/10 files`` on stderr, rewritten in
+    place, when stderr is a terminal; nothing otherwise."""
+
+    def __init__(self, total):
+        self.total = total
+        self.done = 0
+        self.failed = 0
+        self.stream = sys.stderr
+        try:
+            self.shows = self.stream.isatty()
+        except (AttributeError, ValueError):  # no stderr, or a closed one
+            self.shows = False
+
+    def __call__(self, result):
+        self.done += 1
+        self.failed += "error" in result
+        if self.shows:
+            failed = f", {self.failed} failed" if self.failed else ""
+            self.stream.write(f"\rdetent render: {self.done}/{self.total} files{failed}")
+            self.stream.flush()
+
+    def close(self):
+        if self.shows and self.done:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 # The request keys that render()'s own arguments fill, by the argument that fills them.
@@ -90,7 +180,8 @@ _SPELLED_OUT = {"inputs": "inputs", "sets": "values", "sidechains": "sidechain",
 _JOB_PATHS = ("input", "output", "automation", "midi", "chain", "graph")
 
 
-def render_many(jobs, workers=None, **options):
+def render_many(jobs: "Sequence[dict[str, Any]]", workers: "int | None" = None, progress: Progress = False,
+                **options: Any) -> "list[dict[str, Any]]":
     """Renders many files, each with its own settings, on every core (``workers`` files at
     once; default: every core), as ``detent render --manifest`` does: the jobs are streamed
     into a manifest and rendered by the same machinery, a bad job failing alone.
@@ -100,6 +191,9 @@ def render_many(jobs, workers=None, **options):
     ``automation`` (a file, or curves as ``Chain.process`` takes them: ``{id: (times,
     values)}``), ``preset``, ``plugins``, and the other options ``render`` takes, by name.
     ``options`` hold for every job (``plugins``, ``values``, ``out_dir``, ``tail`` …).
+
+    ``progress`` shows the jobs as they are done, as ``render``'s does: ``True`` for a tqdm
+    bar (or a count on a terminal's stderr), or a function called with each job's dict.
 
     Returns one dict per job, in order: what ``--json`` prints, with ``error`` and
     ``exitCode`` for a job that failed.
@@ -140,7 +234,7 @@ def render_many(jobs, workers=None, **options):
             return []
         if workers is not None:
             options["jobs"] = workers
-        return render([], _manifest=manifest, **options)
+        return render([], _manifest=manifest, progress=progress, _total=count, **options)
 _options = None
 
 
