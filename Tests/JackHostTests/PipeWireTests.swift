@@ -278,20 +278,23 @@ struct PipeWireTests {
             }
         }
         #expect(windows > input.count / 2 / 480, "\(windows) windows compared, \(jumps) jumps")
-        // A cycle whose port buffer the server took back is played as silence, and said (see
-        // `survivesAHundredRateChangesUnderAudio`): each may spoil one window.
-        let silenced = detent.messages.filter { $0.contains("took back a port buffer") }.map { line -> Int in
-            line.contains("during a cycle") ? 1 : Int(line.split(separator: " ").first { Int($0) != nil } ?? "") ?? 1
-        }.reduce(0, +)
+        // No window is excused for a port buffer the server took back (see
+        // `survivesAHundredRateChangesUnderAudio`): it does so while the graph changes, and the
+        // quantum holds still through the recording. Any such cycle is printed.
+        let silenced = detent.messages.filter { $0.contains("took back a port buffer") }
+        if !silenced.isEmpty { print("PipeWire took back port buffers: \(silenced)") }
+        let differing = windows - matching - shifted
         if xrunsDuring == 0 {
             // One window may still differ: the one in which the recorder moved to another
             // cycle is neither. Two would be a fault, and so would many shifted ones.
-            #expect(matching + shifted + silenced + 1 >= windows && shifted * 20 <= windows,
+            #expect(differing <= 1 && shifted * 20 <= windows,
                     "largest difference \(worst); \(matching) of \(windows) windows equal, \(shifted) a period apart, \(jumps) jumps skipped; detent said \(detent.messages.suffix(4))")
         } else {
-            // An xrun on a busy machine: PipeWire then runs a late node on another cycle's
-            // buffers, so some windows differ; the rest must still be equal.
-            #expect(matching * 2 > windows, "\(xrunsDuring) xruns; \(matching) of \(windows) windows equal (worst \(worst))")
+            // An xrun on a busy machine (as the server reports them, counted before and after): PipeWire
+            // then runs a late node on another cycle's buffers, which spoils the window it falls
+            // in and the next (the filter's memory); every other window must still be equal.
+            #expect(differing <= 2 * xrunsDuring + 1 && shifted * 20 <= windows,
+                    "\(xrunsDuring) xruns; \(matching) of \(windows) windows equal, \(shifted) a period apart (worst \(worst))")
         }
         #expect(detent.finish() == 0)
         pw.stop()
