@@ -51,16 +51,28 @@ public final class LiveProgram: @unchecked Sendable {
         }
     }
 
-    /// True while a close of a JACK client is still inside libjack in the program: its
-    /// `jack-close` thread (the one that calls `jack_client_close`, see `BoundedClose`) is alive.
-    /// What libjack does, seen from outside the program, not what the program says of it: a
-    /// close of a client whose server died can deadlock in libjack (jackaudio/jack2#395).
+    /// True while a close of a JACK client is stuck inside libjack in the program: its
+    /// `jack-close` thread (see `BoundedClose`) is alive and its stack, read by gdb, holds
+    /// libjack's `jack_client_close` with libjack's own frames above it. What libjack does,
+    /// seen from outside the program: a close of a client whose server died can deadlock in
+    /// libjack (jackaudio/jack2#395). A close stuck in Detent's own code, before or around
+    /// that call, is not this.
     public var libjackCloseIsStuck: Bool {
         let tasks = "/proc/\(child.pid)/task"
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return threads.contains { thread in
+        guard let closing = threads.first(where: { thread in
             (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "jack-close"
+        }), let gdb = try? ChildProcess.run("/usr/bin/gdb", ["-p", "\(child.pid)", "-batch", "-nx", "-ex", "thread apply all bt"]) else {
+            return false
         }
+        // The closing thread's block: from its "Thread N (… (LWP tid) …):" line to the next.
+        let lines = gdb.stdoutText.split(separator: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.contains("(LWP \(closing))") }) else { return false }
+        let frames = lines[(start + 1)...].prefix { !$0.hasPrefix("Thread ") }.filter { $0.hasPrefix("#") }
+        guard let close = frames.firstIndex(where: { $0.contains("jack_client_close") }), close > frames.startIndex else { return false }
+        // Waiting inside libjack (or the C library under it), not in a callback of Detent's.
+        let inner = frames[..<close]
+        return inner.contains { $0.contains("libjack") } && !inner.contains { $0.contains("/Sources/") }
     }
 
     /// Types `command` and returns the answer line.
