@@ -6,7 +6,9 @@
 #   detent render one.wav -o out.wav --set cutoff=1000 --set gain=-6 --quiet
 #   sox one.wav out.wav lowpass 1000 gain -6
 #
-# Each figure is the mean of CALLS calls in a row; each round runs the four in turn (the
+# and, in the same rounds, `/bin/true`: what starting any program at all costs here.
+#
+# Each figure is the mean of CALLS calls in a row; each round runs the five in turn (the
 # order rotates), and the report gives each one's median over the rounds and Detent's ratio
 # to SoX.
 #
@@ -20,13 +22,14 @@ source Benchmarks/common.sh
 
 sox -R -n -r 48000 -c 2 -b 16 "$work/one.wav" synth 1 sine 440 vol 0.5
 
-subjects=(detent-version sox-version detent-render sox-render)
+subjects=(detent-version sox-version detent-render sox-render true)
 run() {  # run SUBJECT: one call
     case "$1" in
         detent-version) "$detent" --version ;;
         sox-version) sox --version ;;
         detent-render) "$detent" render "$work/one.wav" -o "$work/d.wav" --set cutoff=1000 --set gain=-6 --quiet --force ;;
         sox-render) sox "$work/one.wav" "$work/s.wav" lowpass 1000 gain -6 ;;
+        true) /bin/true ;;
     esac >/dev/null
 }
 mean_ms() {  # mean_ms SUBJECT: milliseconds per call over CALLS calls
