@@ -23,6 +23,8 @@ enum CallStatus: Int32 {
     case pluginNotFound = 5
     /// A plug-in in a process of its own crashed, aborted or hung (an isolated chain's).
     case pluginCrashed = 6
+    /// The call was interrupted from another thread (``EmbeddedChain/interrupt()``).
+    case interrupted = 7
 }
 
 /// An error of the C interface: its status and line.

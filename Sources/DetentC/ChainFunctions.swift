@@ -60,6 +60,33 @@ public func detent_chain_isolate(
     }
 }
 
+/// The longest an isolated chain's plug-in may take to answer — to start, or to run one
+/// block — before it counts as hung (Python's `timeout=`): `seconds` > 0, or 0 for the
+/// defaults (10 s to start; offline, 10 s or four times the block's length to run).
+@_cdecl("detent_chain_timeout")
+public func detent_chain_timeout(_ chain: UnsafeMutableRawPointer, _ seconds: Double,
+                                 _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw CallFailure(.badValue, "timeout \(seconds): expected seconds above 0, at most a day")
+        }
+        try chain.exclusive {
+            guard var launcher = chain.isolation else { throw CallFailure(.badValue, "timeout applies to an isolated chain (isolate=True)") }
+            launcher.timeout = seconds > 0 ? .nanoseconds(Int64((seconds * 1e9).rounded())) : nil
+            chain.isolation = launcher
+        }
+    }
+}
+
+/// Interrupts the call running on `chain` in another thread (Ctrl-C in Python): it ends at
+/// its next piece with status 7, an isolated chain's processes killed. Takes no lock, and
+/// does nothing when no call runs.
+@_cdecl("detent_chain_interrupt")
+public func detent_chain_interrupt(_ chain: UnsafeMutableRawPointer) {
+    embedded(chain).interrupt()
+}
+
 /// Serves one isolated slot (the body of `detent slot REQUEST`), for a process a chain made
 /// by `detent_chain_isolate` started; returns the status the process should exit with.
 @_cdecl("detent_serve_slot")

@@ -39,8 +39,16 @@ final class EmbeddedChain: @unchecked Sendable {
     /// How its plug-ins' processes are started, when they run in processes of their own
     /// (`isolate=True`, or sandboxes: `isolate="together"`).
     var isolation: SlotLauncher? {
-        didSet { dropEngine() }
+        didSet {
+            dropEngine()
+            sandboxes.withLock { $0 = isolation?.sandboxes }
+        }
     }
+    /// Set by ``interrupt()`` from another thread while a call runs; the call ends at its next
+    /// piece, and the flag is cleared when it does.
+    private let interruption = Atomic<Bool>(false)
+    /// The sandboxes of an isolated chain, reached without the chain's lock (a call holds it).
+    private let sandboxes = Mutex<SandboxRegistry?>(nil)
 
     /// Its slots' names (the processor's own, for a plug-in alone).
     var slotNames: [String] { found.chainParts.map(\.name) }
@@ -236,6 +244,17 @@ final class EmbeddedChain: @unchecked Sendable {
         return try PresetStateFolder.save(running: chosen, preset, store: store, replacing: replacing)
     }
 
+    /// Ends the call running on another thread (Python's Ctrl-C): it stops at its next piece
+    /// of at most a grid block, and an isolated chain's processes are killed, so that a call
+    /// waiting on a plug-in that hangs ends at once rather than at its deadline. The next call
+    /// starts afresh (new processes). Takes no lock (a call holds the chain's), and does
+    /// nothing when no call runs.
+    func interrupt() {
+        guard inUse.load(ordering: .acquiring) else { return }
+        interruption.store(true, ordering: .releasing)
+        sandboxes.withLock { $0 }?.interrupt()
+    }
+
     /// Starts afresh: state cleared, values kept as the starting values. A plug-in starts as
     /// a new instance, as each file of a render does: not every plug-in clears its memory
     /// when it is reactivated (mda Overdrive keeps its filter's), and "afresh" must sound
@@ -266,6 +285,9 @@ final class EmbeddedChain: @unchecked Sendable {
     func process(input: UnsafePointer<Float>?, inputStride: Int, frames: Int, output: UnsafeMutablePointer<Float>,
                  outputStride: Int, final: Bool, midi: [(frame: Int, bytes: [UInt8])],
                  keys: [(name: String, samples: UnsafePointer<Float>, channels: Int)] = []) throws -> Int {
+        // An interruption meant for an earlier call (it came as that one ended) is not this one's.
+        interruption.store(false, ordering: .releasing)
+        defer { interruption.store(false, ordering: .releasing) }
         let engine = try preparedEngine()
         let targets = try keys.map { key throws -> Engine.SideInput in try target(key.name) }
         let keyRows = KeyRows(keys, channels: channels, frames: frames)
@@ -297,6 +319,10 @@ final class EmbeddedChain: @unchecked Sendable {
         defer { piece.deallocate() }
         var done = 0
         while done < total {
+            if interruption.load(ordering: .acquiring) {
+                dropEngine()
+                throw CallFailure(.interrupted, "interrupted")
+            }
             // Calls end on the grid a render's blocks end on, whatever the caller's parts:
             // a plug-in's runs are then the render's, for plug-ins whose sound depends on them.
             let position = engine.framePosition

@@ -20,6 +20,8 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// Its number in the sandbox.
     private var member = -1
     private let size: Int
+    /// How long its process may take to make the plug-in (``SlotLauncher/startDeadline``).
+    private let startDeadline: Duration
     private let shared: UnsafeMutablePointer<DetentSlotShared>
     /// Where the slot's output values are in the block, as the host laid it out.
     private let valuesOffset: Int
@@ -95,17 +97,17 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             throw error
         }
         let slot = IsolatedSlot(processor: processor, sandbox: sandbox, size: size, shared: shared, layout: head,
-                                deadline: SlotLauncher.deadline(format), format: format)
+                                deadline: launcher.deadline(format), startDeadline: launcher.startDeadline, format: format)
         do {
             slot.member = try sandbox.add(request, memory: memory,
                                           link: .init(slotName: slotName, label: processor.name, news: slot.news, shared: SharedBlock(pointer: shared),
-                                                      deadline: SlotLauncher.deadline(format)))
+                                                      deadline: launcher.deadline(format), startDeadline: launcher.startDeadline))
         } catch {
             detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
             throw error
         }
         slot.startWatching()
-        if !format.realtime, let failure = slot.awaitStart(upTo: startDeadline + .seconds(1)) {
+        if !format.realtime, let failure = slot.awaitStart(upTo: launcher.startDeadline + .seconds(1)) {
             // A process that ended or is being killed faulted; one still serving said no.
             throw SlotError(failure, fault: !sandbox.usable)
         }
@@ -135,8 +137,9 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// - Parameter layout: the block's head as laid out before the process started: the only
     ///   shape the host trusts (the process may write anything into the block).
     private init(processor: Processor, sandbox: SandboxProcess, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 layout: DetentSlotShared, deadline: (floor: Int64, perFrame: Int64), format: KernelFormat) {
+                 layout: DetentSlotShared, deadline: (floor: Int64, perFrame: Int64), startDeadline: Duration, format: KernelFormat) {
         self.processor = processor
+        self.startDeadline = startDeadline
         self.sandbox = sandbox
         self.size = size
         self.shared = shared
@@ -170,10 +173,10 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// and the host's lock (its sandbox's other slots go down with it).
     private func startWatching() {
         let block = SharedBlock(pointer: shared)
-        let news = self.news, sandbox = self.sandbox, member = self.member
+        let news = self.news, sandbox = self.sandbox, member = self.member, startDeadline = self.startDeadline
         watch = try? NamedThread(name: "slot-watch") {
             let shared = block.pointer
-            let startBy = ContinuousClock.now + Self.startDeadline
+            let startBy = ContinuousClock.now + startDeadline
             while true {
                 let state = detent_slot_state(shared)
                 if news.closing.load(ordering: .acquiring) { return }

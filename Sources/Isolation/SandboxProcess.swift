@@ -29,6 +29,7 @@ final class SandboxProcess: @unchecked Sendable {
         let news: SlotNews
         let shared: SharedBlock
         let deadline: (floor: Int64, perFrame: Int64)
+        let startDeadline: Duration
     }
 
     /// Starts a process for sandbox `name` with `launcher`, serving at `priority`.
@@ -93,6 +94,12 @@ final class SandboxProcess: @unchecked Sendable {
 
     func kill(for id: Int, starting: Bool) { core.kill(for: id, starting: starting) }
 
+    /// Kills the process, its slots no one's fault: their call was interrupted.
+    func interrupt() {
+        core.interrupted.store(true, ordering: .releasing)
+        Signals.send(Signals.kill, to: core.pid)
+    }
+
     /// The process is let go once no slot needs it: the socket closes (it ends by itself), and
     /// whatever waiting that takes — a second, then a kill, then its threads — is done on a
     /// thread of its own.
@@ -134,6 +141,8 @@ final class SandboxCore: @unchecked Sendable {
     let ended = Atomic<Bool>(false)
     /// Signalled once it has.
     let reaped = Semaphore()
+    /// Killed because the call using it was interrupted.
+    let interrupted = Atomic<Bool>(false)
     /// The slot the process was killed for (it hung starting or running), or -1.
     private let killedFor = Atomic<Int>(-1)
     private let killedStarting = Atomic<Bool>(false)
@@ -153,7 +162,9 @@ final class SandboxCore: @unchecked Sendable {
     var speaker: Link? { links.withLock { $0.min { $0.key < $1.key }?.value } }
 
     /// True while the process can take another slot: it runs, and is not being killed.
-    var usable: Bool { !ended.load(ordering: .acquiring) && killedFor.load(ordering: .acquiring) < 0 }
+    var usable: Bool {
+        !ended.load(ordering: .acquiring) && killedFor.load(ordering: .acquiring) < 0 && !interrupted.load(ordering: .acquiring)
+    }
 
     /// Adds a slot: `link` is known from now on (what the process says of it reaches it), and
     /// the process is asked to serve `request` on the block in `memory` (closed here).
@@ -257,11 +268,12 @@ final class SandboxCore: @unchecked Sendable {
     /// or how it ended.
     private func reason(_ status: ChildProgram.Status, culprit: Bool, link: Link) -> String {
         let killed = status == .signaled(Signals.kill)
+        if killed && interrupted.load(ordering: .acquiring) { return "was stopped: the call was interrupted" }
         if culprit && killed && killedFor.load(ordering: .acquiring) >= 0 {
             if killedStarting.load(ordering: .acquiring) {
-                return "did not start within \(IsolatedSlot.startDeadline.components.seconds) s (its plug-in hung while starting) and was killed"
+                return "did not start within \(link.startDeadline.spoken) (its plug-in hung while starting) and was killed"
             }
-            return "stopped answering (a run took over \(link.deadline.floor / 1_000_000) ms) and was killed"
+            return "stopped answering (a run took over \(Duration.nanoseconds(link.deadline.floor).spoken)) and was killed"
         }
         return IsolatedSlot.describe(status)
     }
@@ -279,6 +291,12 @@ package final class SandboxRegistry: Sendable {
     }
 
     package init() {}
+
+    /// Kills every running sandbox's process (a call interrupted): its slots go down at once,
+    /// and their next start makes new processes.
+    package func interrupt() {
+        for process in running.withLock({ $0.values.compactMap(\.process) }) { process.interrupt() }
+    }
 
     /// The process of sandbox `key` (started when none runs, or it is ending), or a new one of
     /// its own for a slot alone (`key` nil), named `name`.

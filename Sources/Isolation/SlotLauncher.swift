@@ -15,6 +15,10 @@ package struct SlotLauncher: Sendable {
     /// The sandboxes running for this launcher's slots, shared by its copies: a slot added to
     /// a running rig joins its sandbox.
     package let sandboxes = SandboxRegistry()
+    /// The longest a plug-in may take to answer — to start, or to run one block — before it
+    /// counts as hung and its process is killed (Python's `timeout=`); nil for the defaults:
+    /// ``IsolatedSlot/startDeadline`` to start, ``deadline(_:)``'s to run.
+    package var timeout: Duration?
 
     package init(program: String, arguments: [String] = [], plan: SandboxPlan = .alone) {
         self.program = program
@@ -26,13 +30,24 @@ package struct SlotLauncher: Sendable {
     /// beside the tests), else the first on `PATH`; nil when there is none.
     package static func beside() -> SlotLauncher? { ProgramSearch.beside("detent").map { SlotLauncher(program: $0) } }
 
-    /// The longest a run may take before its slot counts as hung: four times the run's own
-    /// length, and at least 50 ms, so that a machine busy for a moment (a server without
-    /// real-time scheduling, a page fault) does not cost a healthy plug-in its place, while a
-    /// plug-in that spins or blocks for ever costs one stall under 100 ms at usual periods.
-    /// The floor and the time per frame, in nanoseconds.
-    package static func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
-        (50_000_000, Int64((4e9 / format.sampleRate).rounded(.up)))
+    /// How long a slot's process may take to make its plug-in before it counts as hung.
+    package var startDeadline: Duration { timeout ?? IsolatedSlot.startDeadline }
+
+    /// The longest a run may take before its slot counts as hung: ``timeout`` when given,
+    /// else four times the run's own length and at least a floor. Live, the floor is 50 ms, so
+    /// that a machine busy for a moment (a server without real-time scheduling, a page fault)
+    /// does not cost a healthy plug-in its place, while a plug-in that spins or blocks for
+    /// ever costs one stall under 100 ms at usual periods. Offline nothing waits on the
+    /// sound, and a plug-in slower than its audio (a long convolution, a first run that loads
+    /// files) is slow, not hung: the floor is the start's 10 s. The floor and the time per
+    /// frame, in nanoseconds.
+    package func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            return (seconds * 1_000_000_000 + attoseconds / 1_000_000_000, 0)
+        }
+        let floor: Int64 = format.realtime ? 50_000_000 : 10_000_000_000
+        return (floor, Int64((4e9 / format.sampleRate).rounded(.up)))
     }
 }
 
@@ -49,5 +64,15 @@ extension Processor {
                                        slot: slot).prepared
             }
         }
+    }
+}
+
+extension Duration {
+    /// As a fault names it: "50 ms", "10 s", "1.5 s".
+    var spoken: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(Double(milliseconds) / 1_000) s"
     }
 }

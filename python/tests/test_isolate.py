@@ -124,7 +124,8 @@ def test_a_crashing_plugin_raises_and_the_interpreter_lives_on(fault_plugins):
 FIRST_CALL = textwrap.dedent("""\
     import sys, time, numpy as np, detent
     x = np.full((1, 4800), 0.25, dtype=np.float32)
-    chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True)
+    timeout = float(sys.argv[2]) if len(sys.argv) > 2 else None
+    chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True, timeout=timeout)
     chain["f.fault"] = int(sys.argv[1])
     started = time.monotonic()
     try:
@@ -135,18 +136,111 @@ FIRST_CALL = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.parametrize("fault, words, most", [
-    (1, "f: crashed (Segmentation fault)", 5),
-    (3, "f: stopped answering", 5),
-    (5, "hung while starting", 15),
-], ids=["crash", "hang-in-a-run", "hang-while-starting"])
-def test_a_fault_at_the_first_call_raises_plugin_crashed_in_bounded_time(fault_plugins, fault, words, most):
-    done = subprocess.run([sys.executable, "-c", FIRST_CALL, str(fault)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LV2_PATH": fault_plugins})
+@pytest.mark.parametrize("fault, timeout, words, least, most", [
+    (1, None, "f: crashed (Segmentation fault)", 0, 5),
+    # Offline a run may take 10 s before it counts as hung (a slow plug-in is not a hung one),
+    # or what timeout= says.
+    (3, None, "f: stopped answering (a run took over 10 s)", 9, 15),
+    (3, "1", "f: stopped answering (a run took over 1 s)", 0, 4),
+    (5, None, "did not start within 10 s", 9, 15),
+    (5, "2", "did not start within 2 s", 1, 5),
+], ids=["crash", "hang-in-a-run", "hang-in-a-run-timeout", "hang-while-starting", "hang-while-starting-timeout"])
+def test_a_fault_at_the_first_call_raises_plugin_crashed_in_bounded_time(fault_plugins, fault, timeout, words, least, most):
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL, str(fault)] + ([timeout] if timeout else []),
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "LV2_PATH": fault_plugins})
     assert done.returncode == 0, done.stderr
     said = done.stdout.strip()
     assert said.startswith("crashed ") and words in said, said
-    assert int(said.split()[1]) <= most, said
+    assert least <= int(said.split()[1]) <= most, said
+
+
+SLOW = textwrap.dedent("""\
+    import numpy as np, detent
+    x = np.full((1, 9600), 0.25, dtype=np.float32)
+    # 400 ms a run: far slower than its audio, well within the offline deadline.
+    chain = detent.Chain(["f=urn:detent:test:faults"], channels=1, isolate=True)
+    chain["fault"] = 7
+    print("equal", np.array_equal(chain.process(x), x))
+    hasty = detent.Chain(["f=urn:detent:test:faults"], channels=1, isolate=True, timeout=0.2)
+    hasty["fault"] = 7
+    try:
+        hasty.process(x)
+        print("no error")
+    except detent.PluginCrashed as error:
+        print("crashed", error)
+    """)
+
+
+def test_a_slow_plugin_is_not_a_hung_one_unless_the_timeout_says_so(fault_plugins):
+    done = subprocess.run([sys.executable, "-c", SLOW], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "equal True", done.stdout
+    assert lines[1].startswith("crashed ") and "stopped answering (a run took over 200 ms)" in lines[1], done.stdout
+
+
+def test_a_timeout_is_checked():
+    with pytest.raises(detent.InvalidValue, match="applies to an isolated chain"):
+        detent.Chain(["builtin"], timeout=5)
+    for bad in (0, -1, float("nan"), 1e9, "5", True):
+        with pytest.raises(detent.InvalidValue, match="timeout"):
+            detent.Chain([OVERDRIVE], isolate=True, timeout=bad)
+
+
+INTERRUPTED = textwrap.dedent("""\
+    import os, sys, time, numpy as np, detent
+    x = np.full((1, 4800), 0.25, dtype=np.float32)
+    chain = detent.Chain(["f=urn:detent:test:faults"], channels=1, isolate=True, timeout=60)
+    chain["fault"] = 3
+    print("processing", flush=True)
+    started = time.monotonic()
+    try:
+        chain.process(x)
+        print("no interrupt", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", round(time.monotonic() - started, 1), flush=True)
+    chain["fault"] = 0
+    print("after", float(np.abs(chain.process(x)).max()), flush=True)
+    """)
+
+
+def _spinning_grandchild(pid):
+    """A child process of ``pid``'s children that has used over 0.3 s of CPU (the slot's
+    process spinning in its plug-in's run), or None."""
+    for child in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split():
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") > 0.3:
+            return int(child)
+    return None
+
+
+def test_ctrl_c_ends_a_call_waiting_on_a_hung_plugin_at_once(fault_plugins):
+    import signal
+    import time
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "LV2_PATH": fault_plugins})
+    try:
+        assert child.stdout.readline().strip() == "processing"
+        # The call waits on the slot's process, which spins in its run (its deadline: 60 s).
+        deadline = time.monotonic() + 30
+        while (spinning := _spinning_grandchild(child.pid)) is None:
+            assert time.monotonic() < deadline, "the slot's process never spun"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    lines = out.splitlines()
+    assert lines[0].startswith("interrupted "), (out, err)
+    assert float(lines[0].split()[1]) < 5, lines[0]
+    # The hung process was stopped, and the next call started afresh in a new one.
+    assert not os.path.exists(f"/proc/{spinning}") or open(f"/proc/{spinning}/stat").read().split(")")[1].split()[0] == "Z"
+    assert lines[1].startswith("after ") and float(lines[1].split()[1]) > 0.2, (out, err)
 
 
 def test_an_isolated_chain_keeps_its_processes_from_one_signal_to_the_next():

@@ -5,6 +5,7 @@ import json
 import numbers
 import os
 import sys
+import threading
 import warnings
 from typing import Any, Sequence
 
@@ -118,12 +119,19 @@ class Chain:
     With ``isolate=True`` each plug-in runs in a process of its own: one that crashes, aborts
     or hangs raises ``PluginCrashed``, and the next call starts afresh. ``isolate="together"``
     runs them all in one process, and ``isolate="drive+eq,verb"`` in the groups of slots named
-    (each other slot alone): a fault then takes its whole sandbox down.
+    (each other slot alone): a fault then takes its whole sandbox down. ``timeout`` (seconds)
+    is how long an isolated plug-in may take to start, or to run one block, before it counts
+    as hung; by default 10 s to start and, to run, 10 s or four times the block's length — a
+    slow plug-in offline is not a hung one.
+
+    Ctrl-C interrupts a call that is processing in the main thread (a long signal, or an
+    isolated chain waiting on its plug-ins): it raises ``KeyboardInterrupt`` at once, an
+    isolated chain's processes stopped, and the next call starts afresh.
     """
 
     def __init__(self, plugins: "str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None" = None,
                  sample_rate: float = 48000, channels: int = 2, isolate: "bool | str" = False,
-                 graph: "str | os.PathLike[str] | None" = None) -> None:
+                 graph: "str | os.PathLike[str] | None" = None, timeout: "float | None" = None) -> None:
         self._handle = None
         references = _references(plugins, graph)
         channels = _whole("channels", channels, -_INT32, _INT32)
@@ -151,14 +159,20 @@ class Chain:
             argv = (ctypes.c_char_p * len(words))(*words)
             try:
                 _call(lib.detent_chain_isolate, handle, os.fsencode(sys.executable), argv, len(words), plan)
+                if timeout is not None:
+                    _call(lib.detent_chain_timeout, handle, _seconds("timeout", timeout))
             except BaseException:
                 self.close()
                 raise
+        elif timeout is not None:
+            self.close()
+            raise InvalidValue(f"timeout {timeout!r}: applies to an isolated chain (isolate=True)")
         self.sample_rate = rate
         self.channels = channels
         # What a copy is made again from beside the chain's snapshot (``__reduce__``).
         self._graph = None if graph is None else os.fsdecode(_c_string("graph", graph))
         self._isolate = isolate if isolate is not None else False
+        self._timeout = timeout
 
     def close(self) -> None:
         """Frees the chain now rather than when it is collected; any later use raises
@@ -183,7 +197,8 @@ class Chain:
         starting afresh at those values."""
         snapshot = ctypes.c_void_p()
         _call(lib.detent_chain_snapshot, self._live(), ctypes.byref(snapshot))
-        return _remade, (self._graph, self._isolate, self.sample_rate, self.channels, take_string(snapshot.value))
+        return _remade, (self._graph, self._isolate, self.sample_rate, self.channels, take_string(snapshot.value),
+                         self._timeout)
 
     def __copy__(self):
         function, arguments = self.__reduce__()
@@ -402,8 +417,11 @@ class Chain:
             out = np.empty((self.channels, written.value), dtype=np.float32)
         except (MemoryError, ValueError):
             raise InvalidValue(f"frames {count}: {written.value} frames of output do not fit in memory") from None
-        _call(lib.detent_chain_process, handle, source, stride, count, out.ctypes.data, out.shape[1], final,
-              *events, *keys, ctypes.byref(written))
+        arguments = (handle, source, stride, count, out.ctypes.data, out.shape[1], final, *events, *keys, ctypes.byref(written))
+        if self._isolate is not False or count > 5 * self.sample_rate:
+            _interruptible(handle, lambda: _call(lib.detent_chain_process, *arguments))
+        else:
+            _call(lib.detent_chain_process, *arguments)
         del keep, keep_keys
         if written.value != out.shape[1]:
             raise Error(f"the chain wrote {written.value} frames where {out.shape[1]} were expected")
@@ -414,6 +432,47 @@ class Chain:
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
         return out.T if transposed else out
+
+
+def _seconds(what, value):
+    """A positive number of seconds, at most a day."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) <= 86_400:
+        raise InvalidValue(f"{what} {value!r}: expected seconds above 0, at most a day (86400)")
+    return float(value)
+
+
+def _interruptible(handle, call):
+    """Runs ``call`` (one that processes on ``handle``) so that Ctrl-C ends it: in the main
+    thread, it runs on a worker while the main thread waits on an event, where Python takes
+    the KeyboardInterrupt; the library is then told to stop the call (it ends at its next
+    piece, an isolated chain's processes stopped), and the interrupt is raised once it has.
+    (Not in ``Thread.join``: an interrupted join can take a live thread for ended.) In any
+    other thread, where no KeyboardInterrupt arrives, it runs there."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    outcome = []
+    finished = threading.Event()
+
+    def work():
+        try:
+            outcome.append((True, call()))
+        except BaseException as error:  # handed to the caller's thread
+            outcome.append((False, error))
+        finally:
+            finished.set()
+
+    threading.Thread(target=work, name="detent-process", daemon=True).start()
+    try:
+        while not finished.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        lib.detent_chain_interrupt(handle)
+        finished.wait()
+        raise
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
 
 
 def _planar(x, channels, made_for):
@@ -550,7 +609,7 @@ class Plugin:
         return f"<detent.Plugin {self.name}: {values}>"
 
 
-def _remade(graph, isolate, sample_rate, channels, snapshot):
+def _remade(graph, isolate, sample_rate, channels, snapshot, timeout=None):
     """A chain made again from what ``Chain.__reduce__`` gave: its plug-ins (or its graph),
     then the snapshot's shape (a chain edited since it was made, a chain of one slot),
     values, files and state."""
@@ -558,7 +617,7 @@ def _remade(graph, isolate, sample_rate, channels, snapshot):
     slots = shape.get("slots") or []
     plugins = None if graph is not None else (
         [slots[0]["identifier"]] if shape.get("alone") else [f"{slot['name']}={slot['identifier']}" for slot in slots])
-    chain = Chain(plugins, sample_rate=sample_rate, channels=channels, isolate=isolate, graph=graph)
+    chain = Chain(plugins, sample_rate=sample_rate, channels=channels, isolate=isolate, graph=graph, timeout=timeout)
     _call(lib.detent_chain_restore, chain._live(), _c_string("snapshot", snapshot))
     return chain
 

@@ -38,4 +38,6 @@ _BY_STATUS = {1: Error, 2: InvalidValue, 3: UnknownParameter, 4: ChainBusy, 5: P
 
 
 def raise_for(status, line):
+    if status == 7:  # interrupted: the call ended at Ctrl-C
+        raise KeyboardInterrupt
     raise _BY_STATUS.get(status, Error)(line)
