@@ -480,11 +480,8 @@ struct RenderState {
     private func keepSide(_ s: Int, from start: Int, to end: Int) {
         let stride = sideStrides[s]
         for c in 0..<channels {
-            let src = sideLanes[s &* channels &+ c], dst = scratchSide + c * maxFrames
-            for i in start..<end {
-                let x = src[i &* stride]
-                dst[i - start] = x.isFinite ? min(max(x, -Self.inputLimit), Self.inputLimit) : 0
-            }
+            _ = SampleScans.copyIn(from: sideLanes[s &* channels &+ c] + start &* stride, stride: stride, to: scratchSide + c * maxFrames,
+                                   count: end - start, limit: Self.inputLimit)
         }
     }
 
@@ -610,11 +607,9 @@ struct RenderState {
         var nonFinite = false
         // In: lanes → scratch, offset 0 = frame `start`.
         for c in 0..<channels {
-            let src = lanes.input[c], dst = scratchIn + c * maxFrames
-            for i in start..<end {
-                var x = src[i &* lanes.stride]
-                if !x.isFinite { x = 0; nonFinite = true }
-                dst[i - start] = min(max(x, -Self.inputLimit), Self.inputLimit)
+            if SampleScans.copyIn(from: lanes.input[c] + start &* lanes.stride, stride: lanes.stride, to: scratchIn + c * maxFrames,
+                                  count: end - start, limit: Self.inputLimit) {
+                nonFinite = true
             }
         }
         let first = slot.base, last = slot.base + slot.count
@@ -691,21 +686,9 @@ struct RenderState {
         var sanitized: Int64 = 0
         defer { sanitizedOutput &+= sanitized }
         for c in 0..<channels {
-            let src = scratchOut + c * maxFrames, dst = lanes.output[c]
             var squares: Float = 0, peak: Float = meters?.peaks[c] ?? 0
-            for i in start..<end {
-                var y = src[i - start]
-                // Denormals are told by their bits: with denormals-are-zero on, they compare
-                // equal to 0 and would pass any arithmetic test.
-                let bits = y.bitPattern
-                if bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0 {
-                    y = 0
-                    sanitized &+= 1
-                }
-                dst[i &* lanes.stride] = y
-                squares += y * y
-                peak = max(peak, y * y)
-            }
+            sanitized &+= SampleScans.copyOut(from: scratchOut + c * maxFrames, to: lanes.output[c] + start &* lanes.stride,
+                                              stride: lanes.stride, count: end - start, squares: &squares, peak: &peak)
             if let meters {
                 meters.peaks[c] = peak
                 meters.sums[c] += Double(squares)

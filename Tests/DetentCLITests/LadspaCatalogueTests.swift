@@ -29,6 +29,8 @@ struct LadspaCatalogueTests {
         // Reads a local array it has not written at the start of every run but the first: what
         // it gives there is whatever the stack held, so it may agree or not (``undefined``).
         "chebstortion": "reads uninitialised memory",
+        // Multiplies its last FFT bin by a coefficient it never computes (left on the stack).
+        "mbeq": "reads uninitialised memory",
         // Glide (comb, from the delay it starts at) or fade in (delayorama) over their first run,
         // whatever its length: Detent runs every plug-in once for no frames before the audio,
         // so they start at the values they are given, the same for every block size.
@@ -39,7 +41,7 @@ struct LadspaCatalogueTests {
     ]
 
     /// Of those, the ones whose output is undefined: they may agree in one run and not the next.
-    static let undefined: Set<String> = ["chebstortion"]
+    static let undefined: Set<String> = ["chebstortion", "mbeq"]
 
     /// Plug-ins that agree but for a sample now and then one 16-bit step apart: where Detent's
     /// float output lies exactly on a 16-bit step, applyplugin's lies just below it. They are
@@ -48,7 +50,7 @@ struct LadspaCatalogueTests {
     /// denormal. Held to that one step; every other plug-in not named above agrees exactly.
     static let withinOneStep: Set<String> = [
         "Eq4p", "Noisegate", "ZaMultiCompX2", "ZamEQ2", "ZamGrains", "amPitchshift", "bf_rotate_z", "decimator",
-        "fmh_rotate_z", "foldover", "gsm", "imp", "matrixStMS", "mbeq", "pitchScale", "pitchScaleHQ", "sinusWavewrapper",
+        "fmh_rotate_z", "foldover", "gsm", "imp", "matrixStMS", "pitchScale", "pitchScaleHQ", "sinusWavewrapper",
         "stepMuxer", "tap_dynamics_m", "tap_dynamics_st", "tap_sigmoid", "waveTerrain", "wshape_sine",
     ]
 

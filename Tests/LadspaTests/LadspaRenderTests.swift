@@ -51,7 +51,8 @@ struct LadspaRenderTests {
         #expect(failures.isEmpty, "\(failures)")
         #expect(rendered == effects.count)
         #expect(silent == Set(Self.silentAtDefaults.keys), "silent from a second of noise at their defaults: \(silent.sorted()); named: \(Self.silentAtDefaults.keys.sorted())")
-        #expect(unclean == Set(Self.unclean.keys), "put out NaN, infinities, denormals or beyond ±1e6: \(unclean.sorted()); named: \(Self.unclean.keys.sorted())")
+        #expect(unclean.subtracting(Self.uninitialisedMemory.keys).isEmpty,
+                "put out NaN, infinities, denormals or beyond ±1e6: \(unclean.sorted()); named: \(Self.uninitialisedMemory.keys.sorted())")
     }
 
     /// The effects that put out silence from a second of noise at their default values, and why.
@@ -62,11 +63,15 @@ struct LadspaRenderTests {
         "canyon_delay": "its low-pass at 1 Hz",
     ]
 
-    /// The effects whose own output has NaN, infinities, denormals or samples beyond ±1e6 from
-    /// that noise at their defaults (the engine passes the slot's input on in their place and
-    /// counts them), and why.
-    static let unclean: [String: String] = [
-        "bf2cube": "NaN or values near 1e32 from four channels of noise (docs/plugins.md); the slot passes its input on",
+    /// The effects whose own output may hold NaN, infinities, denormals or samples beyond ±1e6
+    /// from that noise at their defaults (the engine passes the slot's input on in their place
+    /// and counts them): they read memory they never write, so what they put out depends on
+    /// what was there before — absurd in one process and clean in another, theirs to fix.
+    static let uninitialisedMemory: [String: String] = [
+        "bf2cube": "NaN or values near 1e32 in some processes, clean in others (docs/plugins.md)",
+        // Its last bin's coefficient (coefs[FFT_LENGTH/2 - 1], on the stack) is multiplied
+        // in but never computed: the caller's stack decides whether it is NaN.
+        "mbeq": "multiplies in a coefficient it never computes",
     ]
 
     @Test("a chain of a LADSPA and an LV2 plug-in equals the two rendered one after the other")

@@ -1,0 +1,118 @@
+/// The per-sample passes around an external kernel's run — its input made finite and held to
+/// ±limit, its output looked over for absurd samples, its output's denormals made silence and
+/// metered — eight samples at a time where the lane is contiguous. Around a light plug-in these
+/// passes cost as much as a third of the plug-in's own work when taken one sample and one
+/// branch at a time; as vectors they cost a fraction. Each gives exactly the samples and
+/// counts the one-at-a-time loop gives (the meters' sums may differ in their last bits: the
+/// squares are added in another order).
+enum SampleScans {
+    typealias Vector = SIMD8<Float>
+    typealias Bits = SIMD8<UInt32>
+
+    /// Each lane's absolute value: its sign bit cleared (NaN stays NaN).
+    @_noLocks @inline(__always)
+    static func magnitude(_ x: Vector) -> Vector {
+        unsafeBitCast(unsafeBitCast(x, to: Bits.self) & Bits(repeating: 0x7FFF_FFFF), to: Vector.self)
+    }
+
+    /// Copies `count` samples from `source` (`stride` apart) to `destination`, NaN and
+    /// infinities made 0 and the rest held to ±`limit`; true when any was not finite.
+    @_noLocks
+    static func copyIn(from source: UnsafePointer<Float>, stride: Int, to destination: UnsafeMutablePointer<Float>,
+                       count: Int, limit: Float) -> Bool {
+        var nonFinite = false
+        var i = 0
+        if stride == 1 {
+            let low = Vector(repeating: -limit), high = Vector(repeating: limit)
+            let finiteMost = Vector(repeating: .greatestFiniteMagnitude)
+            var bad = SIMDMask<SIMD8<Int32>>(repeating: false)
+            while i &+ 8 <= count {
+                let x = UnsafeRawPointer(source + i).loadUnaligned(as: Vector.self)
+                // Not finite: NaN (no comparison holds) or ±infinity.
+                let notFinite = .!(magnitude(x) .<= finiteMost)
+                bad .|= notFinite
+                var kept = x.replacing(with: 0, where: notFinite)
+                kept.replace(with: high, where: kept .> high)
+                kept.replace(with: low, where: kept .< low)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: kept, as: Vector.self)
+                i &+= 8
+            }
+            nonFinite = any(bad)
+        }
+        while i < count {
+            var x = source[i &* stride]
+            if !x.isFinite { x = 0; nonFinite = true }
+            destination[i] = min(max(x, -limit), limit)
+            i &+= 1
+        }
+        return nonFinite
+    }
+
+    /// True when any of `count` samples of `channels` buffers (`stride` apart) is not finite
+    /// or beyond ±`limit`.
+    @_noLocks
+    static func holdsAbsurd(_ buffers: UnsafeMutablePointer<Float>, channels: Int, stride: Int, count: Int, limit: Float) -> Bool {
+        let most = Vector(repeating: limit)
+        for c in 0..<channels {
+            let source = buffers + c &* stride
+            var i = 0
+            var bad = SIMDMask<SIMD8<Int32>>(repeating: false)
+            while i &+ 8 <= count {
+                let y = UnsafeRawPointer(source + i).loadUnaligned(as: Vector.self)
+                // NaN fails every comparison: not within ±limit.
+                bad .|= .!(magnitude(y) .<= most)
+                i &+= 8
+            }
+            if any(bad) { return true }
+            while i < count {
+                if !(abs(source[i]) <= limit) { return true }
+                i &+= 1
+            }
+        }
+        return false
+    }
+
+    /// Copies `count` samples from `source` to `destination` (`stride` apart), a denormal
+    /// made 0 (told by its bits: with denormals-are-zero on it compares equal to 0), adding
+    /// each sample's square to `squares` and keeping the largest square in `peak`. Returns
+    /// how many denormals were made 0.
+    @_noLocks
+    static func copyOut(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, stride: Int, count: Int,
+                        squares: inout Float, peak: inout Float) -> Int64 {
+        var sanitized: Int64 = 0
+        var i = 0
+        if stride == 1 {
+            let exponent = Bits(repeating: 0x7F80_0000), mantissa = Bits(repeating: 0x007F_FFFF), zero = Bits(repeating: 0)
+            var sums = Vector(repeating: 0), peaks = Vector(repeating: peak)
+            var denormals = SIMD8<Int32>(repeating: 0)
+            while i &+ 8 <= count {
+                var y = UnsafeRawPointer(source + i).loadUnaligned(as: Vector.self)
+                let bits = unsafeBitCast(y, to: Bits.self)
+                let denormal = (bits & exponent .== zero) .& (bits & mantissa .!= zero)
+                y.replace(with: 0, where: denormal)
+                denormals &+= SIMD8<Int32>(repeating: 0).replacing(with: 1, where: denormal)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: y, as: Vector.self)
+                let square = y * y
+                sums += square
+                peaks.replace(with: square, where: square .> peaks)
+                i &+= 8
+            }
+            sanitized = Int64(denormals.wrappedSum())
+            squares += sums.sum()
+            peak = peaks.max()
+        }
+        while i < count {
+            var y = source[i]
+            let bits = y.bitPattern
+            if bits & 0x7F80_0000 == 0 && bits & 0x007F_FFFF != 0 {
+                y = 0
+                sanitized &+= 1
+            }
+            destination[i &* stride] = y
+            squares += y * y
+            peak = max(peak, y * y)
+            i &+= 1
+        }
+        return sanitized
+    }
+}
