@@ -1,30 +1,25 @@
 #!/usr/bin/env bash
 # Detent's Python package (`import detent`) against Spotify's pedalboard, side by side in one
-# run, on the built-in lowpass + gain and pedalboard's LowpassFilter + Gain (a first-order,
-# 6 dB/octave filter: less work per sample than Detent's resonant biquad). The work:
+# run: Benchmarks/python-vs-pedalboard.py, whose header says what each row measures —
 #
-#   a. in memory: 60 s of stereo float32 noise at 48 kHz, cutoff 1 kHz, gain -6 dB:
-#        chain.process(x)   vs   Pedalboard([LowpassFilter(1000), Gain(-6)])(x, 48000)
-#   b. augmentation: 2,000 one-second stereo float WAVs (made once, in
-#      .build-python-bench/files), each read, given a random cutoff (seeded, log-uniform
-#      200 … 8000 Hz) and written, in a plain Python loop: one Chain reused with the cutoff set
-#      per file, against one Pedalboard whose LowpassFilter's cutoff is set per file. Both read
-#      and write with pedalboard.io.AudioFile, so the difference is the processing. The same
-#      jobs also go to Detent's command line as a manifest:
-#        detent render --manifest jobs.jsonl --quiet --force      (--jobs: every core)
-#      and, to show where a loop's time goes, the same processing over the files already in
-#      memory, and the reading and writing alone.
-#   c. two threads: two chains, 30 s of stereo each, each in its own threading.Thread, against
-#      the same two calls one after the other (ctypes lets go of the GIL); pedalboard alike.
-#   d. peak memory (VmHWM) of a fresh process doing row a once, each library.
+#   a. 60 s of stereo in memory, one call: chain.process(x) vs Pedalboard([LowpassFilter, Gain])
+#   b. 500 one-second arrays, a call each in a Python loop
+#   c. FILES one-second files read, processed (a random cutoff each) and written:
+#      detent.render_many (every core) vs pedalboard's serial loop with pedalboard.io.AudioFile
+#      and vs the same in multiprocessing.Pool(cores); a Chain in the serial loop; the same
+#      jobs as `detent render --manifest`; where a loop's time goes
+#   d. isolate=True vs in process, 500 one-second arrays through mda Overdrive + swh lowpass
+#   e. two chains in two threads vs one after the other
+#   f. peak memory of a fresh process doing row a
 #
-# Every time is the best of REPS runs (4×REPS for the in-memory rows a and c); the peers of a
-# row run in turn in each repetition, the order rotating. Ratios are Detent / peer; the goals
-# are the package's, not assertions: the script always exits 0 once it has measured.
+# Every time is the best of REPS rotating rounds (4×REPS for rows a and e). Ratios are
+# Detent / peer; the goals are the package's, not assertions: the script always exits 0 once it
+# has measured. The input files are made once, in .build-python-bench/files.
 #
 # It makes its own virtual environment in .build-python-bench/venv (numpy, pedalboard>=0.9,<0.10
 # from PyPI, and `pip install ./python`), reused while there; pedalboard is never a dependency
 # of the package. Outputs go to memory (/dev/shm) unless BENCH_TMPDIR=DIR says otherwise.
+# Without Swift's build, the .py runs in any Python with numpy, pedalboard and detent.
 # Run on an idle machine: it warns when the load is above 1.5.
 #
 # Usage: Benchmarks/python-vs-pedalboard.sh [REPS] [FILES]     (defaults 5 and 2000; a few
@@ -65,9 +60,5 @@ if awk -v l="$load" 'BEGIN { exit !(l > 1.5) }'; then
     echo "python-vs-pedalboard: warning: load average $load: the figures will be noisy" >&2
 fi
 
-tmp="${BENCH_TMPDIR:-$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp )}"
-work="$(mktemp -d -p "$tmp")"
-trap 'rm -rf "$work"' EXIT
-
-"$python" Benchmarks/python-vs-pedalboard.py bench --detent "$detent" --files "$PWD/$root/files" \
-    --scratch "$work" --reps "$reps" --count "$files"
+"$python" Benchmarks/python-vs-pedalboard.py --detent "$detent" --folder "$PWD/$root/files" \
+    --reps "$reps" --files "$files"
