@@ -278,3 +278,33 @@ def test_plugins_are_objects_with_their_parameters_as_attributes():
     alone = detent.Chain([OVERDRIVE])
     alone["drive"] = 0.6
     assert plugin.drive == pytest.approx(0.6) and np.array_equal(plugin(x, 48_000), alone.process(x))
+
+
+def test_a_plugin_object_is_appended_as_a_copy_at_its_values():
+    source = detent.Chain(["drive=" + OVERDRIVE, "builtin"])
+    source["drive.drive"] = 0.7
+    chain = detent.Chain(["builtin"])
+    chain.append(source[0])
+    assert chain.slots == ["builtin", "drive"]
+    assert chain["drive.drive"] == pytest.approx(0.7)
+    # A name the chain has already: the plug-in's own slot name is made unique.
+    chain.insert(0, source[1])
+    assert len(chain) == 3 and chain.slots[1:] == ["builtin", "drive"]
+    x = noise(frames=4800, seed=5)
+    alone = detent.Chain([chain.slots[0] + "=builtin", "builtin", "drive=" + OVERDRIVE])
+    alone["drive.drive"] = 0.7
+    assert np.array_equal(chain.process(x), alone.process(x))
+
+
+def test_one_dimensional_mono_comes_back_one_dimensional():
+    chain = detent.Chain(["builtin"], channels=1)
+    x = noise(channels=1, frames=4800, seed=6)
+    assert chain.process(x[0]).shape == (4800,)
+    assert np.array_equal(chain.process(x[0]), chain.process(x)[0])
+
+
+def test_render_options_lists_only_keywords_render_takes():
+    listed = detent.render_options()
+    assert "tail" in listed and "out_dir" in listed
+    for spelled_out in ("inputs", "sets", "sidechains", "named_inputs", "manifest"):
+        assert spelled_out not in listed

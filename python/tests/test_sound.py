@@ -112,7 +112,7 @@ def test_numbers_are_in_the_parameters_unit(tmp_path):
 def test_mono_may_be_one_dimensional():
     x = noise(channels=1, frames=5_000, seed=7)
     chain = detent.Chain(sample_rate=44_100, channels=1)
-    assert np.array_equal(chain.process(x[0])[0], chain.process(x)[0])
+    assert np.array_equal(chain.process(x[0]), chain.process(x)[0])
 
 
 def test_presets_load_as_the_command_line_loads_them(tmp_path):

@@ -1,10 +1,11 @@
-"""Detent's engine in process: the built-in lowpass + gain and every installed LV2, LADSPA and
-DSSI plug-in, alone or in chains, over numpy arrays, with the command line's semantics.
+"""Detent's engine in process: the built-in lowpass + gain and every installed LV2, LADSPA,
+DSSI, VST2, VST3 and CLAP plug-in, alone or in chains and graphs, over numpy arrays, with the
+command line's semantics.
 
     import detent
     chain = detent.Chain(["builtin", "http://drobilla.net/plugins/mda/Overdrive"], sample_rate=48000)
     chain["builtin.cutoff"] = "2k"
-    y = chain.process(x)            # x: float32, (channels, frames)
+    y = chain.process(x)            # x: float32 or float64, (channels, frames) or (frames, channels)
     with detent.io.AudioFile("take.flac") as f:     # files read and written as `render` does
         x = f.read()
 

@@ -110,7 +110,8 @@ class Chain:
     """The built-in, one plug-in or several in series, as `--plugin` names them.
 
     ``plugins`` is one reference or a list of them (``"builtin"``, an LV2 URI or name, a
-    LADSPA ``ladspa:ID`` or label, ``FILE.so:LABEL``, ``NAME=REFERENCE`` to name a slot);
+    LADSPA ``ladspa:ID`` or label, ``FILE.so:LABEL``, ``vst3:NAME``, ``clap:NAME``,
+    ``vst2:NAME`` or a plug-in's file, ``NAME=REFERENCE`` to name a slot);
     none is the built-in lowpass + gain. In a chain a parameter is ``SLOT.ID``.
 
     Values set before the first ``process`` (or after ``reset``) are starting values, as
@@ -263,17 +264,38 @@ class Chain:
         """How many slots the chain has."""
         return len(self.slots)
 
-    def append(self, plugin: "str | os.PathLike[str]") -> None:
+    def append(self, plugin: "str | os.PathLike[str] | Plugin") -> None:
         """Adds a plug-in (a reference as ``Chain`` takes one; ``NAME=REFERENCE`` names its
-        slot) at the end. The slots there keep their values, files and state; the new one
-        starts at its defaults; the next call starts afresh, as after ``reset``."""
+        slot; or a ``Plugin``, of this chain or another, copied: the same plug-in under its
+        name, at its values) at the end. The slots there keep their values, files and state;
+        a new one starts at its defaults; the next call starts afresh, as after ``reset``."""
         self.insert(len(self), plugin)
 
-    def insert(self, index: int, plugin: "str | os.PathLike[str]") -> None:
+    def insert(self, index: int, plugin: "str | os.PathLike[str] | Plugin") -> None:
         """Adds a plug-in before the slot at ``index`` (``len(chain)``: at the end)."""
         index = _whole("index", index, -_INT32, _INT32)
         index = max(0, min(len(self), index + len(self) if index < 0 else index))
+        if isinstance(plugin, Plugin):
+            return self._insert_copy(index, plugin)
         _call(lib.detent_chain_add, self._live(), _c_string("plug-in", plugin), index + 1)
+
+    def _insert_copy(self, index, plugin):
+        """A copy of ``plugin``'s slot before ``index``: its plug-in under its name (or the
+        plug-in's own where this chain has that name already), then its values."""
+        source = plugin._chain
+        slot = next(row for row in source._slot_rows() if row["name"] == plugin.name)
+        before = set(self.slots)
+        named = plugin.name not in before
+        reference = f"{plugin.name}={slot['identifier']}" if named else slot["identifier"]
+        _call(lib.detent_chain_add, self._live(), _c_string("plug-in", reference), index + 1)
+        added = next(name for name in self.slots if name not in before)
+        copy = Plugin(self, added)
+        rows = plugin.parameters
+        prefix = plugin._prefix(rows)
+        target = copy._prefix(self._rows())
+        for row in rows:
+            if "value" in row:
+                self[target + row["id"][len(prefix):]] = row["value"]
 
     def remove(self, slot: str) -> None:
         """Removes the slot named ``slot``."""
@@ -369,7 +391,8 @@ class Chain:
                 midi: "Sequence[tuple[int, bytes]] | None" = None, reset: bool = True,
                 sidechain: "np.ndarray | dict[str, np.ndarray] | None" = None,
                 automation: "dict[str, Any] | None" = None) -> np.ndarray:
-        """Processes ``x`` (float32, ``(channels, frames)``; mono may be 1-D) and returns the output.
+        """Processes ``x`` and returns the output, laid out as ``x`` was: float32 or float64,
+        ``(channels, frames)`` or ``(frames, channels)``, mono also 1-D (the output is float32).
 
         With ``reset=True`` (the default) ``x`` is a whole signal: the output is as long,
         the processor's latency compensated as ``detent render`` does, and the chain then
@@ -399,7 +422,8 @@ class Chain:
             source = None
             stride = 0
         else:
-            # (frames, channels) comes back the same way round.
+            # (frames, channels) comes back the same way round, and 1-D mono as 1-D.
+            one_dimensional = isinstance(x, np.ndarray) and x.ndim == 1
             x, transposed = _planar(x, self.channels, "the chain was made for")
             if frames is not None and frames != x.shape[1]:
                 raise InvalidValue(f"frames {frames!r}: x holds {x.shape[1]}")
@@ -431,6 +455,8 @@ class Chain:
                 self._warned = True
                 warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
+        if x is not None and one_dimensional and not transposed:
+            return out[0]
         return out.T if transposed else out
 
 

@@ -241,12 +241,19 @@ _options = None
 def render_options() -> "dict[str, str]":
     """The options ``render`` takes by keyword, each with the kind of value it wants (``text``,
     ``texts``, ``number``, ``whole`` or ``flag``): read from the library's one table of render
-    options, the one the command line and manifests read too."""
+    options, the one the command line and manifests read too. The few the table has that
+    ``render`` takes by arguments of their own (``inputs``, ``values`` for ``sets``,
+    ``sidechain``, ``graph_inputs``, ``render_many`` for a manifest) are not listed."""
+    return {key: kind for key, kind in _table().items() if key not in _SPELLED_OUT}
+
+
+def _table():
+    """Every key of the library's table of render options, with its kind, read once."""
     global _options
     if _options is None:
         text = take_string(lib.detent_render_options())
         _options = dict(line.split(" ", 1) for line in text.split("\n") if line)
-    return dict(_options)
+    return _options
 
 
 def _refuse_nul(value, field="render"):
