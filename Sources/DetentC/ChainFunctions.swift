@@ -285,7 +285,8 @@ public func detent_chain_save_preset(_ chain: UnsafeMutableRawPointer, _ name: U
 /// silence), `output` as many rows of `outputStride` floats with room for `frames` plus the
 /// latency. `midiFrames`, `midiOffsets` and `midiSizes` place `midiCount` messages of
 /// `midiBytes` (frames counted from this call's start, in order). With `final`, the latency is
-/// rendered out and the chain starts afresh. `written` receives the frames written.
+/// rendered out and the chain starts afresh. `written` receives the frames written, and
+/// `repaired` (when given) 1 when the call repaired anything `detent_chain_report` counts.
 @_cdecl("detent_chain_process")
 public func detent_chain_process(
     _ chain: UnsafeMutableRawPointer, _ input: UnsafePointer<Float>?, _ inputStride: Int64, _ frames: Int64,
@@ -294,7 +295,8 @@ public func detent_chain_process(
     _ midiSizes: UnsafePointer<Int32>?, _ midiCount: Int32,
     _ keyCount: Int32, _ keyNames: UnsafePointer<UnsafePointer<CChar>?>?, _ keyData: UnsafePointer<UnsafePointer<Float>?>?,
     _ keyChannels: UnsafePointer<Int64>?,
-    _ written: UnsafeMutablePointer<Int64>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    _ written: UnsafeMutablePointer<Int64>, _ repaired: UnsafeMutablePointer<Int32>?,
+    _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let chain = embedded(chain)
     return answer(error) {
@@ -324,9 +326,11 @@ public func detent_chain_process(
                 midi.append((frame, Array(UnsafeBufferPointer(start: midiBytes + Int(midiOffsets[i]), count: size))))
             }
         }
-        written.pointee = Int64(try chain.exclusive {
-            try chain.process(input: input, inputStride: Int(inputStride), frames: Int(frames), output: output,
-                              outputStride: Int(outputStride), final: final != 0, midi: midi, keys: keys)
-        })
+        try chain.exclusive {
+            written.pointee = Int64(try chain.process(input: input, inputStride: Int(inputStride), frames: Int(frames), output: output,
+                                                      outputStride: Int(outputStride), final: final != 0, midi: midi, keys: keys))
+            // Whether `detent_chain_report` has anything to say: the caller asks for it only then.
+            repaired?.pointee = chain.lastReport.repairedAnything ? 1 : 0
+        }
     }
 }

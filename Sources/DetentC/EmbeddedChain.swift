@@ -383,6 +383,11 @@ final class EmbeddedChain: @unchecked Sendable {
             self.latency = latency
         }
 
+        /// Whether the call repaired anything at all.
+        var repairedAnything: Bool {
+            nonFiniteBlocks != 0 || sanitizedOutputSamples != 0 || !absurdFrames.isEmpty || midiDropped != 0
+        }
+
         /// As JSON, with the names a render's summary gives the same counts.
         var json: String {
             JSONValue.object([

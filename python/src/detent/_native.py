@@ -65,7 +65,7 @@ lib.detent_chain_process.argtypes = [
     _chain, _c.c_void_p, _c.c_int64, _c.c_int64, _c.c_void_p, _c.c_int64, _c.c_int32,
     _c.c_void_p, _c.c_void_p, _c.c_void_p, _c.c_void_p, _c.c_int32,
     _c.c_int32, _c.c_void_p, _c.c_void_p, _c.c_void_p,
-    _c.POINTER(_c.c_int64), _error]
+    _c.POINTER(_c.c_int64), _c.POINTER(_c.c_int32), _error]
 lib.detent_chain_process.restype = _c.c_int32
 lib.detent_chain_isolate.argtypes = [_chain, _c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32, _c.c_char_p, _error]
 lib.detent_chain_isolate.restype = _c.c_int32

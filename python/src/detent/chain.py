@@ -441,7 +441,9 @@ class Chain:
             out = np.empty((self.channels, written.value), dtype=np.float32)
         except (MemoryError, ValueError):
             raise InvalidValue(f"frames {count}: {written.value} frames of output do not fit in memory") from None
-        arguments = (handle, source, stride, count, out.ctypes.data, out.shape[1], final, *events, *keys, ctypes.byref(written))
+        repaired = ctypes.c_int32()
+        arguments = (handle, source, stride, count, out.ctypes.data, out.shape[1], final, *events, *keys,
+                     ctypes.byref(written), ctypes.byref(repaired))
         if self._isolate is not False or count > 5 * self.sample_rate:
             _interruptible(handle, lambda: _call(lib.detent_chain_process, *arguments))
         else:
@@ -449,11 +451,12 @@ class Chain:
         del keep, keep_keys
         if written.value != out.shape[1]:
             raise Error(f"the chain wrote {written.value} frames where {out.shape[1]} were expected")
-        if not getattr(self, "_warned", False):
-            repaired = _repairs(self.last_report)
-            if repaired:
+        # The report is read only when the call repaired something: most calls repair nothing.
+        if repaired.value and not getattr(self, "_warned", False):
+            repairs = _repairs(self.last_report)
+            if repairs:
                 self._warned = True
-                warnings.warn(f"detent: {repaired} (chain.last_report counts each call's; said once per chain)",
+                warnings.warn(f"detent: {repairs} (chain.last_report counts each call's; said once per chain)",
                               RepairWarning, stacklevel=2)
         if x is not None and one_dimensional and not transposed:
             return out[0]
