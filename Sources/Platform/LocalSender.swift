@@ -48,6 +48,37 @@ package enum LocalSender {
         return owners
     }
 
+    /// True when the TCP connection from this machine's port `peerPort` to this process's
+    /// `serverPort` is the user's this process runs as: the client's end of it, found in
+    /// `/proc/net/tcp` and `tcp6` by its two ports (on a loopback address, established), is
+    /// owned by that uid. Unlike a datagram's sender, a connection's client socket lives as
+    /// long as the connection, so it is there to be looked up: the rule a page served over
+    /// loopback is held to before it may name files or load code, as OSC is.
+    package static func isThisUser(tcpPeerPort peerPort: Int, serverPort: Int) -> Bool {
+        var owners = Set<uid_t>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let bytes = try? BoundedFileReader.read(path: table, limit: 1 << 24) else { continue }
+            owners.formUnion(Self.owners(ofTCPPort: peerPort, connectedTo: serverPort, table: String(decoding: bytes, as: UTF8.self)))
+        }
+        return owners == [ThisProcess.userID]
+    }
+
+    /// The uids in a `/proc/net/tcp` or `tcp6` text of the established sockets on a loopback
+    /// address whose own port is `port` and whose far end's port is `remote`. A row: `sl
+    /// local_address rem_address st …` with `st` 01 for established, the uid the eighth field.
+    static func owners(ofTCPPort port: Int, connectedTo remote: Int, table: String) -> Set<uid_t> {
+        var owners = Set<uid_t>()
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 7, fields[3] == "01" else { continue }
+            let local = fields[1].split(separator: ":"), far = fields[2].split(separator: ":")
+            guard local.count == 2, far.count == 2, Int(local[1], radix: 16) == port, Int(far[1], radix: 16) == remote,
+                  isLocal(local[0]), let uid = uid_t(fields[7]) else { continue }
+            owners.insert(uid)
+        }
+        return owners
+    }
+
     /// True for a hexadecimal address of `/proc/net/udp(6)` that is a wildcard or loopback
     /// address: IPv4 `127.x.x.x`, IPv6 `::`, `::1` or `::ffff:127.x.x.x`. The kernel prints
     /// each 32-bit word of an address as the number it holds in memory, so read back as a

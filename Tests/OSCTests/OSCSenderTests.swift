@@ -124,4 +124,44 @@ struct OSCSenderTests {
         #expect(!LocalSender.isLocal("0000000000000000FFFF00000101A8C0"), "::ffff:192.168.1.1")
         #expect(LocalSender.isLocal("00000000000000000000000000000000"), "::")
     }
+
+    @Test("the kernel's TCP table gives the owner of a connection's client end, established and on loopback")
+    func connectionTable() {
+        let table = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+              0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1
+              1: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 2
+              2: 0100007F:C351 0100007F:1F90 06 00000000:00000000 00:00000000 00000000    33        0 3
+              3: 0101A8C0:C352 0100007F:1F90 01 00000000:00000000 00:00000000 00000000    34        0 4
+            """
+        #expect(LocalSender.owners(ofTCPPort: 0xC350, connectedTo: 0x1F90, table: table) == [1000])
+        #expect(LocalSender.owners(ofTCPPort: 0xC351, connectedTo: 0x1F90, table: table) == [], "a connection that is closing is no one's")
+        #expect(LocalSender.owners(ofTCPPort: 0xC352, connectedTo: 0x1F90, table: table) == [], "192.168.1.1 is not this machine's loopback")
+        #expect(LocalSender.owners(ofTCPPort: 0xC350, connectedTo: 0x1F91, table: table) == [], "a connection to another port")
+    }
+
+    @Test("a loopback TCP connection made by this process is this user's; a port with no connection is no one's")
+    func connectionOwner() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } } == 0)
+        try #require(listen(listener, 1) == 0)
+        try #require(withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } } == 0)
+        let serverPort = Int(UInt16(bigEndian: address.sin_port))
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(client >= 0)
+        defer { close(client) }
+        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) } } == 0)
+        var mine = sockaddr_in()
+        var mineLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try #require(withUnsafeMutablePointer(to: &mine) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &mineLength) } } == 0)
+        let clientPort = Int(UInt16(bigEndian: mine.sin_port))
+        #expect(LocalSender.isThisUser(tcpPeerPort: clientPort, serverPort: serverPort))
+        #expect(!LocalSender.isThisUser(tcpPeerPort: clientPort, serverPort: serverPort == 65_535 ? 1 : serverPort + 1))
+    }
 }
