@@ -259,3 +259,61 @@ def test_an_isolated_chain_keeps_its_processes_from_one_signal_to_the_next():
         assert np.array_equal(chain.process(x), alone.process(x))
         seen.append(sorted(children() - before))
     assert len(seen[0]) == 2 and all(pids == seen[0] for pids in seen), seen
+
+
+IN_PROCESS_INTERRUPTED = textwrap.dedent("""\
+    import time, numpy as np, detent
+    # Ten seconds of audio through a plug-in that takes 400 ms a run, in this process: about
+    # 47 s of work, over 5 s of audio, so the call runs where Ctrl-C reaches it.
+    x = np.full((1, 480_000), 0.25, dtype=np.float32)
+    chain = detent.Chain(["urn:detent:test:faults"], channels=1)
+    chain["fault"] = 7
+    print("processing", flush=True)
+    started = time.monotonic()
+    try:
+        chain.process(x)
+        print("no interrupt", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", repr(time.monotonic()), flush=True)
+    chain["fault"] = 0
+    y = chain.process(x[:, :4800])
+    print("after", float(np.abs(y).max()), flush=True)
+    """)
+
+
+def _sleeping_in_a_run(pid):
+    """Whether a thread of ``pid`` sleeps in a nanosleep (the plug-in's 400 ms run)."""
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/wchan") as wchan:
+                if "nanosleep" in wchan.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def test_ctrl_c_ends_a_long_call_in_process_at_its_next_piece(fault_plugins):
+    import signal
+    import time
+    child = subprocess.Popen([sys.executable, "-c", IN_PROCESS_INTERRUPTED], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "LV2_PATH": fault_plugins})
+    try:
+        assert child.stdout.readline().strip() == "processing"
+        # The call is under way once one of the child's threads sleeps in the plug-in's run.
+        deadline = time.monotonic() + 30
+        while not _sleeping_in_a_run(child.pid):
+            assert time.monotonic() < deadline, "the plug-in never ran"
+            time.sleep(0.02)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    lines = out.splitlines()
+    assert lines and lines[0].startswith("interrupted "), (out, err)
+    # A piece is at most a 4096-frame block: the run under way and at most one more, 400 ms
+    # each, after the signal (the same clock in both processes), where the whole call is 47 s.
+    assert float(lines[0].split()[1]) - sent < 2, (lines[0], sent)
+    assert len(lines) > 1 and lines[1].startswith("after ") and float(lines[1].split()[1]) > 0.2, (out, err)
+
