@@ -701,13 +701,6 @@ struct RenderState {
     /// or beyond ±``outputLimit``.
     @_noLocks
     static func holdsAbsurd(_ buffers: UnsafeMutablePointer<Float>, channels: Int, stride: Int, count: Int) -> Bool {
-        for c in 0..<channels {
-            let src = buffers + c * stride
-            for i in 0..<count {
-                let y = src[i]
-                if !y.isFinite || abs(y) > outputLimit { return true }
-            }
-        }
-        return false
+        SampleScans.holdsAbsurd(buffers, channels: channels, stride: stride, count: count, limit: outputLimit)
     }
 }
