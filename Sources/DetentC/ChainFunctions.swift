@@ -69,7 +69,7 @@ public func detent_chain_timeout(_ chain: UnsafeMutableRawPointer, _ seconds: Do
     let chain = embedded(chain)
     return answer(error) {
         guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-            throw CallFailure(.badValue, "timeout \(seconds): expected seconds above 0, at most a day")
+            throw CallFailure(.badValue, "timeout \(seconds): expected seconds up to a day (86400), or 0 for the defaults")
         }
         try chain.exclusive {
             guard var launcher = chain.isolation else { throw CallFailure(.badValue, "timeout applies to an isolated chain (isolate=True)") }

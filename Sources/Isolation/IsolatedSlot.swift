@@ -186,7 +186,7 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
                         sandbox.kill(for: member, starting: true)
                         return
                     }
-                    detent_slot_wait_state(shared, state, Int64(left.components.seconds) * 1_000_000_000 + left.components.attoseconds / 1_000_000_000)
+                    detent_slot_wait_state(shared, state, left.wholeNanoseconds)
                     continue
                 }
                 if state == UInt32(DETENT_SLOT_LATE) {

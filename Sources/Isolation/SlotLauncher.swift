@@ -42,10 +42,7 @@ package struct SlotLauncher: Sendable {
     /// files) is slow, not hung: the floor is the start's 10 s. The floor and the time per
     /// frame, in nanoseconds.
     package func deadline(_ format: KernelFormat) -> (floor: Int64, perFrame: Int64) {
-        if let timeout {
-            let (seconds, attoseconds) = timeout.components
-            return (seconds * 1_000_000_000 + attoseconds / 1_000_000_000, 0)
-        }
+        if let timeout { return (timeout.wholeNanoseconds, 0) }
         let floor: Int64 = format.realtime ? 50_000_000 : 10_000_000_000
         return (floor, Int64((4e9 / format.sampleRate).rounded(.up)))
     }
@@ -64,15 +61,5 @@ extension Processor {
                                        slot: slot).prepared
             }
         }
-    }
-}
-
-extension Duration {
-    /// As a fault names it: "50 ms", "10 s", "1.5 s".
-    var spoken: String {
-        let (seconds, attoseconds) = components
-        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-        if milliseconds < 1_000 { return "\(milliseconds) ms" }
-        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(Double(milliseconds) / 1_000) s"
     }
 }

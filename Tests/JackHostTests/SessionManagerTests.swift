@@ -29,6 +29,16 @@ extension JackTests {
             return detent
         }
 
+        /// Detent started again under a new manager and told to open session `path` as client
+        /// `id`, as a manager restoring a saved session does; waits until the client is back.
+        static func reopen(_ path: String, id: String, server: JackServer) throws -> (nsm: FakeSessionManager, detent: DetentProcess) {
+            let nsm = try FakeSessionManager()
+            let detent = try launch(nsm, server: server)
+            _ = try open(nsm, path, name: "Session A", id: id)
+            try waitUntil("the client is back under its id") { clients(server).contains(id) }
+            return (nsm, detent)
+        }
+
         static func open(_ nsm: FakeSessionManager, _ path: String, name: String, id: String) throws -> [OSCValue] {
             nsm.send("/nsm/client/open", [.string(path), .string(name), .string(id)])
             return try #require(nsm.expect("/reply"), "open is answered")
@@ -80,10 +90,7 @@ extension JackTests {
             #expect(detent.child.wait(seconds: 10)?.exited == 0)
 
             // A restart from the saved state: the same name, value and mapping, with no options.
-            let nsm2 = try FakeSessionManager()
-            let restarted = try Self.launch(nsm2, server: server)
-            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nABC")
-            try waitUntil("the client is back under its id") { Self.clients(server).contains("detent.nABC") }
+            let (nsm2, restarted) = try Self.reopen(folder.file("A"), id: "detent.nABC", server: server)
             let osc2 = try UDPClient(port: Self.oscPort)
             defer { osc2.close() }
             osc2.send(OSCBytes.message("/detent/get/cutoff"))
@@ -168,10 +175,8 @@ extension JackTests {
             #expect(detent.child.wait(seconds: 10)?.exited == 0)
             try FileManager.default.removeItem(atPath: ir)
 
-            let nsm2 = try FakeSessionManager()
-            let restarted = try Self.launch(nsm2, server: server)
-            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nCHN")
-            try waitUntil("the client is back") { Self.clients(server).contains("detent.nCHN") }
+            let (manager, restarted) = try Self.reopen(folder.file("A"), id: "detent.nCHN", server: server)
+            defer { withExtendedLifetime(manager) {} }  // the session's manager, there while it runs
             let osc2 = try UDPClient(port: Self.oscPort)
             defer { osc2.close() }
             osc2.send(FakeSessionManager.encode("/detent/chain", []))
@@ -216,10 +221,8 @@ extension JackTests {
             #expect(detent.child.signal(SIGTERM))
             #expect(detent.child.wait(seconds: 10)?.exited == 0)
 
-            let nsm2 = try FakeSessionManager()
-            let restarted = try Self.launch(nsm2, server: server)
-            _ = try Self.open(nsm2, folder.file("A"), name: "Session A", id: "detent.nBIN")
-            try waitUntil("the client is back") { Self.clients(server).contains("detent.nBIN") }
+            let (manager, restarted) = try Self.reopen(folder.file("A"), id: "detent.nBIN", server: server)
+            defer { withExtendedLifetime(manager) {} }  // the session's manager, there while it runs
             #expect(restarted.child.signal(SIGTERM))
             let outcome = restarted.finish()
             #expect(outcome.status == 0)
