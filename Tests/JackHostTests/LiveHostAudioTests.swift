@@ -19,8 +19,9 @@ extension JackTests {
 
         @Test func liveOutputEqualsTheOfflineRenderWithTheSameEvents() throws {
             let f = try LiveFixture(input: Self.stereo(), values: [.cutoff: 2_000, .resonance: 2])
-            #expect(f.recorder.connections(of: "\(f.recorder.name):in_2") == ["\(f.host.clientName!):out_2"])
             let engineStart = try f.play()
+            // JACK shows a connection from the cycle after it is made: by now the graph has settled.
+            #expect(f.recorder.connections(of: "\(f.recorder.name):in_2") == ["\(f.host.clientName!):out_2"])
             var changes: [ParameterChange] = []
             let moves: [(Double, [ParameterIndex: Double])] = [
                 (0.15, [.cutoff: 400]), (0.3, [.gain: -12, .resonance: 6]), (0.45, [.cutoff: 9_000]),

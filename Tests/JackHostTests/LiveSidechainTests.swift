@@ -37,10 +37,11 @@ extension JackTests {
             let (tone, key) = Self.signals()
             let f = try LiveFixture(input: [tone], values: values, processor: processor, key: key)
             let host = try #require(f.host.clientName)
+            let engineStart = try f.play()
+            // JACK shows a connection from the cycle after it is made: by now the graph has settled.
             #expect(f.player.connections(of: "\(f.player.name):out_2") == ["\(host):comp-sc_1"],
                     "the key goes to the keyed slot's side-chain port, and nowhere else")
             #expect(f.player.connections(of: "\(f.player.name):out_1") == ["\(host):in_1"])
-            let engineStart = try f.play()
             try f.waitForRecording(1)
             let recorded = f.recorder.recording[0]
             let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
@@ -69,8 +70,8 @@ extension JackTests.LiveSidechainTests {
         let (tone, key) = Self.signals()
         let f = try LiveFixture(input: [tone], values: values, processor: processor, key: key)
         let host = try #require(f.host.clientName)
-        #expect(f.player.connections(of: "\(f.player.name):out_2") == ["\(host):key_1"])
         let engineStart = try f.play()
+        #expect(f.player.connections(of: "\(f.player.name):out_2") == ["\(host):key_1"])
         try f.waitForRecording(1)
         let recorded = f.recorder.recording[0]
         let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
