@@ -18,6 +18,9 @@ public enum ChainEdit: Sendable {
     case connect(from: String, to: String)
     /// In a graph: the connection `from>to` out, fading.
     case disconnect(from: String, to: String)
+    /// The slot of that name called `to` from now on: its ids change with it (`drive.gain`
+    /// becomes `crunch.gain`), and its kernel, values and connections carry on untouched.
+    case rename(String, to: String)
 }
 
 /// A chain after an edit: the processor, where each of its slots comes from, and which row
@@ -114,6 +117,9 @@ extension Processor {
             parts.remove(at: i)
         case .insert, .connect, .disconnect:
             throw .graphEdit("a chain is a line: connections are a graph's (--graph)")
+        case .rename(let name, let new):
+            let i = try slot(name)
+            parts[i].name = try Self.newSlotName(new, for: parts[i].name, among: parts.map(\.name))
         case .move(let name, let position):
             let i = try slot(name)
             let to = try place(position, count: parts.count)
@@ -127,6 +133,17 @@ extension Processor {
             return from == moved ? .moved(from) : .kept(from)
         }
         return EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: parts.map(\.from)))
+    }
+
+    /// `new` as the name of the slot now called `old` among `names`: a slot's name, and not
+    /// another slot's (the same slot may change only the case of its name).
+    /// - Throws: ``ChainError/badName(_:)`` or ``ChainError/duplicateName(_:)``.
+    static func newSlotName(_ new: String, for old: String, among names: [String]) throws(ChainError) -> String {
+        guard isSlotName(new) else { throw .badName(new) }
+        guard !names.contains(where: { $0.lowercased() == new.lowercased() && $0.lowercased() != old.lowercased() }) else {
+            throw .duplicateName(new)
+        }
+        return new
     }
 
     /// The index of the slot `name` (any case) among `names`, a chain's or a graph's.

@@ -90,8 +90,13 @@ struct Handover: BitwiseCopyable {
             }
         }
         // A graph's connections, named by their ends as its identifier names them (the
-        // layout holds them in that order).
-        let oldWords = old.processor.routing?.words(slotNames: old.processor.slots.map(\.name)) ?? []
+        // layout holds them in that order). An old slot that carries on is called by the name
+        // it has now, so a renamed slot's connections are the same connections.
+        var oldNames = old.processor.slots.map(\.name)
+        for (s, origin) in origins.enumerated() where s < engine.processor.slots.count {
+            if let from = origin.source, from < oldNames.count { oldNames[from] = engine.processor.slots[s].name }
+        }
+        let oldWords = old.processor.routing?.words(slotNames: oldNames) ?? []
         let newWords = engine.processor.routing?.words(slotNames: engine.processor.slots.map(\.name)) ?? []
         oldEdges = oldWords.count
         edges = newWords.count

@@ -38,6 +38,8 @@ extension Processor {
                 throw .graphEdit("there is no connection \(wire.word) (the graph's: \(draft.wires.map(\.word).joined(separator: " ")))")
             }
             draft.wires.remove(at: i)
+        case .rename(let name, let new):
+            try draft.rename(name, to: new)
         }
         return try draft.edited(from: self)
     }
@@ -89,6 +91,18 @@ extension Processor {
                 branch = slotName
             }
             wires += halves
+        }
+
+        /// The slot `name` called `new`: its connections follow it (a side chain's too), and
+        /// carry on at full level (the handover matches them by the names the slots have now).
+        mutating func rename(_ name: String, to new: String) throws(ChainError) {
+            let i = try Processor.slotIndex(name, among: names)
+            let old = parts[i].name
+            let spelled = try Processor.newSlotName(new, for: old, among: names)
+            let side = ":\(GraphRouting.sideChainPort)"
+            func renamed(_ end: String) -> String { end == old ? spelled : end == old + side ? spelled + side : end }
+            wires = wires.map { Wire(from: renamed($0.from), to: renamed($0.to)) }
+            parts[i].name = spelled
         }
 
         /// The slot `name` out: a source that reached a destination only through it (a line

@@ -13,6 +13,8 @@ public enum ChainRequest: Equatable, Sendable {
     /// In a graph: a connection made, or taken away.
     case connect(from: String, to: String)
     case disconnect(from: String, to: String)
+    /// A slot called by another name from now on (its parameters' ids follow it).
+    case rename(String, to: String)
 }
 
 /// Why a chain edit was refused or failed: one line.

@@ -31,7 +31,7 @@ public enum HostCommand: Equatable, Sendable {
     case midiChannel(Int?)
     /// `midi save [FILE]`: the mapping to a file (the `--midi-map` file when none is named).
     case midiSave(String?)
-    /// `chain`: the slots (and a graph's connections); `chain add|remove|move|connect|disconnect …`:
+    /// `chain`: the slots (and a graph's connections); `chain add|remove|move|rename|connect|disconnect …`:
     /// an edit of the running chain or graph.
     case chain(ChainRequest?)
     /// `restart SLOT`: an isolated slot's process started afresh.
@@ -43,7 +43,7 @@ public enum HostCommand: Equatable, Sendable {
     public static let synopsis = [
         "set ID VALUE|PATH", "get ID", "params", "reset [ID]", "preset load NAME", "preset save NAME",
         "status", "midi [ID CC|none] [channel N|all] [save [FILE]]",
-        "chain [add [NAME=]PLUGIN [at N|at FROM>TO] | remove NAME | move NAME N | connect FROM TO | disconnect FROM TO]",
+        "chain [add [NAME=]PLUGIN [at N|at FROM>TO] | remove NAME | move NAME N | rename NAME NEW | connect FROM TO | disconnect FROM TO]",
         "restart SLOT", "help", "quit",
     ]
 
@@ -109,7 +109,7 @@ public enum HostCommand: Equatable, Sendable {
     /// plug-in's name is taken as typed, spaces and all); nil for `chain`.
     private static func chain(_ words: [Substring], line: String) throws(CommandError) -> ChainRequest? {
         let usage = CommandError.usage("chain | chain add [NAME=]PLUGIN [at N|at FROM>TO] | chain remove NAME | chain move NAME N"
-            + " | chain connect FROM TO | chain disconnect FROM TO")
+            + " | chain rename NAME NEW | chain connect FROM TO | chain disconnect FROM TO")
         guard let action = words.first?.lowercased() else { return nil }
         func position(_ word: Substring) throws(CommandError) -> Int {
             guard let n = Int(word), n >= 1 else { throw .invalid("position '\(word)': expected 1, 2, 3…") }
@@ -147,6 +147,9 @@ public enum HostCommand: Equatable, Sendable {
         case "move":
             guard words.count == 3 else { throw usage }
             return .move(String(words[1]), to: try position(words[2]))
+        case "rename":
+            guard words.count == 3 else { throw usage }
+            return .rename(String(words[1]), to: String(words[2]))
         case "connect", "disconnect":
             // FROM TO, or FROM>TO as the graph's file and `chain` write it.
             var ends = words.dropFirst().map(String.init)

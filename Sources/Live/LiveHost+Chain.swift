@@ -70,9 +70,14 @@ extension LiveHost {
         case .move(let name, let position): edit = .move(name, to: position)
         case .connect(let from, let to): edit = .connect(from: from, to: to)
         case .disconnect(let from, let to): edit = .disconnect(from: from, to: to)
+        case .rename(let name, let new): edit = .rename(name, to: new)
         }
         let processor = try state.withLock { st throws(ChainEditError) -> Processor in
             st.absorbMIDI()
+            if case .rename(let name, _) = request, let slot = Self.sandboxes(of: st).keys.first(where: { $0.lowercased() == name.lowercased() }) {
+                // Its process was started for that name, and reports its faults by it.
+                throw ChainEditError("'\(slot)' runs in a process of its own (--isolate), which keeps its name: remove it and add it again under the new one")
+            }
             let edited: EditedChain
             do { edited = try st.processor.applying(edit) } catch { throw ChainEditError("\(error)") }
             let table = edited.processor.table

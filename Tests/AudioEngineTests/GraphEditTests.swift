@@ -163,6 +163,43 @@ struct GraphEditTests {
         #expect(steady > 0 && edited < 2 * steady, "steady \(steady), around the edit \(edited)")
     }
 
+    @Test("a slot renamed carries on sample for sample: its values, its connections and its side chain follow its name",
+          arguments: ["chain", "graph"])
+    func rename(shape: String) throws {
+        let before = shape == "chain"
+            ? try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+            : try graph(["a", "b"], [("input", "a"), ("input", "b"), ("a", "output"), ("b", "output")])
+        let values = values(before, "a", cutoff: 2_000, gain: -3).merging(values(before, "b", cutoff: 700, gain: 2)) { $1 }
+        let input = [Signal.noise(frames: frames, seed: 35)]
+        let unedited = EngineRun.reference(input, processor: before, values: values, blockSize: block)
+        let (output, switched, edited) = try edit(before, values, .rename("A", to: "drive"), input: input)
+        #expect(switched == offerAt)  // nothing fades
+        #expect(edited.processor.slots.map(\.name) == ["drive", "b"])
+        #expect(edited.processor.table.find("drive.cutoff") != nil && edited.processor.table.find("a.cutoff") == nil)
+        #expect(edited.carry(values)[try #require(edited.processor.table.find("drive.cutoff"))] == 2_000)
+        if shape == "graph" { #expect(edited.processor.identifier.hasSuffix("| input>drive input>b drive>output b>output")) }
+        #expect(output[0] == unedited[0])
+        #expect(throws: ChainError.duplicateName("B")) { try before.applying(.rename("a", to: "B")) }
+        #expect(throws: ChainError.badName("no good")) { try before.applying(.rename("a", to: "no good")) }
+        #expect(throws: ChainError.unknownSlot("zz", ["a", "b"])) { try before.applying(.rename("zz", to: "y")) }
+        // Only the case of its own name.
+        #expect(try before.applying(.rename("a", to: "A")).processor.slots.map(\.name) == ["A", "b"])
+    }
+
+    @Test("a renamed slot's side chain follows it")
+    func renameKeepsTheSideChain() throws {
+        // Only the wiring is looked at: a built-in that says it takes a side chain will do.
+        var keyed = Processor.lowpassGain
+        keyed.sideInputs = 1
+        let parts: [(String, Processor)] = [("a", .lowpassGain), ("c", keyed)]
+        let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: [
+            ("input", "a"), ("a", "c"), ("key", "c:sidechain"), ("c", "output"),
+        ], sideInputs: parts.map(\.1.sideInputs))
+        let before = try Processor.graph(order.map { parts[$0] }, routing: routing)
+        let edited = try before.applying(.rename("c", to: "comp"))
+        #expect(edited.processor.identifier.hasSuffix("| input>a a>comp key>comp:sidechain comp>output"))
+    }
+
     @Test("graph edits that cannot be are refused, naming why")
     func refusals() throws {
         let series = try graph(["a", "b"], [("input", "a"), ("a", "b"), ("b", "output")])

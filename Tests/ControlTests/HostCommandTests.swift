@@ -43,6 +43,7 @@ import Parameters
             ("chain add  MDA   Overdrive  AT 1 ", .chain(.add(reference: "MDA   Overdrive", name: nil, position: 1))),
             ("chain remove eq", .chain(.remove("eq"))),
             ("chain move eq 3", .chain(.move("eq", to: 3))),
+            ("chain rename eq tone", .chain(.rename("eq", to: "tone"))),
             ("chain add comp=ZamComp at lp>output", .chain(.insert(reference: "ZamComp", name: "comp", from: "lp", to: "output"))),
             ("chain add MDA Overdrive at input>key:sidechain",
              .chain(.insert(reference: "MDA Overdrive", name: nil, from: "input", to: "key:sidechain"))),
@@ -50,7 +51,7 @@ import Parameters
             ("chain disconnect lp>output", .chain(.disconnect(from: "lp", to: "output"))),
         ]
         for (line, command) in cases { #expect(try HostCommand.parse(line, table: table) == command, "\(line)") }
-        for bad in ["chain add", "chain remove", "chain move eq", "chain move eq 0", "chain add x at two", "chain swap a b",
+        for bad in ["chain add", "chain remove", "chain move eq", "chain rename eq", "chain move eq 0", "chain add x at two", "chain swap a b",
                     "chain connect a", "chain connect a b c", "chain disconnect a>", "chain add x at >b"] {
             #expect(throws: CommandError.self, "\(bad)") { try HostCommand.parse(bad, table: table) }
         }

@@ -86,6 +86,13 @@ extension JackTests {
             // The host runs the new chain: setting a new row is heard in status.
             f.host.set([try table.index(of: "tone.gain"): -12])
             #expect(f.host.status().values[try table.index(of: "tone.gain")] == -12)
+            // A renamed slot's values and controllers follow its new ids.
+            let renamed = try f.host.editChain(.rename("drive", to: "crunch"))
+            #expect(renamed.slots.map(\.name) == ["crunch", "tone", "lp"])
+            let now = f.host.table
+            #expect(f.host.targets()[try now.index(of: "crunch.drive")] == before[drive])
+            #expect(f.host.midiControls?.controllers[try now.index(of: "crunch.drive")] == 20)
+            #expect(throws: ChainEditError.self) { try f.host.editChain(.rename("crunch", to: "lp")) }
         }
     }
 }
