@@ -99,7 +99,7 @@ package struct BinaryFormat: PluginFormat {
             className: plugin.isInstrument ? "Instrument" : plugin.category.isEmpty ? "Plugin" : plugin.category,
             audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs, parameters: listed.parameterCount,
             outputs: listed.outputIDs, takesMIDI: plugin.midiInput,
-            unhostableReason: plugin.unhostableReason, aliases: [], searchTexts: [plugin.maker, file],
+            unhostableReason: plugin.unhostableReason, maker: plugin.maker, aliases: [], searchTexts: [plugin.maker, file],
             processor: { () throws(PluginError) -> Processor in try Processor.binary(listed.plugin, backend: backend) },
             factoryPresets: { backend.factoryPresets(listed.plugin) })
     }

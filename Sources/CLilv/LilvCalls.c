@@ -28,6 +28,7 @@
     F(LilvNodes *, lilv_plugin_get_extension_data, (const LilvPlugin *plugin), (plugin)) \
     F(const LilvNode *, lilv_plugin_get_library_uri, (const LilvPlugin *plugin), (plugin)) \
     F(LilvNode *, lilv_plugin_get_name, (const LilvPlugin *plugin), (plugin)) \
+    F(LilvNode *, lilv_plugin_get_author_name, (const LilvPlugin *plugin), (plugin)) \
     F(uint32_t, lilv_plugin_get_num_ports, (const LilvPlugin *plugin), (plugin)) \
     F(const LilvPort *, lilv_plugin_get_port_by_index, (const LilvPlugin *plugin, uint32_t index), (plugin, index)) \
     F(LilvNodes *, lilv_plugin_get_related, (const LilvPlugin *plugin, const LilvNode *type), (plugin, type)) \

@@ -42,7 +42,8 @@ public struct LV2Format: PluginFormat {
             format: "LV2", identifier: uri, name: plugin.name, className: plugin.className,
             audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs,
             parameters: plugin.parameters, outputs: plugin.outputs,
-            takesMIDI: plugin.takesMIDI, isMIDIOnly: plugin.isMIDIOnly, unhostableReason: plugin.unhostableReason, searchTexts: [uri],
+            takesMIDI: plugin.takesMIDI, isMIDIOnly: plugin.isMIDIOnly, unhostableReason: plugin.unhostableReason,
+            maker: plugin.maker, searchTexts: [uri, plugin.maker],
             processor: { () throws(PluginError) -> Processor in try Processor.plugin(described()) },
             factoryPresets: { (try? described()).map(PluginPresets.factory) ?? [] })
     }

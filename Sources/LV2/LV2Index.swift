@@ -28,6 +28,7 @@ enum LV2Index {
         let takesMIDI: Bool
         let isMIDIOnly: Bool
         let unhostableReason: String?
+        let maker: String
 
         init(_ plugin: PluginDescription) {
             uri = plugin.uri
@@ -40,12 +41,13 @@ enum LV2Index {
             takesMIDI = plugin.hasMIDIInput
             isMIDIOnly = plugin.isMIDIOnly
             unhostableReason = plugin.unhostableReason
+            maker = plugin.maker
         }
 
         /// The summary of an index line's fields after the URI and stamp.
         init?(uri: String, fields: ArraySlice<Substring>) {
             let f = Array(fields)
-            guard f.count == 8, let inputs = Int(f[2]), let outputs = Int(f[3]), let parameters = Int(f[4]) else { return nil }
+            guard f.count == 9, let inputs = Int(f[2]), let outputs = Int(f[3]), let parameters = Int(f[4]) else { return nil }
             self.uri = uri
             name = String(f[0])
             className = String(f[1])
@@ -56,20 +58,21 @@ enum LV2Index {
             takesMIDI = f[6].contains("m")
             isMIDIOnly = f[6].contains("o")
             unhostableReason = f[7].isEmpty ? nil : String(f[7])
+            maker = String(f[8])
         }
 
         /// Its index line's fields after the URI and stamp, or nil when a text holds a tab or a
         /// line break (such a plug-in is read every time).
         var fields: [String]? {
             let texts = [name, className, "\(audioInputs)", "\(audioOutputs)", "\(parameters)",
-                         outputs.joined(separator: " "), (takesMIDI ? "m" : "") + (isMIDIOnly ? "o" : ""), unhostableReason ?? ""]
+                         outputs.joined(separator: " "), (takesMIDI ? "m" : "") + (isMIDIOnly ? "o" : ""), unhostableReason ?? "", maker]
             return texts.allSatisfy(CacheFile.fits) && !outputs.contains { $0.contains(" ") } ? texts : nil
         }
     }
 
     /// The first line of the index: its layout, and a digest of the features Detent provides.
     static var header: String {
-        "detent-lv2-index 1 \(digest(LV2URI.provided.sorted().joined(separator: " ")))"
+        "detent-lv2-index 2 \(digest(LV2URI.provided.sorted().joined(separator: " ")))"
     }
 
     /// Every installed plug-in's summary, in lilv's order; the index is read first and
@@ -138,7 +141,7 @@ enum LV2Index {
         var entries: [String: (stamp: String, summary: Summary)] = [:]
         for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 10, let summary = Summary(uri: String(fields[0]), fields: fields.dropFirst(2)) else { return nil }
+            guard fields.count == 11, let summary = Summary(uri: String(fields[0]), fields: fields.dropFirst(2)) else { return nil }
             entries[summary.uri] = (String(fields[1]), summary)
         }
         return entries

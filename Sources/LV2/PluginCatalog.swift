@@ -64,6 +64,10 @@ public enum PluginCatalog {
             requiredFeatures: required, extensionData: extensions, hasDefaultState: hasState)
         let blockFeatures: Set<String> = [LV2URI.coarseBlockLength, LV2URI.fixedBlockLength, LV2URI.powerOf2BlockLength]
         description.runsWholeBlocks = !blockFeatures.isDisjoint(with: required + nodeTexts(lilv_plugin_get_optional_features(plugin)))
+        if let author = lilv_plugin_get_author_name(plugin) {
+            description.maker = text(of: author) ?? ""
+            lilv_node_free(author)
+        }
         description.padsLastRun = nodeTexts(lilv_plugin_get_value(plugin, uris.supportedOption)).contains(LV2URI.bufSize + "nominalBlockLength")
         description.properties = properties(uris.patchWritable, plugin, uris, world, pluginURI: uri)
         description.readableProperties = properties(uris.patchReadable, plugin, uris, world, pluginURI: uri)

@@ -21,6 +21,8 @@ public struct PluginDescription: Sendable, Hashable {
     /// in partitions of it): a render's last, shorter run is padded to a whole block for it
     /// (``Processor/padsLastRun``).
     public var padsLastRun = false
+    /// Who made it (`doap:maker`'s `foaf:name`), or empty.
+    public var maker = ""
     /// The properties a host may write with `patch:Set` (`patch:writable`), in URI order.
     public var properties: [PropertyDescription] = []
     /// The properties the plug-in reports with `patch:Set` in its atom outputs

@@ -36,8 +36,8 @@ public struct LadspaFormat: PluginFormat {
             audioInputs: plugin.audioInputs.count, audioOutputs: plugin.audioOutputs.count,
             parameters: plugin.controlInputs.count + (plugin.programs.isEmpty ? 0 : 1),
             outputs: LadspaTable.outputIDs(plugin).map(\.id), takesMIDI: plugin.isSynth,
-            unhostableReason: plugin.unhostableReason, aliases: plugin.index < 0 ? [] : [plugin.label],
-            searchTexts: [plugin.label],
+            unhostableReason: plugin.unhostableReason, maker: plugin.maker, aliases: plugin.index < 0 ? [] : [plugin.label],
+            searchTexts: [plugin.label, plugin.maker],
             processor: { () throws(PluginError) -> Processor in try Processor.ladspa(plugin) },
             factoryPresets: { LadspaPrograms.factory(for: plugin) })
     }

@@ -23,6 +23,7 @@ public enum CatalogueListing {
             JSONMember("identifier", .string(e.identifier)),
             JSONMember("uri", .string(e.identifier)),
             JSONMember("class", .string(e.className)),
+            JSONMember("maker", .string(e.maker)),
             JSONMember("audioInputs", .number(e.audioInputs)),
             JSONMember("audioOutputs", .number(e.audioOutputs)),
             JSONMember("parameters", .number(e.parameters)),

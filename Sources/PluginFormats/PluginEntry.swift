@@ -30,6 +30,8 @@ public struct PluginEntry: Sendable {
     public let isMIDIOnly: Bool
     /// Why Detent cannot host it, or nil when it can.
     public let unhostableReason: String?
+    /// Who made it (a vendor, an author), or empty where the plug-in does not say.
+    public let maker: String
     /// Other texts that name it exactly besides its name and identifier (a LADSPA label), and
     /// texts in which a part of a name is looked for besides the name (an LV2 URI).
     public let aliases: [String]
@@ -44,7 +46,7 @@ public struct PluginEntry: Sendable {
 
     public init(format: String, identifier: String, name: String, className: String, audioInputs: Int, audioOutputs: Int,
                 parameters: Int, outputs: [String], takesMIDI: Bool, isMIDIOnly: Bool = false, unhostableReason: String?,
-                aliases: [String] = [], searchTexts: [String] = [],
+                maker: String = "", aliases: [String] = [], searchTexts: [String] = [],
                 processor: @escaping @Sendable () throws(PluginError) -> Processor,
                 factoryPresets: @escaping @Sendable () -> [FactoryPreset]) {
         self.format = format
@@ -58,6 +60,7 @@ public struct PluginEntry: Sendable {
         self.takesMIDI = takesMIDI
         self.isMIDIOnly = isMIDIOnly
         self.unhostableReason = unhostableReason
+        self.maker = maker
         self.aliases = aliases
         self.searchTexts = searchTexts
         self.makeProcessor = processor

@@ -33,7 +33,7 @@ struct LV2IndexTests {
         let first = try Detent.run(["params", "--plugin", "Simple amplifier"], in: folder.path, extra: environment)
         #expect(first.status == 0 && first.stdout.contains("gain"), "\(first.stderr)")
         let lines = Self.read(index).split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("detent-lv2-index 1 ") == true)
+        #expect(lines.first?.hasPrefix("detent-lv2-index 2 ") == true)
         let amp = try #require(lines.first { $0.hasPrefix(Self.ampURI + "\t") })
         #expect(amp.split(separator: "\t", omittingEmptySubsequences: false)[2] == "Simple amplifier")
         #expect(lines.filter { $0.hasPrefix("http://plugin.org.uk/swh-plugins/delay") }.count == 3)
@@ -99,7 +99,7 @@ struct LV2IndexTests {
             let outcome = try Detent.run(["params", "--plugin", "Simple amplifier"], in: folder.path, extra: environment)
             #expect(outcome.status == 0 && outcome.stdout.contains("gain"), "\(outcome.stderr)")
             let text = Self.read(index)
-            #expect(text.hasPrefix("detent-lv2-index 1 ") && text.contains("\tSimple amplifier\t") && !text.contains("Old amplifier"))
+            #expect(text.hasPrefix("detent-lv2-index 2 ") && text.contains("\tSimple amplifier\t") && !text.contains("Old amplifier"))
         }
     }
 }

@@ -78,6 +78,9 @@ struct PluginCommandTests {
             #expect(object["uri"] is String && object["hostable"] is Bool)
             if object["hostable"] as? Bool == false { #expect(object["reason"] is String) }
         }
+        // Who made each, as each format says it (LV2's doap:maker, LADSPA's Maker, a vendor).
+        let makers = try lines.map { try jsonObject($0) }.filter { ($0["name"] as? String) == "ZamComp" }.map { "\($0["format"]!) \($0["maker"]!)" }
+        #expect(Set(makers) == Set(["LV2", "LADSPA", "VST2", "VST3", "CLAP"].map { "\($0) Damien Zammit" }))
         let filtered = try Detent.run(["plugins", "butterworth"], in: folder.path)
         #expect(filtered.stdout.split(separator: "\n").count == 8)  // header, 3 LV2 and 3 LADSPA plug-ins, count
         let none = try Detent.run(["plugins", "no-such-plugin-anywhere"], in: folder.path)
