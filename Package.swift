@@ -120,11 +120,11 @@ let package = Package(
         // lines that carry them between `detent` and `detent-web`: no network code, so
         // `detent` links this and never SwiftNIO (whose conformance records every command's
         // start-up would otherwise pay for).
-        .target(name: "WebBridge", dependencies: ["Parameters", "AudioEngine", "Platform", "CPlatform", "TextFormats"]),
+        .target(name: "WebBridge", dependencies: ["Parameters", "AudioEngine", "Platform", "CPlatform", "TextFormats", "Control"]),
         // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
         // embedded as text, changes through the same host verbs as every other source.
         .target(name: "Web", dependencies: [
-            "Parameters", "AudioEngine", "Platform", "WebBridge", "TextFormats",
+            "Parameters", "AudioEngine", "Platform", "WebBridge", "TextFormats", "Control",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -199,7 +199,7 @@ let package = Package(
             "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
-        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "Control", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "Parameters", "Platform", "TestSupport"]),
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "AudioEngine", "TestSupport"]),
         // VST2, VST3 and CLAP: the scan in a child process, and one plug-in's builds in every

@@ -508,7 +508,8 @@ struct LiveCommand: ParsableCommand {
         do {
             // The page and OSCQuery are named after the chain, as it is edited.
             let named: @Sendable (Processor) -> String = { $0.isBuiltIn ? "Detent" : $0.name }
-            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter, title: named), changes: host.changes,
+            return try web.start(host: LiveWebHost(host: host, interpreter: interpreter, title: named, catalogue: WebCatalogue.entries),
+                                 changes: host.changes,
                                  title: named(processor),
                                  oscPort: oscPort, oscAddress: oscPort == nil ? nil : oscBind, log: log)
         } catch {

@@ -64,7 +64,7 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
 
     func startWeb(host: LiveHost, interpreter: CommandInterpreter, title: String, oscPort: Int?, oscAddress: String?,
                   log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {
-        try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter), changes: host.changes,
+        try command.web.start(host: LiveWebHost(host: host, interpreter: interpreter, catalogue: WebCatalogue.entries), changes: host.changes,
                               title: title, oscPort: oscPort, oscAddress: oscAddress, log: log)
     }
 

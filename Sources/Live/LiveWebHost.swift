@@ -18,11 +18,15 @@ package final class LiveWebHost: WebPanelHost {
     /// What the page is called for a processor, when it follows the chain's edits; nil keeps
     /// the title the panel started with (a session's name).
     private let title: (@Sendable (Processor) -> String)?
+    /// The plug-ins a page may add (the command line's catalogue), or nil where none can be.
+    private let plugins: (@Sendable () -> [CatalogueEntry])?
 
-    package init(host: LiveHost, interpreter: CommandInterpreter, title: (@Sendable (Processor) -> String)? = nil) {
+    package init(host: LiveHost, interpreter: CommandInterpreter, title: (@Sendable (Processor) -> String)? = nil,
+                 catalogue: (@Sendable () -> [CatalogueEntry])? = nil) {
         self.host = host
         self.interpreter = interpreter
         self.title = title
+        plugins = catalogue
     }
 
     package func webSnapshot() -> WebSnapshot {
@@ -56,6 +60,23 @@ package final class LiveWebHost: WebPanelHost {
     }
 
     package func presetNames() -> [String] { interpreter.presets.names() }
+
+    /// As the typed `chain …` edit, through the one interpreter: its answer line.
+    package func editRig(_ request: ChainRequest) -> Result<String, ChainEditError> {
+        answer(interpreter.execute(.chain(request)))
+    }
+
+    /// As the typed `set ID PATH`.
+    package func setFile(_ id: String, path: String) -> Result<String, ChainEditError> {
+        answer(interpreter.execute(.setFile(id, path)))
+    }
+
+    private func answer(_ answer: CommandAnswer) -> Result<String, ChainEditError> {
+        if case .error(let message) = answer { return .failure(ChainEditError(message)) }
+        return .success(answer.text(host.table))
+    }
+
+    package func catalogue() -> [CatalogueEntry] { plugins?() ?? [] }
 
     package func learn(_ index: ParameterIndex?, ifGeneration generation: Int) -> String? {
         guard let index else {

@@ -9,7 +9,11 @@ import Synchronization
 /// ones, and nothing piles up.
 final class PanelConnection: Sendable {
     struct Pending {
+        /// Why the page may not change the rig (nil: it may), until it is told.
+        var access: String??
         var layout = true
+        var answers: [String] = []
+        var catalogue: [CatalogueEntry]?
         var changed: Set<ParameterIndex> = []
         var errors: [String] = []
         var outputs: [OutputValue]?
@@ -22,11 +26,17 @@ final class PanelConnection: Sendable {
         var shown: WebSnapshot?
     }
 
-    private let pending = Mutex(Pending())
+    private let pending: Mutex<Pending>
     private let wakeStream: AsyncStream<Void>
     private let wakeContinuation: AsyncStream<Void>.Continuation
+    /// Why this page may not change the rig or name files; nil when it may (``PanelTrust``).
+    let editRefusal: String?
 
-    init() {
+    init(editRefusal: String?) {
+        self.editRefusal = editRefusal
+        var first = Pending()
+        first.access = .some(editRefusal)
+        pending = Mutex(first)
         (wakeStream, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeContinuation.yield()
     }
@@ -64,6 +74,17 @@ final class PanelConnection: Sendable {
         wakeContinuation.yield()
     }
 
+    /// A rig edit's or a file's answer line.
+    func answer(_ text: String) {
+        pending.withLock { if $0.answers.count < 16 { $0.answers.append(text) } }
+        wakeContinuation.yield()
+    }
+
+    func markCatalogue(_ entries: [CatalogueEntry]) {
+        pending.withLock { $0.catalogue = entries }
+        wakeContinuation.yield()
+    }
+
     func report(_ error: String) {
         pending.withLock { if $0.errors.count < 16 { $0.errors.append(error) } }
         wakeContinuation.yield()
@@ -74,7 +95,12 @@ final class PanelConnection: Sendable {
     /// The messages to send now, given the host's current snapshot.
     func take(_ now: WebSnapshot, title: String) -> [String] {
         pending.withLock { state in
-            var out = state.errors.map(PanelMessages.error)
+            var out: [String] = []
+            if let access = state.access {
+                out.append(PanelMessages.access(refusal: access))
+                state.access = nil
+            }
+            out += state.errors.map(PanelMessages.error)
             state.errors = []
             if state.layout || state.shown?.generation != now.generation {
                 out.append(PanelMessages.layout(now, title: title))
@@ -98,6 +124,13 @@ final class PanelConnection: Sendable {
             if let faults = state.faults {
                 out.append(PanelMessages.faults(faults))
                 state.faults = nil
+            }
+            // After the layout: an edit's answer comes with the rig it made.
+            out += state.answers.map(PanelMessages.answer)
+            state.answers = []
+            if let catalogue = state.catalogue {
+                out.append(PanelMessages.catalogue(catalogue))
+                state.catalogue = nil
             }
             return out
         }

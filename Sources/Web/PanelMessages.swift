@@ -1,5 +1,6 @@
 import TextFormats
 import AudioEngine
+import Control
 import Parameters
 import WebBridge
 
@@ -17,13 +18,18 @@ import WebBridge
 /// | `{"type":"preset","action":"load","name":"Warm"}` | loads a preset (`"save"`: saves the values as it) |
 /// | `{"type":"learn","id":"cutoff"}` | MIDI learn: the next controller heard turns it (no `id`: stop) |
 /// | `{"type":"restart","slot":"drive"}` | an isolated slot's process started afresh |
+/// | `{"type":"chain","action":"add","plugin":"ZamComp",…}` | a rig edit, as ``ChainRequest/read(_:)`` reads it (trusted pages) |
+/// | `{"type":"file","id":"conv.impulse","path":"/…/hall.wav"}` | a file parameter pointed at a file (trusted pages) |
+/// | `{"type":"catalogue"}` | the plug-ins that may be added (trusted pages) |
 ///
-/// To the page: `layout` (every section and parameter, and the processor's outputs, sent on
-/// connecting and after every chain edit), `values` (the parameters that changed, each with
+/// To the page: `access` (first: whether it may change the rig, and why not), `layout`
+/// (every section and parameter, the processor's outputs, a graph's connections and the file
+/// parameters, sent on connecting and after every chain edit), `values` (the parameters that changed, each with
 /// its position and text), `outputs` (the outputs' latest values, when they change),
 /// `presets` (the names to offer, on connecting and after a save), `faults` (the isolated slots
-/// that crashed or hung, by name, with what happened: on connecting and when they change) and
-/// `error` (a request refused, in one line).
+/// that crashed or hung, by name, with what happened: on connecting and when they change),
+/// `answer` (a rig edit's or a file's typed answer line), `catalogue` (the plug-ins, when
+/// asked) and `error` (a request refused, in one line).
 package enum PanelMessages {
     /// A request from the page.
     package enum Request: Equatable, Sendable {
@@ -36,7 +42,16 @@ package enum PanelMessages {
         case learn(ParameterIndex?)
         /// An isolated slot restarted, by name.
         case restart(String)
+        /// A rig edit (it loads code: trusted pages only).
+        case chain(ChainRequest)
+        /// A file parameter pointed at a path (trusted pages only).
+        case file(id: String, path: String)
+        /// The plug-ins that may be added.
+        case catalogue
     }
+
+    /// The longest path a page may name, in bytes (Linux's PATH_MAX).
+    static let maximumPath = 4096
 
     /// Reads one message from the page against `table`: a request, or why it is refused.
     /// A message that is not JSON, or not one of the shapes above, is `malformed` (the socket
@@ -54,6 +69,22 @@ package enum PanelMessages {
             let trimmed = name.trimmedWhitespace
             guard !trimmed.isEmpty else { return .failure(.refused("name the preset")) }
             return .success(action == "load" ? .presetLoad(trimmed) : .presetSave(trimmed))
+        }
+        if type == "chain" {
+            switch ChainRequest.read(json) {
+            case .success(let request): return .success(.chain(request))
+            case .failure(let problem): return .failure(.malformed(problem.description))
+            }
+        }
+        if type == "catalogue" { return .success(.catalogue) }
+        if type == "file" {
+            guard case .string(let id)? = json.member("id"), case .string(let path)? = json.member("path") else {
+                return .failure(.malformed("file: expects an id and a path"))
+            }
+            let trimmed = path.trimmedWhitespace
+            guard !trimmed.isEmpty else { return .failure(.refused("\(id): name a file")) }
+            guard trimmed.utf8.count <= maximumPath, !trimmed.utf8.contains(0) else { return .failure(.refused("\(id): not a path")) }
+            return .success(.file(id: id, path: trimmed))
         }
         if type == "restart" {
             guard case .string(let slot)? = json.member("slot"), !slot.isEmpty else { return .failure(.malformed("restart: expects a slot")) }
@@ -147,7 +178,34 @@ package enum PanelMessages {
         return JSONValue.object([
             .init("type", .string("layout")), .init("generation", .number(snapshot.generation)),
             .init("title", .string(title)), .init("sections", .array(sections)), .init("outputs", .array(outputs)),
+            .init("connections", layout.connections.map { .array($0.map { .string($0) }) } ?? .null),
+            .init("files", .array(layout.files.map { file in
+                .object([.init("id", .string(file.id)), .init("name", .string(file.name)), .init("path", file.path.map { .string($0) } ?? .null)])
+            })),
         ]).compactText
+    }
+
+    /// `{"type":"access","edit":true}`, or `false` with the `reason`: whether this page may
+    /// change the rig and name files (the first message a page gets).
+    package static func access(refusal: String?) -> String {
+        JSONValue.object([.init("type", .string("access")), .init("edit", .bool(refusal == nil)),
+                          .init("reason", refusal.map { .string($0) } ?? .null)]).compactText
+    }
+
+    /// `{"type":"answer","text":…}`: a rig edit's or a file's answer, the typed command's line.
+    package static func answer(_ text: String) -> String {
+        JSONValue.object([.init("type", .string("answer")), .init("text", .string(text))]).compactText
+    }
+
+    /// `{"type":"catalogue","plugins":[{"name":…,"identifier":…,"format":…,"category":…,
+    /// "maker":…,"inputs":…,"outputs":…,"instrument":…}…]}`.
+    package static func catalogue(_ entries: [CatalogueEntry]) -> String {
+        JSONValue.object([.init("type", .string("catalogue")), .init("plugins", .array(entries.map { entry in
+            .object([.init("name", .string(entry.name)), .init("identifier", .string(entry.identifier)),
+                     .init("format", .string(entry.format)), .init("category", .string(entry.category)),
+                     .init("maker", .string(entry.maker)), .init("inputs", .number(entry.inputs)),
+                     .init("outputs", .number(entry.outputs)), .init("instrument", .bool(entry.isInstrument))])
+        }))]).compactText
     }
 
     /// `{"type":"values",…}`: each of `indices` with its value, knob position and text.

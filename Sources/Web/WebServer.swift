@@ -55,6 +55,12 @@ package final class WebServer: Sendable {
         /// A page began a MIDI learn: the feedback thread asks the host whether it is done.
         let learning = Atomic(false)
         let finished = Semaphore(0)
+        /// Rig edits, files and the catalogue, which load code or read the disk and take from
+        /// milliseconds to seconds: one at a time, off the server's threads, at most
+        /// ``SerialWorker/limit`` waiting (a page that sends more is told so).
+        let slow: SerialWorker?
+
+        init() { slow = try? SerialWorker(name: "web-edits", limit: 8) }
     }
 
     /// Starts listening; throws one line when the address cannot be had. `log` takes a line
@@ -92,8 +98,8 @@ package final class WebServer: Sendable {
     /// The HTTP routes, behind the access check: the page, and the OSCQuery tree (its
     /// `HOST_INFO` too) at `/` for a client that does not ask for HTML.
     private static func pageRouter(access: WebAccess, host: any WebPanelHost, title: String, oscPort: Int?,
-                                   oscAddress: String?) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+                                   oscAddress: String?) -> Router<PanelRequestContext> {
+        let router = Router(context: PanelRequestContext.self)
         router.add(middleware: AccessCheck(access: access))
         let page = PanelPage.html
         router.get("/") { request, _ -> Response in
@@ -119,11 +125,15 @@ package final class WebServer: Sendable {
     /// The WebSockets: the page's at /ws, an OSCQuery client's at / (where it read the tree).
     /// Only upgrade requests reach this router; the same access rules hold.
     private static func socketRouter(access: WebAccess, host: any WebPanelHost, title: String, shared: Shared,
-                                     log: @escaping @Sendable (String) -> Void) -> Router<BasicWebSocketRequestContext> {
-        let sockets = Router(context: BasicWebSocketRequestContext.self)
+                                     log: @escaping @Sendable (String) -> Void) -> Router<PanelRequestContext> {
+        let sockets = Router(context: PanelRequestContext.self)
         sockets.add(middleware: AccessCheck(access: access))
-        sockets.ws("/ws", onUpgrade: { inbound, outbound, _ in
-            try await Self.serve(inbound: inbound, outbound: outbound, host: host, title: title, shared: shared, log: log)
+        sockets.ws("/ws", onUpgrade: { inbound, outbound, context in
+            let peer = context.requestContext.remoteAddress
+            let refusal = PanelTrust.refusal(token: access.token, peerAddress: peer?.ipAddress, peerPort: peer?.port,
+                                             serverPort: context.requestContext.localPort)
+            try await Self.serve(inbound: inbound, outbound: outbound, host: host, title: title, editRefusal: refusal,
+                                 shared: shared, log: log)
         })
         sockets.ws("/", onUpgrade: { inbound, outbound, _ in
             try await Self.listen(inbound: inbound, outbound: outbound, host: host, shared: shared, log: log)
@@ -136,7 +146,7 @@ package final class WebServer: Sendable {
     /// - Returns: the port it listens on, and the task, which ends when the server stops
     ///   (signalling `shared.finished`).
     /// - Throws: one line when it cannot listen, or did not start in time.
-    private static func start(router: Router<BasicWebSocketRequestContext>, sockets: Router<BasicWebSocketRequestContext>,
+    private static func start(router: Router<PanelRequestContext>, sockets: Router<PanelRequestContext>,
                               bind: String, requested: Int, shared: Shared) throws(WebServerError) -> (Int, Task<Void, Never>) {
         let running = Mutex<Result<Int, WebServerError>?>(nil)
         let started = Semaphore(0)
@@ -209,6 +219,9 @@ package final class WebServer: Sendable {
             if now.generation != seen.generation {
                 pages.forEach { $0.markLayout() }
                 listeners.forEach { $0.markPathsChanged() }
+            } else if now.layout.files != seen.layout.files {
+                // A file chosen (by any surface): the pages show its path.
+                pages.forEach { $0.markLayout() }
             } else {
                 let changed = now.targets.filter { seen.targets[$0.key] != $0.value }.map(\.key)
                 if !changed.isEmpty {
@@ -242,13 +255,15 @@ package final class WebServer: Sendable {
         }
         task.cancel()
         _ = shared.finished.wait(timeout: .seconds(5))
+        shared.slow?.stop()
     }
 
     /// One page's WebSocket: its writer sends what is pending; its messages are read here,
     /// each a host verb. A message that is not the panel's closes this socket only.
     private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: any WebPanelHost,
-                              title: String, shared: Shared, log: @escaping @Sendable (String) -> Void) async throws {
-        let connection = PanelConnection()
+                              title: String, editRefusal: String?, shared: Shared,
+                              log: @escaping @Sendable (String) -> Void) async throws {
+        let connection = PanelConnection(editRefusal: editRefusal)
         let key = ObjectIdentifier(connection)
         guard await admit(outbound, shared: shared, log: log, as: "a new one", { $0.pages[key] = connection }) else { return }
         let outputs = host.outputValues()
@@ -346,6 +361,25 @@ package final class WebServer: Sendable {
         case .restart(let slot):
             if let problem = host.restart(slot) { connection.report(problem) }
             return true
+        case .chain(let edit):
+            slowly(for: connection, shared: shared, what: "rig edits") {
+                switch host.editRig(edit) {
+                case .success(let answer): connection.answer(answer)
+                case .failure(let problem): connection.report(problem.description)
+                }
+            }
+            return true
+        case .file(let id, let path):
+            slowly(for: connection, shared: shared, what: "files") {
+                switch host.setFile(id, path: path) {
+                case .success(let answer): connection.answer(answer)
+                case .failure(let problem): connection.report(problem.description)
+                }
+            }
+            return true
+        case .catalogue:
+            slowly(for: connection, shared: shared, what: "the catalogue") { connection.markCatalogue(host.catalogue()) }
+            return true
         case .presetLoad(let name), .presetSave(let name):
             // Loading and saving are answered with what went wrong, if anything.
             if let problem = host.preset(name, save: request == .presetSave(name)) {
@@ -357,6 +391,15 @@ package final class WebServer: Sendable {
             }
             return true
         }
+    }
+
+    /// Runs `job` on the slow requests' thread, for a page that may change the rig; tells the
+    /// page why not when it may not, or when too many wait.
+    private static func slowly(for connection: PanelConnection, shared: Shared, what: String,
+                               _ job: @escaping @Sendable () -> Void) {
+        if let refusal = connection.editRefusal { return connection.report("\(what): \(refusal)") }
+        guard let slow = shared.slow else { return connection.report("\(what): the panel could not start its worker thread") }
+        if !slow.offer(job) { connection.report("\(what): \(slow.limit) requests wait already; try again") }
     }
 
     /// Takes a socket in (`add` records it) while fewer than ``maximumPages`` are open; else

@@ -1,5 +1,6 @@
 import TextFormats
 import AudioEngine
+import Control
 import Parameters
 import Platform
 import Synchronization
@@ -11,7 +12,7 @@ import Synchronization
 ///
 /// | from `detent-web` | the answer |
 /// |---|---|
-/// | `{"op":"snapshot","have":G}` | `{"generation":G2,"targets":[[row,value]…]}`, with `"layout"` when G2 is not G |
+/// | `{"op":"snapshot","have":G}` | `{"generation":G2,"targets":[[row,value]…],"files":[…]}`, with `"layout"` when G2 is not G (a file is chosen without a new generation) |
 /// | `{"op":"set","generation":G,"values":[[row,value]…]}` | `{"ok":true}` or `false` |
 /// | `{"op":"reset","generation":G,"row":R}` | `{"ok":…}` |
 /// | `{"op":"outputs"}` | `{"outputs":[[id,value]…]}` (`null` for a value that is not finite) |
@@ -19,6 +20,9 @@ import Synchronization
 /// | `{"op":"presets"}` | `{"presets":[N…]}`: the names the page may offer |
 /// | `{"op":"learn","generation":G,"row":R}` (`null`: stop) | `{"problem":…}` (`null` when begun) |
 /// | `{"op":"learnt"}` | `{"learnt":{"id":…,"controller":…}}`, or `null` while nothing is learnt |
+/// | `{"op":"chain","edit":E}` (E: ``ChainRequest/json``) | `{"answer":…}` (the typed command's line) or `{"problem":…}` |
+/// | `{"op":"file","id":ID,"path":P}` | `{"answer":…}` (the path loaded) or `{"problem":…}` |
+/// | `{"op":"catalogue"}` | `{"plugins":[[name,identifier,format,category,maker,inputs,outputs,instrument]…]}` |
 /// | `{"op":"ready","url":U}`, `{"op":"failed","message":M}`, `{"op":"log","line":L}` | none |
 ///
 /// `detent` first sends the settings, `{"port":…,"bind":…,"token":…,"title":…,"oscPort":…,"oscAddress":…}`.
@@ -94,6 +98,7 @@ package enum WebBridge {
                 .init("targets", .array(now.targets.sorted { $0.key < $1.key }.map { .array([.number($0.key.rawValue), .number($0.value)]) })),
             ]
             if json.member("have")?.intValue != now.generation { members.append(.init("layout", encode(now.layout))) }
+            members.append(.init("files", encode(now.layout.files)))
             if let title = now.title { members.append(.init("title", .string(title))) }
             return .answer(JSONValue.object(members).compactText)
         case "set":
@@ -130,6 +135,17 @@ package enum WebBridge {
         case "restart":
             guard let slot = json.member("slot")?.stringValue else { return nil }
             return .answer(JSONValue.object([.init("problem", host.restart(slot).map { .string($0) } ?? .null)]).compactText)
+        case "chain":
+            guard let edit = json.member("edit"), case .success(let request) = ChainRequest.read(edit) else { return nil }
+            return .answer(reply(host.editRig(request)))
+        case "file":
+            guard let id = json.member("id")?.stringValue, let path = json.member("path")?.stringValue else { return nil }
+            return .answer(reply(host.setFile(id, path: path)))
+        case "catalogue":
+            return .answer(JSONValue.object([.init("plugins", .array(host.catalogue().map { entry in
+                .array([.string(entry.name), .string(entry.identifier), .string(entry.format), .string(entry.category),
+                        .string(entry.maker), .number(entry.inputs), .number(entry.outputs), .bool(entry.isInstrument)])
+            }))]).compactText)
         case "preset":
             guard let name = json.member("name")?.stringValue, case .bool(let save)? = json.member("save") else { return nil }
             return .answer(JSONValue.object([.init("problem", host.preset(name, save: save).map { .string($0) } ?? .null)]).compactText)
@@ -139,6 +155,19 @@ package enum WebBridge {
     }
 
     private static func ok(_ done: Bool) -> String { JSONValue.object([.init("ok", .bool(done))]).compactText }
+
+    private static func reply(_ result: Result<String, ChainEditError>) -> String {
+        switch result {
+        case .success(let answer): JSONValue.object([.init("answer", .string(answer))]).compactText
+        case .failure(let problem): JSONValue.object([.init("problem", .string(problem.description))]).compactText
+        }
+    }
+
+    /// What a `chain` or `file` answer says: the answer line, or the problem.
+    static func readReply(_ answer: JSONValue) -> Result<String, ChainEditError> {
+        if let text = answer.member("answer")?.stringValue { return .success(text) }
+        return .failure(ChainEditError(answer.member("problem")?.stringValue ?? "no answer from detent"))
+    }
 
     static func rowValues(_ json: JSONValue?) -> [ParameterIndex: Double]? {
         guard case .array(let pairs)? = json else { return nil }
@@ -172,7 +201,25 @@ package enum WebBridge {
                          .init("min", output.range.map { .number($0.lowerBound) } ?? .null),
                          .init("max", output.range.map { .number($0.upperBound) } ?? .null)])
             })),
+            .init("connections", layout.connections.map { .array($0.map { .string($0) }) } ?? .null),
+            .init("files", encode(layout.files)),
         ])
+    }
+
+    static func encode(_ files: [WebLayout.File]) -> JSONValue {
+        .array(files.map { file in
+            .object([.init("id", .string(file.id)), .init("name", .string(file.name)), .init("path", file.path.map { .string($0) } ?? .null)])
+        })
+    }
+
+    static func decodeFiles(_ json: JSONValue?) -> [WebLayout.File]? {
+        guard case .array(let rows)? = json else { return nil }
+        var files: [WebLayout.File] = []
+        for row in rows {
+            guard let id = row.member("id")?.stringValue, let name = row.member("name")?.stringValue else { return nil }
+            files.append(.init(id: id, name: name, path: row.member("path")?.stringValue))
+        }
+        return files
     }
 
     /// The layout ``encode(_:)`` wrote, or nil when `json` is not one.
@@ -201,7 +248,13 @@ package enum WebBridge {
             let range = low.flatMap { low in high.flatMap { low <= $0 ? low...$0 : nil } }
             outputSpecs.append(OutputSpec(id: id, name: name, unit: unit, range: range))
         }
-        return WebLayout(table: table, sections: layoutSections, outputs: outputSpecs)
+        var connections: [String]?
+        if case .array(let words)? = json.member("connections") {
+            connections = words.compactMap(\.stringValue)
+            guard connections?.count == words.count else { return nil }
+        }
+        guard let files = json.member("files") == nil ? [] : decodeFiles(json.member("files")) else { return nil }
+        return WebLayout(table: table, sections: layoutSections, outputs: outputSpecs, connections: connections, files: files)
     }
 
     static let units: [ParameterUnit] = [.hertz, .quality, .decibels, .none, .percent, .milliseconds, .seconds, .semitones]
@@ -309,6 +362,10 @@ package final class WebBridgeClient: WebPanelHost {
                 }
                 state.layout = read
             }
+            // The files chosen come with every snapshot: choosing one moves no generation.
+            if let layout = state.layout, let files = WebBridge.decodeFiles(answer.member("files")), files != layout.files {
+                state.layout = layout.with(files: files)
+            }
             guard let layout = state.layout, let generation = answer.member("generation")?.intValue,
                   let targets = WebBridge.rowValues(answer.member("targets")) else {
                 LineWriter.standardError.line("detent-web: a snapshot from detent it cannot read; stopping")
@@ -373,6 +430,27 @@ package final class WebBridgeClient: WebPanelHost {
 
     package func restart(_ slot: String) -> String? {
         state.withLock { ask(&$0, [.init("op", .string("restart")), .init("slot", .string(slot))]) }.member("problem")?.stringValue
+    }
+
+    package func editRig(_ request: ChainRequest) -> Result<String, ChainEditError> {
+        WebBridge.readReply(state.withLock { ask(&$0, [.init("op", .string("chain")), .init("edit", request.json)]) })
+    }
+
+    package func setFile(_ id: String, path: String) -> Result<String, ChainEditError> {
+        WebBridge.readReply(state.withLock {
+            ask(&$0, [.init("op", .string("file")), .init("id", .string(id)), .init("path", .string(path))])
+        })
+    }
+
+    package func catalogue() -> [CatalogueEntry] {
+        guard case .array(let rows)? = state.withLock({ ask(&$0, [.init("op", .string("catalogue"))]) }).member("plugins") else { return [] }
+        return rows.compactMap { row in
+            guard case .array(let f) = row, f.count == 8, let name = f[0].stringValue, let identifier = f[1].stringValue,
+                  let format = f[2].stringValue, let category = f[3].stringValue, let maker = f[4].stringValue,
+                  let inputs = f[5].intValue, let outputs = f[6].intValue, case .bool(let instrument) = f[7] else { return nil }
+            return CatalogueEntry(name: name, identifier: identifier, format: format, category: category, maker: maker,
+                                  inputs: inputs, outputs: outputs, isInstrument: instrument)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import AudioEngine
+import Control
 import Parameters
 import Platform
 
@@ -37,6 +38,41 @@ package protocol WebPanelHost: AnyObject, Sendable {
     func faults() -> [String: String]
     /// Starts an isolated slot's process afresh, as the typed `restart SLOT`; why not, or nil.
     func restart(_ slot: String) -> String?
+    /// Edits the rig as the typed `chain add|remove|move|rename|connect|disconnect` does
+    /// (the same fades and refusals): the typed command's answer line, or why it was refused.
+    /// It loads code: only a trusted page's request comes here.
+    func editRig(_ request: ChainRequest) -> Result<String, ChainEditError>
+    /// Points a file parameter at `path`, as the typed `set ID PATH`: the path loaded, or why
+    /// not. It names a file: only a trusted page's request comes here.
+    func setFile(_ id: String, path: String) -> Result<String, ChainEditError>
+    /// Every plug-in the host can add, in the listing's order; none where it cannot add any.
+    func catalogue() -> [CatalogueEntry]
+}
+
+/// A plug-in the page offers to add: what `detent plugins` lists of it.
+package struct CatalogueEntry: Equatable, Sendable {
+    package let name: String
+    /// What `chain add` takes to pick it alone (a URI, `ladspa:ID:LABEL`, `VST3:…`).
+    package let identifier: String
+    package let format: String
+    /// Its class (`Filter`, `Reverb`, `Instrument`; `Plugin` where the format gives none).
+    package let category: String
+    package let maker: String
+    package let inputs: Int
+    package let outputs: Int
+    package let isInstrument: Bool
+
+    package init(name: String, identifier: String, format: String, category: String, maker: String, inputs: Int,
+                 outputs: Int, isInstrument: Bool) {
+        self.name = name
+        self.identifier = identifier
+        self.format = format
+        self.category = category
+        self.maker = maker
+        self.inputs = inputs
+        self.outputs = outputs
+        self.isInstrument = isInstrument
+    }
 }
 
 /// A controller MIDI learn mapped to a parameter.
@@ -66,6 +102,13 @@ extension WebPanelHost {
     package func interruptChangeWait() {}
     package func faults() -> [String: String] { [:] }
     package func restart(_ slot: String) -> String? { "restarting is for isolated slots (detent live --isolate)" }
+    package func editRig(_ request: ChainRequest) -> Result<String, ChainEditError> {
+        .failure(ChainEditError("this panel cannot change its rig (detent live can)"))
+    }
+    package func setFile(_ id: String, path: String) -> Result<String, ChainEditError> {
+        .failure(ChainEditError("this panel cannot load files (detent live can)"))
+    }
+    package func catalogue() -> [CatalogueEntry] { [] }
 }
 
 /// One consistent look at a host: what the page draws and the feedback compares.
@@ -94,9 +137,23 @@ package struct WebSnapshot: Sendable {
     }
 }
 
-/// What the page draws of a processor: its table, its chain slots as sections, its outputs.
-/// Plain data, so `detent-web` gets it over the bridge without the processor itself.
+/// What the page draws of a processor: its table, its chain slots as sections, its outputs,
+/// a graph's connections and its file parameters. Plain data, so `detent-web` gets it over the
+/// bridge without the processor itself.
 package struct WebLayout: Sendable, Equatable {
+    /// A file parameter (an impulse response, a sample): its id, its name, the file chosen.
+    package struct File: Sendable, Equatable {
+        package let id: String
+        package let name: String
+        package let path: String?
+
+        package init(id: String, name: String, path: String?) {
+            self.id = id
+            self.name = name
+            self.path = path
+        }
+    }
+
     /// One chain slot: its name, its processor's name, its bypass row and its other rows.
     package struct Section: Sendable, Equatable {
         package let name: String
@@ -116,11 +173,22 @@ package struct WebLayout: Sendable, Equatable {
     /// One per chain slot; none for a single processor (one untitled section of every row).
     package let sections: [Section]
     package let outputs: [OutputSpec]
+    /// A graph's connections as its file writes them (`input>lp`, `key>comp:sidechain`,
+    /// `lp>output`); nil for a chain (its sections, in order, are its line).
+    package let connections: [String]?
+    package let files: [File]
 
-    package init(table: ParameterTable, sections: [Section], outputs: [OutputSpec]) {
+    package init(table: ParameterTable, sections: [Section], outputs: [OutputSpec], connections: [String]? = nil, files: [File] = []) {
         self.table = table
         self.sections = sections
         self.outputs = outputs
+        self.connections = connections
+        self.files = files
+    }
+
+    /// The same layout with `files` chosen.
+    package func with(files: [File]) -> WebLayout {
+        WebLayout(table: table, sections: sections, outputs: outputs, connections: connections, files: files)
     }
 
     package init(processor: Processor) {
@@ -131,6 +199,7 @@ package struct WebLayout: Sendable, Equatable {
             // The slot's dry/wet mix first, then its own rows.
             return Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
                            rows: [slot.mix] + slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass && $0 != enabled })
-        }, outputs: processor.outputs)
+        }, outputs: processor.outputs, connections: processor.routing.map { _ in ChainSlotText.connections(of: processor) },
+           files: processor.files.map { File(id: $0.id, name: $0.name, path: $0.path) })
     }
 }

@@ -296,7 +296,9 @@ struct LiveWebTests {
         pages.removeLast()  // its socket closes
         try waitUntil("a place is free again") {
             guard let page = try? PanelSocket(port: port, headers: Self.origin(port)) else { return false }
-            return page.receive().map { $0.contains(#""type":"layout""#) } ?? false
+            // It is told whether it may edit, then gets the layout.
+            while let text = page.receive() { if text.contains(#""type":"layout""#) { return true } }
+            return false
         }
         #expect(detent.finish() == 0)
     }

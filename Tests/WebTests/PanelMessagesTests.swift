@@ -24,6 +24,33 @@ struct PanelMessagesTests {
                     generation: 3, targets: targets)
     }
 
+    @Test("Rig edits, files and the catalogue are read; a file's path is bounded; what no edit is closes the page")
+    func rigRequests() throws {
+        let table = Self.table
+        #expect(try PanelMessages.read(#"{"type":"chain","action":"remove","slot":"a"}"#, table: table).get() == .chain(.remove("a")))
+        #expect(try PanelMessages.read(#"{"type":"catalogue"}"#, table: table).get() == .catalogue)
+        #expect(try PanelMessages.read(#"{"type":"file","id":"conv.ir","path":" /tmp/hall.wav "}"#, table: table).get()
+            == .file(id: "conv.ir", path: "/tmp/hall.wav"))
+        #expect(PanelMessages.read(#"{"type":"file","id":"conv.ir","path":""}"#, table: table) == .failure(.refused("conv.ir: name a file")))
+        let long = String(repeating: "a", count: PanelMessages.maximumPath + 1)
+        #expect(PanelMessages.read(#"{"type":"file","id":"conv.ir","path":"\#(long)"}"#, table: table) == .failure(.refused("conv.ir: not a path")))
+        guard case .failure(.malformed(let why)) = PanelMessages.read(#"{"type":"chain","action":"move","slot":"a"}"#, table: table) else {
+            Issue.record("a move without a position is no edit")
+            return
+        }
+        #expect(why == "chain move: expects a slot and a position (1, 2, 3…)")
+    }
+
+    @Test("A page may change the rig with the token, or when its connection is this user's on the loopback")
+    func trust() throws {
+        #expect(PanelTrust.refusal(token: "secret", peerAddress: nil, peerPort: nil, serverPort: nil) == nil)
+        #expect(PanelTrust.refusal(token: nil, peerAddress: "192.168.1.20", peerPort: 50_000, serverPort: 8080)?.contains("needs a token") == true)
+        // A loopback port no connection of this user's has.
+        #expect(PanelTrust.refusal(token: nil, peerAddress: "127.0.0.1", peerPort: 1, serverPort: 8080)?
+            .contains("another user of this machine") == true)
+        #expect(PanelTrust.isLoopback("::ffff:127.0.0.1") && PanelTrust.isLoopback("::1") && !PanelTrust.isLoopback("10.0.0.1"))
+    }
+
     @Test("Requests are read against the table; refusals and malformed messages are told apart")
     func read() throws {
         let table = Self.table

@@ -1,5 +1,6 @@
 import TextFormats
 import AudioEngine
+import Control
 import Parameters
 import Testing
 import Web
@@ -16,7 +17,9 @@ struct WebBridgeTests {
         let layout = WebLayout(table: table, sections: [
             .init(name: "a", plugin: "Test", bypass: ParameterIndex(1), rows: [ParameterIndex(0), ParameterIndex(2)]),
             .init(name: "b", plugin: "Other", bypass: ParameterIndex(3), rows: [ParameterIndex(4)]),
-        ], outputs: [OutputSpec(id: "meter", name: "Meter", unit: "dB", range: -70...0), OutputSpec(id: "gr", name: "GR")])
+        ], outputs: [OutputSpec(id: "meter", name: "Meter", unit: "dB", range: -70...0), OutputSpec(id: "gr", name: "GR")],
+           connections: ["input>a", "key>b:sidechain", "a>b", "b>output"],
+           files: [.init(id: "b.ir", name: "Impulse", path: "/tmp/hall.wav"), .init(id: "b.sample", name: "Sample", path: nil)])
         let text = WebBridge.encode(layout).compactText
         let read = try #require(WebBridge.decodeLayout(try JSONParser.parse(Array(text.utf8))))
         #expect(read == layout)
@@ -46,6 +49,26 @@ struct WebBridgeTests {
         #expect(handle(#"{"op":"restart","slot":"drive"}"#)
             == .answer(#"{"problem":"restarting is for isolated slots (detent live --isolate)"}"#))
         #expect(handle(#"{"op":"restart"}"#) == nil)
+        // A host that cannot change its rig says so; a malformed edit is no question.
+        #expect(handle(#"{"op":"chain","edit":{"action":"remove","slot":"a"}}"#)
+            == .answer(#"{"problem":"this panel cannot change its rig (detent live can)"}"#))
+        #expect(handle(#"{"op":"chain","edit":{"action":"remove"}}"#) == nil)
+        #expect(handle(#"{"op":"catalogue"}"#) == .answer(#"{"plugins":[]}"#))
+    }
+
+    @Test("Rig edits read back as written, and refuse what no edit is")
+    func chainRequests() throws {
+        let requests: [ChainRequest] = [
+            .add(reference: "urn:zamaudio:ZamComp", name: "comp", position: 2), .add(reference: "MDA Overdrive", name: nil, position: nil),
+            .insert(reference: "builtin", name: nil, from: "a", to: "output"), .remove("a"), .move("a", to: 3),
+            .rename("a", to: "b"), .connect(from: "key", to: "a:sidechain"), .disconnect(from: "a", to: "output"),
+        ]
+        for request in requests { #expect(try ChainRequest.read(request.json).get() == request, "\(request)") }
+        for bad in [#"{}"#, #"{"action":"move","slot":"a","position":0}"#, #"{"action":"move","slot":"a","position":1.5}"#,
+                    #"{"action":"add","plugin":" "}"#, #"{"action":"rename","slot":"a"}"#, #"{"action":"connect","from":"a"}"#,
+                    #"{"action":"add","plugin":"x","position":"last"}"#, #"{"action":"explode"}"#] {
+            #expect(throws: ChainEditError.self, "\(bad)") { try ChainRequest.read(try JSONParser.parse(Array(bad.utf8))).get() }
+        }
     }
 
     final class Host: WebPanelHost, @unchecked Sendable {

@@ -1,0 +1,28 @@
+import PluginFormats
+import Rig
+import Synchronization
+import WebBridge
+
+/// The plug-ins the browser panel offers to add: every hostable one of every format, as
+/// `detent plugins` lists them (MIDI-only plug-ins, which a live rig cannot hold, left out).
+/// Read the first time a page asks and kept: a plug-in installed while the host runs is
+/// offered after a restart.
+enum WebCatalogue {
+    private static let read = Mutex<[CatalogueEntry]?>(nil)
+
+    @Sendable static func entries() -> [CatalogueEntry] {
+        read.withLock { cached in
+            if let cached { return cached }
+            var found: [PluginEntry] = []
+            // A format that cannot be read here (no lilv) leaves the others offered.
+            for format in InstalledPlugins.catalogue.formats { found += (try? format.installed()) ?? [] }
+            let entries = PluginCatalogue.inListingOrder(found).filter { $0.isHostable && !$0.isMIDIOnly }.map { entry in
+                CatalogueEntry(name: entry.name, identifier: entry.identifier, format: entry.format, category: entry.className,
+                               maker: entry.maker, inputs: entry.audioInputs, outputs: entry.audioOutputs,
+                               isInstrument: entry.className == "Instrument" || (entry.takesMIDI && entry.audioInputs == 0))
+            }
+            cached = entries
+            return entries
+        }
+    }
+}
