@@ -72,7 +72,8 @@ select { margin:1.2em 0 .7em; max-width:100%; font:inherit; color:var(--fg); bac
 #learn.on { background:var(--accent); color:#000; }
 body.learning .name { outline:1px dashed var(--accent); cursor:pointer; }
 #toast.info { background:var(--accent); color:#000; }
-#toast { position:fixed; left:50%; bottom:1em; transform:translateX(-50%); max-width:90vw; background:var(--bad); color:#fff; padding:.5em .8em; border-radius:6px; display:none; }
+#toast { position:fixed; left:50%; bottom:1em; transform:translateX(-50%); max-width:90vw; background:var(--bad); color:#fff; padding:.5em .8em; border-radius:6px; display:none; z-index:6; }
+\#(rigStyle)
 </style>
 </head>
 <body>
@@ -80,6 +81,7 @@ body.learning .name { outline:1px dashed var(--accent); cursor:pointer; }
 <form id="presets" autocomplete="off"><input id="preset" list="preset-names" placeholder="Preset name" aria-label="Preset name">
 <datalist id="preset-names"></datalist>
 <button type="submit" value="load">Load</button><button type="submit" value="save">Save</button></form>
+\#(rigMarkup)
 <main id="main"></main>
 <div id="toast" role="alert"></div>
 <script>
@@ -283,6 +285,7 @@ function layout(m) {
   for (const section of m.sections) {
     const el = $("section"), grid = $("div", "grid");
     el.dataset.slot = section.name;
+    const files = (m.files || []).filter(f => section.name === "" || f.id.startsWith(section.name + "."));
     if (section.name !== "" || section.bypass) {
       const h = $("h2"); h.textContent = section.name;
       const small = $("small"); small.textContent = section.plugin || ""; h.append(small);
@@ -295,6 +298,7 @@ function layout(m) {
       }
       el.append(h);
     }
+    for (const f of files) el.append(fileRow(f));
     for (const p of section.parameters) {
       const c = p.kind === "toggle" ? toggle(p) : p.kind === "enumeration" ? list(p) : knob(p);
       c.el.dataset.id = p.id;
@@ -331,10 +335,17 @@ function connect() {
   socket.onopen = () => { status("connected", false); retry = 500; };
   socket.onmessage = e => {
     const m = JSON.parse(e.data);
-    if (m.type === "layout") layout(m);
+    if (m.type === "layout") { rig = m; layout(m); drawRig(); }
     else if (m.type === "values" && m.generation === generation) {
       for (const v of m.values) { const c = controls.get(v.id); if (c) { if (c.set) c.set(v); c.update(v); } }
-    } else if (m.type === "outputs") {
+      // A slot switched on or off: the rig shows it.
+      if (rig && m.values.some(v => rig.sections.some(s => s.bypass && s.bypass.id === v.id))) drawRig();
+    } else if (m.type === "access") { canEdit = m.edit; document.body.classList.toggle("editing", canEdit); drawRig(); }
+    else if (m.type === "answer") toast(m.text, true);
+    else if (m.type === "catalogue") { plugins = m.plugins; listPlugins(); }
+    else if (m.type === "outputs") {
+      const latencies = m.values.filter(v => /(^|\.)latency$/.test(v.id)).map(v => v.id + "=" + v.value).join();
+      if (latencies !== lastLatencies) { lastLatencies = latencies; setTimeout(drawRig); }
       for (const v of m.values) {
         const meter = meters.get(v.id); if (!meter) continue;
         const { o, fill, reading } = meter;
@@ -351,7 +362,7 @@ function connect() {
     } else if (m.type === "presets") {
       const list = document.getElementById("preset-names");
       list.replaceChildren(...m.names.map(n => { const o = $("option"); o.value = n; return o; }));
-    } else if (m.type === "faults") { faults = m.faults; showFaults(); }
+    } else if (m.type === "faults") { faults = m.faults; showFaults(); drawRig(); }
     else if (m.type === "error") toast(m.message);
   };
   socket.onclose = () => {
@@ -386,6 +397,8 @@ document.getElementById("presets").addEventListener("submit", e => {
   const name = document.getElementById("preset").value.trim();
   if (name !== "") send({ type: "preset", action: e.submitter && e.submitter.value === "save" ? "save" : "load", name });
 });
+let lastLatencies = "";
+\#(rigScript)
 connect();
 </script>
 </body>
