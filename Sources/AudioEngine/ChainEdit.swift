@@ -135,6 +135,28 @@ extension Processor {
         return EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: parts.map(\.from)))
     }
 
+    /// `next`, a whole other rig (a preset of another chain or graph loaded live), as an edit
+    /// of this one: each slot of `next` whose name and processor a slot here has runs that
+    /// slot's kernel, state and all — in place when those slots keep their order, else around
+    /// a dip of the output, as a move does; the others fade in, and this rig's other slots
+    /// fade out. From a chain to a graph (or back, or to or from a processor alone) every slot
+    /// is new.
+    public func replaced(by next: Processor) -> EditedChain {
+        let old = chainParts, new = next.chainParts
+        let sameKind = (routing == nil) == (next.routing == nil) && !slots.isEmpty && !next.slots.isEmpty
+        var from: [Int?] = new.map { part in
+            guard sameKind else { return nil }
+            return old.firstIndex { $0.name.lowercased() == part.name.lowercased() && $0.processor.identifier == part.processor.identifier }
+        }
+        // Two new slots cannot share one old kernel.
+        var taken = Set<Int>()
+        for i in from.indices { if let f = from[i], !taken.insert(f).inserted { from[i] = nil } }
+        let kept = from.compactMap { $0 }
+        let inOrder = routing != nil || kept == kept.sorted()
+        let origins: [SlotOrigin] = from.map { f in f.map { inOrder ? .kept($0) : .moved($0) } ?? .added }
+        return EditedChain(processor: next, origins: origins, rows: carriedRows(into: next, from: from))
+    }
+
     /// `new` as the name of the slot now called `old` among `names`: a slot's name, and not
     /// another slot's (the same slot may change only the case of its name).
     /// - Throws: ``ChainError/badName(_:)`` or ``ChainError/duplicateName(_:)``.

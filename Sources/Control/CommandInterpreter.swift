@@ -54,6 +54,9 @@ public struct CommandInterpreter: Sendable {
             return .values(targets())
         case .presetLoad(let name):
             do {
+                // Another rig's preset brings its rig: the slots both have carry on, the
+                // others fade in and out; then its values and state load as any preset's.
+                if let rig = presets.otherRig(name) { _ = try control.replaceRig(rig) }
                 // Both read before anything changes: a state that cannot be read loads nothing.
                 let values = try presets.valuesToLoad(name), state = try presets.stateToLoad(name)
                 control.set(values)

@@ -19,6 +19,9 @@ public protocol LiveControl: ParameterHost, Sendable {
     var processor: Processor { get }
     /// Adds, removes or moves a slot of the chain while running; returns the chain after.
     func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor
+    /// Swaps the whole rig for the one `identifier` names (a preset of another rig loaded),
+    /// keeping the slots both have; returns the rig after.
+    func replaceRig(_ identifier: String) throws(ChainEditError) -> Processor
     /// Points a file parameter (an impulse response, a sample) at `path` while running;
     /// returns the absolute path loaded.
     func setFile(_ id: String, path: String) throws(ChainEditError) -> String
@@ -45,6 +48,10 @@ extension LiveControl {
     }
 
     public func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
+        throw ChainEditError("this host cannot change its chain")
+    }
+
+    public func replaceRig(_ identifier: String) throws(ChainEditError) -> Processor {
         throw ChainEditError("this host cannot change its chain")
     }
 

@@ -24,12 +24,16 @@ public protocol PresetSource: Sendable {
     /// Saves `values` and the MIDI mapping (the preset's `midi` field) as the preset `name`.
     func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws
     /// The names of the presets there are (a list to choose from; none when the source
-    /// cannot say).
+    /// cannot say): this rig's, then other rigs' (loading one swaps the rig).
     func names() -> [String]
+    /// The processor (a rig's identifier) the preset `name` is for when it is another rig's
+    /// than this one's; nil for this rig's own, or one it cannot say.
+    func otherRig(_ name: String) -> String?
 }
 
 extension PresetSource {
     public func names() -> [String] { [] }
+    public func otherRig(_ name: String) -> String? { nil }
 
     /// A source that keeps no states restores none.
     public func stateToLoad(_ name: String) throws -> SavedState? { nil }

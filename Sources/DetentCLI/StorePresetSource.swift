@@ -24,11 +24,22 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
 
     var table: ParameterTable { store.scope.table }
 
-    /// The store's presets that load: factory, then the user's.
+    /// The store's presets that load (factory, then the user's), then other rigs' (a chain's,
+    /// a graph's or another plug-in's: loading one live swaps the rig for it).
     func names() -> [String] {
-        ((try? store.list()) ?? []).compactMap { listing in
+        let own = ((try? store.list()) ?? []).compactMap { listing in
             if case .valid = listing.status { listing.name } else { nil }
         }
+        let taken = Set(own.map { $0.lowercased() })
+        return own + store.otherRigs().map(\.name).filter { !taken.contains($0.lowercased()) }
+    }
+
+    /// The rig the user preset `name` is for, when it is not this one (and no preset of this
+    /// rig answers to the name).
+    func otherRig(_ name: String) -> String? {
+        let store = self.store
+        if (try? store.resolve(name)) != nil { return nil }
+        return store.otherProcessor(of: name)
     }
 
     /// Makes the presets those of `processor`, the chain a live edit made.

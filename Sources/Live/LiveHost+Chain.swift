@@ -52,11 +52,7 @@ extension LiveHost {
     /// MIDI mappings and knob positions follow their parameters to their new ids. Returns the
     /// chain now hosted.
     package func editChain(_ request: ChainRequest) throws(ChainEditError) -> Processor {
-        let (resolve, changed): (ProcessorResolver, @Sendable (Processor) -> Void)
-        switch chainEditing.withLock({ $0 }) {
-        case .allowed(let r, let c): (resolve, changed) = (r, c)
-        case .refused(let reason): throw ChainEditError(reason)
-        }
+        let (resolve, changed) = try editing()
         func find(_ reference: String) throws(ChainEditError) -> Processor {
             do { return try resolve(reference) } catch { throw ChainEditError("\(error)") }
         }
@@ -80,48 +76,95 @@ extension LiveHost {
             }
             let edited: EditedChain
             do { edited = try st.processor.applying(edit) } catch { throw ChainEditError("\(error)") }
-            let table = edited.processor.table
-            guard table.count <= JackSession.parameterCapacity else {
-                throw ChainEditError("a live chain holds at most \(JackSession.parameterCapacity) parameters; this one would have \(table.count)")
-            }
-            if let problem = JackSession.sideSetProblem(edited.processor, registered: st.session?.sideSets ?? []) {
-                throw ChainEditError(problem)
-            }
-            let targets = table.complete(edited.carry(st.targets))
-            let midi = st.midi.map { $0.retabled(table, rows: edited.rows) }
-            if st.engine.sampleRate > 0 {
-                let next: Engine
-                do {
-                    next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets,
-                                                   arriving: edited.arriving, staying: edited.staying, unfaded: edited.unfaded)
-                } catch {
-                    throw ChainEditError("\(error)")
-                }
-                // Controllers rest while rows change meaning: a message in between would turn
-                // the row of the other table.
-                let old = st.midi
-                if let old { st.session?.updateMIDI(MIDIControls(table: old.table, channel: old.channel, controllers: [:])) }
-                guard Self.run(next, &st) else {
-                    if let old { st.session?.updateMIDI(old) }
-                    throw ChainEditError("the JACK server ran no cycle within 2 s; the chain is unchanged")
-                }
-            } else {
-                st.engine = Self.makeEngine(edited.processor, targets, options)
-            }
-            st.processor = edited.processor
-            st.chainGeneration += 1
-            st.targets = targets
-            st.midi = midi
-            if let session = st.session {
-                session.retable(table, values: targets)
-                if let midi { session.updateMIDI(midi) }
-                // Settings controllers made before the edit are in the targets already.
-                st.midiCounts.seen = Dictionary(uniqueKeysWithValues: table.indices.map { ($0, session.midiLastSet($0).generation) })
-            }
+            try takeOver(edited, &st)
             return edited.processor
         }
         changes.publish(.chain)
         changed(processor)
         return processor
+    }
+
+    /// Swaps the whole rig for the processor `identifier` names — a chain's, a graph's or one
+    /// processor's, as a preset records it (a preset of another rig loaded live): its plug-ins
+    /// found as `chain add` finds them, the slots both rigs have (same name, same plug-in)
+    /// carrying on untouched, the others fading in and out as an edit's do. Returns the rig
+    /// now hosted.
+    package func replaceRig(_ identifier: String) throws(ChainEditError) -> Processor {
+        let (resolve, changed) = try editing()
+        let next: Processor
+        do {
+            if let (slots, connections) = Processor.graphParts(of: identifier) {
+                let parts = try slots.map { ($0.name, try resolve($0.identifier)) }
+                let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: connections.map { ($0.from, $0.to) },
+                                                             sideInputs: parts.map(\.1.sideInputs))
+                next = try Processor.graph(order.map { parts[$0] }, routing: routing)
+            } else if let slots = Processor.chainParts(of: identifier) {
+                next = try Processor.chain(slots.map { ($0.name, try resolve($0.identifier)) })
+            } else {
+                next = try resolve(identifier)
+            }
+        } catch {
+            throw ChainEditError("\(error)")
+        }
+        let processor = try state.withLock { st throws(ChainEditError) -> Processor in
+            st.absorbMIDI()
+            try takeOver(st.processor.replaced(by: next), &st)
+            return next
+        }
+        changes.publish(.chain)
+        changed(processor)
+        return processor
+    }
+
+    /// How a chain may be edited now, or why it may not.
+    private func editing() throws(ChainEditError) -> (ProcessorResolver, @Sendable (Processor) -> Void) {
+        switch chainEditing.withLock({ $0 }) {
+        case .allowed(let resolve, let changed): return (resolve, changed)
+        case .refused(let reason): throw ChainEditError(reason)
+        }
+    }
+
+    /// Hands the host over to the chain `edited` makes: prepared beside the running engine,
+    /// taking over at a block boundary; values, MIDI mappings and knob positions follow their
+    /// parameters' new rows. The caller holds the host's lock.
+    private func takeOver(_ edited: EditedChain, _ st: inout State) throws(ChainEditError) {
+        let table = edited.processor.table
+        guard table.count <= JackSession.parameterCapacity else {
+            throw ChainEditError("a live chain holds at most \(JackSession.parameterCapacity) parameters; this one would have \(table.count)")
+        }
+        if let problem = JackSession.sideSetProblem(edited.processor, registered: st.session?.sideSets ?? []) {
+            throw ChainEditError(problem)
+        }
+        let targets = table.complete(edited.carry(st.targets))
+        let midi = st.midi.map { $0.retabled(table, rows: edited.rows) }
+        if st.engine.sampleRate > 0 {
+            let next: Engine
+            do {
+                next = try st.engine.successor(running: edited.processor, origins: edited.origins, values: targets,
+                                               arriving: edited.arriving, staying: edited.staying, unfaded: edited.unfaded)
+            } catch {
+                throw ChainEditError("\(error)")
+            }
+            // Controllers rest while rows change meaning: a message in between would turn
+            // the row of the other table.
+            let old = st.midi
+            if let old { st.session?.updateMIDI(MIDIControls(table: old.table, channel: old.channel, controllers: [:])) }
+            guard Self.run(next, &st) else {
+                if let old { st.session?.updateMIDI(old) }
+                throw ChainEditError("the JACK server ran no cycle within 2 s; the chain is unchanged")
+            }
+        } else {
+            st.engine = Self.makeEngine(edited.processor, targets, options)
+        }
+        st.processor = edited.processor
+        st.chainGeneration += 1
+        st.targets = targets
+        st.midi = midi
+        if let session = st.session {
+            session.retable(table, values: targets)
+            if let midi { session.updateMIDI(midi) }
+            // Settings controllers made before the edit are in the targets already.
+            st.midiCounts.seen = Dictionary(uniqueKeysWithValues: table.indices.map { ($0, session.midiLastSet($0).generation) })
+        }
     }
 }

@@ -186,6 +186,22 @@ struct GraphEditTests {
         #expect(try before.applying(.rename("a", to: "A")).processor.slots.map(\.name) == ["A", "b"])
     }
 
+    @Test("another rig swapped in keeps the slots both have (same name, same processor), in place or moved; the rest is new")
+    func replaced() throws {
+        let ab = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+        let acb = try Processor.chain([("a", .lowpassGain), ("c", .lowpassGain), ("b", .lowpassGain)])
+        let swap = ab.replaced(by: acb)
+        #expect(swap.origins == [.kept(0), .added, .kept(1)])
+        #expect(swap.carry(values(ab, "b", cutoff: 900))[try #require(acb.table.find("b.cutoff"))] == 900)
+        let ba = try Processor.chain([("b", .lowpassGain), ("a", .lowpassGain)])
+        #expect(ab.replaced(by: ba).origins == [.moved(1), .moved(0)])
+        // From a chain to a graph, or to a processor alone: every slot new.
+        let g = try graph(["a", "b"], [("input", "a"), ("a", "b"), ("b", "output")])
+        #expect(ab.replaced(by: g).origins == [.added, .added])
+        #expect(g.replaced(by: try graph(["a"], [("input", "a"), ("a", "output")])).origins == [.kept(0)])
+        #expect(ab.replaced(by: .lowpassGain).origins == [.added])
+    }
+
     @Test("a renamed slot's side chain follows it")
     func renameKeepsTheSideChain() throws {
         // Only the wiring is looked at: a built-in that says it takes a side chain will do.

@@ -83,6 +83,32 @@ extension LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("A preset of another rig swaps the rig when loaded: its slots, connections and values; the page offers every rig's presets")
+    func presetsSwapRigs() throws {
+        let folder = TemporaryFolder()
+        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","output"]]}"#)
+        let (_, detent, port) = try Self.start(["--graph", graph])
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        _ = try page.next("layout")
+        page.send(#"{"type":"preset","action":"save","name":"Alone"}"#)
+        _ = try page.next("presets") { ($0["names"] as? [String])?.contains("Alone") == true }
+        page.send(#"{"type":"chain","action":"insert","plugin":"http://drobilla.net/plugins/mda/Overdrive","name":"b","from":"a","to":"output"}"#)
+        _ = try page.next("answer", timeout: 30)
+        _ = try detent.ask("set b.drive 0.4")
+        page.send(#"{"type":"preset","action":"save","name":"With drive"}"#)
+        // The list offers this rig's presets and the other rig's.
+        _ = try page.next("presets") { ($0["names"] as? [String]).map { Set($0) == ["Alone", "With drive"] } == true }
+        page.send(#"{"type":"preset","action":"load","name":"Alone"}"#)
+        #expect(try page.next("layout", timeout: 30) { Self.sections($0) == ["a"] }["connections"] as? [String] == ["input>a", "a>output"])
+        #expect(try detent.ask("chain") == "graph a (Lowpass + gain); input>a a>output")
+        _ = try detent.ask("set b.drive 0.9")  // no such slot now: refused
+        page.send(#"{"type":"preset","action":"load","name":"With drive"}"#)
+        let back = try page.next("layout", timeout: 30) { Self.sections($0) == ["a", "b"] }
+        #expect(back["connections"] as? [String] == ["input>a", "a>b", "b>output"])
+        #expect(try detent.ask("get b.drive") == "b.drive=0.40")
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A page points a file parameter at a file: answered with the path loaded, shown in the layout; a missing one is one line")
     func pageSetsAFile() throws {
         let folder = TemporaryFolder()

@@ -113,6 +113,22 @@ public struct PresetStore: Sendable {
         return rows.sorted { (PresetName.key($0.name), $0.name, $0.origin.label) < (PresetName.key($1.name), $1.name, $1.origin.label) }
     }
 
+    /// The user presets of other processors (another chain, graph or plug-in), by name, with
+    /// the processor each is for: loading one live swaps the rig for that one.
+    public func otherRigs() -> [(name: String, processor: String)] {
+        ((try? userEntries()) ?? []).compactMap { entry in
+            guard case .broken(let error) = entry.status, case .otherProcessor(let found, _) = error.problem else { return nil }
+            return (entry.name, found)
+        }.sorted { PresetName.key($0.name) < PresetName.key($1.name) }
+    }
+
+    /// The processor the user preset `name` is for, when it is another than this store's.
+    public func otherProcessor(of name: String) -> String? {
+        guard let entry = try? userEntry(named: name), case .broken(let error) = entry.status,
+              case .otherProcessor(let found, _) = error.problem else { return nil }
+        return found
+    }
+
     /// The preset called `name` (ignoring case): the user's if there is one, else the factory's.
     ///
     /// - Throws: ``PresetError/Problem/notFound(_:)``, or the reason the user's file is broken.
