@@ -54,6 +54,12 @@ struct LadspaCatalogueTests {
         "stepMuxer", "tap_dynamics_m", "tap_dynamics_st", "tap_sigmoid", "waveTerrain", "wshape_sine",
     ]
 
+    /// Of those, the ones that may also agree exactly: pitchScaleHQ's output (its FFT is
+    /// FFTW's, whose plan may differ from one run to the next) differs in its last bits from
+    /// run to run, so the sample a step apart is there in some runs and not in others (seen
+    /// both ways).
+    static let mayAgreeExactly: Set<String> = ["pitchScaleHQ"]
+
     /// Plug-ins whose latency at their defaults is the whole half-second file or more: their
     /// output is still checked (the input's length), but nothing of it is compared.
     static let beyondTheFile: [String: String] = ["artificialLatency": "two and a half seconds of latency at its defaults"]
@@ -164,7 +170,7 @@ struct LadspaCatalogueTests {
         let disagreeing = Set(all.compactMap { label, outcome in
             (try? outcome.get()).flatMap { $0 > (folded.contains(label) || Self.withinOneStep.contains(label) ? 1 : 0) ? label : nil }
         })
-        let exactNow = Self.withinOneStep.filter { label in all.contains { $0.label == label && (try? $0.outcome.get()) == 0 } }
+        let exactNow = Self.withinOneStep.subtracting(Self.mayAgreeExactly).filter { label in all.contains { $0.label == label && (try? $0.outcome.get()) == 0 } }
         #expect(exactNow.isEmpty, "named as one step apart, but agree exactly now: \(exactNow.sorted())")
         func steps(_ label: String) -> Int { all.compactMap { $0.label == label ? try? $0.outcome.get() : nil }.max() ?? 0 }
         let unexplained = disagreeing.subtracting(Self.explained.keys).sorted()
