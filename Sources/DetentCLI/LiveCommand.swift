@@ -264,7 +264,30 @@ struct LiveCommand: ParsableCommand {
         return options
     }
 
+    /// The sandbox plan as `--isolate=` writes it, nil without `--isolate`: kept in presets
+    /// and sessions.
+    var isolation: String? { isolate ? sandboxPlan.text : nil }
+
+    /// This command with the plan of the preset it starts from when the command line gives
+    /// none (a preset saved from an isolated rig starts isolated); nil when nothing changes.
+    func adoptingPresetIsolation() throws -> LiveCommand? {
+        guard !isolate, Environment.value("NSM_URL") == nil, let name = starting.preset ?? plugin.startingPreset else { return nil }
+        let (_, store) = try plugin.resolve()
+        guard let plan = (try? store.resolve(name))?.preset.isolate else { return nil }
+        var command = self
+        command.isolate = true
+        do { command.isolatePlan = try SandboxPlan(parsing: plan).text } catch {
+            throw CommandFailure("preset '\(name)': its 'isolate' \(error.description.dropFirst("--isolate: ".count))", exitCode: 65)
+        }
+        return command
+    }
+
     func run() throws {
+        if let adopted = try adoptingPresetIsolation() { return try adopted.runAsGiven() }
+        try runAsGiven()
+    }
+
+    private func runAsGiven() throws {
         // Under a session manager, the manager says when to open which session.
         if let url = Environment.value("NSM_URL"), !url.isEmpty {
             if let status = try ManagedSession(launcher: LiveLauncher(command: self), log: LineWriter.standardError.line).run(url: url) {
@@ -274,7 +297,7 @@ struct LiveCommand: ParsableCommand {
         }
         var (processor, store, starting) = try startingProcessor()
         processor = try isolating(processor)
-        let presets = StorePresetSource(store: store, processor: processor)
+        let presets = StorePresetSource(store: store, processor: processor, isolation: isolation)
         var options = try startingOptions(processor: processor, store: store, starting: starting)
 
         // On a terminal (and without --headless) the knob panel opens over the engine; the
@@ -402,7 +425,7 @@ struct LiveCommand: ParsableCommand {
         } catch {
             throw CommandFailure(error.description, exitCode: 1)
         }
-        let presets = StorePresetSource(store: store, processor: options.processor)
+        let presets = StorePresetSource(store: store, processor: options.processor, isolation: isolation)
         allowChainEdits(host, presets: presets)
         let interpreter = commandInterpreter(host: host, presets: presets, log: held.append)
         let bridge = try startOSC(host: host, interpreter: interpreter, log: { held.append("detent: warning: " + $0) })

@@ -7,6 +7,7 @@ import Platform
 import Presets
 import Parameters
 import Rig
+import Isolation
 
 /// `detent live`'s command line as a session manager's sessions start from it: the same
 /// processor, options, interpreter, browser panel and stop signals as a session the user starts.
@@ -55,12 +56,25 @@ struct LiveLauncher: SessionLauncher, @unchecked Sendable {
 
     func interpreter(host: LiveHost, store: PresetStore, processor: Processor,
                      log: @escaping @Sendable (String) -> Void) -> CommandInterpreter {
-        let presets = StorePresetSource(store: store, processor: processor)
+        let presets = StorePresetSource(store: store, processor: processor, isolation: isolation)
         command.allowChainEdits(host, presets: presets)
         return command.commandInterpreter(host: host, presets: presets, log: log)
     }
 
     var osc: (port: Int, bind: String)? { command.osc.map { ($0, command.oscBind) } }
+
+    var isolation: String? { command.isolation }
+
+    func isolating(_ plan: String?) throws -> any SessionLauncher {
+        var command = self.command
+        command.isolate = plan != nil
+        if let plan {
+            do { command.isolatePlan = try SandboxPlan(parsing: plan).text } catch { throw CommandFailure(error.description, exitCode: 65) }
+        } else {
+            command.isolatePlan = nil
+        }
+        return LiveLauncher(command: command)
+    }
 
     func startWeb(host: LiveHost, interpreter: CommandInterpreter, title: String, oscPort: Int?, oscAddress: String?,
                   log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess? {

@@ -15,9 +15,13 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
     /// The store, and the processor it is for: in a chain, `SLOT:NAME` loads a slot's own
     /// preset into that slot alone (``SlotPresets``).
     private let current: Mutex<(store: PresetStore, processor: Processor?)>
+    /// The sandbox plan the host runs isolated plug-ins with (`--isolate`), kept in the presets
+    /// it saves; nil in process.
+    private let isolation: String?
 
-    init(store: PresetStore, processor: Processor? = nil) {
+    init(store: PresetStore, processor: Processor? = nil, isolation: String? = nil) {
         current = Mutex((store, processor))
+        self.isolation = isolation
     }
 
     private var store: PresetStore { current.withLock { $0.store } }
@@ -85,7 +89,8 @@ final class StorePresetSource: PresetSource, @unchecked Sendable {
     /// preset then renders and starts with that response.
     func save(_ name: String, values: [ParameterIndex: Double], midi: JSONValue?) throws {
         let (store, processor) = current.withLock { ($0.store, $0.processor) }
-        let preset = Preset(name: name, values: ParameterValues(table: store.scope.table, values), processor: store.scope.processor, midi: midi)
+        var preset = Preset(name: name, values: ParameterValues(table: store.scope.table, values), processor: store.scope.processor, midi: midi)
+        preset.isolate = isolation
         if let processor {
             _ = try PresetStateFolder.save(running: processor, preset, store: store, replacing: true)
         } else {

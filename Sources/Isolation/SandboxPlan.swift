@@ -39,6 +39,15 @@ package enum SandboxPlan: Sendable, Equatable {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
+    /// The plan as `--isolate=` takes it, and as a session keeps it.
+    package var text: String {
+        switch self {
+        case .alone, .kept: "each"
+        case .together: "together"
+        case .groups(let groups): groups.map { $0.joined(separator: "+") }.joined(separator: ",")
+        }
+    }
+
     /// The sandbox slot `name` runs in: nil for a process of its own.
     func sandbox(of name: String?) -> String? {
         switch self {

@@ -39,6 +39,9 @@ package final class ManagedSession: @unchecked Sendable {
         var folder: String?
         var displayName = ""
         var osc: (port: Int, bind: String)?
+        /// The launcher of the open session: the command line's, with the session's own
+        /// sandbox plan when its file keeps one.
+        var launcher: (any SessionLauncher)?
         /// What was last saved or opened: the state is clean while the host matches it.
         var saved: Snapshot?
     }
@@ -128,7 +131,12 @@ package final class ManagedSession: @unchecked Sendable {
     private func open(_ path: String, displayName: String, clientID: String) throws(NSMClient.Failure) -> String {
         closeCurrent()
         let file = try readSession(in: path)
-        let (processor, store, options) = try hostOptions(from: file, in: path, clientID: clientID)
+        // The session's plug-ins run isolated as they did when it was saved.
+        let launcher: any SessionLauncher
+        do { launcher = try file?.isolate.map { try self.launcher.isolating($0) } ?? self.launcher } catch {
+            throw NSMClient.Failure(code: NSMClient.Failure.badProject, "\(SessionFile.path(in: path)): \(error)")
+        }
+        let (processor, store, options) = try hostOptions(from: file, in: path, clientID: clientID, launcher: launcher)
 
         let host = LiveHost(options: options, log: log, onTerminate: { [self] _ in requestStop() })
         do {
@@ -155,6 +163,7 @@ package final class ManagedSession: @unchecked Sendable {
             c.folder = path
             c.displayName = displayName
             c.osc = osc
+            c.launcher = launcher
             c.saved = Snapshot(host)
         }
         // The main thread follows this host's changes from now on.
@@ -196,8 +205,8 @@ package final class ManagedSession: @unchecked Sendable {
     /// The processor, its presets and the host's options for a session: from the session
     /// file (its processor, plug-in states, values and MIDI mapping), or from the command line
     /// for a new one; the client is named `clientID`, as the session manager asks.
-    private func hostOptions(from file: SessionFile?, in path: String,
-                             clientID: String) throws(NSMClient.Failure) -> (Processor, PresetStore, LiveHostOptions) {
+    private func hostOptions(from file: SessionFile?, in path: String, clientID: String,
+                             launcher: any SessionLauncher) throws(NSMClient.Failure) -> (Processor, PresetStore, LiveHostOptions) {
         let processor: Processor, store: PresetStore
         var options: LiveHostOptions
         do {
@@ -244,8 +253,8 @@ package final class ManagedSession: @unchecked Sendable {
 
     /// Saves the running session's state in its folder.
     private func save() throws(NSMClient.Failure) -> String {
-        let found = current.withLock { c in c.host.map { ($0, c.folder!, c.displayName, c.osc) } }
-        guard let (host, folder, displayName, osc) = found else {
+        let found = current.withLock { c in c.host.map { ($0, c.folder!, c.displayName, c.osc, c.launcher ?? launcher) } }
+        guard let (host, folder, displayName, osc, launcher) = found else {
             throw NSMClient.Failure(code: NSMClient.Failure.general, "no session is open")
         }
         // The chain as it is now (edited or not), its values, and its plug-ins' states and
@@ -258,7 +267,7 @@ package final class ManagedSession: @unchecked Sendable {
             try FolderEntries.makeOne(folder, mode: 0o755)
             try launcher.keepingState(of: processor, in: folder, name: SessionFile.stateFolderName) { state in
                 preset.state = state
-                try SessionFile(preset: preset, osc: osc).write(in: folder)
+                try SessionFile(preset: preset, osc: osc, isolate: .some(launcher.isolation)).write(in: folder)
             }
         } catch {
             throw NSMClient.Failure(code: NSMClient.Failure.createFailed, "\(error)")
@@ -293,6 +302,12 @@ package protocol SessionLauncher: Sendable {
                      log: @escaping @Sendable (String) -> Void) -> CommandInterpreter
     /// Where OSC listens in a new session (`--osc`, `--osc-bind`), if it does.
     var osc: (port: Int, bind: String)? { get }
+    /// Which plug-ins run in processes of their own: the sandbox plan as `--isolate=` writes
+    /// it (`each`, `together`, `drive+eq,verb`), nil for none.
+    var isolation: String? { get }
+    /// This launcher with the sandbox plan `plan` (nil: no isolation), as a session file keeps it.
+    /// - Throws: a plan that cannot be read.
+    func isolating(_ plan: String?) throws -> any SessionLauncher
     /// The browser panel for `host` (`--http`), if asked for.
     func startWeb(host: LiveHost, interpreter: CommandInterpreter, title: String, oscPort: Int?, oscAddress: String?,
                   log: @escaping @Sendable (String) -> Void) throws -> WebPanelProcess?

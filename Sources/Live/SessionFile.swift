@@ -8,11 +8,14 @@ import Presets
 /// the manager names. It holds a preset document — the processor (built-in, a plug-in's
 /// URI, or the chain or graph as it was at the save), the values by id, the MIDI mapping in
 /// the preset's `midi` field, and the plug-ins' states (in `PATH/detent.state/`, named
-/// relative to the folder) — and the OSC settings. Connections are the session manager's to keep.
+/// relative to the folder) — the OSC settings, and which plug-ins run in processes of their
+/// own (`isolate`: `--isolate`'s plan, `null` for none; a file without it, from before it was
+/// kept, takes the command line's). Connections are the session manager's to keep.
 ///
 /// ```json
 /// {"formatVersion": 1, "preset": {"formatVersion": 1, "name": "Mix", "values": {"cutoff": 800, …},
-///  "midi": {"channel": null, "controllers": {"cutoff": 74}}}, "osc": {"port": 9000, "bind": "127.0.0.1"}}
+///  "midi": {"channel": null, "controllers": {"cutoff": 74}}}, "osc": {"port": 9000, "bind": "127.0.0.1"},
+///  "isolate": "drive+eq,verb"}
 /// ```
 struct SessionFile {
     static let fileName = "detent.json"
@@ -22,6 +25,9 @@ struct SessionFile {
 
     var preset: Preset
     var osc: (port: Int, bind: String)?
+    /// The sandbox plan (`each`, `together`, `drive+eq,verb`); `.some(nil)` for no isolation,
+    /// nil when the file does not say.
+    var isolate: String??
 
     static func path(in folder: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + fileName
@@ -34,6 +40,7 @@ struct SessionFile {
             JSONMember("preset", PresetCodec.document(preset)),
         ]
         if let osc { members.append(JSONMember("osc", .object([JSONMember("port", .number(osc.port)), JSONMember("bind", .string(osc.bind))]))) }
+        if let isolate { members.append(JSONMember("isolate", isolate.map { .string($0) } ?? .null)) }
         return Array((JSONWriter.text(of: .object(members), pretty: true) + "\n").utf8)
     }
 
@@ -87,7 +94,14 @@ struct SessionFile {
             }
             osc = (port, bind)
         }
-        return SessionFile(preset: preset, osc: osc)
+        var isolate: String??
+        switch document.member("isolate") {
+        case nil: isolate = nil
+        case .null?: isolate = .some(nil)
+        case .string(let plan)?: isolate = .some(plan)
+        case let other?: throw SessionFileError("\(path): 'isolate' is \(other.kindDescription), not a plan (each, together, SLOT+SLOT,SLOT) or null")
+        }
+        return SessionFile(preset: preset, osc: osc, isolate: isolate)
     }
 }
 

@@ -230,6 +230,67 @@ extension JackTests {
             #expect(!said.contains("refused") && !said.contains("cannot read"), "\(said)")
         }
 
+        /// The processes of `detent` that serve isolated slots (`detent slot`).
+        static func slotProcesses(of pid: pid_t) -> [String] {
+            let children = (try? ChildProcess.run("/usr/bin/pgrep", ["-a", "-P", "\(pid)"]))?.stdoutText ?? ""
+            return children.split(separator: "\n").map(String.init).filter { $0.contains(" slot") }
+        }
+
+        /// A session keeps how its plug-ins were isolated: reopened by a `detent` started with
+        /// no `--isolate`, they run in one process again (`--isolate=together`).
+        @Test func theSandboxPlanGoesWithTheSession() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            let nsm = try FakeSessionManager()
+            let detent = try Self.launch(nsm, server: server, ["--isolate=together", "--plugin", "drive=http://drobilla.net/plugins/mda/Overdrive",
+                                                              "--plugin", "comp=urn:zamaudio:ZamComp"])
+            _ = try Self.open(nsm, folder.file("A"), name: "Session A", id: "detent.nISO")
+            try waitUntil("the client is on the server") { Self.clients(server).contains("detent.nISO") }
+            try waitUntil("one process serves both slots") { Self.slotProcesses(of: detent.child.pid).count == 1 }
+            nsm.send("/nsm/client/save", [])
+            #expect(nsm.expect("/reply")?.first == .string("/nsm/client/save"))
+            let saved = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            #expect(saved.contains(#""isolate": "together""#), "\(saved)")
+            #expect(detent.child.signal(SIGTERM))
+            #expect(detent.child.wait(seconds: 10)?.exited == 0)
+
+            let (manager, restarted) = try Self.reopen(folder.file("A"), id: "detent.nISO", server: server)
+            defer { withExtendedLifetime(manager) {} }
+            try waitUntil("the reopened session's slots share one process again") { Self.slotProcesses(of: restarted.child.pid).count == 1 }
+            #expect(restarted.child.signal(SIGTERM))
+            #expect(restarted.finish().status == 0)
+
+            // A session saved in process says so, and reopens in process under an isolating detent.
+            var file = try String(contentsOfFile: folder.file("A/detent.json"), encoding: .utf8)
+            file = file.replacingOccurrences(of: #""isolate": "together""#, with: #""isolate": null"#)
+            try file.write(toFile: folder.file("A/detent.json"), atomically: true, encoding: .utf8)
+            let third = try FakeSessionManager()
+            let isolating = try Self.launch(third, server: server, ["--isolate"])
+            _ = try Self.open(third, folder.file("A"), name: "Session A", id: "detent.nISO")
+            try waitUntil("the client is back") { Self.clients(server).contains("detent.nISO") }
+            #expect(Self.slotProcesses(of: isolating.child.pid).isEmpty)
+            #expect(isolating.child.signal(SIGTERM))
+            #expect(isolating.finish().status == 0)
+        }
+
+        /// A preset saved from an isolated rig keeps the plan, and a rig started from it runs so
+        /// unless the command line says otherwise.
+        @Test func theSandboxPlanGoesWithAPreset() throws {
+            let server = try JackServer()
+            defer { server.stop() }
+            let folder = TemporaryFolder()
+            let rig = ["--headless", "--no-midi", "--plugin", "drive=http://drobilla.net/plugins/mda/Overdrive", "--plugin", "comp=urn:zamaudio:ZamComp"]
+            let isolated = try LiveProgram(on: server, rig + ["--isolate=together"])
+            #expect(try isolated.ask("preset save \(folder.file("iso.json"))").hasPrefix("saved preset"))
+            #expect(isolated.finish() == 0)
+            let saved = try String(contentsOfFile: folder.file("iso.json"), encoding: .utf8)
+            #expect(saved.contains(#""isolate": "together""#), "\(saved)")
+            let started = try LiveProgram(on: server, rig + ["--preset", folder.file("iso.json")])
+            try waitUntil("the preset's slots share one process") { Self.slotProcesses(of: started.child.pid).count == 1 }
+            #expect(started.finish() == 0)
+        }
+
         /// Under the manager there is no terminal: a convolver's impulse response is set over
         /// OSC (`/detent/param/conv.impulse s PATH`, from this user), saved with the session
         /// and copied beside it.

@@ -35,6 +35,10 @@ public struct Preset: Sendable, Hashable {
     public var midi: JSONValue?
     /// The processor's own state beyond its values (an LV2 plug-in's), if the preset keeps it.
     public var state: SavedState?
+    /// Which of its plug-ins ran in processes of their own when it was saved live (`detent
+    /// live --isolate`'s plan: `each`, `together`, `drive+eq,verb`); `detent live --preset`
+    /// starts them so unless told otherwise. Nil: saved in process.
+    public var isolate: String?
 
     public init(
         name: String, author: String? = nil, comment: String? = nil,

@@ -18,7 +18,7 @@ public enum PresetCodec {
     public static let maximumFileSize = 1 << 20
 
     /// The top-level fields of the current format, in the order they are written.
-    static let knownFields: Set<String> = ["formatVersion", "name", "processor", "author", "comment", "values", "midi", "state"]
+    static let knownFields: Set<String> = ["formatVersion", "name", "processor", "author", "comment", "values", "midi", "state", "isolate"]
 
     // MARK: Reading
 
@@ -72,6 +72,7 @@ public enum PresetCodec {
         if let state = object.member("state"), state != .null {
             preset.state = try savedState(state, source: source)
         }
+        preset.isolate = try optionalString("isolate", in: object, source: source)
         return (preset, warnings)
     }
 
@@ -191,6 +192,7 @@ public enum PresetCodec {
         members.append(JSONMember("values", valuesObject(preset.values)))
         if let midi = preset.midi { members.append(JSONMember("midi", midi)) }
         if let state = preset.state { members.append(JSONMember("state", state.json)) }
+        if let isolate = preset.isolate { members.append(JSONMember("isolate", .string(isolate))) }
         return .object(members)
     }
 
