@@ -282,10 +282,12 @@ extension JackTests {
             let folder = TemporaryFolder()
             let rig = ["--headless", "--no-midi", "--plugin", "drive=http://drobilla.net/plugins/mda/Overdrive", "--plugin", "comp=urn:zamaudio:ZamComp"]
             let isolated = try LiveProgram(on: server, rig + ["--isolate=together"])
-            #expect(try isolated.ask("preset save \(folder.file("iso.json"))").hasPrefix("saved preset"))
+            #expect(try isolated.ask("preset save Iso") == "saved preset Iso")
             #expect(isolated.finish() == 0)
-            let saved = try String(contentsOfFile: folder.file("iso.json"), encoding: .utf8)
+            let file = isolated.configFolder + "/detent/presets/Iso.json"
+            let saved = try String(contentsOfFile: file, encoding: .utf8)
             #expect(saved.contains(#""isolate": "together""#), "\(saved)")
+            try FileManager.default.copyItem(atPath: file, toPath: folder.file("iso.json"))
             let started = try LiveProgram(on: server, rig + ["--preset", folder.file("iso.json")])
             try waitUntil("the preset's slots share one process") { Self.slotProcesses(of: started.child.pid).count == 1 }
             #expect(started.finish() == 0)

@@ -8,6 +8,8 @@ import Testing
 public final class LiveProgram: @unchecked Sendable {
     public let child: ChildProcess
     private let folder = TemporaryFolder()
+    /// Its `XDG_CONFIG_HOME`, of its own: the user presets it saves are in `detent/presets` there.
+    public var configFolder: String { folder.file("config") }
     private var answered = 0
     /// The server it runs on, kept as long as the program is: a test that names only the
     /// program must not have its server shut down under it.
