@@ -55,6 +55,20 @@ extension LiveWebTests {
         #expect(detent.finish() == 0)
     }
 
+    @Test("A rig started with no plug-in (the built-in alone) is built up from the page")
+    func pageBuildsFromTheStart() throws {
+        let (_, detent, port) = try Self.start()
+        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        #expect(Self.sections(try page.next("layout")) == [""])
+        page.send(#"{"type":"chain","action":"add","plugin":"http://drobilla.net/plugins/mda/Overdrive","name":"drive"}"#)
+        #expect(Self.sections(try page.next("layout", timeout: 30)) == ["builtin", "drive"])
+        #expect(try page.next("answer")["text"] as? String == "chain builtin (Lowpass + gain) -> drive (MDA Overdrive)")
+        page.send(#"{"type":"chain","action":"remove","slot":"builtin"}"#)
+        #expect(Self.sections(try page.next("layout", timeout: 30)) == ["drive"])
+        #expect(try detent.ask("chain") == "chain drive (MDA Overdrive)")
+        #expect(detent.finish() == 0)
+    }
+
     @Test("A page edits a graph: a slot on a connection, a connection made and taken away; the layout carries the connections")
     func pageEditsAGraph() throws {
         let folder = TemporaryFolder()
