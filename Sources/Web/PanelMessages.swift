@@ -179,9 +179,7 @@ package enum PanelMessages {
             .init("type", .string("layout")), .init("generation", .number(snapshot.generation)),
             .init("title", .string(title)), .init("sections", .array(sections)), .init("outputs", .array(outputs)),
             .init("connections", layout.connections.map { .array($0.map { .string($0) }) } ?? .null),
-            .init("files", .array(layout.files.map { file in
-                .object([.init("id", .string(file.id)), .init("name", .string(file.name)), .init("path", file.path.map { .string($0) } ?? .null)])
-            })),
+            .init("files", WebBridge.encode(layout.files)),
         ]).compactText
     }
 

@@ -206,18 +206,20 @@ package enum WebBridge {
         ])
     }
 
-    static func encode(_ files: [WebLayout.File]) -> JSONValue {
+    /// File parameters as the page needs them: id, name and the file chosen (what the
+    /// processor knows one by stays in `detent`).
+    package static func encode(_ files: [FileParameter]) -> JSONValue {
         .array(files.map { file in
             .object([.init("id", .string(file.id)), .init("name", .string(file.name)), .init("path", file.path.map { .string($0) } ?? .null)])
         })
     }
 
-    static func decodeFiles(_ json: JSONValue?) -> [WebLayout.File]? {
+    static func decodeFiles(_ json: JSONValue?) -> [FileParameter]? {
         guard case .array(let rows)? = json else { return nil }
-        var files: [WebLayout.File] = []
+        var files: [FileParameter] = []
         for row in rows {
             guard let id = row.member("id")?.stringValue, let name = row.member("name")?.stringValue else { return nil }
-            files.append(.init(id: id, name: name, path: row.member("path")?.stringValue))
+            files.append(FileParameter(id: id, name: name, identifier: "", path: row.member("path")?.stringValue))
         }
         return files
     }

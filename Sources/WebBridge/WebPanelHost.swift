@@ -141,18 +141,6 @@ package struct WebSnapshot: Sendable {
 /// a graph's connections and its file parameters. Plain data, so `detent-web` gets it over the
 /// bridge without the processor itself.
 package struct WebLayout: Sendable, Equatable {
-    /// A file parameter (an impulse response, a sample): its id, its name, the file chosen.
-    package struct File: Sendable, Equatable {
-        package let id: String
-        package let name: String
-        package let path: String?
-
-        package init(id: String, name: String, path: String?) {
-            self.id = id
-            self.name = name
-            self.path = path
-        }
-    }
 
     /// One chain slot: its name, its processor's name, its bypass row and its other rows.
     package struct Section: Sendable, Equatable {
@@ -176,9 +164,10 @@ package struct WebLayout: Sendable, Equatable {
     /// A graph's connections as its file writes them (`input>lp`, `key>comp:sidechain`,
     /// `lp>output`); nil for a chain (its sections, in order, are its line).
     package let connections: [String]?
-    package let files: [File]
+    /// The file parameters (an impulse response, a sample) and the files chosen.
+    package let files: [FileParameter]
 
-    package init(table: ParameterTable, sections: [Section], outputs: [OutputSpec], connections: [String]? = nil, files: [File] = []) {
+    package init(table: ParameterTable, sections: [Section], outputs: [OutputSpec], connections: [String]? = nil, files: [FileParameter] = []) {
         self.table = table
         self.sections = sections
         self.outputs = outputs
@@ -187,7 +176,7 @@ package struct WebLayout: Sendable, Equatable {
     }
 
     /// The same layout with `files` chosen.
-    package func with(files: [File]) -> WebLayout {
+    package func with(files: [FileParameter]) -> WebLayout {
         WebLayout(table: table, sections: sections, outputs: outputs, connections: connections, files: files)
     }
 
@@ -200,6 +189,6 @@ package struct WebLayout: Sendable, Equatable {
             return Section(name: slot.name, plugin: slot.processor.name, bypass: slot.bypass,
                            rows: [slot.mix] + slot.rows.map(ParameterIndex.init).filter { $0 != slot.bypass && $0 != enabled })
         }, outputs: processor.outputs, connections: processor.routing.map { _ in ChainSlotText.connections(of: processor) },
-           files: processor.files.map { File(id: $0.id, name: $0.name, path: $0.path) })
+           files: processor.files)
     }
 }

@@ -19,7 +19,8 @@ struct WebBridgeTests {
             .init(name: "b", plugin: "Other", bypass: ParameterIndex(3), rows: [ParameterIndex(4)]),
         ], outputs: [OutputSpec(id: "meter", name: "Meter", unit: "dB", range: -70...0), OutputSpec(id: "gr", name: "GR")],
            connections: ["input>a", "key>b:sidechain", "a>b", "b>output"],
-           files: [.init(id: "b.ir", name: "Impulse", path: "/tmp/hall.wav"), .init(id: "b.sample", name: "Sample", path: nil)])
+           files: [FileParameter(id: "b.ir", name: "Impulse", identifier: "", path: "/tmp/hall.wav"),
+                   FileParameter(id: "b.sample", name: "Sample", identifier: "", path: nil)])
         let text = WebBridge.encode(layout).compactText
         let read = try #require(WebBridge.decodeLayout(try JSONParser.parse(Array(text.utf8))))
         #expect(read == layout)
