@@ -2,6 +2,7 @@
 #include "PluginKernel.h"
 #include "CRealtime.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -640,8 +641,32 @@ void detent_lv2_transport(void *context, int64_t frame, float speed, int64_t bar
 }
 
 static pthread_mutex_t lifecycle = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static pthread_once_t planners_made_safe = PTHREAD_ONCE_INIT;
 
-void detent_plugin_lifecycle_lock(void) { pthread_mutex_lock(&lifecycle); }
+/// FFTW's planner keeps global state that two threads planning at once corrupt ("double free
+/// or corruption", a floating-point exception): plug-ins plan not only as they are made but in
+/// their own threads (a convolver loading its response in its worker) and in `run`, where no
+/// lock of ours reaches. FFTW makes its planner take a lock of its own when asked, once per
+/// process, in its threads library: asked here, before the first plug-in is made, for each
+/// precision installed. The libraries stay loaded, so the plug-ins' FFTW is that very one.
+static void make_fftw_planners_thread_safe(void) {
+    static const char *const libraries[][2] = {
+        {"libfftw3f_threads.so.3", "fftwf_make_planner_thread_safe"},
+        {"libfftw3_threads.so.3", "fftw_make_planner_thread_safe"},
+        {"libfftw3l_threads.so.3", "fftwl_make_planner_thread_safe"},
+    };
+    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
+        void *library = dlopen(libraries[i][0], RTLD_NOW | RTLD_GLOBAL);
+        if (!library) continue;
+        void (*make_safe)(void) = (void (*)(void))dlsym(library, libraries[i][1]);
+        if (make_safe) make_safe();
+    }
+}
+
+void detent_plugin_lifecycle_lock(void) {
+    pthread_once(&planners_made_safe, make_fftw_planners_thread_safe);
+    pthread_mutex_lock(&lifecycle);
+}
 void detent_plugin_lifecycle_unlock(void) { pthread_mutex_unlock(&lifecycle); }
 
 void detent_lv2_reset(void *context) {

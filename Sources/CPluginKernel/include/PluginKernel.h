@@ -240,7 +240,8 @@ void detent_lv2_reset(void *_Nullable context);
 /// share libraries with global state that is not thread-safe, FFTW's planner above all (used by
 /// convolvers and spectral plug-ins of LV2 and LADSPA alike): two instances made or freed at
 /// once on two threads crash inside it. Never taken on the audio thread. Taken after lilv's
-/// world lock where both are held.
+/// world lock where both are held. The first take also makes FFTW's planners thread-safe for
+/// the whole process (plug-ins plan in threads of their own too).
 void detent_plugin_lifecycle_lock(void);
 void detent_plugin_lifecycle_unlock(void);
 
