@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render audio files through the processor or chain, offline.",
         discussion: """
             Any format libsndfile reads. The output keeps the input's sample rate, channels, \
-            container and encoding unless --format or --subtype say otherwise, and appears only \
+            container and encoding unless --channels, --format or --subtype say otherwise, and appears only \
             when complete. Exit status: 0 success, 64 usage, 65 bad data, 74 I/O error, \
             130/143 interrupted; for several files, the first failed file's. Batches at scale \
             (--manifest, --variants, --shard, --skip-existing): docs/batches.md.
@@ -69,7 +69,7 @@ struct RenderCommand: ParsableCommand {
     var rate: Int?
 
     @Option(help: ArgumentHelp(
-        "With --midi and no input file, the instrument's output channels (default 2).",
+        "The channels the chain works in and the output has: the input's folded to them (mono into every channel, stereo into four as L R L R; more into fewer, their mean), as an ambisonic encoder's outputs need. With --midi and no input file, the instrument's (default 2).",
         valueName: "n"))
     var channels: Int?
 

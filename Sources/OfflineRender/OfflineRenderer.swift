@@ -45,8 +45,11 @@ public enum OfflineRenderer {
         input: String, output: String, settings: RenderSettings,
         progress: (RenderProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(AudioFileError) -> (RenderSummary, PendingOutput) {
-        try renderPending(input: input, openReader: { () throws(AudioFileError) in try SoundFileReader(path: input) },
-                          output: output, settings: settings, progress: progress, isCancelled: isCancelled)
+        try renderPending(input: input, openReader: { () throws(AudioFileError) in
+            let reader = try SoundFileReader(path: input)
+            if let channels = settings.channels { reader.fold(to: channels) }
+            return reader
+        }, output: output, settings: settings, progress: progress, isCancelled: isCancelled)
     }
 
     /// ``renderPending(midiAt:channels:output:settings:progress:isCancelled:)``, its output named.

@@ -105,6 +105,9 @@ public struct RenderSettings: Sendable {
     /// The tempo tempo-synced processors follow (`--bpm`), the transport rolling from the
     /// first frame; nil tells them none.
     public var beatsPerMinute: Double?
+    /// The channels the render works in and writes (`--channels`): the input's folded to them
+    /// (``SoundFileReader/fold(to:)``); nil for the input's own.
+    public var channels: Int?
 
     /// The MIDI file's length in frames (0 without one).
     func midiFrames(sampleRate: Int) -> Int64 {

@@ -1,3 +1,4 @@
+import AudioEngine
 import CSndfile
 import Glibc
 import Synchronization
@@ -20,13 +21,16 @@ public final class SoundFileReader {
     /// Frames the header declares; nil when the length is unknown (a stream from a pipe).
     public let frames: Int64?
     public let sampleRate: Int
-    public let channels: Int
+    /// The channels it delivers: the file's, or those ``fold(to:)`` chose.
+    public private(set) var channels: Int
+    /// The file's own channels.
+    public let fileChannels: Int
     public let format: AudioFormat
     /// The file being read (for refusing to write over it).
     package let identity: FileIdentity?
     /// The speaker of each channel (libsndfile's `SF_CHANNEL_MAP_*`), when the file names
     /// them (a WAVE_FORMAT_EXTENSIBLE channel mask, a CAF layout); nil otherwise.
-    public let channelMap: [Int32]?
+    public private(set) var channelMap: [Int32]?
     /// Tags, broadcast extension and cue points, as read when opening.
     public let metadata: Metadata
     /// Frames delivered so far.
@@ -121,6 +125,7 @@ public final class SoundFileReader {
         identity = status?.identity
         sampleRate = Int(info.samplerate)
         channels = Int(info.channels)
+        fileChannels = Int(info.channels)
         format = AudioFormat(code: info.format)
         // From here on `deinit` closes the file, on success and on the throws below.
         let log = Self.logText(file)
@@ -173,6 +178,7 @@ public final class SoundFileReader {
         frames = 0
         self.sampleRate = sampleRate
         self.channels = channels
+        self.fileChannels = channels
         format = AudioFormat(.wav, .pcm24)
         identity = nil
         channelMap = nil
@@ -239,6 +245,29 @@ public final class SoundFileReader {
     /// - Throws: ``AudioFileError/corrupt(path:afterFrames:reason:)`` when decoding fails and
     ///   ``AudioFileError/truncated(path:reason:)`` when the data ends before the header's length.
     public func read(into buffer: UnsafeMutablePointer<Float>, frames wanted: Int) throws(AudioFileError) -> Int {
+        guard channels != fileChannels else { return try readFile(into: buffer, frames: wanted) }
+        if folding.count < wanted * fileChannels { folding = [Float](repeating: 0, count: wanted * fileChannels) }
+        return try folding.withUnsafeMutableBufferPointer { scratch throws(AudioFileError) -> Int in
+            let n = try readFile(into: scratch.baseAddress!, frames: wanted)
+            ChannelFold.fold(scratch.baseAddress!, .interleaved(fileChannels), into: buffer, .interleaved(channels), frames: n)
+            return n
+        }
+    }
+
+    /// Delivers `count` channels from now on: the file's folded to them as a plug-in's main
+    /// inputs are (a mono file feeds every channel; stereo into four gives L R L R; more into
+    /// fewer, the mean of those that fall on each) — `render --channels`, an ambisonic encoder's
+    /// outputs from a stereo file. The file's speaker names no longer apply.
+    public func fold(to count: Int) {
+        guard count != channels else { return }
+        channels = count
+        channelMap = nil
+    }
+
+    /// The file's frames as it holds them, for ``read(into:frames:)``.
+    private var folding: [Float] = []
+
+    private func readFile(into buffer: UnsafeMutablePointer<Float>, frames wanted: Int) throws(AudioFileError) -> Int {
         var want = Int64(wanted)
         if let frames { want = min(want, frames - framesRead) }
         guard want > 0 else { return 0 }

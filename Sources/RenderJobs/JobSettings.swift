@@ -48,6 +48,7 @@ package final class JobSettings {
         if let controlInterval = options.controlInterval { settings.controlInterval = controlInterval }
         if let kernelFrames = options.kernelFrames { settings.kernelFrames = kernelFrames }
         settings.beatsPerMinute = options.bpm
+        settings.channels = options.channels
         settings.tail = try options.tailSetting
         settings.normalize = try options.normalizeTarget
         settings.measures = try options.measureSetting

@@ -57,8 +57,8 @@ package struct RenderOptions: Sendable, Equatable {
 
     /// The checks that need no file: each a usage error (64), told before anything is read.
     package func check() throws(UsageError) {
-        if rate != nil || channels != nil, !rendersMIDIAlone {
-            throw UsageError("--rate and --channels are for an instrument rendered from MIDI alone (--midi FILE -o OUT, no input file)")
+        if rate != nil, !rendersMIDIAlone {
+            throw UsageError("--rate is for an instrument rendered from MIDI alone (--midi FILE -o OUT, no input file)")
         }
         if let rate, !SoundFileReader.sampleRates.contains(rate) || rate > 768_000 {
             throw UsageError("--rate \(rate): expected a sample rate of 1000 … 768000 Hz")

@@ -83,7 +83,7 @@ struct MIDIRenderTests {
 
         for (arguments, words) in [
             (["render", "--plugin", Self.synth, "--midi", "note.mid"], "name its output with -o"),
-            (["render", input, "--plugin", Self.synth, "--midi", "note.mid", "--rate", "44100", "-o", "x.wav"], "--rate and --channels"),
+            (["render", input, "--plugin", Self.synth, "--midi", "note.mid", "--rate", "44100", "-o", "x.wav"], "--rate is for an instrument"),
             (["render", "--plugin", Self.synth, "--midi", "note.mid", "-o", "x.wav", "--channels", "0"], "--channels 0"),
         ] {
             let refused = try Detent.run(arguments, in: folder.path)
