@@ -648,7 +648,9 @@ static pthread_once_t planners_made_safe = PTHREAD_ONCE_INIT;
 /// their own threads (a convolver loading its response in its worker) and in `run`, where no
 /// lock of ours reaches. FFTW makes its planner take a lock of its own when asked, once per
 /// process, in its threads library: asked here, before the first plug-in is made, for each
-/// precision installed. The libraries stay loaded, so the plug-ins' FFTW is that very one.
+/// precision installed. The libraries stay loaded, so the plug-ins' FFTW is that very one. They
+/// are loaded local: a plug-in that uses FFTW without linking it (two of Debian's swh-lv2
+/// libraries) must not start loading because Detent happened to load FFTW first.
 static void make_fftw_planners_thread_safe(void) {
     static const char *const libraries[][2] = {
         {"libfftw3f_threads.so.3", "fftwf_make_planner_thread_safe"},
@@ -656,7 +658,7 @@ static void make_fftw_planners_thread_safe(void) {
         {"libfftw3l_threads.so.3", "fftwl_make_planner_thread_safe"},
     };
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
-        void *library = dlopen(libraries[i][0], RTLD_NOW | RTLD_GLOBAL);
+        void *library = dlopen(libraries[i][0], RTLD_NOW | RTLD_LOCAL);
         if (!library) continue;
         void (*make_safe)(void) = (void (*)(void))dlsym(library, libraries[i][1]);
         if (make_safe) make_safe();

@@ -14,7 +14,8 @@ import Testing
 
     @Test("after the first lifecycle step, threads plan FFTs at once without corrupting FFTW")
     func plannersAreThreadSafe() throws {
-        let library = try #require(dlopen("libfftw3f.so.3", RTLD_NOW | RTLD_GLOBAL), "FFTW (libfftw3-single3, which the plug-ins bring)")
+        // Local, as Detent loads it: a plug-in that uses FFTW without linking it stays unloadable.
+        let library = try #require(dlopen("libfftw3f.so.3", RTLD_NOW | RTLD_LOCAL), "FFTW (libfftw3-single3, which the plug-ins bring)")
         let plan = unsafeBitCast(try #require(dlsym(library, "fftwf_plan_dft_r2c_1d")), to: Plan.self)
         let destroy = unsafeBitCast(try #require(dlsym(library, "fftwf_destroy_plan")), to: Destroy.self)
         detent_plugin_lifecycle_lock()
