@@ -10,6 +10,16 @@ extension BrowserTests {
         answer.dropFirst("chain ".count).components(separatedBy: " -> ").map { String($0.prefix { $0 != " " }) }
     }
 
+    /// With DETENT_SCREENSHOTS=FOLDER: the page as a 1280 × 900 window and a 390 × 844 phone
+    /// show it, as `web-rig-NAME-1280.png` and `web-rig-NAME-390.png` there (docs/ holds them).
+    static func screenshots(_ browser: HeadlessBrowser, named name: String) throws {
+        guard let folder = ProcessInfo.processInfo.environment["DETENT_SCREENSHOTS"] else { return }
+        _ = try browser.evaluate("document.getElementById('toast').style.display = 'none'")
+        try browser.screenshot(width: 1280, height: 900, mobile: false).write(to: URL(fileURLWithPath: "\(folder)/web-rig-\(name)-1280.png"))
+        try browser.screenshot(width: 390, height: 844, mobile: true).write(to: URL(fileURLWithPath: "\(folder)/web-rig-\(name)-390.png"))
+        try browser.call("Emulation.clearDeviceMetricsOverride")
+    }
+
     @Test("A chain is built on the page: a plug-in found in the catalogue and added after a slot, then renamed, moved and removed")
     func pageBuildsAChain() throws {
         let server = try JackServer()
@@ -50,6 +60,7 @@ extension BrowserTests {
         try browser.waitFor("document.querySelector('#rig .slot[data-slot=\"crunch\"] button[title=\"move crunch later\"]') !== null")
         _ = try browser.evaluate("document.querySelector('#rig .slot[data-slot=\"crunch\"] button[title=\"move crunch later\"]').click()")
         try waitUntil("the slot is moved") { (try? detent.ask("chain")).map(Self.slots) == ["a", "b", "crunch"] }
+        try Self.screenshots(browser, named: "chain")
         try browser.waitFor("document.querySelector('#rig .slot[data-slot=\"a\"] button[title=\"remove a\"]') !== null")
         _ = try browser.evaluate("document.querySelector('#rig .slot[data-slot=\"a\"] button[title=\"remove a\"]').click()")
         try waitUntil("the slot is removed") { (try? detent.ask("chain")).map(Self.slots) == ["b", "crunch"] }
@@ -120,10 +131,7 @@ extension BrowserTests {
         #expect(try browser.evaluate("[...document.querySelectorAll('#rig ul.wires li span')].map(s => s.textContent).join(', ')") as? String
                 == "input → lp, input → drive, lp → comp, drive → comp, key → comp:sidechain, comp → tail, tail → output")
         #expect(try browser.evaluate("document.documentElement.scrollWidth <= 360") as? Bool == true, "nothing wider than the phone")
-        if let folder = ProcessInfo.processInfo.environment["DETENT_SCREENSHOTS"] {
-            try browser.screenshot(width: 360, mobile: true).write(to: URL(fileURLWithPath: folder + "/web-rig-phone.png"))
-            try browser.screenshot(width: 1024, mobile: false).write(to: URL(fileURLWithPath: folder + "/web-rig-desktop.png"))
-        }
+        try Self.screenshots(browser, named: "graph")
         #expect(detent.finish() == 0)
     }
 }

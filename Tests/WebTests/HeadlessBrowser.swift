@@ -108,6 +108,18 @@ final class HeadlessBrowser {
                                               "buttons": type == "mouseReleased" ? 0 : 1, "clickCount": clickCount])
     }
 
+    /// A PNG of what a window of `width` × `height` CSS pixels shows (a phone's when `mobile`),
+    /// from the top of the page.
+    func screenshot(width: Int, height: Int, mobile: Bool) throws -> Data {
+        try call("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile])
+        _ = try evaluate("window.scrollTo(0, 0)")
+        let result = try call("Page.captureScreenshot", ["format": "png"])
+        guard let data = (result["data"] as? String).flatMap({ Data(base64Encoded: $0) }) else {
+            throw Failure(description: "no screenshot")
+        }
+        return data
+    }
+
     /// A PNG of the page at `width` CSS pixels, as tall as its content.
     func screenshot(width: Int, mobile: Bool) throws -> Data {
         try call("Emulation.setDeviceMetricsOverride", ["width": width, "height": 700, "deviceScaleFactor": 1, "mobile": mobile])
