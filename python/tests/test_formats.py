@@ -57,10 +57,13 @@ def test_vst3_plugins_give_the_reference_hosts_samples():
     for name in PEDALBOARD_EQUAL + PEDALBOARD_OTHERWISE:
         channels = 2 if name in STEREO else 1
         x = noise(channels, 48000)
-        theirs = pedalboard.load_plugin(f"/usr/lib/vst3/{name}.vst3")(x, 48000, buffer_size=256)
+        # pedalboard's own output is not always the same from one instance to the next (ZamTube:
+        # 1.6e-4 apart between two of six in one process, while Detent's six agreed exactly), so
+        # Detent's is held to the nearest of three of its instances.
+        theirs = [pedalboard.load_plugin(f"/usr/lib/vst3/{name}.vst3")(x, 48000, buffer_size=256) for _ in range(3)]
         ours = detent.Chain([f"vst3:{name}"], channels=channels).process(x)
         lv2 = detent.Chain([f"urn:zamaudio:{name}"], channels=channels).process(x)
-        difference = np.abs(theirs - ours).max()
+        difference = min(np.abs(reference - ours).max() for reference in theirs)
         if name in PEDALBOARD_EQUAL:
             assert difference <= 1e-6, name
         else:
