@@ -120,6 +120,18 @@ extension Processor {
     ///
     /// - Throws: ``ChainError`` as ``chain(_:)`` does, or ``GraphError`` for a source that
     ///   comes after the slot it feeds.
+    /// The graph of `parts` wired by `connections` (`FROM`, `TO` as a graph file names them),
+    /// its slots put in an order where every slot's sources come first: a graph file's, a
+    /// preset's or a session's.
+    ///
+    /// - Throws: ``GraphError`` for wiring that cannot be (a cycle, a slot with no way out…),
+    ///   ``ChainError`` as ``chain(_:)`` does.
+    public static func graph(_ parts: [(name: String, processor: Processor)], connections: [(from: String, to: String)]) throws -> Processor {
+        let (order, routing) = try routing(slots: parts.map(\.name), connections: connections,
+                                           sideInputs: parts.map(\.processor.sideInputs))
+        return try graph(order.map { parts[$0] }, routing: routing)
+    }
+
     public static func graph(_ parts: [(name: String, processor: Processor)], routing: GraphRouting) throws -> Processor {
         precondition(routing.main.count == parts.count && routing.side.count == parts.count, "one routing entry per slot")
         for s in parts.indices {

@@ -14,10 +14,8 @@ enum WebCatalogue {
     @Sendable static func entries() -> [CatalogueEntry] {
         read.withLock { cached in
             if let cached { return cached }
-            var found: [PluginEntry] = []
             // A format that cannot be read here (no lilv) leaves the others offered.
-            for format in InstalledPlugins.catalogue.formats { found += (try? format.installed()) ?? [] }
-            let entries = PluginCatalogue.inListingOrder(found).filter { $0.isHostable && !$0.isMIDIOnly }.map { entry in
+            let entries = InstalledPlugins.catalogue.installed().entries.filter { $0.isHostable && !$0.isMIDIOnly }.map { entry in
                 CatalogueEntry(name: entry.name, identifier: entry.identifier, format: entry.format, category: entry.className,
                                maker: entry.maker, inputs: entry.audioInputs, outputs: entry.audioOutputs,
                                isInstrument: entry.className == "Instrument" || (entry.takesMIDI && entry.audioInputs == 0))

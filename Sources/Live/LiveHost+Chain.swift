@@ -94,10 +94,7 @@ extension LiveHost {
         let next: Processor
         do {
             if let (slots, connections) = Processor.graphParts(of: identifier) {
-                let parts = try slots.map { ($0.name, try resolve($0.identifier)) }
-                let (order, routing) = try Processor.routing(slots: parts.map(\.0), connections: connections.map { ($0.from, $0.to) },
-                                                             sideInputs: parts.map(\.1.sideInputs))
-                next = try Processor.graph(order.map { parts[$0] }, routing: routing)
+                next = try Processor.graph(try slots.map { ($0.name, try resolve($0.identifier)) }, connections: connections)
             } else if let slots = Processor.chainParts(of: identifier) {
                 next = try Processor.chain(slots.map { ($0.name, try resolve($0.identifier)) })
             } else {

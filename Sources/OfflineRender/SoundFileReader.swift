@@ -306,7 +306,7 @@ public final class SoundFileReader {
     private func openRest(_ raw: Int32) throws(AudioFileError) -> OpaquePointer {
         var info = SF_INFO()
         info.format = raw
-        info.channels = Int32(channels)
+        info.channels = Int32(fileChannels)
         info.samplerate = Int32(sampleRate)
         let own: Int32
         do { own = try DescriptorIO.duplicate(descriptor) } catch {

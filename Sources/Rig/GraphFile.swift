@@ -109,9 +109,7 @@ package struct GraphFile: Sendable {
     package static func graph(_ parts: [(name: String, processor: Processor)], connections: [(from: String, to: String)],
                               path: String) throws(PluginError) -> Processor {
         do {
-            let (order, routing) = try Processor.routing(slots: parts.map(\.name), connections: connections,
-                                                         sideInputs: parts.map(\.processor.sideInputs))
-            return try Processor.graph(order.map { parts[$0] }, routing: routing)
+            return try Processor.graph(parts, connections: connections)
         } catch let error as GraphError {
             // The file's names, as read, may hold anything: the line stays one line.
             throw .chainFile(path: path, reason: TerminalText.printable(error.description))

@@ -102,10 +102,14 @@ final class PanelConnection: Sendable {
             }
             out += state.errors.map(PanelMessages.error)
             state.errors = []
-            if state.layout || state.shown?.generation != now.generation {
+            // A layout is sent again only when it differs from the one the page has: an edit's
+            // is taken by whichever comes first, the writer woken by the edit's answer or the
+            // feedback thread's mark, and the other finds it sent.
+            let shownDiffers = state.shown.map { $0.generation != now.generation || state.layout && $0.layout != now.layout } ?? true
+            state.layout = false
+            if shownDiffers {
                 out.append(PanelMessages.layout(now, title: title))
                 state.shown = now
-                state.layout = false
                 state.changed = []
             } else if !state.changed.isEmpty {
                 out.append(PanelMessages.values(state.changed.sorted(), now))

@@ -191,9 +191,8 @@ function connectForm(m, box) {
 function drawRig() {
   const box = document.getElementById("rig");
   box.textContent = "";
-  if (!rig || !rig.sections.length) { box.style.display = canEdit ? "" : "none"; }
-  else box.style.display = "";
-  const h = $("h2"), title = $("span"), total = latencyOf("").replace(/^$/, "");
+  box.style.display = rig || canEdit ? "" : "none";
+  const h = $("h2"), title = $("span"), total = latencyOf("");
   title.textContent = (rig && rig.connections ? "Graph" : "Chain") + (total && !/^0( |$)/.test(total) ? " · latency " + total : "");
   h.append(title);
   if (canEdit) {
@@ -215,7 +214,9 @@ function drawRig() {
     const end = t => { const e = $("span", "end"); e.textContent = t; return e; };
     const arrow = () => { const a = $("span", "arrow"); a.textContent = "→"; return a; };
     line.append(end("input"));
-    rig.sections.forEach((s, i) => line.append(arrow(), slotChip(s, i, count, false)));
+    // A processor alone (one untitled section) is no slot yet: named, with nothing to move.
+    if (count === 1 && rig.sections[0].name === "") { const alone = $("span", "label"); alone.textContent = rig.title; line.append(arrow(), alone); }
+    else rig.sections.forEach((s, i) => line.append(arrow(), slotChip(s, i, count, false)));
     line.append(arrow(), end("output"));
     box.append(line);
   }

@@ -168,6 +168,9 @@ extension BrowserTests {
         let browser = try HeadlessBrowser()
         try browser.open("http://127.0.0.1:\(port)/")
         try browser.waitFor("document.getElementById('add') !== null && document.querySelectorAll('svg.knob').length === 3")
+        // The processor alone is no slot: named, with no slot's buttons.
+        #expect(try browser.evaluate("document.querySelector('#rig .line').textContent") as? String == "input→Detent→output")
+        #expect(try browser.evaluate("document.querySelectorAll('#rig .slot, #rig .tools').length") as? Int == 0)
 
         /// Finds a plug-in by typing `search`, picks the row of `identifier` and adds it at the
         /// end as slot `name`.

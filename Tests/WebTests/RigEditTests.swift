@@ -4,6 +4,16 @@ import TestSupport
 
 /// The page builds the rig: the catalogue, chain and graph edits, file parameters, and who may.
 extension LiveWebTests {
+    /// Sends the rig edit `message` from `page` and returns the layout it makes: the first of a
+    /// generation after `generation`, which it then holds. (A layout of the generation before
+    /// may still be on its way.)
+    static func layout(after message: String, on page: PanelSocket, generation: inout Int) throws -> [String: Any] {
+        page.send(message)
+        let layout = try page.next("layout", timeout: 30) { ($0["generation"] as? Int ?? 0) > generation }
+        generation = layout["generation"] as? Int ?? 0
+        return layout
+    }
+
     /// The sections' names of a `layout` message.
     static func sections(_ layout: [String: Any]) -> [String] {
         (layout["sections"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
@@ -61,15 +71,13 @@ extension LiveWebTests {
         let page = try PanelSocket(port: port, headers: Self.origin(port))
         let first = try page.next("layout")
         #expect(Self.sections(first) == [""])
-        // Each edit's layout is of a new generation (a page may be sent one layout twice).
-        let added = first["generation"] as? Int ?? 0
-        page.send(#"{"type":"chain","action":"add","plugin":"http://drobilla.net/plugins/mda/Overdrive","name":"drive"}"#)
-        let chain = try page.next("layout", timeout: 30) { ($0["generation"] as? Int ?? 0) > added }
+        var generation = first["generation"] as? Int ?? 0
+        let chain = try Self.layout(after: #"{"type":"chain","action":"add","plugin":"http://drobilla.net/plugins/mda/Overdrive","name":"drive"}"#,
+                                    on: page, generation: &generation)
         #expect(Self.sections(chain) == ["builtin", "drive"])
         #expect(try page.next("answer")["text"] as? String == "chain builtin (Lowpass + gain) -> drive (MDA Overdrive)")
-        page.send(#"{"type":"chain","action":"remove","slot":"builtin"}"#)
-        let removed = chain["generation"] as? Int ?? 0
-        #expect(Self.sections(try page.next("layout", timeout: 30) { ($0["generation"] as? Int ?? 0) > removed }) == ["drive"])
+        #expect(Self.sections(try Self.layout(after: #"{"type":"chain","action":"remove","slot":"builtin"}"#, on: page,
+                                              generation: &generation)) == ["drive"])
         #expect(try detent.ask("chain") == "chain drive (MDA Overdrive)")
         #expect(detent.finish() == 0)
     }
@@ -83,12 +91,10 @@ extension LiveWebTests {
         let first = try page.next("layout")
         #expect(first["connections"] as? [String] == ["input>a", "a>output"])
         var generation = first["generation"] as? Int ?? 0
-        /// Sends an edit and returns the connections of the layout it makes (of a new
-        /// generation, which comes before the edit's answer).
+        /// Sends an edit and returns the connections of the layout it makes (which comes before
+        /// the edit's answer).
         func edit(_ message: String) throws -> [String] {
-            page.send(message)
-            let layout = try page.next("layout", timeout: 30) { ($0["generation"] as? Int ?? 0) > generation }
-            generation = layout["generation"] as? Int ?? 0
+            let layout = try Self.layout(after: message, on: page, generation: &generation)
             #expect((try page.next("answer")["text"] as? String) == (try detent.ask("chain")))
             return layout["connections"] as? [String] ?? []
         }
