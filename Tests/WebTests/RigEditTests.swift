@@ -14,6 +14,14 @@ extension LiveWebTests {
         return layout
     }
 
+    /// `detent live --http` on the graph of one built-in, `input>a a>output`, and a page on it.
+    static func startOneSlotGraph() throws -> (LiveProgram, PanelSocket) {
+        let folder = TemporaryFolder()
+        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","output"]]}"#)
+        let (_, detent, port) = try Self.start(["--graph", graph])
+        return (detent, try PanelSocket(port: port, headers: Self.origin(port)))
+    }
+
     /// The sections' names of a `layout` message.
     static func sections(_ layout: [String: Any]) -> [String] {
         (layout["sections"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
@@ -84,10 +92,7 @@ extension LiveWebTests {
 
     @Test("A page edits a graph: a slot on a connection, a connection made and taken away; the layout carries the connections")
     func pageEditsAGraph() throws {
-        let folder = TemporaryFolder()
-        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","output"]]}"#)
-        let (_, detent, port) = try Self.start(["--graph", graph])
-        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        let (detent, page) = try Self.startOneSlotGraph()
         let first = try page.next("layout")
         #expect(first["connections"] as? [String] == ["input>a", "a>output"])
         var generation = first["generation"] as? Int ?? 0
@@ -110,10 +115,7 @@ extension LiveWebTests {
 
     @Test("A preset of another rig swaps the rig when loaded: its slots, connections and values; the page offers every rig's presets")
     func presetsSwapRigs() throws {
-        let folder = TemporaryFolder()
-        let graph = folder.write("g.json", text: #"{"slots":{"a":{"plugin":"builtin"}},"connections":[["input","a"],["a","output"]]}"#)
-        let (_, detent, port) = try Self.start(["--graph", graph])
-        let page = try PanelSocket(port: port, headers: Self.origin(port))
+        let (detent, page) = try Self.startOneSlotGraph()
         _ = try page.next("layout")
         page.send(#"{"type":"preset","action":"save","name":"Alone"}"#)
         _ = try page.next("presets") { ($0["names"] as? [String])?.contains("Alone") == true }
