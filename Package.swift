@@ -43,6 +43,8 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CLilv", dependencies: ["CPlatform"]),
         .target(name: "CLo", dependencies: ["CPlatform"]),
+        // Avahi's client library, for announcing the web panel and OSC over mDNS.
+        .target(name: "CAvahi", dependencies: ["CPlatform"]),
         .target(name: "CEbur128", dependencies: ["CPlatform"]),
         .target(name: "CRealtime"),
         // The audio-thread half of LV2 hosting: control values in, buffers connected, the
@@ -124,7 +126,7 @@ let package = Package(
         // The browser panel and OSCQuery over HTTP and a WebSocket (`--http PORT`): one page
         // embedded as text, changes through the same host verbs as every other source.
         .target(name: "Web", dependencies: [
-            "Parameters", "AudioEngine", "Platform", "WebBridge", "TextFormats", "Control",
+            "CAvahi", "Parameters", "AudioEngine", "Platform", "WebBridge", "TextFormats", "Control",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),

@@ -39,6 +39,7 @@ package final class WebServer: Sendable {
     private let host: any WebPanelHost
     private let feedback: NamedThread
     private let task: Task<Void, Never>
+    private let announcer: ServiceAnnouncer?
 
     struct Sockets {
         var pages: [ObjectIdentifier: PanelConnection] = [:]
@@ -93,6 +94,9 @@ package final class WebServer: Sendable {
             task.cancel()
             throw WebServerError("--http: cannot start the feedback thread (\(error))")
         }
+        var services = [ServiceAnnouncer.Service(type: "_oscjson._tcp", port: port, bind: bind)]
+        if let oscPort, let oscAddress { services.append(.init(type: "_osc._udp", port: oscPort, bind: oscAddress)) }
+        announcer = ServiceAnnouncer(name: title, services: services, log: log)
     }
 
     /// The HTTP routes, behind the access check: the page, and the OSCQuery tree (its
@@ -256,6 +260,7 @@ package final class WebServer: Sendable {
         task.cancel()
         _ = shared.finished.wait(timeout: .seconds(5))
         shared.slow?.stop()
+        announcer?.stop()
     }
 
     /// One page's WebSocket: its writer sends what is pending; its messages are read here,

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Web
+
+/// The rig announced over mDNS, browsed by Avahi's own `avahi-browse`, with a daemon of the
+/// test's own: in a network namespace (a veth pair, the only interfaces Avahi uses there) and
+/// a mount namespace (its own /run/avahi-daemon), on a private D-Bus. Making namespaces needs
+/// root: outside CI the test is skipped without it.
+@Suite struct AnnounceTests {
+    @Test func aServiceIsAnnouncedWhereItListens() throws {
+        #expect(ServiceAnnouncer.scope(of: "127.0.0.1") == nil, "loopback is not announced")
+        #expect(ServiceAnnouncer.scope(of: "127.4.5.6") == nil)
+        #expect(ServiceAnnouncer.scope(of: "::1") == nil)
+        #expect(ServiceAnnouncer.scope(of: "0.0.0.0") == .everywhere(protocol: 0))
+        #expect(ServiceAnnouncer.scope(of: "::") == .everywhere(protocol: -1))
+        // An address of this machine's: the interface holding it.
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return }
+        defer { freeifaddrs(list) }
+        var entry = list
+        while let this = entry {
+            defer { entry = this.pointee.ifa_next }
+            guard let address = this.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  this.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            var text = [CChar](repeating: 0, count: 64)
+            var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            inet_ntop(AF_INET, &v4, &text, 64)
+            let index = Int32(if_nametoindex(this.pointee.ifa_name))
+            #expect(ServiceAnnouncer.scope(of: String(cString: text)) == .interface(index, protocol: 0))
+        }
+    }
+
+    /// What the namespace's script does: a private bus; a first Detent before any Avahi daemon
+    /// runs (it says so and waits); the daemon; a browse that finds the first; a second Detent
+    /// under the same name (renamed as Avahi proposes); a browse that finds it; both quit.
+    static let script = #"""
+        set -eu
+        dir=$1 detent=$2
+        ip link set lo up
+        ip link add mdns0 type veth peer name mdns1
+        ip link set mdns1 up
+        ip link set mdns0 multicast on up
+        ip addr add 10.77.0.1/24 dev mdns0
+        mkdir -p /run/avahi-daemon
+        mount -t tmpfs tmpfs /run/avahi-daemon
+        export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus
+        dbus-daemon --config-file="$dir/bus.conf" --fork
+        jackd --no-realtime -n mdns -d dummy -r 48000 -p 256 > "$dir/jackd.log" 2>&1 &
+        export JACK_DEFAULT_SERVER=mdns
+        jack_wait -w -t 10 > /dev/null
+        # Detent NAME: started with its stdin a fifo held open on descriptor FD; waits for its URL.
+        start() {
+            mkfifo "$dir/$1.in"
+            "$detent" live --headless --http 0 --http-bind 0.0.0.0 --osc 0 --osc-bind 0.0.0.0 \
+                < "$dir/$1.in" 2> "$dir/$1.err" &
+            echo $! > "$dir/$1.pid"
+            eval "exec $2> \"$dir/$1.in\""
+            timeout 20 sh -c "until grep -q 'web panel at' '$dir/$1.err'; do sleep 0.05; done"
+        }
+        # The first line a browse for TYPE resolves that matches PATTERN.
+        browse() {
+            exec 5< <(exec timeout 20 avahi-browse --resolve --parsable "$1")
+            local browser=$!
+            grep -m1 -- "$2" <&5 || echo "none: $1 $2"
+            kill $browser 2> /dev/null || true
+            exec 5<&-
+        }
+        start a 3
+        avahi-daemon -f "$dir/avahi.conf" --no-drop-root --no-chroot --no-rlimits --daemonize
+        browse _oscjson._tcp '^=.*;Detent;_oscjson'
+        browse _osc._udp '^=.*;Detent;_osc'
+        start b 4
+        browse _oscjson._tcp '^=.*;Detent\\032.*;_oscjson'
+        exec 3>&- 4>&-
+        for name in a b; do
+            status=0
+            wait "$(cat "$dir/$name.pid")" || status=$?
+            echo "$name exited $status"
+        done
+        """#
+
+    static let bus = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=BUS</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_destination="*"/>
+            <allow receive_sender="*"/>
+          </policy>
+        </busconfig>
+        """
+
+    static let avahi = """
+        [server]
+        use-ipv4=yes
+        use-ipv6=no
+        allow-interfaces=mdns0
+        [publish]
+        publish-hinfo=no
+        publish-workstation=no
+        """
+
+    @Test(.enabled(if: InCI.required(getuid() == 0), "making network and mount namespaces needs root"),
+          .timeLimit(.minutes(2)))
+    func aBrowseFindsTheRigWithItsPorts() throws {
+        let folder = TemporaryFolder()
+        _ = folder.write("bus.conf", text: Self.bus.replacingOccurrences(of: "BUS", with: folder.file("bus")))
+        _ = folder.write("avahi.conf", text: Self.avahi)
+        let script = folder.write("mdns.sh", text: Self.script)
+        let run = try ChildProcess.run("/usr/bin/timeout", [
+            "90", "unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "bash", script, folder.path, BuiltProducts.detent,
+        ])
+        let lines = run.stdoutText.split(separator: "\n").map(String.init)
+        #expect(run.status.exited == 0, "\(run.stderrText)")
+        let a = try String(contentsOfFile: folder.file("a.err"), encoding: .utf8)
+        let b = try String(contentsOfFile: folder.file("b.err"), encoding: .utf8)
+
+        // "=;IFACE;IPv4;NAME;TYPE;DOMAIN;HOST;ADDRESS;PORT;TXT", the name's other characters
+        // than letters and digits written \DDD (decimal).
+        func unescaped(_ name: String) -> String {
+            var bytes: [UInt8] = [], rest = Array(name.utf8)[...]
+            while let first = rest.first {
+                if first == UInt8(ascii: "\\"), rest.count >= 4, let code = UInt8(String(decoding: rest.dropFirst().prefix(3), as: UTF8.self)) {
+                    bytes.append(code)
+                    rest = rest.dropFirst(4)
+                } else {
+                    bytes.append(first)
+                    rest = rest.dropFirst()
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func found(_ name: String, _ type: String) -> (address: String, port: Int)? {
+            for line in lines {
+                let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                if fields.count >= 9, fields[0] == "=", unescaped(fields[3]) == name, fields[4] == type {
+                    return (fields[7], Int(fields[8]) ?? -1)
+                }
+            }
+            return nil
+        }
+        // The first Detent started before the daemon: it said so once, and was found after.
+        #expect(a.components(separatedBy: "no avahi-daemon is running").count == 2, "\(a)")
+        let web = try #require(found("Detent", "_oscjson._tcp"), "\(lines)")
+        #expect(web.address == "10.77.0.1")
+        #expect(a.contains(":\(web.port)/?token="), "\(a)")
+        let osc = try #require(found("Detent", "_osc._udp"), "\(lines)")
+        #expect(a.contains("OSC on UDP 0.0.0.0:\(osc.port)\n"), "\(a)")
+        // The second, under the same name, took Avahi's next one and said so.
+        let second = try #require(found("Detent #2", "_oscjson._tcp"), "\(lines)")
+        #expect(b.contains(":\(second.port)/?token="), "\(b)")
+        #expect(b.contains("mDNS: the name 'Detent' is taken on the network; announced as 'Detent #2'"), "\(b)")
+        #expect(lines.suffix(2) == ["a exited 0", "b exited 0"])
+    }
+}
