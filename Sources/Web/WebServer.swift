@@ -70,6 +70,8 @@ package final class WebServer: Sendable {
                 log: @escaping @Sendable (String) -> Void) throws(WebServerError) {
         if let problem = settings.problem { throw WebServerError(problem) }
         // What pages do wrong is logged at most once a second: a page cannot flood stderr.
+        // (The few lines mDNS may say are not pages' doing: they go out as they come.)
+        let announcerLog = log
         let log = RateLimitedLog(log).line
         let token = settings.resolvedToken()
         let access = WebAccess(token: token)
@@ -96,7 +98,7 @@ package final class WebServer: Sendable {
         }
         var services = [ServiceAnnouncer.Service(type: "_oscjson._tcp", port: port, bind: bind)]
         if let oscPort, let oscAddress { services.append(.init(type: "_osc._udp", port: oscPort, bind: oscAddress)) }
-        announcer = ServiceAnnouncer(name: title, services: services, log: log)
+        announcer = ServiceAnnouncer(name: title, services: services, log: announcerLog)
     }
 
     /// The HTTP routes, behind the access check: the page, and the OSCQuery tree (its

@@ -31,7 +31,7 @@ import TestSupport
         }
     }
 
-    /// What the namespace's script does: a private bus; a first Detent before any Avahi daemon
+    /// What the namespaces' script does: a private bus; a first Detent before any Avahi daemon
     /// runs (it says so and waits); the daemon; a browse that finds the first; a second Detent
     /// under the same name (renamed as Avahi proposes); a browse that finds it; both quit.
     static let script = #"""
@@ -44,11 +44,11 @@ import TestSupport
         ip addr add 10.77.0.1/24 dev mdns0
         mkdir -p /run/avahi-daemon
         mount -t tmpfs tmpfs /run/avahi-daemon
+        # Every process stays in the script's process group (nothing daemonizes), ended with it.
+        trap 'kill $(jobs -p) 2> /dev/null || true' EXIT
         export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus
-        dbus-daemon --config-file="$dir/bus.conf" --fork
-        jackd --no-realtime -n mdns -d dummy -r 48000 -p 256 > "$dir/jackd.log" 2>&1 &
-        export JACK_DEFAULT_SERVER=mdns
-        jack_wait -w -t 10 > /dev/null
+        dbus-daemon --config-file="$dir/bus.conf" --nofork --print-address > "$dir/bus.address" &
+        timeout 10 sh -c "until [ -s '$dir/bus.address' ]; do sleep 0.05; done"
         # Detent NAME: started with its stdin a fifo held open on descriptor FD; waits for its URL.
         start() {
             mkfifo "$dir/$1.in"
@@ -67,7 +67,8 @@ import TestSupport
             exec 5<&-
         }
         start a 3
-        avahi-daemon -f "$dir/avahi.conf" --no-drop-root --no-chroot --no-rlimits --daemonize
+        avahi-daemon -f "$dir/avahi.conf" --no-drop-root --no-chroot --no-rlimits 2> "$dir/avahi.log" &
+        timeout 20 sh -c "until grep -q 'Server startup complete' '$dir/avahi.log'; do sleep 0.05; done"
         browse _oscjson._tcp '^=.*;Detent;_oscjson'
         browse _osc._udp '^=.*;Detent;_osc'
         start b 4
@@ -113,9 +114,10 @@ import TestSupport
         _ = folder.write("bus.conf", text: Self.bus.replacingOccurrences(of: "BUS", with: folder.file("bus")))
         _ = folder.write("avahi.conf", text: Self.avahi)
         let script = folder.write("mdns.sh", text: Self.script)
-        let run = try ChildProcess.run("/usr/bin/timeout", [
-            "90", "unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "bash", script, folder.path, BuiltProducts.detent,
-        ])
+        // The JACK server outside the namespaces: its clients reach it by a path.
+        let server = try JackServer()
+        let run = try ChildProcess.run("/usr/bin/timeout", ["90", "unshare", "--net", "--mount", "bash", script, folder.path, BuiltProducts.detent],
+                                       environment: ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
         let lines = run.stdoutText.split(separator: "\n").map(String.init)
         #expect(run.status.exited == 0, "\(run.stderrText)")
         let a = try String(contentsOfFile: folder.file("a.err"), encoding: .utf8)
