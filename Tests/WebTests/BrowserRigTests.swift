@@ -265,3 +265,114 @@ extension BrowserTests {
         throw HeadlessBrowser.Failure(description: "\(path): no samples")
     }
 }
+
+/// A graph edited on the page ducks live as its saved preset does offline.
+extension BrowserTests {
+    /// The RMS level of `signal` over `range`, in dB.
+    static func level(_ signal: [Double], _ range: Range<Int>) -> Double {
+        10 * log10(signal[range].reduce(0) { $0 + $1 * $1 } / Double(range.count) + 1e-30)
+    }
+
+    @Test("A graph edited on the page (a parallel branch added, a side chain wired from a new named input) ducks live as its saved preset does offline")
+    func pageEditsAGraphThatDucksAsOffline() throws {
+        let folder = TemporaryFolder()
+        let graph = folder.write("g.json", text: #"{"slots":{"comp":{"plugin":"urn:zamaudio:ZamComp"}},"connections":[["input","comp"],["comp","output"]]}"#)
+        let server = try JackServer()
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--http", "0", "--channels", "1", "--graph", graph])
+        let port = try detent.webPort()
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/")
+        try browser.waitFor("document.getElementById('add') !== null && document.querySelector('#rig .wireform') !== null")
+
+        // A parallel branch, input → lp → output, from the catalogue.
+        _ = try browser.evaluate("document.getElementById('add').click()")
+        try browser.waitFor("document.querySelector('#plugins li[data-identifier=\"builtin\"]') !== null", timeout: 60)
+        _ = try browser.evaluate("document.querySelector('#plugins li[data-identifier=\"builtin\"]').click()")
+        _ = try browser.evaluate("""
+            (() => { const w = document.getElementById('where'); w.value = [...w.options].find(o => o.textContent === 'new branch input → output').value;
+                     document.getElementById('slotname').value = 'lp'; document.getElementById('addit').click(); })()
+            """)
+        try waitUntil("the branch is added") { (try? detent.ask("chain"))?.contains("input>lp") == true }
+        // The key: a new named input wired to the compressor's side chain with the form.
+        try browser.waitFor("[...document.querySelectorAll('#rig .wireform select option')].some(o => o.value === 'comp:sidechain')")
+        _ = try browser.evaluate("""
+            (() => { const f = document.querySelector('#rig .wireform'); f.querySelector('input').value = 'key';
+                     f.querySelector('select').value = 'comp:sidechain'; f.querySelector('button').click(); })()
+            """)
+        try waitUntil("the key is wired") { (try? detent.ask("chain"))?.contains("key>comp:sidechain") == true }
+        let chain = try detent.ask("chain")
+        for edge in ["input>comp", "input>lp", "key>comp:sidechain", "comp>output", "lp>output"] {
+            #expect(chain.contains(edge), "\(chain)")
+        }
+        try waitUntil("the key's port is there") { server.ports(matching: "^detent:key_1$").count == 1 }
+        // Keyed by the side chain alone, hard; the branch beside it 20 dB down.
+        for command in ["set comp.sidech 1", "set comp.thr -30", "set comp.rat 20", "set lp.gain -20"] { _ = try detent.ask(command) }
+        _ = try browser.evaluate("""
+            (() => { document.getElementById('preset').value = 'Ducker'; document.querySelector('#presets button[value=save]').click(); })()
+            """)
+        let preset = detent.configFolder + "/detent/presets/Ducker.json"
+        try waitUntil("the rig is saved") { FileManager.default.fileExists(atPath: preset) }
+
+        // Live: a tone into the graph, and a metronome into the key that clicks only once the
+        // transport rolls, after the recording has begun (until then the compressor, keyed by
+        // silence, is as a new one is).
+        let tone = try ChildProcess("/usr/bin/jack_simple_client", [], environment: server.clientEnvironment)
+        let metro = try ChildProcess("/usr/bin/jack_metro", ["-t", "-b", "240", "-f", "880", "-A", "0.7", "-D", "100", "-n", "metro"],
+                                     environment: server.clientEnvironment)
+        defer {
+            for player in [tone, metro] {
+                player.signal(SIGTERM)
+                player.wait()
+            }
+        }
+        try waitUntil("the players are there") {
+            server.ports(matching: "^jack_simple_client:output1$").count == 1 && server.ports(matching: "^metro:").count == 1
+        }
+        let click = try #require(server.ports(matching: "^metro:").first)
+        for (from, to) in [("jack_simple_client:output1", "detent:in_1"), (click, "detent:key_1")] {
+            let connected = try ChildProcess.run("/usr/bin/jack_connect", [from, to], environment: server.clientEnvironment)
+            #expect(connected.status.exited == 0, "\(connected.stderrText)")
+        }
+        let recording = folder.file("live.wav")
+        let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "3", "-b", "32", "-B", "1048576",
+                                                            "jack_simple_client:output1", click, "detent:out_1"], environment: server.clientEnvironment)
+        // Its last port connected (it connects them in order), as the server shows it.
+        try waitUntil("the recorder is connected") {
+            (try? ChildProcess.run("/usr/bin/jack_lsp", ["-c", "jackrec:input3"], environment: server.clientEnvironment))?
+                .stdoutText.contains("   detent:out_1") == true
+        }
+        let rolled = try ChildProcess.run("/usr/bin/jack_transport", [], environment: server.clientEnvironment, stdin: Array("play\nquit\n".utf8))
+        #expect(rolled.status.exited == 0, "\(rolled.stderrText)")
+        guard let ended = recorder.wait(seconds: 30) else {
+            recorder.signal(SIGKILL)
+            recorder.wait()
+            throw HeadlessBrowser.Failure(description: "jack_rec did not end")
+        }
+        #expect(ended.exited == 0)
+        #expect(detent.finish() == 0)
+
+        // Offline: the recorded tone and key through the saved preset's graph.
+        let live = try Self.pcm32(recording)
+        let input = folder.write("input.wav", WAV.float([live[0].map { Float($0) }]))
+        let key = folder.write("key.wav", WAV.float([live[1].map { Float($0) }]))
+        let rendered = try ChildProcess.run(try BuiltProducts.detent, ["render", input, "-o", folder.file("offline.wav"), "--chain", preset,
+                                                                      "--input", "key=\(key)"],
+                                            environment: ["XDG_CONFIG_HOME": folder.file("config"), "PATH": "/usr/bin:/bin"])
+        #expect(rendered.status.exited == 0, "\(rendered.stderrText)")
+        let offline = try Self.pcm32OrFloat(folder.file("offline.wav"))
+        #expect(offline.count == live[2].count)
+        // The tone's memory in the filter fades within milliseconds: from a tenth of a second on,
+        // the same samples (jack_rec's 32-bit integers hold each float to within 2⁻³¹).
+        let settled = 4_800
+        let worst = zip(offline[settled...], live[2][settled...]).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1e-7, "the live output and the preset's offline render differ by up to \(worst)")
+
+        // It ducks: while the key clicks the output is far below its level before the first click.
+        let first = try #require(live[1].firstIndex { abs($0) > 0.01 }, "the metronome clicked")
+        #expect(first >= 480, "the clicks began after the recording did")
+        let clicks = stride(from: first, to: live[1].count - 2_400, by: 12_000).map { $0 + 960..<$0 + 2_400 }
+        let open = Self.level(live[2], 240..<first)
+        let ducked = clicks.map { Self.level(live[2], $0) }.max() ?? 0
+        #expect(clicks.count >= 4 && open - ducked >= 10, "open \(open) dB, while the key clicks \(ducked) dB")
+    }
+}
