@@ -50,12 +50,16 @@ package protocol BinaryInstance: AnyObject {
     func restoreState(_ bytes: [UInt8]) -> String?
     /// The tempo its transport rolls at (`--bpm`), before it is activated; 120 when never told.
     func setTempo(_ beatsPerMinute: Double)
+    /// Tells the plug-in, before it is activated, that it is given `inputs` main inputs and
+    /// `outputs` main outputs, fewer than it declares; true when it takes them.
+    func arrange(inputs: Int, outputs: Int) -> Bool
 }
 
 extension BinaryInstance {
     package func saveState() -> [UInt8]? { nil }
     package func restoreState(_ bytes: [UInt8]) -> String? { "it keeps no state" }
     package func setTempo(_ beatsPerMinute: Double) {}
+    package func arrange(inputs: Int, outputs: Int) -> Bool { false }
 }
 
 /// The port numbers through which the kernel loop meets a binary plug-in's bridge (which has

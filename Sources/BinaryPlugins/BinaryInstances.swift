@@ -38,16 +38,23 @@ final class BinaryInstances: @unchecked Sendable {
         self.plugin = plugin
         bridge = backend.bridge
         let layout = BinaryPortLayout(plugin)
-        memory = KernelMemory(audioInputs: plugin.audioInputs, audioOutputs: plugin.audioOutputs, sideInputs: plugin.sideInputs,
-                              channels: format.channels, maxFrames: format.maxFrames)
-        let midiInputs = plugin.midiInput ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, memory.instanceCount) : nil
-
         let mode = detent_denormals_off()
         defer { detent_denormals_restore(mode) }
         detent_plugin_lifecycle_lock()
         defer { detent_plugin_lifecycle_unlock() }
+        let (first, used) = try Self.arranged(plugin, backend: backend, layout: layout, format: format)
+        self.used = used
+        memory = KernelMemory(audioInputs: used.inputs, audioOutputs: used.outputs, sideInputs: plugin.sideInputs,
+                              channels: format.channels, maxFrames: format.maxFrames)
+        let midiInputs = plugin.midiInput ? memory.buffer(UnsafeMutablePointer<LV2_Atom_Sequence>.self, memory.instanceCount) : nil
+
         for i in 0..<memory.instanceCount {
-            let instance = try backend.instantiate(plugin, layout: layout, sampleRate: format.sampleRate, maxFrames: format.maxFrames)
+            let instance: any BinaryInstance
+            if i == 0, let first {
+                instance = first
+            } else {
+                instance = try backend.instantiate(plugin, layout: layout, sampleRate: format.sampleRate, maxFrames: format.maxFrames)
+            }
             instances.append(instance)
             if let tempo = format.beatsPerMinute, tempo.isFinite, tempo > 0 { instance.setTempo(tempo) }
             memory.records[i].handle = instance.handle
@@ -68,8 +75,8 @@ final class BinaryInstances: @unchecked Sendable {
         let parameters = rows.enumerated().map { row, k in
             KernelMemory.ParameterPort(port: layout.parameter(k), low: Float(ranges[row].lowerBound), high: Float(ranges[row].upperBound))
         }
-        var k = memory.kernel(descriptor: bridge, inputPorts: (0..<layout.inputs).map(layout.input),
-                              outputPorts: (0..<layout.outputs).map(layout.output), parameters: parameters)
+        var k = memory.kernel(descriptor: bridge, inputPorts: (0..<used.inputs).map(layout.input),
+                              outputPorts: (0..<used.outputs).map(layout.output), parameters: parameters)
         memory.addSideInputs(&k, ports: (0..<layout.sides).map(layout.side))
         if let midiInputs {
             // The bridge reads every event of the sequence as MIDI: the type numbers only need
@@ -82,14 +89,39 @@ final class BinaryInstances: @unchecked Sendable {
         memory.kernel.pointee = k
     }
 
+    /// The main inputs and outputs the kernel uses: the plug-in's own, or fewer when it took
+    /// the chain's channels (``arranged(_:backend:layout:format:)``).
+    let used: (inputs: Int, outputs: Int)
+
+    /// A plug-in that declares more pins than the chain has channels, and more than two (IEM's
+    /// ambisonic plug-ins declare 64, JUCE's largest, and work in as many channels as they are
+    /// told), is told the chain's channels where its format has a way to (VST2's speaker
+    /// arrangement). If it takes them, the kernel uses that many pins, and the rest read
+    /// silence and are not read, where they would otherwise be folded into the chain's
+    /// channels by the mean. The instance made to ask is the first one; nil when none was
+    /// made.
+    private static func arranged(_ plugin: BinaryPlugin, backend: any BinaryBackend, layout: BinaryPortLayout,
+                                 format: KernelFormat) throws(PluginError) -> ((any BinaryInstance)?, (inputs: Int, outputs: Int)) {
+        let declared = (inputs: plugin.audioInputs, outputs: plugin.audioOutputs)
+        let wanted = (inputs: min(declared.inputs, format.channels), outputs: min(declared.outputs, format.channels))
+        guard wanted != declared, max(declared.inputs, declared.outputs) > 2 else { return (nil, declared) }
+        let instance = try backend.instantiate(plugin, layout: layout, sampleRate: format.sampleRate, maxFrames: format.maxFrames)
+        return (instance, instance.arrange(inputs: wanted.inputs, outputs: wanted.outputs) ? wanted : declared)
+    }
+
     /// Connects every port of an instance before activation: parameters to `values`, audio to
     /// the kernel's buffers (connected again at each run when direct).
     private func connect(_ handle: UnsafeMutableRawPointer, layout: BinaryPortLayout, values: UnsafeMutablePointer<Float>) {
         for k in 0..<layout.parameters {
             bridge.pointee.connect_port(handle, layout.parameter(k), UnsafeMutableRawPointer(values + Int(layout.parameter(k))))
         }
-        for c in 0..<layout.inputs { bridge.pointee.connect_port(handle, layout.input(c), memory.audio(input: true, position: c)) }
-        for c in 0..<layout.outputs { bridge.pointee.connect_port(handle, layout.output(c), memory.audio(input: false, position: c)) }
+        // Pins beyond those in use (see `arranged`) read silence and write where nothing reads.
+        for c in 0..<layout.inputs {
+            bridge.pointee.connect_port(handle, layout.input(c), memory.audio(input: true, position: c < used.inputs ? c : nil))
+        }
+        for c in 0..<layout.outputs {
+            bridge.pointee.connect_port(handle, layout.output(c), memory.audio(input: false, position: c < used.outputs ? c : nil))
+        }
         for c in 0..<layout.sides { bridge.pointee.connect_port(handle, layout.side(c), memory.side(position: c)) }
     }
 

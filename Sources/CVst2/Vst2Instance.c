@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <stddef.h>
 #include "Vst2Instance.h"
 
 #include <dlfcn.h>
@@ -112,6 +113,26 @@ DetentVst2Instance *detent_vst2_open(void *entry, int32_t shell_id, double sampl
         detent_vst2_dispatch(instance, vst2_process_precision, 0, 0, NULL, 0);
     }
     return instance;
+}
+
+/// A speaker arrangement of `channels` channels, its speakers' properties left zero (hosts
+/// allocate as many as there are channels, past the header's nominal array).
+static vst_speaker_arrangement *arrangement(int32_t channels) {
+    size_t size = offsetof(vst_speaker_arrangement, speakers) + (size_t)channels * sizeof(vst_speaker_properties);
+    vst_speaker_arrangement *a = calloc(1, size < sizeof *a ? sizeof *a : size);
+    if (!a) return NULL;
+    a->type = channels == 1 ? VST_ARRANGEMENT_TYPE_MONO : channels == 2 ? VST_ARRANGEMENT_TYPE_STEREO : VST_ARRANGEMENT_TYPE_CUSTOM;
+    a->channels = channels;
+    return a;
+}
+
+int32_t detent_vst2_arrange(DetentVst2Instance *instance, int32_t inputs, int32_t outputs) {
+    vst_speaker_arrangement *in = arrangement(inputs), *out = arrangement(outputs);
+    int32_t taken = 0;
+    if (in && out) taken = detent_vst2_dispatch(instance, vst2_set_speaker_arrangement, 0, (intptr_t)in, out, 0) == 1;
+    free(in);
+    free(out);
+    return taken;
 }
 
 void detent_vst2_close(DetentVst2Instance *instance) {

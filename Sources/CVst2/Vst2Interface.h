@@ -18,6 +18,7 @@ typedef enum VST_HOST_OPCODE VST_HOST_OPCODE;
 typedef enum VST_SPEAKER_TYPE VST_SPEAKER_TYPE;
 typedef enum VST_ARRANGEMENT_TYPE VST_ARRANGEMENT_TYPE;
 typedef struct vst_speaker_properties vst_speaker_properties;
+typedef struct vst_speaker_arrangement vst_speaker_arrangement;
 #include <xaymar-vst2/vst.h>
 
 /// What the host asks of a plug-in (the dispatcher's opcodes Detent uses).
@@ -37,6 +38,7 @@ enum {
     vst2_process_events = 25,
     vst2_program_name_indexed = 29,
     vst2_category = 35,
+    vst2_set_speaker_arrangement = 42,
     vst2_effect_name = 45,
     vst2_vendor_string = 47,
     vst2_product_string = 48,

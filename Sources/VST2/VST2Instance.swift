@@ -73,5 +73,10 @@ final class VST2Instance: BinaryInstance {
 
     func setTempo(_ beatsPerMinute: Double) { detent_vst2_set_tempo(record, beatsPerMinute) }
 
+    /// `effSetSpeakerArrangement`: mono, stereo or discrete channels.
+    func arrange(inputs: Int, outputs: Int) -> Bool {
+        detent_vst2_arrange(record, Int32(clamping: inputs), Int32(clamping: outputs)) == 1
+    }
+
     deinit { detent_vst2_close(record) }
 }

@@ -45,6 +45,13 @@ void detent_vst2_close(DetentVst2Instance *_Nonnull instance);
 /// The tempo `audioMasterGetTime` tells (before activation; 120 when never set).
 void detent_vst2_set_tempo(DetentVst2Instance *_Nonnull instance, double beats_per_minute);
 
+/// Tells the plug-in the channels it is given (`effSetSpeakerArrangement`), before it is
+/// activated: mono, stereo, or that many discrete channels, for its inputs and its outputs.
+/// Returns 1 when it takes them. Its pin counts stay what they were: a plug-in that declares
+/// more pins than it is told of leaves the others unused (IEM's ambisonic plug-ins declare 64
+/// and work in the channels they are told).
+int32_t detent_vst2_arrange(DetentVst2Instance *_Nonnull instance, int32_t inputs, int32_t outputs);
+
 /// What an open plug-in says of itself.
 typedef struct DetentVst2Info {
     int32_t unique_id;
