@@ -1,6 +1,8 @@
+import AudioEngine
 import Isolation
 import Platform
 import Rig
+import Synchronization
 
 /// Serves an isolated slot's sandbox: the plug-ins its host adds, each found from its request
 /// (`SlotRequest`) with its files and state, over shared memory, until the host lets it go.
@@ -14,8 +16,18 @@ package enum SlotService {
             Console.error("slot: the request is not one this detent reads")
             return 2
         }
+        // A plug-in is looked up in the catalogue once per sandbox: Python's whole-signal calls
+        // make their plug-ins anew in the same sandbox at every call, and reading the index
+        // each time cost more than the call's audio.
+        let found = Mutex<[String: Processor]>([:])
         let status = SlotServer.serve(priority: sandbox.priority) { request in
-            var processor = try ProcessorReference.processor(request.identifier)
+            var processor: Processor
+            if let known = found.withLock({ $0[request.identifier] }) {
+                processor = known
+            } else {
+                processor = try ProcessorReference.processor(request.identifier)
+                found.withLock { $0[request.identifier] = processor }
+            }
             if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
             return processor.settingState(request.state)
         }
