@@ -78,6 +78,8 @@ final class BinaryInstances: @unchecked Sendable {
         var k = memory.kernel(descriptor: bridge, inputPorts: (0..<used.inputs).map(layout.input),
                               outputPorts: (0..<used.outputs).map(layout.output), parameters: parameters)
         memory.addSideInputs(&k, ports: (0..<layout.sides).map(layout.side))
+        // JACK's transport reaches the plug-in through its bridge, when the bridge takes it.
+        k.transport_receiver = bridge.pointee.extension_data?(DETENT_TRANSPORT_URI)
         if let midiInputs {
             // The bridge reads every event of the sequence as MIDI: the type numbers only need
             // to be the loop's own.
@@ -176,6 +178,7 @@ final class BinaryInstances: @unchecked Sendable {
         return PreparedKernel(
             kernel: ExternalKernel(context: UnsafeMutableRawPointer(kernel), run: detent_lv2_run, reset: detent_lv2_reset,
                                    beginEvents: midi ? detent_lv2_midi_begin : nil, addEvent: midi ? detent_lv2_midi_add : nil,
+                                   transport: kernel.pointee.transport_receiver != nil ? detent_binary_transport : nil,
                                    side: plugin.sideInputs > 0 ? detent_lv2_side : nil),
             owner: self)
     }

@@ -1,4 +1,5 @@
 #include "ClapBridge.h"
+#include "BinaryTransport.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -63,6 +64,8 @@ struct DetentClapInstance {
     /// in 4/4, as the other binary formats are told.
     clap_event_transport_t transport;
     double tempo;
+    /// JACK's transport when the kernel told one (see `update_transport`).
+    DetentTransport told;
     /// Values the plug-in changed itself (an output event for a writable parameter), counted
     /// for the host to notice.
     uint32_t own_changes;
@@ -434,6 +437,7 @@ static void bridge_activate(LV2_Handle handle) {
     // Every parameter is sent again at the next run: activation may have forgotten them.
     for (uint32_t k = 0; k < instance->parameter_count; k++) instance->sent[k] = NAN;
     instance->steady_time = 0;
+    instance->told.told_at = 0;
 }
 
 static void bridge_deactivate(LV2_Handle handle) {
@@ -490,23 +494,36 @@ static void add_midi_events(DetentClapInstance *instance, uint32_t frames) {
     }
 }
 
-/// The transport at the run's first frame.
+/// The transport at the run's first frame: JACK's when the kernel told one, else rolling
+/// from frame 0 at `tempo` (120 when never told) in 4/4.
 static void update_transport(DetentClapInstance *instance) {
-    double tempo = instance->tempo > 0 ? instance->tempo : 120.0;
-    double seconds = (double)instance->steady_time / instance->sample_rate;
-    double beats = seconds * tempo / 60.0;
-    double bar = floor(beats / 4.0);
+    DetentMusicalTime now = detent_musical_time(&instance->told, (uint64_t)instance->steady_time, instance->tempo,
+                                                instance->sample_rate);
+    double seconds = (double)now.frame / instance->sample_rate;
     instance->transport = (clap_event_transport_t){
         .header = {.size = sizeof instance->transport, .time = 0, .space_id = CLAP_CORE_EVENT_SPACE_ID, .type = CLAP_EVENT_TRANSPORT},
         .flags = CLAP_TRANSPORT_HAS_TEMPO | CLAP_TRANSPORT_HAS_BEATS_TIMELINE | CLAP_TRANSPORT_HAS_SECONDS_TIMELINE
-            | CLAP_TRANSPORT_HAS_TIME_SIGNATURE | CLAP_TRANSPORT_IS_PLAYING,
-        .song_pos_beats = (clap_beattime)llround(beats * (double)CLAP_BEATTIME_FACTOR),
+            | CLAP_TRANSPORT_HAS_TIME_SIGNATURE | (now.rolling ? CLAP_TRANSPORT_IS_PLAYING : 0),
+        .song_pos_beats = (clap_beattime)llround(now.quarters * (double)CLAP_BEATTIME_FACTOR),
         .song_pos_seconds = (clap_sectime)llround(seconds * (double)CLAP_SECTIME_FACTOR),
-        .tempo = tempo,
-        .bar_start = (clap_beattime)llround(bar * 4.0 * (double)CLAP_BEATTIME_FACTOR),
-        .bar_number = (int32_t)bar,
-        .tsig_num = 4,
-        .tsig_denom = 4};
+        .tempo = now.beats_per_minute,
+        .bar_start = (clap_beattime)llround(now.bar_start_quarters * (double)CLAP_BEATTIME_FACTOR),
+        .bar_number = (int32_t)now.bar,
+        .tsig_num = (uint16_t)now.numerator,
+        .tsig_denom = (uint16_t)now.denominator};
+}
+
+/// JACK's transport, for the runs from now on (audio thread).
+static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) {
+    DetentClapInstance *instance = handle;
+    instance->told = *transport;
+    instance->told.told_at = (uint64_t)instance->steady_time;
+}
+
+static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport};
+
+static const void *bridge_extension_data(const char *uri) {
+    return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL;
 }
 
 void detent_clap_set_tempo(DetentClapInstance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }
@@ -538,7 +555,7 @@ static const LV2_Descriptor bridge = {
     .run = bridge_run,
     .deactivate = bridge_deactivate,
     .cleanup = NULL,
-    .extension_data = NULL,
+    .extension_data = bridge_extension_data,
 };
 
 const LV2_Descriptor *detent_clap_bridge(void) { return &bridge; }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE  // PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
 #include "PluginKernel.h"
+#include "BinaryTransport.h"
 #include "CRealtime.h"
 
 #include <dlfcn.h>
@@ -638,6 +639,17 @@ void detent_lv2_transport(void *context, int64_t frame, float speed, int64_t bar
     memcpy(values + 7 * 24, &beatsPerMinute, sizeof beatsPerMinute);
     k->position_pending = 1;
     k->position_known = 1;
+}
+
+void detent_binary_transport(void *context, int64_t frame, float speed, int64_t bar, float barBeat, double beat,
+                             int32_t beatUnit, float beatsPerBar, float beatsPerMinute) {
+    DetentLV2Kernel *k = (DetentLV2Kernel *)context;
+    if (!k || !k->transport_receiver) return;
+    const DetentTransportReceiver *receiver = (const DetentTransportReceiver *)k->transport_receiver;
+    DetentTransport told = {.known = 1, .rolling = speed != 0, .frame = frame, .bar = bar, .beat = beat,
+                            .bar_beat = barBeat, .beats_per_bar = beatsPerBar, .beat_unit = beatUnit,
+                            .beats_per_minute = beatsPerMinute};
+    for (uint32_t i = 0; i < k->instance_count; i++) receiver->tell(k->instances[i].handle, &told);
 }
 
 static pthread_mutex_t lifecycle = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;

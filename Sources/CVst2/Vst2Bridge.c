@@ -75,6 +75,7 @@ static void bridge_activate(LV2_Handle handle) {
     select_program(instance);
     read_parameters(instance);
     instance->position = 0;
+    instance->transport.told_at = 0;
     detent_vst2_update_time(instance);
     detent_vst2_dispatch(instance, vst2_mains_changed, 0, 1, NULL, 0);
     detent_vst2_dispatch(instance, vst2_start_process, 0, 0, NULL, 0);
@@ -148,6 +149,19 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
     atomic_store_explicit(&instance->running, 0, memory_order_relaxed);
 }
 
+/// JACK's transport, for the runs from now on (audio thread).
+static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) {
+    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
+    instance->transport = *transport;
+    instance->transport.told_at = (uint64_t)instance->position;
+}
+
+static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport};
+
+static const void *bridge_extension_data(const char *uri) {
+    return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL;
+}
+
 static const LV2_Descriptor bridge = {
     .URI = "urn:detent:vst2-bridge",
     .instantiate = NULL,
@@ -156,7 +170,7 @@ static const LV2_Descriptor bridge = {
     .run = bridge_run,
     .deactivate = bridge_deactivate,
     .cleanup = NULL,
-    .extension_data = NULL,
+    .extension_data = bridge_extension_data,
 };
 
 const LV2_Descriptor *detent_vst2_bridge(void) { return &bridge; }

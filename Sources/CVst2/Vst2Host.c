@@ -100,14 +100,16 @@ intptr_t detent_vst2_host(vst_effect *effect, int32_t opcode, int32_t index, int
 void detent_vst2_update_time(DetentVst2Instance *instance) {
     Vst2TimeInfo *time = &instance->time;
     double rate = instance->sample_rate > 0 ? instance->sample_rate : 48000;
-    time->sample_position = instance->position;
+    DetentMusicalTime now = detent_musical_time(&instance->transport, (uint64_t)instance->position, instance->tempo, rate);
+    time->sample_position = (double)now.frame;
     time->sample_rate = rate;
-    time->tempo = instance->tempo > 0 ? instance->tempo : 120;
-    time->ppq_position = instance->position / rate * (time->tempo / 60.0);
-    time->bar_start = floor(time->ppq_position / 4.0) * 4.0;
-    time->signature_numerator = 4;
-    time->signature_denominator = 4;
-    time->flags = vst2_time_playing | vst2_time_ppq_valid | vst2_time_tempo_valid | vst2_time_bars_valid | vst2_time_signature_valid;
+    time->tempo = now.beats_per_minute;
+    time->ppq_position = now.quarters;
+    time->bar_start = now.bar_start_quarters;
+    time->signature_numerator = now.numerator;
+    time->signature_denominator = now.denominator;
+    time->flags = (now.rolling ? vst2_time_playing : 0) | vst2_time_ppq_valid | vst2_time_tempo_valid | vst2_time_bars_valid
+        | vst2_time_signature_valid;
 }
 
 void detent_vst2_set_tempo(DetentVst2Instance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }

@@ -3,6 +3,7 @@
 
 #include "Vst2Bridge.h"
 #include "Vst2Interface.h"
+#include "BinaryTransport.h"
 
 #include <lv2/atom/atom.h>
 #include <stdatomic.h>
@@ -44,9 +45,11 @@ struct DetentVst2Instance {
     Vst2MidiEvent *midi_events;
     uint32_t events_dropped;
 
-    /// The transport the plug-in reads, brought up to date before each run.
+    /// The transport the plug-in reads, brought up to date before each run from `transport`
+    /// (JACK's, when the kernel told one) at `position`, the frames run since activation.
     Vst2TimeInfo time;
     double position;
+    DetentTransport transport;
     /// True during a run (the process level a plug-in asks for).
     atomic_int running;
 

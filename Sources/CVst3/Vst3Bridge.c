@@ -191,6 +191,8 @@ void vst3_prime_values(DetentVst3Instance *instance) {
 /// the plug-in holds already is not sent (it keeps its own value exactly, which the round
 /// trip through a normalized value may not: DPF maps ZamHeadX2's default elevation of 0 back
 /// to 1.34e-6); every later one sends every parameter again at the next run.
+static void update_context(DetentVst3Instance *instance);
+
 static void bridge_activate(LV2_Handle handle) {
     DetentVst3Instance *instance = (DetentVst3Instance *)handle;
     if (!instance->active) {
@@ -206,13 +208,9 @@ static void bridge_activate(LV2_Handle handle) {
     }
     instance->primed = false;
     memset(&instance->context, 0, sizeof instance->context);
-    instance->context.state = V3_PROCESS_CTX_TEMPO_VALID | V3_PROCESS_CTX_TIME_SIG_VALID | V3_PROCESS_CTX_CONT_TIME_VALID
-        | V3_PROCESS_CTX_PROJECT_TIME_VALID;
     instance->context.sample_rate = instance->sample_rate;
-    // The tempo the engine was given (`--bpm`), else 120 beats per minute; in 4/4.
-    instance->context.bpm = instance->tempo > 0 ? instance->tempo : 120.0;
-    instance->context.time_sig_numerator = 4;
-    instance->context.time_sig_denom = 4;
+    instance->transport.told_at = 0;
+    update_context(instance);
 }
 
 static void bridge_deactivate(LV2_Handle handle) {
@@ -259,6 +257,24 @@ static void receive_parameters(DetentVst3Instance *instance) {
     }
 }
 
+/// The process context for a run starting at the frames run since activation (the context's
+/// continuous time): the transport told (JACK's), else rolling from frame 0 at the engine's
+/// tempo (`--bpm`, else 120) in 4/4.
+static void update_context(DetentVst3Instance *instance) {
+    struct v3_process_context *context = &instance->context;
+    DetentMusicalTime now = detent_musical_time(&instance->transport, (uint64_t)context->continuous_time_in_samples,
+                                                instance->tempo, instance->sample_rate);
+    context->state = V3_PROCESS_CTX_TEMPO_VALID | V3_PROCESS_CTX_TIME_SIG_VALID | V3_PROCESS_CTX_CONT_TIME_VALID
+        | V3_PROCESS_CTX_PROJECT_TIME_VALID | V3_PROCESS_CTX_BAR_POSITION_VALID
+        | (now.rolling ? V3_PROCESS_CTX_PLAYING : 0);
+    context->project_time_in_samples = now.frame;
+    context->bpm = now.beats_per_minute;
+    context->project_time_quarters = now.quarters;
+    context->bar_position_quarters = now.bar_start_quarters;
+    context->time_sig_numerator = now.numerator;
+    context->time_sig_denom = now.denominator;
+}
+
 static void bridge_run(LV2_Handle handle, uint32_t frames) {
     DetentVst3Instance *instance = (DetentVst3Instance *)handle;
     // A run of no frames (the loop's way of asking for a latency, which VST3 reports
@@ -270,13 +286,23 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
     vst3_changes_clear(&instance->output_changes);
     instance->output_events.count = 0;
     instance->data.nframes = (int32_t)frames;
+    update_context(instance);
     VST3_TABLE(instance->processor, Vst3ProcessorTable)->processor.process(instance->processor, &instance->data);
     receive_parameters(instance);
-    struct v3_process_context *context = &instance->context;
-    context->project_time_in_samples += frames;
-    context->continuous_time_in_samples += frames;
-    context->project_time_quarters = (double)context->project_time_in_samples / instance->sample_rate * context->bpm / 60.0;
-    context->bar_position_quarters = floor(context->project_time_quarters / 4.0) * 4.0;
+    instance->context.continuous_time_in_samples += frames;
+}
+
+/// JACK's transport, for the runs from now on (audio thread).
+static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) {
+    DetentVst3Instance *instance = (DetentVst3Instance *)handle;
+    instance->transport = *transport;
+    instance->transport.told_at = (uint64_t)instance->context.continuous_time_in_samples;
+}
+
+static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport};
+
+static const void *bridge_extension_data(const char *uri) {
+    return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL;
 }
 
 static const LV2_Descriptor bridge = {
@@ -287,7 +313,7 @@ static const LV2_Descriptor bridge = {
     .run = bridge_run,
     .deactivate = bridge_deactivate,
     .cleanup = NULL,
-    .extension_data = NULL,
+    .extension_data = bridge_extension_data,
 };
 
 const LV2_Descriptor *detent_vst3_bridge(void) { return &bridge; }

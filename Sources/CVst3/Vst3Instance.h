@@ -5,6 +5,7 @@
 
 #include "Vst3Bridge.h"
 #include "Vst3Interfaces.h"
+#include "BinaryTransport.h"
 
 #include <lv2/atom/atom.h>
 #include <stdatomic.h>
@@ -121,6 +122,8 @@ struct DetentVst3Instance {
     Vst3Events events;
     Vst3Events output_events;
     struct v3_process_context context;
+    /// JACK's transport when the kernel told one (see `update_context`).
+    DetentTransport transport;
     struct v3_process_data data;
 
     Vst3Handler handler;

@@ -6,6 +6,7 @@ import Foundation
 import JackHost
 import Ladspa
 import Parameters
+import Rig
 import LV2
 import Testing
 
@@ -175,13 +176,19 @@ extension JackTests {
 
         /// Tempo live: zam's delay, synced to the beat with a divisor of 1, echoes a whole 4/4
         /// bar after the impulse. `--bpm 120` alone gives 2 s; a timebase master (`jack_transport`)
-        /// rolling at 90 bpm wins over it, and the echo comes 2.667 s after.
-        @Test(arguments: [(nil, 96_000), (90, 128_000)] as [(Int?, Int)])
-        func aTempoSyncedDelayFollowsJACKsTransport(master: Int?, echo: Int) throws {
-            let processor = try Self.processor("urn:zamaudio:ZamDelay")
+        /// rolling at 90 bpm wins over it, and the echo comes 2.667 s after. In every format the
+        /// plug-in is built in: LV2 reads `time:Position`, the others their own transport.
+        @Test(arguments: [nil, 90] as [Int?], ["LV2", "CLAP", "VST3", "VST2"])
+        func aTempoSyncedDelayFollowsJACKsTransport(master: Int?, format: String) throws {
+            let echo = master == nil ? 96_000 : 128_000
+            let processor = format == "LV2" ? try Self.processor("urn:zamaudio:ZamDelay")
+                : try InstalledPlugins.catalogue.find("\(format.lowercased()):ZamDelay").processor()
             let table = processor.table
+            let ids = format == "LV2" ? ["sync", "div", "drywet"] : ["sync_bpm", "divisor", "dry_wet"]
+            // VST2 has normalised values only: the divisor's 1 (of 1 … 5) is its 0.
+            let divisor = format == "VST2" ? 0.0 : 1
             var values: [ParameterIndex: Double] = [:]
-            for (id, value) in [("sync", 1.0), ("div", 1), ("drywet", 1)] { values[try #require(table.find(id))] = value }
+            for (id, value) in zip(ids, [1.0, divisor, 1]) { values[try #require(table.find(id), "\(format) \(id)")] = value }
             var impulse = [Float](repeating: 0, count: 48_000 * 3)
             impulse[100] = 0.9
             let f = try LiveFixture(input: [impulse, impulse], values: values, processor: processor, beatsPerMinute: 120)
@@ -204,7 +211,7 @@ extension JackTests {
             let recorded = f.recorder.recording[0]
             // Fully wet: the echo alone, a few frames after the bar (the delay's own filter).
             let loudest = (1_000..<recorded.count).max { abs(recorded[$0]) < abs(recorded[$1]) }!
-            #expect((0...8).contains(loudest - (100 + echo)), "the echo is \(loudest - 100) frames after the impulse")
+            #expect((0...8).contains(loudest - (100 + echo)), "\(format): the echo is \(loudest - 100) frames after the impulse")
         }
 
         /// A plug-in's own MIDI output live: x42's MIDI Chromatic Transpose (MIDI in and out

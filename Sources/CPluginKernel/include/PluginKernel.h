@@ -198,6 +198,9 @@ typedef struct DetentLV2Kernel {
     float *_Nullable side_buffers;
     const float *_Nonnull const *_Nullable side_in;
     uint32_t side_channels;
+    /// A binary plug-in's bridge's way to be told the transport (`DETENT_TRANSPORT_URI`), or
+    /// NULL (`detent_binary_transport`).
+    const void *_Nullable transport_receiver;
 } DetentLV2Kernel;
 
 /// Starts the cycle's MIDI list (`ExternalKernel.beginEvents`; audio thread).
