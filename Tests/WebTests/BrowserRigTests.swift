@@ -72,6 +72,26 @@ extension BrowserTests {
         #expect(detent.finish() == 0)
     }
 
+    /// Adds Detent's built-in from the catalogue as slot `name`, placed at the option `place`
+    /// offers ("on comp → output", "new branch input → output").
+    static func addBuiltIn(_ browser: HeadlessBrowser, where place: String, as name: String) throws {
+        _ = try browser.evaluate("document.getElementById('add').click()")
+        try browser.waitFor("document.querySelector('#plugins li[data-identifier=\"builtin\"]') !== null", timeout: 60)
+        _ = try browser.evaluate("document.querySelector('#plugins li[data-identifier=\"builtin\"]').click()")
+        _ = try browser.evaluate("""
+            (() => { const w = document.getElementById('where'); w.value = [...w.options].find(o => o.textContent === '\(place)').value;
+                     document.getElementById('slotname').value = '\(name)'; document.getElementById('addit').click(); })()
+            """)
+    }
+
+    /// Connects `from` (typed: a node or a new input's name) to `to` (chosen) with the form.
+    static func connect(_ browser: HeadlessBrowser, from: String, to: String) throws {
+        _ = try browser.evaluate("""
+            (() => { const f = document.querySelector('#rig .wireform'); f.querySelector('input').value = '\(from)';
+                     f.querySelector('select').value = '\(to)'; f.querySelector('button').click(); })()
+            """)
+    }
+
     @Test("A graph is drawn with no box over another and no line through a box; connected and disconnected on the page; a list on a phone")
     func pageDrawsAndWiresAGraph() throws {
         let folder = TemporaryFolder()
@@ -102,10 +122,7 @@ extension BrowserTests {
         #expect(try browser.evaluate("document.querySelectorAll('svg.graph path.side').length") as? Int == 1)
 
         // A connection made with the form, then taken away with its button.
-        _ = try browser.evaluate("""
-            (() => { const f = document.querySelector('#rig .wireform'); f.querySelector('input').value = 'input';
-                     f.querySelector('select').value = 'comp'; f.querySelector('button').click(); })()
-            """)
+        try Self.connect(browser, from: "input", to: "comp")
         try waitUntil("the connection is made") { (try? detent.ask("chain"))?.contains(" input>comp ") == true }
         try browser.waitFor("document.querySelectorAll('svg.graph path').length === 7")
         #expect(try browser.evaluate(overlaps) as? Int == 0)
@@ -114,13 +131,7 @@ extension BrowserTests {
         try browser.waitFor("document.querySelectorAll('svg.graph path').length === 6")
 
         // A slot put on a connection from the catalogue.
-        _ = try browser.evaluate("document.getElementById('add').click()")
-        try browser.waitFor("document.querySelector('#plugins li[data-identifier=\"builtin\"]') !== null", timeout: 60)
-        _ = try browser.evaluate("document.querySelector('#plugins li[data-identifier=\"builtin\"]').click()")
-        _ = try browser.evaluate("""
-            (() => { const w = document.getElementById('where'); w.value = [...w.options].find(o => o.textContent === 'on comp → output').value;
-                     document.getElementById('slotname').value = 'tail'; document.getElementById('addit').click(); })()
-            """)
+        try Self.addBuiltIn(browser, where: "on comp → output", as: "tail")
         try waitUntil("the slot is put on the connection") { (try? detent.ask("chain"))?.hasSuffix("comp>tail tail>output") == true }
         try browser.waitFor("document.querySelectorAll('svg.graph g.node').length === 7")
         #expect(try browser.evaluate(overlaps) as? Int == 0)
@@ -285,20 +296,11 @@ extension BrowserTests {
         try browser.waitFor("document.getElementById('add') !== null && document.querySelector('#rig .wireform') !== null")
 
         // A parallel branch, input → lp → output, from the catalogue.
-        _ = try browser.evaluate("document.getElementById('add').click()")
-        try browser.waitFor("document.querySelector('#plugins li[data-identifier=\"builtin\"]') !== null", timeout: 60)
-        _ = try browser.evaluate("document.querySelector('#plugins li[data-identifier=\"builtin\"]').click()")
-        _ = try browser.evaluate("""
-            (() => { const w = document.getElementById('where'); w.value = [...w.options].find(o => o.textContent === 'new branch input → output').value;
-                     document.getElementById('slotname').value = 'lp'; document.getElementById('addit').click(); })()
-            """)
+        try Self.addBuiltIn(browser, where: "new branch input → output", as: "lp")
         try waitUntil("the branch is added") { (try? detent.ask("chain"))?.contains("input>lp") == true }
         // The key: a new named input wired to the compressor's side chain with the form.
         try browser.waitFor("[...document.querySelectorAll('#rig .wireform select option')].some(o => o.value === 'comp:sidechain')")
-        _ = try browser.evaluate("""
-            (() => { const f = document.querySelector('#rig .wireform'); f.querySelector('input').value = 'key';
-                     f.querySelector('select').value = 'comp:sidechain'; f.querySelector('button').click(); })()
-            """)
+        try Self.connect(browser, from: "key", to: "comp:sidechain")
         try waitUntil("the key is wired") { (try? detent.ask("chain"))?.contains("key>comp:sidechain") == true }
         let chain = try detent.ask("chain")
         for edge in ["input>comp", "input>lp", "key>comp:sidechain", "comp>output", "lp>output"] {
