@@ -153,7 +153,7 @@ extension JackTests {
             set -eu
             mount -t tmpfs tmpfs /dev/shm
             jackd --no-realtime -n metadata -d dummy -r 48000 -p 256 > /dev/null 2>&1 &
-            trap 'kill $(jobs -p) 2> /dev/null || true' EXIT
+            trap 'kill $(jobs -p) 2> /dev/null; wait' EXIT
             export JACK_DEFAULT_SERVER=metadata JACK_NO_START_SERVER=1
             jack_wait -w -t 10 > /dev/null
             fifo=$(mktemp -u) && mkfifo "$fifo"

@@ -45,7 +45,7 @@ import TestSupport
         mkdir -p /run/avahi-daemon
         mount -t tmpfs tmpfs /run/avahi-daemon
         # Every process stays in the script's process group (nothing daemonizes), ended with it.
-        trap 'kill $(jobs -p) 2> /dev/null || true' EXIT
+        trap 'kill $(jobs -p) 2> /dev/null; wait' EXIT
         export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus
         dbus-daemon --config-file="$dir/bus.conf" --nofork --print-address > "$dir/bus.address" &
         timeout 10 sh -c "until [ -s '$dir/bus.address' ]; do sleep 0.05; done"
