@@ -186,13 +186,13 @@ void vst3_prime_values(DetentVst3Instance *instance) {
     instance->primed = true;
 }
 
+static void update_context(DetentVst3Instance *instance);
+
 /// Activates the component, then starts processing, and starts the timeline from zero. The
 /// first activation keeps the values `vst3_prime_values` took, so a parameter whose value
 /// the plug-in holds already is not sent (it keeps its own value exactly, which the round
 /// trip through a normalized value may not: DPF maps ZamHeadX2's default elevation of 0 back
 /// to 1.34e-6); every later one sends every parameter again at the next run.
-static void update_context(DetentVst3Instance *instance);
-
 static void bridge_activate(LV2_Handle handle) {
     DetentVst3Instance *instance = (DetentVst3Instance *)handle;
     if (!instance->active) {
