@@ -116,7 +116,8 @@ extension Processor {
             guard parts.count > 1 else { throw .lastSlot(parts[i].name) }
             parts.remove(at: i)
         case .insert, .connect, .disconnect:
-            throw .graphEdit("a chain is a line: connections are a graph's (--graph)")
+            // A chain is the graph of its line: wired, it becomes that graph, edited.
+            return try applying(edit, toGraph: lineRouting())
         case .rename(let name, let new):
             let i = try slot(name)
             parts[i].name = try Self.newSlotName(new, for: parts[i].name, among: parts.map(\.name))
@@ -133,6 +134,18 @@ extension Processor {
             return from == moved ? .moved(from) : .kept(from)
         }
         return EditedChain(processor: processor, origins: origins, rows: carriedRows(into: processor, from: parts.map(\.from)))
+    }
+
+    /// The wiring of this chain's line (`input` → each slot in turn → `output`), as the graph
+    /// it is: the routing a connection made, taken away or given a slot edits.
+    func lineRouting() throws(ChainError) -> GraphRouting {
+        let names = chainParts.map(\.name)
+        let line = zip(["input"] + names, names + ["output"]).map { (from: $0, to: $1) }
+        do {
+            return try Processor.routing(slots: names, connections: line, sideInputs: chainParts.map(\.processor.sideInputs)).routing
+        } catch {
+            throw .graph(error)
+        }
     }
 
     /// `next`, a whole other rig (a preset of another chain or graph loaded live), as an edit

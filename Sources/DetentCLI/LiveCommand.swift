@@ -48,7 +48,8 @@ struct LiveCommand: ParsableCommand {
                                  do the same); a graph's: 'chain add
                                  [NAME=]PLUGIN at FROM>TO', 'chain remove NAME',
                                  'chain connect FROM TO', 'chain disconnect FROM
-                                 TO'; 'chain rename NAME NEW' renames a
+                                 TO' (a chain wired so becomes its line's
+                                 graph); 'chain rename NAME NEW' renames a
                                  slot (its ids follow it)
               restart SLOT       start an isolated slot's process afresh, with the
                                  slots of its sandbox that are down (--isolate;

@@ -137,6 +137,25 @@ struct GraphEditTests {
         #expect(maxDifference(output[0][..<offerAt], wasExpected[..<offerAt]) < 1e-6)
     }
 
+    @Test("a chain wired becomes its line's graph, edited: its slots carry on, the connection fades in")
+    func chainWiredBecomesAGraph() throws {
+        let before = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+        let values = values(before, "a", cutoff: 2_500, gain: -2).merging(values(before, "b", cutoff: 400, gain: 3)) { $1 }
+        let input = [Signal.noise(frames: frames, seed: 35)]
+        let (output, _, edited) = try edit(before, values, .connect(from: "a", to: "output"), input: input)
+        #expect(edited.processor.routing != nil)
+        #expect(edited.processor.identifier.hasSuffix("| input>a a>b b>output a>output"))
+        #expect(edited.origins == [.kept(0), .kept(1)], "no slot starts again")
+        #expect(edited.processor.table.indices.map { edited.processor.table[$0].id } == before.table.indices.map { before.table[$0].id },
+                "the same rows, by the same ids")
+        let a = alone(input, cutoff: 2_500, gain: -2)
+        let ab = alone(a, cutoff: 400, gain: 3)
+        // The chain until the edit, sample for sample; the graph once the connection is in.
+        #expect(Array(output[0][..<offerAt]) == Array(ab[0][..<offerAt]))
+        let settled = offerAt + fade + 1
+        #expect(maxDifference(output[0][settled...], zip(ab[0], a[0]).map { $1 + $0 }[settled...]) < 1e-6)
+    }
+
     @Test("edits of a graph under a steady tone make no click",
           arguments: ["insert", "branch", "remove", "connect", "disconnect", "new input"])
     func noClick(edit change: String) throws {
@@ -238,9 +257,12 @@ struct GraphEditTests {
             #expect(throws: malformed) { try series.applying(.disconnect(from: "a", to: end)) }
         }
         #expect(throws: ChainError.graph(.unknownPort("b:main"))) { try series.applying(.connect(from: "input", to: "b:main")) }
+        // A chain is the graph of its line: its own connections are there already.
         let chain = try Processor.chain([("a", .lowpassGain)])
-        #expect(throws: ChainError.graphEdit("a chain is a line: connections are a graph's (--graph)")) {
-            try chain.applying(.connect(from: "input", to: "a"))
+        #expect(throws: ChainError.graphEdit("input>a is connected already")) { try chain.applying(.connect(from: "input", to: "a")) }
+        #expect(throws: ChainError.graphEdit("a graph's slots are placed by their connections: chain connect FROM TO, chain disconnect FROM TO")) {
+            let two = try Processor.chain([("a", .lowpassGain), ("b", .lowpassGain)])
+            _ = try two.applying(.connect(from: "a", to: "output")).processor.applying(.move("a", to: 2))
         }
         // A slot in a line that meets another at a sum is bridged: its source has no other way on.
         let meeting = try graph(["lp", "lim", "n", "comp"], [("input", "lp"), ("input", "lim"), ("lp", "n"), ("n", "comp"),

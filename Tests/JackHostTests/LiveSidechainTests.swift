@@ -79,6 +79,29 @@ extension JackTests.LiveSidechainTests {
         #expect(firstDifference(recorded, expected) == "none")
     }
 
+    /// A chain wired while it plays becomes its line's graph: a compressor keyed from a new
+    /// named input gets the input's ports, and the slots play on, sample for sample the chain's
+    /// until the edit.
+    @Test func aChainWiredLiveBecomesAGraphWithTheNewInputsPorts() throws {
+        let processor = try Processor.chain([("lp", .lowpassGain), ("comp", try JackTests.LivePluginTests.processor("urn:zamaudio:ZamComp"))])
+        let values: [ParameterIndex: Double] = [try #require(processor.table.find("lp.cutoff")): 500]
+        let (tone, _) = Self.signals()
+        let f = try LiveFixture(input: [tone], values: values, processor: processor)
+        f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
+        let host = try #require(f.host.clientName)
+        let engineStart = try f.play()
+        try f.waitForRecording(0.3)
+        let keyed = try f.host.editChain(.connect(from: "voice", to: "comp:sidechain"))
+        #expect(keyed.identifier.hasSuffix("| input>lp lp>comp voice>comp:sidechain comp>output"))
+        #expect(f.player.ports(matching: "^\(host):voice_") == ["\(host):voice_1"])
+        try f.waitForRecording(1)
+        // The key is silent: the graph sounds as the chain did, throughout.
+        let recorded = f.recorder.recording[0]
+        let expected = f.offlineReference(engineStart: engineStart, changes: [])[0]
+        #expect(recorded.contains { abs($0) > 1e-3 })
+        #expect(firstDifference(recorded, expected) == "none")
+    }
+
     /// A graph edited while it plays: a connection from a new named input makes its ports, and
     /// a parallel branch taken out fades away, leaving the other branch exactly as if alone.
     @Test func aGraphEditedLiveGainsPortsAndLosesABranchCleanly() throws {

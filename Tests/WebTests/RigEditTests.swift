@@ -64,7 +64,7 @@ extension LiveWebTests {
         page.send(#"{"type":"chain","action":"remove","slot":"nothing"}"#)
         #expect((try page.next("error")["message"] as? String)?.hasPrefix("the chain has no slot 'nothing'") == true)
         page.send(#"{"type":"chain","action":"connect","from":"input","to":"lp"}"#)
-        #expect((try page.next("error")["message"] as? String)?.hasPrefix("a chain is a line") == true)
+        #expect((try page.next("error")["message"] as? String)?.hasPrefix("input>lp is connected already") == true)
         page.send(#"{"type":"chain","action":"add","plugin":"no such plug-in anywhere"}"#)
         #expect((try page.next("error", timeout: 30)["message"] as? String)?.contains("no such plug-in anywhere") == true)
         #expect(try detent.ask("chain").hasPrefix("chain lp (") && (try detent.ask("chain")).hasSuffix("-> tone (Lowpass + gain)"))
