@@ -177,10 +177,11 @@ function wireList(m, box, drawn) {
   box.append(list);
 }
 function options(select, values) { select.replaceChildren(...values.map(v => { const o = $("option"); o.value = v; o.textContent = v; return o; })); return select; }
+// Connects FROM → TO; on a chain (no connections yet) the edit makes it its line's graph.
 function connectForm(m, box) {
-  const { slots, inputs } = graphColumns(m);
+  const { slots, inputs } = m.connections ? graphColumns(m) : { slots: m.sections.map(s => s.name), inputs: ["input"] };
   const form = $("form", "wireform"), from = $("input"), to = $("select"), go = $("button");
-  from.setAttribute("list", "wire-sources"); from.placeholder = "from (a slot, input, a new input's name)"; from.setAttribute("aria-label", "connect from");
+  from.setAttribute("list", "wire-sources"); from.placeholder = "from (slot or input)"; from.title = "a slot, input, a named input or a new input's name"; from.setAttribute("aria-label", "connect from");
   const sources = $("datalist"); sources.id = "wire-sources"; options(sources, ["input", ...inputs.filter(i => i !== "input"), ...slots]);
   to.setAttribute("aria-label", "connect to"); options(to, [...slots, ...slots.map(s => s + ":sidechain"), "output"]);
   go.type = "submit"; go.textContent = "Connect";
@@ -219,6 +220,7 @@ function drawRig() {
     else rig.sections.forEach((s, i) => line.append(arrow(), slotChip(s, i, count, false)));
     line.append(arrow(), end("output"));
     box.append(line);
+    if (canEdit && rig.sections[0].name !== "") connectForm(rig, box);
   }
 }
 // A file parameter in its slot's section: the file chosen, and a path to load.

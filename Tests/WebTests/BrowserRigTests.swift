@@ -69,6 +69,10 @@ extension BrowserTests {
         _ = try browser.evaluate("window.prompt = () => 'b'")
         _ = try browser.evaluate("document.querySelector('#rig .slot[data-slot=\"crunch\"] button[title=\"rename crunch\"]').click()")
         try browser.waitFor("document.getElementById('toast').textContent.startsWith(\"two chain slots are named 'b'\")")
+        // Wired, the chain becomes its line's graph, drawn as one.
+        try Self.connect(browser, from: "b", to: "output")
+        try waitUntil("the chain is a graph") { (try? detent.ask("chain"))?.hasSuffix("input>b b>crunch crunch>output b>output") == true }
+        try browser.waitFor("document.querySelectorAll('svg.graph g.node').length === 4")
         #expect(detent.finish() == 0)
     }
 
