@@ -79,12 +79,11 @@ extension JackTests.LiveSidechainTests {
         #expect(firstDifference(recorded, expected) == "none")
     }
 
-    /// A chain wired while it plays becomes its line's graph: a compressor keyed from a new
-    /// named input gets the input's ports, and the slots play on, sample for sample the chain's
-    /// until the edit.
-    @Test func aChainWiredLiveBecomesAGraphWithTheNewInputsPorts() throws {
-        let processor = try Processor.chain([("lp", .lowpassGain), ("comp", try JackTests.LivePluginTests.processor("urn:zamaudio:ZamComp"))])
-        let values: [ParameterIndex: Double] = [try #require(processor.table.find("lp.cutoff")): 500]
+    /// `processor` playing a tone, with edits allowed, its `comp` keyed from a new named input
+    /// `voice` once it has played 0.3 s: the rig's identifier then ends with `making`, and the
+    /// input has its port.
+    static func keyedFromVoice(_ processor: Processor, values: [ParameterIndex: Double], making: String) throws
+        -> (LiveFixture, engineStart: Int64) {
         let (tone, _) = Self.signals()
         let f = try LiveFixture(input: [tone], values: values, processor: processor)
         f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
@@ -92,8 +91,18 @@ extension JackTests.LiveSidechainTests {
         let engineStart = try f.play()
         try f.waitForRecording(0.3)
         let keyed = try f.host.editChain(.connect(from: "voice", to: "comp:sidechain"))
-        #expect(keyed.identifier.hasSuffix("| input>lp lp>comp voice>comp:sidechain comp>output"))
+        #expect(keyed.identifier.hasSuffix(making), "\(keyed.identifier)")
         #expect(f.player.ports(matching: "^\(host):voice_") == ["\(host):voice_1"])
+        return (f, engineStart)
+    }
+
+    /// A chain wired while it plays becomes its line's graph: a compressor keyed from a new
+    /// named input gets the input's ports, and the slots play on, sample for sample the chain's
+    /// until the edit.
+    @Test func aChainWiredLiveBecomesAGraphWithTheNewInputsPorts() throws {
+        let processor = try Processor.chain([("lp", .lowpassGain), ("comp", try JackTests.LivePluginTests.processor("urn:zamaudio:ZamComp"))])
+        let (f, engineStart) = try Self.keyedFromVoice(processor, values: [try #require(processor.table.find("lp.cutoff")): 500],
+                                                       making: "| input>lp lp>comp voice>comp:sidechain comp>output")
         try f.waitForRecording(1)
         // The key is silent: the graph sounds as the chain did, throughout.
         let recorded = f.recorder.recording[0]
@@ -112,15 +121,8 @@ extension JackTests.LiveSidechainTests {
         let processor = try Processor.graph(order.map { parts[$0] }, routing: routing)
         let values: [ParameterIndex: Double] = [try #require(processor.table.find("lp.cutoff")): 500,
                                                 try #require(processor.table.find("comp.thr")): -30]
-        let (tone, _) = Self.signals()
-        let f = try LiveFixture(input: [tone], values: values, processor: processor)
-        f.host.allowChainEdits(resolve: { _ in .lowpassGain }, changed: { _ in })
-        let host = try #require(f.host.clientName)
-        let engineStart = try f.play()
-        try f.waitForRecording(0.3)
-        let keyed = try f.host.editChain(.connect(from: "voice", to: "comp:sidechain"))
-        #expect(keyed.identifier.hasSuffix("| input>lp input>comp voice>comp:sidechain lp>output comp>output"))
-        #expect(f.player.ports(matching: "^\(host):voice_") == ["\(host):voice_1"])
+        let (f, engineStart) = try Self.keyedFromVoice(processor, values: values,
+                                                       making: "| input>lp input>comp voice>comp:sidechain lp>output comp>output")
         #expect(throws: ChainEditError.self) { try f.host.editChain(.move("lp", to: 2)) }
         try f.waitForRecording(0.5)
         let after = try f.host.editChain(.remove("comp"))
@@ -131,7 +133,7 @@ extension JackTests.LiveSidechainTests {
         let recorded = f.recorder.recording[0]
         let whole = f.offlineReference(engineStart: engineStart, changes: [])[0]
         let lead = [Float](repeating: 0, count: Int(engineStart))
-        let lp = EngineRun.reference([lead + tone], processor: .lowpassGain, values: [.cutoff: 500],
+        let lp = EngineRun.reference([lead + Self.signals().tone], processor: .lowpassGain, values: [.cutoff: 500],
                                      smoothing: LiveFixture.smoothing, blockSize: f.server.period)[0]
         let rest = Array(lp[Int(engineStart)...])
         // Up to the removal (the silent key changed nothing), both branches; from a fade after

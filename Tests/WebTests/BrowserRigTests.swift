@@ -239,13 +239,7 @@ extension BrowserTests {
         #expect(connected.status.exited == 0, "\(connected.stderrText)")
         let recorder = try ChildProcess("/usr/bin/jack_rec", ["-f", recording, "-d", "2", "-b", "32", "-B", "1048576",
                                                             "jack_simple_client:output1", "detent:out_1"], environment: server.clientEnvironment)
-        guard let ended = recorder.wait(seconds: 30) else {
-            recorder.signal(SIGKILL)
-            recorder.wait()
-            throw HeadlessBrowser.Failure(description: "jack_rec did not end")
-        }
-        #expect(ended.exited == 0)
-        #expect(detent.finish() == 0)
+        try Self.finish(recorder, detent)
 
         // Offline: the recorded input through the saved preset's rig.
         let live = try Self.pcm32(recording)
@@ -262,6 +256,18 @@ extension BrowserTests {
         let settled = 4_800
         let worst = zip(offline[settled...], live[1][settled...]).map { abs($0 - $1) }.max() ?? 1
         #expect(worst < 1e-7, "the live output and the preset's offline render differ by up to \(worst)")
+    }
+
+    /// Waits for `jack_rec` to end (30 s at most: it records a few seconds), then ends Detent;
+    /// both must end well.
+    static func finish(_ recorder: ChildProcess, _ detent: LiveProgram) throws {
+        guard let ended = recorder.wait(seconds: 30) else {
+            recorder.signal(SIGKILL)
+            recorder.wait()
+            throw HeadlessBrowser.Failure(description: "jack_rec did not end")
+        }
+        #expect(ended.exited == 0)
+        #expect(detent.finish() == 0)
     }
 
     /// A float WAV file's one channel, as `detent render` writes it from a float input.
@@ -349,13 +355,7 @@ extension BrowserTests {
         }
         let rolled = try ChildProcess.run("/usr/bin/jack_transport", [], environment: server.clientEnvironment, stdin: Array("play\nquit\n".utf8))
         #expect(rolled.status.exited == 0, "\(rolled.stderrText)")
-        guard let ended = recorder.wait(seconds: 30) else {
-            recorder.signal(SIGKILL)
-            recorder.wait()
-            throw HeadlessBrowser.Failure(description: "jack_rec did not end")
-        }
-        #expect(ended.exited == 0)
-        #expect(detent.finish() == 0)
+        try Self.finish(recorder, detent)
 
         // Offline: the recorded tone and key through the saved preset's graph.
         let live = try Self.pcm32(recording)
