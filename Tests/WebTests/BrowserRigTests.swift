@@ -210,6 +210,9 @@ extension BrowserTests {
         try add("lowpass + gain", "builtin", as: "tone", making: ["builtin", "drive", "echo", "tone"])
         _ = try browser.evaluate("document.querySelector('#rig .slot[data-slot=\"echo\"] button[title=\"move echo earlier\"]').click()")
         try waitUntil("echo is moved") { (try? detent.ask("chain")).map(Self.slots) == ["builtin", "echo", "drive", "tone"] }
+        // The page has the moved rig's layout before its switch is clicked: a value set from a
+        // layout the host has moved on from is not applied (the page is sent the new one).
+        try browser.waitFor("[...document.querySelectorAll('#rig .slot')].map(s => s.dataset.slot).join() === 'builtin,echo,drive,tone'")
         try browser.waitFor("document.querySelector('section[data-slot=\"drive\"] .power input') !== null")
         _ = try browser.evaluate("document.querySelector('section[data-slot=\"drive\"] .power input').click()")
         try waitUntil("drive is bypassed") { (try? detent.ask("get drive.bypass")) == "drive.bypass=on" }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -23,6 +24,9 @@ final class HeadlessBrowser {
             "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
             "--remote-debugging-port=0", "--user-data-dir=\(profile)", "--window-size=1024,768", "about:blank",
         ], stdin: .null, stdout: .null, stderr: .open(folder.write("stderr", text: "")))
+        let group = child.pid
+        Self.running.withLock { _ = $0.insert(group) }
+        _ = Self.reaper
         // Chromium writes the port it chose to DevToolsActivePort in its profile.
         let portFile = profile + "/DevToolsActivePort"
         try waitUntil("Chromium listens for DevTools", timeout: 30) { FileManager.default.fileExists(atPath: portFile) }
@@ -42,7 +46,17 @@ final class HeadlessBrowser {
     deinit {
         Glibc.kill(-child.pid, SIGKILL)
         child.wait()
+        let group = child.pid
+        Self.running.withLock { _ = $0.remove(group) }
     }
+
+    /// The process groups of the Chromiums running, and their end when the test process
+    /// exits: a browser test that failed by throwing has been seen to leave its Chromium
+    /// running, its deinit never run, so the group kill does not rest on deinit alone.
+    private static let running = Mutex<Set<pid_t>>([])
+    private static let reaper: Void = {
+        atexit { HeadlessBrowser.running.withLock { groups in for group in groups { Glibc.kill(-group, SIGKILL) } } }
+    }()
 
     /// Calls a DevTools method and returns its result.
     @discardableResult
