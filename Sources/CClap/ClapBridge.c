@@ -513,18 +513,8 @@ static void update_transport(DetentClapInstance *instance) {
         .tsig_denom = (uint16_t)now.denominator};
 }
 
-/// JACK's transport, for the runs from now on (audio thread).
-static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) {
-    DetentClapInstance *instance = handle;
-    instance->told = *transport;
-    instance->told.told_at = (uint64_t)instance->steady_time;
-}
-
-static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport};
-
-static const void *bridge_extension_data(const char *uri) {
-    return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL;
-}
+/// JACK's transport, told for the runs from now on (audio thread).
+DETENT_TRANSPORT_EXTENSION(DetentClapInstance, told, instance->steady_time)
 
 void detent_clap_set_tempo(DetentClapInstance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }
 

@@ -149,18 +149,8 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
     atomic_store_explicit(&instance->running, 0, memory_order_relaxed);
 }
 
-/// JACK's transport, for the runs from now on (audio thread).
-static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) {
-    DetentVst2Instance *instance = (DetentVst2Instance *)handle;
-    instance->transport = *transport;
-    instance->transport.told_at = (uint64_t)instance->position;
-}
-
-static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport};
-
-static const void *bridge_extension_data(const char *uri) {
-    return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL;
-}
+/// JACK's transport, told for the runs from now on (audio thread).
+DETENT_TRANSPORT_EXTENSION(DetentVst2Instance, transport, instance->position)
 
 static const LV2_Descriptor bridge = {
     .URI = "urn:detent:vst2-bridge",

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <lv2/core/lv2.h>
 
 /// Where a transport is, as a binary plug-in's bridge (VST2, VST3, CLAP) keeps it: told by the
@@ -30,6 +31,20 @@ typedef struct DetentTransport {
 typedef struct DetentTransportReceiver {
     void (*_Nonnull tell)(LV2_Handle _Nonnull instance, const DetentTransport *_Nonnull transport);
 } DetentTransportReceiver;
+
+/// A bridge's transport extension, written once: `bridge_extension_data` (its descriptor's
+/// `extension_data`) gives a receiver whose `tell` copies the transport into the instance's
+/// `field` (an instance of `type`), noting the instance's frames run, `position`, as when.
+#define DETENT_TRANSPORT_EXTENSION(type, field, position) \
+    static void bridge_tell_transport(LV2_Handle handle, const DetentTransport *transport) { \
+        type *instance = (type *)handle; \
+        instance->field = *transport; \
+        instance->field.told_at = (uint64_t)(position); \
+    } \
+    static const DetentTransportReceiver transport_receiver = {.tell = bridge_tell_transport}; \
+    static const void *bridge_extension_data(const char *uri) { \
+        return strcmp(uri, DETENT_TRANSPORT_URI) == 0 ? &transport_receiver : NULL; \
+    }
 
 /// The musical time at a bridge's frame `position`, in the terms the three formats share:
 /// quarter notes.
