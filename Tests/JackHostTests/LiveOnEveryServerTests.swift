@@ -45,8 +45,10 @@ extension JackTests {
             // One "stopped" line per loss seen, one "reconnected" line per return: nothing else.
             #expect(count(reconnected) >= 5)
             // (A reconnect attempt that met the server killed again at once says why it failed,
-            // e.g. "reconnecting: could not register the JACK port 'detent:in_2'".)
-            #expect(detent.messages.count == 1 + count(stopped) + count(reconnected) + count("detent: reconnecting: "),
+            // e.g. "reconnecting: could not register the JACK port 'detent:in_2'". An xrun the
+            // server reports on a loaded machine is said too: the server's, not the restarts'.)
+            #expect(detent.messages.count == 1 + count(stopped) + count(reconnected) + count("detent: reconnecting: ")
+                    + count("the JACK server reported an xrun"),
                     "\(detent.messages)")
             server.kill(signal: SIGKILL)
             try waitUntil("detent says the server stopped for good") { count(stopped) == count(reconnected) + 1 }
