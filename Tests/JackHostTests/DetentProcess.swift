@@ -32,12 +32,14 @@ final class DetentProcess: Sendable {
     func closeInput() { child.closeInput() }
 
     /// Waits for the exit and returns the exit status (nil when a signal ended it) and the
-    /// lines written.
+    /// lines written. The standard error lines leave out the server's xruns
+    /// (``serverXrunWarning``): tests count Detent's own lines.
     func finish() -> (status: Int32?, stdout: [String], stderr: [String]) {
         let outcome = child.finish()
         func lines(_ text: String) -> [String] {
             text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         }
-        return (outcome.status.exited, lines(outcome.stdoutText), lines(outcome.stderrText))
+        return (outcome.status.exited, lines(outcome.stdoutText),
+                lines(outcome.stderrText).filter { !$0.hasPrefix(serverXrunWarning) })
     }
 }

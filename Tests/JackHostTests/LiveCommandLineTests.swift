@@ -86,7 +86,7 @@ extension JackTests {
             ])
             #expect(run.stdout.count == 6)
             #expect(run.stdout.last?.hasPrefix("server \(server.name), client detent, 48000 Hz, \(server.period) frames, xruns ") == true)
-            #expect(run.stderr.count == 1)
+            #expect(run.stderr.count == 1, "\(run.stderr)")
             #expect(run.stderr.first?.hasPrefix("detent: 'detent' on JACK server '\(server.name)'") == true)
             #expect(run.stderr.first?.contains("; MIDI: cutoff CC 74, resonance CC 71, gain CC 7 on all channels;") == true)
             server.stop()

@@ -48,7 +48,7 @@ extension JackTests {
             // e.g. "reconnecting: could not register the JACK port 'detent:in_2'". An xrun the
             // server reports on a loaded machine is said too: the server's, not the restarts'.)
             #expect(detent.messages.count == 1 + count(stopped) + count(reconnected) + count("detent: reconnecting: ")
-                    + count("the JACK server reported an xrun"),
+                    + count(serverXrunWarning),
                     "\(detent.messages)")
             server.kill(signal: SIGKILL)
             try waitUntil("detent says the server stopped for good") { count(stopped) == count(reconnected) + 1 }

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+/// How a headless `detent live` begins the line telling of an xrun the server reported. The
+/// test servers run without real-time priority on a machine every suite shares, so a period
+/// may be late for the server's scheduling alone; a test counting Detent's lines leaves these
+/// out (the xrun tests themselves stall a client on purpose and read them).
+public let serverXrunWarning = "detent: warning: the JACK server reported "
+
 /// `detent live` running as a program whose answers and messages a test reads while it runs:
 /// its standard output and error go to files the test polls, its standard input is a pipe.
 /// For servers the test process cannot join itself (PipeWire's libjack must be loaded when a
