@@ -20,6 +20,11 @@ package protocol BinaryBackend: Sendable {
     /// Every plug-in of one binary, read in this process: only ever called in the scanning
     /// child (``BinaryScan``), where a crash or a hang costs nothing but that binary.
     func scan(_ path: String) -> [BinaryPlugin]
+    /// True when ``scan(_:)`` sets parameters to values across their range to read what they
+    /// show (VST2: ``VST2Curve``), which a plug-in may not survive.
+    var sweepsParameters: Bool { get }
+    /// ``scan(_:)`` without setting any parameter: for a binary whose sweep crashed or hung.
+    func scanWithoutSweeps(_ path: String) -> [BinaryPlugin]
     /// The bridge descriptor the kernel loop calls (its handles are the format's C instances).
     var bridge: UnsafePointer<LV2_Descriptor> { get }
     /// Makes one instance of `plugin` (instantiated and initialised, not activated: the
@@ -32,6 +37,8 @@ package protocol BinaryBackend: Sendable {
 
 extension BinaryBackend {
     package func factoryPresets(_ plugin: BinaryPlugin) -> [FactoryPreset] { [] }
+    package var sweepsParameters: Bool { false }
+    package func scanWithoutSweeps(_ path: String) -> [BinaryPlugin] { scan(path) }
 }
 
 /// One running instance of a binary plug-in, owned by the processor's ``BinaryInstances``:

@@ -1,3 +1,4 @@
+import Parameters
 import TextFormats
 
 /// One plug-in of a format whose plug-ins are binaries that must be opened to be read (VST2,
@@ -93,9 +94,13 @@ package struct BinaryParameter: Sendable, Hashable {
     package var isBypass: Bool
     /// Named values (VST3 list parameters, a CLAP stepped parameter's texts), or empty.
     package var labels: [BinaryLabel]
+    /// Its values run from `minimum` to `maximum` by equal ratios, not in a straight line (a
+    /// VST2 parameter whose display text shows so: ``VST2Curve``): its knob and its glide too.
+    package var logarithmic: Bool
 
     package init(id: UInt32, name: String, unit: String = "", minimum: Double = 0, maximum: Double = 1, defaultValue: Double = 0,
-                 steps: Int = 0, isOutput: Bool = false, isBypass: Bool = false, labels: [BinaryLabel] = []) {
+                 steps: Int = 0, isOutput: Bool = false, isBypass: Bool = false, labels: [BinaryLabel] = [],
+                 logarithmic: Bool = false) {
         self.id = id
         self.name = name
         self.unit = unit
@@ -106,6 +111,17 @@ package struct BinaryParameter: Sendable, Hashable {
         self.isOutput = isOutput
         self.isBypass = isBypass
         self.labels = labels
+        self.logarithmic = logarithmic
+    }
+}
+
+extension BinaryParameter {
+    /// Its value at `normalized` (0…1) of its range, by its curve: a VST2 plug-in's own 0…1
+    /// value as its row holds it.
+    package func value(normalized: Double) -> Double {
+        guard minimum < maximum else { return normalized }
+        return (logarithmic && minimum > 0 ? Taper.logarithmic : .linear).value(atNormalized: min(max(normalized, 0), 1),
+                                                                                  in: minimum...maximum)
     }
 }
 
@@ -167,6 +183,7 @@ extension BinaryParameter {
             JSONMember("min", .number(minimum)), JSONMember("max", .number(maximum)), JSONMember("default", .number(defaultValue)),
             JSONMember("steps", .number(steps)), JSONMember("output", .bool(isOutput)), JSONMember("bypass", .bool(isBypass)),
             JSONMember("labels", .array(labels.map { .array([.number($0.value), .string($0.text)]) })),
+            JSONMember("log", .bool(logarithmic)),
         ])
     }
 
@@ -187,6 +204,6 @@ extension BinaryParameter {
         if case .string(let s)? = json.member("unit") { unit = s }
         self.init(id: UInt32(id), name: name, unit: unit, minimum: minimum, maximum: maximum, defaultValue: value,
                   steps: Int(json.member("steps")?.doubleValue ?? 0), isOutput: flag("output"), isBypass: flag("bypass"),
-                  labels: labels)
+                  labels: labels, logarithmic: flag("log"))
     }
 }

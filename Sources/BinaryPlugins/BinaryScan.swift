@@ -13,6 +13,10 @@ import TextFormats
 package enum BinaryScan {
     /// The longest one binary may take to be read.
     package static let deadline: Duration = .seconds(10)
+
+    /// Set for a child that reads binaries without sweeping their parameters
+    /// (``BinaryBackend/scanWithoutSweeps(_:)``).
+    static let withoutSweeps = "DETENT_SCAN_WITHOUT_SWEEPS"
     /// What starts each line of a plug-in in the child's output.
     package static let marker = "detent-scan\t"
 
@@ -49,9 +53,15 @@ package enum BinaryScan {
         func failed(_ reason: String) -> [BinaryPlugin] {
             [BinaryPlugin(format: backend.name, path: path, identifier: path, name: name, problem: reason)]
         }
-        let outcome: ChildProgram.Outcome
+        var outcome: ChildProgram.Outcome
         do {
             outcome = try ChildProgram.run(helper.program, helper.arguments + ["scan", backend.name, path], timeLimit: deadline)
+            // A plug-in that crashes or hangs as its parameters are swept for their display
+            // texts (ZynReverb's VST2 throws at its last reverb type) is read again without.
+            if backend.sweepsParameters, outcome.timedOut || outcome.status.isSignal {
+                outcome = try ChildProgram.run(helper.program, helper.arguments + ["scan", backend.name, path],
+                                               environment: [withoutSweeps: "1"], timeLimit: deadline)
+            }
         } catch {
             return failed("cannot be read: \(helper.program) did not start (\(error))")
         }
@@ -84,8 +94,9 @@ package enum BinaryScan {
             Console.error("scan: no format '\(TerminalText.printable(format, limit: 40))'")
             return 2
         }
+        let sweeps = Environment.value(withoutSweeps) != "1"
         for path in paths {
-            for plugin in backend.scan(path) {
+            for plugin in sweeps ? backend.scan(path) : backend.scanWithoutSweeps(path) {
                 Console.out(marker + plugin.json.compactText)
             }
         }

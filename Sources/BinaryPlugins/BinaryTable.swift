@@ -45,8 +45,10 @@ package enum BinaryTable {
         } else {
             kind = .continuous
         }
+        let logarithmic = p.logarithmic && kind == .continuous && range.lowerBound > 0
         return ParameterSpec(id: id, name: p.name.isEmpty ? id : p.name, unit: ParameterNaming.unit(p.unit), range: range,
-                             taper: .linear, defaultValue: kind == .toggle ? value.rounded() : value, smoothing: .linear, kind: kind)
+                             taper: logarithmic ? .logarithmic : .linear, defaultValue: kind == .toggle ? value.rounded() : value,
+                             smoothing: logarithmic ? .multiplicative : .linear, kind: kind)
     }
 
     /// The ids of the read-only parameters (meters), made as the rows' are.

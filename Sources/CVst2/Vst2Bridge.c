@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include "Vst2Instance.h"
 
+#include <math.h>
 #include <string.h>
 #include <lv2/atom/util.h>
 
@@ -42,7 +43,10 @@ static void select_program(DetentVst2Instance *instance) {
 static void read_parameters(DetentVst2Instance *instance) {
     vst_effect *effect = instance->effect;
     if (!effect->get_parameter) return;
-    for (int32_t k = 0; k < instance->parameters; k++) instance->sent[k] = effect->get_parameter(effect, (uint32_t)k);
+    for (int32_t k = 0; k < instance->parameters; k++) {
+        instance->sent[k] = effect->get_parameter(effect, (uint32_t)k);
+        instance->seen[k] = NAN;
+    }
 }
 
 /// Some plug-ins (DPF's) set their latency (`initialDelay`) only when they process, and
@@ -121,9 +125,13 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
         const float *port = instance->parameter_values[k];
         if (!port) continue;
         float value = *port;
-        if (value != instance->sent[k] && value == value) {
-            effect->set_parameter(effect, (uint32_t)k, value);
-            instance->sent[k] = value;
+        // A port's value is mapped to 0…1 only when it moved.
+        if (value == instance->seen[k] || value != value) continue;
+        instance->seen[k] = value;
+        float normalized = detent_vst2_normalized(instance->ranges[k], value);
+        if (normalized != instance->sent[k]) {
+            effect->set_parameter(effect, (uint32_t)k, normalized);
+            instance->sent[k] = normalized;
         }
     }
     // A run of no frames (the engine asking for latency) never reaches the plug-in: see

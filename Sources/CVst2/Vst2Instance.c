@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,12 +36,18 @@ static int allocate_buffers(DetentVst2Instance *instance) {
     instance->input_buffers = calloc(ins + 1, sizeof(float *));
     instance->output_buffers = calloc(outs + 1, sizeof(float *));
     instance->parameter_values = calloc(parameters + 1, sizeof(float *));
+    instance->seen = calloc(parameters + 1, sizeof(float));
     instance->sent = calloc(parameters + 1, sizeof(float));
+    instance->ranges = calloc(parameters + 1, sizeof(DetentVst2Range));
     instance->events = calloc(1, sizeof(Vst2Events) + DETENT_VST2_EVENT_CAPACITY * sizeof(void *));
     instance->midi_events = calloc(DETENT_VST2_EVENT_CAPACITY, sizeof(Vst2MidiEvent));
     if (!instance->input_buffers || !instance->output_buffers || !instance->parameter_values || !instance->sent
-        || !instance->events || !instance->midi_events) {
+        || !instance->seen || !instance->ranges || !instance->events || !instance->midi_events) {
         return 0;
+    }
+    for (size_t k = 0; k < parameters; k++) {
+        instance->seen[k] = NAN;
+        instance->ranges[k] = (DetentVst2Range){.minimum = 0, .maximum = 1, .logarithmic = 0};
     }
     for (uint32_t i = 0; i < DETENT_VST2_EVENT_CAPACITY; i++) {
         instance->midi_events[i].type = 1;
@@ -54,7 +61,9 @@ static void free_record(DetentVst2Instance *instance) {
     free(instance->input_buffers);
     free(instance->output_buffers);
     free(instance->parameter_values);
+    free(instance->seen);
     free(instance->sent);
+    free(instance->ranges);
     free(instance->events);
     free(instance->midi_events);
     free(instance->chunk);
@@ -211,6 +220,45 @@ void detent_vst2_parameter(DetentVst2Instance *instance, int32_t index, DetentVs
             info->steps = properties.maximum - properties.minimum;
         }
     }
+}
+
+void detent_vst2_set_ranges(DetentVst2Instance *instance, int32_t count, const DetentVst2Range *ranges) {
+    for (int32_t k = 0; k < count && k < instance->parameters; k++) {
+        instance->ranges[k] = ranges[k];
+        instance->seen[k] = NAN;
+    }
+}
+
+float detent_vst2_normalized(DetentVst2Range range, float value) {
+    double v = value, n;
+    if (range.logarithmic && range.minimum > 0 && range.maximum > 0 && v > 0) {
+        n = log(v / range.minimum) / log(range.maximum / range.minimum);
+    } else if (range.logarithmic) {
+        n = 0;
+    } else {
+        n = (v - range.minimum) / (range.maximum - range.minimum);
+    }
+    float normalized = (float)(n < 0 ? 0 : (n > 1 ? 1 : n));
+    if (range.logarithmic || normalized <= 0 || normalized >= 1) return normalized;
+    // A plug-in maps 0…1 back in floats (`n * (max - min) + min`, as DPF and JUCE do), which
+    // misses some values by a step: of the neighbouring 0…1 values, the one that lands on
+    // `value` itself is sent (a tube model's drive has been heard to change with one step).
+    float low = (float)range.minimum, span = (float)range.maximum - low;
+    float candidates[3] = {normalized, nextafterf(normalized, 0), nextafterf(normalized, 1)};
+    for (int i = 0; i < 3; i++) {
+        float product = candidates[i] * span;
+        if (product + low == value) return candidates[i];
+    }
+    return normalized;
+}
+
+void detent_vst2_parameter_display(DetentVst2Instance *instance, int32_t index, float value, char *text, uint32_t size) {
+    char scratch[1024] = {0};
+    vst_effect *effect = instance->effect;
+    if (effect->set_parameter) effect->set_parameter(effect, (uint32_t)index, value);
+    detent_vst2_dispatch(instance, vst2_parameter_display, index, 0, scratch, 0);
+    scratch[sizeof scratch - 1] = 0;
+    copy_out(scratch, text, size);
 }
 
 int32_t detent_vst2_shell_next(DetentVst2Instance *instance, char *name, uint32_t size) {

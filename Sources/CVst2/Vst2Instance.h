@@ -30,9 +30,12 @@ struct DetentVst2Instance {
     /// The buffers the run loop connected, as the arrays `processReplacing` takes.
     float **input_buffers;
     float **output_buffers;
-    /// Each parameter's value port, and the value last sent (or read from the plug-in).
+    /// Each parameter's value port, the port's value last seen (NaN: look again), the 0…1
+    /// value last sent (or read from the plug-in), and the range its port's values are in.
     const float **parameter_values;
+    float *seen;
     float *sent;
+    DetentVst2Range *ranges;
     const LV2_Atom_Sequence *midi;
     /// The program row's port (an index), connected when `uses_program_port` is set.
     int uses_program_port;

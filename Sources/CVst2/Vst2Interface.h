@@ -29,6 +29,7 @@ enum {
     vst2_get_program = 3,
     vst2_program_name = 5,
     vst2_parameter_label = 6,
+    vst2_parameter_display = 7,
     vst2_parameter_name = 8,
     vst2_set_sample_rate = 10,
     vst2_set_block_size = 11,

@@ -13,6 +13,9 @@ package enum ChildProgram {
     package enum Status: Equatable, Sendable {
         case exited(Int32)
         case signaled(Int32)
+
+        /// True when a signal ended it.
+        package var isSignal: Bool { if case .signaled = self { true } else { false } }
     }
 
     /// A finished program: how it ended, what it wrote (the first `outputLimit` bytes), and

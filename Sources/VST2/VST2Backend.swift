@@ -32,7 +32,12 @@ package struct VST2Backend: BinaryBackend {
 
     package func isBinary(name: String) -> Bool { name.hasSuffix(".so") }
 
-    package func scan(_ path: String) -> [BinaryPlugin] { VST2Scan.plugins(in: path, backend: self) }
+    package func scan(_ path: String) -> [BinaryPlugin] { VST2Scan.plugins(in: path, backend: self, sweeping: true) }
+
+    /// Parameters are swept for their display texts (``VST2Curve``).
+    package var sweepsParameters: Bool { true }
+
+    package func scanWithoutSweeps(_ path: String) -> [BinaryPlugin] { VST2Scan.plugins(in: path, backend: self, sweeping: false) }
 
     package var bridge: UnsafePointer<LV2_Descriptor> { detent_vst2_bridge() }
 

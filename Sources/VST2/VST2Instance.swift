@@ -38,6 +38,11 @@ final class VST2Instance: BinaryInstance {
             throw .notHostable(name: plugin.name, reason: "no longer has the channels and parameters its scan found")
         }
         if programRow { detent_vst2_use_program_port(record) }
+        // Each row's values as its scan read them from the display text (``VST2Curve``).
+        let ranges = plugin.parameters.prefix(Int(info.parameters)).map {
+            DetentVst2Range(minimum: $0.minimum, maximum: $0.maximum, logarithmic: $0.logarithmic ? 1 : 0)
+        }
+        detent_vst2_set_ranges(record, Int32(ranges.count), ranges)
         keepsChunks = info.keeps_chunks != 0
         self.record = record
     }

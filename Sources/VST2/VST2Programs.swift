@@ -66,7 +66,7 @@ enum VST2Programs {
                 let parameters = i < values.value.count ? values.value[i] : []
                 var assigned: [ParameterIndex: Double] = [ParameterIndex(programRow): point.value]
                 for (row, k) in rows.enumerated() where k < parameters.count {
-                    assigned[ParameterIndex(row)] = Double(parameters[k])
+                    assigned[ParameterIndex(row)] = plugin.parameters[k].value(normalized: Double(parameters[k]))
                 }
                 return PresetCodec.encode(Preset(
                     name: point.label, comment: "\(plugin.name)'s program \(Int(point.value) + 1)",

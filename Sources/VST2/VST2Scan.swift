@@ -12,10 +12,11 @@ enum VST2Scan {
     /// The sample rate and block size plug-ins are opened with for reading.
     static let sampleRate = 48_000.0, maxFrames: Int32 = 512
 
-    /// Every plug-in of the library at `path`: none when it is not a VST2 plug-in (a `.so`
+    /// Every plug-in of the library at `path` (each parameter swept for what it shows when
+    /// `sweeping`): none when it is not a VST2 plug-in (a `.so`
     /// without the entry point: a support library beside the plug-ins), one failed entry when
     /// it cannot be loaded or refuses to open.
-    static func plugins(in path: String, backend: VST2Backend) -> [BinaryPlugin] {
+    static func plugins(in path: String, backend: VST2Backend, sweeping: Bool) -> [BinaryPlugin] {
         let library: SharedLibrary
         switch LoadedLibraries.open(path) {
         case .success(let opened): library = opened
@@ -30,7 +31,7 @@ enum VST2Scan {
         detent_vst2_info(record, &info)
         guard info.category == shellCategory else {
             defer { detent_vst2_close(record) }
-            return [read(record, info: info, path: path, backend: backend, shell: nil)]
+            return [read(record, info: info, path: path, backend: backend, shell: nil, sweeping: sweeping)]
         }
         var members: [(id: Int32, name: String)] = []
         while members.count < 10_000 {
@@ -51,7 +52,7 @@ enum VST2Scan {
             defer { detent_vst2_close(sub) }
             var subInfo = DetentVst2Info()
             detent_vst2_info(sub, &subInfo)
-            return read(sub, info: subInfo, path: path, backend: backend, shell: member)
+            return read(sub, info: subInfo, path: path, backend: backend, shell: member, sweeping: sweeping)
         }
     }
 
@@ -69,13 +70,13 @@ enum VST2Scan {
 
     /// One open plug-in as a listing entry.
     static func read(_ record: OpaquePointer, info: DetentVst2Info, path: String, backend: VST2Backend,
-                     shell member: (id: Int32, name: String)?) -> BinaryPlugin {
+                     shell member: (id: Int32, name: String)?, sweeping: Bool) -> BinaryPlugin {
         func text(_ which: DetentVst2Text) -> String { filled { detent_vst2_text(record, which, $0, $1) } }
         let stem = PathString.split(PathString.name(of: path)).stem
         let name = [text(DETENT_VST2_EFFECT_NAME), member?.name ?? "", text(DETENT_VST2_PRODUCT), stem].first { !$0.isEmpty } ?? stem
         let isInstrument = info.is_synth != 0
         let version = info.vendor_version != 0 ? info.vendor_version : info.version
-        var parameters = (0..<max(0, info.parameters)).map { k in parameter(record, index: k) }
+        var parameters = (0..<max(0, info.parameters)).map { k in parameter(record, index: k, sweeping: sweeping) }
         if let programs = VST2Programs.row(record, count: info.programs) { parameters.append(programs) }
         var problem: String?
         if info.double_only != 0 {
@@ -104,16 +105,41 @@ enum VST2Scan {
         return "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)"
     }
 
-    /// A parameter's row: values 0…1 (the plug-in maps them onto its own), its value right
-    /// after opening as the default. No unit: the plug-in's label (`ms`, `dB`) is its own
-    /// value's, not the 0…1 row's, which would print as `0.50 ms`.
-    static func parameter(_ record: OpaquePointer, index: Int32) -> BinaryParameter {
+    /// A parameter's row, its value right after opening as the default. Its values are the
+    /// plug-in's own where its display text shows a curve (``VST2Curve``), with the label as
+    /// the unit; a stepped one showing names is an enumeration; otherwise they run 0…1, with
+    /// no unit (the label is the plug-in's own value's, which would print as `0.50 ms`).
+    static func parameter(_ record: OpaquePointer, index: Int32, sweeping: Bool) -> BinaryParameter {
         var info = DetentVst2ParameterInfo()
         detent_vst2_parameter(record, index, &info)
         let name = withUnsafeBytes(of: &info.name) { cleaned($0) }
+        let label = withUnsafeBytes(of: &info.unit) { cleaned($0) }
         let value = info.value.isFinite ? min(max(Double(info.value), 0), 1) : 0
-        return BinaryParameter(id: UInt32(index), name: name.isEmpty ? "Parameter \(index + 1)" : name, unit: "",
-                               minimum: 0, maximum: 1, defaultValue: value, steps: Int(max(0, info.steps)))
+        let steps = Int(max(0, info.steps))
+        var parameter = BinaryParameter(id: UInt32(index), name: name.isEmpty ? "Parameter \(index + 1)" : name,
+                                        minimum: 0, maximum: 1, defaultValue: value, steps: steps)
+        guard steps != 1, sweeping else { return parameter }
+        // Every step of a stepped one; 33 points and the default across a continuous one.
+        let points = steps > 1 && steps <= 256 ? (0...steps).map { Double($0) / Double(steps) }
+            : (0...32).map { Double($0) / 32 } + [value]
+        let samples = points.map { n in
+            (normalized: n, text: filled { detent_vst2_parameter_display(record, index, Float(n), $0, $1) })
+        }
+        _ = filled { detent_vst2_parameter_display(record, index, Float(value), $0, $1) }  // as it was
+        if let fit = VST2Curve.fit(samples) {
+            parameter.minimum = fit.range.lowerBound
+            parameter.maximum = fit.range.upperBound
+            parameter.unit = fit.unit.isEmpty ? label : fit.unit
+            parameter.logarithmic = fit.taper == .logarithmic
+            // The default as shown (10.0 ms, not the float arithmetic's 10.0000003): the last
+            // sample, or a stepped one's nearest step.
+            let at = steps > 1 && steps <= 256 ? Int((value * Double(steps)).rounded()) : samples.count - 1
+            parameter.defaultValue = VST2Curve.shown(samples[at].text)?.value ?? fit.taper.value(atNormalized: value, in: fit.range)
+        } else if steps > 1, steps <= 256, Set(samples.map { $0.text.lowercased() }).count == samples.count,
+                  samples.allSatisfy({ !$0.text.isEmpty && VST2Curve.shown($0.text) == nil }) {
+            parameter.labels = samples.map { BinaryLabel(value: $0.normalized, text: $0.text) }
+        }
+        return parameter
     }
 
     /// The VST2 category's name, as listings show it.

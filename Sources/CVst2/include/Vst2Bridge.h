@@ -101,6 +101,26 @@ typedef struct DetentVst2ParameterInfo {
 
 void detent_vst2_parameter(DetentVst2Instance *_Nonnull instance, int32_t index, DetentVst2ParameterInfo *_Nonnull info);
 
+/// The values a parameter's port takes, as its display text showed them when it was read
+/// (``VST2Curve``): `minimum` for 0 and `maximum` for 1, in between in a straight line or,
+/// when `logarithmic`, by equal ratios. 0…1, straight, until told.
+typedef struct DetentVst2Range {
+    double minimum, maximum;
+    int32_t logarithmic;
+} DetentVst2Range;
+
+/// Tells the bridge the ranges of the first `count` parameters, before the instance runs.
+void detent_vst2_set_ranges(DetentVst2Instance *_Nonnull instance, int32_t count, const DetentVst2Range *_Nonnull ranges);
+
+/// The 0…1 value the plug-in is sent for a port value `value` in `range` (held to 0…1).
+float detent_vst2_normalized(DetentVst2Range range, float value);
+
+/// The plug-in's text for parameter `index` at `value` (0…1): VST2 shows only a parameter's
+/// value now (`effGetParamDisplay`), so the parameter is set to `value` first. For reading a
+/// plug-in (the scanning child), never while it runs.
+void detent_vst2_parameter_display(DetentVst2Instance *_Nonnull instance, int32_t index, float value, char *_Nonnull text,
+                                   uint32_t size);
+
 /// A shell's next sub-plug-in: its id (0 when there are no more) and its name.
 int32_t detent_vst2_shell_next(DetentVst2Instance *_Nonnull instance, char *_Nonnull name, uint32_t size);
 
