@@ -77,6 +77,9 @@ struct RenderState {
     var sideStrides = UnsafeMutablePointer<Int>.allocate(capacity: 0)
     var scratchSide = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     var externalSide = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
+    /// True while the keyed slot running now reads ``silence`` as its side signal (it was
+    /// given none: ``keepSide``).
+    var sideSilent = false
     /// How many slots read a side signal of the caller's (none: the lanes all read silence).
     var sideBound = 0
     /// Per slot, which of a live host's side signals feeds it (−1: none; ``Engine/bindSides(_:)``).
@@ -469,20 +472,26 @@ struct RenderState {
         case .lowpassGain(let b):
             return builtIns[b].render(lanes, from: start, to: end, blockStart: blockStart, smoothers: smoothers, meters: meters)
         case .external(let external):
-            if external.side != nil { keepSide(s, from: start, to: end) }
+            if external.side != nil { sideSilent = keepSide(s, from: start, to: end) }
             return renderExternal(external, slot: s, lanes, from: start, to: end, blockStart: blockStart, meters: meters)
         }
     }
 
     /// Before a keyed slot runs: its side signal over `start..<end`, made finite and limited as
-    /// a main input is, into ``scratchSide`` (offset 0 = frame `start`).
+    /// a main input is, into ``scratchSide`` (offset 0 = frame `start`). Returns true, copying
+    /// nothing, when the slot is given no side signal: its kernel reads ``silence`` itself (a
+    /// compressor with a side-chain input, run without one, costs no pass over silence).
     @_noLocks
-    private func keepSide(_ s: Int, from start: Int, to end: Int) {
+    private func keepSide(_ s: Int, from start: Int, to end: Int) -> Bool {
         let stride = sideStrides[s]
+        var silent = true
+        for c in 0..<channels where sideLanes[s &* channels &+ c] != UnsafePointer(silence) { silent = false }
+        if silent { return true }
         for c in 0..<channels {
             _ = SampleScans.copyIn(from: sideLanes[s &* channels &+ c] + start &* stride, stride: stride, to: scratchSide + c * maxFrames,
                                    count: end - start, limit: Self.inputLimit)
         }
+        return false
     }
 
     /// Whether slot `s`'s dry/wet mix blends its input into its output over this segment:
@@ -642,7 +651,7 @@ struct RenderState {
                 for c in 0..<channels {
                     (scratchIn + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)
                 }
-                if external.side != nil {
+                if external.side != nil && !sideSilent {
                     for c in 0..<channels {
                         (scratchSide + c * maxFrames + (i - start) + span).update(repeating: 0, count: ran - span)
                     }
@@ -657,7 +666,8 @@ struct RenderState {
             let inputs = UnsafePointer(externalIn), outputs = UnsafePointer(externalOut)
             let channels = self.channels
             if let side = external.side {
-                for c in 0..<channels { externalSide[c] = UnsafePointer(scratchSide + c * maxFrames + (i - start)) }
+                let read = sideSilent ? silence : scratchSide
+                for c in 0..<channels { externalSide[c] = UnsafePointer(read + c * maxFrames + (i - start)) }
                 let sides = UnsafePointer(externalSide)
                 _unsafePerformance { side(external.context, sides, channels) }
             }
