@@ -104,7 +104,9 @@ struct Handover: BitwiseCopyable {
         edgeFrom.initialize(repeating: -1, count: max(1, edges))
         edgeStays = .allocate(capacity: max(1, oldEdges))
         edgeStays.initialize(repeating: false, count: max(1, oldEdges))
-        guard let was = old.render.graph, let now = engine.render.graph else { return }
+        // A chain's line has no connections of its own to carry over or fade.
+        guard old.processor.routing != nil, engine.processor.routing != nil,
+              let was = old.render.graph, let now = engine.render.graph else { return }
         for (w, word) in oldWords.enumerated() where staying.contains(word) { edgeStays[w] = true }
         for (e, word) in newWords.enumerated() {
             if let w = oldWords.indices.first(where: { oldWords[$0] == word && was.edges[$0].delay == now.edges[e].delay }) {

@@ -164,7 +164,7 @@ public final class Engine: @unchecked Sendable {
         let inherited = (0..<made.slots.count).map { inheriting?.origins[$0].source != nil }
         resetState(inherited: inherited)
         prepareBypassDelays(owners: made.owners, inherited: inheriting.map { ($0.engine, $0.origins) })
-        if let routing = processor.routing { layOut(routing, channels: channels, maxFrames: maxFrames) }
+        layOut(processor.routing ?? .line(render.slotCount), channels: channels, maxFrames: maxFrames, fades: processor.routing != nil)
         applySideBindings()
         if let (old, origins, arriving, staying, unfaded) = inheriting {
             handover = Handover(from: old, origins: origins, into: self, arriving: arriving, staying: staying, unfaded: unfaded)
@@ -237,10 +237,11 @@ public final class Engine: @unchecked Sendable {
         return made
     }
 
-    /// A graph's wiring laid out for the audio thread, with its named inputs unbound.
-    private func layOut(_ routing: GraphRouting, channels: Int, maxFrames: Int) {
+    /// The slots' wiring laid out for the audio thread (a chain's, or a processor alone's, as
+    /// the graph of its line), with its named inputs unbound.
+    private func layOut(_ routing: GraphRouting, channels: Int, maxFrames: Int, fades: Bool) {
         render.graph = GraphLayout(routing, latencies: (0..<render.slotCount).map { render.slots[$0].latency },
-                                   channels: channels, maxFrames: maxFrames, fadeFrames: render.fadeFrames,
+                                   channels: channels, maxFrames: maxFrames, fadeFrames: render.fadeFrames, fades: fades,
                                    silence: UnsafePointer(render.silence), sink: render.sink)
         let count = routing.inputs.count - 1
         render.namedSources.deallocate()

@@ -33,11 +33,18 @@ struct GraphLayout: BitwiseCopyable {
     /// True when a source of the output is one of the graph's inputs: the output is then
     /// gathered apart first, since it may be the very memory the input is read from.
     var outputReadsInput: Bool
-    /// The buffers slots write (`channels × maxFrames` each), and which one each slot writes:
-    /// a buffer is handed to a later slot once every slot that reads it has run, so a graph
-    /// holds as many as it has signals alive at once (its widest cut), not one per slot.
+    /// The buffers slots write (`channels × maxFrames` each), and which one each slot writes
+    /// (−1: the caller's output): a buffer is handed to a later slot once every slot that
+    /// reads it has run, so a graph holds as many as it has signals alive at once (its widest
+    /// cut), not one per slot (``buffers(_:latencies:)``).
     var buffers: UnsafeMutablePointer<Int>
     let bufferCount: Int
+    /// Per slot, true when it writes the very memory it reads (its one source's buffer,
+    /// handed on to it): it runs in place, as every slot of a chain after the first does.
+    var inPlace: UnsafeMutablePointer<Bool>
+    /// The slot the output is when it writes the caller's output itself (the output's one
+    /// source, in time: a chain's last slot), or −1.
+    let direct: Int
     /// Every slot's output (in its buffer), and the lanes pointing into it,
     /// `lanes` per slot (for writing, and the same for reading): the channels padded to whole
     /// groups of four, as the built-in kernel reads them, the padding writing to the engine's
@@ -65,7 +72,9 @@ struct GraphLayout: BitwiseCopyable {
 
     /// The layout of `routing` for slots of `latencies`, in `channels` channels of chunks of
     /// up to `maxFrames`, named inputs reading `silence` until bound.
-    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, fadeFrames: Int,
+    /// `fades` says whether its connections can fade in and out (a graph edited live; a chain,
+    /// edited by its slots' own fades, never): where no slot ever sums, the sums take no memory.
+    init(_ routing: GraphRouting, latencies: [Int], channels: Int, maxFrames: Int, fadeFrames: Int, fades: Bool,
          silence: UnsafePointer<Float>, sink: UnsafeMutablePointer<Float>) {
         let lanes = (channels + 3) / 4 * 4
         self.lanes = lanes
@@ -109,24 +118,39 @@ struct GraphLayout: BitwiseCopyable {
         edgeCount = list.count
         edges = .allocate(capacity: max(1, list.count))
         edges.initialize(from: list, count: list.count)
-        let (assignment, count) = Self.buffers(routing)
+        let (assignment, count) = Self.buffers(routing, latencies: latencies)
         bufferCount = count
         buffers = .allocate(capacity: max(1, slots))
         buffers.initialize(from: assignment, count: assignment.count)
+        inPlace = .allocate(capacity: max(1, slots))
+        for s in 0..<slots {
+            var continues = false
+            if routing.main[s].count == 1, case .slot(let t) = routing.main[s][0] { continues = assignment[s] == assignment[t] }
+            (inPlace + s).initialize(to: continues)
+        }
+        if routing.output.count == 1, case .slot(let last) = routing.output[0], assignment[last] == -1 {
+            direct = last
+        } else {
+            direct = -1
+        }
+        // Where nothing is ever summed (one source per slot, in time, steady), the sums are unused.
+        let (mains, sides) = (mainCount, sideCount)
+        let sums = fades || list.contains { $0.delay > 0 } || (0..<slots).contains { mains[$0] != 1 } || direct < 0
+        let sideSums = (0..<slots).contains { sides[$0] > 0 }
         outputs = .allocate(capacity: max(1, count * channels * maxFrames))
         outputs.initialize(repeating: 0, count: max(1, count * channels * maxFrames))
         outLanes = .allocate(capacity: max(1, slots * lanes))
         outLanes.initialize(repeating: sink, count: max(1, slots * lanes))
         readLanes = .allocate(capacity: max(1, slots * lanes))
         readLanes.initialize(repeating: silence, count: max(1, slots * lanes))
-        sum = .allocate(capacity: channels * maxFrames)
-        sum.initialize(repeating: 0, count: channels * maxFrames)
+        sum = .allocate(capacity: sums ? channels * maxFrames : channels)
+        sum.initialize(repeating: 0, count: sums ? channels * maxFrames : channels)
         sumLanes = .allocate(capacity: lanes)
         sumLanes.initialize(repeating: silence, count: lanes)
         sumWriteLanes = .allocate(capacity: lanes)
         sumWriteLanes.initialize(repeating: sink, count: lanes)
-        sideSum = .allocate(capacity: channels * maxFrames)
-        sideSum.initialize(repeating: 0, count: channels * maxFrames)
+        sideSum = .allocate(capacity: sideSums ? channels * maxFrames : channels)
+        sideSum.initialize(repeating: 0, count: sideSums ? channels * maxFrames : channels)
         sideWriteLanes = .allocate(capacity: channels)
         sideWriteLanes.initialize(repeating: sideSum, count: channels)
         namedCount = routing.inputs.count - 1
@@ -134,16 +158,29 @@ struct GraphLayout: BitwiseCopyable {
         namedLanes.initialize(repeating: silence, count: max(1, namedCount * channels))
         namedStrides = .allocate(capacity: max(1, namedCount))
         namedStrides.initialize(repeating: 1, count: max(1, namedCount))
-        bind(stride: 1)
+        self.sums = sums
+        self.sideSums = sideSums
+        self.sink = sink
+        bind(stride: 1, output: nil)
     }
 
-    /// Which buffer each slot of `routing` writes, and how many there are. Slots run in order;
-    /// a slot's buffer is free again once the last slot reading it (through its main or side
-    /// inputs) has run, and never while the output still reads it. A slot never writes the
-    /// buffer a source it reads is in (it is still alive then): a line of slots takes two
-    /// buffers in turn, parallel branches one each.
-    static func buffers(_ routing: GraphRouting) -> (assignment: [Int], count: Int) {
+    /// False when ``sum`` (``sideSum``) is too small to sum into: no slot ever needs it.
+    let sums: Bool
+    let sideSums: Bool
+    /// Where the lanes of slots that write the caller's output point until it is given.
+    let sink: UnsafeMutablePointer<Float>
+
+    /// Which buffer each slot of `routing` writes (−1: the caller's output), and how many
+    /// there are. Slots run in order; a slot's buffer is free again once the last slot
+    /// reading it (through its main or side inputs) has run, and never while the output still
+    /// reads it. A slot whose one main source, in time, is read by it alone takes that
+    /// source's buffer on and runs in place; the output's one source, in time, writes the
+    /// caller's output, with the slots whose buffers it took on, once no later slot reads the
+    /// main input (which may be the output's own memory). A line of slots is a chain: every
+    /// slot in the caller's output, no buffer at all; parallel branches take one each.
+    static func buffers(_ routing: GraphRouting, latencies: [Int]? = nil) -> (assignment: [Int], count: Int) {
         let slots = routing.main.count
+        let arrivals = routing.arrivals(latencies: latencies ?? [Int](repeating: 0, count: slots))
         // The last slot that reads each slot's output (Int.max: the output reads it).
         var lastReader = Array(0..<slots)
         for reader in 0..<slots {
@@ -152,14 +189,38 @@ struct GraphLayout: BitwiseCopyable {
             }
         }
         for source in routing.output { if case .slot(let s) = source { lastReader[s] = .max } }
+        // The slot whose buffer each slot takes on, or −1.
+        var continues = [Int](repeating: -1, count: slots)
+        for s in 0..<slots {
+            guard routing.main[s].count == 1, case .slot(let t) = routing.main[s][0], lastReader[t] == s,
+                  routing.delay(from: .slot(t), arrival: arrivals.slots[s], arrivals: arrivals.slots,
+                                latencies: latencies ?? [Int](repeating: 0, count: slots)) == 0 else { continue }
+            continues[s] = t
+        }
+        // The run of slots that ends in the output's one source writes the caller's output.
+        var direct = Set<Int>()
+        if routing.output.count == 1, case .slot(let last) = routing.output[0], arrivals.output == arrivals.slots[last] + (latencies?[last] ?? 0) {
+            var run = [last]
+            while continues[run[run.count - 1]] >= 0 { run.append(continues[run[run.count - 1]]) }
+            let first = run[run.count - 1]
+            let readsInputLater = ((first + 1)..<slots).contains { reader in
+                (routing.main[reader] + routing.side[reader]).contains(.input(0))
+            }
+            if !readsInputLater { direct = Set(run) }
+        }
         var assignment = [Int](repeating: 0, count: slots)
         var free: [Int] = []
         var count = 0
+        let carried = Set(continues.filter { $0 >= 0 })
         for s in 0..<slots {
-            // Handed back: buffers whose every reader ran before this slot.
-            for t in 0..<s where lastReader[t] == s - 1 { free.append(assignment[t]) }
+            // Handed back: buffers whose every reader ran before this slot (and not taken on).
+            for t in 0..<s where lastReader[t] == s - 1 && !carried.contains(t) && assignment[t] >= 0 { free.append(assignment[t]) }
             free.sort(by: >)
-            if let reused = free.popLast() {
+            if direct.contains(s) {
+                assignment[s] = -1
+            } else if continues[s] >= 0 {
+                assignment[s] = assignment[continues[s]]
+            } else if let reused = free.popLast() {
                 assignment[s] = reused
             } else {
                 assignment[s] = count
@@ -176,15 +237,19 @@ struct GraphLayout: BitwiseCopyable {
     }
 
     /// Lays the buffers out as the caller's lanes are: `stride` 1 (channel after channel) or
-    /// the channel count (interleaved).
+    /// the channel count (interleaved); the slots that write the caller's output write
+    /// `output`'s lanes (the sink until it is given).
     @_noLocks
-    func bind(stride: Int) {
+    func bind(stride: Int, output: UnsafePointer<UnsafeMutablePointer<Float>>?) {
         for c in 0..<channels {
-            sumWriteLanes[c] = lane(sum, c, stride: stride)
-            sumLanes[c] = UnsafePointer(sumWriteLanes[c])
-            sideWriteLanes[c] = lane(sideSum, c, stride: stride)
+            if sums {
+                sumWriteLanes[c] = lane(sum, c, stride: stride)
+                sumLanes[c] = UnsafePointer(sumWriteLanes[c])
+            }
+            if sideSums { sideWriteLanes[c] = lane(sideSum, c, stride: stride) }
             for s in 0..<slots {
-                outLanes[s &* lanes &+ c] = lane(outputs + buffers[s] &* channels &* maxFrames, c, stride: stride)
+                let b = buffers[s]
+                outLanes[s &* lanes &+ c] = b >= 0 ? lane(outputs + b &* channels &* maxFrames, c, stride: stride) : output?[c] ?? sink
                 readLanes[s &* lanes &+ c] = UnsafePointer(outLanes[s &* lanes &+ c])
             }
         }
@@ -204,7 +269,7 @@ struct GraphLayout: BitwiseCopyable {
                   UnsafeMutableRawPointer(outLanes), UnsafeMutableRawPointer(readLanes), UnsafeMutableRawPointer(sum),
                   UnsafeMutableRawPointer(sumLanes), UnsafeMutableRawPointer(sumWriteLanes),
                   UnsafeMutableRawPointer(sideSum), UnsafeMutableRawPointer(sideWriteLanes),
-                  UnsafeMutableRawPointer(namedLanes), UnsafeMutableRawPointer(buffers)] {
+                  UnsafeMutableRawPointer(namedLanes), UnsafeMutableRawPointer(buffers), UnsafeMutableRawPointer(inPlace)] {
             p.deallocate()
         }
         namedStrides.deallocate()
@@ -214,11 +279,12 @@ struct GraphLayout: BitwiseCopyable {
 extension RenderState {
     /// Renders frames `start..<end` of the current chunk through a graph: each slot in turn
     /// takes its sources (one undelayed source in place; several, or a delayed one, summed,
-    /// each delayed to line up), runs (with its bypass and mix, as a chain's slot does) into
-    /// its own buffer, and the output is the sum of the output's sources. Returns true when an
-    /// input held non-finite samples.
+    /// each delayed to line up), runs (with its bypass and mix) into its buffer, and the
+    /// output is the sum of the output's sources — or, where the output's one source wrote
+    /// the caller's output itself (a chain's last slot), already there. The output is metered
+    /// when `metering`. Returns true when an input held non-finite samples.
     @_noLocks
-    mutating func renderGraphSegment(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64) -> Bool {
+    mutating func renderGraphSegment(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64, metering: Bool) -> Bool {
         // In pieces of a plug-in's longest run, from the segment's start (where an external
         // kernel's runs are cut anyway): every slot's buffers for a piece stay in the cache
         // while the next slot and the output read them.
@@ -226,23 +292,29 @@ extension RenderState {
         var from = start
         while from < end {
             let to = min(end, from + kernelFrames)
-            if renderGraphPiece(g, from: from, to: to, blockStart: blockStart) { nonFinite = true }
+            if renderGraphPiece(g, from: from, to: to, blockStart: blockStart, metering: metering) { nonFinite = true }
             from = to
         }
         return nonFinite
     }
 
     @_noLocks
-    private mutating func renderGraphPiece(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64) -> Bool {
+    private mutating func renderGraphPiece(_ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64, metering: Bool) -> Bool {
         var nonFinite = false
         let step = stride
+        // The output's own slot meters what it writes, as a processor alone does, unless a
+        // fade of its connection to the output changes it afterwards.
+        let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
+        let metersDirect = metering && g.direct >= 0 && g.edges[g.outputFirst].steady
         for s in 0..<slotCount {
             var input = g.sumLanes
+            var readsOwn = false
             let first = g.mainFirst[s]
             if g.mainCount[s] == 1, g.edges[first].delay == 0, g.edges[first].source >= -1, g.edges[first].steady {
                 // One source, in time: read in place (a kernel makes its input finite itself).
                 let source = g.edges[first].source
                 input = source >= 0 ? g.readLanes + source &* g.lanes : laneIn
+                readsOwn = source >= 0 && g.inPlace[s]
             } else if gather(g, first: first, count: g.mainCount[s], into: g.sumWriteLanes, stride: step, from: start, to: end) {
                 nonFinite = true
             }
@@ -253,11 +325,22 @@ extension RenderState {
                 sideStrides[s] = step
                 for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideWriteLanes[c]) }
             }
-            // Into its own buffer, as a chain's slot runs (the output is metered after the sum).
+            // Into its buffer, as a chain's slot runs; one that reads its own buffer has its
+            // input there already when it is out.
+            let here = metersDirect && s == g.direct
             let lanes = Lanes(input: input, output: g.outLanes + s &* g.lanes, stride: step, channels: channels)
-            if renderPlaced(s, lanes, from: start, to: end, blockStart: blockStart, passesInput: true, meters: nil).nonFinite {
-                nonFinite = true
+            let ran = renderPlaced(s, lanes, from: start, to: end, blockStart: blockStart, passesInput: !readsOwn,
+                                   meters: here ? meters : nil)
+            if ran.nonFinite { nonFinite = true }
+            if here && ran.remeter { meterOutput(from: start, to: end) }
+        }
+        if g.direct >= 0 {
+            // Already in the caller's output; a fading connection to it scales it there.
+            if !g.edges[g.outputFirst].steady {
+                if gather(g, first: g.outputFirst, count: 1, into: laneOut, stride: step, from: start, to: end) { nonFinite = true }
+                if metering { meterOutput(from: start, to: end) }
             }
+            return nonFinite
         }
         if g.outputReadsInput {
             // Gathered apart, then written: the output may be the input's own memory.
@@ -268,12 +351,12 @@ extension RenderState {
                 let src = g.sumLanes[c], dst = laneOut[c]
                 for i in start..<end { dst[i &* step] = src[i &* step] }
             }
-        } else if sumAndMeterOutput(g, from: start, to: end) {
+        } else if metering && sumAndMeterOutput(g, from: start, to: end) {
             return nonFinite
         } else if gather(g, first: g.outputFirst, count: g.outputCount, into: laneOut, stride: step, from: start, to: end) {
             nonFinite = true
         }
-        meterOutput(from: start, to: end)
+        if metering { meterOutput(from: start, to: end) }
         return nonFinite
     }
 

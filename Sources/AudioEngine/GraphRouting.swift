@@ -19,6 +19,12 @@ public struct GraphRouting: Sendable, Equatable {
     /// The sources summed into the output.
     public var output: [Source]
 
+    /// The line of `slots` slots, `input → 1 → 2 → … → output`: a chain (or a processor alone).
+    static func line(_ slots: Int) -> GraphRouting {
+        GraphRouting(inputs: [mainInput], main: (0..<slots).map { $0 == 0 ? [.input(0)] : [.slot($0 - 1)] },
+                     side: [[Source]](repeating: [], count: slots), output: slots > 0 ? [.slot(slots - 1)] : [.input(0)])
+    }
+
     public static let mainInput = "input"
     public static let outputName = "output"
     public static let sideChainPort = "sidechain"

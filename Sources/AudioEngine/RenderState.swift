@@ -47,11 +47,9 @@ struct RenderState {
     var channels = 0
     var groups = 0
     var maxFrames = 0
-    /// The caller's channels, padded to whole groups of four (see ``Lanes``); `chainIn` reads
-    /// the caller's output, where every slot after the first works in place.
+    /// The caller's channels, padded to whole groups of four (see ``Lanes``).
     var laneIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     var laneOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
-    var chainIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     /// Distance between a lane's consecutive samples: 1 for separate channel buffers, the
     /// channel count for interleaved ones.
     var stride = 1
@@ -139,13 +137,11 @@ struct RenderState {
         builtIns.initialize(from: kernels, count: kernels.count)
         laneIn = .allocate(capacity: groups * 4)
         laneOut = .allocate(capacity: groups * 4)
-        chainIn = .allocate(capacity: groups * 4)
         silence = .allocate(capacity: maxFrames * channels)
         silence.initialize(repeating: 0, count: maxFrames * channels)
         sink = .allocate(capacity: maxFrames * channels)
         sink.initialize(repeating: 0, count: maxFrames * channels)
         laneIn.initialize(repeating: UnsafePointer(silence), count: groups * 4)
-        chainIn.initialize(repeating: UnsafePointer(silence), count: groups * 4)
         laneOut.initialize(repeating: sink, count: groups * 4)
         sumOfSquares = .allocate(capacity: channels)
         sumOfSquares.initialize(repeating: 0, count: channels)
@@ -211,7 +207,7 @@ struct RenderState {
         for b in 0..<builtInCount { builtIns[b].deallocate() }
         for p in [UnsafeMutableRawPointer(slots), UnsafeMutableRawPointer(builtIns),
                   UnsafeMutableRawPointer(laneIn), UnsafeMutableRawPointer(laneOut),
-                  UnsafeMutableRawPointer(chainIn), UnsafeMutableRawPointer(silence),
+                  UnsafeMutableRawPointer(silence),
                   UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(sumOfSquares),
                   UnsafeMutableRawPointer(blockPeaks), UnsafeMutableRawPointer(externalIn),
                   UnsafeMutableRawPointer(externalOut), UnsafeMutableRawPointer(scratchIn),
@@ -253,11 +249,10 @@ struct RenderState {
         for c in 0..<channels {
             laneIn[c] = input[c] + offset
             laneOut[c] = output[c] + offset
-            chainIn[c] = UnsafePointer(laneOut[c])
             blockPeaks[c] = 0
         }
         stride = 1
-        graph?.bind(stride: stride)  // a graph's buffers laid out as the caller's lanes are
+        graph?.bind(stride: stride, output: UnsafePointer(laneOut))  // the slots' buffers laid out as the caller's lanes are
     }
 
     /// Points each slot's side lanes at the caller's side signals, `offset` frames in; a slot
@@ -296,40 +291,20 @@ struct RenderState {
         for c in 0..<channels {
             laneIn[c] = input + (offset * channels + c)
             laneOut[c] = output + (offset * channels + c)
-            chainIn[c] = UnsafePointer(laneOut[c])
             blockPeaks[c] = 0
         }
         stride = channels
-        graph?.bind(stride: stride)  // a graph's buffers laid out as the caller's lanes are
+        graph?.bind(stride: stride, output: UnsafePointer(laneOut))  // the slots' buffers laid out as the caller's lanes are
     }
 
-    /// Renders frames `start..<end` of the current chunk through every slot in turn: the
-    /// first from the caller's input to its output, the others in place on the output.
-    /// Returns true when the input held non-finite samples.
+    /// Renders frames `start..<end` of the current chunk through the slots, as their layout
+    /// wires them (a chain's: each in turn, in place on the caller's output), the output
+    /// dipped around a live move. Returns true when the input held non-finite samples.
     @_noLocks
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
-        guard end > start else { return false }
-        if let graph { return renderGraphSegment(graph, from: start, to: end, blockStart: blockStart) }
-        let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
+        guard end > start, let graph else { return false }
         let dipping = outputPresence != fadeFrames || outputTarget != fadeFrames
-        if slotCount == 1 && slots[0].bypass < 0 && !leaving && !dipping && slots[0].presence == fadeFrames
-            && slots[0].presenceTarget == fadeFrames {
-            dryHolds = false
-            return renderSlot(0, Lanes(input: laneIn, output: laneOut, stride: stride, channels: channels),
-                              from: start, to: end, blockStart: blockStart, meters: meters)
-        }
-        var nonFinite = false
-        for s in 0..<slotCount {
-            // Every slot after the first works in place on the output.
-            let lanes = Lanes(input: s == 0 ? laneIn : chainIn, output: laneOut, stride: stride, channels: channels)
-            let last = s == slotCount - 1
-            // The last slot meters what it writes, as a single processor does, unless a mix
-            // or a fade changes it afterwards (then a pass over the output meters it).
-            let ran = renderPlaced(s, lanes, from: start, to: end, blockStart: blockStart, passesInput: s == 0,
-                                   meters: last && !dipping ? meters : nil)
-            if ran.nonFinite { nonFinite = true }
-            if last && !dipping && ran.remeter { meterOutput(from: start, to: end) }
-        }
+        let nonFinite = renderGraphSegment(graph, from: start, to: end, blockStart: blockStart, metering: !dipping)
         if dipping {
             dipOutput(from: start, to: end)
             meterOutput(from: start, to: end)

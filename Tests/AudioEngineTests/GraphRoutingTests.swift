@@ -60,32 +60,49 @@ struct GraphRoutingTests {
     }
 }
 
-/// A graph's slot buffers: handed on once their readers have run, so a graph holds its widest
-/// cut, not a buffer per slot.
+/// A graph's slot buffers: handed on once their readers have run, taken on in place by a
+/// source's last reader, the output's own slot writing the caller's output, so a graph holds
+/// its widest cut, not a buffer per slot, and a chain none.
 @Suite("Graph buffers")
 struct GraphBufferTests {
     func routing(_ wires: [(String, String)], slots: [String]) throws -> GraphRouting {
         try Processor.routing(slots: slots, connections: wires, sideInputs: slots.map { _ in 0 }).routing
     }
 
-    @Test("a line of eight slots takes two buffers in turn")
+    @Test("a line of eight slots runs in place in the caller's output, as a chain does: no buffer")
     func line() throws {
         let names = (1...8).map { "s\($0)" }
         let wires = [("input", "s1")] + (1..<8).map { ("s\($0)", "s\($0 + 1)") } + [("s8", "output")]
         let (assignment, count) = GraphLayout.buffers(try routing(wires, slots: names))
-        #expect(count == 2)
-        #expect(assignment == [0, 1, 0, 1, 0, 1, 0, 1])
+        #expect(count == 0)
+        #expect(assignment == [Int](repeating: -1, count: 8))
+        #expect(GraphLayout.buffers(.line(8)) == (assignment, count))
     }
 
-    @Test("a diamond holds the three signals alive at its widest; branches the output reads stay")
+    @Test("a diamond holds the two signals alive at its widest; branches the output reads stay")
     func diamond() throws {
         let wires = [("input", "a"), ("a", "b"), ("a", "c"), ("b", "d"), ("c", "d"), ("d", "output")]
         let (assignment, count) = GraphLayout.buffers(try routing(wires, slots: ["a", "b", "c", "d"]))
-        #expect(count == 3)
-        #expect(Set(assignment[0...2]).count == 3, "a is read by c, so b and c each need their own")
-        #expect(assignment[3] == assignment[0], "d takes a's buffer once b and c have read it")
+        #expect(count == 2)
+        #expect(assignment[1] != assignment[0], "b reads a, which c reads after it")
+        #expect(assignment[2] == assignment[0], "c, a's last reader, runs in place in a's buffer")
+        #expect(assignment[3] == -1, "d, the output's one source, writes the caller's output")
         // Four parallel branches summed at the output: each alive to the end.
         let wide = (1...4).flatMap { [("input", "p\($0)"), ("p\($0)", "output")] }
         #expect(GraphLayout.buffers(try routing(wide, slots: (1...4).map { "p\($0)" })).count == 4)
+    }
+
+    @Test("a connection delayed to line up is no place to run in place")
+    func delayed() throws {
+        // c's main input comes from a, its side chain from b, 64 frames late: a's connection
+        // into c is delayed by 64, so c cannot run in a's buffer.
+        let wires = [("input", "a"), ("input", "b"), ("a", "c"), ("b", "c:sidechain"), ("c", "output")]
+        let r = try Processor.routing(slots: ["a", "b", "c"], connections: wires, sideInputs: [0, 0, 1]).routing
+        #expect(GraphLayout.buffers(r, latencies: [0, 0, 0]).assignment[2] == GraphLayout.buffers(r).assignment[0],
+                "in time, c runs in a's buffer")
+        let late = GraphLayout.buffers(r, latencies: [0, 64, 0]).assignment
+        #expect(late[2] == -1 && late[0] >= 0 && late[0] != late[1], "late, c writes the output itself, from a's kept apart")
+        let chained = try routing([("input", "a"), ("a", "b"), ("b", "output")], slots: ["a", "b"])
+        #expect(GraphLayout.buffers(chained, latencies: [64, 32]).assignment == [-1, -1], "a line has no delays")
     }
 }
