@@ -1,5 +1,5 @@
 /// A graph's wiring as the audio thread reads it (``GraphRouting`` made into raw memory at
-/// `prepare`): the connections with their compensating delays, each slot's output buffer,
+/// `prepare`; a chain's is the graph of its line, so every rig renders one way): the connections with their compensating delays, each slot's output buffer,
 /// the sums its inputs are gathered into, and the named inputs' lanes. Nothing here is
 /// allocated or freed while audio runs.
 struct GraphLayout: BitwiseCopyable {

@@ -1,6 +1,6 @@
 /// How the slots of a graph are wired: where each slot's main and side-chain inputs come
 /// from, and what reaches the output. A chain is the graph `input → 1 → 2 → … → output`
-/// and needs none of this; a graph runs its slots in the order given (sources first: the
+/// (``line(_:)``, as the engine lays it out); a graph runs its slots in the order given (sources first: the
 /// order ``Processor/graph(_:routing:)`` checks), sums what meets at a slot or at the
 /// output, and delays each connection so that parallel paths of different latencies line up.
 public struct GraphRouting: Sendable, Equatable {

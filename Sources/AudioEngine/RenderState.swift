@@ -32,7 +32,8 @@ struct RenderState {
     /// among them.
     var slots = UnsafeMutablePointer<ChainSlot>.allocate(capacity: 0)
     var slotCount = 0
-    /// A graph's wiring (nil for a chain, whose slots run in series in place).
+    /// The slots' wiring: a graph's, or a chain's (or a processor alone's) as the graph of its
+    /// line, whose slots run in series in place in the output. Nil only before `prepare`.
     var graph: GraphLayout?
     /// True while a live chain edit fades slots out (``Engine/leave(for:)``).
     var leaving = false
