@@ -122,42 +122,25 @@ struct GraphLayout: BitwiseCopyable {
         bufferCount = count
         buffers = .allocate(capacity: max(1, slots))
         buffers.initialize(from: assignment, count: assignment.count)
+        let placed = Self.placement(routing, assignment: assignment)
         inPlace = .allocate(capacity: max(1, slots))
-        for s in 0..<slots {
-            var continues = false
-            if routing.main[s].count == 1, case .slot(let t) = routing.main[s][0] { continues = assignment[s] == assignment[t] }
-            (inPlace + s).initialize(to: continues)
-        }
-        if routing.output.count == 1, case .slot(let last) = routing.output[0], assignment[last] == -1 {
-            direct = last
-        } else {
-            direct = -1
-        }
+        inPlace.initialize(from: placed.inPlace, count: slots)
+        direct = placed.direct
         // Where nothing is ever summed (one source per slot, in time, steady), the sums are unused.
         let (mains, sides) = (mainCount, sideCount)
         let sums = fades || list.contains { $0.delay > 0 } || (0..<slots).contains { mains[$0] != 1 } || direct < 0
         let sideSums = (0..<slots).contains { sides[$0] > 0 }
-        outputs = .allocate(capacity: max(1, count * channels * maxFrames))
-        outputs.initialize(repeating: 0, count: max(1, count * channels * maxFrames))
-        outLanes = .allocate(capacity: max(1, slots * lanes))
-        outLanes.initialize(repeating: sink, count: max(1, slots * lanes))
-        readLanes = .allocate(capacity: max(1, slots * lanes))
-        readLanes.initialize(repeating: silence, count: max(1, slots * lanes))
-        sum = .allocate(capacity: sums ? channels * maxFrames : channels)
-        sum.initialize(repeating: 0, count: sums ? channels * maxFrames : channels)
-        sumLanes = .allocate(capacity: lanes)
-        sumLanes.initialize(repeating: silence, count: lanes)
-        sumWriteLanes = .allocate(capacity: lanes)
-        sumWriteLanes.initialize(repeating: sink, count: lanes)
-        sideSum = .allocate(capacity: sideSums ? channels * maxFrames : channels)
-        sideSum.initialize(repeating: 0, count: sideSums ? channels * maxFrames : channels)
-        sideWriteLanes = .allocate(capacity: channels)
-        sideWriteLanes.initialize(repeating: sideSum, count: channels)
+        outputs = .filled(max(1, count * channels * maxFrames), with: 0)
+        outLanes = .filled(max(1, slots * lanes), with: sink)
+        readLanes = .filled(max(1, slots * lanes), with: silence)
+        sum = .filled(sums ? channels * maxFrames : channels, with: 0)
+        sumLanes = .filled(lanes, with: silence)
+        sumWriteLanes = .filled(lanes, with: sink)
+        sideSum = .filled(sideSums ? channels * maxFrames : channels, with: 0)
+        sideWriteLanes = .filled(channels, with: sideSum)
         namedCount = routing.inputs.count - 1
-        namedLanes = .allocate(capacity: max(1, namedCount * channels))
-        namedLanes.initialize(repeating: silence, count: max(1, namedCount * channels))
-        namedStrides = .allocate(capacity: max(1, namedCount))
-        namedStrides.initialize(repeating: 1, count: max(1, namedCount))
+        namedLanes = .filled(max(1, namedCount * channels), with: silence)
+        namedStrides = .filled(max(1, namedCount), with: 1)
         self.sums = sums
         self.sideSums = sideSums
         self.sink = sink
@@ -228,6 +211,16 @@ struct GraphLayout: BitwiseCopyable {
             }
         }
         return (assignment, count)
+    }
+
+    /// Per slot of `routing`, whether it runs in place (``inPlace``), and the slot that writes
+    /// the caller's output as the output's one source (``direct``), from `assignment`.
+    static func placement(_ routing: GraphRouting, assignment: [Int]) -> (inPlace: [Bool], direct: Int) {
+        let inPlace = routing.main.indices.map { s in
+            if routing.main[s].count == 1, case .slot(let t) = routing.main[s][0] { assignment[s] == assignment[t] } else { false }
+        }
+        if routing.output.count == 1, case .slot(let last) = routing.output[0], assignment[last] == -1 { return (inPlace, last) }
+        return (inPlace, -1)
     }
 
     /// Channel `c` of a `channels × maxFrames` buffer laid out for `stride`.
@@ -496,5 +489,14 @@ extension RenderState {
         }
         g.edges[e].presence = k
         return nonFinite
+    }
+}
+
+extension UnsafeMutablePointer {
+    /// `count` new elements, each `value` (made at `prepare`, never on the audio thread).
+    static func filled(_ count: Int, with value: Pointee) -> UnsafeMutablePointer<Pointee> {
+        let memory = UnsafeMutablePointer<Pointee>.allocate(capacity: count)
+        memory.initialize(repeating: value, count: count)
+        return memory
     }
 }

@@ -537,15 +537,4 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
     in_run = false;
 }
 
-static const LV2_Descriptor bridge = {
-    .URI = "urn:detent:clap-bridge",
-    .instantiate = NULL,
-    .connect_port = bridge_connect,
-    .activate = bridge_activate,
-    .run = bridge_run,
-    .deactivate = bridge_deactivate,
-    .cleanup = NULL,
-    .extension_data = bridge_extension_data,
-};
-
-const LV2_Descriptor *detent_clap_bridge(void) { return &bridge; }
+DETENT_BRIDGE_DESCRIPTOR("urn:detent:clap-bridge", detent_clap_bridge)

@@ -160,15 +160,4 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
 /// JACK's transport, told for the runs from now on (audio thread).
 DETENT_TRANSPORT_EXTENSION(DetentVst2Instance, transport, instance->position)
 
-static const LV2_Descriptor bridge = {
-    .URI = "urn:detent:vst2-bridge",
-    .instantiate = NULL,
-    .connect_port = bridge_connect,
-    .activate = bridge_activate,
-    .run = bridge_run,
-    .deactivate = bridge_deactivate,
-    .cleanup = NULL,
-    .extension_data = bridge_extension_data,
-};
-
-const LV2_Descriptor *detent_vst2_bridge(void) { return &bridge; }
+DETENT_BRIDGE_DESCRIPTOR("urn:detent:vst2-bridge", detent_vst2_bridge)

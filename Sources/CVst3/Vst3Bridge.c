@@ -295,17 +295,6 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
 /// JACK's transport, told for the runs from now on (audio thread).
 DETENT_TRANSPORT_EXTENSION(DetentVst3Instance, transport, instance->context.continuous_time_in_samples)
 
-static const LV2_Descriptor bridge = {
-    .URI = "urn:detent:vst3-bridge",
-    .instantiate = NULL,
-    .connect_port = bridge_connect,
-    .activate = bridge_activate,
-    .run = bridge_run,
-    .deactivate = bridge_deactivate,
-    .cleanup = NULL,
-    .extension_data = bridge_extension_data,
-};
-
-const LV2_Descriptor *detent_vst3_bridge(void) { return &bridge; }
+DETENT_BRIDGE_DESCRIPTOR("urn:detent:vst3-bridge", detent_vst3_bridge)
 
 void detent_vst3_set_tempo(DetentVst3Instance *instance, double beats_per_minute) { instance->tempo = beats_per_minute; }

@@ -82,6 +82,25 @@ public final class SoundFileReader {
         }
     }
 
+    /// libsndfile's open of `fd` (through `stream`, when there is one), under the open lock.
+    private static func open(_ fd: Int32, stream: StreamInput?, info: inout SF_INFO, path: String) -> Result<OpaquePointer, AudioFileError> {
+        // The stream's address, as a number that may cross into the lock's closure.
+        let streamAddress = stream.map { Int(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+        var read = info
+        defer { info = read }
+        return openLock.withLock { _ in
+            if let streamAddress {
+                var callbacks = StreamInput.callbacks
+                if let f = sf_open_virtual(&callbacks, Int32(SFM_READ), &read, UnsafeMutableRawPointer(bitPattern: streamAddress)) {
+                    return .success(f)
+                }
+            } else if let f = sf_open_fd(fd, Int32(SFM_READ), &read, 1) {
+                return .success(f)
+            }
+            return .failure(openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
+        }
+    }
+
     public init(path: String) throws(AudioFileError) {
         self.path = path
         let fd: Int32
@@ -101,19 +120,7 @@ public final class SoundFileReader {
         let ogg = status.flatMap { $0.kind == .regular ? Self.oggEnding(fd, size: $0.size) : nil }
         self.stream = stream
         var info = SF_INFO()
-        // The stream's address, as a number that may cross into the lock's closure.
-        let streamAddress = stream.map { Int(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
-        let opened: Result<OpaquePointer, AudioFileError> = Self.openLock.withLock { _ in
-            if let streamAddress {
-                var callbacks = StreamInput.callbacks
-                if let f = sf_open_virtual(&callbacks, Int32(SFM_READ), &info, UnsafeMutableRawPointer(bitPattern: streamAddress)) {
-                    return .success(f)
-                }
-            } else if let f = sf_open_fd(fd, Int32(SFM_READ), &info, 1) {
-                return .success(f)
-            }
-            return .failure(Self.openError(path: path, code: sf_error(nil), message: String(cString: sf_strerror(nil))))
-        }
+        let opened = Self.open(fd, stream: stream, info: &info, path: path)
         if case .failure = opened, let failure = stream?.failure { throw .cannotOpen(path: path, reason: failure.errno.description) }
         // A cut inside an Ogg file's header pages leaves libsndfile a "malformed" file.
         if case .failure(.unreadable) = opened, ogg == .brokenOff {

@@ -92,4 +92,22 @@ static inline DetentMusicalTime detent_musical_time(const DetentTransport *_Nonn
 void detent_binary_transport(void *_Nullable context, int64_t frame, float speed, int64_t bar, float barBeat,
                              double beat, int32_t beatUnit, float beatsPerBar, float beatsPerMinute);
 
+
+/// A binary format's bridge descriptor, `static const LV2_Descriptor bridge`, and `getter`,
+/// the function that returns it: the kernel loop calls the bridge's own `connect_port`,
+/// `activate`, `run`, `deactivate` and `extension_data` (which gives the transport extension)
+/// on handles the format's module made, so there is no `instantiate` or `cleanup`.
+#define DETENT_BRIDGE_DESCRIPTOR(uri, getter) \
+    static const LV2_Descriptor bridge = { \
+        .URI = uri, \
+        .instantiate = NULL, \
+        .connect_port = bridge_connect, \
+        .activate = bridge_activate, \
+        .run = bridge_run, \
+        .deactivate = bridge_deactivate, \
+        .cleanup = NULL, \
+        .extension_data = bridge_extension_data, \
+    }; \
+    const LV2_Descriptor *getter(void) { return &bridge; }
+
 #endif
