@@ -27,13 +27,26 @@ extension JackTests {
                 (0.15, [.cutoff: 400]), (0.3, [.gain: -12, .resonance: 6]), (0.45, [.cutoff: 9_000]),
                 (0.6, [.gain: 3]), (0.75, [.cutoff: 150, .resonance: 0.5]), (0.9, [.gain: -60]),
             ]
+            // What the recorder had taken when each send returned: a change sent while the
+            // recording still had three periods to go is stamped inside it (a period after the
+            // send, the recorder at most a period behind the engine). (On a loaded machine
+            // this thread may wake from a wait late, past the recording's end: such a change
+            // is checked against the timeline alone.)
+            var reached: [Int] = []
             for (fraction, values) in moves {
                 try f.waitForRecording(fraction)
-                changes += f.host.setStamped(values)
+                let stamped = f.host.setStamped(values)
+                changes += stamped
+                reached += stamped.map { _ in f.recorder.recordedFrames }
             }
             try f.waitForRecording(1)
-            // Every change was stamped on the engine's timeline, inside the recording.
-            #expect(changes.allSatisfy { $0.frame > engineStart && $0.frame < engineStart + Int64(Self.frames) })
+            // Every change was stamped on the engine's timeline, after the start and in order.
+            #expect(changes.allSatisfy { $0.frame > engineStart })
+            #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.frame <= $1.frame })
+            for (change, at) in zip(changes, reached) where at + 3 * f.server.period < Self.frames {
+                #expect(change.frame < engineStart + Int64(Self.frames), "sent with \(at) frames recorded, stamped at \(change.frame - engineStart)")
+            }
+            #expect(reached.contains { $0 + 3 * f.server.period < Self.frames }, "some change lands inside the recording")
             let expected = f.offlineReference(engineStart: engineStart, changes: changes)
             let recorded = f.recorder.recording
             for c in 0..<2 {
