@@ -207,7 +207,7 @@ let package = Package(
         // VST2, VST3 and CLAP: the scan in a child process, and one plug-in's builds in every
         // format against its LV2 build (Plugins: binaries that fail as the scan is to survive).
         .testTarget(name: "BinaryFormatTests", dependencies: [
-            "Rig", "BinaryPlugins", "CLAP", "AudioEngine", "Parameters", "PluginFormats", "TestSupport"], exclude: ["Plugins", "Fixtures"]),
+            "Rig", "BinaryPlugins", "CLAP", "VST2", "AudioEngine", "Parameters", "PluginFormats", "TestSupport"], exclude: ["Plugins", "Fixtures"]),
         .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [

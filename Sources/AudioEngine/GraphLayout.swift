@@ -1,7 +1,8 @@
 /// A graph's wiring as the audio thread reads it (``GraphRouting`` made into raw memory at
-/// `prepare`; a chain's is the graph of its line, so every rig renders one way): the connections with their compensating delays, each slot's output buffer,
-/// the sums its inputs are gathered into, and the named inputs' lanes. Nothing here is
-/// allocated or freed while audio runs.
+/// `prepare`; a chain's is the graph of its line, so every rig renders one way): the
+/// connections with their compensating delays, each slot's output buffer, the sums its inputs
+/// are gathered into, and the named inputs' lanes. Nothing here is allocated or freed while
+/// audio runs.
 struct GraphLayout: BitwiseCopyable {
     /// One connection: its source (a slot ≥ 0; −1 the main input; −2, −3 … named inputs 1,
     /// 2 …), its delay in frames and that delay's history (`delay` frames per channel, the
@@ -161,9 +162,10 @@ struct GraphLayout: BitwiseCopyable {
     /// caller's output, with the slots whose buffers it took on, once no later slot reads the
     /// main input (which may be the output's own memory). A line of slots is a chain: every
     /// slot in the caller's output, no buffer at all; parallel branches take one each.
-    static func buffers(_ routing: GraphRouting, latencies: [Int]? = nil) -> (assignment: [Int], count: Int) {
+    static func buffers(_ routing: GraphRouting, latencies given: [Int]? = nil) -> (assignment: [Int], count: Int) {
         let slots = routing.main.count
-        let arrivals = routing.arrivals(latencies: latencies ?? [Int](repeating: 0, count: slots))
+        let latencies = given ?? [Int](repeating: 0, count: slots)
+        let arrivals = routing.arrivals(latencies: latencies)
         // The last slot that reads each slot's output (Int.max: the output reads it).
         var lastReader = Array(0..<slots)
         for reader in 0..<slots {
@@ -176,13 +178,13 @@ struct GraphLayout: BitwiseCopyable {
         var continues = [Int](repeating: -1, count: slots)
         for s in 0..<slots {
             guard routing.main[s].count == 1, case .slot(let t) = routing.main[s][0], lastReader[t] == s,
-                  routing.delay(from: .slot(t), arrival: arrivals.slots[s], arrivals: arrivals.slots,
-                                latencies: latencies ?? [Int](repeating: 0, count: slots)) == 0 else { continue }
+                  routing.delay(from: .slot(t), arrival: arrivals.slots[s], arrivals: arrivals.slots, latencies: latencies) == 0
+            else { continue }
             continues[s] = t
         }
         // The run of slots that ends in the output's one source writes the caller's output.
         var direct = Set<Int>()
-        if routing.output.count == 1, case .slot(let last) = routing.output[0], arrivals.output == arrivals.slots[last] + (latencies?[last] ?? 0) {
+        if routing.output.count == 1, case .slot(let last) = routing.output[0] {
             var run = [last]
             while continues[run[run.count - 1]] >= 0 { run.append(continues[run[run.count - 1]]) }
             let first = run[run.count - 1]

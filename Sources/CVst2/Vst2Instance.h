@@ -75,6 +75,10 @@ static inline intptr_t detent_vst2_dispatch(DetentVst2Instance *instance, int32_
     return ((Vst2Dispatcher)instance->effect->control)(instance->effect, opcode, index, value, ptr, opt);
 }
 
+/// The 0…1 value the plug-in is sent for a port value `value` in `range` (held to 0…1;
+/// audio thread).
+float detent_vst2_normalized(DetentVst2Range range, float value);
+
 /// Brings the transport up to date for a block starting at the current position.
 void detent_vst2_update_time(DetentVst2Instance *instance);
 

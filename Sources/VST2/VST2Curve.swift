@@ -51,7 +51,7 @@ enum VST2Curve {
                 end = j
             }
         }
-        guard let value = Double(String(decoding: bytes[0..<end], as: UTF8.self)), value.isFinite else { return nil }
+        guard let value = DecimalText.number(String(decoding: bytes[0..<end], as: UTF8.self)) else { return nil }
         var resolution = 0.5
         for _ in 0..<max(0, decimals) { resolution /= 10 }
         for _ in 0..<abs(exponent) { resolution = exponent > 0 ? resolution * 10 : resolution / 10 }

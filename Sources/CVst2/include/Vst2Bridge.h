@@ -112,9 +112,6 @@ typedef struct DetentVst2Range {
 /// Tells the bridge the ranges of the first `count` parameters, before the instance runs.
 void detent_vst2_set_ranges(DetentVst2Instance *_Nonnull instance, int32_t count, const DetentVst2Range *_Nonnull ranges);
 
-/// The 0…1 value the plug-in is sent for a port value `value` in `range` (held to 0…1).
-float detent_vst2_normalized(DetentVst2Range range, float value);
-
 /// The plug-in's text for parameter `index` at `value` (0…1): VST2 shows only a parameter's
 /// value now (`effGetParamDisplay`), so the parameter is set to `value` first. For reading a
 /// plug-in (the scanning child), never while it runs.
