@@ -126,15 +126,24 @@ final class LiveFixture: @unchecked Sendable {
     /// What the offline engine makes of the same input (after `engineStart` frames of the
     /// silence the live engine heard before the player started) with the same changes, in
     /// blocks of the server's period.
+    ///
+    /// The signal's last period is rendered whole, with the silence the player went on with:
+    /// a plug-in may work out a block's sound from the whole block (LSP's compressor's
+    /// envelope does), so the reference cuts its blocks where the live periods were cut.
     func offlineReference(engineStart: Int64, changes: [ParameterChange], processor reference: Processor? = nil) -> [[Float]] {
         let lead = [Float](repeating: 0, count: Int(engineStart))
+        let count = input[0].count
+        let tail = [Float](repeating: 0, count: (server.period - (lead.count + count) % server.period) % server.period)
         // The key feeds every keyed slot and named input, as `--connect-sidechain REGEX` connects it.
         let keyed = options.processor.keyedSlots
         let named = options.processor.namedInputs.count
-        let sides = key.map { key in Dictionary(uniqueKeysWithValues: (keyed + (0..<named).map { -1 - $0 }).map { ($0, [lead + key]) }) } ?? [:]
-        let rendered = EngineRun.reference(input.map { lead + $0 }, processor: reference ?? options.processor, values: options.initialValues,
-                                           smoothing: Self.smoothing, blockSize: server.period, changes: changes, sides: sides)
-        return rendered.map { Array($0[Int(engineStart)...]) }
+        let sides = key.map { key in
+            Dictionary(uniqueKeysWithValues: (keyed + (0..<named).map { -1 - $0 }).map { ($0, [lead + key + tail]) })
+        } ?? [:]
+        let rendered = EngineRun.reference(input.map { lead + $0 + tail }, processor: reference ?? options.processor,
+                                           values: options.initialValues, smoothing: Self.smoothing, blockSize: server.period,
+                                           changes: changes, sides: sides)
+        return rendered.map { Array($0[lead.count..<(lead.count + count)]) }
     }
 }
 

@@ -56,7 +56,8 @@ extension JackTests {
             let recorded = f.recorder.recording
             // Said with a difference: what the host knew then (a slot down, absurd output, xruns).
             let status = f.host.status()
-            let told = "faults \(status.faults), absurd \(status.absurdOutput), xruns \(status.xruns), engine start \(engineStart)"
+            let stamps = Set(changes.map { $0.frame - engineStart }).sorted()
+            let told = "faults \(status.faults), absurd \(status.absurdOutput), xruns \(status.xruns), engine start \(engineStart), changes at \(stamps)"
             for c in 0..<2 {
                 #expect(recorded[c].contains { abs($0) > 1e-3 }, "channel \(c + 1) carries sound", sourceLocation: sourceLocation)
                 #expect(firstDifference(recorded[c], expected[c]) == "none", "channel \(c + 1); \(told)", sourceLocation: sourceLocation)
