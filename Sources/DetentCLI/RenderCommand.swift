@@ -131,8 +131,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("control-interval"), help: .hidden)
     var controlInterval: Int?
 
-    /// Threads for file I/O beside the engine's, 1 or 2 (default: 2 given three cores per
-    /// render); the output does not depend on it (tests and benchmarks set it).
+    /// Threads for file I/O beside the engine's, 0, 1 or 2 (default: 2 given three cores per
+    /// render, 1 given two, 0 given one); the output does not depend on it (tests and
+    /// benchmarks set it).
     @Option(name: .customLong("io-threads"), help: .hidden)
     var ioThreads: Int?
 

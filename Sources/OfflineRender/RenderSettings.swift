@@ -154,10 +154,16 @@ public enum IOThreads: Sendable {
     /// One thread that reads and writes in turns (see `IOStage`): with fewer than three
     /// cores, three busy threads would only take turns on them.
     case shared
+    /// None: the engine's thread reads, renders and writes each block in turn. For a render
+    /// with one core to itself (a batch's worker beside others): there, overlapping the
+    /// stages buys nothing, and handing each block to another thread costs a wake-up, and
+    /// each file a thread. An input of unknown length (a stream) still gets a thread, so
+    /// that a stop asked for while it stalls is acted on.
+    case inline
 
     /// The layout for renders that have `cores` cores to themselves.
     public static func forCores(_ cores: Int) -> IOThreads {
-        cores >= 3 ? .separate : .shared
+        cores >= 3 ? .separate : cores == 2 ? .shared : .inline
     }
 }
 

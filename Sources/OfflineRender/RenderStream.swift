@@ -68,7 +68,9 @@ struct RenderStream: ~Copyable {
         let measuring = writer == nil
         let blockFrames = max(1, settings.blockFrames ?? RenderSettings.blockFrames(forLength: reader.frames))
         let channels = reader.channels
-        ring = BlockRing(slots: Self.slots, blockFrames: blockFrames, channels: channels)
+        // A stream's blocks may stall: it keeps a thread (see `IOThreads.inline`).
+        ioThreads = settings.ioThreads == .inline && reader.frames == nil ? .shared : settings.ioThreads
+        ring = BlockRing(slots: ioThreads == .inline ? 1 : Self.slots, blockFrames: blockFrames, channels: channels)
         meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,
                               // The measuring pass needs the loudness only: true peak is the dearest part.
                               measures: measuring ? .integrated : settings.measures, recordsBlocks: measuring)
@@ -76,7 +78,6 @@ struct RenderStream: ~Copyable {
         writeStage = WriteStage(writer: writer, ring: ring, dither: settings.dither, sampleRate: reader.sampleRate)
         feed = EventFeed(changes: changes, notes: settings.midi?.frames(sampleRate: reader.sampleRate) ?? [])
         collectsMIDI = settings.midiOut != nil && !measuring
-        ioThreads = settings.ioThreads
         sampleRate = reader.sampleRate
         totalFrames = reader.frames
         input = reader.path
@@ -103,6 +104,7 @@ struct RenderStream: ~Copyable {
     /// Streams the whole file. On any failure (or cancellation) every stage stops at its next
     /// block and the first error is thrown.
     mutating func run(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
+        if ioThreads == .inline { return try runInline(progress: progress, isCancelled: isCancelled) }
         let stopped = Semaphore(0)
         let workers = try startIOThreads(signalling: stopped)
         var slot = 0
@@ -134,6 +136,19 @@ struct RenderStream: ~Copyable {
         try join(workers, stopped: stopped, isCancelled: isCancelled)
     }
 
+    /// ``run(progress:isCancelled:)`` with no thread of its own (``IOThreads/inline``): each
+    /// block read, rendered and written in turn, in the ring's one slot.
+    private mutating func runInline(progress: (RenderProgress) -> Void, isCancelled: () -> Bool) throws(AudioFileError) {
+        while !isCancelled() {
+            guard let n = readStage.read(into: 0) else { break }
+            _ = ring.filled.tryWait()  // what the read signalled, for threads that are not here
+            guard n > 0, let ended = render(slot: 0, frames: n), writeStage.write(0), !ended else { break }
+            progress(RenderProgress(frames: position, totalFrames: totalFrames, sampleRate: sampleRate))
+        }
+        if isCancelled() { throw .cancelled(input: input, output: output) }
+        if let failure = ring.failure { throw failure }
+    }
+
     /// Starts the reader's and the writer's threads (one for both with shared I/O), each
     /// signalling `stopped` when its stage ends. When one cannot start, the ring is failed,
     /// the threads already started are joined and the failure is thrown.
@@ -143,6 +158,7 @@ struct RenderStream: ~Copyable {
         let bodies: [(name: String, body: @Sendable () -> Void)] = switch ioThreads {
         case .separate: [("render-read", { readStage.run() }), ("render-write", { writeStage.run() })]
         case .shared: [("render-io", { IOStage.run(reading: readStage, writing: writeStage, ring: ring) })]
+        case .inline: []
         }
         for (name, body) in bodies {
             do {

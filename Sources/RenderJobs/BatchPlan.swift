@@ -111,6 +111,7 @@ package struct BatchPlan {
         parallel = command.jobs ?? RenderSettings.cores
         let renders = entries.filter { if case .render = $0.action { true } else { false } }.count
         let threads: IOThreads = switch command.ioThreads {
+        case 0: .inline
         case 1: .shared
         case 2: .separate
         default: .forCores(RenderSettings.cores / min(parallel, max(1, renders)))

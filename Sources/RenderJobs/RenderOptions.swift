@@ -104,8 +104,8 @@ package struct RenderOptions: Sendable, Equatable {
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("- (stdin) can be read only once") }
         if inputs.contains("-") && batch.manifest == "-" { throw UsageError("- (stdin) can be read only once") }
         if let jobs, jobs < 1 { throw UsageError("--jobs \(jobs): must be at least 1") }
-        if let ioThreads, !(1...2).contains(ioThreads) {
-            throw UsageError("--io-threads \(ioThreads): must be 1 or 2")
+        if let ioThreads, !(0...2).contains(ioThreads) {
+            throw UsageError("--io-threads \(ioThreads): must be 0, 1 or 2")
         }
         if let controlInterval, !(1...4096).contains(controlInterval) || controlInterval & (controlInterval - 1) != 0 {
             throw UsageError("--control-interval \(controlInterval): must be a power of two, 1 … 4096")

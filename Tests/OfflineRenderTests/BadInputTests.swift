@@ -80,7 +80,7 @@ struct BadInputTests {
     }
 
     @Test("a FLAC cut in half fails part-way through decoding, and the partial output is removed",
-          arguments: [IOThreads.shared, .separate])
+          arguments: [IOThreads.inline, .shared, .separate])
     func truncatedFLAC(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let wav = folder.write("in.wav", WAV.float([Signal.noise(frames: 48_000, seed: 1)]))

@@ -110,7 +110,7 @@ struct OutputSafetyTests {
     }
 
     @Test("cancelling stops at the next block and removes the unfinished output",
-          arguments: [IOThreads.shared, .separate])
+          arguments: [IOThreads.inline, .shared, .separate])
     func cancel(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let input = folder.write("in.wav", WAV.float(Self.samples))

@@ -38,7 +38,7 @@ struct RenderTests {
     ]
 
     @Test("the rendered file equals the engine's output for the same input, values and events",
-          arguments: [IOThreads.shared, .separate])
+          arguments: [IOThreads.inline, .shared, .separate])
     func equalsEngine(ioThreads: IOThreads) throws {
         let folder = TemporaryFolder()
         let inPath = folder.write("in.wav", WAV.float(Self.input))
@@ -68,7 +68,7 @@ struct RenderTests {
         let auto = try AutomationParser.parse(Self.automationText, path: "auto.txt", table: LowpassGain.table)
         var outputs: [[UInt8]] = []
         for block in [1, 7, 256, 4_096, 65_536, nil] {
-            for ioThreads in [IOThreads.shared, .separate] {
+            for ioThreads in [IOThreads.inline, .shared, .separate] {
                 let out = "out\(block ?? 0)-\(ioThreads).wav"
                 let result = render(inPath, folder.file(out)) {
                     $0.automation = auto
@@ -80,7 +80,7 @@ struct RenderTests {
                 outputs.append(try folder.bytes(out))
             }
         }
-        #expect(outputs.count == 12)
+        #expect(outputs.count == 18)
         #expect(outputs.allSatisfy { $0 == outputs[0] })
     }
 
