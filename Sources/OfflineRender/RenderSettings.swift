@@ -143,8 +143,9 @@ public struct RenderSettings: Sendable {
 
     public init() {}
 
-    /// The cores this process may run on.
-    public static var cores: Int { ThisProcess.processorCount }
+    /// The cores this process may run on, counted once (the count reads a file of the
+    /// kernel's, and every job of a batch makes its settings).
+    public static let cores = ThisProcess.processorCount
 }
 
 /// The threads a render's file I/O runs on, beside the engine's.
