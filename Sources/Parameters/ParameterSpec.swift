@@ -155,13 +155,14 @@ public struct ParameterSpec: Sendable, Hashable {
     ///   values outside the range are refused, not silently clamped.
     public func parse(_ text: String) throws(ParameterError) -> Double {
         let trimmed = text.trimmedWhitespace
-        let word = trimmed.lowercased()
         switch kind {
         case .toggle:
+            let word = trimmed.lowercased()
             if ["on", "true", "yes", "1"].contains(word) { return range.upperBound }
             if ["off", "false", "no", "0"].contains(word) { return range.lowerBound }
             throw .invalidValue(id: id, text: text, expected: expectation)
         case .enumeration(let points):
+            let word = trimmed.lowercased()
             if let point = points.first(where: { $0.label.lowercased() == word }) { return point.value }
             if let number = ParameterUnit.none.parse(trimmed), let point = points.first(where: { $0.value == number }) {
                 return point.value
@@ -170,10 +171,9 @@ public struct ParameterSpec: Sendable, Hashable {
         case .continuous, .integer:
             break
         }
-        if minimumIsSilence, ParameterUnit.isSilenceWord(word) {
-            return range.lowerBound
-        }
+        // A number first, the common case; a silence word (`-inf`, `off`) is no number.
         guard let value = unit.parse(trimmed), value.isFinite else {
+            if minimumIsSilence, ParameterUnit.isSilenceWord(trimmed) { return range.lowerBound }
             throw .invalidValue(id: id, text: text, expected: expectation)
         }
         // Tolerate the rounding of a value that was itself formatted from the range ends.
