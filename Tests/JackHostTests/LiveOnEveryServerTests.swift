@@ -39,6 +39,9 @@ extension JackTests {
                     #expect(detent.child.signal(SIGTERM))
                     #expect(detent.child.wait(seconds: 5)?.exited == 0, "SIGTERM ends it with the close stuck")
                     return
+                } catch {
+                    Issue.record("where detent's threads were:\n\(detent.threadStacks)")
+                    throw error
                 }
                 #expect(try detent.ask("get cutoff") == "cutoff=700 Hz")
             }

@@ -83,6 +83,24 @@ public final class LiveProgram: @unchecked Sendable {
         return inner.contains { $0.contains("libjack") } && !inner.contains { $0.contains("/Sources/") }
     }
 
+    /// Where each of the program's threads is, read by gdb: a line per thread, its name and
+    /// its innermost frames' functions. Said beside a wait that timed out, so that a hang
+    /// names its place.
+    public var threadStacks: String {
+        guard let gdb = try? ChildProcess.run("/usr/bin/gdb", ["-p", "\(child.pid)", "-batch", "-nx", "-ex", "thread apply all bt 6"]) else {
+            return "gdb could not be run"
+        }
+        var threads: [String] = []
+        for line in gdb.stdoutText.split(separator: "\n") {
+            if line.hasPrefix("Thread ") {
+                threads.append(String(line.split(separator: "\"").dropFirst().first ?? line.prefix(40)))
+            } else if line.hasPrefix("#"), !threads.isEmpty, let at = line.range(of: " in ") {
+                threads[threads.count - 1] += " ← " + line[at.upperBound...].prefix { $0 != " " && $0 != "(" }
+            }
+        }
+        return threads.isEmpty ? "gdb said: \(gdb.stdoutText.suffix(300))" : threads.joined(separator: "\n")
+    }
+
     /// Types `command` and returns the answer line.
     public func ask(_ command: String, timeout: Double = 10) throws -> String {
         child.write(Array((command + "\n").utf8))
