@@ -158,8 +158,8 @@ public enum IOThreads: Sendable {
     /// None: the engine's thread reads, renders and writes each block in turn. For a render
     /// with one core to itself (a batch's worker beside others): there, overlapping the
     /// stages buys nothing, and handing each block to another thread costs a wake-up, and
-    /// each file a thread. An input of unknown length (a stream) still gets a thread, so
-    /// that a stop asked for while it stalls is acted on.
+    /// each file a thread. A stream's input (a pipe or FIFO, whatever length its header
+    /// declares) still gets a thread, so that a stop asked for while it stalls is acted on.
     case inline
 
     /// The layout for renders that have `cores` cores to themselves.

@@ -68,8 +68,9 @@ struct RenderStream: ~Copyable {
         let measuring = writer == nil
         let blockFrames = max(1, settings.blockFrames ?? RenderSettings.blockFrames(forLength: reader.frames))
         let channels = reader.channels
-        // A stream's blocks may stall: it keeps a thread (see `IOThreads.inline`).
-        ioThreads = settings.ioThreads == .inline && reader.frames == nil ? .shared : settings.ioThreads
+        // A stream's blocks may stall, whatever length its header declares: it keeps a thread
+        // (see `IOThreads.inline`).
+        ioThreads = settings.ioThreads == .inline && !reader.isSeekable ? .shared : settings.ioThreads
         ring = BlockRing(slots: ioThreads == .inline ? 1 : Self.slots, blockFrames: blockFrames, channels: channels)
         meter = LoudnessMeter(channels: channels, sampleRate: reader.sampleRate, channelMap: reader.channelMap,
                               // The measuring pass needs the loudness only: true peak is the dearest part.

@@ -47,9 +47,11 @@ struct InterruptTests {
     }
 
     /// A render reading a FIFO that delivers its header and a little audio, then nothing.
-    func stalledRender(in folder: TemporaryFolder) throws -> (ChildProcess, Int32) {
+    /// `options` go on the command line (`--io-threads 0` asks for no I/O thread, which a
+    /// stream must get all the same, or nothing could act on Ctrl-C while it stalls).
+    func stalledRender(in folder: TemporaryFolder, options: [String] = []) throws -> (ChildProcess, Int32) {
         #expect(mkfifo(folder.file("in.wav"), 0o600) == 0)
-        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"],
+        let render = try ChildProcess(try BuiltProducts.detent, ["render", "in.wav", "-o", "out.wav"] + options,
                                       environment: Detent.environment(in: folder.path), currentDirectory: folder.path,
                                       stderr: .pipe)
         Glibc.signal(SIGPIPE, SIG_IGN)
@@ -57,13 +59,35 @@ struct InterruptTests {
         let header = WAV.bytes(formatTag: WAV.pcm, channels: 2, bitsPerSample: 16, data: [], declaredDataBytes: 48_000 * 4)
         #expect(writeAll(fifo, header + [UInt8](repeating: 0, count: 4_096)))
         try waitUntil("the render has made its temporary file") { folder.names.contains { $0.hasPrefix(".out.wav.detent-") } }
+        // Stalled: every thread of the render asleep, its CPU time unchanged between two looks
+        // (a Ctrl-C sent before its read blocks would be seen between blocks, and prove nothing).
+        var last = ""
+        try waitUntil("the render waits for the stream") {
+            let now = Self.threadStates(render.pid)
+            defer { last = now }
+            return now == last && !now.contains(" R")
+        }
         return (render, fifo)
     }
 
-    @Test("on a stalled stream the first Ctrl-C stops the render and removes its temporary file")
-    func stalledFirstSignal() throws {
+    /// Each thread's state and CPU time (`/proc/PID/task/TID/stat`), one line each.
+    static func threadStates(_ pid: pid_t) -> String {
+        let tasks = "/proc/\(pid)/task"
+        let threads = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).sorted()
+        return threads.map { tid in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return tid }
+            // After the name: state, then 11 fields, then utime and stime.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 13 ? "\(tid) \(fields[0]) \(fields[11]) \(fields[12])" : tid
+        }.joined(separator: "\n")
+    }
+
+    @Test("on a stalled stream the first Ctrl-C stops the render and removes its temporary file",
+          arguments: [[], ["--io-threads", "0"]])
+    func stalledFirstSignal(options: [String]) throws {
         let folder = TemporaryFolder()
-        let (render, fifo) = try stalledRender(in: folder)
+        let (render, fifo) = try stalledRender(in: folder, options: options)
         defer { close(fifo) }
         render.signal(SIGINT)
         let status = render.wait(seconds: 10)
