@@ -70,11 +70,11 @@ public final class LiveProgram: @unchecked Sendable {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
         guard let closing = threads.first(where: { thread in
             (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "jack-close"
-        }), let gdb = try? ChildProcess.run("/usr/bin/gdb", ["-p", "\(child.pid)", "-batch", "-nx", "-ex", "thread apply all bt"]) else {
+        }), let stacks = backtraces() else {
             return false
         }
         // The closing thread's block: from its "Thread N (… (LWP tid) …):" line to the next.
-        let lines = gdb.stdoutText.split(separator: "\n")
+        let lines = stacks.split(separator: "\n")
         guard let start = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.contains("(LWP \(closing))") }) else { return false }
         let frames = lines[(start + 1)...].prefix { !$0.hasPrefix("Thread ") }.filter { $0.hasPrefix("#") }
         guard let close = frames.firstIndex(where: { $0.contains("jack_client_close") }), close > frames.startIndex else { return false }
@@ -87,18 +87,23 @@ public final class LiveProgram: @unchecked Sendable {
     /// its innermost frames' functions. Said beside a wait that timed out, so that a hang
     /// names its place.
     public var threadStacks: String {
-        guard let gdb = try? ChildProcess.run("/usr/bin/gdb", ["-p", "\(child.pid)", "-batch", "-nx", "-ex", "thread apply all bt 6"]) else {
-            return "gdb could not be run"
-        }
+        guard let stacks = backtraces(frames: 6) else { return "gdb could not be run" }
         var threads: [String] = []
-        for line in gdb.stdoutText.split(separator: "\n") {
+        for line in stacks.split(separator: "\n") {
             if line.hasPrefix("Thread ") {
                 threads.append(String(line.split(separator: "\"").dropFirst().first ?? line.prefix(40)))
             } else if line.hasPrefix("#"), !threads.isEmpty, let at = line.range(of: " in ") {
                 threads[threads.count - 1] += " ← " + line[at.upperBound...].prefix { $0 != " " && $0 != "(" }
             }
         }
-        return threads.isEmpty ? "gdb said: \(gdb.stdoutText.suffix(300))" : threads.joined(separator: "\n")
+        return threads.isEmpty ? "gdb said: \(stacks.suffix(300))" : threads.joined(separator: "\n")
+    }
+
+    /// Every thread's backtrace, `frames` deep (nil: whole), as gdb attached to the program
+    /// prints it; nil when gdb cannot be run.
+    private func backtraces(frames: Int? = nil) -> String? {
+        let command = "thread apply all bt" + (frames.map { " \($0)" } ?? "")
+        return (try? ChildProcess.run("/usr/bin/gdb", ["-p", "\(child.pid)", "-batch", "-nx", "-ex", command]))?.stdoutText
     }
 
     /// Types `command` and returns the answer line.
