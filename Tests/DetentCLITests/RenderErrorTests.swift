@@ -94,7 +94,7 @@ struct RenderWriteFailureTests {
     /// an I/O error, and the partial output is removed, whichever threads read and write. The
     /// file-size limit makes writes past 64 KiB fail (EFBIG; SIGXFSZ is ignored so that the
     /// write returns the error instead of killing the process).
-    @Test("a write failing mid-file: one line, status 74, nothing left", arguments: ["1", "2"])
+    @Test("a write failing mid-file: one line, status 74, nothing left", arguments: ["0", "1", "2"])
     func writeFails(ioThreads: String) throws {
         let folder = TemporaryFolder()
         folder.write("in.wav", WAV.float([Signal.noise(frames: 96_000, seed: 1), Signal.noise(frames: 96_000, seed: 2)]))
