@@ -46,8 +46,25 @@ public struct ExternalKernel: @unchecked Sendable, BitwiseCopyable {
     public typealias Side = @convention(c) (
         _ context: UnsafeMutableRawPointer?, _ inputs: UnsafePointer<UnsafePointer<Float>>, _ channels: Int) -> Void
 
+    /// Runs `count` kernels of one ``chainGroup`` in turn on one call, each fed only by the one
+    /// before it: `inputs` into the first, the last's output into `outputs`, `controls[k]` the
+    /// k-th one's values; between them the output handed on as the engine hands it (absurd
+    /// output replaced by that kernel's input, denormals made 0, the input limit). `reports[k]`
+    /// gets the frames kernel k's output was replaced, `reports[count]` the denormals made 0.
+    /// Returns 1 when it ran, 0 when it cannot now (nothing done), −1 when it failed (each
+    /// kernel then passes its input through, as it would have run alone). An isolated slot's:
+    /// one request to its sandbox's process instead of one per slot.
+    public typealias RunChained = @convention(c) (
+        _ contexts: UnsafePointer<UnsafeMutableRawPointer?>, _ controls: UnsafePointer<UnsafePointer<Float>>, _ count: Int,
+        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        _ channels: Int, _ frames: Int, _ reports: UnsafeMutablePointer<Int64>) -> Int
+
     public var context: UnsafeMutableRawPointer?
     public var run: Run
+    /// Set, with ``chainGroup``, for kernels that run faster several at once (``RunChained``).
+    public var runChained: RunChained?
+    /// Kernels whose `chainGroup` is the same (and not nil) may be run together by `runChained`.
+    public var chainGroup: UnsafeMutableRawPointer?
     public var reset: Reset?
     public var beginEvents: BeginEvents?
     public var addEvent: AddEvent?

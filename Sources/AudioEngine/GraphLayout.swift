@@ -18,7 +18,7 @@ struct GraphLayout: BitwiseCopyable {
         let full: Int
 
         /// True when the connection is in at full level and staying so: nothing to fade.
-        var steady: Bool { presence == full && target == full }
+        var steady: Bool { @_noLocks get { presence == full && target == full } }
     }
 
     var edges: UnsafeMutablePointer<Edge>
@@ -46,6 +46,9 @@ struct GraphLayout: BitwiseCopyable {
     /// The slot the output is when it writes the caller's output itself (the output's one
     /// source, in time: a chain's last slot), or −1.
     let direct: Int
+    /// Per slot, true when its output goes to the next slot alone, in time, and is that slot's
+    /// only main input: the two may run as one (``RenderState/renderChained``).
+    var feedsNext: UnsafeMutablePointer<Bool>
     /// Every slot's output (in its buffer), and the lanes pointing into it,
     /// `lanes` per slot (for writing, and the same for reading): the channels padded to whole
     /// groups of four, as the built-in kernel reads them, the padding writing to the engine's
@@ -127,6 +130,8 @@ struct GraphLayout: BitwiseCopyable {
         inPlace = .allocate(capacity: max(1, slots))
         inPlace.initialize(from: placed.inPlace, count: slots)
         direct = placed.direct
+        feedsNext = .allocate(capacity: max(1, slots))
+        feedsNext.initialize(from: Self.handOns(routing, edges: list, mainFirst: mainFirst), count: slots)
         // Where nothing is ever summed (one source per slot, in time, steady), the sums are unused.
         let (mains, sides) = (mainCount, sideCount)
         let sums = fades || list.contains { $0.delay > 0 } || (0..<slots).contains { mains[$0] != 1 } || direct < 0
@@ -215,6 +220,20 @@ struct GraphLayout: BitwiseCopyable {
         return (assignment, count)
     }
 
+    /// Per slot of `routing`, whether its output is read by the next slot alone, as that
+    /// slot's one main source, undelayed (`edges` laid out from `mainFirst`).
+    static func handOns(_ routing: GraphRouting, edges: [Edge], mainFirst: UnsafeMutablePointer<Int>) -> [Bool] {
+        let slots = routing.main.count
+        var readers = [Int](repeating: 0, count: slots)
+        for sources in routing.main + routing.side + [routing.output] {
+            for case .slot(let t) in sources { readers[t] += 1 }
+        }
+        return (0..<slots).map { s in
+            guard s + 1 < slots, readers[s] == 1, routing.main[s + 1] == [.slot(s)] else { return false }
+            return edges[mainFirst[s + 1]].delay == 0
+        }
+    }
+
     /// Per slot of `routing`, whether it runs in place (``inPlace``), and the slot that writes
     /// the caller's output as the output's one source (``direct``), from `assignment`.
     static func placement(_ routing: GraphRouting, assignment: [Int]) -> (inPlace: [Bool], direct: Int) {
@@ -268,6 +287,7 @@ struct GraphLayout: BitwiseCopyable {
             p.deallocate()
         }
         namedStrides.deallocate()
+        feedsNext.deallocate()
     }
 }
 
@@ -301,7 +321,9 @@ extension RenderState {
         // fade of its connection to the output changes it afterwards.
         let meters = Meters(sums: sumOfSquares, peaks: blockPeaks)
         let metersDirect = metering && g.direct >= 0 && g.edges[g.outputFirst].steady
-        for s in 0..<slotCount {
+        var s = 0
+        while s < slotCount {
+            defer { s += 1 }
             var input = g.sumLanes
             var readsOwn = false
             let first = g.mainFirst[s]
@@ -319,6 +341,18 @@ extension RenderState {
                 }
                 sideStrides[s] = step
                 for c in 0..<channels { sideLanes[s &* channels &+ c] = UnsafePointer(g.sideWriteLanes[c]) }
+            }
+            // Isolated slots of one sandbox in a row: one request for them all, into the last's buffer.
+            let last = chainEnd(from: s, g, from: start, to: end, blockStart: blockStart)
+            if last > s {
+                let here = metersDirect && last == g.direct
+                let lanes = Lanes(input: input, output: g.outLanes + last &* g.lanes, stride: step, channels: channels)
+                if let chainedNonFinite = renderChained(s, through: last, lanes, from: start, to: end, blockStart: blockStart,
+                                                        meters: here ? meters : nil) {
+                    if chainedNonFinite { nonFinite = true }
+                    s = last
+                    continue
+                }
             }
             // Into its buffer, as a chain's slot runs; one that reads its own buffer has its
             // input there already when it is out.

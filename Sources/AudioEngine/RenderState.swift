@@ -65,6 +65,11 @@ struct RenderState {
     /// reading from its first row), its channel pointer tables, and the sanitised copy of the
     /// input it reads from (so NaN never reaches a plug-in, and input and output never alias).
     var controls: UnsafeMutablePointer<Float>
+    /// A chained run's kernels' contexts and controls, and what it reports per kernel
+    /// (``renderChained``).
+    var chainContexts = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 0)
+    var chainControls = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
+    var chainReports = UnsafeMutablePointer<Int64>.allocate(capacity: 0)
     var externalIn = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 0)
     var externalOut = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 0)
     var scratchIn = UnsafeMutablePointer<Float>.allocate(capacity: 0)
@@ -151,6 +156,12 @@ struct RenderState {
         // Pointed at the scratch buffers span by span in `renderExternal`.
         externalIn = .allocate(capacity: channels)
         externalOut = .allocate(capacity: channels)
+        chainContexts = .allocate(capacity: max(1, chain.count))
+        chainContexts.initialize(repeating: nil, count: max(1, chain.count))
+        chainControls = .allocate(capacity: max(1, chain.count))
+        chainControls.initialize(repeating: UnsafePointer(silence), count: max(1, chain.count))
+        chainReports = .allocate(capacity: chain.count + 1)
+        chainReports.initialize(repeating: 0, count: chain.count + 1)
         scratchIn = .allocate(capacity: maxFrames * channels)
         scratchIn.initialize(repeating: 0, count: maxFrames * channels)
         scratchOut = .allocate(capacity: maxFrames * channels)
@@ -216,6 +227,9 @@ struct RenderState {
                   UnsafeMutableRawPointer(fadeGains)] {
             p.deallocate()
         }
+        chainContexts.deallocate()
+        chainControls.deallocate()
+        chainReports.deallocate()
         sideLanes.deallocate()
         sideStrides.deallocate()
         sideSources.deallocate()

@@ -154,13 +154,15 @@ static void fail(DetentSlotProxy *proxy) {
 static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
     DetentSlotShared *shared = proxy->shared;
     shared->command = command;
+    shared->follows = 0, shared->chain_next = 0;
     uint32_t sequence = ++proxy->sequence;
     store(&shared->request, sequence);
     int64_t start = now_ns();
     // A slot that answers within a few microseconds (its sandbox was awake, on another core)
     // is waited for by looking, not by sleeping: that saves the audio thread a sleep and a wake.
-    (void)ring(proxy->group);
-    for (int spin = 0; spin < DETENT_SLOT_SPIN; spin++) {
+    // One that had to be woken takes longer than the look lasts: it is slept on at once.
+    bool woken = ring(proxy->group);
+    for (int spin = 0; !woken && spin < DETENT_SLOT_SPIN; spin++) {
         if (load(&shared->reply) == sequence) return true;
         relax();
     }
@@ -174,6 +176,60 @@ static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
         __atomic_store_n(&shared->waiting, 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(&shared->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&shared->reply, reply, left);
         __atomic_store_n(&shared->waiting, 0, __ATOMIC_RELAXED);
+    }
+}
+
+/// A run's request in the slot's block: the controls, the input, the side signal and the MIDI
+/// staged for it, its length (the request itself is made by whoever calls this).
+static void stage(DetentSlotProxy *proxy, const float *controls, const float *const *inputs, intptr_t channels, intptr_t frames) {
+    DetentSlotShared *shared = proxy->shared;
+    const DetentSlotShared *layout = &proxy->layout;
+    uint8_t *base = block(shared);
+    memcpy(base + layout->off_controls, controls, layout->controls * sizeof(float));
+    if (inputs) {
+        float *in = (float *)(base + layout->off_inputs);
+        for (intptr_t c = 0; c < channels; c++) memcpy(in + c * layout->max_frames, inputs[c], (size_t)frames * sizeof(float));
+    }
+    shared->has_side = proxy->side_channels > 0;
+    if (proxy->side_channels > 0) {
+        float *side = (float *)(base + layout->off_side);
+        for (intptr_t c = 0; c < channels; c++) {
+            const float *from = proxy->side[c < (intptr_t)proxy->side_channels ? c : proxy->side_channels - 1];
+            memcpy(side + c * layout->max_frames, from, (size_t)frames * sizeof(float));
+        }
+        proxy->side_channels = 0;
+    }
+    shared->begin_events = proxy->staged_begin;
+    shared->events = proxy->staged_events;
+    shared->event_bytes = proxy->staged_bytes;
+    proxy->staged_begin = 0, proxy->staged_events = 0, proxy->staged_bytes = 0;
+    shared->frames = (uint32_t)frames;
+}
+
+/// The longest a run of `frames` may take.
+static int64_t run_limit(const DetentSlotProxy *proxy, intptr_t frames) {
+    int64_t limit = proxy->frame_ns * frames;
+    return limit > proxy->deadline_ns ? limit : proxy->deadline_ns;
+}
+
+/// The latency the slot reported after a run, bounded by the history it delays from.
+static void take_latency(DetentSlotProxy *proxy) {
+    uint32_t latency = proxy->shared->latency;
+    proxy->history_frames = latency <= proxy->history_capacity ? latency : proxy->history_capacity;
+}
+
+/// The input's last frames, oldest first, for a pass-through that starts any run from now.
+static void remember(DetentSlotProxy *proxy, const float *const *inputs, intptr_t channels, intptr_t frames) {
+    uint32_t capacity = proxy->history_capacity;
+    if (capacity == 0) return;
+    for (intptr_t c = 0; c < channels; c++) {
+        float *history = proxy->history + (size_t)c * capacity;
+        if (frames >= (intptr_t)capacity) {
+            memcpy(history, inputs[c] + frames - capacity, capacity * sizeof(float));
+        } else {
+            memmove(history, history + frames, (capacity - (size_t)frames) * sizeof(float));
+            memcpy(history + capacity - frames, inputs[c], (size_t)frames * sizeof(float));
+        }
     }
 }
 
@@ -197,29 +253,11 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
     if (!starting && !proxy->started && state == DETENT_SLOT_READY) proxy->started = 1, proxy->fade_done = 0;
     if (!starting && !proxy->failed && state != DETENT_SLOT_READY) fail(proxy);
     if (!starting && !proxy->failed) {
-        memcpy(base + layout->off_controls, controls, layout->controls * sizeof(float));
-        float *in = (float *)(base + layout->off_inputs);
-        for (intptr_t c = 0; c < channels; c++) memcpy(in + c * layout->max_frames, inputs[c], (size_t)frames * sizeof(float));
-        shared->has_side = proxy->side_channels > 0;
-        if (proxy->side_channels > 0) {
-            float *side = (float *)(base + layout->off_side);
-            for (intptr_t c = 0; c < channels; c++) {
-                const float *from = proxy->side[c < (intptr_t)proxy->side_channels ? c : proxy->side_channels - 1];
-                memcpy(side + c * layout->max_frames, from, (size_t)frames * sizeof(float));
-            }
-            proxy->side_channels = 0;
-        }
-        shared->begin_events = proxy->staged_begin;
-        shared->events = proxy->staged_events;
-        shared->event_bytes = proxy->staged_bytes;
-        proxy->staged_begin = 0, proxy->staged_events = 0, proxy->staged_bytes = 0;
-        shared->frames = (uint32_t)frames;
-        int64_t limit = proxy->frame_ns * frames;
-        if (ask(proxy, DETENT_SLOT_RUN, limit > proxy->deadline_ns ? limit : proxy->deadline_ns)) {
+        stage(proxy, controls, inputs, channels, frames);
+        if (ask(proxy, DETENT_SLOT_RUN, run_limit(proxy, frames))) {
             const float *out = (const float *)(base + layout->off_outputs);
             for (intptr_t c = 0; c < channels; c++) memcpy(outputs[c], out + c * layout->max_frames, (size_t)frames * sizeof(float));
-            uint32_t latency = shared->latency;
-            proxy->history_frames = latency <= proxy->history_capacity ? latency : proxy->history_capacity;
+            take_latency(proxy);
         } else {
             fail(proxy);
         }
@@ -243,18 +281,185 @@ void detent_slot_proxy_run(void *context, const float *controls, const float *co
         }
         proxy->fade_done = (uint64_t)done + (uint64_t)frames >= length ? length : done + (uint32_t)frames;
     }
-    // The input's last frames, oldest first, for a pass-through that starts any run from now.
-    uint32_t capacity = proxy->history_capacity;
-    if (capacity == 0) return;
-    for (intptr_t c = 0; c < channels; c++) {
-        float *history = proxy->history + (size_t)c * capacity;
-        if (frames >= (intptr_t)capacity) {
-            memcpy(history, inputs[c] + frames - capacity, capacity * sizeof(float));
-        } else {
-            memmove(history, history + frames, (capacity - (size_t)frames) * sizeof(float));
-            memcpy(history + capacity - frames, inputs[c], (size_t)frames * sizeof(float));
+    remember(proxy, inputs, channels, frames);
+}
+
+// MARK: Chained requests
+
+/// The engine's limits for what a kernel's output may hold and what a kernel is given
+/// (`RenderState.outputLimit`, `LowpassGainKernel.inputLimit`): the same numbers, so a run
+/// chained in the sandbox sounds as the slots run one by one.
+#define OUTPUT_LIMIT 1000000.0f
+#define INPUT_LIMIT 65536.0f
+
+/// True when any of `frames` samples of `channels` channels (`stride` apart) is not finite or
+/// beyond ±OUTPUT_LIMIT: the engine's guard (`SampleScans.holdsAbsurd`).
+static bool holds_absurd(const float *samples, uint32_t channels, uint32_t stride, uint32_t frames) {
+    for (uint32_t c = 0; c < channels; c++) {
+        const float *x = samples + (size_t)c * stride;
+        for (uint32_t i = 0; i < frames; i++) {
+            if (!(__builtin_fabsf(x[i]) <= OUTPUT_LIMIT)) return true;
         }
     }
+    return false;
+}
+
+/// A sample as a kernel is given it: non-finite made 0, limited to ±INPUT_LIMIT.
+static inline float as_input(float x) {
+    if (!__builtin_isfinite(x)) return 0;
+    return x > INPUT_LIMIT ? INPUT_LIMIT : (x < -INPUT_LIMIT ? -INPUT_LIMIT : x);
+}
+
+/// A sample as the engine writes a kernel's output on: a denormal made 0 (told by its bits:
+/// with denormals-are-zero it compares equal to 0). True when it was one.
+static inline bool is_denormal(float x) {
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & 0x7F800000u) == 0 && (bits & 0x007FFFFFu) != 0;
+}
+
+/// The one place that hands a slot's output on as the engine does between slots: `out` (or,
+/// when it holds an absurd sample, the slot's own input `in`) into `next`, denormals made 0
+/// and every sample as a kernel is given it. Returns the denormals made 0; `*absurd` says
+/// whether the input stood in for the output.
+static uint32_t hand_on(const float *out, const float *in, float *next, uint32_t channels, uint32_t stride, uint32_t frames,
+                        bool *absurd) {
+    *absurd = holds_absurd(out, channels, stride, frames);
+    const float *from = *absurd ? in : out;
+    uint32_t flushed = 0;
+    for (uint32_t c = 0; c < channels; c++) {
+        const float *x = from + (size_t)c * stride;
+        float *y = next + (size_t)c * stride;
+        for (uint32_t i = 0; i < frames; i++) {
+            float v = x[i];
+            if (is_denormal(v)) v = 0, flushed++;
+            y[i] = as_input(v);
+        }
+    }
+    return flushed;
+}
+
+/// True when `proxy` can take part in a chained request now: ready and playing (not starting,
+/// fading in or failed), given no side signal, known to its sandbox.
+static bool chainable(const DetentSlotProxy *proxy, const DetentSlotGroup *group) {
+    return proxy->group == group && !proxy->failed && proxy->started && proxy->fade_done >= proxy->fade_frames &&
+           proxy->side_channels == 0 && proxy->member >= 0 && load(&proxy->shared->state) == DETENT_SLOT_READY;
+}
+
+/// Waits for the last slot of a chained request to answer, at most `limit_ns`; false when a
+/// slot of it went down or the time is up. As `ask` waits: a moment's look first, unless the
+/// sandbox had to be `woken`.
+static bool await_chain(DetentSlotProxy *const *proxies, const uint32_t *sequences, intptr_t count, int64_t limit_ns,
+                        bool woken) {
+    DetentSlotShared *last = proxies[count - 1]->shared;
+    uint32_t sequence = sequences[count - 1];
+    int64_t start = now_ns();
+    for (int spin = 0; !woken && spin < DETENT_SLOT_SPIN; spin++) {
+        if (load(&last->reply) == sequence) return true;
+        relax();
+    }
+    for (;;) {
+        uint32_t reply = load(&last->reply);
+        if (reply == sequence) return true;
+        for (intptr_t k = 0; k < count; k++) {
+            if (load(&proxies[k]->shared->state) != DETENT_SLOT_READY) return false;
+        }
+        int64_t left = limit_ns - (now_ns() - start);
+        if (left <= 0) return false;
+        __atomic_store_n(&last->waiting, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&last->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&last->reply, reply, left);
+        __atomic_store_n(&last->waiting, 0, __ATOMIC_RELAXED);
+    }
+}
+
+/// A chained request failed: the first slot that did not answer is the culprit (marked LATE,
+/// so its process is killed for it); the others go down with their sandbox, passing their
+/// input through from now on as it does.
+static void fail_chain(DetentSlotProxy *const *proxies, const uint32_t *sequences, intptr_t count) {
+    intptr_t culprit = count - 1;
+    for (intptr_t k = 0; k < count; k++) {
+        if (load(&proxies[k]->shared->reply) != sequences[k]) {
+            culprit = k;
+            break;
+        }
+    }
+    fail(proxies[culprit]);
+    for (intptr_t k = 0; k < count; k++) {
+        if (proxies[k]->failed) continue;
+        proxies[k]->failed = 1;
+        __atomic_add_fetch(&proxies[k]->health, 1, __ATOMIC_RELEASE);
+    }
+}
+
+intptr_t detent_slot_proxies_run(void *const *contexts, const float *const *controls, intptr_t count, const float *const *inputs,
+                                 float *const *outputs, intptr_t channels, intptr_t frames, int64_t *reports) {
+    if (count < 2 || count > DETENT_SLOT_CHAIN || frames <= 0) return 0;
+    DetentSlotProxy *proxies[DETENT_SLOT_CHAIN];
+    DetentSlotGroup *group = ((DetentSlotProxy *)contexts[0])->group;
+    for (intptr_t k = 0; k < count; k++) {
+        proxies[k] = contexts[k];
+        const DetentSlotShared *layout = &proxies[k]->layout;
+        if (!chainable(proxies[k], group) || channels > (intptr_t)layout->channels || frames > (intptr_t)layout->max_frames) return 0;
+    }
+    // Each block's request, then the requests themselves, the first's last: the sandbox
+    // skips a slot that follows another until the one before it has run.
+    int64_t limit = 0;
+    for (intptr_t k = 0; k < count; k++) {
+        DetentSlotShared *shared = proxies[k]->shared;
+        stage(proxies[k], controls[k], k == 0 ? inputs : NULL, channels, frames);
+        shared->command = DETENT_SLOT_RUN;
+        shared->follows = k > 0;
+        shared->chain_next = k + 1 < count ? (uint32_t)proxies[k + 1]->member + 1 : 0;
+        shared->absurd = 0, shared->flushed = 0;
+        limit += run_limit(proxies[k], frames);
+    }
+    uint32_t sequences[DETENT_SLOT_CHAIN];
+    for (intptr_t k = count - 1; k >= 0; k--) {
+        sequences[k] = ++proxies[k]->sequence;
+        store(&proxies[k]->shared->request, sequences[k]);
+    }
+    bool woken = ring(group);
+    if (!await_chain(proxies, sequences, count, limit, woken)) {
+        fail_chain(proxies, sequences, count);
+        return -1;
+    }
+    // What the sandbox handed on, as the engine would have: each slot's absurd frames (its own
+    // word: only 0 or not), the denormals made 0 (bounded by the samples handed on).
+    int64_t flushed = 0;
+    for (intptr_t k = 0; k < count; k++) {
+        DetentSlotProxy *proxy = proxies[k];
+        DetentSlotShared *shared = proxy->shared;
+        const DetentSlotShared *layout = &proxy->layout;
+        reports[k] = k + 1 < count && shared->absurd ? frames : 0;
+        uint32_t made = shared->flushed;
+        if (k + 1 < count) flushed += made <= (uint64_t)channels * frames ? made : channels * frames;
+        // Each slot's input, for the history a pass-through starts from: the first's given,
+        // the others' as the sandbox handed them on.
+        const float *in[DETENT_SLOT_CHANNELS];
+        for (intptr_t c = 0; c < channels; c++) {
+            in[c] = k == 0 ? inputs[c] : (const float *)(block(shared) + layout->off_inputs) + (size_t)c * layout->max_frames;
+        }
+        remember(proxy, in, channels, frames);
+        take_latency(proxy);
+    }
+    reports[count] = flushed;
+    // The last slot's output, guarded here as the engine guards any slot's: absurd, its input
+    // (as the sandbox handed it on, made a kernel's input again) stands in for it.
+    DetentSlotProxy *last = proxies[count - 1];
+    const DetentSlotShared *layout = &last->layout;
+    const float *out = (const float *)(block(last->shared) + layout->off_outputs);
+    const float *in = (const float *)(block(last->shared) + layout->off_inputs);
+    bool absurd = holds_absurd(out, (uint32_t)channels, layout->max_frames, (uint32_t)frames);
+    for (intptr_t c = 0; c < channels; c++) {
+        const float *from = (absurd ? in : out) + (size_t)c * layout->max_frames;
+        if (!absurd) {
+            memcpy(outputs[c], from, (size_t)frames * sizeof(float));
+            continue;
+        }
+        for (intptr_t i = 0; i < frames; i++) outputs[c][i] = as_input(from[i]);
+    }
+    reports[count - 1] = absurd ? frames : 0;
+    return 1;
 }
 
 void detent_slot_proxy_reset(void *context) {
@@ -431,6 +636,48 @@ static void answer(DetentSlotShared *shared, const DetentSlotKernel *kernel) {
     }
 }
 
+/// Answers member `m`'s request `request`, and says so.
+static void serve_one(DetentSlotGroup *group, DetentSlotMember *member, uint32_t m, uint32_t request) {
+    DetentSlotShared *shared = member->shared;
+    store(&group->current, m + 1);
+    answer(shared, &member->kernel);
+    store(&group->current, 0);
+    __atomic_store_n(&shared->reply, request, __ATOMIC_SEQ_CST);
+    // The host looks for the answer while it expects it soon, and sleeps only after: woken
+    // only then (a wake nobody waits for is a system call for nothing).
+    if (__atomic_load_n(&shared->waiting, __ATOMIC_SEQ_CST)) wake(&shared->reply);
+}
+
+/// Serves member `m`'s request, then each slot chained after it on the same request: its
+/// input handed on from the output of the one before (`hand_on`), as the engine would. A link
+/// that names no member waiting to follow ends the chain (the host, waiting for the last,
+/// then gives up on the sandbox).
+static void serve_chain(DetentSlotGroup *group, DetentSlotMember *members, uint32_t capacity, uint32_t m, uint32_t request) {
+    serve_one(group, &members[m], m, request);
+    for (uint32_t hops = 0; hops < capacity; hops++) {
+        DetentSlotShared *from = members[m].shared;
+        uint32_t next = from->chain_next;
+        if (next == 0 || next > capacity || from->command != DETENT_SLOT_RUN) return;
+        DetentSlotMember *member = &members[next - 1];
+        if (load(&member->phase) != DETENT_SLOT_MEMBER_ACTIVE) return;
+        DetentSlotShared *to = member->shared;
+        uint32_t asked = load(&to->request);
+        if (asked == member->seen || !to->follows || to->command != DETENT_SLOT_RUN) return;
+        member->seen = asked;
+        if (load(&to->state) == DETENT_SLOT_QUIT) return;
+        uint32_t channels = from->channels < to->channels ? from->channels : to->channels;
+        uint32_t frames = from->frames;
+        if (channels > DETENT_SLOT_CHANNELS || frames > from->max_frames || frames > to->max_frames || from->max_frames != to->max_frames) return;
+        bool absurd = false;
+        to->frames = frames;
+        from->flushed = hand_on((const float *)(block(from) + from->off_outputs), (const float *)(block(from) + from->off_inputs),
+                                (float *)(block(to) + to->off_inputs), channels, from->max_frames, frames, &absurd);
+        from->absurd = absurd;
+        m = next - 1;
+        serve_one(group, member, m, asked);
+    }
+}
+
 void detent_slot_group_serve(DetentSlotGroup *group, DetentSlotMember *members, uint32_t capacity) {
     // The arithmetic the engine runs a kernel with in process: flush-to-zero, denormals as zero.
     (void)detent_denormals_off();
@@ -452,15 +699,11 @@ void detent_slot_group_serve(DetentSlotGroup *group, DetentSlotMember *members, 
             DetentSlotShared *shared = member->shared;
             uint32_t request = load(&shared->request);
             if (request == member->seen) continue;
+            // Run after the slot before it, on that slot's request.
+            if (shared->follows) continue;
             member->seen = request;
             if (load(&shared->state) == DETENT_SLOT_QUIT) continue;
-            store(&group->current, m + 1);
-            answer(shared, &member->kernel);
-            store(&group->current, 0);
-            __atomic_store_n(&shared->reply, request, __ATOMIC_SEQ_CST);
-            // The host looks for the answer while it expects it soon, and sleeps only after:
-            // woken only then (a wake nobody waits for is a system call for nothing).
-            if (__atomic_load_n(&shared->waiting, __ATOMIC_SEQ_CST)) wake(&shared->reply);
+            serve_chain(group, members, capacity, m, request);
             served = true;
         }
         if (served) continue;

@@ -106,6 +106,7 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             detent_slot_set_state(shared, UInt32(DETENT_SLOT_QUIT))
             throw error
         }
+        slot.proxy.pointee.member = Int32(slot.member)
         slot.startWatching()
         if !format.realtime, let failure = slot.awaitStart(upTo: launcher.startDeadline + .seconds(1)) {
             // A process that ended or is being killed faulted; one still serving said no.
@@ -160,12 +161,17 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
         proxy.pointee.fade_frames = UInt32((format.sampleRate * Self.fadeSeconds).rounded())
         let abilities = Abilities(processor)
         detent_slot_proxy_revive(proxy)
-        kernel = ExternalKernel(context: UnsafeMutableRawPointer(proxy), run: detent_slot_proxy_run, reset: detent_slot_proxy_reset,
-                                beginEvents: abilities.events ? detent_slot_proxy_begin_events : nil,
-                                addEvent: abilities.events ? detent_slot_proxy_add_event : nil,
-                                transport: detent_slot_proxy_transport,
-                                drainMIDI: abilities.drain ? detent_slot_proxy_drain : nil,
-                                side: abilities.side ? detent_slot_proxy_side : nil)
+        proxy.pointee.member = -1
+        var kernel = ExternalKernel(context: UnsafeMutableRawPointer(proxy), run: detent_slot_proxy_run, reset: detent_slot_proxy_reset,
+                                    beginEvents: abilities.events ? detent_slot_proxy_begin_events : nil,
+                                    addEvent: abilities.events ? detent_slot_proxy_add_event : nil,
+                                    transport: detent_slot_proxy_transport,
+                                    drainMIDI: abilities.drain ? detent_slot_proxy_drain : nil,
+                                    side: abilities.side ? detent_slot_proxy_side : nil)
+        // Consecutive slots of one sandbox run on one request (one wake-up of its process).
+        kernel.runChained = detent_slot_proxies_run
+        kernel.chainGroup = UnsafeMutableRawPointer(sandbox.group)
+        self.kernel = kernel
     }
 
     /// Its hang, starting or running: a slot whose process takes over the start deadline to

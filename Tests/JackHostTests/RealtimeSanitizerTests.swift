@@ -184,6 +184,33 @@ extension JackTests {
             #expect(f.host.status().faults.isEmpty)
         }
 
+        /// Isolated slots in a row in one sandbox run on one request (the proxies' chained run):
+        /// only the built-in's rows move, so the plug-ins' runs are chained, and a restart of
+        /// the sandbox comes in the middle.
+        @Test func aSandboxsChainedRunStaysRealtimeSafe() throws {
+            let seconds = 2
+            var launcher = SlotLauncher(program: try BuiltProducts.detent)
+            launcher.plan = .together
+            let chain = try Processor.chain([
+                ("lp", .lowpassGain), ("drive", try LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")),
+                ("eq", try LivePluginTests.processor("http://plugin.org.uk/swh-plugins/dj_eq")),
+            ]).isolated(launcher)
+            let frames = 48_000 * (seconds + 2)
+            let f = try LiveFixture(input: [Signal.noise(frames: frames, seed: 5), Signal.noise(frames: frames, seed: 6)],
+                                    processor: chain)
+            _ = try f.play()
+            let table = chain.table
+            let moving = table.indices.filter { table[$0].kind == .continuous && table[$0].id.hasPrefix("lp.") }
+            Self.everyMillisecond(for: seconds) { i in
+                let id = moving[i % moving.count]
+                f.host.set([id: table[id].range.lowerBound + (table[id].range.upperBound - table[id].range.lowerBound) * Double(i % 97) / 96])
+                if i == 1_000 { _ = try? f.host.restartSlot("drive") }
+            }
+            try waitUntil("the audio ran for the whole run") { f.player.playedFrames >= 48_000 * seconds }
+            #expect(f.recorder.recording[0].prefix(48_000 * seconds).contains { $0 != 0 })
+            #expect(f.host.status().faults.isEmpty)
+        }
+
         @Test func aGraphWithASideChainStaysRealtimeSafe() throws {
             let seconds = 2
             let parts = [("lp", Processor.lowpassGain), ("lim", try LivePluginTests.processor("http://gareus.org/oss/lv2/dpl#stereo")),

@@ -37,6 +37,21 @@ extension JackTests {
             #expect(f.host.status().outputs.map(\.id) == chain.outputs.map(\.id))
         }
 
+        /// Three isolated slots in a row, one sandbox: each period is one request for the three
+        /// (each output handed on inside the sandbox), and live equals in process to the sample.
+        @Test func consecutiveSlotsOfASandboxPlayAsInProcessOnOneRequest() throws {
+            let chain = try Processor.chain([
+                ("drive", LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")),
+                ("low", LivePluginTests.processor("http://plugin.org.uk/swh-plugins/buttlow_iir")),
+                ("eq", LivePluginTests.processor("http://plugin.org.uk/swh-plugins/dj_eq")),
+            ])
+            var launcher = try IsolatedSlotTests.launcher()
+            launcher.plan = .together
+            let f = try LivePluginTests.expectLiveEqualsOffline(chain.isolated(launcher), reference: chain)
+            #expect(Self.sandboxProcesses(named: "together") == 1)
+            #expect(f.host.status().faults.isEmpty)
+        }
+
         @Test func namedGroupsShareAProcessAndTheRestRunAlone() throws {
             let overdrive = try LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")
             let chain = try Processor.chain([("a", overdrive), ("b", overdrive), ("c", overdrive)])

@@ -30,9 +30,9 @@ def test_an_isolated_chain_sounds_as_one_in_process():
     assert np.array_equal(y, z)
 
 
-def _sandboxes(name):
+def _sandbox_pids(name):
     """This interpreter's children serving sandbox `name`."""
-    found = 0
+    found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat") as f:
@@ -42,8 +42,21 @@ def _sandboxes(name):
         except (OSError, ValueError, IndexError):
             continue
         if ppid == os.getpid() and f'{{"sandbox":"{name}"'.encode() in line:
-            found += 1
+            found.append(int(pid))
     return found
+
+
+def _sandboxes(name):
+    return len(_sandbox_pids(name))
+
+
+def _sleeps(pid):
+    """How many times process `pid` has slept (its voluntary context switches, all threads)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/status") as f:
+            total += sum(int(line.split()[1]) for line in f if line.startswith("voluntary_ctxt_switches"))
+    return total
 
 
 def test_a_together_sandbox_sounds_as_in_process_from_one_process():
@@ -60,6 +73,88 @@ def test_a_together_sandbox_sounds_as_in_process_from_one_process():
     # While a stream runs, one process serves all three plug-ins.
     there.process(x, reset=False)
     assert _sandboxes("together") == 1
+
+
+def test_consecutive_slots_of_a_sandbox_run_on_one_request():
+    # Three isolated plug-ins in a row, in one sandbox: each block wakes its process once (one
+    # request for the three, each output handed on in the sandbox), not once per plug-in, and
+    # the sound is the in-process chain's to the bit.
+    references = ["a=" + OVERDRIVE, "low=ladspa:1903", "b=" + OVERDRIVE]
+    x = noise(frames=480_000, seed=11)
+    here, there = detent.Chain(references), detent.Chain(references, isolate="together")
+    for chain in (here, there):
+        chain["a.drive"] = 0.5
+        chain["b.drive"] = 0.8
+    y = here.process(x)
+    there.process(x[:, :4096])  # the process started, its plug-ins made
+    pids = _sandbox_pids("together")
+    assert len(pids) == 1
+    before = _sleeps(pids[0])
+    z = there.process(x)
+    slept = _sleeps(pids[0]) - before
+    blocks = -(-x.shape[1] // 4096)
+    assert np.abs(y).max() > 0.01
+    assert np.array_equal(y, z)
+    # Once a block (a few more for the process's own threads); three a block if each slot
+    # were asked apart.
+    assert slept <= blocks * 1.5 + 10, f"{slept} sleeps for {blocks} blocks"
+
+
+ABSURD_IN_THE_MIDDLE = textwrap.dedent("""\
+    import numpy as np, detent
+    x = (np.sin(np.arange(48000) / 20) * 0.25).astype(np.float32)[None, :]
+    outputs = []
+    for isolate in (False, "together"):
+        chain = detent.Chain(["f1=urn:detent:test:faults", "f2=urn:detent:test:faults", "f3=urn:detent:test:faults"],
+                             channels=1, isolate=isolate)
+        chain["f1.gain"] = 0.5
+        chain["f3.gain"] = 0.5
+        chain["f2.fault"] = 6
+        outputs.append(chain.process(x))
+        print("absurd", sorted(chain.last_report["absurdOutput"].items()))
+    print("equal", np.array_equal(outputs[0], outputs[1]))
+    print("peak", round(float(np.abs(outputs[1]).max()), 4))
+    """)
+
+
+def test_absurd_output_inside_a_sandbox_run_is_that_slots_alone(fault_plugins):
+    # The middle plug-in of three in one sandbox puts out 1e30: it passes its input on, the
+    # others play (0.25 × 0.5 × 0.5), and it is named, as in process.
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", ABSURD_IN_THE_MIDDLE], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "absurd [('f2', 48000)]", done.stdout
+    assert lines[1] == lines[0], done.stdout
+    assert lines[2:] == ["equal True", "peak 0.0625"], done.stdout
+
+
+HANG_IN_THE_MIDDLE = textwrap.dedent("""\
+    import time, numpy as np, detent
+    x = np.full((1, 48000), 0.25, dtype=np.float32)
+    chain = detent.Chain(["f1=urn:detent:test:faults", "f2=urn:detent:test:faults", "f3=urn:detent:test:faults"],
+                         channels=1, isolate="together", timeout=1)
+    chain.process(x)
+    chain["f2.fault"] = 3
+    started = time.monotonic()
+    try:
+        chain.process(x)
+        print("no error")
+    except detent.PluginCrashed as error:
+        print("crashed", round(time.monotonic() - started), error)
+    chain["f2.fault"] = 0
+    print("after", float(np.abs(chain.process(x)).max()))
+    """)
+
+
+def test_a_hang_inside_a_sandbox_run_names_its_slot(fault_plugins):
+    done = subprocess.run([sys.executable, "-c", HANG_IN_THE_MIDDLE], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("crashed ") and "f2: stopped answering" in lines[0], done.stdout
+    assert int(lines[0].split()[1]) <= 4, done.stdout
+    assert lines[1] == "after 0.25", done.stdout
 
 
 def test_sandbox_groups_are_checked_against_the_chain():

@@ -22,8 +22,11 @@
 // named groups). Its serving thread (`detent_slot_group_serve`) sleeps on the group's `bell`,
 // which the host rings after every request to any of its slots; it runs the real kernel of
 // each slot asked on that slot's shared buffers and answers on the slot's `reply`, waking the
-// host only when it sleeps on it. A sandbox of several slots is still woken once per slot a
-// period (each slot's input is the one before it's output). Nothing here allocates or locks.
+// host only when it sleeps on it. Consecutive slots of one sandbox, each fed only by the one
+// before it, are run on one request (`detent_slot_proxies_run`): the sandbox runs the first,
+// hands its output to the next as the engine would (the guard against absurd samples, denormals
+// made 0, the input limit), and so on, and answers once: one wake-up a period for the run, not
+// one per slot. Nothing here allocates or locks.
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,6 +92,10 @@ typedef struct {
     uint32_t drain_frames;   // a DRAIN's cycle length
     uint32_t waiting;        // the host sleeps on `reply` (the sandbox wakes it only then)
     uint32_t pid;            // the slot's process
+    uint32_t follows;        // this run's input is the output of the slot before it in a chained request
+    uint32_t chain_next;     // the slot served after this one on the same request (member number plus one; 0: none)
+    uint32_t absurd;         // the sandbox passed this slot's input on for its run: its output was absurd
+    uint32_t flushed;        // denormal samples the sandbox made 0 handing this slot's output on
     uint64_t generation;     // bumped by each process that serves it
     uint64_t off_controls;   // float × controls
     uint64_t off_inputs;     // float × channels × max_frames, channel after channel
@@ -166,6 +173,7 @@ typedef struct {
     uint32_t started;         // the audio thread has seen the process ready
     uint32_t fade_frames;     // how long the slot fades in from passing its input through once ready
     uint32_t fade_done;       // frames of that fade run so far
+    int32_t member;           // its number in its sandbox (−1 until the sandbox has it)
 } DetentSlotProxy;
 
 /// The `ExternalKernel` functions over a proxy (see ExternalKernel.swift for what each does).
@@ -181,6 +189,24 @@ void detent_slot_proxy_side(void *_Nullable context, const float *_Nonnull const
 typedef void (*DetentSlotMIDISink)(void *_Nullable target, uint32_t frame, const uint8_t *_Nonnull bytes, uint32_t size);
 void detent_slot_proxy_drain(void *_Nullable context, uint32_t frames, DetentSlotMIDISink _Nonnull sink,
                              void *_Nullable target);
+
+/// The most slots one chained request runs.
+#define DETENT_SLOT_CHAIN 64
+
+/// Runs `count` proxies' slots, all of one sandbox and each fed only by the one before it, on
+/// one request: `inputs` into the first, the last's output into `outputs`, `controls[k]` the
+/// k-th slot's values, as `detent_slot_proxy_run` would run them in turn and the engine hand
+/// each output to the next (absurd output replaced by the slot's input, denormals made 0, the
+/// input limit). `reports[k]` gets the frames slot k's output was absurd and replaced (0 or
+/// `frames`), `reports[count]` the denormals made 0 between slots.
+/// Returns 1 when it ran; 0 when it cannot now, nothing done (a slot starting, fading in,
+/// failed, given a side signal, or not of the sandbox); −1 when the sandbox failed in the
+/// run: every slot of it is marked failed (the first that did not answer as the culprit), and
+/// each passes its input through from its next run.
+intptr_t detent_slot_proxies_run(void *_Nullable const *_Nonnull contexts, const float *_Nonnull const *_Nonnull controls,
+                                 intptr_t count, const float *_Nonnull const *_Nonnull inputs,
+                                 float *_Nonnull const *_Nonnull outputs, intptr_t channels, intptr_t frames,
+                                 int64_t *_Nonnull reports);
 
 /// Brings a failed proxy back to a new process serving its block (host, not the audio
 /// thread's; the audio thread sees it at its next run): requests start afresh.
