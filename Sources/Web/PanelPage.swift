@@ -157,12 +157,28 @@ function knob(p) {
     if (!value.querySelector("input")) value.textContent = c.text;
     s.setAttribute("aria-valuetext", c.text);
   };
-  c.update = v => { if (!c.dragging) c.position = v.position; c.text = v.text; c.draw(); };
+  // The host answers each position sent with the value it set, and those answers may arrive
+  // after the drag that sent them has ended: until the answer to the last one sent arrives (or
+  // 400 ms pass), an older one is held back, so that the knob does not step back to where it
+  // was a moment ago — nor does the next drag start from there.
+  let sent = null, held = null, holding = 0;
+  const release = () => { sent = null; const v = held; held = null; if (v) c.update(v); };
+  c.update = v => {
+    if (sent !== null) {
+      if (Math.abs(v.position - sent) > 1e-6) { held = v; return; }
+      sent = null; held = null; clearTimeout(holding);
+    }
+    if (!c.dragging) c.position = v.position;
+    c.text = v.text; c.draw();
+  };
   // Positions are sent at most once per frame; the latest one wins.
   let pending = null;
   const move = position => {
     c.position = Math.min(Math.max(position, 0), 1); c.draw();
-    if (pending === null) requestAnimationFrame(() => { send({ type: "position", id: p.id, position: pending }); pending = null; });
+    if (pending === null) requestAnimationFrame(() => {
+      send({ type: "position", id: p.id, position: pending });
+      sent = pending; pending = null; clearTimeout(holding); holding = setTimeout(release, 400);
+    });
     pending = c.position;
   };
   const stepped = p.kind === "integer";
