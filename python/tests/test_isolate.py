@@ -100,6 +100,22 @@ def test_consecutive_slots_of_a_sandbox_run_on_one_request():
     assert slept <= blocks * 1.5 + 10, f"{slept} sleeps for {blocks} blocks"
 
 
+@pytest.mark.parametrize("isolate", ["together", True])
+def test_values_that_glide_between_calls_sound_as_in_process(isolate):
+    # A glide cuts the plug-ins' runs at their control grid: a sandbox's slots in a row are then
+    # asked one by one, and chained again once the values are still; the sound is the same.
+    references = ["a=" + OVERDRIVE, "low=ladspa:1903", "b=" + OVERDRIVE]
+    x = noise(frames=96_000, seed=3)
+    outputs = []
+    for chain in (detent.Chain(references), detent.Chain(references, isolate=isolate)):
+        first = chain.process(x[:, :48_000], reset=False)
+        chain["a.drive"] = 0.9
+        chain["low.cutoff_frequency"] = 800
+        outputs.append(np.concatenate([first, chain.process(x[:, 48_000:], reset=False)], axis=1))
+    assert np.abs(outputs[0]).max() > 0.01
+    assert np.array_equal(outputs[0], outputs[1])
+
+
 ABSURD_IN_THE_MIDDLE = textwrap.dedent("""\
     import numpy as np, detent
     x = (np.sin(np.arange(48000) / 20) * 0.25).astype(np.float32)[None, :]
