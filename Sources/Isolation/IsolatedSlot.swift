@@ -108,7 +108,7 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
         }
         slot.proxy.pointee.member = Int32(slot.member)
         slot.startWatching()
-        if !format.realtime, let failure = slot.awaitStart(upTo: launcher.startDeadline + .seconds(1)) {
+        if !format.realtime, let failure = slot.awaitStart(upTo: launchDeadline(launcher.startDeadline) + launcher.startDeadline + .seconds(1)) {
             // A process that ended or is being killed faulted; one still serving said no.
             throw SlotError(failure, fault: !sandbox.usable)
         }
@@ -182,17 +182,25 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
         let news = self.news, sandbox = self.sandbox, member = self.member, startDeadline = self.startDeadline
         watch = try? NamedThread(name: "slot-watch") {
             let shared = block.pointer
-            let startBy = ContinuousClock.now + startDeadline
+            // The start deadline counts from when the sandbox begins making the plug-in: the
+            // process's own start (an interpreter importing its modules, on a busy machine)
+            // has the default deadline at least, however short the plug-in's is.
+            let launchBy = ContinuousClock.now + Self.launchDeadline(startDeadline)
+            var startBy: ContinuousClock.Instant?
             while true {
                 let state = detent_slot_state(shared)
                 if news.closing.load(ordering: .acquiring) { return }
                 if state == UInt32(DETENT_SLOT_STARTING) {
-                    let left = startBy - .now
+                    if startBy == nil && detent_slot_load(&sandbox.group.pointee.making) == UInt32(member + 1) {
+                        startBy = .now + startDeadline
+                    }
+                    let left = (startBy ?? launchBy) - .now
                     if left <= .zero {
                         sandbox.kill(for: member, starting: true)
                         return
                     }
-                    detent_slot_wait_state(shared, state, left.wholeNanoseconds)
+                    // Looked at again every 20 ms while the plug-in is not yet being made.
+                    detent_slot_wait_state(shared, state, startBy == nil ? min(left, .milliseconds(20)).wholeNanoseconds : left.wholeNanoseconds)
                     continue
                 }
                 if state == UInt32(DETENT_SLOT_LATE) {
@@ -204,6 +212,11 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             }
         }
     }
+
+    /// How long a slot's sandbox may take to begin making its plug-in (its process starting, or
+    /// busy with the slots asked before it): the plug-in's own deadline, and the default one
+    /// at least.
+    static func launchDeadline(_ startDeadline: Duration) -> Duration { max(startDeadline, Self.startDeadline) }
 
     /// How a process ended, in words.
     static func describe(_ status: ChildProgram.Status) -> String {
