@@ -8,38 +8,35 @@
 /// the piece (no glide to cut its runs), not padding a stream's end. Anything else, and a run
 /// its kernels cannot take now (a slot starting, fading in or failed), runs slot by slot.
 extension RenderState {
-    /// The last slot of the run that can be chained from slot `s` in this piece (`s` when none).
+    /// The last slot of the run that can be chained from slot `s` in this piece (`s` when none):
+    /// each next slot fed by the one before alone, in the same sandbox, and every one of them
+    /// playing plainly.
     @_noLocks
     func chainEnd(from s: Int, _ g: GraphLayout, from start: Int, to end: Int, blockStart: Int64) -> Int {
-        guard case .external(let first) = slots[s].kernel, first.runChained != nil,
-              plays(s, from: start, blockStart: blockStart) else { return s }
+        guard case .external(let first) = slots[s].kernel, first.runChained != nil else { return s }
         let group = UInt(bitPattern: first.chainGroup)
-        guard group != 0 else { return s }
         var last = s
-        while last + 1 < slotCount, g.feedsNext[last], g.edges[g.mainFirst[last + 1]].steady {
-            guard case .external(let next) = slots[last + 1].kernel, UInt(bitPattern: next.chainGroup) == group,
-                  plays(last + 1, from: start, blockStart: blockStart) else { break }
+        while group != 0, last + 1 < slotCount, g.feedsNext[last], g.edges[g.mainFirst[last + 1]].steady,
+              case .external(let next) = slots[last + 1].kernel, UInt(bitPattern: next.chainGroup) == group,
+              plays(last + 1, from: start, blockStart: blockStart) {
             last += 1
         }
-        return last
+        return last > s && plays(s, from: start, blockStart: blockStart) ? last : s
     }
 
-    /// Whether slot `s` plays plainly over a piece from `start` (see the type's note): its
-    /// controls would not cut its run, it has no side signal, no dry path, no fade.
+    /// Whether slot `s` plays plainly over a piece from `start` (see the type's note): in and
+    /// steady, not blended or crossfaded, no latency or side signal, its controls not cutting
+    /// its run.
     @_noLocks
     private func plays(_ s: Int, from start: Int, blockStart: Int64) -> Bool {
         let slot = slots[s]
         guard case .external(let kernel) = slot.kernel, kernel.side == nil, slot.latency == 0,
-              slot.presence == fadeFrames, slot.presenceTarget == fadeFrames, slot.fadePosition == 0,
-              !(slot.padsEnd && streamEnds) else { return false }
-        if slot.mix >= 0 && (smoothers[slot.mix].value < 100 || smoothers[slot.mix].isRamping) { return false }
-        if slot.bypass >= 0 && slot.enabled < 0 && smoothers[slot.bypass].value >= 0.5 { return false }
+              slot.presence == fadeFrames, slot.presenceTarget == fadeFrames, !(slot.padsEnd && streamEnds),
+              !blends(s), !crossfades(s) else { return false }
         guard !slot.whole else { return true }
         let frame = blockStart + Int64(start)
-        let off = slot.enabled >= 0 && smoothers[slot.bypass].value >= 0.5
         for p in slot.base..<(slot.base + slot.count) {
-            let value = off && p == slot.enabled ? 0 : Float(smoothers[p].value)
-            if smoothers[p].isRamping || (controls[p] != value && frame & info[p].controlMask != 0) { return false }
+            if smoothers[p].isRamping || (controls[p] != controlValue(p, of: slot) && frame & info[p].controlMask != 0) { return false }
         }
         return true
     }
@@ -68,9 +65,8 @@ extension RenderState {
             let slot = slots[k]
             guard case .external(let kernel) = slot.kernel else { return nil }
             // The values a run from here takes, as ``renderExternal`` sets them.
-            let off = slot.enabled >= 0 && smoothers[slot.bypass].value >= 0.5
             for p in slot.base..<(slot.base + slot.count) where slot.whole || frame & info[p].controlMask == 0 {
-                controls[p] = off && p == slot.enabled ? 0 : Float(smoothers[p].value)
+                controls[p] = controlValue(p, of: slot)
             }
             chainContexts[k - s] = kernel.context
             chainControls[k - s] = UnsafePointer(controls + slot.base)

@@ -487,9 +487,25 @@ struct RenderState {
     /// Whether slot `s`'s dry/wet mix blends its input into its output over this segment:
     /// below 100 %, or gliding. At 100 % and still, a slot costs nothing for it.
     @_noLocks
-    private func blends(_ s: Int) -> Bool {
+    func blends(_ s: Int) -> Bool {
         let row = slots[s].mix
         return row >= 0 && (smoothers[row].value < 100 || smoothers[row].isRamping)
+    }
+
+    /// Whether slot `s` is crossfaded with its input: bypassed, or on the way in or out of it.
+    /// A processor with its own on/off switch bypasses itself (``renderExternal``): no
+    /// crossfade around it.
+    @_noLocks
+    func crossfades(_ s: Int) -> Bool {
+        let row = slots[s].bypass
+        return row >= 0 && slots[s].enabled < 0 && (smoothers[row].value >= 0.5 || slots[s].fadePosition > 0)
+    }
+
+    /// Row `p` of `slot` as its kernel takes it: the smoothed value, but 0 for the processor's
+    /// own on/off switch while the slot is bypassed (it then fades itself out).
+    @_noLocks
+    func controlValue(_ p: Int, of slot: ChainSlot) -> Float {
+        p == slot.enabled && smoothers[slot.bypass].value >= 0.5 ? 0 : Float(smoothers[p].value)
     }
 
     /// Before a chain's slot runs: its input goes through its latency's delay into `dry`,
@@ -497,12 +513,9 @@ struct RenderState {
     /// it is to be crossfaded (bypassed, or on the way).
     @_noLocks
     private mutating func keepDry(_ s: Int, _ lanes: Lanes, from start: Int, to end: Int, blending: Bool) -> Bool {
-        let row = slots[s].bypass
-        guard row >= 0 else { return false }
-        // A processor with its own on/off switch bypasses itself (``renderExternal``): no
-        // crossfade around it (its mix still blends).
-        let ownSwitch = slots[s].enabled >= 0
-        let mixing = !ownSwitch && (smoothers[row].value >= 0.5 || slots[s].fadePosition > 0)
+        guard slots[s].bypass >= 0 else { return false }
+        // A processor with its own on/off switch is not crossfaded; its mix still blends.
+        let mixing = crossfades(s)
         let filling = mixing || blending
         let latency = slots[s].latency
         // The history is kept whether or not the slot is bypassed, so that it holds the right
@@ -612,9 +625,6 @@ struct RenderState {
             }
         }
         let first = slot.base, last = slot.base + slot.count
-        // Bypassed through the processor's own switch: that row reads 0 whatever its value.
-        let enabled = slot.enabled
-        let off = enabled >= 0 && smoothers[slot.bypass].value >= 0.5
         var i = start
         while i < end {
             // Controls take the smoothed values at points of the grid (and at jumps, in
@@ -627,7 +637,7 @@ struct RenderState {
             // A whole-block kernel takes its controls once a run, as they are at its start.
             for p in first..<last {
                 let mask = info[p].controlMask
-                let value = off && p == enabled ? 0 : Float(smoothers[p].value)
+                let value = controlValue(p, of: slot)
                 if slot.whole || frame & mask == 0 { controls[p] = value }
                 if !slot.whole && (smoothers[p].isRamping || controls[p] != value) {
                     span = min(span, LowpassGainKernel.Spans.length(from: i, to: end, blockStart: blockStart, mask: mask))

@@ -149,6 +149,33 @@ static void fail(DetentSlotProxy *proxy) {
     __atomic_add_fetch(&proxy->health, 1, __ATOMIC_RELEASE);
 }
 
+/// Waits until `last`'s reply is `sequence`, at most `limit_ns`; false when one of the
+/// `count` slots `watched` went down or the time is up. A slot that answers within a few
+/// microseconds (its sandbox was awake, on another core) is waited for by looking, not by
+/// sleeping: that saves the audio thread a sleep and a wake. One whose sandbox had to be
+/// `woken` takes longer than the look lasts: it is slept on at once.
+static bool await_reply(DetentSlotProxy *const *watched, intptr_t count, DetentSlotShared *last, uint32_t sequence,
+                        int64_t limit_ns, bool woken) {
+    int64_t start = now_ns();
+    for (int spin = 0; !woken && spin < DETENT_SLOT_SPIN; spin++) {
+        if (load(&last->reply) == sequence) return true;
+        relax();
+    }
+    for (;;) {
+        uint32_t reply = load(&last->reply);
+        if (reply == sequence) return true;
+        for (intptr_t k = 0; k < count; k++) {
+            if (load(&watched[k]->shared->state) != DETENT_SLOT_READY) return false;
+        }
+        int64_t left = limit_ns - (now_ns() - start);
+        if (left <= 0) return false;
+        // Said before looking again: the sandbox wakes the reply's sleepers only then.
+        __atomic_store_n(&last->waiting, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&last->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&last->reply, reply, left);
+        __atomic_store_n(&last->waiting, 0, __ATOMIC_RELAXED);
+    }
+}
+
 /// Makes request `command`, then waits for its answer at most `limit_ns`. False when the slot
 /// is gone or the time is up.
 static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
@@ -157,26 +184,8 @@ static bool ask(DetentSlotProxy *proxy, uint32_t command, int64_t limit_ns) {
     shared->follows = 0, shared->chain_next = 0;
     uint32_t sequence = ++proxy->sequence;
     store(&shared->request, sequence);
-    int64_t start = now_ns();
-    // A slot that answers within a few microseconds (its sandbox was awake, on another core)
-    // is waited for by looking, not by sleeping: that saves the audio thread a sleep and a wake.
-    // One that had to be woken takes longer than the look lasts: it is slept on at once.
     bool woken = ring(proxy->group);
-    for (int spin = 0; !woken && spin < DETENT_SLOT_SPIN; spin++) {
-        if (load(&shared->reply) == sequence) return true;
-        relax();
-    }
-    for (;;) {
-        uint32_t reply = load(&shared->reply);
-        if (reply == sequence) return true;
-        if (load(&shared->state) != DETENT_SLOT_READY) return false;
-        int64_t left = limit_ns - (now_ns() - start);
-        if (left <= 0) return false;
-        // Said before looking again: the sandbox wakes the reply's sleepers only then.
-        __atomic_store_n(&shared->waiting, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&shared->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&shared->reply, reply, left);
-        __atomic_store_n(&shared->waiting, 0, __ATOMIC_RELAXED);
-    }
+    return await_reply(&proxy, 1, shared, sequence, limit_ns, woken);
 }
 
 /// A run's request in the slot's block: the controls, the input, the side signal and the MIDI
@@ -346,32 +355,6 @@ static bool chainable(const DetentSlotProxy *proxy, const DetentSlotGroup *group
            proxy->side_channels == 0 && proxy->member >= 0 && load(&proxy->shared->state) == DETENT_SLOT_READY;
 }
 
-/// Waits for the last slot of a chained request to answer, at most `limit_ns`; false when a
-/// slot of it went down or the time is up. As `ask` waits: a moment's look first, unless the
-/// sandbox had to be `woken`.
-static bool await_chain(DetentSlotProxy *const *proxies, const uint32_t *sequences, intptr_t count, int64_t limit_ns,
-                        bool woken) {
-    DetentSlotShared *last = proxies[count - 1]->shared;
-    uint32_t sequence = sequences[count - 1];
-    int64_t start = now_ns();
-    for (int spin = 0; !woken && spin < DETENT_SLOT_SPIN; spin++) {
-        if (load(&last->reply) == sequence) return true;
-        relax();
-    }
-    for (;;) {
-        uint32_t reply = load(&last->reply);
-        if (reply == sequence) return true;
-        for (intptr_t k = 0; k < count; k++) {
-            if (load(&proxies[k]->shared->state) != DETENT_SLOT_READY) return false;
-        }
-        int64_t left = limit_ns - (now_ns() - start);
-        if (left <= 0) return false;
-        __atomic_store_n(&last->waiting, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&last->reply, __ATOMIC_SEQ_CST) == reply) wait_while(&last->reply, reply, left);
-        __atomic_store_n(&last->waiting, 0, __ATOMIC_RELAXED);
-    }
-}
-
 /// A chained request failed: the first slot that did not answer is the culprit (marked LATE,
 /// so its process is killed for it); the others go down with their sandbox, passing their
 /// input through from now on as it does.
@@ -419,7 +402,7 @@ intptr_t detent_slot_proxies_run(void *const *contexts, const float *const *cont
         store(&proxies[k]->shared->request, sequences[k]);
     }
     bool woken = ring(group);
-    if (!await_chain(proxies, sequences, count, limit, woken)) {
+    if (!await_reply(proxies, count, proxies[count - 1]->shared, sequences[count - 1], limit, woken)) {
         fail_chain(proxies, sequences, count);
         return -1;
     }
