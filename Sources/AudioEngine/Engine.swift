@@ -251,7 +251,7 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// The owner of each slot's kernel (nil for a built-in).
-    var slotOwners: [AnyObject?] {
+    package var slotOwners: [AnyObject?] {
         if let chain = kernelOwner as? ChainReports { return chain.owners }
         return [kernelOwner]
     }

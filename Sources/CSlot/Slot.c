@@ -528,6 +528,15 @@ void detent_slot_proxy_revive(DetentSlotProxy *proxy) {
     __atomic_store_n(&proxy->failed, 0, __ATOMIC_RELEASE);
 }
 
+void detent_slot_proxy_renew(DetentSlotProxy *proxy) {
+    detent_slot_proxy_revive(proxy);
+    memset(proxy->history, 0, (size_t)proxy->history_capacity * proxy->layout.channels * sizeof(float));
+    proxy->history_frames = 0;
+    proxy->failures = 0;
+    proxy->started = 1;
+    proxy->fade_done = proxy->fade_frames;
+}
+
 // MARK: The slot's half
 
 /// Where the slot's kernel writes its MIDI during a DRAIN: into the shared block.

@@ -639,6 +639,9 @@ final class EmbeddedChain: @unchecked Sendable {
         do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
         let engine = Engine(processor: isolation.map { chosen.isolated($0) } ?? chosen, initialValues: values,
                             queueCapacity: Self.queueCapacity)
+        // The last engine's isolated slots, made anew in place for this one where they can be.
+        if let retired, let isolation, engineProcess == ThisProcess.id { isolation.sandboxes.offer(retired.slotOwners) }
+        defer { isolation?.sandboxes.withdrawOffers() }
         do {
             try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
         } catch let error as SlotError where error.fault {
@@ -661,9 +664,9 @@ final class EmbeddedChain: @unchecked Sendable {
     }
 
     /// Lets the engine go (kept forever when a parent process made it); the next block makes one.
-    /// An isolated chain's is kept until then: its slots' processes, still running, serve the
-    /// next engine's slots (each plug-in made anew there), so a whole signal does not pay for
-    /// starting processes.
+    /// An isolated chain's is kept until then: its slots, still served, become the next
+    /// engine's (each plug-in made anew in place, ``SandboxRegistry/offer(_:)``), so a whole
+    /// signal pays for neither starting processes nor setting up slots.
     private func dropEngine() {
         if let engine, engineProcess != ThisProcess.id {
             _ = Unmanaged.passRetained(engine)

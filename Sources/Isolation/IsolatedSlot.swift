@@ -16,19 +16,28 @@ import Synchronization
 package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     let processor: Processor
     /// The process that serves it (alone, or with the other slots of its sandbox).
-    private let sandbox: SandboxProcess
+    let sandbox: SandboxProcess
     /// Its number in the sandbox.
-    private var member = -1
+    private(set) var member = -1
     private let size: Int
-    /// How long its process may take to make the plug-in (``SlotLauncher/startDeadline``).
-    private let startDeadline: Duration
-    private let shared: UnsafeMutablePointer<DetentSlotShared>
+    /// How long its process may take to make the plug-in (``SlotLauncher/startDeadline``), and
+    /// a run (``SlotLauncher/deadline(_:)``).
+    let startDeadline: Duration
+    let deadline: (floor: Int64, perFrame: Int64)
+    /// The format its plug-in was made for (its starting values aside).
+    let format: KernelFormat
+    /// The slot's name in its chain, lowercased ("" for a plug-in alone): what a whole signal's
+    /// next engine asks for it by (``SandboxRegistry/offer(_:)``).
+    let key: String
+    /// The sandboxes of the launcher that made it: only a slot of the same launcher is made anew.
+    let registry: ObjectIdentifier
+    let shared: UnsafeMutablePointer<DetentSlotShared>
     /// Where the slot's output values are in the block, as the host laid it out.
     private let valuesOffset: Int
-    private let proxy: UnsafeMutablePointer<DetentSlotProxy>
+    let proxy: UnsafeMutablePointer<DetentSlotProxy>
     private let history: UnsafeMutablePointer<Float>
     private let kernel: ExternalKernel
-    private let news = SlotNews()
+    let news = SlotNews()
     private var watch: NamedThread?
 
     /// What the proxy offers the engine (the optional functions of a kernel), known from the
@@ -73,6 +82,14 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     ///   as in process), or why it could not start, ended first or took too long (offline).
     package static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
                              launcher: SlotLauncher, slot name: String? = nil) throws(SlotError) -> IsolatedSlot {
+        let request = SlotRequest(identifier: processor.identifier,
+                                  files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
+                                  state: state, format: format)
+        // A whole signal's next engine: the last one's slot, its plug-in made anew in place.
+        if let renewed = try launcher.sandboxes.renewal(of: name?.lowercased() ?? "", processor: processor, request: request,
+                                                         launcher: launcher) {
+            return renewed
+        }
         var head = DetentSlotShared()
         let size = detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
                                       UInt32(processor.outputs.count))
@@ -83,9 +100,6 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             throw SlotError("cannot map an isolated slot's shared memory (\(Errno.last))")
         }
         shared.pointee = head
-        let request = SlotRequest(identifier: processor.identifier,
-                                  files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
-                                  state: state, format: format)
         let slotName = name ?? processor.name
         let sandbox: SandboxProcess
         do {
@@ -97,7 +111,8 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             throw error
         }
         let slot = IsolatedSlot(processor: processor, sandbox: sandbox, size: size, shared: shared, layout: head,
-                                deadline: launcher.deadline(format), startDeadline: launcher.startDeadline, format: format)
+                                deadline: launcher.deadline(format), startDeadline: launcher.startDeadline, format: format,
+                                key: name?.lowercased() ?? "", registry: ObjectIdentifier(launcher.sandboxes))
         do {
             slot.member = try sandbox.add(request, memory: memory,
                                           link: .init(slotName: slotName, label: processor.name, news: slot.news, shared: SharedBlock(pointer: shared),
@@ -124,7 +139,7 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
 
     /// Waits, at most `limit`, until the process is ready; why it is not, when it failed
     /// (nil when it is ready or still starting).
-    private func awaitStart(upTo limit: Duration) -> String? {
+    func awaitStart(upTo limit: Duration) -> String? {
         let end = ContinuousClock.now + limit
         while detent_slot_state(shared) == UInt32(DETENT_SLOT_STARTING) && ContinuousClock.now < end {
             detent_slot_wait_state(shared, UInt32(DETENT_SLOT_STARTING), 100_000_000)
@@ -138,9 +153,16 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     /// - Parameter layout: the block's head as laid out before the process started: the only
     ///   shape the host trusts (the process may write anything into the block).
     private init(processor: Processor, sandbox: SandboxProcess, size: Int, shared: UnsafeMutablePointer<DetentSlotShared>,
-                 layout: DetentSlotShared, deadline: (floor: Int64, perFrame: Int64), startDeadline: Duration, format: KernelFormat) {
+                 layout: DetentSlotShared, deadline: (floor: Int64, perFrame: Int64), startDeadline: Duration, format: KernelFormat,
+                 key: String, registry: ObjectIdentifier) {
         self.processor = processor
         self.startDeadline = startDeadline
+        self.deadline = deadline
+        var made = format
+        made.startingValues = nil
+        self.format = made
+        self.key = key
+        self.registry = registry
         self.sandbox = sandbox
         self.size = size
         self.shared = shared
@@ -175,8 +197,9 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     }
 
     /// Its hang, starting or running: a slot whose process takes over the start deadline to
-    /// make it, or that missed a run's deadline, has the process killed, off the audio thread
-    /// and the host's lock (its sandbox's other slots go down with it).
+    /// make it (at its start, or made anew: ``renew(_:)``), or that missed a run's deadline,
+    /// has the process killed, off the audio thread and the host's lock (its sandbox's other
+    /// slots go down with it).
     private func startWatching() {
         let block = SharedBlock(pointer: shared)
         let news = self.news, sandbox = self.sandbox, member = self.member, startDeadline = self.startDeadline
@@ -184,17 +207,20 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
             let shared = block.pointer
             // The start deadline counts from when the sandbox begins making the plug-in: the
             // process's own start (an interpreter importing its modules, on a busy machine)
-            // has the default deadline at least, however short the plug-in's is.
-            let launchBy = ContinuousClock.now + Self.launchDeadline(startDeadline)
+            // has the default deadline at least, however short the plug-in's is. Both count
+            // again each time the slot is STARTING anew.
+            var launchBy: ContinuousClock.Instant?
             var startBy: ContinuousClock.Instant?
             while true {
                 let state = detent_slot_state(shared)
                 if news.closing.load(ordering: .acquiring) { return }
                 if state == UInt32(DETENT_SLOT_STARTING) {
+                    let now = ContinuousClock.now
+                    if launchBy == nil { launchBy = now + Self.launchDeadline(startDeadline) }
                     if startBy == nil && detent_slot_load(&sandbox.group.pointee.making) == UInt32(member + 1) {
-                        startBy = .now + startDeadline
+                        startBy = now + startDeadline
                     }
-                    let left = (startBy ?? launchBy) - .now
+                    let left = (startBy ?? launchBy ?? now) - now
                     if left <= .zero {
                         sandbox.kill(for: member, starting: true)
                         return
@@ -203,6 +229,8 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
                     detent_slot_wait_state(shared, state, startBy == nil ? min(left, .milliseconds(20)).wholeNanoseconds : left.wholeNanoseconds)
                     continue
                 }
+                launchBy = nil
+                startBy = nil
                 if state == UInt32(DETENT_SLOT_LATE) {
                     sandbox.kill(for: member, starting: false)
                     return

@@ -92,6 +92,8 @@ final class SandboxProcess: @unchecked Sendable {
 
     func drop(_ id: Int) { core.drop(id) }
 
+    func renew(_ id: Int, _ request: SlotRequest) throws(SlotError) { try core.renew(id, request) }
+
     func kill(for id: Int, starting: Bool) { core.kill(for: id, starting: starting) }
 
     /// Kills the process, its slots no one's fault: their call was interrupted.
@@ -185,6 +187,15 @@ final class SandboxCore: @unchecked Sendable {
             throw SlotError("cannot hand \(link.label) to its isolated process (\(error))")
         }
         return id
+    }
+
+    /// Asks the process to make slot `id`'s plug-in anew for `request`, on the block it has.
+    func renew(_ id: Int, _ request: SlotRequest) throws(SlotError) {
+        do {
+            try PacketChannel.send("renew \(id) \(request.json)", on: control)
+        } catch {
+            throw SlotError("cannot ask an isolated process to make its plug-in anew (\(error))")
+        }
     }
 
     /// Lets slot `id` go: the process frees its plug-in.
@@ -285,6 +296,8 @@ final class SandboxCore: @unchecked Sendable {
 /// running process, or starts it.
 package final class SandboxRegistry: Sendable {
     private let running = Mutex<[String: Weak]>([:])
+    /// The slots a whole signal's last engine offers the next one (``offer(_:)``).
+    let offered = Mutex<RenewalOffers>(RenewalOffers())
 
     private struct Weak: @unchecked Sendable {
         weak var process: SandboxProcess?

@@ -14,8 +14,9 @@ import Synchronization
 /// opens the block and answers `ready ID …` (or `error ID …`, the plug-in's own reason).
 /// One serving thread runs every slot's kernel as the host asks, woken by the sandbox's bell
 /// (descriptor 3). Every 20 ms the main thread copies each slot's output values and latency
-/// into its block and its messages to the host. The host lets a slot go with `drop ID`, and the
-/// whole process by closing the socket.
+/// into its block and its messages to the host. The host has a slot's plug-in made anew on the
+/// same block with `renew ID REQUEST` (answered as an add is), lets a slot go with `drop ID`,
+/// and the whole process by closing the socket.
 package enum SlotServer {
     /// The descriptor of the sandbox's own words (``DetentSlotGroup``).
     package static let groupDescriptor: Int32 = 3
@@ -100,6 +101,9 @@ package enum SlotServer {
             switch words[0] {
             case "add" where descriptor >= 0 && words.count == 3:
                 add(id, request: String(words[2]), memory: descriptor, make: make)
+            case "renew" where words.count == 3:
+                if descriptor >= 0 { close(descriptor) }
+                renew(id, request: String(words[2]), make: make)
             case "drop":
                 if descriptor >= 0 { close(descriptor) }
                 drop(id)
@@ -118,32 +122,81 @@ package enum SlotServer {
             }
             group.pointee.making = UInt32(id + 1)
             defer { group.pointee.making = 0 }
-            let processor: Processor
-            let prepared: PreparedKernel
-            do {
-                processor = try make(request)
-                guard let made = try processor.makeKernel(request.format) else {
-                    close(memory)
-                    say("error \(id) \(processor.name) is not a plug-in: it runs in the host")
-                    return
-                }
-                prepared = made
-            } catch {
+            guard let (processor, prepared) = made(id, request, make: make) else {
                 close(memory)
-                say("error \(id) \(error)")
                 return
             }
-            var head = DetentSlotShared()
-            let size = detent_slot_layout(&head, UInt32(request.format.channels), UInt32(request.format.maxFrames),
-                                          UInt32(processor.table.count), UInt32(processor.outputs.count))
+            let size = Self.blockSize(processor, format: request.format)
             guard let shared = detent_slot_map(memory, size), shared.pointee.size == UInt64(size) else {
                 close(memory)
                 say("error \(id) \(processor.name): the isolated slot's shared memory is not laid out for this processor")
                 return
             }
-            let kernel = prepared.kernel
-            Self.runEmpty(kernel, processor: processor, format: request.format)
-            let served = Served(processor: processor, prepared: prepared, shared: shared, size: size, memory: memory)
+            serve(Served(processor: processor, prepared: prepared, shared: shared, size: size, memory: memory), id: id,
+                  format: request.format)
+        }
+
+        /// Makes slot `id`'s plug-in anew from `json` on the block it has (a whole signal's
+        /// fresh start, offline): the serving thread lets the old one go, it is freed, and the
+        /// new one is made, run once and served as ``add`` serves one — no new block, no new
+        /// process. A plug-in that cannot be made leaves the slot down (its block let go here).
+        private func renew(_ id: Int, request json: String, make: (SlotRequest) throws -> Processor) {
+            guard let old = slots[id], let request = SlotRequest(json: json) else {
+                say("error \(id) detent slot: no slot \(id) to make anew, or a request this detent does not read")
+                return
+            }
+            // A serving thread that does not let go is stuck in another slot's plug-in: the
+            // host, waiting for this one, kills the process for it.
+            guard detent_slot_member_retire(group, members + id, 1_000_000_000) else { return }
+            members[id] = DetentSlotMember()
+            slots[id] = nil
+            group.pointee.making = UInt32(id + 1)
+            defer { group.pointee.making = 0 }
+            // The old plug-in goes first: the new one is made as into an empty slot.
+            withExtendedLifetime(old.prepared.owner) {}
+            let block = (shared: old.shared, size: old.size, memory: old.memory)
+            _ = consume old
+            guard let (processor, prepared) = made(id, request, make: make) else {
+                release(block.shared, size: block.size, memory: block.memory)
+                return
+            }
+            guard Self.blockSize(processor, format: request.format) == block.size else {
+                release(block.shared, size: block.size, memory: block.memory)
+                say("error \(id) \(processor.name): the isolated slot's shared memory is not laid out for this processor")
+                return
+            }
+            serve(Served(processor: processor, prepared: prepared, shared: block.shared, size: block.size, memory: block.memory),
+                  id: id, format: request.format)
+        }
+
+        /// The processor and kernel `request` asks for; nil, and the reason said, when they
+        /// cannot be made.
+        private func made(_ id: Int, _ request: SlotRequest, make: (SlotRequest) throws -> Processor) -> (Processor, PreparedKernel)? {
+            do {
+                let processor = try make(request)
+                guard let prepared = try processor.makeKernel(request.format) else {
+                    say("error \(id) \(processor.name) is not a plug-in: it runs in the host")
+                    return nil
+                }
+                return (processor, prepared)
+            } catch {
+                say("error \(id) \(error)")
+                return nil
+            }
+        }
+
+        /// The bytes of the block a slot of `processor` in `format` runs on.
+        private static func blockSize(_ processor: Processor, format: KernelFormat) -> Int {
+            var head = DetentSlotShared()
+            return detent_slot_layout(&head, UInt32(format.channels), UInt32(format.maxFrames), UInt32(processor.table.count),
+                                      UInt32(processor.outputs.count))
+        }
+
+        /// Serves a slot whose plug-in is made: runs it for no frames, reports, opens its block
+        /// to the serving thread (READY) and tells the host what its kernel can take.
+        private func serve(_ served: Served, id: Int, format: KernelFormat) {
+            let kernel = served.prepared.kernel
+            Self.runEmpty(kernel, processor: served.processor, format: format)
             slots[id] = served
             report(served, id: id)
             var abilities = ["ready", String(id)]
@@ -151,7 +204,7 @@ package enum SlotServer {
             if kernel.transport != nil { abilities.append("transport") }
             if kernel.drainMIDI != nil { abilities.append("drain") }
             if kernel.side != nil { abilities.append("side") }
-            members[id].shared = shared
+            members[id].shared = served.shared
             members[id].kernel = DetentSlotKernel(context: kernel.context, run: kernel.run, reset: kernel.reset,
                                                   begin_events: kernel.beginEvents, add_event: kernel.addEvent,
                                                   transport: kernel.transport, drain: kernel.drainMIDI, side: kernel.side)
@@ -182,7 +235,8 @@ package enum SlotServer {
         /// here. A serving thread that does not let go within a second is stuck in another
         /// slot's plug-in, which the host kills the process for.
         private func drop(_ id: Int) {
-            guard let served = slots[id] else { return }
+            // One whose plug-in could not be made (anew) holds nothing: its number is free.
+            guard let served = slots[id] else { return say("dropped \(id)") }
             guard detent_slot_member_retire(group, members + id, 1_000_000_000) else { return }
             slots[id] = nil
             members[id] = DetentSlotMember()
@@ -192,8 +246,12 @@ package enum SlotServer {
 
         private func free(_ served: Served) {
             withExtendedLifetime(served.prepared.owner) {}
-            detent_slot_unmap(served.shared, served.size)
-            close(served.memory)
+            release(served.shared, size: served.size, memory: served.memory)
+        }
+
+        private func release(_ shared: UnsafeMutablePointer<DetentSlotShared>, size: Int, memory: Int32) {
+            detent_slot_unmap(shared, size)
+            close(memory)
         }
 
         /// Every slot's output values, latency and messages, to the host.

@@ -370,15 +370,57 @@ def test_an_isolated_chain_keeps_its_processes_from_one_signal_to_the_next():
     def children():
         return set(subprocess.run(["pgrep", "-P", str(os.getpid())], capture_output=True, text=True).stdout.split())
 
+    def blocks(pids):
+        """The slots' shared blocks each process has mapped, where."""
+        found = []
+        for pid in pids:
+            with open(f"/proc/{pid}/maps") as maps:
+                found.append(sorted(line.split()[0] for line in maps if "detent-slot" in line))
+        return found
+
     before = children()  # other tests' slot processes, if any still run
     chain = detent.Chain(references, isolate=True)
     alone = detent.Chain(references)
-    seen = []
+    seen, mapped = [], []
     for _ in range(5):
-        # Each whole signal starts afresh (new plug-in instances), in the same processes.
+        # Each whole signal starts afresh (new plug-in instances), in the same processes, and
+        # in the same slots: each plug-in is made anew on the block it had.
         assert np.array_equal(chain.process(x), alone.process(x))
         seen.append(sorted(children() - before))
+        mapped.append(blocks(seen[-1]))
     assert len(seen[0]) == 2 and all(pids == seen[0] for pids in seen), seen
+    assert all(len(each) == 2 for each in mapped[0]), mapped[0]  # its block and its sandbox's words
+    assert all(each == mapped[0] for each in mapped), mapped
+
+
+MADE_ANEW = textwrap.dedent("""\
+    import time, numpy as np, detent
+    x = np.full((1, 4800), 0.25, dtype=np.float32)
+    chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True, timeout=2)
+    print("first", np.abs(chain.process(x)).max() > 0.1)
+    # The next whole signal makes the plug-in anew, starting at 5: it hangs while starting.
+    chain["f.fault"] = 5
+    started = time.monotonic()
+    try:
+        chain.process(x)
+        print("no error")
+    except detent.PluginCrashed as error:
+        print("crashed", round(time.monotonic() - started), error)
+    chain["f.fault"] = 0
+    print("after", np.abs(chain.process(x)).max() > 0.1)
+    """)
+
+
+def test_a_plugin_that_hangs_when_made_anew_for_a_whole_signal_raises_in_bounded_time(fault_plugins):
+    done = subprocess.run([sys.executable, "-c", MADE_ANEW], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "first True", done.stdout
+    assert lines[1].startswith("crashed ") and "did not start within 2 s" in lines[1], done.stdout
+    assert 1 <= int(lines[1].split()[1]) <= 5, done.stdout
+    # The next call starts afresh, in a new process.
+    assert lines[2] == "after True", done.stdout
 
 
 # Ten seconds of audio through a plug-in that takes 400 ms a run, in this process: about 47 s

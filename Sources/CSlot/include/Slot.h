@@ -212,6 +212,11 @@ intptr_t detent_slot_proxies_run(void *_Nullable const *_Nonnull contexts, const
 /// thread's; the audio thread sees it at its next run): requests start afresh.
 void detent_slot_proxy_revive(DetentSlotProxy *_Nonnull proxy);
 
+/// Makes a proxy as a new slot's, for a plug-in its sandbox made anew on the same block (a
+/// whole signal's fresh start, offline): requests start afresh, no pass-through history, no
+/// failures counted, and no fade in (host, with no audio thread running it).
+void detent_slot_proxy_renew(DetentSlotProxy *_Nonnull proxy);
+
 // MARK: The slot's half
 
 /// The real kernel, as the slot's process made it: the same functions an `ExternalKernel`
