@@ -1,7 +1,9 @@
 import CJack
+@testable import JackHost
 import Foundation
 import Synchronization
 import TestSupport
+import Testing
 
 /// A JACK client of the tests' own: plays known signals on its outputs and records its
 /// inputs, so the live host can be checked from outside, through the graph.
@@ -79,13 +81,25 @@ final class TestClient: @unchecked Sendable {
     deinit { close() }
 
     private var closed = false
+    /// Closes the client, waiting at most ``closeLimit``: a close that jackd never answers
+    /// (waiting on a lock of JACK's metadata database that a killed process left held, see
+    /// ``JackMetadataStore``) fails the test that met it, naming that, instead of holding up
+    /// every test after it. The close goes on on its own thread, and frees the client's state
+    /// when it returns (once the server is stopped).
     func close() {
         guard !closed else { return }
         closed = true
-        jack_client_close(client)
-        state.deinitialize(count: 1)
-        state.deallocate()
+        nonisolated(unsafe) let client = client, state = state
+        let closing = BoundedClose(close: { jack_client_close(client) }, release: {
+            state.deinitialize(count: 1)
+            state.deallocate()
+        })
+        guard !closing.run(timeout: Self.closeLimit) else { return }
+        Issue.record("jack_client_close of '\(name)' did not return within \(Self.closeLimit): jackd is stuck, most likely on the lock of JACK's metadata database (\(JackMetadataStore.folder)) left held by a process killed while it held it")
     }
+
+    /// The longest a close may take: jackd answers within a couple of its cycles' timeouts.
+    static let closeLimit = Duration.seconds(20)
 
     /// Starts playing at the next cycle.
     func start() { state.pointee.armed.store(true, ordering: .releasing) }

@@ -91,6 +91,7 @@ public final class JackServer: @unchecked Sendable {
     /// Runs jackd with its messages in a file, which a failure to start quotes: jackd says
     /// why it could not start (a full registry, a name in use) only there.
     private func launch() throws {
+        JackMetadataStore.clearIfUnused()
         let folder = TemporaryFolder()
         let log = folder.file("jackd.log")
         FileManager.default.createFile(atPath: log, contents: nil)
