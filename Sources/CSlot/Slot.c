@@ -120,6 +120,8 @@ void detent_slot_wait_state(DetentSlotShared *shared, uint32_t from, int64_t tim
 
 uint32_t detent_slot_load(const uint32_t *word) { return load(word); }
 
+void detent_slot_bump(uint32_t *word) { __atomic_add_fetch(word, 1, __ATOMIC_RELAXED); }
+
 void detent_slot_wake_reply(DetentSlotShared *shared) { wake(&shared->reply); }
 
 // MARK: The host's half

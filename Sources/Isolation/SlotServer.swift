@@ -13,8 +13,9 @@ import Synchronization
 /// slot's request and its shared block; the main thread makes the plug-in, runs it once,
 /// opens the block and answers `ready ID …` (or `error ID …`, the plug-in's own reason).
 /// One serving thread runs every slot's kernel as the host asks, woken by the sandbox's bell
-/// (descriptor 3). Every 20 ms the main thread copies each slot's output values and latency
-/// into its block and its messages to the host. The host has a slot's plug-in made anew on the
+/// (descriptor 3). Every 20 ms while the host reads output values (every 100 ms otherwise) the
+/// main thread copies each slot's output values and latency into its block and its messages
+/// to the host. The host has a slot's plug-in made anew on the
 /// same block with `renew ID REQUEST` (answered as an add is), lets a slot go with `drop ID`,
 /// and the whole process by closing the socket.
 package enum SlotServer {
@@ -24,6 +25,11 @@ package enum SlotServer {
     package static let controlDescriptor: Int32 = 4
     /// The most slots one sandbox serves at once.
     package static let capacity = 64
+    /// How often the main thread reports output values, latency and messages, in
+    /// milliseconds: while the host has read output values within ``reportWatchedFor``, and
+    /// otherwise (latency and messages then reach the host within a tenth of a second).
+    static let reportWatched: Int32 = 20, reportIdle: Int32 = 100
+    static let reportWatchedFor = Duration.seconds(1)
 
     /// Serves slots until the host lets the process go; `make` finds a request's processor
     /// (files and state set). Returns the exit status: 0 once let go, 1 when the sandbox's
@@ -46,9 +52,17 @@ package enum SlotServer {
             detent_slot_group_serve(served.group, served.members, UInt32(capacity))
         }
         var open = true
+        var watched = detent_slot_load(&group.pointee.watched)
+        var lastWatched = ContinuousClock.now - reportWatchedFor
         while open {
+            // Reported often while the host reads the slots' output values (a panel, OSC, the
+            // browser), seldom while it does not: a wake-up costs a sandbox that plays
+            // nothing but its plug-ins more than the report itself.
+            let now = detent_slot_load(&group.pointee.watched)
+            if now != watched { (watched, lastWatched) = (now, .now) }
+            let pace = ContinuousClock.now - lastWatched < reportWatchedFor ? reportWatched : reportIdle
             // A closed or broken socket reads as ready, and its read ends the loop.
-            if DescriptorIO.waitReadable([controlDescriptor], milliseconds: 20)[0] {
+            if DescriptorIO.waitReadable([controlDescriptor], milliseconds: pace)[0] {
                 do {
                     if let (text, descriptor) = try PacketChannel.receive(on: controlDescriptor) {
                         sandbox.handle(text, descriptor: descriptor, make: make)
@@ -74,12 +88,27 @@ package enum SlotServer {
         var slots: [Int: Served] = [:]
 
         /// One slot served: what it runs and the block it runs on.
-        struct Served {
+        final class Served {
             let processor: Processor
             let prepared: PreparedKernel
             let shared: UnsafeMutablePointer<DetentSlotShared>
             let size: Int
             let memory: Int32
+            /// What its kernel's owner reports (nil: nothing), and the ids of the output values
+            /// the block holds, in its order.
+            let reports: (any KernelReports)?
+            let outputIDs: [String]
+
+            init(processor: Processor, prepared: PreparedKernel, shared: UnsafeMutablePointer<DetentSlotShared>, size: Int,
+                 memory: Int32) {
+                self.processor = processor
+                self.prepared = prepared
+                self.shared = shared
+                self.size = size
+                self.memory = memory
+                reports = prepared.owner as? any KernelReports
+                outputIDs = processor.outputs.map(\.id)
+            }
         }
 
         init(group: UnsafeMutablePointer<DetentSlotGroup>, members: UnsafeMutablePointer<DetentSlotMember>) {
@@ -259,12 +288,21 @@ package enum SlotServer {
             for (id, served) in slots { report(served, id: id) }
         }
 
+        /// Done every 20 ms for every slot, so it does no more than it must: a plug-in's
+        /// values in the order it gives them (matched by id only when that order differs).
         private func report(_ served: Served, id: Int) {
-            guard let reports = served.prepared.owner as? any KernelReports else { return }
+            guard let reports = served.reports else { return }
             let shared = served.shared
-            let values = UnsafeMutableRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
-            let now = Dictionary(reports.outputValues.map { ($0.id, $0.value) }, uniquingKeysWith: { a, _ in a })
-            for (i, spec) in served.processor.outputs.enumerated() { values[i] = Float(now[spec.id] ?? .nan) }
+            if !served.outputIDs.isEmpty {
+                let values = UnsafeMutableRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
+                let now = reports.outputValues
+                if now.count == served.outputIDs.count, zip(now, served.outputIDs).allSatisfy({ $0.id == $1 }) {
+                    for (i, value) in now.enumerated() { values[i] = Float(value.value) }
+                } else {
+                    let byID = Dictionary(now.map { ($0.id, $0.value) }, uniquingKeysWith: { a, _ in a })
+                    for (i, output) in served.outputIDs.enumerated() { values[i] = Float(byID[output] ?? .nan) }
+                }
+            }
             shared.pointee.latency = UInt32(max(0, min(reports.latency, Int(UInt32.max))))
             for message in reports.takeMessages() { say("message \(id) " + message) }
         }

@@ -31,6 +31,12 @@ final class PluginInstances: @unchecked Sendable {
 
     /// Atom buffers' size in bytes: the largest any port asks for, and at least 8 KiB.
     let atomCapacity: Int
+    /// The control outputs (meters), the port that reports latency (none without audio
+    /// outputs: see ``latency``) and the output parameters, looked up once: a sandbox reports
+    /// them every few milliseconds.
+    let controlOutputs: [PortDescription]
+    let latencyPort: PortDescription?
+    let readableProperties: [PropertyDescription]
 
     /// The live worker thread (plug-ins with a worker, in a real-time engine).
     private var worker: PluginWorker?
@@ -77,6 +83,9 @@ final class PluginInstances: @unchecked Sendable {
                                   sideInputs: plugin.sideChainInputs.count, channels: format.channels, maxFrames: format.maxFrames)
         self.memory = memory
         atomCapacity = max(8192, plugin.ports.map(\.minimumSize).max() ?? 0)
+        controlOutputs = plugin.controlOutputs
+        latencyPort = plugin.audioOutputs.isEmpty ? nil : plugin.latencyPort
+        readableProperties = plugin.numericReadableProperties
         log = .allocate(capacity: 1)
         log.initialize(to: DetentLV2Log())
         let urids = URIDMap.shared
@@ -297,12 +306,13 @@ final class PluginInstances: @unchecked Sendable {
     func takeMessages() -> [String] {
         var lines = notes
         notes = []
-        var text = [CChar](repeating: 0, count: Int(DETENT_LV2_LOG_MESSAGE))
         var type: UInt32 = 0
-        while detent_lv2_log_take(log, &text, &type) != 0 {
-            let line = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .trimmedWhitespace
-            if !line.isEmpty { lines.append("\(plugin.name): \(line)") }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(DETENT_LV2_LOG_MESSAGE)) { text in
+            while detent_lv2_log_take(log, text.baseAddress!, &type) != 0 {
+                let line = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .trimmedWhitespace
+                if !line.isEmpty { lines.append("\(plugin.name): \(line)") }
+            }
         }
         return lines
     }

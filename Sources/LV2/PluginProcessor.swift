@@ -39,8 +39,9 @@ extension Processor {
 extension PluginInstances: KernelReports {
     /// The output ports' values, then the output parameters' that the plug-in has told.
     var outputValues: [OutputValue] {
-        plugin.controlOutputs.map { OutputValue(id: $0.symbol, value: Double(controlValue($0))) }
-            + plugin.numericReadableProperties.enumerated().compactMap { j, property in
+        guard !controlOutputs.isEmpty || !readableProperties.isEmpty else { return [] }
+        return controlOutputs.map { OutputValue(id: $0.symbol, value: Double(controlValue($0))) }
+            + readableProperties.enumerated().compactMap { j, property in
                 guard let values = kernel.pointee.readable_values, !values[j].isNaN else { return nil }
                 return OutputValue(id: property.id, value: Double(values[j]))
             }
@@ -50,7 +51,7 @@ extension PluginInstances: KernelReports {
     /// audio outputs passes its input through untouched: its latency (an onset detector's
     /// look-ahead) is its MIDI's alone, and the audio is not moved for it.
     var latency: Int {
-        guard let port = plugin.latencyPort, !plugin.audioOutputs.isEmpty else { return 0 }
+        guard let port = latencyPort else { return 0 }
         let frames = controlValue(port)
         return frames.isFinite && frames > 0 ? Int(frames.rounded()) : 0
     }

@@ -9,8 +9,11 @@ extension JackTests {
     /// Sandboxes (`--isolate=together`, named groups): several isolated slots served by one
     /// process, woken once a period, that go down and come back together.
     @Suite struct SandboxTests {
+        /// How many of this process's children serve sandbox `name`.
+        static func sandboxProcesses(named name: String) -> Int { sandboxPIDs(named: name).count }
+
         /// This process's children serving sandbox `name`.
-        static func sandboxProcesses(named name: String) -> Int {
+        static func sandboxPIDs(named name: String) -> [Int] {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             return entries.filter { pid in
                 guard Int(pid) != nil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -19,7 +22,45 @@ extension JackTests {
                 guard fields.count > 2, Int(fields[1]) == Int(getpid()) else { return false }
                 let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
                 return String(decoding: line, as: UTF8.self).contains("{\"sandbox\":\"\(name)\"")
-            }.count
+            }.compactMap { Int($0) }
+        }
+
+        /// How many times process `pid`'s main thread has slept (its voluntary context switches).
+        static func mainThreadSleeps(_ pid: Int) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") })
+            return try #require(Int(line.split(whereSeparator: \.isWhitespace).last ?? ""))
+        }
+
+        /// A sandbox's main thread reports its slots' output values, latency and messages: every
+        /// 20 ms while the host reads output values (a panel, OSC, the browser), every 100 ms
+        /// while it does not — a wake-up costs a sandbox playing nothing but its plug-ins more
+        /// than the report.
+        @Test func aSandboxReportsOftenOnlyWhileItsValuesAreRead() throws {
+            let chain = try Processor.chain([
+                ("drive", LivePluginTests.processor("http://drobilla.net/plugins/mda/Overdrive")),
+                ("comp", LivePluginTests.processor("http://lsp-plug.in/plugins/lv2/compressor_stereo")),
+            ])
+            var launcher = try IsolatedSlotTests.launcher()
+            launcher.plan = .together
+            let f = try LivePluginTests.expectLiveEqualsOffline(chain.isolated(launcher), reference: chain)
+            let pid = try #require(Self.sandboxPIDs(named: "together").first)
+            // Nobody has read the values for over a second: the quick pace has lapsed.
+            Thread.sleep(forTimeInterval: 1.2)
+            var before = try Self.mainThreadSleeps(pid)
+            Thread.sleep(forTimeInterval: 1)
+            let idle = try Self.mainThreadSleeps(pid) - before
+            #expect(idle <= 15, "woke \(idle) times in a second unwatched (every 100 ms: 10)")
+            before = try Self.mainThreadSleeps(pid)
+            let end = Date().addingTimeInterval(1)
+            var outputs = 0
+            while Date() < end {
+                outputs = f.host.status().outputs.count
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            let watched = try Self.mainThreadSleeps(pid) - before
+            #expect(outputs == chain.outputs.count && outputs > 0)
+            #expect(watched >= 35, "woke \(watched) times in a second watched (every 20 ms: 50)")
         }
 
         @Test func aTogetherSandboxPlaysAsInProcessFromOneProcess() throws {

@@ -115,6 +115,7 @@ typedef struct {
     uint32_t current;  // the slot being served (its member number plus one; 0: none), for a fault's culprit
     uint32_t making;   // the slot whose plug-in is being made (the same numbering): a hang's culprit
     uint32_t quit;     // the host lets the process go
+    uint32_t watched;  // bumped by the host each time it reads a slot's output values
 } DetentSlotGroup;
 
 /// FUTEX_WAKE and a bounded FUTEX_WAIT on a shared word: the only system calls the proxy
@@ -133,6 +134,8 @@ void detent_slot_set_state(DetentSlotShared *_Nonnull shared, uint32_t state);
 void detent_slot_wait_state(DetentSlotShared *_Nonnull shared, uint32_t from, int64_t timeout_ns);
 /// A shared word, read atomically.
 uint32_t detent_slot_load(const uint32_t *_Nonnull word);
+/// A shared word, bumped atomically.
+void detent_slot_bump(uint32_t *_Nonnull word);
 /// Wakes whoever waits on the reply: a host whose slot is gone stops waiting at once.
 void detent_slot_wake_reply(DetentSlotShared *_Nonnull shared);
 
