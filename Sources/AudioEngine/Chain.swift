@@ -189,6 +189,10 @@ final class ChainReports: KernelReports, @unchecked Sendable {
         reports.flatMap { name, reports in reports.outputValues.map { OutputValue(id: "\(name).\($0.id)", value: $0.value) } }
     }
 
+    func takeOwnChanges() -> [OutputValue] {
+        reports.flatMap { name, reports in reports.takeOwnChanges().map { OutputValue(id: "\(name).\($0.id)", value: $0.value) } }
+    }
+
     var latency: Int {
         guard let routing else { return reports.reduce(0) { $0 + $1.1.latency } }
         return routing.latency(slotLatencies: owners.map { ($0 as? any KernelReports)?.latency ?? 0 })

@@ -18,12 +18,17 @@ public protocol KernelReports: AnyObject {
     /// The sandbox the kernel runs in (an isolated slot's process, alone or shared): slots of
     /// one sandbox go down, and are started again, together. Nil for a kernel run here.
     var sandboxName: String? { get }
+    /// The values the processor gave its own parameters since the last call (a plug-in's
+    /// linked controls, or one moved from its own editor), by parameter id: a live host takes
+    /// them as its targets, so that every surface shows them and they are not overwritten.
+    func takeOwnChanges() -> [OutputValue]
 }
 
 extension KernelReports {
     public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
     public var faults: [(slot: String, reason: String)] { [] }
     public var sandboxName: String? { nil }
+    public func takeOwnChanges() -> [OutputValue] { [] }
 }
 
 /// MIDI messages a processor wrote (see ``KernelReports/takeMIDIOutput()``), and how many it

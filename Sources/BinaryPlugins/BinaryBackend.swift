@@ -60,6 +60,10 @@ package protocol BinaryInstance: AnyObject {
     /// Tells the plug-in, before it is activated, that it is given `inputs` main inputs and
     /// `outputs` main outputs, fewer than it declares; true when it takes them.
     func arrange(inputs: Int, outputs: Int) -> Bool
+    /// The values the plug-in gave its writable parameters itself since the last call (off
+    /// the audio thread), each parameter's place in ``BinaryPlugin/parameters`` and its value
+    /// in the row's unit.
+    func takeOwnChanges() -> [(parameter: Int, value: Double)]
 }
 
 extension BinaryInstance {
@@ -67,6 +71,7 @@ extension BinaryInstance {
     package func restoreState(_ bytes: [UInt8]) -> String? { "it keeps no state" }
     package func setTempo(_ beatsPerMinute: Double) {}
     package func arrange(inputs: Int, outputs: Int) -> Bool { false }
+    package func takeOwnChanges() -> [(parameter: Int, value: Double)] { [] }
 }
 
 /// The port numbers through which the kernel loop meets a binary plug-in's bridge (which has

@@ -25,6 +25,11 @@ final class BinaryInstances: @unchecked Sendable {
     private var active = false
     /// Said once, off the audio thread: a saved state the plug-in refused.
     private var messages: [String] = []
+    /// Each writable parameter's row id, by its place in ``BinaryPlugin/parameters``.
+    private lazy var ownIDs: [Int: String] = {
+        guard let (table, rows) = try? BinaryTable.make(plugin) else { return [:] }
+        return Dictionary(zip(rows, table.textIDs), uniquingKeysWith: { a, _ in a })
+    }()
     var kernel: UnsafeMutablePointer<DetentLV2Kernel> { memory.kernel }
 
     /// MIDI messages one cycle can hold, their bytes, and the bytes of one run's sequence.
@@ -199,4 +204,12 @@ extension BinaryInstances: KernelReports {
     }
 
     var latency: Int { instances.first?.latency ?? 0 }
+
+    /// The first instance's own changes (a plug-in folded over channels runs one instance a
+    /// channel, moved alike), by row id.
+    func takeOwnChanges() -> [OutputValue] {
+        guard let changes = instances.first?.takeOwnChanges(), !changes.isEmpty else { return [] }
+        let ids = ownIDs
+        return changes.compactMap { change in ids[change.parameter].map { OutputValue(id: $0, value: change.value) } }
+    }
 }

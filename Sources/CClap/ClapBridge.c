@@ -1,5 +1,6 @@
 #include "ClapBridge.h"
 #include "BinaryTransport.h"
+#include "CRealtime.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -66,9 +67,9 @@ struct DetentClapInstance {
     double tempo;
     /// JACK's transport when the kernel told one (see `update_transport`).
     DetentTransport told;
-    /// Values the plug-in changed itself (an output event for a writable parameter), counted
-    /// for the host to notice.
-    uint32_t own_changes;
+    /// Values the plug-in gave writable parameters itself (an output event), by parameter:
+    /// the latest since the host last took them (NaN: none), written on the audio thread.
+    float *own;
 };
 
 // The thread-check extension: a run is on the audio thread; everything else on the main one.
@@ -341,8 +342,11 @@ static bool events_push(const clap_output_events_t *list, const clap_event_heade
         if (instance->parameters[k].id != value->param_id) continue;
         if ((instance->parameters[k].flags & CLAP_PARAM_IS_READONLY) && instance->values[k]) {
             *instance->values[k] = (float)value->value;
-        } else {
-            instance->own_changes++;
+        } else if (instance->own) {
+            // Not sent back: the host's value, unchanged, is not sent again until it moves.
+            float told = (float)value->value;
+            __atomic_store(&instance->own[k], &told, __ATOMIC_RELEASE);
+            detent_own_change_noted();
         }
         break;
     }
@@ -354,8 +358,10 @@ int detent_clap_prepare(DetentClapInstance *instance, uint32_t midi_capacity) {
     instance->parameters = calloc(n ? n : 1, sizeof *instance->parameters);
     instance->values = calloc(n ? n : 1, sizeof *instance->values);
     instance->sent = calloc(n ? n : 1, sizeof *instance->sent);
+    instance->own = calloc(n ? n : 1, sizeof *instance->own);
     for (uint32_t k = 0; k < n; k++) {
         instance->sent[k] = NAN;
+        if (instance->own) instance->own[k] = NAN;
         if (instance->params) instance->params->get_info(instance->plugin, k, &instance->parameters[k]);
     }
     uint32_t in_channels = 0, out_channels = 0;
@@ -401,6 +407,7 @@ void detent_clap_destroy(DetentClapInstance *instance) {
     free(instance->parameters);
     free(instance->values);
     free(instance->sent);
+    free(instance->own);
     free(instance->inputs);
     free(instance->outputs);
     free(instance->input_pointers);
@@ -538,3 +545,15 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
 }
 
 DETENT_BRIDGE_DESCRIPTOR("urn:detent:clap-bridge", detent_clap_bridge)
+
+uint32_t detent_clap_take_own_changes(DetentClapInstance *instance, uint32_t *indices, double *values, uint32_t capacity) {
+    uint32_t taken = 0;
+    float none = NAN, told;
+    for (uint32_t k = 0; k < instance->parameter_count && instance->own && taken < capacity; k++) {
+        __atomic_exchange(&instance->own[k], &none, &told, __ATOMIC_ACQ_REL);
+        if (isnan(told)) continue;
+        indices[taken] = k;
+        values[taken++] = told;
+    }
+    return taken;
+}

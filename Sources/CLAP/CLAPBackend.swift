@@ -184,5 +184,15 @@ final class CLAPInstance: BinaryInstance {
             detent_clap_load_state(instance, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count) != 0
         } ? nil : "its state extension refused the bytes"
     }
+    func takeOwnChanges() -> [(parameter: Int, value: Double)] {
+        var indices = [UInt32](repeating: 0, count: 64), values = [Double](repeating: 0, count: 64)
+        var taken: [(parameter: Int, value: Double)] = []
+        while true {
+            let n = Int(detent_clap_take_own_changes(instance, &indices, &values, UInt32(indices.count)))
+            taken += (0..<n).map { (Int(indices[$0]), values[$0]) }
+            if n < indices.count { return taken }
+        }
+    }
+
     deinit { detent_clap_destroy(instance) }
 }

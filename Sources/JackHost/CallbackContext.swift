@@ -92,6 +92,8 @@ struct CallbackContext: ~Copyable {
 
     // JACK's transport as last told to the engine (audio thread only): a change of rolling,
     // tempo or place (a frame other than where rolling would have brought it) is told again.
+    /// ``detent_own_changes()`` as the callback last saw it: a move wakes the supervisor.
+    var ownChangesSeen: UInt32 = 0
     var transportRolling = false
     var transportFrame: jack_nframes_t = 0
     var transportTempo: Double = 0

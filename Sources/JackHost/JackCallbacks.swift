@@ -152,6 +152,13 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         // A cycle that brought a control or program change wakes the host's supervisor, which
         // publishes what it changed (a post: a system call when the thread sleeps on it, so
         // only then — not for every cycle a keyboard plays notes in).
+        // So does one in which a plug-in moved one of its own parameters (its value becomes
+        // the rig's).
+        let own = _unsafePerformance { detent_own_changes() }
+        if own != context.pointee.ownChangesSeen {
+            context.pointee.ownChangesSeen = own
+            controllers = true
+        }
         if controllers { _unsafePerformance { context.pointee.wake.signal() } }
         // The processor's own MIDI, at its frames, on plugin_midi_out.
         if let port = context.pointee.pluginMIDIPort {

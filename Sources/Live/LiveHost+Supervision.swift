@@ -47,6 +47,22 @@ extension LiveHost {
         changes.publish(published)
     }
 
+    /// Takes the values plug-ins gave their own parameters (linked controls, their own
+    /// editors) as the rig's: the targets jump to them (the plug-in has them already), and
+    /// every surface is told, as for a typed `set`. The process callback wakes the supervisor
+    /// in the cycle a plug-in says it moved one.
+    private func relayOwnChanges() {
+        state.withLock { st in
+            guard let told = st.engine.kernelReports?.takeOwnChanges(), !told.isEmpty else { return }
+            let table = st.processor.table
+            var values: [ParameterIndex: Double] = [:]
+            for change in told {
+                if let id = table.find(change.id) { values[id] = change.value }
+            }
+            _ = sendLocked(values, &st, rampFrames: 0)
+        }
+    }
+
     /// Carries out program changes the callback took since the last look.
     private func relayProgramChanges() {
         let due = state.withLock { st -> (Int, String, @Sendable (Int, String) -> Void)? in
@@ -105,6 +121,7 @@ extension LiveHost {
             tellAbsurdOutput()
             relayProgramChanges()
             relayMIDIChanges()
+            relayOwnChanges()
             if options.logsXruns { tellXruns() }
         }
     }

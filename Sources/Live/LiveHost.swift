@@ -219,13 +219,16 @@ package final class LiveHost: LiveControl, @unchecked Sendable {
     }
 
     /// ``setStamped(_:)`` under the host's lock, already held; true when anything was sent.
-    func sendLocked(_ values: [ParameterIndex: Double], _ st: inout State) -> Bool {
-        guard !stamp(values, &st).isEmpty else { return false }
+    /// `rampFrames` 0 jumps (a value the processor already has).
+    func sendLocked(_ values: [ParameterIndex: Double], _ st: inout State,
+                    rampFrames: Int32 = ParameterChange.defaultRamp) -> Bool {
+        guard !stamp(values, &st, rampFrames: rampFrames).isEmpty else { return false }
         changes.publish(.values)
         return true
     }
 
-    private func stamp(_ values: [ParameterIndex: Double], _ st: inout State) -> [ParameterChange] {
+    private func stamp(_ values: [ParameterIndex: Double], _ st: inout State,
+                       rampFrames: Int32 = ParameterChange.defaultRamp) -> [ParameterChange] {
         // MIDI settings that came before this one must not later pass for newer ones.
         st.absorbMIDI()
         var frame = ParameterChange.now
@@ -240,7 +243,7 @@ package final class LiveHost: LiveControl, @unchecked Sendable {
             let v = table[id].clamp(value)
             st.targets[id] = v
             st.session?.knobMoved(id, to: v, in: table[id])
-            let change = ParameterChange(id, v, frame: frame)
+            let change = ParameterChange(id, v, frame: frame, rampFrames: rampFrames)
             st.engine.controls.send(change)
             sent.append(change)
         }

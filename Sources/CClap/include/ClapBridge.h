@@ -74,6 +74,12 @@ int detent_clap_parameter(const DetentClapInstance *_Nonnull instance, uint32_t 
 int detent_clap_value_text(const DetentClapInstance *_Nonnull instance, uint32_t id, double value, char *_Nonnull text,
                            uint32_t size);
 
+/// The values the plug-in gave its writable parameters itself since the last call (off the
+/// audio thread): up to `capacity` of them, each parameter's index and its latest value.
+/// Returns how many.
+uint32_t detent_clap_take_own_changes(DetentClapInstance *_Nonnull instance, uint32_t *_Nonnull indices,
+                                      double *_Nonnull values, uint32_t capacity);
+
 /// Activates the plug-in at the rate it was made for, reads its latency and deactivates it
 /// (the scan's question; an instance for the kernel is activated by the bridge).
 int detent_clap_probe_latency(DetentClapInstance *_Nonnull instance);

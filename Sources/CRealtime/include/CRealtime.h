@@ -60,6 +60,15 @@ void __rtsan_ensure_initialized(void) __attribute__((weak));
 /// nothing. A relaxed atomic add: no lock, no system call.
 extern unsigned long detent_realtime_regions_entered;
 
+/// How many times, in this process, a plug-in has changed one of its own parameters (an output
+/// parameter event for a writable parameter): bumped by the format bridges on the audio
+/// thread, so that a live host's process callback can wake its supervisor to take the new
+/// values, as it does for a MIDI controller's. A relaxed atomic: no lock, no system call.
+extern unsigned int detent_own_changes_made;
+
+static inline void detent_own_change_noted(void) { __atomic_add_fetch(&detent_own_changes_made, 1, __ATOMIC_RELAXED); }
+static inline unsigned int detent_own_changes(void) { return __atomic_load_n(&detent_own_changes_made, __ATOMIC_RELAXED); }
+
 static inline void detent_rtsan_enter(void) {
     __atomic_add_fetch(&detent_realtime_regions_entered, 1, __ATOMIC_RELAXED);
     if (__rtsan_realtime_enter) __rtsan_realtime_enter();

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A value a plug-in gives one of its own parameters (linked controls, or its own editor)
+/// becomes the rig's: the target jumps to it, and typed `get`, `status` and OSC subscribers
+/// see it, as they see a typed `set`.
+@Suite("A plug-in's own changes")
+struct OwnChangeTests {
+    @Test("a CLAP plug-in that moves its own parameter: the rig takes the value, and an OSC subscriber hears it")
+    func clapMovesItsOwnParameter() throws {
+        let plugin = try LinkedPlugin.built.get()
+        let server = try JackServer()
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0", "--plugin", plugin])
+        let client = try UDPClient(port: try detent.oscPort())
+        defer { client.close() }
+        client.send(OSCBytes.message("/detent/subscribe"))
+        #expect(try detent.ask("get follow").contains("0.5"))
+        _ = try detent.ask("set gain 0.4")
+        // The plug-in answers in its next run: follow is half the gain.
+        try waitUntil("the rig takes the plug-in's follow", timeout: 5) {
+            (try? detent.ask("get follow"))?.contains("0.2") == true
+        }
+        #expect(try detent.ask("get gain").contains("0.4"))
+        // Told to subscribers as a typed change is.
+        var heard: [String] = []
+        while let packet = client.receive(timeoutMilliseconds: 2000) {
+            heard.append(String(decoding: packet, as: UTF8.self))
+            if heard.last?.contains("/detent/param/follow") == true { break }
+        }
+        #expect(heard.contains { $0.contains("/detent/param/follow") }, "\(heard)")
+        #expect(detent.finish() == 0)
+    }
+}
