@@ -130,8 +130,9 @@ static void bridge_run(LV2_Handle handle, uint32_t frames) {
         instance->seen[k] = value;
         float normalized = detent_vst2_normalized(instance->ranges[k], value);
         if (normalized != instance->sent[k]) {
-            effect->set_parameter(effect, (uint32_t)k, normalized);
+            // Known as sent before the plug-in hears it: an echo from within is not its own.
             instance->sent[k] = normalized;
+            effect->set_parameter(effect, (uint32_t)k, normalized);
         }
     }
     // A run of no frames (the engine asking for latency) never reaches the plug-in: see

@@ -1,4 +1,5 @@
 #include "Vst2Instance.h"
+#include "CRealtime.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,10 +43,11 @@ intptr_t detent_vst2_host(vst_effect *effect, int32_t opcode, int32_t index, int
     case vst2_host_current_id:
         return instance ? instance->shell_id : 0;
     case vst2_host_automate:
-        if (instance) {
-            atomic_store_explicit(&instance->automated_index, index, memory_order_relaxed);
-            atomic_store_explicit(&instance->automated_value, opt, memory_order_relaxed);
-            atomic_fetch_add_explicit(&instance->automations, 1, memory_order_release);
+        // A plug-in's own change: not the echo of a value the host has just sent it (some
+        // plug-ins tell every change, the host's too), nor one of a parameter out of range.
+        if (instance && instance->own && index >= 0 && index < instance->parameters && opt == opt && opt != instance->sent[index]) {
+            __atomic_store(&instance->own[index], &opt, __ATOMIC_RELEASE);
+            detent_own_change_noted();
         }
         return 0;
     case vst2_host_idle:

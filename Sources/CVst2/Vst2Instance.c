@@ -39,14 +39,16 @@ static int allocate_buffers(DetentVst2Instance *instance) {
     instance->seen = calloc(parameters + 1, sizeof(float));
     instance->sent = calloc(parameters + 1, sizeof(float));
     instance->ranges = calloc(parameters + 1, sizeof(DetentVst2Range));
+    instance->own = calloc(parameters + 1, sizeof(float));
     instance->events = calloc(1, sizeof(Vst2Events) + DETENT_VST2_EVENT_CAPACITY * sizeof(void *));
     instance->midi_events = calloc(DETENT_VST2_EVENT_CAPACITY, sizeof(Vst2MidiEvent));
     if (!instance->input_buffers || !instance->output_buffers || !instance->parameter_values || !instance->sent
-        || !instance->seen || !instance->ranges || !instance->events || !instance->midi_events) {
+        || !instance->seen || !instance->ranges || !instance->own || !instance->events || !instance->midi_events) {
         return 0;
     }
     for (size_t k = 0; k < parameters; k++) {
         instance->seen[k] = NAN;
+        instance->own[k] = NAN;
         instance->ranges[k] = (DetentVst2Range){.minimum = 0, .maximum = 1, .logarithmic = 0};
     }
     for (uint32_t i = 0; i < DETENT_VST2_EVENT_CAPACITY; i++) {
@@ -64,6 +66,7 @@ static void free_record(DetentVst2Instance *instance) {
     free(instance->seen);
     free(instance->sent);
     free(instance->ranges);
+    free(instance->own);
     free(instance->events);
     free(instance->midi_events);
     free(instance->chunk);
@@ -322,9 +325,22 @@ int32_t detent_vst2_set_chunk(DetentVst2Instance *instance, const void *data, in
 
 int32_t detent_vst2_latency(DetentVst2Instance *instance) { return instance->effect->delay; }
 
-uint32_t detent_vst2_automation(DetentVst2Instance *instance, int32_t *index, float *value) {
-    uint32_t count = atomic_load_explicit(&instance->automations, memory_order_acquire);
-    *index = atomic_load_explicit(&instance->automated_index, memory_order_relaxed);
-    *value = atomic_load_explicit(&instance->automated_value, memory_order_relaxed);
-    return count;
+/// A port value in `range` for the 0…1 value `normalized`: the inverse of
+/// `detent_vst2_normalized`.
+static double plain(DetentVst2Range range, float normalized) {
+    double n = normalized < 0 ? 0 : (normalized > 1 ? 1 : normalized);
+    if (range.logarithmic && range.minimum > 0 && range.maximum > 0) return range.minimum * pow(range.maximum / range.minimum, n);
+    return range.minimum + n * (range.maximum - range.minimum);
+}
+
+uint32_t detent_vst2_take_own_changes(DetentVst2Instance *instance, uint32_t *indices, double *values, uint32_t capacity) {
+    uint32_t taken = 0;
+    float none = NAN, told;
+    for (int32_t k = 0; k < instance->parameters && instance->own && taken < capacity; k++) {
+        __atomic_exchange(&instance->own[k], &none, &told, __ATOMIC_ACQ_REL);
+        if (isnan(told)) continue;
+        indices[taken] = (uint32_t)k;
+        values[taken++] = plain(instance->ranges[k], told);
+    }
+    return taken;
 }

@@ -56,10 +56,9 @@ struct DetentVst2Instance {
     /// True during a run (the process level a plug-in asks for).
     atomic_int running;
 
-    /// The plug-in's own parameter changes.
-    atomic_uint automations;
-    atomic_int automated_index;
-    _Atomic float automated_value;
+    /// The 0…1 values the plug-in gave its own parameters (`audioMasterAutomate`), the latest
+    /// per parameter since the host last took them (NaN: none).
+    float *own;
 };
 
 /// The host callback every plug-in is given.

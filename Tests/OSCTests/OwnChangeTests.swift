@@ -7,9 +7,15 @@ import TestSupport
 /// see it, as they see a typed `set`.
 @Suite("A plug-in's own changes")
 struct OwnChangeTests {
-    @Test("a CLAP plug-in that moves its own parameter: the rig takes the value, and an OSC subscriber hears it")
-    func clapMovesItsOwnParameter() throws {
-        let plugin = try LinkedPlugin.built.get()
+    /// The plug-in's path, by format.
+    static func plugin(_ format: String) throws -> String {
+        try (format == "clap" ? LinkedPlugin.clap : LinkedPlugin.vst2).get()
+    }
+
+    @Test("a plug-in that moves its own parameter: the rig takes the value, and an OSC subscriber hears it",
+          arguments: ["clap", "vst2"])
+    func pluginMovesItsOwnParameter(format: String) throws {
+        let plugin = try Self.plugin(format)
         let server = try JackServer()
         let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0", "--plugin", plugin])
         let client = try UDPClient(port: try detent.oscPort())
@@ -21,6 +27,7 @@ struct OwnChangeTests {
         try waitUntil("the rig takes the plug-in's follow", timeout: 5) {
             (try? detent.ask("get follow"))?.contains("0.2") == true
         }
+        // The VST2 build's echo of the gain it was given is not taken for its own change.
         #expect(try detent.ask("get gain").contains("0.4"))
         // Told to subscribers as a typed change is.
         var heard: [String] = []

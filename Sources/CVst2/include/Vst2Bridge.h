@@ -152,8 +152,10 @@ int32_t detent_vst2_set_chunk(DetentVst2Instance *_Nonnull instance, const void 
 /// The latency the plug-in reports now (its `initialDelay`), in frames.
 int32_t detent_vst2_latency(DetentVst2Instance *_Nonnull instance);
 
-/// The last change the plug-in made to one of its own parameters (`audioMasterAutomate`):
-/// how many it made so far, and the last one's index and value.
-uint32_t detent_vst2_automation(DetentVst2Instance *_Nonnull instance, int32_t *_Nonnull index, float *_Nonnull value);
+/// The values the plug-in gave its own parameters (`audioMasterAutomate`) since the last call
+/// (off the audio thread): up to `capacity` of them, each parameter's index and its latest
+/// value in its port's range. Returns how many.
+uint32_t detent_vst2_take_own_changes(DetentVst2Instance *_Nonnull instance, uint32_t *_Nonnull indices,
+                                      double *_Nonnull values, uint32_t capacity);
 
 #endif
