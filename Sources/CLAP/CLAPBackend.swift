@@ -185,13 +185,7 @@ final class CLAPInstance: BinaryInstance {
         } ? nil : "its state extension refused the bytes"
     }
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
-        var indices = [UInt32](repeating: 0, count: 64), values = [Double](repeating: 0, count: 64)
-        var taken: [(parameter: Int, value: Double)] = []
-        while true {
-            let n = Int(detent_clap_take_own_changes(instance, &indices, &values, UInt32(indices.count)))
-            taken += (0..<n).map { (Int(indices[$0]), values[$0]) }
-            if n < indices.count { return taken }
-        }
+        BinaryPlugins.takeOwnChanges { detent_clap_take_own_changes(instance, $0, $1, $2) }
     }
 
     deinit { detent_clap_destroy(instance) }

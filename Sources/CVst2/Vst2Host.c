@@ -45,7 +45,8 @@ intptr_t detent_vst2_host(vst_effect *effect, int32_t opcode, int32_t index, int
     case vst2_host_automate:
         // A plug-in's own change: not the echo of a value the host has just sent it (some
         // plug-ins tell every change, the host's too), nor one of a parameter out of range.
-        if (instance && instance->own && index >= 0 && index < instance->parameters && opt == opt && opt != instance->sent[index]) {
+        if (instance && instance->own && index >= 0 && index < instance->parameters && opt == opt
+            && fabsf(opt - instance->sent[index]) > 1e-6f) {
             __atomic_store(&instance->own[index], &opt, __ATOMIC_RELEASE);
             detent_own_change_noted();
         }

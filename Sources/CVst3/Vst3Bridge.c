@@ -240,7 +240,8 @@ static void send_parameters(DetentVst3Instance *instance) {
     }
 }
 
-/// Writes the last value of each read-only parameter the plug-in changed into its port value.
+/// Writes the last value of each read-only parameter the plug-in changed into its port value;
+/// a writable one's is the plug-in's own change, unless it is the value the host sent.
 static void receive_parameters(DetentVst3Instance *instance) {
     Vst3Changes *changes = &instance->output_changes;
     for (int32_t q = 0; q < changes->count; q++) {
@@ -248,9 +249,14 @@ static void receive_parameters(DetentVst3Instance *instance) {
         if (queue->count <= 0) continue;
         for (int32_t k = 0; k < instance->parameter_count; k++) {
             if (instance->parameter_ids[k] != queue->identifier) continue;
+            double low = instance->minimums[k], high = instance->maximums[k];
+            double last = queue->values[queue->count - 1];
             if (instance->read_only[k] && instance->values[k]) {
-                double low = instance->minimums[k], high = instance->maximums[k];
-                *instance->values[k] = (float)(low + queue->values[queue->count - 1] * (high - low));
+                *instance->values[k] = (float)(low + last * (high - low));
+            } else if (!instance->read_only[k]) {
+                // Not the echo of the value the host sent (within the round trip's rounding).
+                double sent = high != low ? ((double)instance->sent[k] - low) / (high - low) : 0.0;
+                if (instance->sent[k] != instance->sent[k] || fabs(last - sent) > 1e-6) vst3_own_change(instance, k, last);
             }
             break;
         }

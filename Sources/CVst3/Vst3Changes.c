@@ -7,6 +7,7 @@
 // and `ref`/`unref` only answer.
 
 #include "Vst3Instance.h"
+#include "CRealtime.h"
 
 #include <lv2/atom/util.h>
 #include <math.h>
@@ -256,16 +257,20 @@ static v3_result handler_begin(void *self, v3_param_id identifier) {
     return V3_OK;
 }
 
-/// Records the value in the parameter's slot (a plain store, lock-free) and counts the change.
+void vst3_own_change(DetentVst3Instance *instance, int32_t k, double normalized) {
+    if (!instance->edits || k < 0 || k >= instance->parameter_count || normalized != normalized) return;
+    uint64_t bits;
+    memcpy(&bits, &normalized, sizeof bits);
+    atomic_store_explicit(&instance->edits[k], bits, memory_order_release);
+    detent_own_change_noted();
+}
+
+/// Records the value in the parameter's slot (a plain store, lock-free).
 static v3_result handler_perform(void *self, v3_param_id identifier, double normalized) {
     DetentVst3Instance *instance = ((Vst3Handler *)self)->instance;
-    if (!instance->edits) return V3_OK;
     for (int32_t k = 0; k < instance->parameter_count; k++) {
         if (instance->parameter_ids[k] != identifier) continue;
-        uint64_t bits;
-        memcpy(&bits, &normalized, sizeof bits);
-        atomic_store_explicit(&instance->edits[k], bits, memory_order_relaxed);
-        atomic_fetch_add_explicit(&instance->edit_count, 1, memory_order_release);
+        vst3_own_change(instance, k, normalized);
         break;
     }
     return V3_OK;
@@ -294,14 +299,19 @@ void vst3_handler_init(Vst3Handler *handler, DetentVst3Instance *instance) {
     handler->instance = instance;
 }
 
-uint32_t detent_vst3_edit_count(const DetentVst3Instance *instance) {
-    return atomic_load_explicit(&((DetentVst3Instance *)instance)->edit_count, memory_order_acquire);
-}
-
-double detent_vst3_edited_value(const DetentVst3Instance *instance, int32_t index) {
-    if (!instance->edits || index < 0 || index >= instance->parameter_count) return NAN;
-    uint64_t bits = atomic_load_explicit(&((DetentVst3Instance *)instance)->edits[index], memory_order_relaxed);
-    double value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
+uint32_t detent_vst3_take_own_changes(DetentVst3Instance *instance, uint32_t *indices, double *values, uint32_t capacity) {
+    uint32_t taken = 0;
+    double none = NAN;
+    uint64_t none_bits;
+    memcpy(&none_bits, &none, sizeof none_bits);
+    for (int32_t k = 0; k < instance->parameter_count && instance->edits && taken < capacity; k++) {
+        uint64_t bits = atomic_exchange_explicit(&instance->edits[k], none_bits, memory_order_acq_rel);
+        double normalized;
+        memcpy(&normalized, &bits, sizeof normalized);
+        if (normalized != normalized) continue;
+        double low = instance->minimums[k], high = instance->maximums[k];
+        indices[taken] = (uint32_t)k;
+        values[taken++] = low + (normalized < 0 ? 0 : normalized > 1 ? 1 : normalized) * (high - low);
+    }
+    return taken;
 }

@@ -129,7 +129,6 @@ struct DetentVst3Instance {
     Vst3Handler handler;
     /// The bits of each parameter's last `performEdit` value (NaN's until one), and their count.
     _Atomic uint64_t *edits;
-    atomic_uint edit_count;
     atomic_int restart_flags;
 };
 
@@ -146,6 +145,9 @@ void vst3_events_free(Vst3Events *events);
 void vst3_events_from_midi(Vst3Events *events, const LV2_Atom_Sequence *midi);
 
 void vst3_handler_init(Vst3Handler *handler, DetentVst3Instance *instance);
+/// Records a value the plug-in gave its writable parameter `k` itself (0…1; lock-free, any
+/// thread), for the host to take (`detent_vst3_take_own_changes`).
+void vst3_own_change(DetentVst3Instance *instance, int32_t k, double normalized);
 
 /// Takes each writable parameter's value as the controller holds it now, in its port's
 /// terms, for the values last sent (Vst3Bridge.c). Off the audio thread, before activation.

@@ -215,7 +215,6 @@ DetentVst3Instance *detent_vst3_instance_new(const DetentVst3Module *module, con
     instance->max_frames = max_frames > 0 ? max_frames : 1;
     instance->main_input = instance->main_output = instance->side_input = -1;
     vst3_handler_init(&instance->handler, instance);
-    atomic_init(&instance->edit_count, 0);
     atomic_init(&instance->restart_flags, 0);
 
     void *factory = module->factory, *component = NULL;

@@ -84,13 +84,7 @@ final class VST2Instance: BinaryInstance {
     }
 
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
-        var indices = [UInt32](repeating: 0, count: 64), values = [Double](repeating: 0, count: 64)
-        var taken: [(parameter: Int, value: Double)] = []
-        while true {
-            let n = Int(detent_vst2_take_own_changes(record, &indices, &values, UInt32(indices.count)))
-            taken += (0..<n).map { (Int(indices[$0]), values[$0]) }
-            if n < indices.count { return taken }
-        }
+        BinaryPlugins.takeOwnChanges { detent_vst2_take_own_changes(record, $0, $1, $2) }
     }
 
     deinit { detent_vst2_close(record) }

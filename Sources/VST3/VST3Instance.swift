@@ -67,5 +67,9 @@ final class VST3Instance: BinaryInstance {
         return restored ? nil : reason
     }
 
+    func takeOwnChanges() -> [(parameter: Int, value: Double)] {
+        BinaryPlugins.takeOwnChanges { detent_vst3_take_own_changes(record, $0, $1, $2) }
+    }
+
     deinit { detent_vst3_instance_free(record) }
 }

@@ -117,11 +117,12 @@ bool detent_vst3_instance_ports(DetentVst3Instance *_Nonnull instance, int32_t i
                                 const double *_Nullable maximums, const bool *_Nullable read_only, char *_Nonnull reason,
                                 size_t size);
 
-/// Changes the plug-in made itself (its controller's `performEdit`), for a reader off the
-/// audio thread: a count that grows with every change, and parameter `index`'s (in port
-/// order) last normalized value, NaN when it never changed.
-uint32_t detent_vst3_edit_count(const DetentVst3Instance *_Nonnull instance);
-double detent_vst3_edited_value(const DetentVst3Instance *_Nonnull instance, int32_t index);
+/// The values the plug-in gave its writable parameters itself since the last call (its
+/// controller's `performEdit`, or its processor's output changes), for a reader off the audio
+/// thread: up to `capacity` of them, each parameter's index (in port order) and its latest
+/// value in the port's range. Returns how many.
+uint32_t detent_vst3_take_own_changes(DetentVst3Instance *_Nonnull instance, uint32_t *_Nonnull indices,
+                                      double *_Nonnull values, uint32_t capacity);
 
 /// The instance's state in this host's layout (see Vst3State.c): the component's state and
 /// the controller's, in one block of `*size` bytes allocated with `malloc` (free it with
