@@ -145,19 +145,29 @@ def test_absurd_output_inside_a_sandbox_run_is_that_slots_alone(fault_plugins):
     assert lines[2:] == ["equal True", "peak 0.0625"], done.stdout
 
 
-HANG_IN_THE_MIDDLE = textwrap.dedent("""\
-    import time, numpy as np, detent
-    x = np.full((1, 48000), 0.25, dtype=np.float32)
-    chain = detent.Chain(["f1=urn:detent:test:faults", "f2=urn:detent:test:faults", "f3=urn:detent:test:faults"],
-                         channels=1, isolate="together", timeout=1)
-    chain.process(x)
-    chain["f2.fault"] = 3
+# What the scripts below share: a call that says how it ended, "no error" or "crashed SECONDS
+# MESSAGE" (whole seconds, from the call's start).
+TIMED = """\
+import time, numpy as np, detent
+
+def timed(chain, x):
     started = time.monotonic()
     try:
         chain.process(x)
         print("no error")
     except detent.PluginCrashed as error:
         print("crashed", round(time.monotonic() - started), error)
+"""
+
+
+HANG_IN_THE_MIDDLE = TIMED + textwrap.dedent("""\
+    import time, numpy as np, detent
+    x = np.full((1, 48000), 0.25, dtype=np.float32)
+    chain = detent.Chain(["f1=urn:detent:test:faults", "f2=urn:detent:test:faults", "f3=urn:detent:test:faults"],
+                         channels=1, isolate="together", timeout=1)
+    chain.process(x)
+    chain["f2.fault"] = 3
+    timed(chain, x)
     chain["f2.fault"] = 0
     print("after", float(np.abs(chain.process(x)).max()))
     """)
@@ -232,18 +242,13 @@ def test_a_crashing_plugin_raises_and_the_interpreter_lives_on(fault_plugins):
     assert lines[3].startswith("after ") and float(lines[3].split()[1]) > 0.2
 
 
-FIRST_CALL = textwrap.dedent("""\
+FIRST_CALL = TIMED + textwrap.dedent("""\
     import sys, time, numpy as np, detent
     x = np.full((1, 4800), 0.25, dtype=np.float32)
     timeout = float(sys.argv[2]) if len(sys.argv) > 2 else None
     chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True, timeout=timeout)
     chain["f.fault"] = int(sys.argv[1])
-    started = time.monotonic()
-    try:
-        chain.process(x)
-        print("no error")
-    except detent.PluginCrashed as error:
-        print("crashed", round(time.monotonic() - started), error)
+    timed(chain, x)
     """)
 
 
@@ -393,19 +398,14 @@ def test_an_isolated_chain_keeps_its_processes_from_one_signal_to_the_next():
     assert all(each == mapped[0] for each in mapped), mapped
 
 
-MADE_ANEW = textwrap.dedent("""\
+MADE_ANEW = TIMED + textwrap.dedent("""\
     import time, numpy as np, detent
     x = np.full((1, 4800), 0.25, dtype=np.float32)
     chain = detent.Chain(["builtin", "f=urn:detent:test:faults"], channels=1, isolate=True, timeout=2)
     print("first", np.abs(chain.process(x)).max() > 0.1)
     # The next whole signal makes the plug-in anew, starting at 5: it hangs while starting.
     chain["f.fault"] = 5
-    started = time.monotonic()
-    try:
-        chain.process(x)
-        print("no error")
-    except detent.PluginCrashed as error:
-        print("crashed", round(time.monotonic() - started), error)
+    timed(chain, x)
     chain["f.fault"] = 0
     print("after", np.abs(chain.process(x)).max() > 0.1)
     """)
