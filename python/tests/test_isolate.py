@@ -145,6 +145,15 @@ def test_absurd_output_inside_a_sandbox_run_is_that_slots_alone(fault_plugins):
     assert lines[2:] == ["equal True", "peak 0.0625"], done.stdout
 
 
+def _script_lines(script, fault_plugins, *arguments):
+    """What `script` printed, run by a new interpreter with the fault plug-in on LV2_PATH, line
+    by line (it must end well)."""
+    done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LV2_PATH": fault_plugins})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
 # What the scripts below share: a call that says how it ended, "no error" or "crashed SECONDS
 # MESSAGE" (whole seconds, from the call's start).
 TIMED = """\
@@ -174,13 +183,10 @@ HANG_IN_THE_MIDDLE = TIMED + textwrap.dedent("""\
 
 
 def test_a_hang_inside_a_sandbox_run_names_its_slot(fault_plugins):
-    done = subprocess.run([sys.executable, "-c", HANG_IN_THE_MIDDLE], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LV2_PATH": fault_plugins})
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith("crashed ") and "f2: stopped answering" in lines[0], done.stdout
-    assert int(lines[0].split()[1]) <= 4, done.stdout
-    assert lines[1] == "after 0.25", done.stdout
+    lines = _script_lines(HANG_IN_THE_MIDDLE, fault_plugins)
+    assert lines[0].startswith("crashed ") and "f2: stopped answering" in lines[0], lines
+    assert int(lines[0].split()[1]) <= 4, lines
+    assert lines[1] == "after 0.25", lines
 
 
 def test_sandbox_groups_are_checked_against_the_chain():
@@ -231,10 +237,7 @@ CRASHING = textwrap.dedent("""\
 
 
 def test_a_crashing_plugin_raises_and_the_interpreter_lives_on(fault_plugins):
-    done = subprocess.run([sys.executable, "-c", CRASHING], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LV2_PATH": fault_plugins})
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = _script_lines(CRASHING, fault_plugins)
     assert lines[0].startswith("before ") and float(lines[0].split()[1]) > 0.2
     assert lines[1] == "crashed True f: crashed (Segmentation fault)"
     assert lines[2].startswith("crashed True f: crashed (") and "Abort" in lines[2]
@@ -262,10 +265,7 @@ FIRST_CALL = TIMED + textwrap.dedent("""\
     (5, "2", "did not start within 2 s", 1, 5),
 ], ids=["crash", "hang-in-a-run", "hang-in-a-run-timeout", "hang-while-starting", "hang-while-starting-timeout"])
 def test_a_fault_at_the_first_call_raises_plugin_crashed_in_bounded_time(fault_plugins, fault, timeout, words, least, most):
-    done = subprocess.run([sys.executable, "-c", FIRST_CALL, str(fault)] + ([timeout] if timeout else []),
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "LV2_PATH": fault_plugins})
-    assert done.returncode == 0, done.stderr
-    said = done.stdout.strip()
+    said = "\n".join(_script_lines(FIRST_CALL, fault_plugins, str(fault), *([timeout] if timeout else []))).strip()
     assert said.startswith("crashed ") and words in said, said
     assert least <= int(said.split()[1]) <= most, said
 
@@ -288,12 +288,9 @@ SLOW = textwrap.dedent("""\
 
 
 def test_a_slow_plugin_is_not_a_hung_one_unless_the_timeout_says_so(fault_plugins):
-    done = subprocess.run([sys.executable, "-c", SLOW], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LV2_PATH": fault_plugins})
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0] == "equal True", done.stdout
-    assert lines[1].startswith("crashed ") and "stopped answering (a run took over 200 ms)" in lines[1], done.stdout
+    lines = _script_lines(SLOW, fault_plugins)
+    assert lines[0] == "equal True", lines
+    assert lines[1].startswith("crashed ") and "stopped answering (a run took over 200 ms)" in lines[1], lines
 
 
 def test_a_timeout_is_checked():
@@ -412,15 +409,12 @@ MADE_ANEW = TIMED + textwrap.dedent("""\
 
 
 def test_a_plugin_that_hangs_when_made_anew_for_a_whole_signal_raises_in_bounded_time(fault_plugins):
-    done = subprocess.run([sys.executable, "-c", MADE_ANEW], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "LV2_PATH": fault_plugins})
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0] == "first True", done.stdout
-    assert lines[1].startswith("crashed ") and "did not start within 2 s" in lines[1], done.stdout
-    assert 1 <= int(lines[1].split()[1]) <= 5, done.stdout
+    lines = _script_lines(MADE_ANEW, fault_plugins)
+    assert lines[0] == "first True", lines
+    assert lines[1].startswith("crashed ") and "did not start within 2 s" in lines[1], lines
+    assert 1 <= int(lines[1].split()[1]) <= 5, lines
     # The next call starts afresh, in a new process.
-    assert lines[2] == "after True", done.stdout
+    assert lines[2] == "after True", lines
 
 
 # Ten seconds of audio through a plug-in that takes 400 ms a run, in this process: about 47 s
