@@ -8,7 +8,7 @@ import Platform
 /// instead of a new block, proxy and watching thread, and the add, ready and drop messages
 /// with their wake-ups. The sound is a new slot's: the same request made, run once and
 /// reset; no history, no fade.
-struct RenewalOffers: @unchecked Sendable {
+struct RenewalOffers: Sendable {
     /// The process that offered them: a child made by `fork` takes none of its parent's.
     var process: Int32 = 0
     var slots: [String: IsolatedSlot] = [:]

@@ -181,8 +181,8 @@ package enum SlotServer {
             slots[id] = nil
             group.pointee.making = UInt32(id + 1)
             defer { group.pointee.making = 0 }
-            // The old plug-in goes first: the new one is made as into an empty slot.
-            withExtendedLifetime(old.prepared.owner) {}
+            // The old plug-in goes first (with the last reference to it): the new one is made as
+            // into an empty slot.
             let block = (shared: old.shared, size: old.size, memory: old.memory)
             _ = consume old
             guard let (processor, prepared) = made(id, request, make: make) else {
@@ -288,8 +288,9 @@ package enum SlotServer {
             for (id, served) in slots { report(served, id: id) }
         }
 
-        /// Done every 20 ms for every slot, so it does no more than it must: a plug-in's
-        /// values in the order it gives them (matched by id only when that order differs).
+        /// Done for every slot at each of the main thread's wake-ups, so it does no more than it
+        /// must: a plug-in's values in the order it gives them (matched by id only when that
+        /// order differs).
         private func report(_ served: Served, id: Int) {
             guard let reports = served.reports else { return }
             let shared = served.shared

@@ -155,11 +155,9 @@ func jackRender(_ context: UnsafeMutablePointer<CallbackContext>, frames nframes
         // So does one in which a plug-in moved one of its own parameters (its value becomes
         // the rig's).
         let own = _unsafePerformance { detent_own_changes() }
-        if own != context.pointee.ownChangesSeen {
-            context.pointee.ownChangesSeen = own
-            controllers = true
-        }
-        if controllers { _unsafePerformance { context.pointee.wake.signal() } }
+        let moved = own != context.pointee.ownChangesSeen
+        context.pointee.ownChangesSeen = own
+        if controllers || moved { _unsafePerformance { context.pointee.wake.signal() } }
         // The processor's own MIDI, at its frames, on plugin_midi_out.
         if let port = context.pointee.pluginMIDIPort {
             writePluginMIDI(context, engine: engine, frames: frames, to: port, cycle: nframes)
