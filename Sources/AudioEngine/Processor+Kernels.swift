@@ -22,13 +22,17 @@ extension Processor {
             return self
         case .chain(let slots):
             var copy = self
-            copy.code = .chain(slots.map { slot in
+            let made = slots.map { slot in
                 Slot(name: slot.name, processor: slot.processor.makingKernels(factory, slot: slot.name), bypass: slot.bypass, first: slot.first)
-            })
+            }
+            copy.code = .chain(made)
+            copy.table = table.withoutOwnTexts(in: made.filter { !$0.processor.table.hasOwnTexts }.flatMap(\.rows))
             return copy
         case .external:
             guard let make = factory(self, slot) else { return self }
             var copy = self
+            // Its plug-in runs elsewhere: its words are asked nowhere here (``ParameterTexts``).
+            copy.table = table.withoutOwnTexts
             copy.fileKernel = make
             let files = files, state = state
             copy.code = .external { format in try make(format, files, state) }

@@ -18,7 +18,7 @@ public struct Processor: Sendable, Equatable {
     /// Shown to people (`Lowpass + gain`, a plug-in's name).
     public internal(set) var name: String
     /// The parameters.
-    public let table: ParameterTable
+    public internal(set) var table: ParameterTable
     /// The audio code.
     var code: Code
     /// Parameters whose every change costs the processor real work (an LV2 port marked

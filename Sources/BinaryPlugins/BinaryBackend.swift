@@ -64,6 +64,17 @@ package protocol BinaryInstance: AnyObject {
     /// the audio thread), each parameter's place in ``BinaryPlugin/parameters`` and its value
     /// in the row's unit.
     func takeOwnChanges() -> [(parameter: Int, value: Double)]
+    /// The plug-in's text for `value` (in the row's unit) of `parameter`, with its unit; nil
+    /// when it gives none. Asked of an instance that never runs (``BinaryTexts``).
+    func text(_ parameter: BinaryParameter, value: Double) -> String?
+    /// The value (in the row's unit) the plug-in reads from `text` for `parameter`, or nil.
+    /// Asked of an instance that never runs: it may set the parameter to read it.
+    func value(_ parameter: BinaryParameter, text: String) -> Double?
+}
+
+extension BinaryInstance {
+    package func text(_ parameter: BinaryParameter, value: Double) -> String? { nil }
+    package func value(_ parameter: BinaryParameter, text: String) -> Double? { nil }
 }
 
 /// Takes what a bridge's `take_own_changes` gives (indices and values, `capacity` at a time,

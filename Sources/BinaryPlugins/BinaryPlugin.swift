@@ -116,8 +116,16 @@ package struct BinaryParameter: Sendable, Hashable {
 }
 
 extension BinaryParameter {
+    /// Where `value` (as its row holds it) is in its range, 0…1, by its curve: the value a
+    /// VST2 plug-in takes for a row's value.
+    package func normalized(_ value: Double) -> Double {
+        guard minimum < maximum else { return min(max(value, 0), 1) }
+        return (logarithmic && minimum > 0 ? Taper.logarithmic : .linear).normalized(min(max(value, minimum), maximum),
+                                                                                     in: minimum...maximum)
+    }
+
     /// Its value at `normalized` (0…1) of its range, by its curve: a VST2 plug-in's own 0…1
-    /// value as its row holds it.
+    /// value as its row holds it (``normalized(_:)``'s inverse).
     package func value(normalized: Double) -> Double {
         guard minimum < maximum else { return normalized }
         return (logarithmic && minimum > 0 ? Taper.logarithmic : .linear).value(atNormalized: min(max(normalized, 0), 1),

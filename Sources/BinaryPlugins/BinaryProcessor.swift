@@ -10,7 +10,7 @@ extension Processor {
     ///   a table error.
     package static func binary(_ plugin: BinaryPlugin, backend: any BinaryBackend) throws(PluginError) -> Processor {
         if let reason = plugin.unhostableReason { throw .notHostable(name: plugin.name, reason: reason) }
-        let (table, rows) = try BinaryTable.make(plugin)
+        let (table, rows) = try BinaryTable.make(plugin, texts: BinaryTexts(plugin: plugin, backend: backend))
         let defaults = table.specs.map(\.defaultValue), ranges = table.specs.map(\.range)
         let outputs = BinaryTable.outputIDs(plugin).map { id, k in
             let p = plugin.parameters[k]

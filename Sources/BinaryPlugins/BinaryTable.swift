@@ -6,13 +6,15 @@ import PluginFormats
 /// plug-in gives, in its own values; on/off, stepped and named values as toggles, integers and
 /// enumerations.
 package enum BinaryTable {
-    /// The table, and for each row its parameter's place in ``BinaryPlugin/parameters``.
-    package static func make(_ plugin: BinaryPlugin) throws(PluginError) -> (table: ParameterTable, rows: [Int]) {
+    /// The table, and for each row its parameter's place in ``BinaryPlugin/parameters``;
+    /// each row with the plug-in's own words from `texts`, when given.
+    package static func make(_ plugin: BinaryPlugin, texts: BinaryTexts? = nil) throws(PluginError) -> (table: ParameterTable, rows: [Int]) {
         var taken = Set<String>()
         var specs: [ParameterSpec] = [], rows: [Int] = []
         for (k, parameter) in plugin.parameters.enumerated() where !parameter.isOutput {
             let id = ParameterNaming.unique(ParameterNaming.id(fromName: parameter.name, index: parameter.id), in: &taken)
-            specs.append(spec(parameter, id: id))
+            let plain = spec(parameter, id: id)
+            specs.append(texts.map { plain.withOwnTexts($0.row(k, spec: plain)) } ?? plain)
             rows.append(k)
         }
         do {

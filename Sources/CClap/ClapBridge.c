@@ -247,6 +247,14 @@ int detent_clap_value_text(const DetentClapInstance *instance, uint32_t id, doub
     return instance->params->value_to_text(instance->plugin, id, value, text, size) ? 1 : 0;
 }
 
+int detent_clap_text_value(const DetentClapInstance *instance, uint32_t id, const char *text, double *value) {
+    if (!instance->params || !instance->params->text_to_value) return 0;
+    double read = 0;
+    if (!instance->params->text_to_value(instance->plugin, id, text, &read) || !isfinite(read)) return 0;
+    *value = read;
+    return 1;
+}
+
 uint32_t detent_clap_latency(const DetentClapInstance *instance) {
     return instance->latency && instance->active ? instance->latency->get(instance->plugin) : 0;
 }

@@ -188,5 +188,18 @@ final class CLAPInstance: BinaryInstance {
         BinaryPlugins.takeOwnChanges { detent_clap_take_own_changes(instance, $0, $1, $2) }
     }
 
+    /// The plug-in's text for `value` (`value_to_text`; a CLAP value is the row's).
+    func text(_ parameter: BinaryParameter, value: Double) -> String? {
+        var text = [CChar](repeating: 0, count: 256)
+        guard detent_clap_value_text(instance, parameter.id, value, &text, UInt32(text.count)) != 0 else { return nil }
+        return String(cString: text)
+    }
+
+    /// The value the plug-in reads from `text` (`text_to_value`).
+    func value(_ parameter: BinaryParameter, text: String) -> Double? {
+        var value = 0.0
+        return text.withCString { detent_clap_text_value(instance, parameter.id, $0, &value) } != 0 ? value : nil
+    }
+
     deinit { detent_clap_destroy(instance) }
 }

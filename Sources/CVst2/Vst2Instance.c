@@ -264,6 +264,18 @@ void detent_vst2_parameter_display(DetentVst2Instance *instance, int32_t index, 
     copy_out(scratch, text, size);
 }
 
+int32_t detent_vst2_parameter_from_text(DetentVst2Instance *instance, int32_t index, const char *text, float *value) {
+    char scratch[1024] = {0};
+    strncpy(scratch, text, sizeof scratch - 1);
+    vst_effect *effect = instance->effect;
+    if (index < 0 || index >= instance->parameters || !effect->get_parameter
+        || !detent_vst2_dispatch(instance, vst2_string_to_parameter, index, 0, scratch, 0)) return 0;
+    float read = effect->get_parameter(effect, (uint32_t)index);
+    if (!isfinite(read)) return 0;
+    *value = read < 0 ? 0 : read > 1 ? 1 : read;
+    return 1;
+}
+
 int32_t detent_vst2_shell_next(DetentVst2Instance *instance, char *name, uint32_t size) {
     char scratch[1024] = {0};
     int32_t id = (int32_t)detent_vst2_dispatch(instance, vst2_shell_next, 0, 0, scratch, 0);

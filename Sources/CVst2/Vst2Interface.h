@@ -37,6 +37,7 @@ enum {
     vst2_get_chunk = 23,
     vst2_set_chunk = 24,
     vst2_process_events = 25,
+    vst2_string_to_parameter = 27,
     vst2_program_name_indexed = 29,
     vst2_category = 35,
     vst2_set_speaker_arrangement = 42,

@@ -387,6 +387,21 @@ bool detent_vst3_parameter_text(const DetentVst3Instance *instance, uint32_t ide
     return true;
 }
 
+bool detent_vst3_parameter_from_text(const DetentVst3Instance *instance, uint32_t identifier, const char *text,
+                                     double *normalized) {
+    if (!instance->controller) return false;
+    v3_str_128 wide;
+    memset(wide, 0, sizeof wide);
+    vst3_utf16(text, wide, 128);
+    double value = 0;
+    if (CONTROLLER(instance)->controller.get_parameter_value_for_string(instance->controller, identifier, wide, &value) != V3_OK
+        || !isfinite(value)) {
+        return false;
+    }
+    *normalized = value < 0 ? 0 : value > 1 ? 1 : value;
+    return true;
+}
+
 uint32_t detent_vst3_latency(const DetentVst3Instance *instance) {
     return PROCESSOR(instance)->processor.get_latency_samples(instance->processor);
 }

@@ -32,6 +32,8 @@ public struct ParameterSpec: Sendable, Hashable {
     /// sounds even that way) rather than in decibels (a plug-in's control, which gets the
     /// value in its own unit).
     public let glidesInAmplitude: Bool
+    /// The plug-in's own words for this row's values, where it has them (``ParameterTexts``).
+    public let ownTexts: OwnTexts?
     /// An enumeration's points are in rising order of value: a value's nearest is found by
     /// halving (a plug-in's programs: thousands of points), not by a search of them all.
     private let pointsRise: Bool
@@ -43,7 +45,8 @@ public struct ParameterSpec: Sendable, Hashable {
     public init(
         id: String, name: String, unit: ParameterUnit, range: ClosedRange<Double>,
         taper: Taper, defaultValue: Double, smoothing: Smoothing, minimumIsSilence: Bool = false,
-        midiController: Int? = nil, kind: ParameterKind = .continuous, glidesInAmplitude: Bool = false
+        midiController: Int? = nil, kind: ParameterKind = .continuous, glidesInAmplitude: Bool = false,
+        ownTexts: (any ParameterTexts)? = nil
     ) {
         precondition(range.contains(defaultValue), "default outside range for \(id)")
         precondition(taper != .logarithmic || range.lowerBound > 0, "log taper needs a positive range")
@@ -61,6 +64,7 @@ public struct ParameterSpec: Sendable, Hashable {
         self.midiController = midiController
         self.kind = kind
         self.glidesInAmplitude = glidesInAmplitude && unit == .decibels
+        self.ownTexts = ownTexts.map(OwnTexts.init)
         if case .enumeration(let points) = kind {
             pointsRise = zip(points, points.dropFirst()).allSatisfy { $0.value < $1.value }
         } else {
@@ -73,6 +77,21 @@ public struct ParameterSpec: Sendable, Hashable {
     public func renamed(_ newID: String, midiController newController: Int?) -> ParameterSpec {
         ParameterSpec(id: newID, name: name, unit: unit, range: range, taper: taper, defaultValue: defaultValue,
                       smoothing: smoothing, minimumIsSilence: minimumIsSilence, midiController: newController,
+                      kind: kind, glidesInAmplitude: glidesInAmplitude, ownTexts: ownTexts?.texts)
+    }
+
+    /// The same row with `texts` as the plug-in's words.
+    public func withOwnTexts(_ texts: any ParameterTexts) -> ParameterSpec {
+        ParameterSpec(id: id, name: name, unit: unit, range: range, taper: taper, defaultValue: defaultValue,
+                      smoothing: smoothing, minimumIsSilence: minimumIsSilence, midiController: midiController,
+                      kind: kind, glidesInAmplitude: glidesInAmplitude, ownTexts: texts)
+    }
+
+    /// The same row without the plug-in's words: for a plug-in run in another process, whose
+    /// words are asked nowhere but there.
+    public var withoutOwnTexts: ParameterSpec {
+        ParameterSpec(id: id, name: name, unit: unit, range: range, taper: taper, defaultValue: defaultValue,
+                      smoothing: smoothing, minimumIsSilence: minimumIsSilence, midiController: midiController,
                       kind: kind, glidesInAmplitude: glidesInAmplitude)
     }
 
@@ -123,8 +142,18 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     /// The value with up to `extraDigits` more decimals where they are not zeros
-    /// (`1.0715 kHz`), for continuous values: what a knob shows while turned finely.
+    /// (`1.0715 kHz`), for continuous values: what a knob shows while turned finely. A row
+    /// that shows the plug-in's own words (``ParameterTexts/showsOwnText``) shows them.
     public func format(_ value: Double, ascii: Bool, extraDigits: Int) -> String {
+        if kind == .continuous, let texts = ownTexts?.texts, texts.showsOwnText, let text = texts.text(for: clamp(value)) {
+            return ascii ? OwnTexts.ascii(text) : text
+        }
+        return formatNumber(value, ascii: ascii, extraDigits: extraDigits)
+    }
+
+    /// The value in Detent's own words whatever the plug-in says: a range's ends, which are
+    /// what a person types.
+    public func formatNumber(_ value: Double, ascii: Bool = false, extraDigits: Int = 0) -> String {
         switch kind {
         case .toggle:
             return clamp(value) > range.lowerBound ? "on" : "off"
@@ -154,6 +183,25 @@ public struct ParameterSpec: Sendable, Hashable {
     /// - Throws: ``ParameterError`` naming this parameter, what was typed and what is accepted;
     ///   values outside the range are refused, not silently clamped.
     public func parse(_ text: String) throws(ParameterError) -> Double {
+        do {
+            return try parseOwn(text)
+        } catch {
+            // A text Detent does not read as a value (`4:1`, `12 ms` for a row of 0…1), in the
+            // plug-in's words: the plug-in reads it, when it can. A bare number stays the
+            // row's own value, so a number out of range is refused as such.
+            let trimmed = text.trimmedWhitespace
+            guard let texts = ownTexts?.texts, ParameterUnit.none.parse(trimmed) == nil, let value = texts.value(for: trimmed),
+                  value.isFinite else { throw error }
+            let slack = (range.upperBound - range.lowerBound) * 1e-9
+            guard value >= range.lowerBound - slack, value <= range.upperBound + slack else {
+                throw .outOfRange(id: id, text: text, range: rangeText)
+            }
+            return clamp(value)
+        }
+    }
+
+    /// ``parse(_:)`` in Detent's words alone.
+    private func parseOwn(_ text: String) throws(ParameterError) -> Double {
         let trimmed = text.trimmedWhitespace
         switch kind {
         case .toggle:
@@ -188,8 +236,8 @@ public struct ParameterSpec: Sendable, Hashable {
     /// written as its number, with the word that asks for silence, so a value just below it
     /// is plainly out of range (`-60.0 dB … +12.0 dB, or -inf for silence`).
     public var rangeText: String {
-        let upper = format(range.upperBound, ascii: true)
-        guard minimumIsSilence, kind == .continuous else { return "\(format(range.lowerBound, ascii: true)) … \(upper)" }
+        let upper = formatNumber(range.upperBound, ascii: true)
+        guard minimumIsSilence, kind == .continuous else { return "\(formatNumber(range.lowerBound, ascii: true)) … \(upper)" }
         return "\(unit.format(range.lowerBound, ascii: true)) … \(upper), or -inf for silence"
     }
 

@@ -26,8 +26,8 @@ public enum ParameterTableText {
         if case .enumeration(let points) = s.kind { return points.map(\.label).joined(separator: " | ") }
         // The silent minimum is shown as its number too, so the range reads as a range.
         let low = s.minimumIsSilence ? s.unit.format(s.range.lowerBound, ascii: ascii) + " (silence)"
-            : s.format(s.range.lowerBound, ascii: ascii)
-        return "\(low) … \(s.format(s.range.upperBound, ascii: ascii))"
+            : s.formatNumber(s.range.lowerBound, ascii: ascii)
+        return "\(low) … \(s.formatNumber(s.range.upperBound, ascii: ascii))"
     }
 
     /// One parameter as a JSON value (one line with `JSONWriter`'s compact form).

@@ -44,11 +44,14 @@ final class VST2Instance: BinaryInstance {
         }
         detent_vst2_set_ranges(record, Int32(ranges.count), ranges)
         keepsChunks = info.keeps_chunks != 0
+        parameterCount = Int(info.parameters)
         self.record = record
     }
 
     /// Its state is a chunk (``BinaryPlugin/keepsState``, from the same flag).
     let keepsChunks: Bool
+    /// The plug-in's own parameters (a program row comes after them).
+    let parameterCount: Int
 
     /// The bank chunk (`effGetChunk` with index 0): the whole state — every program and which
     /// is selected — where a program chunk would hold only the selected one. Copied at once:
@@ -85,6 +88,37 @@ final class VST2Instance: BinaryInstance {
 
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
         BinaryPlugins.takeOwnChanges { detent_vst2_take_own_changes(record, $0, $1, $2) }
+    }
+
+    /// What the plug-in shows at `value` (`effGetParamDisplay`, which shows the value now, so
+    /// it is set first) and its label (`effGetParamLabel`, read after, as some change it with
+    /// the value): `12.3 ms`.
+    func text(_ parameter: BinaryParameter, value: Double) -> String? {
+        guard let (display, label) = shown(parameter, normalized: parameter.normalized(value)), !display.isEmpty else { return nil }
+        return label.isEmpty || display.hasSuffix(label) ? display : display + " " + label
+    }
+
+    /// The value the plug-in reads from `text` (`effString2Parameter`); for a plug-in that
+    /// reads none (DPF's builds), the value whose display shows the number typed, in the
+    /// plug-in's label or none (``VST2TextSearch``).
+    func value(_ parameter: BinaryParameter, text: String) -> Double? {
+        let index = Int32(clamping: Int(parameter.id))
+        guard Int(index) < parameterCount else { return nil }
+        var read: Float = 0
+        if text.withCString({ detent_vst2_parameter_from_text(record, index, $0, &read) }) != 0 {
+            return parameter.value(normalized: Double(read))
+        }
+        return VST2TextSearch.normalized(for: text) { shown(parameter, normalized: $0) }.map(parameter.value(normalized:))
+    }
+
+    /// The display and the label at `normalized`, or nil for a parameter the plug-in does not have.
+    private func shown(_ parameter: BinaryParameter, normalized: Double) -> (display: String, label: String)? {
+        let index = Int32(clamping: Int(parameter.id))
+        guard Int(index) < parameterCount else { return nil }
+        let display = VST2Scan.filled { detent_vst2_parameter_display(record, index, Float(normalized), $0, $1) }
+        var info = DetentVst2ParameterInfo()
+        detent_vst2_parameter(record, index, &info)
+        return (display, withUnsafeBytes(of: &info.unit) { VST2Scan.cleaned($0) })
     }
 
     deinit { detent_vst2_close(record) }

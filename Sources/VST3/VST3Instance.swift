@@ -71,5 +71,42 @@ final class VST3Instance: BinaryInstance {
         BinaryPlugins.takeOwnChanges { detent_vst3_take_own_changes(record, $0, $1, $2) }
     }
 
+    /// The controller's text for `value` (`getParamStringByValue`), with the parameter's unit
+    /// when the text has none of its own.
+    func text(_ parameter: BinaryParameter, value: Double) -> String? {
+        var found = false
+        let shown = VST3Scan.trimmed(VST3Scan.filled {
+            found = detent_vst3_parameter_text(record, parameter.id, Self.normalized(parameter, value), $0, $1)
+        })
+        guard found, !shown.isEmpty else { return nil }
+        let unit = units[parameter.id] ?? ""
+        return unit.isEmpty || shown.hasSuffix(unit) ? shown : shown + " " + unit
+    }
+
+    /// The value the controller reads from `text` (`getParamValueByString`).
+    func value(_ parameter: BinaryParameter, text: String) -> Double? {
+        var normalized = 0.0
+        guard text.withCString({ detent_vst3_parameter_from_text(record, parameter.id, $0, &normalized) }) else { return nil }
+        return parameter.maximum > parameter.minimum ? parameter.minimum + normalized * (parameter.maximum - parameter.minimum) : normalized
+    }
+
+    /// A row's value as the controller's normalized 0…1 (the row holds plain values where
+    /// the plug-in's mapping is linear, else 0…1).
+    private static func normalized(_ parameter: BinaryParameter, _ value: Double) -> Double {
+        guard parameter.maximum > parameter.minimum else { return min(max(value, 0), 1) }
+        return min(max((value - parameter.minimum) / (parameter.maximum - parameter.minimum), 0), 1)
+    }
+
+    /// Each parameter's unit, by id, as the controller gives it (a row kept in 0…1 has none
+    /// of its own to show it).
+    private lazy var units: [UInt32: String] = {
+        var units: [UInt32: String] = [:]
+        for index in 0..<detent_vst3_parameter_count(record) {
+            var p = DetentVst3Parameter()
+            if detent_vst3_parameter(record, index, &p) { units[p.identifier] = VST3Scan.trimmed(VST3.text(p.unit)) }
+        }
+        return units
+    }()
+
     deinit { detent_vst3_instance_free(record) }
 }

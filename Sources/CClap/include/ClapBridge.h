@@ -74,6 +74,11 @@ int detent_clap_parameter(const DetentClapInstance *_Nonnull instance, uint32_t 
 int detent_clap_value_text(const DetentClapInstance *_Nonnull instance, uint32_t id, double value, char *_Nonnull text,
                            uint32_t size);
 
+/// The value the plug-in reads from `text` for parameter `id` (`text_to_value`); 0 when it
+/// reads none.
+int detent_clap_text_value(const DetentClapInstance *_Nonnull instance, uint32_t id, const char *_Nonnull text,
+                           double *_Nonnull value);
+
 /// The values the plug-in gave its writable parameters itself since the last call (off the
 /// audio thread): up to `capacity` of them, each parameter's index and its latest value.
 /// Returns how many.

@@ -132,6 +132,12 @@ int32_t detent_vst2_current_program(DetentVst2Instance *_Nonnull instance);
 /// Selects program `index` (`effSetProgram`), off the audio thread, while not running.
 void detent_vst2_select_program(DetentVst2Instance *_Nonnull instance, int32_t index);
 
+/// The value (0…1) the plug-in reads from `text` for parameter `index`
+/// (`effString2Parameter`, which sets it), into `value`; 0 when it reads none. Never while
+/// it runs.
+int32_t detent_vst2_parameter_from_text(DetentVst2Instance *_Nonnull instance, int32_t index, const char *_Nonnull text,
+                                        float *_Nonnull value);
+
 /// The plug-in's value of parameter `index` now (0…1).
 float detent_vst2_parameter_value(DetentVst2Instance *_Nonnull instance, int32_t index);
 

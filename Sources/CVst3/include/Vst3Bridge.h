@@ -102,6 +102,10 @@ bool detent_vst3_parameter(const DetentVst3Instance *_Nonnull instance, int32_t 
 /// The controller's text for `normalized` of the parameter `identifier`; false when none.
 bool detent_vst3_parameter_text(const DetentVst3Instance *_Nonnull instance, uint32_t identifier, double normalized,
                                 char *_Nonnull out, size_t size);
+/// The normalized value the controller reads from `text` (UTF-8) for the parameter
+/// `identifier` (`getParamValueByString`); false when it reads none.
+bool detent_vst3_parameter_from_text(const DetentVst3Instance *_Nonnull instance, uint32_t identifier, const char *_Nonnull text,
+                                     double *_Nonnull normalized);
 /// The latency the processor reports now, in frames.
 uint32_t detent_vst3_latency(const DetentVst3Instance *_Nonnull instance);
 
