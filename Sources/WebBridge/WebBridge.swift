@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// | from `detent-web` | the answer |
 /// |---|---|
-/// | `{"op":"snapshot","have":G}` | `{"generation":G2,"targets":[[row,value]…],"files":[…]}`, with `"layout"` when G2 is not G (a file is chosen without a new generation) |
+/// | `{"op":"snapshot","have":G}` | `{"generation":G2,"targets":[[row,value]…],"texts":[[row,text]…],"files":[…]}`, with `"layout"` when G2 is not G (a file is chosen without a new generation); `texts`: the plug-in's own text of each target whose row shows it |
+/// | `{"op":"read","row":R,"text":T}` | `{"value":V}`, or `{"problem":…}`: a value typed for a row whose plug-in reads its own words (``Parameters/ParameterTexts``) |
 /// | `{"op":"set","generation":G,"values":[[row,value]…]}` | `{"ok":true}` or `false` |
 /// | `{"op":"reset","generation":G,"row":R}` | `{"ok":…}` |
 /// | `{"op":"outputs"}` | `{"outputs":[[id,value]…]}` (`null` for a value that is not finite) |
@@ -97,6 +98,12 @@ package enum WebBridge {
                 .init("generation", .number(now.generation)),
                 .init("targets", .array(now.targets.sorted { $0.key < $1.key }.map { .array([.number($0.key.rawValue), .number($0.value)]) })),
             ]
+            // The plug-in's own text of each target whose row shows it: only `detent` can ask.
+            let table = now.layout.table
+            members.append(.init("texts", .array(now.targets.sorted { $0.key < $1.key }.compactMap { row, value in
+                guard row.rawValue < table.count, table[row].ownTexts?.texts.showsOwnText == true else { return nil }
+                return .array([.number(row.rawValue), .string(table[row].format(value))])
+            })))
             if json.member("have")?.intValue != now.generation { members.append(.init("layout", encode(now.layout))) }
             members.append(.init("files", encode(now.layout.files)))
             if let title = now.title { members.append(.init("title", .string(title))) }
@@ -111,6 +118,15 @@ package enum WebBridge {
             guard let generation = json.member("generation")?.intValue, let row = json.member("row")?.intValue,
                   (0..<host.webSnapshot().layout.table.count).contains(row) else { return nil }
             return .answer(ok(host.reset(ParameterIndex(row), ifGeneration: generation)))
+        case "read":
+            let table = host.webSnapshot().layout.table
+            guard let row = json.member("row")?.intValue, (0..<table.count).contains(row),
+                  let typed = json.member("text")?.stringValue else { return nil }
+            do {
+                return .answer(JSONValue.object([.init("value", .number(try table[ParameterIndex(row)].parse(typed)))]).compactText)
+            } catch {
+                return .answer(JSONValue.object([.init("problem", .string(error.description))]).compactText)
+            }
         case "outputs":
             return .answer(JSONValue.object([.init("outputs", .array(host.outputValues().map {
                 .array([.string($0.id), .number($0.value)])
@@ -189,6 +205,7 @@ package enum WebBridge {
             .init("table", .array(layout.table.specs.map { spec in
                 guard case .object(var members) = ParameterTableText.json(spec) else { return .null }
                 members.append(.init("glidesInAmplitude", .bool(spec.glidesInAmplitude)))
+                if let texts = spec.ownTexts?.texts { members.append(.init("ownTexts", .bool(texts.showsOwnText))) }
                 return .object(members)
             })),
             .init("sections", .array(layout.sections.map { section in
@@ -354,6 +371,13 @@ package final class WebBridgeClient: WebPanelHost {
 
     private static func parentGone() -> Never { ThisProcess.exitNow(0) }
 
+    /// The value `detent` reads from `text` for `row` (its plug-in's own words), or nil.
+    fileprivate func read(row: Int, text: String) -> Double? {
+        state.withLock { state in
+            ask(&state, [.init("op", .string("read")), .init("row", .number(row)), .init("text", .string(text))]).member("value")?.doubleValue
+        }
+    }
+
     package func webSnapshot() -> WebSnapshot {
         state.withLock { state in
             let answer = ask(&state, [.init("op", .string("snapshot")), .init("have", .number(state.generation))])
@@ -362,7 +386,7 @@ package final class WebBridgeClient: WebPanelHost {
                     LineWriter.standardError.line("detent-web: a layout from detent it cannot read; stopping")
                     ThisProcess.exitNow(1)
                 }
-                state.layout = read
+                state.layout = read.with(table: RemoteTexts.attach(to: read.table, layout: layout, client: self))
             }
             // The files chosen come with every snapshot: choosing one moves no generation.
             if let layout = state.layout, let files = WebBridge.decodeFiles(answer.member("files")), files != layout.files {
@@ -374,6 +398,7 @@ package final class WebBridgeClient: WebPanelHost {
                 ThisProcess.exitNow(1)
             }
             state.generation = generation
+            RemoteTexts.remember(answer.member("texts"), targets: targets, in: layout.table)
             return WebSnapshot(layout: layout, generation: generation,
                                targets: targets.filter { $0.key.rawValue < layout.table.count },
                                title: answer.member("title")?.stringValue)
@@ -465,5 +490,55 @@ extension JSONValue {
     var intValue: Int? {
         guard let value = doubleValue, value == value.rounded(), abs(value) < 1e15 else { return nil }
         return Int(value)
+    }
+}
+
+/// A row's plug-in words as `detent-web` has them: the plug-in is in `detent`, which sends the
+/// text of each target with its snapshot (``WebBridge``'s `texts`) and reads a typed value
+/// when asked (`read`). A value not sent shows in Detent's own words.
+final class RemoteTexts: ParameterTexts {
+    let row: Int
+    let showsOwnText: Bool
+    private weak let client: WebBridgeClient?
+    /// The texts `detent` sent, by value; the latest few.
+    private let known = Mutex<[Double: String]>([:])
+
+    init(row: Int, showsOwnText: Bool, client: WebBridgeClient) {
+        self.row = row
+        self.showsOwnText = showsOwnText
+        self.client = client
+    }
+
+    func text(for value: Double) -> String? { known.withLock { $0[value] } }
+
+    func value(for text: String) -> Double? { client?.read(row: row, text: text) }
+
+    func remember(_ text: String, for value: Double) {
+        known.withLock { known in
+            if known.count >= 64 { known.removeAll(keepingCapacity: true) }
+            known[value] = text
+        }
+    }
+
+    /// `table` with remote words on the rows whose JSON (`layout`'s `table`) says the plug-in has its own.
+    static func attach(to table: ParameterTable, layout: JSONValue, client: WebBridgeClient) -> ParameterTable {
+        guard case .array(let rows)? = layout.member("table") else { return table }
+        var specs = table.specs
+        for (row, json) in rows.enumerated() where row < specs.count {
+            guard case .bool(let shows)? = json.member("ownTexts") else { continue }
+            specs[row] = specs[row].withOwnTexts(RemoteTexts(row: row, showsOwnText: shows, client: client))
+        }
+        return (try? ParameterTable(specs)) ?? table
+    }
+
+    /// Keeps the texts a snapshot carried (`[[row,text]…]`) for its targets.
+    static func remember(_ json: JSONValue?, targets: [ParameterIndex: Double], in table: ParameterTable) {
+        guard case .array(let pairs)? = json else { return }
+        for pair in pairs {
+            guard case .array(let items) = pair, items.count == 2, let row = items[0].intValue, let text = items[1].stringValue,
+                  row < table.count, let value = targets[ParameterIndex(row)],
+                  let texts = table[ParameterIndex(row)].ownTexts?.texts as? RemoteTexts else { continue }
+            texts.remember(text, for: value)
+        }
     }
 }

@@ -180,6 +180,11 @@ package struct WebLayout: Sendable, Equatable {
         WebLayout(table: table, sections: sections, outputs: outputs, connections: connections, files: files)
     }
 
+    /// The same layout with `table`'s rows (the same rows, with other words: ``RemoteTexts``).
+    package func with(table: ParameterTable) -> WebLayout {
+        WebLayout(table: table, sections: sections, outputs: outputs, connections: connections, files: files)
+    }
+
     package init(processor: Processor) {
         self.init(table: processor.table, sections: processor.slots.map { slot in
             // The plug-in's own on/off (`lv2:enabled`) is the slot's bypass already, which
