@@ -15,7 +15,7 @@ struct StartingValueOptions: ParsableArguments {
     var preset: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Set a parameter over the preset, e.g. cutoff=1.2k or gain=-6dB (repeatable).", valueName: "id=value"),
+        "Set a parameter over the preset, e.g. cutoff=1.2k, gain=-6dB, or in a plug-in's own words ratio=4:1 (repeatable).", valueName: "id=value"),
             completion: Completions.assignments)
     var sets: [String] = []
 
