@@ -92,6 +92,29 @@ struct PanelTerminalTests {
         expectRestored(pty, settings: before)
     }
 
+    @Test("a plug-in's row known only as 0…1 shows the plug-in's text, and a value typed in its words is read")
+    func pluginsOwnWords() throws {
+        let config = TemporaryFolder()
+        // The plug-in index of this machine's user: read, not made again for the test's home.
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"] ?? (environment["HOME"] ?? "/root") + "/.cache"
+        // LSP's Compressor Mono (VST2): its attack time follows a curve of its own.
+        let pty = try start(["panel", "--plugin", "vst2:1650946937"], config: config, environment: ["XDG_CACHE_HOME": cache],
+                            width: 160, height: 50)
+        let before = pty.initialSettings
+        #expect(pty.wait(seconds: 30) { $0.contains("Attack time") && $0.contains("20.0 ms") })
+        pty.send(String(repeating: "\t", count: 17))
+        #expect(pty.wait { $0.contains("[Attack time]") })
+        pty.send("=")
+        #expect(pty.wait { $0.contains("Attack time = 20.0 ms") })
+        // Ctrl-U empties the offered text.
+        pty.send("\u{15}30 ms\r")
+        #expect(pty.wait { $0.contains("[Attack time]") && $0.contains("30.0 ms") && $0.contains("(modified)") })
+        pty.send("q")
+        #expect(pty.waitForExit()?.exited == 0)
+        expectRestored(pty, settings: before)
+    }
+
     @Test("Ctrl-C quits like q")
     func controlC() throws {
         let config = TemporaryFolder()
