@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "CLAP", dependencies: ["CClap", "BinaryPlugins", "CPluginKernel", "CRealtime", "AudioEngine", "Parameters", "Platform", "PluginFormats", "Presets"]),
         // Plug-ins in processes of their own: a slot's process started and watched, its proxy
         // kernel for the engine, and the serving side the `detent slot` command runs.
-        .target(name: "Isolation", dependencies: ["CSlot", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
+        .target(name: "Isolation", dependencies: ["CSlot", "CRealtime", "CPlatform", "AudioEngine", "Parameters", "Platform", "TextFormats"]),
         // OSC through liblo (routing, feedback, a server thread), and the session manager's
         // client (NSM speaks OSC).
         .target(name: "OSC", dependencies: ["CLo", "Parameters", "Platform", "TextFormats"]),

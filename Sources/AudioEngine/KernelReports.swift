@@ -24,6 +24,20 @@ public protocol KernelReports: AnyObject {
     func takeOwnChanges() -> [OutputValue]
 }
 
+/// Takes what a C function of own changes gives (indices and values, `capacity` at a time, the
+/// count returned) until it has no more: the one way a format's bridge, or an isolated slot's
+/// block, is read for a plug-in's own changes.
+package func takeOwnChanges(_ take: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Double>, UInt32) -> UInt32)
+    -> [(parameter: Int, value: Double)] {
+    var indices = [UInt32](repeating: 0, count: 64), values = [Double](repeating: 0, count: 64)
+    var taken: [(parameter: Int, value: Double)] = []
+    while true {
+        let n = Int(take(&indices, &values, UInt32(indices.count)))
+        taken += (0..<n).map { (Int(indices[$0]), values[$0]) }
+        if n < indices.count { return taken }
+    }
+}
+
 extension KernelReports {
     public func takeMIDIOutput() -> MIDIOutput { MIDIOutput() }
     public var faults: [(slot: String, reason: String)] { [] }

@@ -84,6 +84,11 @@ public struct Processor: Sendable, Equatable {
     /// is not the convolution). Live, every run is a whole period anyway.
     public var padsLastRun = false
 
+    /// The file the plug-in was named by (`--plugin ./my.clap`), when it was: one outside the
+    /// folders searched, which a process that makes it again (an isolated slot's sandbox) finds
+    /// there rather than by its identifier. Nil for one found by identifier or name.
+    public var foundAt: String?
+
     /// True when the processor can keep a state of its own beside its values (see
     /// ``SavedState``), which a preset then saves.
     public var keepsState = false

@@ -77,19 +77,6 @@ extension BinaryInstance {
     package func value(_ parameter: BinaryParameter, text: String) -> Double? { nil }
 }
 
-/// Takes what a bridge's `take_own_changes` gives (indices and values, `capacity` at a time,
-/// the count returned) until it has no more: the one way the formats read a plug-in's own changes.
-package func takeOwnChanges(_ take: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<Double>, UInt32) -> UInt32)
-    -> [(parameter: Int, value: Double)] {
-    var indices = [UInt32](repeating: 0, count: 64), values = [Double](repeating: 0, count: 64)
-    var taken: [(parameter: Int, value: Double)] = []
-    while true {
-        let n = Int(take(&indices, &values, UInt32(indices.count)))
-        taken += (0..<n).map { (Int(indices[$0]), values[$0]) }
-        if n < indices.count { return taken }
-    }
-}
-
 extension BinaryInstance {
     package func saveState() -> [UInt8]? { nil }
     package func restoreState(_ bytes: [UInt8]) -> String? { "it keeps no state" }

@@ -185,7 +185,7 @@ final class CLAPInstance: BinaryInstance {
         } ? nil : "its state extension refused the bytes"
     }
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
-        BinaryPlugins.takeOwnChanges { detent_clap_take_own_changes(instance, $0, $1, $2) }
+        AudioEngine.takeOwnChanges { detent_clap_take_own_changes(instance, $0, $1, $2) }
     }
 
     /// The plug-in's text for `value` (`value_to_text`; a CLAP value is the row's).

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "Slot.h"
+#include "CRealtime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +81,7 @@ size_t detent_slot_layout(DetentSlotShared *shared, uint32_t channels, uint32_t 
     shared->off_outputs = at, at += audio;
     shared->off_side = at, at += audio;
     shared->off_values = at, at += align64((outputs + 1) * sizeof(float));
+    shared->off_own = at, at += align64((controls + 1) * sizeof(DetentSlotOwn));
     shared->off_events = at, at += align64(events);
     shared->off_midi_out = at, at += align64(events);
     shared->size = at;
@@ -119,6 +121,31 @@ void detent_slot_wait_state(DetentSlotShared *shared, uint32_t from, int64_t tim
 }
 
 uint32_t detent_slot_load(const uint32_t *word) { return load(word); }
+
+void detent_slot_own_write(DetentSlotShared *shared, uint32_t row, double value) {
+    if (row >= shared->controls) return;
+    DetentSlotOwn *own = (DetentSlotOwn *)((char *)shared + shared->off_own) + row;
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    __atomic_store_n((uint64_t *)&own->value, bits, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&own->count, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&shared->own, 1, __ATOMIC_RELEASE);
+}
+
+uint32_t detent_slot_own_take(const DetentSlotShared *shared, const DetentSlotShared *layout, uint32_t *seen, uint32_t *rows,
+                              double *values, uint32_t capacity) {
+    const DetentSlotOwn *own = (const DetentSlotOwn *)((const char *)shared + layout->off_own);
+    uint32_t taken = 0;
+    for (uint32_t row = 0; row < layout->controls && taken < capacity; row++) {
+        uint32_t count = __atomic_load_n(&own[row].count, __ATOMIC_ACQUIRE);
+        if (count == seen[row]) continue;
+        seen[row] = count;
+        uint64_t bits = __atomic_load_n((const uint64_t *)&own[row].value, __ATOMIC_RELAXED);
+        memcpy(&values[taken], &bits, sizeof bits);
+        rows[taken++] = row;
+    }
+    return taken;
+}
 
 void detent_slot_bump(uint32_t *word) { __atomic_add_fetch(word, 1, __ATOMIC_RELAXED); }
 
@@ -223,10 +250,16 @@ static int64_t run_limit(const DetentSlotProxy *proxy, intptr_t frames) {
     return limit > proxy->deadline_ns ? limit : proxy->deadline_ns;
 }
 
-/// The latency the slot reported after a run, bounded by the history it delays from.
+/// What the slot reported after a run: its latency, bounded by the history it delays from, and
+/// whether its plug-in moved one of its own parameters (the host's supervisor is woken).
 static void take_latency(DetentSlotProxy *proxy) {
     uint32_t latency = proxy->shared->latency;
     proxy->history_frames = latency <= proxy->history_capacity ? latency : proxy->history_capacity;
+    uint32_t own = __atomic_load_n(&proxy->shared->own, __ATOMIC_ACQUIRE);
+    if (own != proxy->own_seen) {
+        proxy->own_seen = own;
+        detent_own_change_noted();
+    }
 }
 
 /// The input's last frames, oldest first, for a pass-through that starts any run from now.

@@ -39,6 +39,10 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     private let kernel: ExternalKernel
     let news = SlotNews()
     private var watch: NamedThread?
+    /// The block's head as the host laid it out (the shape it trusts), and each row's count
+    /// of own values the host has taken (``takeOwnChanges()``).
+    private let layout: DetentSlotShared
+    private let ownSeen: Mutex<[UInt32]>
 
     /// What the proxy offers the engine (the optional functions of a kernel), known from the
     /// processor's description before its process says anything: a slot still starting has a
@@ -82,7 +86,7 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
     ///   as in process), or why it could not start, ended first or took too long (offline).
     package static func start(_ processor: Processor, files: [FileParameter], state: SavedState?, format: KernelFormat,
                              launcher: SlotLauncher, slot name: String? = nil) throws(SlotError) -> IsolatedSlot {
-        let request = SlotRequest(identifier: processor.identifier,
+        let request = SlotRequest(identifier: processor.identifier, foundAt: processor.foundAt,
                                   files: Dictionary(files.compactMap { file in file.path.map { (file.id, $0) } }, uniquingKeysWith: { a, _ in a }),
                                   state: state, format: format)
         // A whole signal's next engine: the last one's slot, its plug-in made anew in place.
@@ -166,6 +170,8 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
         self.sandbox = sandbox
         self.size = size
         self.shared = shared
+        self.layout = layout
+        ownSeen = Mutex([UInt32](repeating: 0, count: Int(layout.controls)))
         let channels = format.channels
         history = .allocate(capacity: Self.historyFrames * channels)
         history.initialize(repeating: 0, count: Self.historyFrames * channels)
@@ -267,6 +273,20 @@ package final class IsolatedSlot: KernelReports, @unchecked Sendable {
         news.said.withLock { state in
             defer { state.messages = [] }
             return state.messages
+        }
+    }
+
+    /// The values its plug-in gave its own parameters since the last call, as the sandbox
+    /// reported them (``KernelReports/takeOwnChanges()``).
+    package func takeOwnChanges() -> [OutputValue] {
+        ownSeen.withLock { seen in
+            seen.withUnsafeMutableBufferPointer { seen in
+                AudioEngine.takeOwnChanges { rows, values, capacity in
+                    withUnsafePointer(to: layout) { detent_slot_own_take(shared, $0, seen.baseAddress!, rows, values, capacity) }
+                }
+            }
+        }.compactMap { row, value in
+            row < processor.table.count ? OutputValue(id: processor.table[ParameterIndex(row)].id, value: value) : nil
         }
     }
 

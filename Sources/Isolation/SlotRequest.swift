@@ -30,19 +30,25 @@ package struct SandboxRequest: Sendable, Equatable {
 
 /// What a slot's sandbox is asked to run, as one line of JSON in the message that adds it
 /// (with its shared block): the processor by identifier (found again there as `--plugin`
-/// finds it), its file parameters and state, and the format its kernel is made for.
+/// finds it, or at the file it was named by: ``AudioEngine/Processor/foundAt``), its file
+/// parameters and state, and the format its kernel is made for.
 package struct SlotRequest: Sendable, Equatable {
     package var identifier: String
+    package var foundAt: String?
     package var files: [String: String]
     package var state: SavedState?
     package var format: KernelFormat
 
-    package init(identifier: String, files: [String: String], state: SavedState?, format: KernelFormat) {
+    package init(identifier: String, foundAt: String? = nil, files: [String: String], state: SavedState?, format: KernelFormat) {
         self.identifier = identifier
+        self.foundAt = foundAt
         self.files = files
         self.state = state
         self.format = format
     }
+
+    /// What the sandbox finds the processor by: its file, when it was named by one.
+    package var reference: String { foundAt ?? identifier }
 
     package var json: String {
         var members = [
@@ -60,6 +66,7 @@ package struct SlotRequest: Sendable, Equatable {
             members.append(JSONMember("startingValues", .array(values.map { .number(String($0)) })))
         }
         if let state { members.append(JSONMember("state", state.json)) }
+        if let foundAt { members.append(JSONMember("foundAt", .string(foundAt))) }
         return JSONValue.object(members).compactText
     }
 
@@ -79,6 +86,8 @@ package struct SlotRequest: Sendable, Equatable {
             for member in members { if case .string(let path) = member.value { files[member.key] = path } }
         }
         let state = value.member("state").flatMap { try? SavedState(json: $0) }
-        self.init(identifier: identifier, files: files, state: state, format: format)
+        var foundAt: String?
+        if case .string(let path)? = value.member("foundAt") { foundAt = path }
+        self.init(identifier: identifier, foundAt: foundAt, files: files, state: state, format: format)
     }
 }

@@ -1,5 +1,6 @@
 import AudioEngine
 import CPlatform
+import CRealtime
 import CSlot
 import Glibc
 import Parameters
@@ -283,17 +284,29 @@ package enum SlotServer {
             close(memory)
         }
 
-        /// Every slot's output values, latency and messages, to the host.
+        /// The process's count of its plug-ins' own changes when last reported.
+        private var ownNoted = detent_own_changes()
+
+        /// Every slot's output values, latency, messages and, when a plug-in here moved one of
+        /// its own parameters since the last report, its own changes, to the host.
         func reportAll() {
-            for (id, served) in slots { report(served, id: id) }
+            let own = detent_own_changes()
+            let ownMoved = own != ownNoted
+            ownNoted = own
+            for (id, served) in slots { report(served, id: id, ownMoved: ownMoved) }
         }
 
         /// Done for every slot at each of the main thread's wake-ups, so it does no more than it
         /// must: a plug-in's values in the order it gives them (matched by id only when that
         /// order differs).
-        private func report(_ served: Served, id: Int) {
+        private func report(_ served: Served, id: Int, ownMoved: Bool = false) {
             guard let reports = served.reports else { return }
             let shared = served.shared
+            if ownMoved {
+                for change in reports.takeOwnChanges() {
+                    if let row = served.processor.table.find(change.id) { detent_slot_own_write(shared, UInt32(row.rawValue), change.value) }
+                }
+            }
             if !served.outputIDs.isEmpty {
                 let values = UnsafeMutableRawPointer(shared).advanced(by: Int(shared.pointee.off_values)).assumingMemoryBound(to: Float.self)
                 let now = reports.outputValues

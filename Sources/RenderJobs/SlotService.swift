@@ -1,6 +1,7 @@
 import AudioEngine
 import Isolation
 import Platform
+import PluginFormats
 import Rig
 import Synchronization
 
@@ -22,11 +23,15 @@ package enum SlotService {
         let found = Mutex<[String: Processor]>([:])
         let status = SlotServer.serve(priority: sandbox.priority) { request in
             var processor: Processor
-            if let known = found.withLock({ $0[request.identifier] }) {
+            if let known = found.withLock({ $0[request.reference] }) {
                 processor = known
             } else {
-                processor = try ProcessorReference.processor(request.identifier)
-                found.withLock { $0[request.identifier] = processor }
+                processor = try ProcessorReference.processor(request.reference)
+                // A file that holds another plug-in now is not the one the host runs.
+                guard processor.identifier == request.identifier else {
+                    throw PluginError.notHostable(name: processor.name, reason: "\(request.reference) no longer holds \(request.identifier)")
+                }
+                found.withLock { $0[request.reference] = processor }
             }
             if !request.files.isEmpty { processor = try processor.settingFiles(request.files) }
             return processor.settingState(request.state)

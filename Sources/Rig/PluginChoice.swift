@@ -100,7 +100,7 @@ package enum ProcessorReference {
         if isBuiltIn(identifier) { return (.lowpassGain, .standard()) }
         let entry = try InstalledPlugins.catalogue.find(identifier)
         announce(entry)
-        let processor = try entry.processor()
+        let processor = try made(entry, reference: identifier)
         let scope = PresetScope(processor: processor.identifier, table: processor.table)
         return (processor, .standard(scope: scope, lazyFactoryPresets: { entry.factoryPresets() }))
     }
@@ -121,7 +121,17 @@ package enum ProcessorReference {
         if isBuiltIn(reference) { return .lowpassGain }
         let entry = try InstalledPlugins.catalogue.find(reference)
         announce(entry)
-        return try entry.processor()
+        return try made(entry, reference: reference)
+    }
+
+    /// The processor of `entry`, found by `reference`: one named by its file keeps the file's
+    /// path, where a sandbox finds it again, wherever it is (``Processor/foundAt``).
+    private static func made(_ entry: PluginEntry, reference: String) throws(PluginError) -> Processor {
+        var processor = try entry.processor()
+        if reference.contains("/"), PathString.exists(reference) {
+            processor.foundAt = reference.hasPrefix("/") ? reference : ThisProcess.currentFolder + "/" + reference
+        }
+        return processor
     }
 
     private static let announced = Mutex<Set<String>>([])

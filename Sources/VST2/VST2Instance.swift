@@ -1,3 +1,4 @@
+import AudioEngine
 import BinaryPlugins
 import CVst2
 import Platform
@@ -87,7 +88,7 @@ final class VST2Instance: BinaryInstance {
     }
 
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
-        BinaryPlugins.takeOwnChanges { detent_vst2_take_own_changes(record, $0, $1, $2) }
+        AudioEngine.takeOwnChanges { detent_vst2_take_own_changes(record, $0, $1, $2) }
     }
 
     /// What the plug-in shows at `value` (`effGetParamDisplay`, which shows the value now, so

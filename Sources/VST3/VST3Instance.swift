@@ -1,3 +1,4 @@
+import AudioEngine
 import BinaryPlugins
 import CVst3
 import PluginFormats
@@ -68,7 +69,7 @@ final class VST3Instance: BinaryInstance {
     }
 
     func takeOwnChanges() -> [(parameter: Int, value: Double)] {
-        BinaryPlugins.takeOwnChanges { detent_vst3_take_own_changes(record, $0, $1, $2) }
+        AudioEngine.takeOwnChanges { detent_vst3_take_own_changes(record, $0, $1, $2) }
     }
 
     /// The controller's text for `value` (`getParamStringByValue`), with the parameter's unit

@@ -12,12 +12,14 @@ struct OwnChangeTests {
         try (format == "clap" ? LinkedPlugin.clap : LinkedPlugin.vst2).get()
     }
 
-    @Test("a plug-in that moves its own parameter: the rig takes the value, and an OSC subscriber hears it",
-          arguments: ["clap", "vst2"])
-    func pluginMovesItsOwnParameter(format: String) throws {
+    @Test("a plug-in that moves its own parameter: the rig takes the value, and an OSC subscriber hears it, in process or isolated",
+          arguments: ["clap", "vst2"], [false, true])
+    func pluginMovesItsOwnParameter(format: String, isolated: Bool) throws {
         let plugin = try Self.plugin(format)
         let server = try JackServer()
-        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0", "--plugin", plugin])
+        // Isolated, the sandbox reports the plug-in's change through the slot's block, and the
+        // host's proxy wakes the supervisor as the plug-in's own bridge does in process.
+        let detent = try LiveProgram(on: server, ["--headless", "--no-midi", "--osc", "0", "--plugin", plugin] + (isolated ? ["--isolate"] : []))
         let client = try UDPClient(port: try detent.oscPort())
         defer { client.close() }
         client.send(OSCBytes.message("/detent/subscribe"))

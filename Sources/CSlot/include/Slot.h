@@ -61,6 +61,14 @@ typedef struct {
     uint32_t offset;
 } DetentSlotEvent;
 
+/// The latest value a slot's plug-in gave one of its own parameters (a linked control, its
+/// editor), and how many it has given: the host takes a row whose count moved.
+typedef struct {
+    double value;
+    uint32_t count;
+    uint32_t unused;
+} DetentSlotOwn;
+
 /// The head of the shared block; the buffers follow at the offsets given. The words the two
 /// sides wait on are touched only with atomic operations (in Slot.c).
 typedef struct {
@@ -96,12 +104,14 @@ typedef struct {
     uint32_t chain_next;     // the slot served after this one on the same request (member number plus one; 0: none)
     uint32_t absurd;         // the sandbox passed this slot's input on for its run: its output was absurd
     uint32_t flushed;        // denormal samples the sandbox made 0 handing this slot's output on
+    uint32_t own;            // bumped by the sandbox each time it writes a value its plug-in gave its own parameter
     uint64_t generation;     // bumped by each process that serves it
     uint64_t off_controls;   // float × controls
     uint64_t off_inputs;     // float × channels × max_frames, channel after channel
     uint64_t off_outputs;    // the same
     uint64_t off_side;       // the same
     uint64_t off_values;     // float × outputs, written by the slot's reporter
+    uint64_t off_own;        // DetentSlotOwn × controls, written by the slot's reporter
     uint64_t off_events;     // DetentSlotEvent × DETENT_SLOT_EVENTS, then the bytes
     uint64_t off_midi_out;   // the same, for the MIDI the slot wrote
     uint64_t size;           // of the whole block
@@ -132,6 +142,16 @@ uint32_t detent_slot_state(const DetentSlotShared *_Nonnull shared);
 void detent_slot_set_state(DetentSlotShared *_Nonnull shared, uint32_t state);
 /// Waits up to `timeout_ns` for the state word to move from `from` (not on an audio thread).
 void detent_slot_wait_state(DetentSlotShared *_Nonnull shared, uint32_t from, int64_t timeout_ns);
+/// A value the plug-in gave its own parameter `row` (the sandbox's reporter): kept in the block
+/// for the host, whose audio thread sees the block's `own` move at the next run and wakes the
+/// host's supervisor (``detent_own_change_noted``).
+void detent_slot_own_write(DetentSlotShared *_Nonnull shared, uint32_t row, double value);
+/// The rows of the host's `layout` whose own value moved since `seen` (the counts the host last
+/// took, `layout->controls` of them, updated), up to `capacity`, with their values; returns how
+/// many. Off the audio thread.
+uint32_t detent_slot_own_take(const DetentSlotShared *_Nonnull shared, const DetentSlotShared *_Nonnull layout,
+                              uint32_t *_Nonnull seen, uint32_t *_Nonnull rows, double *_Nonnull values, uint32_t capacity);
+
 /// A shared word, read atomically.
 uint32_t detent_slot_load(const uint32_t *_Nonnull word);
 /// A shared word, bumped atomically.
@@ -177,6 +197,7 @@ typedef struct {
     uint32_t fade_frames;     // how long the slot fades in from passing its input through once ready
     uint32_t fade_done;       // frames of that fade run so far
     int32_t member;           // its number in its sandbox (−1 until the sandbox has it)
+    uint32_t own_seen;        // the block's `own` as the audio thread last saw it: a move wakes the host
 } DetentSlotProxy;
 
 /// The `ExternalKernel` functions over a proxy (see ExternalKernel.swift for what each does).
