@@ -402,6 +402,16 @@ bool detent_vst3_parameter_from_text(const DetentVst3Instance *instance, uint32_
     return true;
 }
 
+double detent_vst3_parameter_normalized(const DetentVst3Instance *instance, uint32_t identifier) {
+    if (!instance->controller) return 0;
+    return CONTROLLER(instance)->controller.get_parameter_normalised(instance->controller, identifier);
+}
+
+bool detent_vst3_set_parameter_normalized(DetentVst3Instance *instance, uint32_t identifier, double normalized) {
+    if (!instance->controller) return false;
+    return CONTROLLER(instance)->controller.set_parameter_normalised(instance->controller, identifier, normalized) == V3_OK;
+}
+
 uint32_t detent_vst3_latency(const DetentVst3Instance *instance) {
     return PROCESSOR(instance)->processor.get_latency_samples(instance->processor);
 }

@@ -2,6 +2,7 @@ import BinaryPlugins
 import CPluginKernel
 import CVst3
 import PluginFormats
+import Presets
 
 /// VST3 as a binary format: `.vst3` bundles (the shared object in
 /// `Contents/ARCH-linux/NAME.so`) or `.vst3` shared objects, in `VST3_PATH`, `~/.vst3` and
@@ -27,4 +28,7 @@ package struct VST3Backend: BinaryBackend {
                              maxFrames: Int) throws(PluginError) -> any BinaryInstance {
         try VST3Instance(plugin, sampleRate: sampleRate, maxFrames: maxFrames)
     }
+
+    /// The plug-in's programs (``VST3Programs``).
+    package func factoryPresets(_ plugin: BinaryPlugin) -> [FactoryPreset] { VST3Programs.factory(for: plugin) }
 }

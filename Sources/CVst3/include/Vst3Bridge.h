@@ -106,6 +106,11 @@ bool detent_vst3_parameter_text(const DetentVst3Instance *_Nonnull instance, uin
 /// `identifier` (`getParamValueByString`); false when it reads none.
 bool detent_vst3_parameter_from_text(const DetentVst3Instance *_Nonnull instance, uint32_t identifier, const char *_Nonnull text,
                                      double *_Nonnull normalized);
+/// The controller's normalized value of the parameter `identifier` now.
+double detent_vst3_parameter_normalized(const DetentVst3Instance *_Nonnull instance, uint32_t identifier);
+/// Gives the controller a normalized value of the parameter `identifier` (a program change
+/// parameter's: the controller loads the program into its other parameters). Not while it runs.
+bool detent_vst3_set_parameter_normalized(DetentVst3Instance *_Nonnull instance, uint32_t identifier, double normalized);
 /// The latency the processor reports now, in frames.
 uint32_t detent_vst3_latency(const DetentVst3Instance *_Nonnull instance);
 
