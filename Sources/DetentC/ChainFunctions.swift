@@ -135,6 +135,20 @@ public func detent_chain_get(_ chain: UnsafeMutableRawPointer, _ id: UnsafePoint
     return answer(error) { value.pointee = try chain.exclusive { try chain.value(String(cString: id)) } }
 }
 
+/// A parameter's value now as a person reads it (`800 Hz`; `20.0 ms` for a row that shows its
+/// plug-in's own words), into `text`, which the caller frees with `detent_free`.
+@_cdecl("detent_chain_text")
+public func detent_chain_text(_ chain: UnsafeMutableRawPointer, _ id: UnsafePointer<CChar>,
+                              _ text: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+                              _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    let chain = embedded(chain)
+    return answer(error) {
+        let name = String(cString: id)
+        let value = try chain.exclusive { try chain.value(name) }
+        text.pointee = handed(chain.table[try chain.table.index(of: name)].format(value))
+    }
+}
+
 /// The rows `detent params --json` prints, one JSON object per line.
 @_cdecl("detent_chain_parameters")
 public func detent_chain_parameters(_ chain: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CChar>? {

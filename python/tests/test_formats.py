@@ -38,6 +38,22 @@ def test_a_parameter_of_a_binary_plugin_is_set_by_its_name():
     assert np.array_equal(clap.process(x), lv2.process(x))
 
 
+def test_a_plugins_own_words_are_shown_and_read():
+    # LSP's Compressor Mono (VST2): its attack time follows a curve of its own, so its row runs
+    # 0…1 and its value is shown, and typed, in the plug-in's words.
+    chain = detent.Chain(["vst2:1650946937"], channels=1)
+    assert chain.text("attack_time") == "20.0 ms"
+    chain["attack_time"] = "30 ms"
+    assert chain.text("attack_time") == "30.0 ms"
+    assert 0 < chain["attack_time"] < 1
+    row = next(r for r in chain.parameters if r["id"] == "attack_time")
+    assert row["text"] == "30.0 ms" and row["value"] == chain["attack_time"]
+    # A ratio in CLAP's words: the plug-in reads "4:1".
+    clap = detent.Chain(["clap:ZamComp"], channels=1)
+    clap["ratio"] = "6:1"
+    assert clap["ratio"] == 6 and clap.text("ratio") == "6.00"
+
+
 # The reference VST3 host (pedalboard, from PyPI for the tests alone): the Zam VST3 plug-ins
 # it runs as their LV2 builds do give Detent's samples. Three it runs otherwise, and Detent's
 # output equals the LV2 builds' for these too: ZamGrains starts at a loop time of 1000 ms while

@@ -228,15 +228,26 @@ class Chain:
     @property
     def parameters(self) -> "list[dict[str, Any]]":
         """The rows `detent params --json` prints, as dicts, each with its ``value`` now (the
-        starting value, or the target it glides to)."""
+        starting value, or the target it glides to) and that value's ``text`` as Detent shows
+        it (``"800 Hz"``; a plug-in's own words, ``"20.0 ms"``, for a row it knows only as 0…1)."""
         rows = self._rows()
         for row in rows:
             if "id" in row and row.get("kind") != "file":
                 try:
                     row["value"] = self[row["id"]]
+                    row["text"] = self.text(row["id"])
                 except Error:
                     pass
         return rows
+
+    def text(self, parameter: str) -> str:
+        """A parameter's value now as Detent shows it: ``"1.20 kHz"``, ``"-6.0 dB"``, ``"on"``, or
+        the plug-in's own words (``"20.0 ms"``) for a row it knows only as 0…1. Setting a
+        parameter takes such words too: ``chain["attack_time"] = "30 ms"``."""
+        handle = self._live()
+        text = ctypes.c_void_p()
+        _call(lib.detent_chain_text, handle, _parameter(parameter), ctypes.byref(text))
+        return take_string(text.value)
 
     def _rows(self):
         """The rows `detent params --json` prints, without values: one call to the library."""
