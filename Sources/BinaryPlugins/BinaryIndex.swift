@@ -9,7 +9,7 @@ import TextFormats
 /// file is rewritten whole under a temporary name and renamed into place
 /// (``CacheFile/write(_:to:)``); missing or unreadable, every binary is scanned again.
 enum BinaryIndex {
-    static let header = "detent-binary-index 4"
+    static let header = "detent-binary-index 5"
 
     static func file(_ format: String) -> String? { CacheFile.path("\(format.lowercased())-index") }
 

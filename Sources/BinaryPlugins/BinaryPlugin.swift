@@ -33,6 +33,9 @@ package struct BinaryPlugin: Sendable, Hashable {
     /// It keeps a state of its own beyond its parameters (VST2 chunks, VST3 component state,
     /// CLAP `state`), which presets and sessions keep beside their values.
     package var keepsState: Bool = false
+    /// The names of its own programs where its format lists them apart from its parameters
+    /// (a VST3 program-change parameter's list), in order; VST2's are a row of their own.
+    package var programs: [String] = []
     /// Its latency at its defaults, as the scan saw it (the instance reports its own).
     package var latency: Int
     /// Why it cannot be hosted (it crashed or hung while loading, has no audio), or nil.
@@ -156,6 +159,7 @@ extension BinaryPlugin {
             JSONMember("midiOutput", .bool(midiOutput)), JSONMember("isInstrument", .bool(isInstrument)),
             JSONMember("latency", .number(latency)), JSONMember("problem", .string(problem)),
             JSONMember("keepsState", .bool(keepsState)),
+            JSONMember("programs", .array(programs.map { .string($0) })),
             JSONMember("parameters", .array(parameters.map(\.json))),
         ])
     }
@@ -181,6 +185,9 @@ extension BinaryPlugin {
                   midiOutput: flag("midiOutput"), isInstrument: flag("isInstrument"), parameters: parameters,
                   latency: count("latency"), problem: problem)
         keepsState = flag("keepsState")
+        if case .array(let names)? = json.member("programs") {
+            programs = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
     }
 }
 

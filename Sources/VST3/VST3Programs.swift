@@ -2,6 +2,7 @@ import BinaryPlugins
 import CPluginKernel
 import CVst3
 import Parameters
+import Platform
 import PluginFormats
 import Presets
 
@@ -15,63 +16,76 @@ import Presets
 /// whose programs are parameter values; one whose programs hold more than its parameters
 /// keeps that part to its state.
 enum VST3Programs {
-    struct Program {
-        var name: String
-        /// The value of each parameter (by its place in ``BinaryPlugin/parameters``) with the
-        /// program chosen, in the row's unit.
-        var values: [Int: Double]
+    /// The program-change parameter's names, read by the scan (so a listing or a lookup by
+    /// preset name opens no plug-in); none without a list (a list of one is one program, as
+    /// an LV2 build's one preset is). Names are made unique, as presets' must be.
+    static func names(_ record: OpaquePointer) -> [String] {
+        guard let list = list(record) else { return [] }
+        var used = Set<String>()
+        return (0...Int(list.steps)).map { step in
+            var found = false
+            let shown = VST3Scan.trimmed(VST3Scan.filled {
+                found = detent_vst3_parameter_text(record, list.identifier, normalized(step, of: list), $0, $1)
+            })
+            let base = found && !shown.isEmpty ? shown : "Program \(step + 1)"
+            var name = base, n = 2
+            while !used.insert(name.lowercased()).inserted { name = "\(base) \(n)"; n += 1 }
+            return name
+        }
     }
 
-    /// The programs as factory presets, read from an instance made for this when they are
-    /// first asked for; none when the plug-in has no program list or cannot be made.
+    /// The programs as factory presets: named from the scan, their values read from an
+    /// instance made for this when the first is read.
     static func factory(for plugin: BinaryPlugin) -> [FactoryPreset] {
-        guard plugin.unhostableReason == nil, let (table, rows) = try? BinaryTable.make(plugin) else { return [] }
-        return read(plugin).map { program in
-            let file = String(program.name.map { $0 == "/" ? "-" : $0 })
-            return FactoryPreset(fileName: file + ".vst3", source: "\(plugin.name) program '\(program.name)'") {
+        guard !plugin.programs.isEmpty, plugin.unhostableReason == nil, let (table, rows) = try? BinaryTable.make(plugin) else { return [] }
+        let values = Lazy { programValues(plugin) }
+        return plugin.programs.enumerated().map { step, name in
+            let file = String(name.map { $0 == "/" ? "-" : $0 })
+            return FactoryPreset(fileName: file + ".vst3", source: "\(plugin.name) program '\(name)'") {
+                let program = step < values.value.count ? values.value[step] : [:]
                 var assigned: [ParameterIndex: Double] = [:]
                 for (row, k) in rows.enumerated() {
-                    if let value = program.values[k] { assigned[ParameterIndex(row)] = table[ParameterIndex(row)].clamp(value) }
+                    if let value = program[k] { assigned[ParameterIndex(row)] = table[ParameterIndex(row)].clamp(value) }
                 }
                 return PresetCodec.encode(Preset(
-                    name: program.name, comment: "\(plugin.name)'s program '\(program.name)'",
+                    name: name, comment: "\(plugin.name)'s program '\(name)'",
                     values: ParameterValues(table: table, assigned), processor: plugin.identifier))
             }
         }
     }
 
-    /// Each program's name and values, read by choosing it in turn on the controller of an
-    /// instance made (and released) under the plug-in lifecycle lock; none without a list (a
-    /// list of one is one program, as an LV2 build's one preset is).
-    static func read(_ plugin: BinaryPlugin) -> [Program] {
+    /// Each program's value of every writable parameter (by its place in
+    /// ``BinaryPlugin/parameters``, in the row's unit), read by choosing the program in turn on
+    /// the controller of an instance made (and released) under the plug-in lifecycle lock;
+    /// none when it cannot be made.
+    static func programValues(_ plugin: BinaryPlugin) -> [[Int: Double]] {
         detent_plugin_lifecycle_lock()
         defer { detent_plugin_lifecycle_unlock() }
-        guard let instance = try? VST3Instance(plugin, sampleRate: 48_000, maxFrames: 4096) else { return [] }
-        let record = instance.record
-        var list: DetentVst3Parameter?
-        for index in 0..<detent_vst3_parameter_count(record) {
-            var p = DetentVst3Parameter()
-            if detent_vst3_parameter(record, index, &p), p.is_program_change, p.is_list, p.steps >= 0 { list = p; break }
-        }
-        guard let list, list.steps <= 16_384 else { return [] }
-        let steps = Int(list.steps)
-        var used = Set<String>(), programs: [Program] = []
-        for step in 0...steps {
-            let normalized = steps == 0 ? 0 : Double(step) / Double(steps)
-            var found = false
-            let shown = VST3Scan.trimmed(VST3Scan.filled { found = detent_vst3_parameter_text(record, list.identifier, normalized, $0, $1) })
-            let base = found && !shown.isEmpty ? shown : "Program \(step + 1)"
-            var name = base, n = 2
-            while !used.insert(name.lowercased()).inserted { name = "\(base) \(n)"; n += 1 }
-            guard detent_vst3_set_parameter_normalized(record, list.identifier, normalized) else { return [] }
+        guard let instance = try? VST3Instance(plugin, sampleRate: VST3Scan.sampleRate, maxFrames: Int(VST3Scan.maxFrames)),
+              let list = list(instance.record) else { return [] }
+        return (0...Int(list.steps)).map { step in
+            guard detent_vst3_set_parameter_normalized(instance.record, list.identifier, normalized(step, of: list)) else { return [:] }
             var values: [Int: Double] = [:]
             for (k, p) in plugin.parameters.enumerated() where !p.isOutput {
-                let n = detent_vst3_parameter_normalized(record, p.id)
+                let n = detent_vst3_parameter_normalized(instance.record, p.id)
                 guard n.isFinite else { continue }
                 values[k] = p.maximum > p.minimum ? p.minimum + n * (p.maximum - p.minimum) : n
             }
-            programs.append(Program(name: name, values: values))
+            return values
         }
-        return programs
+    }
+
+    /// The program-change parameter, when the controller has one that lists its programs.
+    private static func list(_ record: OpaquePointer) -> DetentVst3Parameter? {
+        for index in 0..<detent_vst3_parameter_count(record) {
+            var p = DetentVst3Parameter()
+            if detent_vst3_parameter(record, index, &p), p.is_program_change, p.is_list, p.steps >= 0, p.steps <= 16_384 { return p }
+        }
+        return nil
+    }
+
+    /// The normalized value of program `step` of `list`.
+    private static func normalized(_ step: Int, of list: DetentVst3Parameter) -> Double {
+        list.steps == 0 ? 0 : Double(step) / Double(list.steps)
     }
 }

@@ -54,6 +54,7 @@ enum VST3Scan {
         plugin.midiOutput = buses.midi_output
         plugin.parameters = (0..<detent_vst3_parameter_count(instance)).compactMap { parameter(instance, index: $0) }
         plugin.latency = Int(detent_vst3_latency(instance))
+        plugin.programs = VST3Programs.names(instance)
         // Every VST3 component has a state, and it is the only faithful carrier of what the
         // plug-in keeps beyond the parameters it lists.
         plugin.keepsState = true
