@@ -190,8 +190,14 @@ public struct ParameterSpec: Sendable, Hashable {
             // plug-in's words: the plug-in reads it, when it can. A bare number stays the
             // row's own value, so a number out of range is refused as such.
             let trimmed = text.trimmedWhitespace
-            guard let texts = ownTexts?.texts, ParameterUnit.none.parse(trimmed) == nil, let value = texts.value(for: trimmed),
-                  value.isFinite else { throw error }
+            guard let texts = ownTexts?.texts, ParameterUnit.none.parse(trimmed) == nil else { throw error }
+            guard let value = texts.value(for: trimmed), value.isFinite else {
+                // Said with an example of the plug-in's words, where the row shows them.
+                guard case .invalidValue = error, kind == .continuous, texts.showsOwnText,
+                      let example = texts.text(for: defaultValue) else { throw error }
+                throw .invalidValue(id: id, text: text, expected: "\(expectation) (\(rangeText)), or a value as the plug-in shows it, "
+                                    + "such as \(example)")
+            }
             let slack = (range.upperBound - range.lowerBound) * 1e-9
             guard value >= range.lowerBound - slack, value <= range.upperBound + slack else {
                 throw .outOfRange(id: id, text: text, range: rangeText)

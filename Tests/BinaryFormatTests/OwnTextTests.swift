@@ -44,6 +44,12 @@ struct OwnTextTests {
         for refused in ["30 s", "fast", "1e9 ms"] {
             #expect(throws: ParameterError.self, "\(refused)") { try attack.parse(refused) }
         }
+        // The refusal shows the plug-in's words by example.
+        do {
+            _ = try attack.parse("5 s")
+        } catch {
+            #expect(error.description.contains("such as 20.0 ms"), "\(error.description)")
+        }
         // Range ends stay Detent's own numbers: what a person types for the row.
         #expect(attack.rangeText == "0.00 … 1.00")
     }
