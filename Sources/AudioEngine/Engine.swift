@@ -35,6 +35,14 @@ public final class Engine: @unchecked Sendable {
     /// The tempo processors that follow one are told (`time:Position` for LV2), the transport
     /// rolling from frame 0; nil tells none. Takes effect at the next `prepare`.
     public var beatsPerMinute: Double?
+    /// Whether the output is metered: its sums of squares and peaks in ``telemetry`` (a
+    /// panel's meters, a render's peak). A host that reads neither turns it off, and the
+    /// output is then copied out in one pass that meters nothing (the telemetry's sums and
+    /// peaks stay 0; its counters count as before). Set while `process` does not run.
+    public var metersOutput: Bool {
+        get { render.metering }
+        set { render.metering = newValue }
+    }
 
     public private(set) var sampleRate: Double = 0
     public private(set) var maxFrames: Int = 0

@@ -61,6 +61,9 @@ struct RenderState {
     var sumOfSquares = UnsafeMutablePointer<Double>.allocate(capacity: 0)
     /// The largest squared output sample of each channel in the current chunk.
     var blockPeaks = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// False when nothing reads the output meters (``Engine/metersOutput``): the output is
+    /// then not metered, and `sumOfSquares` and `blockPeaks` stay 0.
+    var metering = true
     /// An external kernel's view: the control values it reads (one per parameter, a slot
     /// reading from its first row), its channel pointer tables, and the sanitised copy of the
     /// input it reads from (so NaN never reaches a plug-in, and input and output never alias).
@@ -319,10 +322,10 @@ struct RenderState {
     mutating func renderSegment(from start: Int, to end: Int, blockStart: Int64) -> Bool {
         guard end > start, let graph else { return false }
         let dipping = outputPresence != fadeFrames || outputTarget != fadeFrames
-        let nonFinite = renderGraphSegment(graph, from: start, to: end, blockStart: blockStart, metering: !dipping)
+        let nonFinite = renderGraphSegment(graph, from: start, to: end, blockStart: blockStart, metering: metering && !dipping)
         if dipping {
             dipOutput(from: start, to: end)
-            meterOutput(from: start, to: end)
+            if metering { meterOutput(from: start, to: end) }
         }
         return nonFinite
     }
@@ -612,6 +615,10 @@ struct RenderState {
     /// metered (alone), made finite and copied to the output lanes. One loop, long by design:
     /// the audio thread's hottest path after the built-in's, whose steps share the span's
     /// pointers and counters in registers.
+    ///
+    /// The kernel writes scratch, never the output lanes themselves: a plug-in that leaves
+    /// some of its output unwritten (swh's `delay_n` and `comb_n` do, after their ring wraps)
+    /// then repeats its own earlier output there, not whatever the caller's buffer held.
     @_noLocks
     private mutating func renderExternal(_ external: ExternalKernel, slot s: Int, _ lanes: Lanes,
                                          from start: Int, to end: Int, blockStart: Int64, meters: Meters?) -> Bool {
@@ -675,6 +682,9 @@ struct RenderState {
             for p in first..<last { smoothers[p].skip(span) }
             i += span
         }
+        // Out, where nothing meters it: scratch → lanes, a denormal made silence (and counted),
+        // looked over for absurd samples in the same pass; the usual case ends here.
+        if meters == nil, copyOutChecked(to: lanes, from: start, to: end) { return nonFinite }
         // A segment with an absurd sample (non-finite, or beyond ±outputLimit: a broken
         // plug-in's 6e32, whose square is no Float) is the slot's fault alone: the slot passes
         // its input on for it, delayed by its latency as a bypass does, and the rest of the
@@ -705,6 +715,24 @@ struct RenderState {
             }
         }
         return nonFinite
+    }
+
+    /// The kernel's output over `start..<end` (scratch, offset 0 = frame `start`) copied to
+    /// the output lanes unmetered, a denormal made silence and counted, in one pass that also
+    /// looks for an absurd sample (``holdsAbsurd(_:channels:stride:count:)``'s). Returns false
+    /// when it found one: nothing is counted then, and the output is to be written again
+    /// (from the passed-on input).
+    @_noLocks
+    private mutating func copyOutChecked(to lanes: Lanes, from start: Int, to end: Int) -> Bool {
+        var sanitized: Int64 = 0
+        for c in 0..<channels {
+            guard let denormals = SampleScans.checkedCopyOut(from: scratchOut + c * maxFrames,
+                                                             to: lanes.output[c] + start &* lanes.stride, stride: lanes.stride,
+                                                             count: end - start, limit: Self.outputLimit) else { return false }
+            sanitized &+= denormals
+        }
+        sanitizedOutput &+= sanitized
+        return true
     }
 
     /// True when any of `count` samples of `channels` buffers (`stride` apart) is not finite

@@ -1,13 +1,14 @@
 /// The per-sample passes around an external kernel's run — its input made finite and held to
 /// ±limit, its output looked over for absurd samples, its output's denormals made silence and
-/// metered — eight samples at a time where the lane is contiguous. Around a light plug-in these
-/// passes cost as much as a third of the plug-in's own work when taken one sample and one
-/// branch at a time; as vectors they cost a fraction. Each gives exactly the samples and
-/// counts the one-at-a-time loop gives (the meters' sums may differ in their last bits: the
-/// squares are added in another order).
+/// metered — as vectors where the lane is contiguous. Around a light plug-in these passes cost
+/// as much as a third of the plug-in's own work when taken one sample and one branch at a
+/// time; as vectors they cost a fraction. Each gives exactly the samples and counts the
+/// one-at-a-time loop gives (the meters' sums may differ in their last bits: the squares are
+/// added in another order).
 enum SampleScans {
     typealias Vector = SIMD8<Float>
     typealias Bits = SIMD8<UInt32>
+    typealias Words = SIMD8<Int32>
 
     /// Each lane's absolute value: its sign bit cleared (NaN stays NaN).
     @_noLocks @inline(__always)
@@ -26,33 +27,33 @@ enum SampleScans {
     @_noLocks
     static func copyIn(from source: UnsafePointer<Float>, stride: Int, to destination: UnsafeMutablePointer<Float>,
                        count: Int, limit: Float) -> Bool {
-        let low = -limit
         var notFinite: UInt32 = 0
+        var i = 0
+        // The same step in both loops: the contiguous one is the one the compiler vectorizes.
         if stride == 1 {
-            var i = 0
             while i < count {
-                let x = source[i]
-                // Not finite: all exponent bits set (±infinity, NaN).
-                let finite = x.bitPattern & 0x7FFF_FFFF < 0x7F80_0000
-                notFinite |= finite ? 0 : 1
-                let below = x < limit ? x : limit
-                let held = below > low ? below : low
-                destination[i] = finite ? held : 0
+                destination[i] = guarded(source[i], limit: limit, notFinite: &notFinite)
                 i &+= 1
             }
-            return notFinite != 0
-        }
-        var i = 0
-        while i < count {
-            let x = source[i &* stride]
-            let finite = x.bitPattern & 0x7FFF_FFFF < 0x7F80_0000
-            notFinite |= finite ? 0 : 1
-            let below = x < limit ? x : limit
-            let held = below > low ? below : low
-            destination[i] = finite ? held : 0
-            i &+= 1
+        } else {
+            while i < count {
+                destination[i] = guarded(source[i &* stride], limit: limit, notFinite: &notFinite)
+                i &+= 1
+            }
         }
         return notFinite != 0
+    }
+
+    /// One sample of ``copyIn(from:stride:to:count:limit:)``: 0 for NaN and infinities (noted
+    /// in `notFinite`), else held to ±`limit`.
+    @_noLocks @inline(__always)
+    static func guarded(_ x: Float, limit: Float, notFinite: inout UInt32) -> Float {
+        // Not finite: all exponent bits set (±infinity, NaN).
+        let finite = x.bitPattern & 0x7FFF_FFFF < 0x7F80_0000
+        notFinite |= finite ? 0 : 1
+        let below = x < limit ? x : limit
+        let held = below > -limit ? below : -limit
+        return finite ? held : 0
     }
 
     /// True when any of `count` samples of `channels` buffers (`stride` apart) is not finite
@@ -77,6 +78,48 @@ enum SampleScans {
             }
         }
         return false
+    }
+
+    /// Copies `count` samples from `source` to `destination` (`stride` apart), a denormal
+    /// made 0, as ``copyOut(from:to:stride:count:squares:peak:)`` does but unmetered, looking
+    /// over them for absurd samples (not finite, or beyond ±`limit`) in the same pass, as
+    /// ``holdsAbsurd(_:channels:stride:count:limit:)`` would: one pass over a kernel's output
+    /// where nothing reads the meters. Returns how many denormals were made 0, or nil when
+    /// a sample was absurd (what was written is then to be written again).
+    @_noLocks
+    static func checkedCopyOut(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>, stride: Int,
+                               count: Int, limit: Float) -> Int64? {
+        // A float's magnitude orders as its bits do, NaN above infinity above every finite.
+        let most = Int32(bitPattern: limit.bitPattern)
+        var denormals: Int64 = 0
+        var i = 0
+        if stride == 1 {
+            let magnitudes = Words(repeating: 0x7FFF_FFFF), smallest = Words(repeating: 0x0080_0000)
+            let zero = Words(repeating: 0), largest = Words(repeating: most)
+            var counts = Words(repeating: 0)
+            var absurd = SIMDMask<Words>(repeating: false)
+            while i &+ 8 <= count {
+                let bits = UnsafeRawPointer(source + i).loadUnaligned(as: Words.self)
+                let magnitude = bits & magnitudes
+                let denormal = (magnitude .< smallest) .& (magnitude .!= zero)
+                absurd .|= magnitude .> largest
+                counts &+= zero.replacing(with: 1, where: denormal)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: bits.replacing(with: 0, where: denormal), as: Words.self)
+                i &+= 8
+            }
+            if any(absurd) { return nil }
+            denormals = Int64(counts.wrappedSum())
+        }
+        while i < count {
+            let y = source[i]
+            let magnitude = Int32(bitPattern: y.bitPattern & 0x7FFF_FFFF)
+            if magnitude > most { return nil }
+            let denormal = magnitude != 0 && magnitude < 0x0080_0000
+            if denormal { denormals &+= 1 }
+            destination[i &* stride] = denormal ? 0 : y
+            i &+= 1
+        }
+        return denormals
     }
 
     /// Copies `count` samples from `source` to `destination` (`stride` apart), a denormal

@@ -639,6 +639,8 @@ final class EmbeddedChain: @unchecked Sendable {
         do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
         let engine = Engine(processor: isolation.map { chosen.isolated($0) } ?? chosen, initialValues: values,
                             queueCapacity: Self.queueCapacity)
+        // Nothing here reads the output's meters (a call's report reads the counters alone).
+        engine.metersOutput = false
         // The last engine's isolated slots, made anew in place for this one where they can be.
         if let retired, let isolation, engineProcess == ThisProcess.id { isolation.sandboxes.offer(retired.slotOwners) }
         defer { isolation?.sandboxes.withdrawOffers() }

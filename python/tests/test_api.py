@@ -22,7 +22,9 @@ def test_parameters_are_the_rows_params_prints():
     printed = run_detent("params", "--json", "--plugin", "builtin", "--plugin", OVERDRIVE).stdout
     rows = chain.parameters
     # The rows params prints, each with its value now beside them (the defaults, here).
-    assert [{k: v for k, v in row.items() if k != "value"} for row in rows] == [json.loads(line) for line in printed.splitlines()]
+    assert [{k: v for k, v in row.items() if k not in ("value", "text")} for row in rows] == [json.loads(line) for line in printed.splitlines()]
+    # And that value as the panels show it.
+    assert next(row for row in rows if row["id"] == "builtin.cutoff")["text"] == "1.00 kHz"
     assert all(row["value"] == pytest.approx(row["default"]) for row in rows if "value" in row)
     assert {"builtin.cutoff", "builtin.bypass", "overdrive.drive"} <= {row["id"] for row in chain.parameters}
 
