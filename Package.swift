@@ -201,13 +201,14 @@ let package = Package(
             "Parameters", "AudioEngine", "Presets", "OfflineRender", "Control", "KnobKit", "TerminalPanel", "TestSupport"]),
         // The panel's rules in process, and `detent live --http` through a WebSocket client of
         // the tests' own (plain sockets: frames sent as a browser sends them, and as none should).
-        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "Control", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "WebBridge", "Parameters", "AudioEngine", "TextFormats", "Control", "Platform", "TestSupport"]),
         .testTarget(name: "OSCTests", dependencies: ["OSC", "Parameters", "Platform", "TestSupport"]),
         .testTarget(name: "LadspaTests", dependencies: ["Ladspa", "LV2", "PluginFormats", "CLadspa", "Parameters", "AudioEngine", "TestSupport"]),
         // VST2, VST3 and CLAP: the scan in a child process, and one plug-in's builds in every
         // format against its LV2 build (Plugins: binaries that fail as the scan is to survive).
         .testTarget(name: "BinaryFormatTests", dependencies: [
-            "Rig", "BinaryPlugins", "CLAP", "VST2", "AudioEngine", "Parameters", "PluginFormats", "TestSupport"], exclude: ["Plugins", "Fixtures"]),
+            "Rig", "BinaryPlugins", "CLAP", "VST2", "AudioEngine", "Parameters", "PluginFormats", "Presets", "TextFormats", "TestSupport"],
+                    exclude: ["Plugins", "Fixtures"]),
         .testTarget(name: "LV2Tests", dependencies: ["LV2", "CPluginKernel", "CRealtime", "Parameters", "AudioEngine", "TestSupport"]),
         // ReferenceHost: a minimal LV2 host in C that the tests compile and compare renders with.
         .testTarget(name: "DetentCLITests", dependencies: [
