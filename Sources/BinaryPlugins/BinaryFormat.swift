@@ -20,14 +20,16 @@ package struct BinaryFormat: PluginFormat {
     /// Every plug-in of the format, read once per process (from the index where it holds).
     package func plugins() -> [ListedPlugin] {
         if let known = Self.listed.withLock({ $0[name] }) { return known }
-        let found = read(BinaryFolders.binaries(backend))
+        let found = read(BinaryFolders.binaries(backend), listing: true)
         Self.listed.withLock { $0[name] = found }
         return found
     }
 
-    /// The plug-ins of `paths`: from the index while a binary is unchanged, else scanned (and
-    /// the index rewritten).
-    private func read(_ paths: [String]) -> [ListedPlugin] {
+    /// The plug-ins of `paths`: from the index while a binary is unchanged, else scanned. The
+    /// index is rewritten only for the `listing` (every binary of the format's folders): a
+    /// binary named by its path outside them is read on its own and never enters it, and never
+    /// takes the others' place there (which cost every later start a scan of them all).
+    private func read(_ paths: [String], listing: Bool) -> [ListedPlugin] {
         let file = BinaryIndex.file(name)
         let known = file.flatMap(BinaryIndex.load) ?? [:]
         var stamps: [String: String] = [:], stale: [String] = []
@@ -38,7 +40,7 @@ package struct BinaryFormat: PluginFormat {
         }
         let scanned = BinaryScan.scan(backend, paths: stale)
         let plugins = paths.map { path in scanned[path].map { $0.map(ListedPlugin.init) } ?? known[path]?.plugins ?? [] }
-        if let file, !stale.isEmpty || known.count != paths.count {
+        if listing, let file, !stale.isEmpty || known.count != paths.count {
             BinaryIndex.save(zip(paths, plugins).map { ($0, stamps[$0] ?? "", $1) }.filter { !$0.1.isEmpty }, to: file)
         }
         return plugins.flatMap { $0 }
@@ -55,9 +57,10 @@ package struct BinaryFormat: PluginFormat {
         if reference.contains("/"), backend.isBinary(name: PathString.name(of: reference)) {
             let path = PathString.canonical(reference)
             let inside = plugins().filter { $0.summary.path == path || PathString.canonical($0.summary.path) == path }
-            let found = (inside.isEmpty ? read([path]) : inside).map(\.summary)
+            let read = inside.isEmpty ? read([path], listing: false) : inside
+            let found = read.map(\.summary)
             if found.count > 1 { throw .ambiguous(reference, candidates: found.map { "\($0.name) (\($0.identifier))" }) }
-            return (inside.isEmpty ? read([path]) : inside).first.map(entry)
+            return read.first.map(entry)
         }
         guard reference.lowercased().hasPrefix(backend.prefix) else { return nil }
         let rest = String(reference.dropFirst(backend.prefix.count))
