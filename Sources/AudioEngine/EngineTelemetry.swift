@@ -32,6 +32,17 @@ public final class EngineTelemetry: @unchecked Sendable {
         return (0..<storage.slots).map { Int64(bitPattern: words[first + $0]) }
     }
 
+    /// The counts of what was repaired, as last published: for a reader of nothing else (a
+    /// Python call's report, read around every call), which need not build every
+    /// parameter's value as ``snapshot()`` does.
+    public func repairs() -> TelemetryRepairs {
+        let words = storage.readConsistent()
+        let first = storage.parameterCount + channels
+        return TelemetryRepairs(nonFiniteBlocks: Int64(bitPattern: words[first + 1]),
+                                sanitizedOutputSamples: Int64(bitPattern: words[first + 2]),
+                                absurdFrames: (0..<storage.slots).map { Int64(bitPattern: words[first + 3 + $0]) })
+    }
+
     /// Reads the latest published state and takes the output peaks (resetting them).
     /// Meant for one reader (the panel or the status command).
     public func snapshot() -> TelemetrySnapshot {
@@ -50,6 +61,13 @@ public final class EngineTelemetry: @unchecked Sendable {
             peaks: (0..<channels).map { storage.takePeak($0) },
             absurdFrames: (0..<storage.slots).map { Int64(bitPattern: words[p + channels + 3 + $0]) })
     }
+}
+
+/// The repair counters of one reading of ``EngineTelemetry`` (``TelemetrySnapshot`` names them).
+public struct TelemetryRepairs: Sendable, Equatable {
+    public var nonFiniteBlocks: Int64
+    public var sanitizedOutputSamples: Int64
+    public var absurdFrames: [Int64]
 }
 
 /// One reading of ``EngineTelemetry``.

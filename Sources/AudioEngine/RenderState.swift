@@ -105,6 +105,8 @@ struct RenderState {
     /// k = 0 … fadeFrames (the wet gain at k is the dry gain at fadeFrames − k: equal power).
     var fadeFrames = 1
     var fadeGains = UnsafeMutablePointer<Float>.allocate(capacity: 0)
+    /// Whether `fadeGains` is this state's to free, rather than shared (``FadeGains``).
+    var ownsFadeGains = true
 
     /// Input magnitude limit (+96 dBFS), as the built-in kernel limits it.
     static var inputLimit: Float { @_noLocks get { LowpassGainKernel.inputLimit } }
@@ -197,10 +199,7 @@ struct RenderState {
         }
         outputPresence = self.fadeFrames
         outputTarget = self.fadeFrames
-        fadeGains = .allocate(capacity: self.fadeFrames + 1)
-        for k in 0...self.fadeFrames {
-            fadeGains[k] = Float(RealtimeMath.sin(Double.pi / 2 * Double(k) / Double(self.fadeFrames)))
-        }
+        (fadeGains, ownsFadeGains) = FadeGains.table(frames: self.fadeFrames)
     }
 
     /// Frees everything, at the engine's end.
@@ -226,10 +225,10 @@ struct RenderState {
                   UnsafeMutableRawPointer(sink), UnsafeMutableRawPointer(sumOfSquares),
                   UnsafeMutableRawPointer(blockPeaks), UnsafeMutableRawPointer(externalIn),
                   UnsafeMutableRawPointer(externalOut), UnsafeMutableRawPointer(scratchIn),
-                  UnsafeMutableRawPointer(scratchOut), UnsafeMutableRawPointer(dry), UnsafeMutableRawPointer(pass),
-                  UnsafeMutableRawPointer(fadeGains)] {
+                  UnsafeMutableRawPointer(scratchOut), UnsafeMutableRawPointer(dry), UnsafeMutableRawPointer(pass)] {
             p.deallocate()
         }
+        if ownsFadeGains { fadeGains.deallocate() }
         chainContexts.deallocate()
         chainControls.deallocate()
         chainReports.deallocate()

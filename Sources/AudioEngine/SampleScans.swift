@@ -19,27 +19,32 @@ enum SampleScans {
     /// Copies `count` samples from `source` (`stride` apart) to `destination`, NaN and
     /// infinities made 0 and the rest held to ±`limit`; true when any was not finite.
     ///
-    /// Written one sample at a time, as selects the compiler turns into vector min, max and
-    /// mask instructions (six for four samples, with the load and store): a select on a
-    /// comparison vectorizes to `minps`/`maxps`, where SIMD's `replacing(with:where:)` keeps
-    /// three mask operations per bound. `x < limit ? x : limit` is `min(x, limit)` for every
-    /// finite `x` (a NaN, which both would pass on differently, is made 0 anyway).
+    /// Contiguous samples go eight at a time, told finite by their bits (a magnitude below
+    /// the infinity's) and held by comparisons and selects: written one sample at a time, the
+    /// compiler kept a branch per sample and no vectors, and the pass cost a tenth of a light
+    /// plug-in's own work.
     @_noLocks
     static func copyIn(from source: UnsafePointer<Float>, stride: Int, to destination: UnsafeMutablePointer<Float>,
                        count: Int, limit: Float) -> Bool {
         var notFinite: UInt32 = 0
         var i = 0
-        // The same step in both loops: the contiguous one is the one the compiler vectorizes.
         if stride == 1 {
-            while i < count {
-                destination[i] = guarded(source[i], limit: limit, notFinite: &notFinite)
-                i &+= 1
+            let magnitudes = Words(repeating: 0x7FFF_FFFF), infinity = Words(repeating: 0x7F80_0000)
+            let high = Vector(repeating: limit), low = Vector(repeating: -limit), zero = Vector(repeating: 0)
+            var bad = SIMDMask<Words>(repeating: false)
+            while i &+ 8 <= count {
+                let x = UnsafeRawPointer(source + i).loadUnaligned(as: Vector.self)
+                let infinite = unsafeBitCast(x, to: Words.self) & magnitudes .>= infinity
+                bad .|= infinite
+                let held = x.replacing(with: high, where: x .> high).replacing(with: low, where: x .< low)
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: held.replacing(with: zero, where: infinite), as: Vector.self)
+                i &+= 8
             }
-        } else {
-            while i < count {
-                destination[i] = guarded(source[i &* stride], limit: limit, notFinite: &notFinite)
-                i &+= 1
-            }
+            notFinite = any(bad) ? 1 : 0
+        }
+        while i < count {
+            destination[i] = guarded(source[i &* stride], limit: limit, notFinite: &notFinite)
+            i &+= 1
         }
         return notFinite != 0
     }

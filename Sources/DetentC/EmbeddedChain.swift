@@ -75,11 +75,12 @@ final class EmbeddedChain: @unchecked Sendable {
     /// The MIDI messages given, on the engine's timeline, as every render hands them over.
     private let feed = EventFeed()
 
-    /// The engine's largest block; the output does not depend on it.
-    static let maxFrames = 16_384
     /// The frames a plug-in runs at most at once, from frame 0 of the signal on: a render's
-    /// blocks (a power of two, at least this) are cut into runs on the same grid.
+    /// blocks (a power of two, at least this) are cut into runs on the same grid. No piece
+    /// of a call is longer, so it is also the engine's largest block.
     static let grid = Engine.defaultKernelFrames
+    /// The smallest engine made for a short whole signal (``blockFrames(forSignal:)``).
+    static let smallestBlock = 256
 
     init(plugins: [String], sampleRate: Double, channels: Int) throws {
         guard sampleRate.isFinite, (1_000...768_000).contains(sampleRate) else {
@@ -288,7 +289,7 @@ final class EmbeddedChain: @unchecked Sendable {
         // An interruption meant for an earlier call (it came as that one ended) is not this one's.
         interruption.store(false, ordering: .releasing)
         defer { interruption.store(false, ordering: .releasing) }
-        let engine = try preparedEngine()
+        let engine = try preparedEngine(signal: final ? frames : nil)
         let targets = try keys.map { key throws -> Engine.SideInput in try target(key.name) }
         let keyRows = KeyRows(keys, channels: channels, frames: frames)
         defer { keyRows.deallocate() }
@@ -297,7 +298,7 @@ final class EmbeddedChain: @unchecked Sendable {
             restarts = false
         }
         running = true
-        let counted = (telemetry: engine.telemetry.snapshot(), dropped: feed.droppedNotes)
+        let counted = (repairs: engine.telemetry.repairs(), dropped: feed.droppedNotes)
         // The messages on the engine's timeline: this call's frames start where it stands.
         let start = engine.framePosition
         feed.add(notes: midi.map { (start + Int64($0.frame), $0.bytes) })
@@ -349,7 +350,7 @@ final class EmbeddedChain: @unchecked Sendable {
             }
             done += n
         }
-        lastReport = CallReport(since: counted, now: (engine.telemetry.snapshot(), feed.droppedNotes), slots: slotNames,
+        lastReport = CallReport(since: counted, now: (engine.telemetry.repairs(), feed.droppedNotes), slots: { slotNames },
                                 latency: latency)
         if final { reset() }
         try checkFaults(engine)
@@ -370,14 +371,18 @@ final class EmbeddedChain: @unchecked Sendable {
 
         init() {}
 
-        init(since: (telemetry: TelemetrySnapshot, dropped: Int), now: (telemetry: TelemetrySnapshot, dropped: Int),
-             slots: [String], latency: Int) {
-            nonFiniteBlocks = now.telemetry.nonFiniteBlocks - since.telemetry.nonFiniteBlocks
-            sanitizedOutputSamples = now.telemetry.sanitizedOutputSamples - since.telemetry.sanitizedOutputSamples
-            absurdFrames = slots.indices.compactMap { s in
-                let frames = (now.telemetry.absurdFrames.indices.contains(s) ? now.telemetry.absurdFrames[s] : 0)
-                    - (since.telemetry.absurdFrames.indices.contains(s) ? since.telemetry.absurdFrames[s] : 0)
-                return frames > 0 ? (slots[s], frames) : nil
+        /// `slots` gives the slots' names, asked only when a slot passed absurd output.
+        init(since: (repairs: TelemetryRepairs, dropped: Int), now: (repairs: TelemetryRepairs, dropped: Int),
+             slots: () -> [String], latency: Int) {
+            nonFiniteBlocks = now.repairs.nonFiniteBlocks - since.repairs.nonFiniteBlocks
+            sanitizedOutputSamples = now.repairs.sanitizedOutputSamples - since.repairs.sanitizedOutputSamples
+            if now.repairs.absurdFrames != since.repairs.absurdFrames {
+                let names = slots()
+                absurdFrames = names.indices.compactMap { s in
+                    let frames = (now.repairs.absurdFrames.indices.contains(s) ? now.repairs.absurdFrames[s] : 0)
+                        - (since.repairs.absurdFrames.indices.contains(s) ? since.repairs.absurdFrames[s] : 0)
+                    return frames > 0 ? (names[s], frames) : nil
+                }
             }
             midiDropped = now.dropped - since.dropped
             self.latency = latency
@@ -630,10 +635,39 @@ final class EmbeddedChain: @unchecked Sendable {
             : "no keyed slot or named input of that name (there are: \(names.joined(separator: ", ")))"))
     }
 
+    /// The engine's largest block for a call of `frames` frames that is a whole signal (nil:
+    /// a part of a stream, or not known): a grid block, or for a signal shorter than that the
+    /// power of two that holds it. Most of an engine's start is clearing its buffers, and a
+    /// short signal's call is mostly its start: 480 frames through a light plug-in cost
+    /// several times more with grid-sized buffers. The output does not depend on it (pieces
+    /// are still cut on the grid). An isolated chain keeps the grid: its slots are made
+    /// anew in place, at the size they were made.
+    private func blockFrames(forSignal frames: Int?) -> Int {
+        guard let frames, isolation == nil else { return Self.grid }
+        var block = Self.smallestBlock
+        while block < min(frames, Self.grid) { block *= 2 }
+        return block
+    }
+
     /// The engine, made and prepared at the chain's values when there is none (first use,
-    /// after a file or a preset's state was chosen, in a child made by `fork`).
-    private func preparedEngine() throws -> Engine {
-        if let engine, engineProcess == ThisProcess.id { return engine }
+    /// after a file or a preset's state was chosen, in a child made by `fork`), or when the
+    /// one there is has not started and its blocks are too short for a whole signal of
+    /// `signal` frames and the latency's after them (``blockFrames(forSignal:)``).
+    private func preparedEngine(signal: Int? = nil) throws -> Engine {
+        if let engine, engineProcess == ThisProcess.id,
+           running || engine.maxFrames >= blockFrames(forSignal: signal.map { $0 + latency }) {
+            return engine
+        }
+        let engine = try madeEngine(maxFrames: blockFrames(forSignal: signal))
+        // The latency is known once a plug-in is made: a short signal's last piece holds it too.
+        if let signal, engine.maxFrames < blockFrames(forSignal: signal + latency) {
+            return try madeEngine(maxFrames: blockFrames(forSignal: signal + latency))
+        }
+        return engine
+    }
+
+    /// A new engine at the chain's values, for blocks of up to `maxFrames` frames.
+    private func madeEngine(maxFrames: Int) throws -> Engine {
         dropEngine()
         var chosen = found.settingState(state)
         do { chosen = try chosen.settingFiles(files) } catch { throw CallFailure(.badValue, error.description) }
@@ -645,7 +679,7 @@ final class EmbeddedChain: @unchecked Sendable {
         if let retired, let isolation, engineProcess == ThisProcess.id { isolation.sandboxes.offer(retired.slotOwners) }
         defer { isolation?.sandboxes.withdrawOffers() }
         do {
-            try engine.prepare(sampleRate: sampleRate, maxFrames: Self.maxFrames, channels: channels)
+            try engine.prepare(sampleRate: sampleRate, maxFrames: maxFrames, channels: channels)
         } catch let error as SlotError where error.fault {
             // An isolated plug-in that crashed, aborted or hung while its process made it is
             // the same fault as one in a run: the caller catches one kind of error for both.
@@ -685,7 +719,7 @@ final class EmbeddedChain: @unchecked Sendable {
     /// The frames a ``process`` call of `frames` frames writes (`final`: with the latency
     /// rendered out), so that the caller makes room for exactly those.
     func outputFrames(_ frames: Int, final: Bool) throws -> Int {
-        _ = try preparedEngine()
+        _ = try preparedEngine(signal: final ? frames : nil)
         let total = frames + (final ? latency : 0)
         return total - min(toDrop, total)
     }

@@ -34,6 +34,27 @@ def test_process_equals_render(tmp_path, plugins, sets):
     assert np.abs(y).max() > 0.01
 
 
+@pytest.mark.parametrize("frames", [1, 250, 300, 5_000])
+def test_a_short_signal_equals_render_and_so_do_longer_ones_after_it(tmp_path, frames):
+    # A short whole signal runs in an engine sized to it; 250 frames and the limiter's 240 of
+    # latency outgrow the first size chosen. A longer signal after it, and a stream (of
+    # plug-ins whose sound does not depend on how runs are cut), need more.
+    plugins, sets = ("lim=" + LIMITER, OVERDRIVE), ("lim.limit=-6", "overdrive.drive=0.3")
+    chain = chain_with(plugins, sets)
+    for length in (frames, 70_001):
+        x = noise(frames=length, seed=length)
+        expected = render(tmp_path, x, plugins, sets)
+        y = chain.process(x)
+        assert y.shape == expected.shape
+        assert np.array_equal(y, expected), f"{length} frames after {frames}"
+    plugins, sets = (LATENCY, OVERDRIVE), ("artificiallatency.delay=5", "overdrive.drive=0.4")
+    chain = chain_with(plugins, sets)
+    chain.process(noise(frames=frames))
+    x = noise(frames=20_000, seed=5)
+    parts = [chain.process(x[:, :frames], reset=False), chain.process(x[:, frames:], reset=True)]
+    assert np.array_equal(np.concatenate(parts, axis=1), chain_with(plugins, sets).process(x))
+
+
 def test_latency_is_compensated():
     chain = chain_with((LIMITER,), ())
     assert chain.latency == 240
