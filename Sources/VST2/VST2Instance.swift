@@ -106,7 +106,9 @@ final class VST2Instance: BinaryInstance {
         let index = Int32(clamping: Int(parameter.id))
         guard Int(index) < parameterCount else { return nil }
         var read: Float = 0
-        if text.withCString({ detent_vst2_parameter_from_text(record, index, $0, &read) }) != 0 {
+        if text.withCString({ detent_vst2_parameter_from_text(record, index, $0, &read) }) != 0,
+           let (display, label) = shown(parameter, normalized: Double(read)),
+           VST2TextSearch.shows(text, display: display, label: label) {
             return parameter.value(normalized: Double(read))
         }
         return VST2TextSearch.normalized(for: text) { shown(parameter, normalized: $0) }.map(parameter.value(normalized:))

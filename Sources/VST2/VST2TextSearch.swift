@@ -34,6 +34,22 @@ enum VST2TextSearch {
         return [(from + to) / 2, from].first { number($0)?.value == nearest.value }
     }
 
+    /// Whether a plug-in's display (and label) at the value it read `text` as shows `text`:
+    /// the same words, or the same number within both's rounding, in the same unit or none.
+    /// A plug-in may answer `effString2Parameter` for any text (JUCE's builds read a word they
+    /// do not know as 0), so its answer is believed only when it shows what was typed. A
+    /// plug-in that shows nothing is believed.
+    static func shows(_ text: String, display: String, label: String) -> Bool {
+        let typed = text.trimmedWhitespace.lowercased(), shown = display.trimmedWhitespace.lowercased()
+        if shown.isEmpty || typed == shown || typed == (shown + " " + label.lowercased()).trimmedWhitespace {
+            return true
+        }
+        guard let number = VST2Curve.shown(text), let showing = VST2Curve.shown(display) else { return false }
+        let unit = showing.suffix.isEmpty ? label : showing.suffix
+        guard number.suffix.isEmpty || number.suffix.lowercased() == unit.lowercased() else { return false }
+        return abs(showing.value - number.value) <= showing.resolution + number.resolution
+    }
+
     /// The first 0…1 value at which `below` is false, to within 2⁻³⁰, for a `below` true up
     /// to a point and false after it.
     private static func firstNot(_ below: (Double) -> Bool) -> Double {

@@ -49,4 +49,17 @@ struct VST2CurveTests {
         #expect(VST2Curve.fit(Self.samples { $0 == 0 ? "-inf" : String(format: "%.1f", 20 * log10($0)) }) == nil)
         #expect(VST2Curve.fit(Self.samples { $0 < 0.5 ? String(format: "%.0f Hz", 1000 * $0) : String(format: "%.2f kHz", $0) }) == nil)
     }
+
+    @Test("a plug-in's reading of a text is believed only when its display shows that text")
+    func answerShowsText() {
+        #expect(VST2TextSearch.shows("30 ms", display: "30.0", label: "ms"))
+        #expect(VST2TextSearch.shows("30ms", display: "30.0 ms", label: ""))
+        #expect(VST2TextSearch.shows("-6", display: "-6.02", label: "dB"))
+        #expect(VST2TextSearch.shows("off", display: "Off", label: ""))
+        #expect(VST2TextSearch.shows("anything", display: "", label: ""))
+        // A word read as the lowest value (JUCE's builds), a number in another unit, another number.
+        #expect(!VST2TextSearch.shows("loud", display: "0.00", label: "dB"))
+        #expect(!VST2TextSearch.shows("30 Hz", display: "30.0", label: "ms"))
+        #expect(!VST2TextSearch.shows("30 ms", display: "12.0", label: "ms"))
+    }
 }
