@@ -38,9 +38,7 @@ enum VST2Programs {
         let named = names.contains { !$0.isEmpty }
         var used = Set<String>(), labels: [BinaryLabel] = []
         for (index, name) in names.enumerated() where !named || !name.isEmpty {
-            let base = name.isEmpty ? "Program \(index + 1)" : name
-            var label = base, n = 2
-            while !used.insert(label.lowercased()).inserted { label = "\(base) \(n)"; n += 1 }
+            let label = BinaryPrograms.unique(name.isEmpty ? "Program \(index + 1)" : name, in: &used)
             labels.append(BinaryLabel(value: Double(index), text: label))
         }
         guard labels.count > 1 else { return nil }
@@ -61,16 +59,14 @@ enum VST2Programs {
         // Read from the plug-in, all at once, when the first program's values are asked for.
         let values = Lazy { programValues(plugin, programs: points.map { Int32($0.value) }) ?? [] }
         return points.enumerated().map { i, point in
-            let file = String(point.label.map { $0 == "/" ? "-" : $0 })
-            return FactoryPreset(fileName: file + ".vst2", source: "\(plugin.name) program '\(point.label)'") {
+            BinaryPrograms.preset(point.label, of: plugin, suffix: "vst2", comment: "\(plugin.name)'s program \(Int(point.value) + 1)",
+                                  table: table) {
                 let parameters = i < values.value.count ? values.value[i] : []
                 var assigned: [ParameterIndex: Double] = [ParameterIndex(programRow): point.value]
                 for (row, k) in rows.enumerated() where k < parameters.count {
                     assigned[ParameterIndex(row)] = plugin.parameters[k].value(normalized: Double(parameters[k]))
                 }
-                return PresetCodec.encode(Preset(
-                    name: point.label, comment: "\(plugin.name)'s program \(Int(point.value) + 1)",
-                    values: ParameterValues(table: table, assigned), processor: plugin.identifier))
+                return assigned
             }
         }
     }

@@ -27,10 +27,7 @@ enum VST3Programs {
             let shown = VST3Scan.trimmed(VST3Scan.filled {
                 found = detent_vst3_parameter_text(record, list.identifier, normalized(step, of: list), $0, $1)
             })
-            let base = found && !shown.isEmpty ? shown : "Program \(step + 1)"
-            var name = base, n = 2
-            while !used.insert(name.lowercased()).inserted { name = "\(base) \(n)"; n += 1 }
-            return name
+            return BinaryPrograms.unique(found && !shown.isEmpty ? shown : "Program \(step + 1)", in: &used)
         }
     }
 
@@ -40,16 +37,13 @@ enum VST3Programs {
         guard !plugin.programs.isEmpty, plugin.unhostableReason == nil, let (table, rows) = try? BinaryTable.make(plugin) else { return [] }
         let values = Lazy { programValues(plugin) }
         return plugin.programs.enumerated().map { step, name in
-            let file = String(name.map { $0 == "/" ? "-" : $0 })
-            return FactoryPreset(fileName: file + ".vst3", source: "\(plugin.name) program '\(name)'") {
+            BinaryPrograms.preset(name, of: plugin, suffix: "vst3", comment: "\(plugin.name)'s program '\(name)'", table: table) {
                 let program = step < values.value.count ? values.value[step] : [:]
                 var assigned: [ParameterIndex: Double] = [:]
                 for (row, k) in rows.enumerated() {
                     if let value = program[k] { assigned[ParameterIndex(row)] = table[ParameterIndex(row)].clamp(value) }
                 }
-                return PresetCodec.encode(Preset(
-                    name: name, comment: "\(plugin.name)'s program '\(name)'",
-                    values: ParameterValues(table: table, assigned), processor: plugin.identifier))
+                return assigned
             }
         }
     }
