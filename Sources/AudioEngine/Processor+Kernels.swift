@@ -26,13 +26,18 @@ extension Processor {
                 Slot(name: slot.name, processor: slot.processor.makingKernels(factory, slot: slot.name), bypass: slot.bypass, first: slot.first)
             }
             copy.code = .chain(made)
-            copy.table = table.withoutOwnTexts(in: made.filter { !$0.processor.table.hasOwnTexts }.flatMap(\.rows))
+            // Each slot's words as its processor now has them (asked elsewhere, or none).
+            for slot in made {
+                copy.table = copy.table.replacingOwnTexts(slot.processor.table.specs.map { $0.ownTexts?.texts }, from: slot.first.rawValue)
+            }
             return copy
         case .external:
             guard let make = factory(self, slot) else { return self }
             var copy = self
-            // Its plug-in runs elsewhere: its words are asked nowhere here (``ParameterTexts``).
-            copy.table = table.withoutOwnTexts
+            // Its plug-in runs elsewhere: its words are asked there too, never here (where
+            // asking would load it), or not at all (``ParameterTexts/elsewhere(row:reference:identifier:)``).
+            let reference = foundAt ?? identifier, identifier = identifier
+            copy.table = table.movingOwnTexts { row, texts in texts.elsewhere(row: row, reference: reference, identifier: identifier) }
             copy.fileKernel = make
             let files = files, state = state
             copy.code = .external { format in try make(format, files, state) }

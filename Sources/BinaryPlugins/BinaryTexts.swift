@@ -65,6 +65,21 @@ package final class BinaryTexts: Sendable {
         }
         func text(for value: Double) -> String? { texts.text(parameter: parameter, value: value) }
         func value(for text: String) -> Double? { texts.value(parameter: parameter, text: text) }
+        func elsewhere(row: Int, reference: String, identifier: String) -> (any ParameterTexts)? {
+            texts.helper(reference: reference, identifier: identifier).row(row, showsOwnText: showsOwnText)
+        }
+    }
+
+    /// The process that answers for this plug-in run elsewhere: one for all its rows.
+    private let helpers = Mutex<[String: HelperTexts]>([:])
+
+    func helper(reference: String, identifier: String) -> HelperTexts {
+        helpers.withLock { helpers in
+            if let known = helpers[reference] { return known }
+            let made = HelperTexts(reference: reference, identifier: identifier)
+            helpers[reference] = made
+            return made
+        }
     }
 
     func text(parameter k: Int, value: Double) -> String? {

@@ -101,6 +101,13 @@ public func detent_serve_scan(_ format: UnsafePointer<CChar>, _ paths: UnsafePoi
     InstalledPlugins.serveScan(format: String(cString: format), paths: (0..<Int(max(0, count))).map { String(cString: paths[$0]) })
 }
 
+/// Answers for an isolated plug-in's words (the body of `detent words REFERENCE IDENTIFIER`),
+/// for a process started by ``detent_use_scanner``'s program; returns the exit status.
+@_cdecl("detent_serve_words")
+public func detent_serve_words(_ reference: UnsafePointer<CChar>, _ identifier: UnsafePointer<CChar>) -> Int32 {
+    WordsService.serve(reference: String(cString: reference), identifier: String(cString: identifier))
+}
+
 /// The program that reads plug-in binaries in a child process for a listing: `program` with
 /// `arguments` and then `scan FORMAT PATH…` (Python: its interpreter, `-m detent._slot`).
 @_cdecl("detent_use_scanner")

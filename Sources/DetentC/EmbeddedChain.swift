@@ -42,6 +42,7 @@ final class EmbeddedChain: @unchecked Sendable {
         didSet {
             dropEngine()
             sandboxes.withLock { $0 = isolation?.sandboxes }
+            tableChanged()
         }
     }
     /// Set by ``interrupt()`` from another thread while a call runs; the call ends at its next
@@ -91,6 +92,7 @@ final class EmbeddedChain: @unchecked Sendable {
         let graph = plugins.count == 1 && plugins[0].lowercased().hasSuffix(".json") && GraphFile.isGraph(plugins[0]) ? plugins[0] : nil
         (found, store) = try graph.map { try PluginChoice(graph: $0).resolved() } ?? ProcessorReference.find(plugins: plugins)
         processor = found
+        table = found.table
         hostsPlugins = found.slots.isEmpty ? !found.isBuiltIn : found.slots.contains { !$0.processor.isBuiltIn }
         self.sampleRate = sampleRate
         self.channels = channels
@@ -119,7 +121,15 @@ final class EmbeddedChain: @unchecked Sendable {
         spanOutputs.deallocate()
     }
 
-    var table: ParameterTable { found.table }
+    /// The table values are read, set and shown through: the processor's own, or an isolated
+    /// chain's, whose plug-ins' words are asked in a process of their own (asking here would
+    /// load a plug-in into the caller's process, which isolation promises it never is).
+    private(set) var table: ParameterTable
+
+    /// ``table`` made again, for a new processor or isolation.
+    private func tableChanged() {
+        table = isolation.map { found.isolated($0).table } ?? found.table
+    }
     var fileParameters: [FileParameter] { processor.files }
     var identifier: String { found.identifier }
 
@@ -532,6 +542,7 @@ final class EmbeddedChain: @unchecked Sendable {
     /// hosts plug-ins follow; the next call starts afresh.
     private func reshape(to processor: Processor, values: [ParameterIndex: Double]) {
         found = processor
+        tableChanged()
         store = ProcessorReference.store(for: found)
         hostsPlugins = found.chainParts.contains { !$0.processor.isBuiltIn }
         self.values = values

@@ -22,7 +22,7 @@ package struct Detent: ParsableCommand {
             """,
         version: version,
         subcommands: [ParamsCommand.self, PluginsCommand.self, RenderCommand.self, LiveCommand.self, PanelCommand.self, PresetCommand.self, MIDICommand.self,
-                      SlotCommand.self, ScanCommand.self]
+                      SlotCommand.self, ScanCommand.self, WordsCommand.self]
     )
 
     /// Parses the command line and runs the command. Help, `--version` and completion scripts

@@ -87,8 +87,8 @@ public struct ParameterSpec: Sendable, Hashable {
                       kind: kind, glidesInAmplitude: glidesInAmplitude, ownTexts: texts)
     }
 
-    /// The same row without the plug-in's words: for a plug-in run in another process, whose
-    /// words are asked nowhere but there.
+    /// The same row without the plug-in's words: for a plug-in run in another process whose
+    /// words cannot be asked there.
     public var withoutOwnTexts: ParameterSpec {
         ParameterSpec(id: id, name: name, unit: unit, range: range, taper: taper, defaultValue: defaultValue,
                       smoothing: smoothing, minimumIsSilence: minimumIsSilence, midiController: midiController,

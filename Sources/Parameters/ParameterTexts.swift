@@ -17,6 +17,15 @@ public protocol ParameterTexts: AnyObject, Sendable {
     func text(for value: Double) -> String?
     /// The value (in the row's unit) the plug-in reads from `text`, or nil when it reads none.
     func value(for text: String) -> Double?
+    /// The same words asked of another process, for row `row` of the processor found as
+    /// `reference` (its file, or its identifier) whose identifier is `identifier`, run in a
+    /// process of its own (an isolated slot): its plug-in is then never loaded here. Nil:
+    /// the row has no words there.
+    func elsewhere(row: Int, reference: String, identifier: String) -> (any ParameterTexts)?
+}
+
+extension ParameterTexts {
+    public func elsewhere(row: Int, reference: String, identifier: String) -> (any ParameterTexts)? { nil }
 }
 
 /// A row's ``ParameterTexts``, held so that it makes no difference to a row's equality: two
@@ -51,21 +60,21 @@ extension OwnTexts {
 }
 
 extension ParameterTable {
-    /// True when a row has a plug-in's own words.
-    public var hasOwnTexts: Bool { specs.contains { $0.ownTexts != nil } }
+    /// The table with each row's words `move(row, words)` instead (nil: none): a processor's
+    /// plug-in run elsewhere (``ParameterTexts/elsewhere(row:reference:identifier:)``).
+    public func movingOwnTexts(_ move: (Int, any ParameterTexts) -> (any ParameterTexts)?) -> ParameterTable {
+        replacingOwnTexts(specs.indices.map { row in specs[row].ownTexts.flatMap { move(row, $0.texts) } })
+    }
 
-    /// The table without any plug-in's own words (``ParameterSpec/withoutOwnTexts``).
-    public var withoutOwnTexts: ParameterTable { withoutOwnTexts(in: specs.indices) }
-
-    /// The table without the plug-in's own words of the rows at `rows` (a chain's slot run
-    /// elsewhere).
-    public func withoutOwnTexts<Rows: Sequence<Int>>(in rows: Rows) -> ParameterTable {
-        var changed = specs, stripped = false
-        for row in rows where changed[row].ownTexts != nil {
-            changed[row] = changed[row].withoutOwnTexts
-            stripped = true
+    /// The table with the words of row `i` now `texts[i]` (nil: none), for rows that have
+    /// words now; the rest unchanged.
+    public func replacingOwnTexts(_ texts: [(any ParameterTexts)?], from first: Int = 0) -> ParameterTable {
+        var changed = specs, moved = false
+        for (i, words) in texts.enumerated() where changed[first + i].ownTexts != nil {
+            changed[first + i] = words.map { changed[first + i].withOwnTexts($0) } ?? changed[first + i].withoutOwnTexts
+            moved = true
         }
-        guard stripped else { return self }
+        guard moved else { return self }
         // The ids are this table's, unique already.
         return try! ParameterTable(changed)
     }

@@ -68,18 +68,24 @@ struct OwnTextTests {
         #expect(throws: ParameterError.self) { try clap.parse("100:1") }
     }
 
-    @Test("a plug-in run in another process has its words asked nowhere here")
-    func isolatedRowsHaveNone() throws {
+    @Test("a plug-in run in another process has its words asked in a process of their own")
+    func isolatedRowsAskElsewhere() throws {
         let processor = try Self.processor("vst2:1650946937")
-        #expect(processor.table.hasOwnTexts)
         let elsewhere: Processor.KernelFactory = { _, _, _ in throw PluginError.notHostable(name: "x", reason: "runs elsewhere") }
         let alone = processor.makingKernels { _, _ in elsewhere }
-        #expect(!alone.table.hasOwnTexts)
-        #expect(try Self.row(alone, "attack_time").format(0.5) == "0.50")
+        let attack = try Self.row(alone, "attack_time")
+        #expect(String(reflecting: type(of: try #require(attack.ownTexts?.texts))).contains("HelperTexts"))
+        #expect(attack.format(attack.defaultValue) == "20.0 ms")
+        #expect(attack.format(try attack.parse("30 ms")) == "30.0 ms")
+        // In a chain, the slot run elsewhere has its words there; the rest keep their own.
         let chain = try Processor.chain([("comp", processor), ("gain", .lowpassGain)])
-        #expect(chain.table.hasOwnTexts)
         let isolated = chain.makingKernels { _, slot in slot == "comp" ? elsewhere : nil }
-        #expect(!isolated.table.hasOwnTexts)
+        let slotAttack = try Self.row(isolated, "comp.attack_time")
+        #expect(String(reflecting: type(of: try #require(slotAttack.ownTexts?.texts))).contains("HelperTexts"))
+        #expect(slotAttack.format(slotAttack.defaultValue) == "20.0 ms")
+        // A process that cannot find its plug-in answers nothing, once: Detent's numbers show.
+        let lost = HelperTexts(reference: "/nonexistent/plugin.so", identifier: "vst2:0").row(0, showsOwnText: true)
+        #expect(lost.text(for: 0.5) == nil && lost.value(for: "30 ms") == nil)
     }
 
     @Test("a plug-in's text is printed without control characters; --ascii spells its symbols")

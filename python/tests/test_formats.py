@@ -1,6 +1,9 @@
 """VST2, VST3 and CLAP plug-ins in Python: one chain mixing the formats gives the samples the
 same chain of the plug-ins' LV2 builds gives (zam-plugins builds each from one source), in
 process and isolated."""
+import subprocess
+import sys
+
 import numpy as np
 
 import detent
@@ -52,6 +55,27 @@ def test_a_plugins_own_words_are_shown_and_read():
     clap = detent.Chain(["clap:ZamComp"], channels=1)
     clap["ratio"] = "6:1"
     assert clap["ratio"] == 6 and clap.text("ratio") == "6.00"
+
+
+ISOLATED_WORDS = """
+import numpy as np, detent
+binary = "lsp-plugins"
+assert binary not in open("/proc/self/maps").read()
+chain = detent.Chain(["vst2:1650946937"], channels=1, isolate=True)
+assert chain.text("attack_time") == "20.0 ms", chain.text("attack_time")
+chain["attack_time"] = "30 ms"
+assert chain.text("attack_time") == "30.0 ms", chain.text("attack_time")
+chain.process(np.zeros((1, 4_800), dtype=np.float32))
+assert binary not in open("/proc/self/maps").read(), "the plug-in was loaded here"
+"""
+
+
+def test_an_isolated_plugins_words_are_asked_where_it_runs():
+    # The same words with isolate=True, asked of a process of their own: the plug-in is
+    # never loaded into this one, neither by its words nor by its sound (a fresh Python, as
+    # this one has loaded it for the tests before).
+    done = subprocess.run([sys.executable, "-c", ISOLATED_WORDS], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 # The reference VST3 host (pedalboard, from PyPI for the tests alone): the Zam VST3 plug-ins

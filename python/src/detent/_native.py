@@ -79,6 +79,8 @@ lib.detent_serve_slot.argtypes = [_c.c_char_p]
 lib.detent_serve_slot.restype = _c.c_int32
 lib.detent_serve_scan.argtypes = [_c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32]
 lib.detent_serve_scan.restype = _c.c_int32
+lib.detent_serve_words.argtypes = [_c.c_char_p, _c.c_char_p]
+lib.detent_serve_words.restype = _c.c_int32
 lib.detent_use_scanner.argtypes = [_c.c_char_p, _c.POINTER(_c.c_char_p), _c.c_int32]
 lib.detent_use_scanner.restype = None
 # VST2, VST3 and CLAP binaries are read in a child process, this interpreter running
