@@ -94,7 +94,7 @@ let package = Package(
         // Formats whose plug-ins are binaries that must be opened to be read (VST2, VST3, CLAP):
         // the scan in child processes and its index, references, the table, the kernel's memory,
         // written once; each format module brings its folders, its reading and its bridge.
-        .target(name: "BinaryPlugins", dependencies: ["CPluginKernel", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
+        .target(name: "BinaryPlugins", dependencies: ["CPluginKernel", "CPlatform", "KernelMemory", "CRealtime", "Parameters", "AudioEngine", "Presets", "Platform", "PluginFormats", "TextFormats"]),
         // The three binary formats, each a C bridge built against the interface headers of
         // Debian's dpf-source (CLAP: MIT; travesty's VST3 interfaces: ISC; a VST2 header: BSD)
         // and a module that reads and instantiates its plug-ins.
@@ -151,7 +151,7 @@ let package = Package(
         // processes that contain a crashing plug-in, and the report.
         .target(name: "RenderJobs", dependencies: [
             "Rig", "OfflineRender", "AudioEngine", "Parameters", "Presets", "Platform", "TextFormats", "LV2", "Ladspa", "PluginFormats",
-            "Isolation"]),
+            "Isolation", "CPlatform"]),
 
         // The engine for callers in other languages, through C functions (`detent_chain_new`,
         // `detent_chain_process`, …): Python's `detent` package loads it in process.

@@ -17,7 +17,8 @@ enum SampleScans {
     }
 
     /// Copies `count` samples from `source` (`stride` apart) to `destination`, NaN and
-    /// infinities made 0 and the rest held to ±`limit`; true when any was not finite.
+    /// infinities made 0 and the rest held to ±`limit` (a denormal made 0); true when any was
+    /// not finite.
     ///
     /// Contiguous samples go eight at a time, told finite by their bits (a magnitude below
     /// the infinity's) and held by comparisons and selects: written one sample at a time, the
@@ -30,14 +31,19 @@ enum SampleScans {
         var i = 0
         if stride == 1 {
             let magnitudes = Words(repeating: 0x7FFF_FFFF), infinity = Words(repeating: 0x7F80_0000)
+            let smallest = Words(repeating: 0x0080_0000)
             let high = Vector(repeating: limit), low = Vector(repeating: -limit), zero = Vector(repeating: 0)
             var bad = SIMDMask<Words>(repeating: false)
             while i &+ 8 <= count {
                 let x = UnsafeRawPointer(source + i).loadUnaligned(as: Vector.self)
-                let infinite = unsafeBitCast(x, to: Words.self) & magnitudes .>= infinity
+                let magnitude = unsafeBitCast(x, to: Words.self) & magnitudes
+                let infinite = magnitude .>= infinity
                 bad .|= infinite
                 let held = x.replacing(with: high, where: x .> high).replacing(with: low, where: x .< low)
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: held.replacing(with: zero, where: infinite), as: Vector.self)
+                // A denormal is 0, as the one-at-a-time loop's min and max made it under the
+                // engine's denormals-are-zero (selects pass its bits on).
+                let made = held.replacing(with: zero, where: infinite .| (magnitude .< smallest))
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: made, as: Vector.self)
                 i &+= 8
             }
             notFinite = any(bad) ? 1 : 0
@@ -50,15 +56,16 @@ enum SampleScans {
     }
 
     /// One sample of ``copyIn(from:stride:to:count:limit:)``: 0 for NaN and infinities (noted
-    /// in `notFinite`), else held to ±`limit`.
+    /// in `notFinite`) and denormals, else held to ±`limit`.
     @_noLocks @inline(__always)
     static func guarded(_ x: Float, limit: Float, notFinite: inout UInt32) -> Float {
-        // Not finite: all exponent bits set (±infinity, NaN).
-        let finite = x.bitPattern & 0x7FFF_FFFF < 0x7F80_0000
+        // Not finite: all exponent bits set (±infinity, NaN). Denormal: none set.
+        let magnitude = x.bitPattern & 0x7FFF_FFFF
+        let finite = magnitude < 0x7F80_0000
         notFinite |= finite ? 0 : 1
         let below = x < limit ? x : limit
         let held = below > -limit ? below : -limit
-        return finite ? held : 0
+        return finite && magnitude >= 0x0080_0000 ? held : 0
     }
 
     /// True when any of `count` samples of `channels` buffers (`stride` apart) is not finite
