@@ -51,23 +51,11 @@ package final class BinaryTexts: Sendable {
     package func row(_ k: Int, spec: ParameterSpec) -> any ParameterTexts {
         let p = plugin.parameters[k]
         let unknown = spec.kind == .continuous && spec.range == 0...1 && p.unit.isEmpty
-        return Row(texts: self, parameter: k, showsOwnText: unknown)
-    }
-
-    private final class Row: ParameterTexts {
-        let texts: BinaryTexts
-        let parameter: Int
-        let showsOwnText: Bool
-        init(texts: BinaryTexts, parameter: Int, showsOwnText: Bool) {
-            self.texts = texts
-            self.parameter = parameter
-            self.showsOwnText = showsOwnText
-        }
-        func text(for value: Double) -> String? { texts.text(parameter: parameter, value: value) }
-        func value(for text: String) -> Double? { texts.value(parameter: parameter, text: text) }
-        func elsewhere(row: Int, reference: String, identifier: String) -> (any ParameterTexts)? {
-            texts.helper(reference: reference, identifier: identifier).row(row, showsOwnText: showsOwnText)
-        }
+        return TextsRow(showsOwnText: unknown, shown: { [self] in text(parameter: k, value: $0) },
+                        read: { [self] in value(parameter: k, text: $0) },
+                        moved: { [self] row, reference, identifier in
+                            helper(reference: reference, identifier: identifier).row(row, showsOwnText: unknown)
+                        })
     }
 
     /// The process that answers for this plug-in run elsewhere: one for all its rows.

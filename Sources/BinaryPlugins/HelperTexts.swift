@@ -44,22 +44,10 @@ package final class HelperTexts: Sendable {
         state.withLock { $0.end() }
     }
 
-    /// The words of row `row` (of the plug-in's table alone).
+    /// The words of row `row` (of the plug-in's table alone), asked here and nowhere else.
     func row(_ row: Int, showsOwnText: Bool) -> any ParameterTexts {
-        Row(texts: self, row: row, showsOwnText: showsOwnText)
-    }
-
-    private final class Row: ParameterTexts {
-        let texts: HelperTexts
-        let row: Int
-        let showsOwnText: Bool
-        init(texts: HelperTexts, row: Int, showsOwnText: Bool) {
-            self.texts = texts
-            self.row = row
-            self.showsOwnText = showsOwnText
-        }
-        func text(for value: Double) -> String? { texts.text(row: row, value: value) }
-        func value(for text: String) -> Double? { texts.value(row: row, text: text) }
+        TextsRow(showsOwnText: showsOwnText, shown: { [self] in text(row: row, value: $0) },
+                 read: { [self] in value(row: row, text: $0) }, moved: nil)
     }
 
     func text(row: Int, value: Double) -> String? {
