@@ -4,27 +4,31 @@ the Zam plug-ins both can run: 60 s of float32 noise at 48 kHz (mono or stereo, 
 is), processed whole, REPS rounds in which each runs once, the order alternating from round to
 round (so that a machine warming or cooling up weighs on both alike). Prints the best of each,
 their ratio, and the median of the rounds' own ratios (a round's two runs are seconds apart:
-the steadier figure on a busy machine). The outputs are compared too.
+the steadier figure on a busy machine). Times are the process's CPU time, not the wall
+clock's: on a shared machine another tenant's load then weighs on neither (numpy's BLAS is
+kept to one thread, whose spinning would otherwise count). The outputs are compared too.
 
 Usage: python Benchmarks/vst3-vs-pedalboard.py [REPS]      (default 5)
 Needs: numpy, pedalboard (0.9.x, from PyPI; never a dependency) and detent installed in the
 Python that runs it (Benchmarks/python-vs-pedalboard.sh makes such a virtual environment).
 """
+import os
 import sys
 import time
 
-import numpy as np
-import pedalboard
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402 (after the BLAS setting it reads)
+import pedalboard  # noqa: E402
 
-import detent
+import detent  # noqa: E402
 
 PLUGINS = [("ZamTube", 1), ("ZaMultiCompX2", 2), ("ZamComp", 1), ("ZamEQ2", 1), ("ZamGEQ31", 1)]
 
 
 def timed(function):
-    start = time.perf_counter()
+    start = time.process_time()
     function()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def rounds(ours, theirs, reps):
