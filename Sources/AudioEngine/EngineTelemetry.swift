@@ -26,11 +26,7 @@ public final class EngineTelemetry: @unchecked Sendable {
 
     /// Each slot's frames of absurd output passed through, as last published (the peaks
     /// are left for ``snapshot()``): what a host watches to name a slot as it goes wrong.
-    public func absurdFrames() -> [Int64] {
-        let words = storage.readConsistent()
-        let first = storage.parameterCount + channels + 3
-        return (0..<storage.slots).map { Int64(bitPattern: words[first + $0]) }
-    }
+    public func absurdFrames() -> [Int64] { repairs().absurdFrames }
 
     /// The counts of what was repaired, as last published: for a reader of nothing else (a
     /// Python call's report, read around every call), which need not build every

@@ -27,9 +27,11 @@ extension Processor {
             }
             copy.code = .chain(made)
             // Each slot's words as its processor now has them (asked elsewhere, or none).
+            var words = table.specs.map { $0.ownTexts?.texts }
             for slot in made {
-                copy.table = copy.table.replacingOwnTexts(slot.processor.table.specs.map { $0.ownTexts?.texts }, from: slot.first.rawValue)
+                for (j, spec) in slot.processor.table.specs.enumerated() { words[slot.first.rawValue + j] = spec.ownTexts?.texts }
             }
+            copy.table = table.replacingOwnTexts(words)
             return copy
         case .external:
             guard let make = factory(self, slot) else { return self }
@@ -37,7 +39,9 @@ extension Processor {
             // Its plug-in runs elsewhere: its words are asked there too, never here (where
             // asking would load it), or not at all (``ParameterTexts/elsewhere(row:reference:identifier:)``).
             let reference = foundAt ?? identifier, identifier = identifier
-            copy.table = table.movingOwnTexts { row, texts in texts.elsewhere(row: row, reference: reference, identifier: identifier) }
+            copy.table = table.replacingOwnTexts(table.specs.indices.map { row in
+                table.specs[row].ownTexts?.texts.elsewhere(row: row, reference: reference, identifier: identifier)
+            })
             copy.fileKernel = make
             let files = files, state = state
             copy.code = .external { format in try make(format, files, state) }

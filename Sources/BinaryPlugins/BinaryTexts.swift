@@ -18,9 +18,7 @@ package final class BinaryTexts: Sendable {
     private struct Made: ~Copyable {
         var instance: (any BinaryInstance)?
         var failed = false
-        /// The last texts given, by parameter and value: a panel asks for the same value at
-        /// every frame it draws.
-        var recent: [Question: String?] = [:]
+        var recent = RecentTexts()
 
         /// The instance, made at the first question.
         mutating func instance(_ plugin: BinaryPlugin, _ backend: any BinaryBackend) -> (any BinaryInstance)? {
@@ -32,11 +30,6 @@ package final class BinaryTexts: Sendable {
             }
             return instance
         }
-    }
-
-    private struct Question: Hashable {
-        let parameter: Int
-        let value: Double
     }
 
     package init(plugin: BinaryPlugin, backend: any BinaryBackend) {
@@ -73,13 +66,8 @@ package final class BinaryTexts: Sendable {
     func text(parameter k: Int, value: Double) -> String? {
         let p = plugin.parameters[k]
         return made.withLock { made -> String? in
-            let question = Question(parameter: k, value: value)
-            if let known = made.recent[question] { return known }
             guard let instance = made.instance(plugin, backend) else { return nil }
-            let text = instance.text(p, value: value).flatMap(Self.printable)
-            if made.recent.count >= 512 { made.recent.removeAll(keepingCapacity: true) }
-            made.recent[question] = text
-            return text
+            return made.recent.text(row: k, value: value) { instance.text(p, value: value).flatMap(Self.printable) }
         }
     }
 

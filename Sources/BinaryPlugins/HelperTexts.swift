@@ -26,13 +26,7 @@ package final class HelperTexts: Sendable {
         var pid: pid_t = 0
         var failed = false
         var answered = false
-        /// The last texts given, by row and value, as ``BinaryTexts`` keeps them.
-        var recent: [Question: String?] = [:]
-    }
-
-    fileprivate struct Question: Hashable {
-        let row: Int
-        let value: Double
+        var recent = RecentTexts()
     }
 
     package init(reference: String, identifier: String) {
@@ -53,12 +47,13 @@ package final class HelperTexts: Sendable {
     func text(row: Int, value: Double) -> String? {
         guard value.isFinite else { return nil }
         return state.withLock { state -> String? in
-            let question = Question(row: row, value: value)
-            if let known = state.recent[question] { return known }
-            let text = state.ask("t\t\(row)\t\(value)", reference: reference, identifier: identifier)
-            if state.failed { return nil }
-            if state.recent.count >= 512 { state.recent.removeAll(keepingCapacity: true) }
-            state.recent[question] = text
+            // Once the process failed, nothing is asked and nothing kept is read.
+            guard !state.failed else { return nil }
+            var recent = state.recent  // apart from `state`, which the question changes
+            let text = recent.text(row: row, value: value) {
+                state.ask("t\t\(row)\t\(value)", reference: reference, identifier: identifier)
+            }
+            state.recent = recent
             return text
         }
     }

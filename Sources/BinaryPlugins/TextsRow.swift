@@ -24,3 +24,24 @@ final class TextsRow: ParameterTexts {
         moved?(row, reference, identifier)
     }
 }
+
+/// The last texts a plug-in's words gave, by row and value: a panel asks for the same value at
+/// every frame it draws, and each answer costs a call into the plug-in (or another process).
+struct RecentTexts {
+    private struct Question: Hashable {
+        let row: Int
+        let value: Double
+    }
+    private var known: [Question: String?] = [:]
+
+    /// The text for `value` of `row`: the one given before, else `ask()`'s (kept, among at
+    /// most 512).
+    mutating func text(row: Int, value: Double, ask: () -> String?) -> String? {
+        let question = Question(row: row, value: value)
+        if let text = known[question] { return text }
+        let text = ask()
+        if known.count >= 512 { known.removeAll(keepingCapacity: true) }
+        known[question] = text
+        return text
+    }
+}

@@ -60,18 +60,13 @@ extension OwnTexts {
 }
 
 extension ParameterTable {
-    /// The table with each row's words `move(row, words)` instead (nil: none): a processor's
-    /// plug-in run elsewhere (``ParameterTexts/elsewhere(row:reference:identifier:)``).
-    public func movingOwnTexts(_ move: (Int, any ParameterTexts) -> (any ParameterTexts)?) -> ParameterTable {
-        replacingOwnTexts(specs.indices.map { row in specs[row].ownTexts.flatMap { move(row, $0.texts) } })
-    }
-
     /// The table with the words of row `i` now `texts[i]` (nil: none), for rows that have
-    /// words now; the rest unchanged.
-    public func replacingOwnTexts(_ texts: [(any ParameterTexts)?], from first: Int = 0) -> ParameterTable {
+    /// words now; the rest unchanged. A plug-in run elsewhere has its words asked there
+    /// (``ParameterTexts/elsewhere(row:reference:identifier:)``).
+    public func replacingOwnTexts(_ texts: [(any ParameterTexts)?]) -> ParameterTable {
         var changed = specs, moved = false
-        for (i, words) in texts.enumerated() where changed[first + i].ownTexts != nil {
-            changed[first + i] = words.map { changed[first + i].withOwnTexts($0) } ?? changed[first + i].withoutOwnTexts
+        for (i, words) in texts.enumerated() where changed[i].ownTexts != nil {
+            changed[i] = words.map { changed[i].withOwnTexts($0) } ?? changed[i].withoutOwnTexts
             moved = true
         }
         guard moved else { return self }

@@ -14,11 +14,13 @@ package enum WordsService {
     /// The descriptor questions come on and answers go back on.
     package static let descriptor: Int32 = 3
 
-    /// Serves until the host closes its end; the exit status (1 when the plug-in is not found).
+    /// Serves until the host closes its end; the exit status (1, said on standard error, when
+    /// the plug-in is not found).
     package static func serve(reference: String, identifier: String) -> Int32 {
         _ = detent_die_with_parent(SIGKILL, getppid())
         let socket = LineSocket(descriptor: descriptor)
         guard let processor = try? ProcessorReference.processor(reference), processor.identifier == identifier else {
+            Console.error("words: \(reference) does not hold \(identifier)")
             return 1
         }
         let table = processor.table
